@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tplayer",
+    products: [
+        .executable(name: "tplayer", targets: ["tplayer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+    ],
+    targets: [
+        // C libraries, wrapped as they are; shim.h fixes what Swift cannot import.
+        .systemLibrary(
+            name: "CMpg123",
+            pkgConfig: "libmpg123",
+            providers: [.apt(["libmpg123-dev"])]
+        ),
+        .systemLibrary(
+            name: "CAo",
+            pkgConfig: "ao",
+            providers: [.apt(["libao-dev"])]
+        ),
+
+        // The state machine, playlists and the engine protocol: pure Swift, no C, no threads.
+        .target(name: "PlayerCore"),
+
+        // The only module that imports the C libraries: decoder, output, playback thread.
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "CMpg123", "CAo"]),
+
+        // Raw mode, keys, the status line and signals: the only module that touches termios.
+        .target(name: "Terminal", dependencies: ["PlayerCore"]),
+
+        .executableTarget(
+            name: "tplayer",
+            dependencies: [
+                "PlayerCore", "AudioEngine", "Terminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
+    ]
+)

@@ -1,0 +1,130 @@
+import CAo
+import Glibc
+
+/// A libao error, named by libao's errno code, with what it means for the user.
+struct AoError: Error, CustomStringConvertible {
+    let code: Int32
+    let target: String
+
+    var description: String {
+        switch code {
+        case AO_ENODRIVER: "no such output driver"
+        case AO_ENOTLIVE: "this driver writes files: give a path with -w"
+        case AO_ENOTFILE: "this driver is not a file driver"
+        case AO_EBADOPTION: "the driver rejected an option"
+        case AO_EOPENDEVICE: "cannot open the audio device"
+        case AO_EOPENFILE: "cannot open the file for writing"
+        case AO_EFILEEXISTS: "file exists; add --force to overwrite it"
+        case AO_EBADFORMAT: "the driver does not take this sample format"
+        default: "the output failed (libao error \(code))"
+        }
+    }
+}
+
+/// The libao library: initialised once per process, before any thread uses it.
+enum AoLibrary {
+    /// A driver as libao describes it.
+    struct Driver: Equatable {
+        let id: Int32
+        let shortName: String
+        let name: String
+        let isLive: Bool
+    }
+
+    private static let initialized: Bool = {
+        ao_initialize()
+        // libao prints its own warnings to stderr; ours are one line each and name the driver.
+        ao_append_global_option("quiet", "yes")
+        tp_silence_alsa_errors()
+        return true
+    }()
+
+    static func ensureInitialized() { _ = initialized }
+
+    static func driver(named shortName: String) -> Driver? {
+        ensureInitialized()
+        let id = ao_driver_id(shortName)
+        return id >= 0 ? driver(id: id) : nil
+    }
+
+    /// libao's default live driver: the first that works here, per its config and priorities.
+    static func defaultDriver() -> Driver? {
+        ensureInitialized()
+        let id = ao_default_driver_id()
+        return id >= 0 ? driver(id: id) : nil
+    }
+
+    static func allDrivers() -> [Driver] {
+        ensureInitialized()
+        var count: Int32 = 0
+        guard let list = ao_driver_info_list(&count) else { return [] }
+        return (0..<Int(count)).compactMap { index in
+            guard let info = list[index]?.pointee else { return nil }
+            return driver(id: ao_driver_id(info.short_name))
+        }
+    }
+
+    private static func driver(id: Int32) -> Driver? {
+        guard let info = ao_driver_info(id)?.pointee else { return nil }
+        return Driver(
+            id: id,
+            shortName: info.short_name.map { String(cString: $0) } ?? "?",
+            name: info.name.map { String(cString: $0) } ?? "?",
+            isLive: info.type == AO_TYPE_LIVE
+        )
+    }
+}
+
+/// One open libao device or output file. Opened in `init`, closed exactly once (by `close()` or
+/// `deinit`); closing a file output is what writes its final WAV/AU header.
+final class AoOutput {
+    let driver: AoLibrary.Driver
+    let format: PCMFormat
+    private var device: OpaquePointer?
+
+    /// Opens a live device (`path == nil`) or a file.
+    init(driver: AoLibrary.Driver, format: PCMFormat, path: String?, overwrite: Bool) throws(AoError) {
+        self.driver = driver
+        self.format = format
+        var sample = ao_sample_format()
+        sample.bits = Int32(PCMFormat.bytesPerSample * 8)
+        sample.rate = Int32(format.rate)
+        sample.channels = Int32(format.channels)
+        sample.byte_format = AO_FMT_NATIVE
+        let matrix = format.channels == 1 ? "M" : format.channels == 2 ? "L,R" : nil
+        errno = 0
+        let opened: OpaquePointer? = matrix.withOptionalCString { matrixPointer in
+            sample.matrix = matrixPointer
+            if let path {
+                return ao_open_file(driver.id, path, overwrite ? 1 : 0, &sample, nil)
+            }
+            return ao_open_live(driver.id, &sample, nil)
+        }
+        guard let opened else { throw AoError(code: errno, target: path ?? driver.shortName) }
+        device = opened
+    }
+
+    deinit { close() }
+
+    /// Hands `count` bytes to the device; false when the device refused them.
+    func play(_ bytes: UnsafeMutableRawPointer, count: Int) -> Bool {
+        guard let device else { return false }
+        return ao_play(device, bytes.assumingMemoryBound(to: CChar.self), UInt32(count)) != 0
+    }
+
+    /// Drains and closes the device; for a file, writes the final header. False on failure.
+    @discardableResult
+    func close() -> Bool {
+        guard let device else { return true }
+        self.device = nil
+        return ao_close(device) != 0
+    }
+}
+
+extension Optional where Wrapped == String {
+    fileprivate func withOptionalCString<R>(_ body: (UnsafeMutablePointer<CChar>?) -> R) -> R {
+        guard let self else { return body(nil) }
+        var bytes = Array(self.utf8CString)
+        return bytes.withUnsafeMutableBufferPointer { body($0.baseAddress) }
+    }
+}

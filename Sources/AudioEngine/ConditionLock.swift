@@ -1,0 +1,71 @@
+import Glibc
+
+/// A pthread mutex with one condition variable: what the engine's command queue waits on.
+///
+/// `@unchecked Sendable`: the pthread objects live at stable heap addresses for the object's
+/// whole life and are only ever used through the pthread calls, which are thread-safe.
+final class ConditionLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        // Timed waits measure the monotonic clock, so a clock change never stalls playback.
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits for a signal; call only inside `withLock`.
+    func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
+    /// Waits for a signal or until `seconds` have passed; call only inside `withLock`.
+    func wait(seconds: Double) {
+        var deadline = Monotonic.now()
+        deadline.add(seconds: seconds)
+        pthread_cond_timedwait(condition, mutex, &deadline)
+    }
+
+    /// Wakes every waiter; call inside `withLock`.
+    func broadcast() {
+        pthread_cond_broadcast(condition)
+    }
+}
+
+/// Monotonic-clock helpers.
+enum Monotonic {
+    static func now() -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now
+    }
+}
+
+extension timespec {
+    mutating func add(seconds: Double) {
+        let nanos = Int(seconds * 1_000_000_000) + tv_nsec
+        tv_sec += nanos / 1_000_000_000
+        tv_nsec = nanos % 1_000_000_000
+    }
+
+    func seconds(since earlier: timespec) -> Double {
+        Double(tv_sec - earlier.tv_sec) + Double(tv_nsec - earlier.tv_nsec) / 1_000_000_000
+    }
+}

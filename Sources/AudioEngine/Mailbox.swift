@@ -1,0 +1,118 @@
+import Glibc
+import PlayerCore
+
+/// What other threads ask of the playback thread.
+enum EngineCommand {
+    case open(path: String, token: Int, reply: Int)
+    case play
+    case stop
+    case seek(frame: Int64)
+    case shutdown(reply: Int)
+}
+
+/// The only state the playback thread shares with the rest of the process: commands in, events
+/// and replies out, and the play position. Everything is guarded by one lock.
+///
+/// `@unchecked Sendable`: every stored property is read and written under `lock`, except the
+/// two pipe descriptors, which are immutable after `init`.
+final class Mailbox: @unchecked Sendable {
+    private let lock = ConditionLock()
+    private var commands: [EngineCommand] = []
+    private var events: [EngineEvent] = []
+    private var replies: [Int: Result<SongInfo?, LoadError>] = [:]
+    private var nextReply = 0
+    private var frames: Int64 = 0
+    /// Readable whenever `events` may be non-empty: what the main loop's `poll` watches.
+    let wakeReadFD: Int32
+    private let wakeWriteFD: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        pipe(&fds)
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakeReadFD = fds[0]
+        wakeWriteFD = fds[1]
+    }
+
+    deinit {
+        close(wakeReadFD)
+        close(wakeWriteFD)
+    }
+
+    // MARK: Callers' side
+
+    func post(_ command: EngineCommand) {
+        lock.withLock {
+            commands.append(command)
+            lock.broadcast()
+        }
+    }
+
+    /// A fresh id for a command whose caller waits for the answer.
+    func makeReplyID() -> Int {
+        lock.withLock {
+            nextReply += 1
+            return nextReply
+        }
+    }
+
+    /// Blocks until the playback thread answers the command posted with `id`.
+    func awaitReply(_ id: Int) -> Result<SongInfo?, LoadError> {
+        lock.withLock {
+            while replies[id] == nil { lock.wait() }
+            return replies.removeValue(forKey: id) ?? .success(nil)
+        }
+    }
+
+    /// The events reported since the last call, oldest first.
+    func takeEvents() -> [EngineEvent] {
+        var sink = [UInt8](repeating: 0, count: 64)
+        while read(wakeReadFD, &sink, sink.count) > 0 {}
+        return lock.withLock {
+            defer { events.removeAll() }
+            return events
+        }
+    }
+
+    var position: Int64 {
+        lock.withLock { frames }
+    }
+
+    // MARK: Playback thread's side
+
+    /// The commands waiting, oldest first. With `wait` it blocks until there is one, or until
+    /// `timeout` seconds have passed when one is given.
+    func takeCommands(wait: Bool, timeout: Double? = nil) -> [EngineCommand] {
+        lock.withLock {
+            if wait && commands.isEmpty {
+                if let timeout { lock.wait(seconds: timeout) } else { lock.wait() }
+            }
+            defer { commands.removeAll(keepingCapacity: true) }
+            return commands
+        }
+    }
+
+    func answer(_ id: Int, with result: Result<SongInfo?, LoadError>) {
+        lock.withLock {
+            replies[id] = result
+            lock.broadcast()
+        }
+    }
+
+    func report(_ event: EngineEvent) {
+        lock.withLock { events.append(event) }
+        var byte: UInt8 = 1
+        _ = write(wakeWriteFD, &byte, 1)
+    }
+
+    func setPosition(_ value: Int64) {
+        lock.withLock { frames = value }
+    }
+
+    func advancePosition(by count: Int64) {
+        lock.withLock { frames += count }
+    }
+}

@@ -1,0 +1,163 @@
+import CMpg123
+import Glibc
+import PlayerCore
+
+/// A libmpg123 error: the library's own message, named by its code.
+struct Mpg123Error: Error, CustomStringConvertible {
+    let code: Int32
+
+    var description: String {
+        guard let text = mpg123_plain_strerror(code) else { return "libmpg123 error \(code)" }
+        return String(cString: text)
+    }
+}
+
+/// The PCM format libmpg123 decodes to: always signed 16-bit, native byte order (what `mpg123 -w`
+/// writes), at the stream's rate and channel count unless a format was imposed.
+struct PCMFormat: Equatable, Sendable {
+    var rate: Int
+    var channels: Int
+
+    static let bytesPerSample = 2
+    var bytesPerFrame: Int { channels * Self.bytesPerSample }
+}
+
+/// One libmpg123 handle, reused from song to song. Created in `init`, freed in `deinit`, and
+/// only ever touched by the playback thread.
+final class Mpg123Decoder {
+    private let handle: OpaquePointer
+
+    /// What one `read` gave.
+    enum ReadResult {
+        case data(bytes: Int)
+        case newFormat(PCMFormat)
+        case done
+        case failed(String)
+    }
+
+    init() throws(Mpg123Error) {
+        var code: Int32 = 0
+        guard let handle = mpg123_new(nil, &code) else { throw Mpg123Error(code: code) }
+        self.handle = handle
+        // Gapless decoding stays on: libmpg123 removes the encoder delay and padding that the
+        // LAME tag declares, as the mpg123 CLI does. QUIET keeps the library off our stderr.
+        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0))
+        try allowAnyFormat()
+    }
+
+    deinit {
+        mpg123_close(handle)
+        mpg123_delete(handle)
+    }
+
+    /// Lets the next song decode at its own rate and channel count.
+    func allowAnyFormat() throws(Mpg123Error) {
+        try check(mpg123_format_none(handle))
+        var rates: UnsafePointer<Int>?
+        var count = 0
+        mpg123_rates(&rates, &count)
+        guard let rates else { return }
+        let channels = Int32(MPG123_MONO.rawValue | MPG123_STEREO.rawValue)
+        for rate in UnsafeBufferPointer(start: rates, count: count) {
+            try check(mpg123_format(handle, rate, channels, tp_mpg123_enc_signed_16))
+        }
+    }
+
+    /// Makes the next song decode to exactly `format`: libmpg123 converts rate and channels.
+    func imposeFormat(_ format: PCMFormat) throws(Mpg123Error) {
+        try check(mpg123_format_none(handle))
+        let channels = Int32(format.channels == 1 ? MPG123_MONO.rawValue : MPG123_STEREO.rawValue)
+        try check(mpg123_format(handle, format.rate, channels, tp_mpg123_enc_signed_16))
+    }
+
+    /// Opens `path` (closing any earlier song) and reads up to its first frame, so its format,
+    /// tags and length are known. The file is streamed by libmpg123, never read whole.
+    func open(_ path: String) throws(Mpg123Error) -> PCMFormat {
+        mpg123_close(handle)
+        try check(tp_mpg123_open(handle, path))
+        var rate = 0
+        var channels: Int32 = 0
+        var encoding: Int32 = 0
+        let code = mpg123_getformat2(handle, &rate, &channels, &encoding, 1)
+        guard code == MPG123_OK.rawValue else {
+            mpg123_close(handle)
+            throw Mpg123Error(code: code)
+        }
+        return PCMFormat(rate: rate, channels: Int(channels))
+    }
+
+    func close() {
+        mpg123_close(handle)
+    }
+
+    /// Decodes up to `capacity` bytes into `buffer`.
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ReadResult {
+        var done = 0
+        let code = mpg123_read(handle, buffer, capacity, &done)
+        switch code {
+        case MPG123_OK.rawValue:
+            return .data(bytes: done)
+        case MPG123_NEW_FORMAT.rawValue:
+            var rate = 0
+            var channels: Int32 = 0
+            var encoding: Int32 = 0
+            mpg123_getformat2(handle, &rate, &channels, &encoding, 0)
+            return .newFormat(PCMFormat(rate: rate, channels: Int(channels)))
+        case MPG123_DONE.rawValue:
+            return done > 0 ? .data(bytes: done) : .done
+        default:
+            if done > 0 { return .data(bytes: done) }
+            let message = mpg123_strerror(handle).map { String(cString: $0) }
+            return .failed(message ?? Mpg123Error(code: code).description)
+        }
+    }
+
+    /// The song's length in frames, when the stream tells (LAME/Xing tag or a CBR estimate).
+    var lengthInFrames: Int64? {
+        let length = tp_mpg123_length(handle)
+        return length >= 0 ? Int64(length) : nil
+    }
+
+    /// Moves decoding to `frame` (sample-accurate: libmpg123 uses its frame index).
+    func seek(toFrame frame: Int64) -> Int64? {
+        let result = tp_mpg123_seek(handle, off_t(frame), SEEK_SET)
+        return result >= 0 ? Int64(result) : nil
+    }
+
+    /// Title, artist and album from ID3v2, or ID3v1 when there is no v2 tag.
+    func tags() -> (title: String?, artist: String?, album: String?) {
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return (nil, nil, nil) }
+        if let tag = v2?.pointee {
+            let found = (text(tag.title), text(tag.artist), text(tag.album))
+            if found.0 != nil || found.1 != nil { return found }
+        }
+        if let tag = v1?.pointee {
+            return (latin1(tag.title), latin1(tag.artist), latin1(tag.album))
+        }
+        return (nil, nil, nil)
+    }
+
+    private func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
+        guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
+        let value = String(cString: bytes)
+        return value.isEmpty ? nil : value
+    }
+
+    /// ID3v1 fields: fixed-size, NUL- or space-padded, in Latin-1.
+    private func latin1<T>(_ field: T) -> String? {
+        var field = field
+        let scalars = withUnsafeBytes(of: &field) { raw in
+            raw.prefix { $0 != 0 }.map { Unicode.Scalar($0) }
+        }
+        var value = String(String.UnicodeScalarView(scalars))
+        while value.last == " " { value.removeLast() }
+        return value.isEmpty ? nil : value
+    }
+
+    private func check(_ code: Int32) throws(Mpg123Error) {
+        guard code == MPG123_OK.rawValue else { throw Mpg123Error(code: code) }
+    }
+}

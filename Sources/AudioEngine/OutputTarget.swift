@@ -1,0 +1,87 @@
+/// Where decoded audio goes, as the command line asked.
+public enum OutputTarget: Equatable, Sendable {
+    /// A live device through the named libao driver; `nil` is libao's default device.
+    case live(driver: String?)
+    /// A file written as fast as decoding allows, by the named libao file driver.
+    case file(driver: String, path: String, overwrite: Bool)
+
+    /// The file driver for `path`, chosen by its extension: `.au`, `.raw`, otherwise WAV.
+    public static func fileDriver(forPath path: String) -> String {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".au") { return "au" }
+        if lower.hasSuffix(".raw") || lower.hasSuffix(".pcm") { return "raw" }
+        return "wav"
+    }
+}
+
+/// An output that cannot be set up; `message` is one line for the user.
+public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// An output driver, for `--list-outputs`.
+public struct OutputDriverInfo: Sendable {
+    public let shortName: String
+    public let name: String
+    public let isLive: Bool
+
+    /// Every driver libao has on this machine, live and file.
+    public static func all() -> [OutputDriverInfo] {
+        AoLibrary.allDrivers().map { OutputDriverInfo(shortName: $0.shortName, name: $0.name, isLive: $0.isLive) }
+    }
+
+    /// The driver libao would use by default, if any live one works here.
+    public static func defaultLive() -> String? {
+        AoLibrary.defaultDriver()?.shortName
+    }
+}
+
+/// An output target checked against the drivers libao has.
+struct ResolvedOutput {
+    var driver: AoLibrary.Driver
+    var path: String?
+    var overwrite = false
+
+    /// Why the null driver is used instead of the asked-for one, when it is.
+    var fallbackNotice: String?
+
+    var isFile: Bool { path != nil }
+    /// Output that does not block by itself and must be held to real time.
+    var needsPacing: Bool { !isFile && driver.shortName == "null" }
+
+    init(_ target: OutputTarget) throws(OutputError) {
+        switch target {
+        case .live(let name?):
+            guard let driver = AoLibrary.driver(named: name) else {
+                throw OutputError(message: "\(name): no such output driver; see tplayer --list-outputs")
+            }
+            guard driver.isLive else {
+                throw OutputError(message: "\(name): this driver writes a file; use -w PATH instead")
+            }
+            self.driver = driver
+        case .live(nil):
+            if let driver = AoLibrary.defaultDriver() {
+                self.driver = driver
+            } else {
+                self.driver = try Self.nullDriver()
+                fallbackNotice = "output: no live audio device found; playing silently in real time (use -w FILE to write one)"
+            }
+        case .file(let name, let path, let overwrite):
+            guard let driver = AoLibrary.driver(named: name), !driver.isLive else {
+                throw OutputError(message: "\(name): not a file output driver; see tplayer --list-outputs")
+            }
+            self.driver = driver
+            self.path = path
+            self.overwrite = overwrite
+        }
+        if self.path == nil { overwrite = false }
+    }
+
+    static func nullDriver() throws(OutputError) -> AoLibrary.Driver {
+        guard let null = AoLibrary.driver(named: "null") else {
+            throw OutputError(message: "output: libao has no null driver")
+        }
+        return null
+    }
+}

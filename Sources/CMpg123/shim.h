@@ -1,0 +1,31 @@
+#ifndef TPLAYER_CMPG123_SHIM_H
+#define TPLAYER_CMPG123_SHIM_H
+
+// libmpg123 renames its offset-taking functions through macros when large-file support is
+// switched on (`mpg123_open` becomes `mpg123_open_64`), and Swift cannot follow a macro to a
+// function. These inline wrappers resolve the macro in C, so Swift always calls a real
+// function, whatever `_FILE_OFFSET_BITS` the build uses. The `*2` variants (`mpg123_param2`,
+// `mpg123_getformat2`) have no macro and are called directly from Swift.
+#include <mpg123.h>
+
+static inline int tp_mpg123_open(mpg123_handle *mh, const char *path) {
+    return mpg123_open(mh, path);
+}
+
+static inline off_t tp_mpg123_length(mpg123_handle *mh) {
+    return mpg123_length(mh);
+}
+
+static inline off_t tp_mpg123_tell(mpg123_handle *mh) {
+    return mpg123_tell(mh);
+}
+
+static inline off_t tp_mpg123_seek(mpg123_handle *mh, off_t offset, int whence) {
+    return mpg123_seek(mh, offset, whence);
+}
+
+// `MPG123_ENC_SIGNED_16` is an enum member built from other members; an int constant keeps the
+// Swift side free of enum-to-int casts.
+static const int tp_mpg123_enc_signed_16 = MPG123_ENC_SIGNED_16;
+
+#endif

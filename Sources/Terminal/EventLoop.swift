@@ -1,0 +1,49 @@
+import Glibc
+
+/// Waits, without spinning, for whatever the player must answer next: keys on stdin, signals,
+/// engine reports, or the next status-line tick.
+public struct EventLoop {
+    public enum Input: Equatable {
+        case keys([UInt8])
+        /// stdin reached its end or failed: stop reading keys.
+        case keysClosed
+        case signals
+        case engine
+    }
+
+    private var keyFD: Int32?
+    private let signalFD: Int32
+    private let engineFD: Int32
+
+    /// Watches `keyFD` for keys when given (only when stdin is a terminal).
+    public init(keyFD: Int32?, signalFD: Int32, engineFD: Int32) {
+        self.keyFD = keyFD
+        self.signalFD = signalFD
+        self.engineFD = engineFD
+    }
+
+    /// Blocks until something is ready or `timeout` seconds pass (`nil`: no timeout). An empty
+    /// result means the timeout passed.
+    public mutating func wait(timeout: Double?) -> [Input] {
+        var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: engineFD, events: Int16(POLLIN), revents: 0)]
+        if let keyFD { fds.append(pollfd(fd: keyFD, events: Int16(POLLIN), revents: 0)) }
+        let milliseconds = timeout.map { Int32(max($0 * 1000, 0)) } ?? -1
+        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        guard ready > 0 else { return [] }
+        var inputs: [Input] = []
+        if fds[0].revents != 0 { inputs.append(.signals) }
+        if fds[1].revents != 0 { inputs.append(.engine) }
+        if let keyFD, fds.count > 2, fds[2].revents != 0 {
+            var bytes = [UInt8](repeating: 0, count: 256)
+            let count = read(keyFD, &bytes, bytes.count)
+            if count > 0 {
+                inputs.append(.keys(Array(bytes[0..<count])))
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                self.keyFD = nil
+                inputs.append(.keysClosed)
+            }
+        }
+        return inputs
+    }
+}

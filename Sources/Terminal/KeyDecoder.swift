@@ -1,0 +1,78 @@
+/// A key press, decoded from the bytes a terminal sends.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case enter
+    case escape
+    case backspace
+    case up, down, left, right
+    /// A control or escape sequence tplayer does not use.
+    case other
+}
+
+/// Decodes terminal input bytes into keys: UTF-8 text, control keys and CSI/SS3 escape sequences.
+///
+/// Bytes may arrive split across reads; an incomplete sequence waits for the next call. A lone
+/// ESC at the end of a read is the Escape key, since terminals send a sequence in one write.
+public struct KeyDecoder {
+    private var pending: [UInt8] = []
+
+    public init() {}
+
+    public mutating func decode(_ bytes: some Sequence<UInt8>) -> [Key] {
+        pending.append(contentsOf: bytes)
+        var keys: [Key] = []
+        var index = 0
+        while index < pending.count {
+            guard let (key, length) = Self.key(at: index, in: pending) else { break }
+            keys.append(key)
+            index += length
+        }
+        pending.removeFirst(index)
+        return keys
+    }
+
+    /// The key starting at `start` and its length in bytes, or nil when more bytes are needed.
+    private static func key(at start: Int, in bytes: [UInt8]) -> (Key, Int)? {
+        let byte = bytes[start]
+        switch byte {
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
+        case 0x1B: return escapeSequence(at: start, in: bytes)
+        case 0x00..<0x20: return (.other, 1)
+        case 0x20..<0x80: return (.character(Character(Unicode.Scalar(byte))), 1)
+        default: return utf8(at: start, in: bytes)
+        }
+    }
+
+    private static func escapeSequence(at start: Int, in bytes: [UInt8]) -> (Key, Int)? {
+        guard start + 1 < bytes.count else { return (.escape, 1) }
+        let introducer = bytes[start + 1]
+        guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else {
+            return (.escape, 1)
+        }
+        // Parameters and intermediates run until a final byte in 0x40...0x7E.
+        var end = start + 2
+        while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+        guard end < bytes.count else { return nil }
+        let key: Key = switch bytes[end] {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        default: .other
+        }
+        return (key, end - start + 1)
+    }
+
+    private static func utf8(at start: Int, in bytes: [UInt8]) -> (Key, Int)? {
+        let lead = bytes[start]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1 else { return (.other, 1) }
+        guard start + length <= bytes.count else { return nil }
+        let slice = bytes[start..<(start + length)]
+        guard let text = String(validating: slice, as: UTF8.self), let character = text.first else {
+            return (.other, 1)
+        }
+        return (.character(character), length)
+    }
+}
