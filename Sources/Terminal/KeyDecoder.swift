@@ -66,13 +66,20 @@ public struct KeyDecoder {
 
     private static func utf8(at start: Int, in bytes: [UInt8]) -> (Key, Int)? {
         let lead = bytes[start]
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
-        guard length > 1 else { return (.other, 1) }
-        guard start + length <= bytes.count else { return nil }
-        let slice = bytes[start..<(start + length)]
-        guard let text = String(validating: slice, as: UTF8.self), let character = text.first else {
-            return (.other, 1)
+        let length: Int
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return (.other, 1)  // a stray continuation byte or an impossible lead
         }
+        // Wait for the rest only while what has come is still a valid continuation.
+        let available = bytes[(start + 1)..<min(start + length, bytes.count)]
+        guard available.allSatisfy({ $0 & 0xC0 == 0x80 }) else { return (.other, 1) }
+        guard start + length <= bytes.count else { return nil }
+        guard let text = String(validating: bytes[start..<(start + length)], as: UTF8.self),
+              let character = text.first
+        else { return (.other, 1) }
         return (.character(character), length)
     }
 }

@@ -19,6 +19,12 @@ public final class SignalWatcher {
         readFD = fds[0]
         Self.writeFD = fds[1]
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have started us with these blocked (a blocked mask is inherited): we
+        // answer them, so they must get through.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        Self.watched.forEach { sigaddset(&mask, $0) }
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
         for number in Self.watched {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in

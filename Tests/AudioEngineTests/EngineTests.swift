@@ -1,0 +1,83 @@
+import Glibc
+import PlayerCore
+import Testing
+@testable import AudioEngine
+
+private let resources = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
+private let song = "/" + resources + "/Resources/01-morning-arpeggio.mp3"
+
+/// The real engine: libmpg123 decoding, libao's null device paced in real time.
+@Suite struct EngineTests {
+    @Test func openReadsFormatLengthAndTags() throws {
+        let engine = try Engine(output: .live(driver: "null"))
+        let info = try engine.open(song, token: 1)
+        #expect(info.sampleRate == 44100)
+        #expect(info.channels == 2)
+        #expect(info.totalFrames == 396_900, "the LAME tag gives the exact gapless length")
+        #expect(info.title == "Morning Arpeggio")
+        #expect(info.artist == "tplayer demo band")
+        #expect(info.album == "tplayer demos")
+        #expect(info.displayName == "tplayer demo band – Morning Arpeggio")
+    }
+
+    @Test func stopHoldsThePositionAndPlayGoesOnFromIt() throws {
+        let engine = try Engine(output: .live(driver: "null"))
+        _ = try engine.open(song, token: 1)
+        #expect(engine.position == 0)
+        engine.play()
+        usleep(300_000)
+        engine.stop()
+        usleep(100_000)
+        let held = engine.position
+        #expect(held > 0, "playing moved the position")
+        #expect(held < 44100, "the null output is paced in real time, not decoded at once")
+        usleep(300_000)
+        #expect(engine.position == held, "stopped: the position holds")
+        engine.play()
+        usleep(200_000)
+        #expect(engine.position > held)
+    }
+
+    @Test func theEndIsReportedWithTheSongsToken() throws {
+        let engine = try Engine(output: .file(driver: "raw", path: "/dev/null", overwrite: true))
+        _ = try engine.open(song, token: 7)
+        engine.play()
+        var events: [EngineEvent] = []
+        for _ in 0..<200 where events.isEmpty {
+            usleep(20_000)
+            events = engine.takeEvents()
+        }
+        #expect(events == [.ended(token: 7)])
+        #expect(engine.position == 396_900, "every frame was written")
+    }
+
+    @Test func seekMovesToTheFrameAsked() throws {
+        let engine = try Engine(output: .live(driver: "null"))
+        _ = try engine.open(song, token: 1)
+        engine.seek(toFrame: 100_000)
+        _ = try engine.open(song, token: 2)  // a round trip through the playback thread
+        #expect(engine.position == 0, "a new song starts at 0")
+        engine.seek(toFrame: 100_000)
+        usleep(100_000)
+        #expect(engine.position == 100_000)
+    }
+
+    @Test func loadFailuresSayWhatIsWrong() throws {
+        let engine = try Engine(output: .live(driver: "null"))
+        #expect(throws: LoadError(path: "/nonexistent.mp3", reason: "no such file")) {
+            try engine.open("/nonexistent.mp3", token: 1)
+        }
+        #expect(throws: LoadError(path: "/tmp", reason: "is a directory, not an MP3 file")) {
+            try engine.open("/tmp", token: 2)
+        }
+    }
+
+    @Test func anUnknownOrFileDriverIsRefusedForLiveOutput() {
+        #expect(throws: OutputError(message: "bogus: no such output driver; see tplayer --list-outputs")) {
+            try Engine(output: .live(driver: "bogus"))
+        }
+        #expect(throws: OutputError(message: "wav: this driver writes a file; use -w PATH instead")) {
+            try Engine(output: .live(driver: "wav"))
+        }
+    }
+}

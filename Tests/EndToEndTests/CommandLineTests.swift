@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// The built binary with stdin not a terminal: exit codes and one-line messages.
+@Suite struct CommandLineTests {
+    /// Makes a bad input in `folder` and returns its name.
+    enum BadInput: String, CaseIterable {
+        case missing, directory, empty, text
+
+        func make(in folder: URL) throws -> String {
+            switch self {
+            case .missing:
+                return "nope.mp3"
+            case .directory:
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent("album"), withIntermediateDirectories: true)
+                return "album"
+            case .empty:
+                FileManager.default.createFile(atPath: folder.appendingPathComponent("empty.mp3").path, contents: Data())
+                return "empty.mp3"
+            case .text:
+                let text = Data("This is a shopping list, not a song.\nmilk\neggs\n".utf8)
+                FileManager.default.createFile(atPath: folder.appendingPathComponent("list.mp3").path, contents: text)
+                return "list.mp3"
+            }
+        }
+
+        var message: String {
+            switch self {
+            case .missing: "tplayer: nope.mp3: no such file"
+            case .directory: "tplayer: album: is a directory, not an MP3 file"
+            case .empty: "tplayer: empty.mp3: file is empty"
+            case .text: "tplayer: list.mp3: no MPEG audio found in it; is it an MP3 file?"
+            }
+        }
+    }
+
+    @Test(arguments: BadInput.allCases)
+    func aBadInputGivesOneLineAndStatusOne(input: BadInput) throws {
+        let folder = try Harness.temporaryFolder()
+        let name = try input.make(in: folder)
+        let result = try Harness.tplayer("-o", "null", name, in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderrLines == [input.message])
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func theGoodInputsStillPlayWhenOthersCannot() throws {
+        let folder = try Harness.temporaryFolder()
+        let names = try BadInput.allCases.map { try $0.make(in: folder) }
+        let song = Harness.songs[1]
+        let result = try Harness.run(Harness.binary, ["-q", "-w", "out.wav", names[0], song, names[1], names[2], names[3]], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderrLines == BadInput.allCases.map(\.message))
+        let written = try Harness.pcm(ofWAV: folder.appendingPathComponent("out.wav").path)
+        _ = Harness.samePCM(written, try Harness.referenceDecode([song], in: folder))
+    }
+
+    @Test func writeRefusesToOverwriteAnExistingFileWithoutForce() throws {
+        let folder = try Harness.temporaryFolder()
+        let path = folder.appendingPathComponent("keep.wav").path
+        let precious = Data("my precious recording".utf8)
+        FileManager.default.createFile(atPath: path, contents: precious)
+        let result = try Harness.tplayer("-w", path, Harness.songs[0])
+        #expect(result.status == 1)
+        #expect(result.stderrLines == ["tplayer: \(path): file exists; add --force to overwrite it"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == precious)
+
+        let forced = try Harness.tplayer("-q", "--force", "-w", path, Harness.songs[0])
+        #expect(forced.status == 0)
+        _ = Harness.samePCM(try Harness.pcm(ofWAV: path), try Harness.referenceDecode([Harness.songs[0]], in: folder))
+    }
+
+    @Test func noInputFilesAreWrittenWhenNothingCanBePlayed() throws {
+        let folder = try Harness.temporaryFolder()
+        let result = try Harness.tplayer("-w", "out.wav", "nope.mp3", in: folder)
+        #expect(result.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.wav").path))
+    }
+
+    @Test(arguments: [
+        (["--no-such-option", "a.mp3"], "tplayer: Unknown option '--no-such-option' (see tplayer --help)"),
+        ([], "tplayer: no INPUT given: name an MP3 file or an .m3u playlist (see tplayer --help)"),
+        (["-o", "wav", "a.mp3"], "tplayer: -o wav writes a file: give its path with -w PATH (see tplayer --help)"),
+        (["-o", "nosuch", "a.mp3"], "tplayer: nosuch: no such output driver; see tplayer --list-outputs"),
+        (["--force", "a.mp3"], "tplayer: --force only applies with -w PATH (see tplayer --help)"),
+    ])
+    func usageErrorsGiveOneLineAndStatus64(arguments: [String], message: String) throws {
+        let result = try Harness.tplayer(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderrLines == [message])
+    }
+
+    @Test func aPlaylistPlaysItsEntriesRelativeToItsFolder() throws {
+        let folder = try Harness.temporaryFolder()
+        let sub = folder.appendingPathComponent("lists")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let playlist = "#EXTM3U\r\n# a comment\r\n\(Harness.songs[2])\r\n../nope.mp3\r\n"
+        try playlist.write(to: sub.appendingPathComponent("p.m3u"), atomically: true, encoding: .utf8)
+        let result = try Harness.tplayer("-q", "-w", "out.wav", "lists/p.m3u", in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderrLines == ["tplayer: lists/../nope.mp3: no such file"])
+        _ = Harness.samePCM(try Harness.pcm(ofWAV: folder.appendingPathComponent("out.wav").path),
+                            try Harness.referenceDecode([Harness.songs[2]], in: folder))
+    }
+
+    @Test func traceShowsEachTransition() throws {
+        let folder = try Harness.temporaryFolder()
+        let result = try Harness.tplayer("--trace", "-q", "-w", "out.wav", Harness.songs[0], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderrLines == [
+            "Idle -> Prepare (load \(Harness.songs[0]))",
+            "Prepare -> Play (play)",
+            "Play -> Prepare (ended)",
+        ])
+    }
+
+    @Test func printStatesIsTheTableTheReadmeShows() throws {
+        let result = try Harness.tplayer("--print-states")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("| Prepare | play | Play | play |"))
+        let readme = try String(contentsOf: Harness.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(result.stdout), "README.md must show the current `tplayer --print-states`")
+    }
+
+    @Test func listOutputsNamesLiveAndFileDrivers() throws {
+        let result = try Harness.tplayer("--list-outputs")
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("null") && $0.contains(" live ") })
+        #expect(lines.contains { $0.hasPrefix("wav") && $0.contains(" file ") })
+        #expect(lines.contains { $0.hasPrefix("pulse") })
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Runs the built `tplayer` and the tools the tests compare it with.
+enum Harness {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The `tplayer` built next to this test bundle (`swift build` puts them in one folder).
+    static let binary: String = {
+        if let path = ProcessInfo.processInfo.environment["TPLAYER_BIN"] { return path }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("tplayer").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
+        return root.appendingPathComponent(".build/debug/tplayer").path
+    }()
+
+    static let songs = ["01-morning-arpeggio.mp3", "02-night-drive.mp3", "03-tiny-waltz.mp3"]
+        .map { root.appendingPathComponent("Resources/\($0)").path }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs `executable` with stdin from /dev/null (not a terminal), waits, and collects output.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
+                    environment: [String: String] = [:], detached: Bool = false,
+                    whileRunning: ((Process) -> Void)? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        if detached {
+            return Result(status: try spawnAndWait(executable, arguments, environment: environment),
+                          stdout: "", stderr: "")
+        }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        whileRunning?(process)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func tplayer(_ arguments: String..., in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(binary, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs a program that leaves a daemon behind (tmux, pulseaudio) and waits for it alone.
+    /// Foundation's `Process` would wait for the daemon too: the daemon inherits the descriptor
+    /// `Process` watches. Output goes to /dev/null.
+    static func spawnAndWait(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup($0) } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw HarnessError.timedOut("cannot start \(executable): \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xFF
+    }
+
+    /// Whether two PCM buffers are the same bytes. Compared here and not inside `#expect`, which
+    /// would diff megabytes on failure; the comment says where they part.
+    static func samePCM(_ ours: Data, _ reference: Data, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        if ours.elementsEqual(reference) { return true }
+        let first = zip(ours, reference).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        Issue.record("PCM differs: \(ours.count) bytes vs \(reference.count) of the reference; first differing byte: \(first.map(String.init) ?? "none (one is a prefix)")",
+                     sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// The size of the file at `path`, or 0 when there is none.
+    static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+
+    /// A fresh empty folder for one test.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tplayer-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The PCM bytes of a WAV file's `data` chunk; headers differ between writers (libao writes
+    /// WAVE_FORMAT_EXTENSIBLE, mpg123 plain PCM), the samples must not.
+    static func pcm(ofWAV path: String) throws -> Data {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+            let size = Int(littleEndian32(bytes, offset + 4))
+            if id == "data" { return bytes[(offset + 8)..<min(offset + 8 + size, bytes.count)] }
+            offset += 8 + size + (size & 1)
+        }
+        throw HarnessError.noDataChunk(path)
+    }
+
+    static func littleEndian32(_ bytes: Data, _ offset: Int) -> UInt32 {
+        (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[bytes.startIndex + offset + $1]) << (8 * $1) }
+    }
+
+    /// `mpg123 -w` of `inputs`: the reference decode.
+    static func referenceDecode(_ inputs: [String], in folder: URL) throws -> Data {
+        let path = folder.appendingPathComponent("reference.wav").path
+        let result = try run("/usr/bin/mpg123", ["-q", "-w", path] + inputs)
+        #expect(result.status == 0, "mpg123 -w failed: \(result.stderr)")
+        return try pcm(ofWAV: path)
+    }
+
+    /// A short generated MP3: `seconds` of a tone, 44.1 kHz stereo, made with sox and lame.
+    static func makeSong(seconds: Double, in folder: URL, name: String = "short.mp3") throws -> String {
+        let wav = folder.appendingPathComponent("tone.wav").path
+        let mp3 = folder.appendingPathComponent(name).path
+        try run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav,
+                                 "synth", "\(seconds)", "sine", "440", "gain", "-6"])
+        try run("/usr/bin/lame", ["--quiet", "-b", "128", wav, mp3])
+        return mp3
+    }
+}
+
+enum HarnessError: Error {
+    case noDataChunk(String)
+    case timedOut(String)
+}

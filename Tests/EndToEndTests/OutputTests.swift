@@ -1,0 +1,103 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Live and null outputs in real time, the no-device fallback, and interrupted file writes.
+@Suite struct OutputTests {
+    /// Runs tplayer under /usr/bin/time; returns its result and (wall, cpu) seconds.
+    private func timed(_ arguments: [String], environment: [String: String] = [:]) throws -> (Harness.Result, wall: Double, cpu: Double) {
+        let folder = try Harness.temporaryFolder()
+        let times = folder.appendingPathComponent("times").path
+        let result = try Harness.run("/usr/bin/time", ["-f", "%e %U %S", "-o", times, Harness.binary] + arguments,
+                                     environment: environment)
+        let numbers = try String(contentsOfFile: times, encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        try #require(numbers.count == 3)
+        return (result, numbers[0], numbers[1] + numbers[2])
+    }
+
+    @Test func withNoLiveDeviceItSaysSoAndPlaysInRealTimeWithoutSpinning() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 2, in: folder)
+        // A PulseAudio server that is not there: the live device cannot open.
+        let (result, wall, cpu) = try timed(["-o", "pulse", song], environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
+        #expect(result.status == 0)
+        #expect(result.stderrLines == ["tplayer: output pulse: cannot open the audio device; playing silently in real time instead"])
+        #expect(wall >= 1.8, "the fallback is paced in real time")
+        #expect(cpu < wall / 4, "no spinning: \(cpu) s of CPU in \(wall) s")
+    }
+
+    @Test func nullOutputIsPacedInRealTime() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 2, in: folder)
+        let (result, wall, cpu) = try timed(["-q", "-o", "null", song])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(wall >= 1.8)
+        #expect(cpu < wall / 4)
+    }
+
+    @Test func ctrlCDuringAWriteLeavesAValidWavFile() throws {
+        let folder = try Harness.temporaryFolder()
+        let out = folder.appendingPathComponent("cut.wav").path
+        // About 25 minutes of audio: long enough to be interrupted mid-write.
+        let inputs = Array(repeating: Harness.songs[2], count: 140)
+        let result = try Harness.run(Harness.binary, ["-q", "-w", out] + inputs) { process in
+            var waited = 0
+            while Harness.fileSize(out) < 1_000_000, waited < 1000 {
+                usleep(5_000)
+                waited += 1
+            }
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(result.status == 128 + SIGINT, "tplayer was still writing when interrupted")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(Int(Harness.littleEndian32(bytes, 4)) == bytes.count - 8, "RIFF size matches the file")
+        let pcm = try Harness.pcm(ofWAV: out)
+        #expect(pcm.count == bytes.count - 68, "data size matches the samples written")
+        #expect(pcm.count % 4 == 0 && pcm.count > 1_000_000)
+        // What was written is the start of the reference decode.
+        let reference = try Harness.referenceDecode([Harness.songs[2]], in: folder)
+        let common = min(pcm.count, reference.count)
+        _ = Harness.samePCM(Data(pcm.prefix(common)), Data(reference.prefix(common)))
+    }
+
+    @Test func playsThroughARealPulseAudioServer() throws {
+        let server = try PulseServer.start()
+        defer { server.stop() }
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 2, in: folder)
+        let (result, wall, cpu) = try timed(["-q", "-o", "pulse", song], environment: server.environment)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "the live device opened: no fallback")
+        #expect(wall >= 1.5, "a live device plays in real time")
+        #expect(cpu < wall / 4)
+    }
+}
+
+/// A private PulseAudio server with a null sink, in its own runtime folder.
+struct PulseServer {
+    let runtime: URL
+    var environment: [String: String] {
+        ["XDG_RUNTIME_DIR": runtime.path, "PULSE_SERVER": "unix:\(runtime.path)/pulse/native", "HOME": runtime.path]
+    }
+
+    static func start() throws -> PulseServer {
+        let runtime = try Harness.temporaryFolder()
+        let server = PulseServer(runtime: runtime)
+        let result = try Harness.run("/usr/bin/pulseaudio", [
+            "-D", "-n", "--exit-idle-time=-1", "--use-pid-file=yes",
+            "--load=module-null-sink", "--load=module-native-protocol-unix",
+        ], environment: server.environment, detached: true)
+        try #require(result.status == 0, "pulseaudio did not start: \(result.stderr)")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: runtime.path + "/pulse/native") {
+            usleep(50_000)
+        }
+        try #require(FileManager.default.fileExists(atPath: runtime.path + "/pulse/native"))
+        return server
+    }
+
+    func stop() {
+        _ = try? Harness.run("/usr/bin/pulseaudio", ["--kill"], environment: environment, detached: true)
+    }
+}
