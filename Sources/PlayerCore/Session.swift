@@ -23,9 +23,6 @@ public final class Session {
     /// 0 when every input played, 1 when at least one could not be played.
     public var exitStatus: Int32 { failedInputs.isEmpty && !outputFailed ? 0 : 1 }
 
-    /// Marks input `index` as not playable, for problems found before it reached the context.
-    public func recordFailure(ofInput index: Int) { failedInputs.insert(index) }
-
     /// Loads and plays the first input that can be played.
     public func start() {
         playEntry(from: 0, step: 1)
