@@ -75,6 +75,29 @@ import Testing
     }
 }
 
+extension OutputTests {
+    @Test func aSoundServerThatGoesAwayAndComesBackIsWaitedForAndPlayResumes() throws {
+        var server = try PulseServer.start()
+        defer { server.stop() }
+        let song = Harness.songs[2]  // 10.8 s
+        let result = try Harness.run(Harness.binary, ["--trace", "-o", "pulse", song], environment: server.environment) { _ in
+            usleep(1_500_000)
+            server.stop()
+            usleep(1_500_000)
+            if let again = try? PulseServer.start(in: server.runtime) { server = again }
+        }
+        #expect(result.status == 0)
+        #expect(result.stderrLines == [
+            "Idle -> Prepare (load \(song))",
+            "Prepare -> Play (play)",
+            "tplayer: output: the pulse device stopped taking audio; will resume when it is back",
+            "Play -> DeviceLost (device lost)",
+            "DeviceLost -> Play (device restored)",
+            "Play -> Prepare (ended)",
+        ])
+    }
+}
+
 /// A private PulseAudio server with a null sink, in its own runtime folder.
 struct PulseServer {
     let runtime: URL
@@ -82,8 +105,9 @@ struct PulseServer {
         ["XDG_RUNTIME_DIR": runtime.path, "PULSE_SERVER": "unix:\(runtime.path)/pulse/native", "HOME": runtime.path]
     }
 
-    static func start() throws -> PulseServer {
-        let runtime = try Harness.temporaryFolder()
+    /// Starts a server in a new runtime folder, or in `runtime` again after a `stop`.
+    static func start(in runtime: URL? = nil) throws -> PulseServer {
+        let runtime = try runtime ?? Harness.temporaryFolder()
         let server = PulseServer(runtime: runtime)
         let result = try Harness.run("/usr/bin/pulseaudio", [
             "-D", "-n", "--exit-idle-time=-1", "--use-pid-file=yes",
