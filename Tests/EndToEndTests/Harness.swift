@@ -55,6 +55,10 @@ enum Harness {
     }
 
     static func tplayer(_ arguments: String..., in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        try tplayer(arguments, in: directory, environment: environment)
+    }
+
+    static func tplayer(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         try run(binary, arguments, in: directory, environment: environment)
     }
 

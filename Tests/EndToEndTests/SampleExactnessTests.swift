@@ -42,9 +42,3 @@ import Testing
         #expect(try Harness.pcm(ofWAV: out).count == bytes.count - 68)
     }
 }
-
-extension Harness {
-    static func tplayer(_ arguments: [String]) throws -> Result {
-        try run(binary, arguments)
-    }
-}
