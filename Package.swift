@@ -22,11 +22,15 @@ let package = Package(
             providers: [.apt(["libao-dev"])]
         ),
 
-        // The state machine, playlists and the engine protocol: pure Swift, no C, no threads.
+        // The state machine, session, queue, playlist and script parsing, the engine protocol:
+        // pure Swift, no C, no threads, no file system.
         .target(name: "PlayerCore"),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "CMpg123", "CAo"]),
+
+        // Files, folders, playlists and scripts read from the file system into entries.
+        .target(name: "Inputs", dependencies: ["PlayerCore"]),
 
         // Raw mode, keys, the status line and signals: the only module that touches termios.
         .target(name: "Terminal", dependencies: ["PlayerCore"]),
@@ -34,7 +38,7 @@ let package = Package(
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "AudioEngine", "Terminal",
+                "PlayerCore", "AudioEngine", "Terminal", "Inputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +46,7 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
+        .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]
 )

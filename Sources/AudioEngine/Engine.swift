@@ -57,6 +57,10 @@ public final class Engine: PlaybackEngine {
     public func stop() { mailbox.post(.stop) }
     public func seek(toFrame frame: Int64) { mailbox.post(.seek(frame: frame)) }
     public var position: Int64 { mailbox.position }
+    public func setVolume(_ fraction: Double) { mailbox.post(.volume(min(max(fraction, 0), 1))) }
+    public func limitPlayback(_ limited: Bool) { mailbox.limitPlayback(limited) }
+    public func grant(_ time: AudioTime, id: Int) { mailbox.grant(time, id: id) }
+    public func revokeGrant() -> AudioTime { mailbox.revokeGrant() }
 
     /// Closes the output (writing a file's final header) and ends the playback thread. Waits for
     /// the chunk being written, so at most ~25 ms plus the device's drain; safe to call twice.

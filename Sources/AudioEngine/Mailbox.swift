@@ -7,6 +7,7 @@ enum EngineCommand {
     case play
     case stop
     case seek(frame: Int64)
+    case volume(Double)
     case shutdown(reply: Int)
 }
 
@@ -22,6 +23,11 @@ final class Mailbox: @unchecked Sendable {
     private var replies: [Int: Result<SongInfo?, LoadError>] = [:]
     private var nextReply = 0
     private var frames: Int64 = 0
+    /// Audio time the playback thread may still play (script pacing); `nil`: no limit.
+    private var budget: AudioTime?
+    private var grantID = 0
+    /// Whether `budgetSpent` has been reported for `grantID`.
+    private var spentReported = true
     /// Readable whenever `events` may be non-empty: what the main loop's `poll` watches.
     let wakeReadFD: Int32
     private let wakeWriteFD: Int32
@@ -81,13 +87,64 @@ final class Mailbox: @unchecked Sendable {
         lock.withLock { frames }
     }
 
+    func limitPlayback(_ limited: Bool) {
+        lock.withLock {
+            budget = limited ? .zero : nil
+            spentReported = true
+            lock.broadcast()
+        }
+    }
+
+    func grant(_ time: AudioTime, id: Int) {
+        lock.withLock {
+            guard budget != nil else { return }
+            budget = time
+            grantID = id
+            spentReported = false
+            lock.broadcast()
+        }
+    }
+
+    func revokeGrant() -> AudioTime {
+        lock.withLock {
+            guard let left = budget else { return .zero }
+            budget = .zero
+            spentReported = true
+            return left
+        }
+    }
+
     // MARK: Playback thread's side
 
-    /// The commands waiting, oldest first. With `wait` it blocks until there is one, or until
-    /// `timeout` seconds have passed when one is given.
-    func takeCommands(wait: Bool, timeout: Double? = nil) -> [EngineCommand] {
+    /// How many of `frames` frames at `rate` may be played now: all of them without a limit,
+    /// else what the budget covers.
+    func allowance(frames wanted: Int, rate: Int) -> Int {
         lock.withLock {
-            if wait && commands.isEmpty {
+            guard let budget else { return wanted }
+            return Int(min(Int64(wanted), budget.frames(rate: rate)))
+        }
+    }
+
+    /// Takes `count` frames at `rate` out of the budget. Returns the grant to report as spent
+    /// when that used it up (once per grant), after the frames are written.
+    func consume(frames count: Int, rate: Int) -> Int? {
+        lock.withLock {
+            guard let left = budget else { return nil }
+            let remaining = max(left - AudioTime(frames: Int64(count), rate: rate), .zero)
+            budget = remaining
+            guard !spentReported, remaining.frames(rate: rate) == 0 else { return nil }
+            spentReported = true
+            return grantID
+        }
+    }
+
+    /// The commands waiting, oldest first. Blocks while there are none and no work: work is
+    /// `playingRate` set (a song playing at that rate) with budget left for a frame of it. With
+    /// `timeout`, blocks at most that many seconds.
+    func takeCommands(playingRate: Int?, timeout: Double? = nil) -> [EngineCommand] {
+        lock.withLock {
+            let hasWork = playingRate.map { rate in budget.map { $0.frames(rate: rate) > 0 } ?? true } ?? false
+            if commands.isEmpty && !hasWork {
                 if let timeout { lock.wait(seconds: timeout) } else { lock.wait() }
             }
             defer { commands.removeAll(keepingCapacity: true) }

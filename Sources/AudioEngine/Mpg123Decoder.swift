@@ -125,6 +125,12 @@ final class Mpg123Decoder {
         return result >= 0 ? Int64(result) : nil
     }
 
+    /// Scales the decoded samples by `fraction` (1 leaves them untouched). It is a property of
+    /// the handle, so it holds for every song opened after.
+    func setVolume(_ fraction: Double) {
+        mpg123_volume(handle, fraction)
+    }
+
     /// Title, artist and album from ID3v2, or ID3v1 when there is no v2 tag.
     func tags() -> (title: String?, artist: String?, album: String?) {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?

@@ -12,6 +12,12 @@ public enum OutputTarget: Equatable, Sendable {
         if lower.hasSuffix(".raw") || lower.hasSuffix(".pcm") { return "raw" }
         return "wav"
     }
+
+    /// A file output runs as fast as decoding allows; a live one in real time.
+    public var isFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
 }
 
 /// An output that cannot be set up; `message` is one line for the user.

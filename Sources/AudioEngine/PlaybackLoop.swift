@@ -17,7 +17,10 @@ final class PlaybackLoop {
 
     /// The open song: its token, path and the format it decodes to now.
     private var song: (token: Int, path: String, format: PCMFormat)?
+    /// The context said play (output may still be held by a script's budget).
     private var isPlaying = false
+    /// Output was held for want of budget; pacing restarts when it resumes.
+    private var heldByBudget = false
     /// The device refused a write; it is retried every `deviceRetrySeconds`.
     private var deviceLost = false
     /// Bytes decoded into `buffer` but not yet accepted by the device (kept across a device loss).
@@ -42,9 +45,9 @@ final class PlaybackLoop {
     /// mailbox, and non-blocking outputs are paced to real time.
     func run() {
         while true {
-            let busy = isPlaying && !deviceLost
+            let playingRate = isPlaying && !deviceLost ? song?.format.rate : nil
             let commands = mailbox.takeCommands(
-                wait: !busy, timeout: deviceLost ? Self.deviceRetrySeconds : nil)
+                playingRate: playingRate, timeout: deviceLost ? Self.deviceRetrySeconds : nil)
             for command in commands {
                 if case .shutdown(let reply) = command {
                     device?.close()
@@ -73,6 +76,8 @@ final class PlaybackLoop {
             pacer.restart(rate: song?.format.rate ?? 1)
         case .stop:
             isPlaying = false
+        case .volume(let fraction):
+            decoder.setVolume(fraction)
         case .seek(let frame):
             guard let song else { return }
             unwritten = 0
@@ -131,12 +136,23 @@ final class PlaybackLoop {
             write(format: current.format)
             return
         }
-        let frames = max(Int(Double(current.format.rate) * Self.chunkSeconds), 1)
-        let capacity = min(frames * current.format.bytesPerFrame, Self.bufferCapacity)
-        switch decoder.read(into: buffer, capacity: capacity) {
+        let format = current.format
+        let chunk = max(Int(Double(format.rate) * Self.chunkSeconds), 1)
+        let frames = mailbox.allowance(frames: min(chunk, Self.bufferCapacity / format.bytesPerFrame), rate: format.rate)
+        guard frames > 0 else {
+            heldByBudget = true  // the script's grant is used up: hold
+            return
+        }
+        if heldByBudget {
+            heldByBudget = false
+            pacer.restart(rate: format.rate)  // real time restarts from now, not from before the hold
+        }
+        switch decoder.read(into: buffer, capacity: frames * format.bytesPerFrame) {
         case .data(let bytes):
             unwritten = bytes
-            write(format: current.format)
+            let spent = mailbox.consume(frames: bytes / format.bytesPerFrame, rate: format.rate)
+            write(format: format)
+            if let spent { mailbox.report(.budgetSpent(id: spent)) }
         case .newFormat(let format):
             current.format = format
             song = current

@@ -5,9 +5,16 @@ public enum Command: Equatable, Sendable {
     case toggle
     case next
     case previous
-    /// Load the song at this path and play it now.
+    /// Play what this path names (a song, folder or playlist) now; the list goes on after it.
     case load(String)
     case quit
+    case toggleRepeat
+    case toggleShuffle
+    case setRepeat(Bool)
+    case setShuffle(Bool)
+    case seek(SeekTarget)
+    /// Software volume in percent, 0–100.
+    case volume(Int)
     /// Ask for a path to load (the terminal shows a prompt).
     case promptLoad
     /// Show the key list.
@@ -28,7 +35,9 @@ public enum KeyBindings {
         Binding(keys: ["s"], command: .stop, help: "stop (keeps the position)"),
         Binding(keys: ["n"], command: .next, help: "next input"),
         Binding(keys: ["b"], command: .previous, help: "previous input"),
-        Binding(keys: ["l"], command: .promptLoad, help: "load a song (type a path, Enter plays, Esc cancels)"),
+        Binding(keys: ["r"], command: .toggleRepeat, help: "repeat the list on / off"),
+        Binding(keys: ["z"], command: .toggleShuffle, help: "shuffle on / off"),
+        Binding(keys: ["l"], command: .promptLoad, help: "load a song, folder or playlist (Enter plays, Esc cancels)"),
         Binding(keys: ["h", "?"], command: .help, help: "show these keys"),
         Binding(keys: ["q"], command: .quit, help: "quit"),
     ]

@@ -15,6 +15,17 @@ public protocol PlaybackEngine: AnyObject {
     func seek(toFrame frame: Int64)
     /// Frames of the current song already handed to the output.
     var position: Int64 { get }
+    /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
+    func setVolume(_ fraction: Double)
+
+    /// Script pacing. With `limited`, the engine plays only audio time it has been granted:
+    /// output holds (in any state) until `grant`, and `budgetSpent` reports when a grant is used
+    /// up. Without it (the default) the engine plays freely.
+    func limitPlayback(_ limited: Bool)
+    /// Allows `time` more audio to be played (replacing what was left), reported as grant `id`.
+    func grant(_ time: AudioTime, id: Int)
+    /// Takes back what is left of the current grant (none is reported for it) and returns it.
+    func revokeGrant() -> AudioTime
 }
 
 /// A call the transition table makes on the engine when a transition is taken.
@@ -23,6 +34,8 @@ public enum EngineCall: String, CaseIterable, Sendable {
     case open
     case play
     case rewind
+    /// Moves to the frame the event's `SeekTarget` names.
+    case seek
 }
 
 /// What the engine reports back, asynchronously, to whoever drives the context.
@@ -39,6 +52,8 @@ public enum EngineEvent: Equatable, Sendable {
     case outputFailed(message: String)
     /// The requested live device could not be opened; output goes to the null device instead.
     case outputFallback(message: String)
+    /// The audio time granted as `id` (see `PlaybackEngine.grant`) has been played.
+    case budgetSpent(id: Int)
 }
 
 /// Why a song could not be loaded; `description` is the user-facing reason.

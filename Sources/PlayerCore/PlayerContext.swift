@@ -9,6 +9,9 @@ public final class PlayerContext {
     public var onTransition: ((Transition, PlayerEvent) -> Void)?
     /// The token of the song currently open; engine events carrying another token are stale.
     public private(set) var token = 0
+    /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it holds
+    /// across songs and in every state.
+    public private(set) var volume = 100
 
     public init(engine: any PlaybackEngine) {
         self.engine = engine
@@ -37,6 +40,9 @@ public final class PlayerContext {
             case .stop: engine.stop()
             case .play: engine.play()
             case .rewind: engine.seek(toFrame: 0)
+            case .seek:
+                guard case .seek(let target) = event, let song else { continue }
+                engine.seek(toFrame: target.frame(in: song, from: engine.position))
             case .open:
                 guard case .load(let path) = event else { continue }
                 token += 1
@@ -51,6 +57,12 @@ public final class PlayerContext {
         }
         move(transition, event, song: song)
         return .moved(transition)
+    }
+
+    /// Sets the software volume, clamped to 0–100%.
+    public func setVolume(_ percent: Int) {
+        volume = min(max(percent, 0), 100)
+        engine.setVolume(Double(volume) / 100)
     }
 
     private func move(_ transition: Transition, _ event: PlayerEvent, song: SongInfo?) {

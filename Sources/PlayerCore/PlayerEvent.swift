@@ -14,6 +14,8 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
     case deviceLost
     /// The output device is back.
     case deviceRestored
+    /// Move the play position; the state stays as it is.
+    case seek(SeekTarget)
 
     public var kind: Kind {
         switch self {
@@ -25,12 +27,14 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case .loadFailed: .loadFailed
         case .deviceLost: .deviceLost
         case .deviceRestored: .deviceRestored
+        case .seek: .seek
         }
     }
 
     public var description: String {
         switch self {
         case .load(let path): "load \(path)"
+        case .seek(let target): "seek \(target)"
         default: kind.rawValue
         }
     }
@@ -45,5 +49,6 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case loadFailed = "load failed"
         case deviceLost = "device lost"
         case deviceRestored = "device restored"
+        case seek
     }
 }

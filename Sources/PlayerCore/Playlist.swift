@@ -1,26 +1,224 @@
-/// Reads the entries of an M3U playlist.
+/// Reads playlist texts: M3U / M3U8 (`#EXTM3U`, `#EXTINF`) and PLS (`FileN=`, `TitleN=`).
+///
+/// Parsing is pure: it returns each entry's location as written, with its line and title, and
+/// the problems it found. Resolving the locations against the file system is `Inputs`' job.
 public enum Playlist {
-    /// The paths an M3U text names, in order: comments (`#...`) and blank lines are skipped,
-    /// CRLF line ends and a UTF-8 byte-order mark are accepted, and relative paths are resolved
-    /// against `directory`, the playlist's own folder.
-    public static func m3uEntries(_ text: String, directory: String) -> [String] {
-        var body = Substring(text)
-        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        return body.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
-            .map { $0.trimmingWhitespace() }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .map { $0.hasPrefix("/") || directory.isEmpty ? $0 : directory + "/" + $0 }
+    public enum Format: Sendable { case m3u, pls }
+
+    /// An entry as the playlist writes it.
+    public struct Item: Equatable, Sendable {
+        /// A path (relative or absolute) or a `file://` URL already decoded to a path.
+        public var location: String
+        public var title: String?
+        public var line: Int
+        public var column: Int
     }
 
-    /// Whether `path` names a playlist by its extension.
-    public static func isPlaylist(_ path: String) -> Bool {
+    /// A problem on one line: `(line, column, message)`.
+    public struct Problem: Equatable, Sendable {
+        public var line: Int
+        public var column: Int
+        public var message: String
+    }
+
+    /// The longest line read; longer ones are reported and skipped (paths are at most 4096 bytes).
+    public static let maxLineBytes = 4096
+
+    /// The playlist format `path` names by its extension, if any.
+    public static func format(of path: String) -> Format? {
         let lower = path.lowercased()
-        return lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8")
+        if lower.hasSuffix(".m3u") || lower.hasSuffix(".m3u8") { return .m3u }
+        if lower.hasSuffix(".pls") { return .pls }
+        return nil
+    }
+
+    public static func isPlaylist(_ path: String) -> Bool { format(of: path) != nil }
+
+    public static func parse(_ bytes: [UInt8], format: Format) -> (items: [Item], problems: [Problem]) {
+        switch format {
+        case .m3u: parseM3U(bytes)
+        case .pls: parsePLS(bytes)
+        }
+    }
+
+    private static func parseM3U(_ bytes: [UInt8]) -> (items: [Item], problems: [Problem]) {
+        var items: [Item] = []
+        var problems: [Problem] = []
+        var pendingTitle: String?
+        for line in TextLines(bytes) {
+            guard let text = line.text(problems: &problems) else { continue }
+            let trimmed = text.trimmingWhitespace()
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#") {
+                if trimmed.hasPrefix("#EXTINF:"), let comma = trimmed.firstIndex(of: ",") {
+                    let title = trimmed[trimmed.index(after: comma)...].trimmingWhitespace()
+                    pendingTitle = title.isEmpty ? nil : title
+                }
+                continue
+            }
+            let column = leadingColumn(text)
+            switch location(trimmed) {
+            case .success(let path):
+                items.append(Item(location: path, title: pendingTitle, line: line.number, column: column))
+            case .failure(let problem):
+                problems.append(Problem(line: line.number, column: column, message: problem.message))
+            }
+            pendingTitle = nil
+        }
+        return (items, problems)
+    }
+
+    private static func parsePLS(_ bytes: [UInt8]) -> (items: [Item], problems: [Problem]) {
+        var files: [Int: Item] = [:]
+        var titles: [Int: String] = [:]
+        var problems: [Problem] = []
+        for line in TextLines(bytes) {
+            guard let text = line.text(problems: &problems) else { continue }
+            let trimmed = text.trimmingWhitespace()
+            if trimmed.isEmpty || trimmed.hasPrefix(";") || trimmed.hasPrefix("#") || trimmed.hasPrefix("[") { continue }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                problems.append(Problem(line: line.number, column: leadingColumn(text),
+                                        message: "not a PLS line (expected FileN=, TitleN= or LengthN=)"))
+                continue
+            }
+            let key = trimmed[..<equals].lowercased()
+            let value = trimmed[trimmed.index(after: equals)...].trimmingWhitespace()
+            let valueColumn = leadingColumn(text) + trimmed.distance(from: trimmed.startIndex, to: equals) + 1
+            if key.hasPrefix("file"), let number = Int(key.dropFirst(4)) {
+                switch location(value) {
+                case .success(let path):
+                    files[number] = Item(location: path, title: nil, line: line.number, column: valueColumn)
+                case .failure(let problem):
+                    problems.append(Problem(line: line.number, column: valueColumn, message: problem.message))
+                }
+            } else if key.hasPrefix("title"), let number = Int(key.dropFirst(5)), !value.isEmpty {
+                titles[number] = value
+            }
+        }
+        let items = files.keys.sorted().map { number in
+            var item = files[number]!
+            item.title = titles[number]
+            return item
+        }
+        return (items, problems)
+    }
+
+    private struct LocationProblem: Error { let message: String }
+
+    /// A path as written, or a `file://` URL decoded to one; other URLs are not local files.
+    private static func location(_ text: String) -> Result<String, LocationProblem> {
+        let lower = text.lowercased()
+        if lower.hasPrefix("file://") {
+            var rest = Substring(text.dropFirst(7))
+            if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
+            guard rest.hasPrefix("/") else {
+                return .failure(LocationProblem(message: "file URL on another host: \(text)"))
+            }
+            guard let path = percentDecoded(rest) else {
+                return .failure(LocationProblem(message: "bad %-escape in URL: \(text)"))
+            }
+            return .success(path)
+        }
+        if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://"),
+           lower[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }) {
+            return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine"))
+        }
+        return .success(text)
+    }
+
+    /// `%20` and friends decoded as UTF-8 bytes; `nil` for a malformed escape or invalid UTF-8.
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// 1-based column of the first non-blank character.
+    private static func leadingColumn(_ text: String) -> Int {
+        text.prefix(while: \.isWhitespace).count + 1
     }
 }
 
-extension Substring {
+/// The lines of a text file given as bytes: LF, CRLF or CR line ends, a UTF-8 byte-order mark
+/// skipped, and each line decoded as UTF-8 or, when it is not valid UTF-8, as Latin-1 (what
+/// older `.m3u` files use). Lines with NUL bytes or over `Playlist.maxLineBytes` are refused.
+public struct TextLines: Sequence {
+    private let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public struct Line {
+        public let number: Int
+        public let bytes: ArraySlice<UInt8>
+
+        /// The decoded text, or `nil` after adding why it cannot be read to `problems`.
+        public func text(problems: inout [Playlist.Problem]) -> String? {
+            switch decoded {
+            case .success(let text): return text
+            case .failure(let problem):
+                problems.append(Playlist.Problem(line: number, column: 1, message: problem.message))
+                return nil
+            }
+        }
+
+        public struct Unreadable: Error { public let message: String }
+
+        public var decoded: Result<String, Unreadable> {
+            if bytes.count > Playlist.maxLineBytes {
+                return .failure(Unreadable(message: "line too long (\(bytes.count) bytes; at most \(Playlist.maxLineBytes))"))
+            }
+            if bytes.contains(0) {
+                return .failure(Unreadable(message: "binary data, not text"))
+            }
+            if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
+            return .success(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })))
+        }
+    }
+
+    public func makeIterator() -> AnyIterator<Line> {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var number = 0
+        let bytes = self.bytes
+        return AnyIterator {
+            guard start < bytes.count else { return nil }
+            number += 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            let line = Line(number: number, bytes: bytes[start..<end])
+            start = end
+            if start < bytes.count {
+                start += (bytes[start] == 0x0D && start + 1 < bytes.count && bytes[start + 1] == 0x0A) ? 2 : 1
+            }
+            return line
+        }
+    }
+}
+
+extension StringProtocol {
     func trimmingWhitespace() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = firstIndex(where: { !$0.isWhitespace }) else { return "" }
+        let last = lastIndex(where: { !$0.isWhitespace })!
+        return String(self[first...last])
     }
 }

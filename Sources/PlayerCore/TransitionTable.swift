@@ -34,6 +34,10 @@ public enum TransitionTable {
         add(.deviceLost, .deviceRestored, .play, [.play])
         add(.deviceLost, .stop, .stop, [.stop])
         add(.deviceLost, .toggle, .stop, [.stop])
+        // Seeking keeps the state: a stopped song stays stopped at the new position.
+        for state in [StateID.prepare, .play, .stop, .deviceLost] {
+            add(state, .seek, state, [.seek])
+        }
         return rows
     }()
 

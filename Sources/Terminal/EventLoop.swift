@@ -28,7 +28,8 @@ public struct EventLoop {
         var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: engineFD, events: Int16(POLLIN), revents: 0)]
         if let keyFD { fds.append(pollfd(fd: keyFD, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds = timeout.map { Int32(max($0 * 1000, 0)) } ?? -1
+        // Rounded up, so a wait never wakes just before its deadline and polls again at once.
+        let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0), 86_400_000).rounded(.up)) } ?? -1
         let ready = poll(&fds, nfds_t(fds.count), milliseconds)
         guard ready > 0 else { return [] }
         var inputs: [Input] = []

@@ -9,18 +9,32 @@ public struct StatusSnapshot: Equatable, Sendable {
     /// The list entry (0-based) and the list's length.
     public var entry: Int?
     public var entryCount: Int
+    /// What to call the song when not its tags (a playlist's title for it).
+    public var name: String?
+    public var repeats: Bool
+    public var shuffles: Bool
 
-    public init(state: StateID, song: SongInfo?, position: Int64, entry: Int?, entryCount: Int) {
+    public init(state: StateID, song: SongInfo?, position: Int64, entry: Int?, entryCount: Int,
+                name: String? = nil, repeats: Bool = false, shuffles: Bool = false) {
         self.state = state
         self.song = song
         self.position = position
         self.entry = entry
         self.entryCount = entryCount
+        self.name = name
+        self.repeats = repeats
+        self.shuffles = shuffles
+    }
+
+    /// `[repeat shuffle]`, `[repeat]`, `[shuffle]` or nothing.
+    var modes: String {
+        let on = [repeats ? "repeat" : nil, shuffles ? "shuffle" : nil].compactMap { $0 }
+        return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
     }
 }
 
 /// Renders the one-line status: state, elapsed / total, a progress bar sized to the terminal,
-/// the list position and "artist – title".
+/// the list position (`3/12`), the repeat / shuffle modes and "artist – title".
 public enum StatusLine {
     public static func render(_ status: StatusSnapshot, width: Int) -> String {
         let columns = max(width - 1, 10)  // never the last column: writing there may wrap
@@ -31,9 +45,9 @@ public enum StatusLine {
         let elapsed = song.seconds(status.position)
         let total = song.totalFrames.map(song.seconds)
         let times = "\(TimeFormat.clock(elapsed)) / \(total.map(TimeFormat.clock) ?? "?:??")"
-        let place = status.entry.map { " \($0 + 1)/\(status.entryCount)" } ?? ""
+        let place = (status.entry.map { " \($0 + 1)/\(status.entryCount)" } ?? "") + status.modes
         let left = "\(label.padding(toLength: 7)) \(times)"
-        let name = song.displayName
+        let name = status.name ?? song.displayName
 
         // Room left for the bar (with brackets and spaces) and the name.
         let room = columns - left.count - place.count - 4

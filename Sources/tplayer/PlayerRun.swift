@@ -1,15 +1,25 @@
 import AudioEngine
 import Glibc
+import Inputs
 import PlayerCore
 import Terminal
 
-/// One run of the player: wires the engine, the context, the session and the terminal, and
-/// loops until the list is played, `q` is pressed or a signal ends it.
+/// One run of the player: wires the engine, the context, the session, an optional script and
+/// the terminal, and loops until the list is played, `q` is pressed or a signal ends it.
 struct PlayerRun {
+    struct Options {
+        var keepsOpen: Bool
+        var repeats: Bool
+        var shuffles: Bool
+        var seed: UInt64
+        var quiet: Bool
+        var trace: Bool
+    }
+
     let inputs: [String]
+    let script: String?
     let output: OutputTarget
-    let quiet: Bool
-    let trace: Bool
+    let options: Options
 
     /// How often the status line is redrawn while playing, in seconds.
     static let statusInterval = 0.25
@@ -20,6 +30,17 @@ struct PlayerRun {
             fail("\(path): file exists; add --force to overwrite it")
             return 1
         }
+        // A script is read and checked whole before anything plays; one with problems is refused.
+        var scriptLines: [ScriptLine] = []
+        if let script {
+            let compiled = ScriptCompiler(path: script)
+            guard compiled.problems.isEmpty else {
+                compiled.problems.forEach { printError($0.located) }
+                fail("\(script): not run because of the problems above; tplayer --check \(script) lists them")
+                return ScriptCheck.problemsFound
+            }
+            scriptLines = compiled.lines
+        }
         let engine: Engine
         do {
             engine = try Engine(output: output)
@@ -29,42 +50,67 @@ struct PlayerRun {
         }
         defer { engine.shutdown() }
 
-        let list = InputList(inputs)
-        list.problems.forEach(fail)
+        let list = InputExpander.expand(inputs)
+        list.problems.forEach { fail($0.brief) }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         let signals = SignalWatcher()
         let rawMode = interactive ? RawMode() : nil
         defer { rawMode?.restore() }
-        let console = rawMode == nil ? nil : Console(showsStatus: !quiet)
+        let console = rawMode == nil ? nil : Console(showsStatus: !options.quiet)
         defer { console?.close() }
 
         let say: (String) -> Void = { line in
             if let console { console.print(line) } else { printError(line) }
         }
         let context = PlayerContext(engine: engine)
-        if trace {
+        if options.trace {
             context.onTransition = { transition, event in
                 say("\(transition.from.rawValue) -> \(transition.to.rawValue) (\(event))")
             }
         }
-        let session = Session(context: context, inputs: list.songs)
+        let queue = PlayQueue(shuffle: options.shuffles, repeats: options.repeats, seed: options.seed)
+        let session = Session(context: context, entries: list.entries, queue: queue, keepsOpen: options.keepsOpen)
         session.report = { say("tplayer: " + $0) }
+        session.expand = { path in
+            let expanded = InputExpander.expand([path])
+            expanded.problems.forEach { say("tplayer: " + $0.brief) }
+            return expanded.entries
+        }
+        let runner = script.map { _ in
+            ScriptRunner(lines: scriptLines, session: session, realTime: !output.isFile, keepsOpenAfter: options.keepsOpen)
+        }
+        runner?.report = { say("tplayer: " + $0) }
+        if options.trace, let script {
+            runner?.onLine = { say("\(script):\($0.line): \($0.command)") }
+        }
 
         var loop = EventLoop(keyFD: console == nil ? nil : STDIN_FILENO,
                              signalFD: signals.readFD, engineFD: engine.eventFD)
-        session.start()
+        if let runner { runner.start() } else { session.start() }
         var endingSignal: Int32?
         while endingSignal == nil {
-            engine.takeEvents().forEach(session.handle)
+            for event in engine.takeEvents() {
+                if let runner { runner.handle(event) } else { session.handle(event) }
+            }
+            runner?.run()
             if session.isFinished { break }
             console?.show(StatusSnapshot(
                 state: context.state.id, song: context.state.song, position: engine.position,
-                entry: session.index, entryCount: session.inputs.count))
-            let ticking = console != nil && !quiet && context.state.id == .play
-            for input in loop.wait(timeout: ticking ? Self.statusInterval : nil) {
+                entry: session.place.map { $0 - 1 }, entryCount: session.entries.count,
+                name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles))
+            let ticking = console != nil && !options.quiet && context.state.id == .play
+            var timeout = ticking ? Self.statusInterval : nil
+            if let deadline = runner?.deadline {
+                let left = ContinuousClock.now.duration(to: deadline)
+                let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+                timeout = min(timeout ?? .infinity, max(seconds, 0))
+            }
+            for input in loop.wait(timeout: timeout) {
                 switch input {
                 case .keys(let bytes):
-                    console?.commands(from: bytes).forEach(session.perform)
+                    let commands = console?.commands(from: bytes) ?? []
+                    if !commands.isEmpty { runner?.takeOver() }
+                    commands.forEach(session.perform)
                 case .signals:
                     for signal in signals.take() {
                         switch signal {
@@ -80,8 +126,7 @@ struct PlayerRun {
             }
         }
         if let endingSignal { return 128 + endingSignal }
-        let problems = list.problems.isEmpty ? 0 : Int32(1)
-        return max(session.exitStatus, problems)
+        return max(session.exitStatus, list.problems.isEmpty ? 0 : 1)
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.

@@ -13,10 +13,12 @@ struct TPlayer: ParsableCommand {
         commandName: "tplayer",
         abstract: "Play MP3 files in the terminal, gaplessly and exactly.",
         discussion: """
+            Inputs may be MP3 files, folders (their audio files, recursively, in natural order) \
+            and M3U/M3U8/PLS playlists, in any mix.
             Keys (when stdin is a terminal): space play/stop, p play, s stop, n next, b previous, \
-            l load a song, h or ? help, q quit.
+            r repeat, z shuffle, l load, h or ? help, q quit.
             Exit status: 0 when every input played, 1 when one could not be played, 64 for a \
-            usage error.
+            usage error, 65 when --check or --script finds problems in a script or playlist.
             """,
         version: version
     )
@@ -38,18 +40,39 @@ struct TPlayer: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No status line; errors only.")
     var quiet = false
 
+    @Flag(help: "At the end of the list, stay on the last song instead of exiting.")
+    var keepOpen = false
+
+    @Flag(name: .customLong("repeat"), help: "Play the list again and again (key r toggles it).")
+    var repeats = false
+
+    @Flag(help: "Play the list in random order, each entry once per round (key z toggles it).")
+    var shuffle = false
+
+    @Option(help: ArgumentHelp("Seed for --shuffle, so the order is the same on every run.", valueName: "N"))
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Run a scripted playlist file: songs and timed commands (see README).", valueName: "FILE"))
+    var script: String?
+
+    @Option(help: ArgumentHelp("Check a script or playlist without playing; problems as FILE:LINE:COLUMN.", valueName: "FILE"))
+    var check: String?
+
     @Flag(help: "Print each state transition to stderr, e.g. 'Prepare -> Play (play)'.")
     var trace = false
 
     @Flag(help: "Print the state transition table (Markdown) and exit.")
     var printStates = false
 
-    @Argument(help: ArgumentHelp("MP3 files or .m3u playlists to play, in order.", valueName: "INPUT"))
+    @Argument(help: ArgumentHelp("MP3 files, folders and playlists (.m3u .m3u8 .pls) to play, in order.", valueName: "INPUT"))
     var inputs: [String] = []
 
     func validate() throws {
-        if inputs.isEmpty && !listOutputs && !printStates {
-            throw ValidationError("no INPUT given: name an MP3 file or an .m3u playlist")
+        if inputs.isEmpty && !listOutputs && !printStates && script == nil && check == nil {
+            throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
+        }
+        if seed != nil && !shuffle {
+            throw ValidationError("--seed only applies with --shuffle")
         }
         if force && write == nil {
             throw ValidationError("--force only applies with -w PATH")
@@ -82,8 +105,16 @@ struct TPlayer: ParsableCommand {
             }
             return
         }
+        if let check {
+            let status = ScriptCheck.run(check)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        let options = PlayerRun.Options(
+            keepsOpen: keepOpen, repeats: repeats, shuffles: shuffle,
+            seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace)
         let status = try PlayerRun(
-            inputs: inputs, output: outputTarget(), quiet: quiet, trace: trace
+            inputs: inputs, script: script, output: outputTarget(), options: options
         ).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -6,6 +6,9 @@ final class FakeEngine: PlaybackEngine {
     var position: Int64 = 0
     /// Paths that open; anything else fails with "no such file".
     var goodPaths: Set<String>
+    /// Script pacing as asked: `nil` unlimited, else the audio time left to play.
+    var budget: AudioTime?
+    var grantID = 0
 
     init(goodPaths: Set<String> = ["a.mp3", "b.mp3", "c.mp3"]) {
         self.goodPaths = goodPaths
@@ -23,5 +26,19 @@ final class FakeEngine: PlaybackEngine {
     func seek(toFrame frame: Int64) {
         calls.append("seek \(frame)")
         position = frame
+    }
+    func setVolume(_ fraction: Double) { calls.append("volume \(fraction)") }
+    func limitPlayback(_ limited: Bool) {
+        calls.append("limit \(limited)")
+        budget = limited ? .zero : nil
+    }
+    func grant(_ time: AudioTime, id: Int) {
+        calls.append("grant \(time.frames(rate: 44100))")
+        budget = time
+        grantID = id
+    }
+    func revokeGrant() -> AudioTime {
+        defer { budget = budget == nil ? nil : .zero }
+        return budget ?? .zero
     }
 }

@@ -12,6 +12,7 @@ private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
         .play: (.play, ["play"]),
         .toggle: (.play, ["play"]),
         .loadFailed: (.idle, []),
+        .seek: (.prepare, ["seek 88200"]),
     ],
     .play: [
         .load: (.prepare, ["stop", "open a.mp3"]),
@@ -19,17 +20,20 @@ private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
         .toggle: (.stop, ["stop"]),
         .ended: (.prepare, ["seek 0"]),
         .deviceLost: (.deviceLost, []),
+        .seek: (.play, ["seek 88200"]),
     ],
     .stop: [
         .load: (.prepare, ["stop", "open a.mp3"]),
         .play: (.play, ["play"]),
         .toggle: (.play, ["play"]),
+        .seek: (.stop, ["seek 88200"]),
     ],
     .deviceLost: [
         .load: (.prepare, ["stop", "open a.mp3"]),
         .deviceRestored: (.play, ["play"]),
         .stop: (.stop, ["stop"]),
         .toggle: (.stop, ["stop"]),
+        .seek: (.deviceLost, ["seek 88200"]),
     ],
 ]
 
@@ -52,6 +56,7 @@ private func event(_ kind: PlayerEvent.Kind) -> PlayerEvent {
     case .loadFailed: .loadFailed
     case .deviceLost: .deviceLost
     case .deviceRestored: .deviceRestored
+    case .seek: .seek(.to(.seconds(2)))
     }
 }
 

@@ -1,0 +1,134 @@
+/// The order the list is played in, with the repeat and shuffle modes.
+///
+/// `order` is a permutation of the entry indices: identity normally, shuffled with `shuffle` on.
+/// The cursor walks it; past its end a new round starts with `repeat` on (reshuffled, so each
+/// round plays every entry once) and the queue is exhausted otherwise. The shuffles come from
+/// a seeded generator, so `--seed N` gives the same order on every run.
+public struct PlayQueue: Sendable {
+    public private(set) var count = 0
+    /// Entry indices in play order.
+    public private(set) var order: [Int] = []
+    /// Where in `order` the current entry is; `nil` before the first.
+    public private(set) var cursor: Int?
+    public var repeats = false
+    public private(set) var shuffles = false
+    private var random: SplitMix64
+
+    public init(count: Int = 0, shuffle: Bool = false, repeats: Bool = false, seed: UInt64) {
+        random = SplitMix64(seed: seed)
+        self.repeats = repeats
+        append(count)
+        if shuffle { setShuffle(true) }
+    }
+
+    /// The entry index under the cursor.
+    public var current: Int? { cursor.map { order[$0] } }
+
+    /// Adds `added` entries at the end of the list. With shuffle on they go to random places
+    /// among the entries not yet played this round.
+    public mutating func append(_ added: Int) {
+        let first = count
+        count += added
+        for entry in first..<count {
+            if shuffles {
+                let lower = (cursor ?? -1) + 1
+                order.insert(entry, at: lower + Int(random.next(below: UInt64(order.count - lower + 1))))
+            } else {
+                order.append(entry)
+            }
+        }
+    }
+
+    /// Adds `added` entries at the end of the list but plays them next: they go right after the
+    /// cursor in the play order, and the list goes on from there after them.
+    public mutating func insertNext(_ added: Int) {
+        let first = count
+        count += added
+        order.insert(contentsOf: first..<count, at: (cursor ?? -1) + 1)
+    }
+
+    /// Moves to the next entry and returns it; `nil` at the end of a round without repeat.
+    public mutating func advance() -> Int? {
+        let next = (cursor ?? -1) + 1
+        if next < order.count {
+            cursor = next
+        } else if repeats, count > 0 {
+            if shuffles { order = shuffled(Array(0..<count)) }
+            cursor = 0
+        } else {
+            return nil
+        }
+        return current
+    }
+
+    /// Moves to the previous entry; at the first entry of the round it stays there (or goes to
+    /// the last with repeat on).
+    public mutating func retreat() -> Int? {
+        guard let cursor else { return advance() }
+        if cursor > 0 {
+            self.cursor = cursor - 1
+        } else if repeats, !order.isEmpty {
+            self.cursor = order.count - 1
+        }
+        return current
+    }
+
+    /// Makes `entry` the current one (a jump, e.g. after playing it by its number).
+    public mutating func select(_ entry: Int) {
+        cursor = order.firstIndex(of: entry)
+    }
+
+    /// Turning shuffle on keeps the current entry first and shuffles the rest after it;
+    /// turning it off goes back to list order from the current entry.
+    public mutating func setShuffle(_ on: Bool) {
+        guard on != shuffles else { return }
+        shuffles = on
+        let playing = current
+        if on {
+            let rest = (0..<count).filter { $0 != playing }
+            order = (playing.map { [$0] } ?? []) + shuffled(rest)
+            cursor = playing == nil ? nil : 0
+        } else {
+            order = Array(0..<count)
+            cursor = playing
+        }
+    }
+
+    /// Fisher–Yates with the queue's own generator.
+    private mutating func shuffled(_ items: [Int]) -> [Int] {
+        var items = items
+        guard items.count > 1 else { return items }
+        for index in stride(from: items.count - 1, to: 0, by: -1) {
+            items.swapAt(index, Int(random.next(below: UInt64(index + 1))))
+        }
+        return items
+    }
+}
+
+/// A small, fast, seedable generator (Steele, Lea & Flood's SplitMix64): the same seed gives
+/// the same sequence on every platform and Swift version, which `SystemRandomNumberGenerator`
+/// and the standard shuffles do not promise.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..<bound` (Lemire's multiply-and-reject, so no modulo bias).
+    public mutating func next(below bound: UInt64) -> UInt64 {
+        precondition(bound > 0)
+        while true {
+            let product = next().multipliedFullWidth(by: bound)
+            if product.low >= (0 &- bound) % bound { return product.high }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+/// Runs a scripted playlist file against a session, one command after another.
+///
+/// Time in a script is audio time: a `wait` while playing grants the engine exactly that much
+/// audio (`PlaybackEngine.grant`) and resumes when the engine reports it played, so a script
+/// writing to a file gives the same samples on every run, as fast as decoding allows, and a live
+/// device makes it real time. A wait that starts (or goes on) with nothing playing lets the time
+/// pass in real time on a live device and at once for a file.
+///
+/// While the script runs, the end of the list does not end the run (the script may add more);
+/// when the script runs out, the session goes on as without one: a song playing plays on to the
+/// end of the list, otherwise the run is over (unless `--keep-open`). A key pressed by a person
+/// takes over: the rest of the script is dropped and playback is free again.
+public final class ScriptRunner {
+    public let lines: [ScriptLine]
+    public let session: Session
+    /// Waits with nothing playing take real time (live device) or none (file output).
+    public let realTime: Bool
+    /// `--keep-open`: what the session does at the end of the list once the script is over.
+    public let keepsOpenAfter: Bool
+    /// True once the script has run out, quit, or been taken over.
+    public private(set) var isDone = false
+    /// Called before each line runs (for `--trace`).
+    public var onLine: ((ScriptLine) -> Void)?
+    public var report: (String) -> Void = { _ in }
+    private var next = 0
+    private var waiting: Waiting?
+    private var grantID = 0
+
+    private enum Waiting: Equatable {
+        /// The engine is playing a grant; `budgetSpent(id)` ends the wait.
+        case audio(id: Int)
+        /// Nothing plays; the wait ends at this instant.
+        case clock(until: ContinuousClock.Instant)
+        /// `wait end`: the song with this token ending ends the wait.
+        case songEnd(token: Int)
+    }
+
+    /// More audio than any song holds: what `wait end` grants.
+    static let unlimited = AudioTime(flicks: Int64.max / 4)
+
+    public init(lines: [ScriptLine], session: Session, realTime: Bool, keepsOpenAfter: Bool) {
+        self.lines = lines
+        self.session = session
+        self.realTime = realTime
+        self.keepsOpenAfter = keepsOpenAfter
+    }
+
+    private var engine: any PlaybackEngine { session.context.engine }
+    private var isPlaying: Bool { [.play, .deviceLost].contains(session.context.state.id) }
+
+    /// Holds the engine to granted time and runs the first lines.
+    public func start() {
+        session.keepsOpen = true
+        engine.limitPlayback(true)
+        run()
+    }
+
+    /// When a real-time wait ends, for the main loop's poll timeout.
+    public var deadline: ContinuousClock.Instant? {
+        if case .clock(let until) = waiting { return until }
+        return nil
+    }
+
+    /// Runs lines until one waits for something that has not happened yet, or the end.
+    public func run(now: ContinuousClock.Instant = .now) {
+        while !isDone, !session.isFinished {
+            switch waiting {
+            case .clock(let until) where now < until: return
+            case .audio, .songEnd: return
+            default: waiting = nil
+            }
+            guard next < lines.count else { return finish(takenOver: false) }
+            let line = lines[next]
+            next += 1
+            onLine?(line)
+            execute(line.command, now: now)
+        }
+        if session.isFinished { isDone = true }
+    }
+
+    /// Engine events go through the runner, which sees them before the session does.
+    public func handle(_ event: EngineEvent) {
+        switch event {
+        case .budgetSpent(let id):
+            if waiting == .audio(id: id) { waiting = nil }
+        case .ended(let token), .decodeFailed(let token, _):
+            // Take the rest of `wait end`'s grant back before the next song starts.
+            if waiting == .songEnd(token: token) {
+                _ = engine.revokeGrant()
+                waiting = nil
+            }
+        default:
+            break
+        }
+        session.handle(event)
+        if !isDone, case .audio = waiting, !isPlaying {
+            // The list ran out mid-wait: the rest of it passes with nothing playing.
+            passIdle(engine.revokeGrant(), now: .now)
+        }
+        if !isDone { run() }
+    }
+
+    /// A person pressed a key: the script stops here and playback is free.
+    public func takeOver() {
+        guard !isDone else { return }
+        report("a key was pressed: the script stops before line \(next < lines.count ? lines[next].line : lines.last?.line ?? 0); the keys have control")
+        finish(takenOver: true)
+    }
+
+    private func execute(_ command: ScriptCommand, now: ContinuousClock.Instant) {
+        switch command {
+        case .add(let entries): session.append(entries)
+        case .load(let entries): session.playNow(entries)
+        case .play: session.perform(.play)
+        case .stop: session.perform(.stop)
+        case .next: session.perform(.next)
+        case .previous: session.perform(.previous)
+        case .quit:
+            session.perform(.quit)
+            isDone = true
+        case .seek(let target): session.perform(.seek(target))
+        case .volume(let percent): session.perform(.volume(percent))
+        case .setRepeat(let on): session.perform(.setRepeat(on))
+        case .setShuffle(let on): session.perform(.setShuffle(on))
+        case .wait(let time):
+            guard time > .zero else { return }
+            if isPlaying {
+                grantID += 1
+                engine.grant(time, id: grantID)
+                waiting = .audio(id: grantID)
+            } else {
+                passIdle(time, now: now)
+            }
+        case .waitEnd:
+            guard isPlaying else { return }  // nothing is playing, so nothing will end
+            grantID += 1
+            engine.grant(Self.unlimited, id: grantID)
+            waiting = .songEnd(token: session.context.token)
+        }
+    }
+
+    /// Lets `time` pass with nothing playing.
+    private func passIdle(_ time: AudioTime, now: ContinuousClock.Instant) {
+        waiting = realTime && time > .zero
+            ? .clock(until: now.advanced(by: time.duration))
+            : nil
+    }
+
+    private func finish(takenOver: Bool) {
+        guard !isDone else { return }
+        isDone = true
+        waiting = nil
+        _ = engine.revokeGrant()
+        engine.limitPlayback(false)
+        session.keepsOpen = keepsOpenAfter
+        if !takenOver, !isPlaying, !keepsOpenAfter {
+            session.perform(.quit)
+        }
+    }
+}

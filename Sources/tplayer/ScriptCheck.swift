@@ -1,0 +1,36 @@
+import Glibc
+import Inputs
+import PlayerCore
+import Terminal
+
+/// `tplayer --check FILE`: a script or a playlist checked without playing anything.
+enum ScriptCheck {
+    /// Exit status when a script or playlist has problems (sysexits' EX_DATAERR).
+    static let problemsFound: Int32 = 65
+
+    /// Prints every problem as `FILE:LINE:COLUMN: message` on stderr and returns 65 when there
+    /// is any; otherwise prints a one-line summary on stdout and returns 0.
+    static func run(_ path: String) -> Int32 {
+        let problems: [Diagnostic]
+        let summary: String
+        if access(path, R_OK) != 0 {
+            problems = [Diagnostic(file: path, message: "cannot read it: \(String(cString: strerror(errno)))")]
+            summary = ""
+        } else if Playlist.isPlaylist(path) {
+            let expanded = InputExpander.expand([path])
+            problems = expanded.problems + (expanded.entries.isEmpty && expanded.problems.isEmpty
+                ? [Diagnostic(file: path, message: "no entries in it")] : [])
+            summary = "\(path): ok, \(expanded.entries.count) songs"
+        } else {
+            let script = ScriptCompiler(path: path)
+            problems = script.problems
+            summary = "\(path): ok, \(script.lines.count) commands"
+        }
+        guard problems.isEmpty else {
+            problems.forEach { printError($0.located) }
+            return problemsFound
+        }
+        print(summary)
+        return 0
+    }
+}

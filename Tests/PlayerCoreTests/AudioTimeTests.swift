@@ -1,0 +1,44 @@
+import Testing
+@testable import PlayerCore
+
+private func parse(_ text: String) -> Int64? { DurationParser.parse(Substring(text))?.flicks }
+private let second = AudioTime.flicksPerSecond
+
+struct AudioTimeTests {
+    @Test(arguments: [
+        ("1.5s", 3 * second / 2), ("250ms", second / 4), ("2m", 120 * second), ("1:30", 90 * second),
+        ("1:02:03", 3723 * second), ("0:00.5", second / 2), ("90", 90 * second), ("0", 0),
+        (".25", second / 4), ("1h", 3600 * second), ("0.001s", second / 1000), ("3.", 3 * second),
+    ])
+    func durationsParseExactly(text: String, flicks: Int64) {
+        #expect(parse(text) == flicks)
+    }
+
+    @Test(arguments: ["", "s", "1.5x", "-1s", "1:3", "1:60", "1:2:3", "::", "1::30", "1.2.3s", "abc",
+                      "99999999999999999999s", "1e3s", "١s", "1:30:00:00", " 1s", "+1s", "1:ab", "0x10"])
+    func badDurationsAreRefused(text: String) {
+        #expect(parse(text) == nil)
+    }
+
+    @Test func framesAndFlicksConvertExactlyAtEveryMPEGRate() {
+        for rate in [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] {
+            #expect(AudioTime.seconds(1).frames(rate: rate) == Int64(rate))
+            #expect(AudioTime(frames: 12345, rate: rate).frames(rate: rate) == 12345)
+        }
+        #expect(DurationParser.parse("0.5s")!.frames(rate: 44100) == 22050)
+    }
+
+    @Test func seekTargetsClampToTheSong() {
+        let song = SongInfo(path: "a.mp3", sampleRate: 44100, channels: 2, totalFrames: 441_000)
+        #expect(SeekTarget.to(.seconds(2)).frame(in: song, from: 0) == 88200)
+        #expect(SeekTarget.to(.seconds(60)).frame(in: song, from: 0) == 441_000)
+        #expect(SeekTarget.by(.seconds(1)).frame(in: song, from: 1000) == 45100)
+        #expect(SeekTarget.by(AudioTime(flicks: -AudioTime.seconds(1).flicks)).frame(in: song, from: 1000) == 0)
+        #expect(SeekTarget.fraction(permyriad: 5000).frame(in: song, from: 0) == 220_500)
+        #expect(ScriptParser.seekTarget("12.5%") == .fraction(permyriad: 1250))
+        #expect(ScriptParser.seekTarget("-5s") == .by(AudioTime(flicks: -5 * second)))
+        #expect(ScriptParser.seekTarget("+1:00") == .by(.seconds(60)))
+        #expect(ScriptParser.seekTarget("101%") == nil)
+        #expect(ScriptParser.seekTarget("50.%") == nil)
+    }
+}

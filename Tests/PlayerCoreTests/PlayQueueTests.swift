@@ -1,0 +1,64 @@
+import Testing
+@testable import PlayerCore
+
+private func drain(_ queue: inout PlayQueue, _ steps: Int) -> [Int] {
+    (0..<steps).compactMap { _ in queue.advance() }
+}
+
+struct PlayQueueTests {
+    @Test func inOrderItEndsAfterTheLastEntry() {
+        var queue = PlayQueue(count: 3, seed: 1)
+        #expect(drain(&queue, 5) == [0, 1, 2])
+        #expect(queue.current == 2)
+    }
+
+    @Test func repeatStartsOverForever() {
+        var queue = PlayQueue(count: 2, repeats: true, seed: 1)
+        #expect(drain(&queue, 5) == [0, 1, 0, 1, 0])
+    }
+
+    @Test func shufflePlaysEveryEntryOncePerRoundAndTheSeedFixesTheOrder() {
+        var a = PlayQueue(count: 50, shuffle: true, repeats: true, seed: 42)
+        var b = PlayQueue(count: 50, shuffle: true, repeats: true, seed: 42)
+        var c = PlayQueue(count: 50, shuffle: true, repeats: true, seed: 43)
+        let first = drain(&a, 100)
+        #expect(first == drain(&b, 100), "same seed, same order")
+        #expect(first != drain(&c, 100), "another seed, another order")
+        #expect(Set(first[0..<50]) == Set(0..<50) && Set(first[50..<100]) == Set(0..<50), "each round plays all")
+        #expect(first[0..<50] != first[50..<100], "each round is shuffled anew")
+        #expect(Array(first[0..<50]) != Array(0..<50))
+    }
+
+    @Test func togglingShuffleKeepsTheCurrentEntry() {
+        var queue = PlayQueue(count: 10, seed: 9)
+        _ = drain(&queue, 4)
+        #expect(queue.current == 3)
+        queue.setShuffle(true)
+        #expect(queue.current == 3)
+        let rest = drain(&queue, 20)
+        #expect(Set(rest) == Set(0..<10).subtracting([3]), "the rest of the round: every other entry once")
+        queue.setShuffle(false)
+        #expect(queue.current == rest.last)
+    }
+
+    @Test func retreatStopsAtTheFirstOrWrapsWithRepeat() {
+        var queue = PlayQueue(count: 3, seed: 1)
+        _ = drain(&queue, 2)
+        #expect(queue.retreat() == 0)
+        #expect(queue.retreat() == 0)
+        queue.repeats = true
+        #expect(queue.retreat() == 2)
+    }
+
+    @Test func entriesInsertedNextPlayBeforeTheRestOfTheList() {
+        var queue = PlayQueue(count: 3, seed: 1)
+        _ = drain(&queue, 1)
+        queue.insertNext(2)
+        #expect(drain(&queue, 10) == [3, 4, 1, 2])
+    }
+
+    @Test func aHundredThousandEntriesShuffleQuickly() {
+        var queue = PlayQueue(count: 100_000, shuffle: true, seed: 5)
+        #expect(Set(drain(&queue, 100_000)).count == 100_000)
+    }
+}

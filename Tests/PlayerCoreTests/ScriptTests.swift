@@ -1,0 +1,169 @@
+import Testing
+@testable import PlayerCore
+
+private func parse(_ text: String) -> ScriptParser.Parsed { ScriptParser.parse(Array(text.utf8)) }
+
+struct ScriptParserTests {
+    @Test func everyCommandParses() {
+        let parsed = parse("""
+            # evening
+            add a.mp3
+              load "b c.mp3"
+            play
+            STOP
+            next
+            previous
+            wait 1.5s
+            wait END
+            seek -5s
+            seek 50%
+            volume 80%
+            volume 7
+            repeat on
+            shuffle off
+            songs/x.mp3
+            quit
+            """)
+        #expect(parsed.problems.isEmpty)
+        let commands = parsed.statements.map(\.statement)
+        #expect(commands == [
+            .path("a.mp3", column: 5, playNow: false), .path("b c.mp3", column: 8, playNow: true),
+            .command(.play), .command(.stop), .command(.next), .command(.previous),
+            .command(.wait(DurationParser.parse("1.5s")!)), .command(.waitEnd),
+            .command(.seek(.by(AudioTime(flicks: -5 * AudioTime.flicksPerSecond)))),
+            .command(.seek(.fraction(permyriad: 5000))), .command(.volume(80)), .command(.volume(7)),
+            .command(.setRepeat(true)), .command(.setShuffle(false)),
+            .bare("songs/x.mp3", word: "songs/x.mp3"), .command(.quit),
+        ])
+        #expect(parsed.statements.map(\.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
+    }
+
+    @Test func problemsNameTheLineAndColumn() {
+        let parsed = parse("wait 1.5x\nplay now\n  volume 120%\nrepeat maybe\nadd\nseek\nwait")
+        let found = parsed.problems.map { "\($0.line):\($0.column): \($0.message)" }
+        #expect(found == [
+            "1:6: bad duration '1.5x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
+            "2:6: play takes no argument (found 'now')",
+            "3:10: bad volume '120%': use 0% to 100%",
+            "4:8: repeat needs on or off (found 'maybe')",
+            "5:4: add needs a path: add PATH",
+            "6:5: bad seek '': use a time (1:30, 90s), +10s, -5s or a percentage (50%)",
+            "7:5: wait needs a duration or 'end', e.g. wait 1.5s",
+        ])
+    }
+
+    @Test func mistypedCommandsGetASuggestion() {
+        #expect(ScriptParser.suggestion(for: "plya") == "play")
+        #expect(ScriptParser.suggestion(for: "volum") == "volume")
+        #expect(ScriptParser.suggestion(for: "xyzzy") == nil)
+    }
+}
+
+/// A session over the fake engine with a script, written as text lines already resolved.
+private func runner(_ commands: [ScriptCommand], realTime: Bool = false, keepOpen: Bool = false)
+    -> (ScriptRunner, Session, FakeEngine)
+{
+    let engine = FakeEngine()
+    let session = Session(context: PlayerContext(engine: engine), entries: [])
+    let lines = commands.enumerated().map { ScriptLine(line: $0.offset + 1, command: $0.element) }
+    return (ScriptRunner(lines: lines, session: session, realTime: realTime, keepsOpenAfter: keepOpen), session, engine)
+}
+
+private let songs = [Entry(path: "a.mp3"), Entry(path: "b.mp3")]
+private func seconds(_ text: String) -> AudioTime { DurationParser.parse(Substring(text))! }
+
+struct ScriptRunnerTests {
+    @Test func waitsGrantExactlyTheirAudioTimeAndResumeWhenItIsPlayed() {
+        let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("1s")), .stop, .seek(.to(.zero)), .play, .wait(seconds("0.5s")), .quit])
+        runner.start()
+        #expect(engine.calls == ["limit true", "stop", "open a.mp3", "play", "grant 44100"])
+        engine.calls.removeAll()
+        runner.handle(.budgetSpent(id: engine.grantID))
+        #expect(engine.calls == ["stop", "seek 0", "play", "grant 22050"])
+        runner.handle(.budgetSpent(id: engine.grantID))
+        #expect(runner.isDone && session.isFinished)
+    }
+
+    @Test func aStaleBudgetReportDoesNotEndTheWait() {
+        let (runner, _, engine) = runner([.add(songs), .play, .wait(seconds("1s")), .stop])
+        runner.start()
+        runner.handle(.budgetSpent(id: engine.grantID - 1))
+        #expect(engine.calls.last == "grant 44100")
+    }
+
+    @Test func aWaitGoesOnIntoTheNextSong() {
+        let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("20s")), .quit])
+        runner.start()
+        runner.handle(.ended(token: session.context.token))
+        #expect(session.context.state.song?.path == "b.mp3")
+        #expect(engine.budget == seconds("20s"), "the grant carries on; the fake does not spend it")
+        #expect(!runner.isDone)
+    }
+
+    @Test func theListEndingMidWaitPassesTheRestAtOnceForAFile() {
+        let (runner, session, engine) = runner([.add([songs[0]]), .play, .wait(seconds("20s")), .play, .stop])
+        runner.start()
+        runner.handle(.ended(token: session.context.token))
+        #expect(engine.calls.suffix(3) == ["play", "stop", "limit false"], "the script ran on: play again, stop, done")
+        #expect(runner.isDone)
+        #expect(session.isFinished, "the script ended with nothing playing")
+    }
+
+    @Test func theListEndingMidWaitPassesTheRestInRealTimeLive() {
+        let (runner, session, _) = runner([.add([songs[0]]), .play, .wait(seconds("20s")), .quit], realTime: true)
+        runner.start()
+        let before = ContinuousClock.now
+        runner.handle(.ended(token: session.context.token))
+        let deadline = runner.deadline
+        #expect(deadline != nil)
+        #expect(before.duration(to: deadline!) > .seconds(19))
+        runner.run(now: deadline!)
+        #expect(runner.isDone)
+    }
+
+    @Test func waitWhileStoppedIsAtOnceForAFileAndRealTimeLive() {
+        let (file, _, _) = runner([.wait(seconds("5s")), .quit])
+        file.start()
+        #expect(file.isDone)
+        let (live, _, _) = runner([.wait(seconds("5s")), .quit], realTime: true)
+        let start = ContinuousClock.now
+        live.start()
+        #expect(!live.isDone)
+        live.run(now: start.advanced(by: .seconds(4)))
+        #expect(!live.isDone)
+        live.run(now: start.advanced(by: .milliseconds(5100)))
+        #expect(live.isDone)
+    }
+
+    @Test func waitEndTakesBackTheGrantBeforeTheNextSongStarts() {
+        let (runner, session, engine) = runner([.add(songs), .play, .waitEnd, .wait(seconds("1s"))])
+        runner.start()
+        #expect(engine.budget! > seconds("1h"))
+        runner.handle(.ended(token: session.context.token))
+        #expect(session.context.state.song?.path == "b.mp3")
+        #expect(engine.budget == seconds("1s"), "revoked at the end, then the next wait's grant")
+    }
+
+    @Test func aKeyTakesOverAndFreesPlayback() {
+        let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("30s")), .quit])
+        var reports: [String] = []
+        runner.report = { reports.append($0) }
+        runner.start()
+        runner.takeOver()
+        #expect(runner.isDone)
+        #expect(engine.budget == nil)
+        #expect(!session.isFinished)
+        #expect(reports == ["a key was pressed: the script stops before line 4; the keys have control"])
+    }
+
+    @Test func whenTheScriptRunsOutASongPlayingPlaysOn() {
+        let (runner, session, engine) = runner([.add(songs), .play])
+        runner.start()
+        #expect(runner.isDone)
+        #expect(engine.budget == nil)
+        #expect(session.context.state.id == .play)
+        session.handle(.ended(token: session.context.token))
+        session.handle(.ended(token: session.context.token))
+        #expect(session.isFinished)
+    }
+}
