@@ -35,6 +35,8 @@ final class Mpg123Decoder {
         case failed(String)
     }
 
+    static let seekPreframes = 10
+
     init() throws(Mpg123Error) {
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else { throw Mpg123Error(code: code) }
@@ -43,6 +45,12 @@ final class Mpg123Decoder {
         // LAME tag declares, as the mpg123 CLI does. QUIET keeps the library off our stderr.
         let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
         try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0))
+        // After a seek, libmpg123 decodes this many layer-3 frames before the target and drops
+        // them, to refill the bit reservoir and the overlap. Its default of 4 is too few for VBR
+        // files: the reservoir reaches back 511 bytes, up to ~8 small frames, and the first
+        // samples after a seek then differ from a straight decode. 10 is exact with margin, and
+        // costs ~3 ms per seek.
+        try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreframes, 0))
         try allowAnyFormat()
     }
 

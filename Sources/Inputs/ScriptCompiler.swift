@@ -1,3 +1,4 @@
+import Glibc
 import PlayerCore
 
 /// Reads a scripted playlist file and resolves its paths, relative to the script's own folder:
@@ -59,8 +60,13 @@ public struct ScriptCompiler {
         return !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isLetter || $0.isNumber }
     }
 
-    private static func resolved(_ location: String, folder: String) -> String {
-        location.hasPrefix("/") || folder.isEmpty ? location : folder + "/" + location
+    /// `location` made usable: `~/` is the home folder, a relative path is read from the
+    /// script's folder.
+    static func resolved(_ location: String, folder: String) -> String {
+        if location.hasPrefix("~/"), let home = getenv("HOME") {
+            return String(cString: home) + location.dropFirst()
+        }
+        return location.hasPrefix("/") || folder.isEmpty ? location : folder + "/" + location
     }
 
     /// The songs `location` names; a missing file is a problem at `place`.

@@ -46,12 +46,34 @@ enum Harness {
         process.standardError = err
         try process.run()
         whileRunning?(process)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let (outData, errData) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor)
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Reads two pipes to their ends at once (so neither can fill and block the child), retrying
+    /// on EINTR, which `FileHandle.readDataToEndOfFile` turns into a crash.
+    static func drain(_ first: Int32, _ second: Int32) -> (Data, Data) {
+        var data = [Data(), Data()]
+        var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while fds.contains(where: { $0.fd >= 0 }) {
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
+                let count = read(fds[index].fd, &buffer, buffer.count)
+                if count > 0 {
+                    data[index].append(contentsOf: buffer[0..<count])
+                } else if count == 0 || errno != EINTR {
+                    fds[index].fd = -1
+                }
+            }
+        }
+        return (data[0], data[1])
     }
 
     static func tplayer(_ arguments: String..., in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {

@@ -1,0 +1,116 @@
+import Foundation
+import PlayerCore
+import Testing
+@testable import Inputs
+
+/// A temporary folder with the named files (contents given or a placeholder).
+private func folder(_ files: [String: String]) throws -> String {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-inputs-\(UUID().uuidString)").path
+    for (name, contents) in files {
+        let path = root + "/" + name
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
+    }
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    return root
+}
+
+private func names(_ entries: [Entry], under root: String) -> [String] {
+    entries.map { String($0.path.dropFirst(root.count + 1)) }
+}
+
+struct InputExpanderTests {
+    @Test func foldersGiveTheirAudioFilesRecursivelyInNaturalOrder() throws {
+        let root = try folder([
+            "track10.mp3": "x", "track2.mp3": "x", "Track1.MP3": "x", ".hidden.mp3": "x", "notes.txt": "x",
+            "cover.jpg": "x", "cd2/a.mp2": "x", "cd10/b.mpga": "x", "cd1/c.mp1": "x", ".git/d.mp3": "x",
+            "list.m3u": "track2.mp3",
+        ])
+        let expanded = InputExpander.expand([root])
+        #expect(expanded.problems.isEmpty)
+        #expect(names(expanded.entries, under: root) == [
+            "cd1/c.mp1", "cd2/a.mp2", "cd10/b.mpga", "Track1.MP3", "track2.mp3", "track10.mp3",
+        ])
+    }
+
+    @Test func aSymbolicLinkLoopIsWalkedOnce() throws {
+        let root = try folder(["a/song.mp3": "x"])
+        try FileManager.default.createSymbolicLink(atPath: root + "/a/loop", withDestinationPath: root + "/a")
+        let expanded = InputExpander.expand([root + "/a"])
+        #expect(names(expanded.entries, under: root) == ["a/song.mp3"])
+    }
+
+    @Test func aFolderWithNoAudioIsReported() throws {
+        let root = try folder(["readme.txt": "x"])
+        let expanded = InputExpander.expand([root])
+        #expect(expanded.entries.isEmpty)
+        #expect(expanded.problems.map(\.brief) == ["\(root): no audio files in it (looked for .mp3 .mp2 .mp1 .mpga)"])
+    }
+
+    @Test func playlistEntriesResolveAgainstThePlaylistsFolderAndMissingOnesAreReported() throws {
+        let root = try folder([
+            "music/a.mp3": "x", "music/b c.mp3": "x", "music/sub/d.mp3": "x",
+            "music/list.m3u8": "#EXTM3U\n#EXTINF:3,Band - A\na.mp3\nmissing.mp3\nfile://\(FileManager.default.temporaryDirectory.path)/nowhere%20x.mp3\nsub\n",
+        ])
+        try Data("File1=b c.mp3\nTitle1=Bee\nFile2=list.m3u8\n".utf8).write(to: URL(fileURLWithPath: root + "/music/radio.pls"))
+        let expanded = InputExpander.expand([root + "/music/radio.pls"])
+        #expect(names(expanded.entries, under: root) == ["music/b c.mp3", "music/a.mp3", "music/sub/d.mp3"])
+        #expect(expanded.entries.map(\.title) == ["Bee", "Band - A", nil])
+        #expect(expanded.problems.map(\.brief) == [
+            "\(root)/music/list.m3u8:4: no such file: \(root)/music/missing.mp3",
+            "\(root)/music/list.m3u8:5: no such file: \(FileManager.default.temporaryDirectory.path)/nowhere x.mp3",
+        ])
+    }
+
+    @Test func aPlaylistCycleIsReportedAndNotFollowed() throws {
+        let root = try folder(["a.mp3": "x", "one.m3u": "a.mp3\ntwo.m3u\n", "two.m3u": "# back\none.m3u\na.mp3\n", "self.m3u": "self.m3u\n"])
+        let expanded = InputExpander.expand([root + "/one.m3u", root + "/self.m3u"])
+        #expect(names(expanded.entries, under: root) == ["a.mp3", "a.mp3"])
+        #expect(expanded.problems.map(\.brief) == [
+            "\(root)/two.m3u:2: playlist cycle: one.m3u -> two.m3u -> one.m3u; not followed",
+            "\(root)/self.m3u:1: playlist cycle: self.m3u -> self.m3u; not followed",
+        ])
+    }
+
+    @Test func songsNamedDirectlyAreLeftForTheLoaderToJudge() {
+        let expanded = InputExpander.expand(["/no/such/song.mp3"])
+        #expect(expanded.entries == [Entry(path: "/no/such/song.mp3")])
+        #expect(expanded.problems.isEmpty)
+    }
+}
+
+struct ScriptCompilerTests {
+    @Test func pathsResolveAgainstTheScriptsFolderAndProblemsAreLocated() throws {
+        let root = try folder(["s/a.mp3": "x", "s/list.m3u": "a.mp3\ngone.mp3\n"])
+        try Data("""
+            add a.mp3
+            list.m3u
+            plya
+            load nothing.mp3
+            wait 2x
+            """.utf8).write(to: URL(fileURLWithPath: root + "/s/go.tps"))
+        let script = ScriptCompiler(path: root + "/s/go.tps")
+        #expect(script.problems.map(\.located) == [
+            "\(root)/s/go.tps:3:1: unknown command 'plya' (did you mean 'play'?); a song path needs a / or an extension, or add PATH",
+            "\(root)/s/go.tps:4:6: no such file: nothing.mp3",
+            "\(root)/s/go.tps:5:6: bad duration '2x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
+            "\(root)/s/list.m3u:2:1: no such file: \(root)/s/gone.mp3",
+        ])
+        #expect(script.lines.first == ScriptLine(line: 1, command: .add([Entry(path: root + "/s/a.mp3")])))
+    }
+
+    @Test func aBinaryFileIsRefusedWithABoundedList() throws {
+        var generator = SplitMix64(seed: 11)
+        let junk = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let root = try folder([:])
+        try Data(junk).write(to: URL(fileURLWithPath: root + "/junk.tps"))
+        let script = ScriptCompiler(path: root + "/junk.tps")
+        #expect(script.problems.count == ScriptCompiler.maxProblems + 1)
+        #expect(script.problems.last?.message.hasSuffix("is it really a script?") == true)
+    }
+
+    @Test func aMissingScriptIsOneProblem() {
+        let script = ScriptCompiler(path: "/no/such/evening.tps")
+        #expect(script.problems.map(\.located) == ["/no/such/evening.tps: cannot read script: No such file or directory"])
+    }
+}
