@@ -71,7 +71,7 @@ public struct ScriptCompiler {
 
     /// The songs `location` names; a missing file is a problem at `place`.
     private mutating func resolve(_ location: String, folder: String, place: Diagnostic) -> [Entry] {
-        var expander = InputExpander()
+        var expander = InputExpander(checksEntries: true)
         let path = Self.resolved(location, folder: folder)
         if FileSystem.fileID(path) == nil {
             var problem = place
@@ -88,7 +88,7 @@ public struct ScriptCompiler {
 /// Checks a playlist without playing it: every entry's problem, located.
 public enum PlaylistCheck {
     public static func problems(_ path: String) -> [Diagnostic] {
-        var expander = InputExpander()
+        var expander = InputExpander(checksEntries: true)
         expander.add(path)
         return expander.problems
     }

@@ -3,10 +3,30 @@
 public struct Entry: Equatable, Hashable, Sendable {
     public var path: String
     public var title: String?
+    /// The playlist line that named it, for messages about it.
+    public var origin: Origin?
 
-    public init(path: String, title: String? = nil) {
+    public struct Origin: Equatable, Hashable, Sendable {
+        public var file: String
+        public var line: Int
+
+        public init(file: String, line: Int) {
+            self.file = file
+            self.line = line
+        }
+    }
+
+    public init(path: String, title: String? = nil, origin: Origin? = nil) {
         self.path = path
         self.title = title
+        self.origin = origin
+    }
+
+    /// A load failure about this entry: `list.m3u:12: no such file: x.mp3` when a playlist named
+    /// it, else `x.mp3: no such file`.
+    public func describe(_ error: LoadError) -> String {
+        guard let origin else { return error.description }
+        return "\(origin.file):\(origin.line): \(error.reason): \(path)"
     }
 }
 

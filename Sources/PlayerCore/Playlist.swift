@@ -35,37 +35,54 @@ public enum Playlist {
     public static func isPlaylist(_ path: String) -> Bool { format(of: path) != nil }
 
     public static func parse(_ bytes: [UInt8], format: Format) -> (items: [Item], problems: [Problem]) {
+        var items: [Item] = []
+        var problems: [Problem] = []
+        parse(bytes, format: format, item: { items.append($0) }, problem: { problems.append($0) })
+        return (items, problems)
+    }
+
+    /// Parses, handing each entry and each problem over as it is found (a 100,000-entry list is
+    /// never held twice).
+    public static func parse(_ bytes: [UInt8], format: Format, item: (Item) -> Void, problem: (Problem) -> Void) {
         switch format {
-        case .m3u: parseM3U(bytes)
-        case .pls: parsePLS(bytes)
+        case .m3u: parseM3U(bytes, item: item, problem: problem)
+        case .pls:
+            let (items, problems) = parsePLS(bytes)
+            items.forEach(item)
+            problems.forEach(problem)
         }
     }
 
-    private static func parseM3U(_ bytes: [UInt8]) -> (items: [Item], problems: [Problem]) {
-        var items: [Item] = []
-        var problems: [Problem] = []
+    /// M3U, read at the byte level: only paths and titles become strings.
+    private static func parseM3U(_ bytes: [UInt8], item: (Item) -> Void, problem: (Problem) -> Void) {
+        let extinf = Array("#EXTINF:".utf8)
         var pendingTitle: String?
-        for line in TextLines(bytes) {
-            guard let text = line.text(problems: &problems) else { continue }
-            let trimmed = text.trimmingWhitespace()
-            if trimmed.isEmpty { continue }
-            if trimmed.hasPrefix("#") {
-                if trimmed.hasPrefix("#EXTINF:"), let comma = trimmed.firstIndex(of: ",") {
-                    let title = trimmed[trimmed.index(after: comma)...].trimmingWhitespace()
-                    pendingTitle = title.isEmpty ? nil : title
+        bytes.withUnsafeBufferPointer { buffer in
+            TextLines.forEachLine(in: buffer) { number, line in
+                let text = TextLines.trimmed(line)
+                if text.isEmpty { return }
+                if let unreadable = TextLines.unreadable(line) {
+                    problem(Problem(line: number, column: 1, message: unreadable))
+                    return
                 }
-                continue
+                if text.first == UInt8(ascii: "#") {
+                    if text.starts(with: extinf), let comma = text.firstIndex(of: UInt8(ascii: ",")) {
+                        let title = TextLines.trimmed(UnsafeBufferPointer(rebasing: text[(comma + 1)...]))
+                        pendingTitle = title.isEmpty ? nil : TextLines.decode(title)
+                    }
+                    return
+                }
+                let column = text.startIndex - line.startIndex + 1
+                let written = TextLines.decode(text)
+                switch TextLines.mayBeURL(text) ? location(written) : .success(written) {
+                case .success(let path):
+                    item(Item(location: path, title: pendingTitle, line: number, column: column))
+                case .failure(let failure):
+                    problem(Problem(line: number, column: column, message: failure.message))
+                }
+                pendingTitle = nil
             }
-            let column = leadingColumn(text)
-            switch location(trimmed) {
-            case .success(let path):
-                items.append(Item(location: path, title: pendingTitle, line: line.number, column: column))
-            case .failure(let problem):
-                problems.append(Problem(line: line.number, column: column, message: problem.message))
-            }
-            pendingTitle = nil
         }
-        return (items, problems)
     }
 
     private static func parsePLS(_ bytes: [UInt8]) -> (items: [Item], problems: [Problem]) {
@@ -185,15 +202,56 @@ public struct TextLines: Sequence {
         public struct Unreadable: Error { public let message: String }
 
         public var decoded: Result<String, Unreadable> {
-            if bytes.count > Playlist.maxLineBytes {
-                return .failure(Unreadable(message: "line too long (\(bytes.count) bytes; at most \(Playlist.maxLineBytes))"))
-            }
-            if bytes.contains(0) {
-                return .failure(Unreadable(message: "binary data, not text"))
-            }
-            if let text = String(validating: bytes, as: UTF8.self) { return .success(text) }
-            return .success(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })))
+            if let problem = TextLines.unreadable(bytes) { return .failure(Unreadable(message: problem)) }
+            return .success(TextLines.decode(bytes))
         }
+    }
+
+    /// Calls `body` with each line's number and bytes (without its line end), skipping a
+    /// UTF-8 byte-order mark.
+    public static func forEachLine(in bytes: UnsafeBufferPointer<UInt8>,
+                                   _ body: (Int, Slice<UnsafeBufferPointer<UInt8>>) -> Void) {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var number = 0
+        while start < bytes.count {
+            number += 1
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+            body(number, bytes[start..<end])
+            start = end
+            if start < bytes.count {
+                start += (bytes[start] == 0x0D && start + 1 < bytes.count && bytes[start + 1] == 0x0A) ? 2 : 1
+            }
+        }
+    }
+
+    /// `line` without leading and trailing spaces and tabs.
+    public static func trimmed<C: BidirectionalCollection<UInt8>>(_ line: C) -> C.SubSequence {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0B || byte == 0x0C }
+        let body = line.drop(while: isBlank)
+        guard let last = body.lastIndex(where: { !isBlank($0) }) else { return body[body.startIndex..<body.startIndex] }
+        return body[...last]
+    }
+
+    /// Why the line cannot be read as text, if it cannot.
+    public static func unreadable<C: Collection<UInt8>>(_ line: C) -> String? {
+        if line.count > Playlist.maxLineBytes {
+            return "line too long (\(line.count) bytes; at most \(Playlist.maxLineBytes))"
+        }
+        if line.contains(0) { return "binary data, not text" }
+        return nil
+    }
+
+    /// UTF-8, or Latin-1 when the bytes are not valid UTF-8.
+    public static func decode<C: Collection<UInt8>>(_ bytes: C) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// Whether the text could start with a URL scheme (`xyz://`), checked without a String.
+    static func mayBeURL<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+        guard let colon = bytes.prefix(32).firstIndex(of: UInt8(ascii: ":")) else { return false }
+        return bytes[colon...].starts(with: Array("://".utf8))
     }
 
     public func makeIterator() -> AnyIterator<Line> {

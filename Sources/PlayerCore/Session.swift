@@ -166,7 +166,7 @@ public final class Session {
     /// Loads entry `entry` and plays it; false (reported) when it cannot be loaded.
     private func load(_ entry: Int) -> Bool {
         if case .loadFailed(let error) = context.handle(.load(entries[entry].path)) {
-            report(error.description)
+            report(entries[entry].describe(error))
             failedEntries.insert(entry)
             return false
         }

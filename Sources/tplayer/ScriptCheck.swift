@@ -17,7 +17,7 @@ enum ScriptCheck {
             problems = [Diagnostic(file: path, message: "cannot read it: \(String(cString: strerror(errno)))")]
             summary = ""
         } else if Playlist.isPlaylist(path) {
-            let expanded = InputExpander.expand([path])
+            let expanded = InputExpander.expand([path], checksEntries: true)
             problems = expanded.problems + (expanded.entries.isEmpty && expanded.problems.isEmpty
                 ? [Diagnostic(file: path, message: "no entries in it")] : [])
             summary = "\(path): ok, \(expanded.entries.count) songs"

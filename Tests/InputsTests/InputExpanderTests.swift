@@ -53,9 +53,18 @@ struct InputExpanderTests {
             "music/list.m3u8": "#EXTM3U\n#EXTINF:3,Band - A\na.mp3\nmissing.mp3\nfile://\(FileManager.default.temporaryDirectory.path)/nowhere%20x.mp3\nsub\n",
         ])
         try Data("File1=b c.mp3\nTitle1=Bee\nFile2=list.m3u8\n".utf8).write(to: URL(fileURLWithPath: root + "/music/radio.pls"))
-        let expanded = InputExpander.expand([root + "/music/radio.pls"])
+        // Checked (--check, scripts): missing entries are problems at their lines.
+        let expanded = InputExpander.expand([root + "/music/radio.pls"], checksEntries: true)
         #expect(names(expanded.entries, under: root) == ["music/b c.mp3", "music/a.mp3", "music/sub/d.mp3"])
         #expect(expanded.entries.map(\.title) == ["Bee", "Band - A", nil])
+        #expect(expanded.entries[1].origin == Entry.Origin(file: root + "/music/list.m3u8", line: 3))
+        // Playing: audio entries are not stat-ed up front; they keep their line for the loader.
+        let lazy = InputExpander.expand([root + "/music/radio.pls"])
+        #expect(lazy.problems.isEmpty)
+        #expect(lazy.entries.map(\.path) == [root + "/music/b c.mp3", root + "/music/a.mp3", root + "/music/missing.mp3",
+                                             FileManager.default.temporaryDirectory.path + "/nowhere x.mp3", root + "/music/sub/d.mp3"])
+        #expect(lazy.entries[2].describe(LoadError(path: lazy.entries[2].path, reason: "no such file"))
+                == "\(root)/music/list.m3u8:4: no such file: \(root)/music/missing.mp3")
         #expect(expanded.problems.map(\.brief) == [
             "\(root)/music/list.m3u8:4: no such file: \(root)/music/missing.mp3",
             "\(root)/music/list.m3u8:5: no such file: \(FileManager.default.temporaryDirectory.path)/nowhere x.mp3",
@@ -70,6 +79,12 @@ struct InputExpanderTests {
             "\(root)/two.m3u:2: playlist cycle: one.m3u -> two.m3u -> one.m3u; not followed",
             "\(root)/self.m3u:1: playlist cycle: self.m3u -> self.m3u; not followed",
         ])
+    }
+
+    @Test(arguments: [("a.mp3", true), ("A.MPGA", true), ("x/b.Mp2", true), ("c.mp1", true), ("mp3", false),
+                      (".mp3", false), ("x.mp3/", false), ("song.ogg", false), ("dir.mp3/x", false), ("a.mp33", false)])
+    func audioFilesAreKnownByExtension(name: String, isAudio: Bool) {
+        #expect(InputExpander.isAudioFile(name) == isAudio)
     }
 
     @Test func songsNamedDirectlyAreLeftForTheLoaderToJudge() {
@@ -96,7 +111,8 @@ struct ScriptCompilerTests {
             "\(root)/s/go.tps:5:6: bad duration '2x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
             "\(root)/s/list.m3u:2:1: no such file: \(root)/s/gone.mp3",
         ])
-        #expect(script.lines.first == ScriptLine(line: 1, command: .add([Entry(path: root + "/s/a.mp3")])))
+        let origin = Entry.Origin(file: root + "/s/go.tps", line: 1)
+        #expect(script.lines.first == ScriptLine(line: 1, command: .add([Entry(path: root + "/s/a.mp3", origin: origin)])))
     }
 
     @Test func aBinaryFileIsRefusedWithABoundedList() throws {

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Time to the first sample and peak RSS with a 100,000-entry M3U, tplayer against mpg123.
+
+Both players get the same generated playlist (#EXTINF titles, relative paths spread over 1,000
+song files) and write WAV into a FIFO; the time to the first sample is from starting the
+process to the first PCM bytes arriving, and the peak RSS is the kernel's for the process.
+Runs are interleaved; medians of 5 reported, with the ratio. Targets: under 1 s, under 64 MB.
+"""
+import os, signal, statistics, subprocess, sys, time
+
+root = os.path.dirname(os.path.abspath(__file__))
+out = os.path.join(root, "out", "playlist")
+tplayer = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", ".build/release/tplayer"))
+song = os.path.join(root, "..", "Resources", "01-morning-arpeggio.mp3")
+ENTRIES, FILES, RUNS = 100_000, 1_000, 5
+
+def make_list():
+    songs = os.path.join(out, "songs")
+    os.makedirs(songs, exist_ok=True)
+    for i in range(FILES):
+        link = os.path.join(songs, f"track{i:04d}.mp3")
+        if not os.path.lexists(link):
+            os.symlink(os.path.abspath(song), link)
+    playlist = os.path.join(out, "big.m3u")
+    if not os.path.exists(playlist):
+        with open(playlist, "w") as f:
+            f.write("#EXTM3U\n")
+            for i in range(ENTRIES):
+                f.write(f"#EXTINF:9,Bench Band - Song {i}\nsongs/track{i % FILES:04d}.mp3\n")
+    return playlist
+
+def first_sample(command, fifo):
+    """Seconds from start to the first PCM bytes in `fifo`, and the peak RSS in MB."""
+    if os.path.exists(fifo):
+        os.unlink(fifo)
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    received = 0
+    with open(fifo, "rb", buffering=0) as f:
+        while received <= 256:  # past any WAV header (44 or 68 bytes): samples
+            chunk = f.read(65536)
+            if not chunk:
+                break
+            received += len(chunk)
+        elapsed = time.monotonic() - start
+        process.send_signal(signal.SIGTERM)
+        while f.read(65536):
+            pass
+    _, _, usage = os.wait4(process.pid, 0)
+    if received <= 256:
+        sys.exit(f"{command[0]} wrote no samples")
+    return elapsed, usage.ru_maxrss / 1024
+
+def main():
+    playlist = make_list()
+    fifo = os.path.join(out, "pcm.fifo")
+    commands = {
+        "mpg123": ["mpg123", "-q", "-w", fifo, "-@", playlist],
+        "tplayer": [tplayer, "-q", "--force", "-w", fifo, playlist],
+    }
+    results = {name: [] for name in commands}
+    for _ in range(RUNS):
+        for name, command in commands.items():
+            results[name].append(first_sample(command, fifo))
+    print(f"{ENTRIES:,}-entry M3U: time to the first sample and peak RSS, median of {RUNS} runs each")
+    summary = {}
+    for name in commands:
+        seconds = statistics.median(r[0] for r in results[name])
+        rss = max(r[1] for r in results[name])
+        summary[name] = (seconds, rss)
+        print(f"  {name:8}: {seconds:6.3f} s to the first sample, peak RSS {rss:6.1f} MB")
+    t, m = summary["tplayer"], summary["mpg123"]
+    print(f"  time ratio tplayer/mpg123: {t[0] / m[0]:.2f}, RSS ratio: {t[1] / m[1]:.2f}")
+    print(f"  tplayer {t[0]:.3f} s (target < 1 s): {'met' if t[0] < 1 else 'MISSED'}; "
+          f"{t[1]:.1f} MB (target < 64 MB): {'met' if t[1] < 64 else 'MISSED'}")
+
+main()
