@@ -41,4 +41,26 @@ import Testing
         #expect(Int(Harness.littleEndian32(bytes, 4)) == bytes.count - 8)
         #expect(try Harness.pcm(ofWAV: out).count == bytes.count - 68)
     }
+
+    @Test func aFileKeepsTheFirstSongsFormatAndLosesNothingWhenTheFormatChanges() throws {
+        let folder = try Harness.temporaryFolder()
+        // Two seconds of mono 22.05 kHz, between two 44.1 kHz stereo songs.
+        let wav = folder.appendingPathComponent("mono.wav").path
+        let mono = folder.appendingPathComponent("mono.mp3").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "22050", "-c", "1", "-b", "16", wav, "synth", "2", "sine", "330", "gain", "-6"])
+        try Harness.run("/usr/bin/lame", ["--quiet", "-b", "64", wav, mono])
+        let out = folder.appendingPathComponent("mixed.wav").path
+        let result = try Harness.tplayer("-q", "-w", out, Harness.songs[0], mono, Harness.songs[2])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(Harness.littleEndian32(bytes, 24) == 44100, "the header keeps the first song's rate")
+        #expect(bytes[bytes.startIndex + 22] == 2, "and its channels")
+        let ours = try Harness.pcm(ofWAV: out)
+        let first = try Harness.referenceDecode([Harness.songs[0]], in: folder)
+        let last = try Harness.referenceDecode([Harness.songs[2]], in: folder)
+        let middleFrames = (ours.count - first.count - last.count) / 4
+        #expect(abs(middleFrames - 88200) < 1200, "2 s of the mono song, converted: \(middleFrames) frames")
+        _ = Harness.samePCM(ours.prefix(first.count), first)
+        _ = Harness.samePCM(ours.suffix(last.count), last)
+    }
 }

@@ -134,4 +134,42 @@ import Testing
         #expect(try pane.waitForExit() == 0, "tplayer exits when the last song ends")
         #expect(try pane.sttyUnchanged())
     }
+
+    @Test func repeatAndShuffleKeysShowInTheStatusLineAndKeepOpenStaysAtTheEnd() throws {
+        let pane = try Pane(arguments: ["-o", "null", "--keep-open"] + Harness.songs)
+        _ = try pane.waitForLine { $0.hasPrefix("Play ") && $0.contains(" 1/3 ") }
+        try pane.send("r")
+        _ = try pane.waitForLine { $0.contains(" 1/3 [repeat] ") }
+        try pane.send("z")
+        // Shuffle keeps the song playing; it stays 1 of the (new) order.
+        _ = try pane.waitForLine { $0.contains(" 1/3 [repeat shuffle] tplayer demo band – Morning") }
+        try pane.send("r")
+        try pane.send("z")
+        _ = try pane.waitForLine { $0.contains(" 1/3 tplayer demo band – Morning") }
+        try pane.send("n")
+        try pane.send("n")
+        _ = try pane.waitForLine { $0.contains(" 3/3 ") && $0.contains("Tiny Waltz") }
+        try pane.send("n")  // past the end with --keep-open: stop on the last song, rewound
+        let held = try pane.waitForLine { $0.hasPrefix("Stop ") && $0.contains(" 3/3 ") }
+        #expect(held.contains("0:00 / 0:10"))
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
+    @Test func aKeyTakesOverFromAScript() throws {
+        let folder = try Harness.temporaryFolder()
+        let script = folder.appendingPathComponent("long.tps")
+        try Data("add \(Harness.songs[0])\nadd \(Harness.songs[1])\nplay\nwait 1m\nquit\n".utf8).write(to: script)
+        let pane = try Pane(arguments: ["-o", "null", "--script", script.path])
+        _ = try pane.waitForLine { $0.hasPrefix("Play ") && $0.contains("Morning Arpeggio") }
+        try pane.send("n")
+        _ = try pane.waitForLine { $0.contains("the script stops before line 5; the keys have control") }
+        _ = try pane.waitForLine { $0.hasPrefix("Play ") && $0.contains("Night Drive") }
+        try pane.send("Space")
+        _ = try pane.waitForLine { $0.hasPrefix("Stop ") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
 }
