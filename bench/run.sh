@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Decoding speed and memory of `tplayer -q -w` against the reference `mpg123 -q -w`, side by
 # side in one run, on a generated 10-minute stereo 192 kbps MP3.
-# Reports the wall-time ratio (median of 5 runs each, interleaved) and each one's peak RSS.
+# Reports the wall-time ratio (median of 9 runs each, interleaved: single runs on a busy
+# machine vary by 20%) and each one's peak RSS.
 # Targets: ratio <= 1.10, tplayer peak RSS <= 16 MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ bin=${1:-.build/release/tplayer}
 out=bench/out
 mkdir -p "$out"
 song=$out/ten-minutes-192k.mp3
-runs=5
+runs=9
 
 if [ ! -s "$song" ]; then
     echo "making $song (10 min, stereo, 192 kbps)..."
