@@ -46,30 +46,39 @@ enum Harness {
         process.standardError = err
         try process.run()
         whileRunning?(process)
-        let (outData, errData) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor)
+        let (outData, errData) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor) {
+            !process.isRunning
+        }
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Reads two pipes to their ends at once (so neither can fill and block the child), retrying
-    /// on EINTR, which `FileHandle.readDataToEndOfFile` turns into a crash.
-    static func drain(_ first: Int32, _ second: Int32) -> (Data, Data) {
+    /// Reads two pipes at once (so neither can fill and block the child) until both end or the
+    /// child has `exited()`. EOF alone is not enough: a daemon that another test spawned at the
+    /// wrong moment may hold a copy of the write end for minutes. EINTR is retried
+    /// (`FileHandle.readDataToEndOfFile` turns it into a crash).
+    static func drain(_ first: Int32, _ second: Int32, exited: () -> Bool) -> (Data, Data) {
         var data = [Data(), Data()]
         var fds = [pollfd(fd: first, events: Int16(POLLIN), revents: 0), pollfd(fd: second, events: Int16(POLLIN), revents: 0)]
+        for fd in [first, second] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         var buffer = [UInt8](repeating: 0, count: 65536)
+        var childGone = false
         while fds.contains(where: { $0.fd >= 0 }) {
-            if poll(&fds, nfds_t(fds.count), -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            for index in fds.indices where fds[index].fd >= 0 && fds[index].revents != 0 {
-                let count = read(fds[index].fd, &buffer, buffer.count)
-                if count > 0 {
-                    data[index].append(contentsOf: buffer[0..<count])
-                } else if count == 0 || errno != EINTR {
-                    fds[index].fd = -1
+            childGone = exited()  // checked before reading, so the last read sees everything
+            if poll(&fds, nfds_t(fds.count), childGone ? 0 : 100) < 0 && errno != EINTR { break }
+            for index in fds.indices where fds[index].fd >= 0 {
+                while true {
+                    let count = read(fds[index].fd, &buffer, buffer.count)
+                    if count > 0 {
+                        data[index].append(contentsOf: buffer[0..<count])
+                    } else if count < 0 && errno == EINTR {
+                        continue
+                    } else {
+                        if count == 0 || errno != EAGAIN || childGone { fds[index].fd = -1 }
+                        break
+                    }
                 }
             }
         }
@@ -94,6 +103,8 @@ enum Harness {
         for fd: Int32 in [0, 1, 2] {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
         }
+        // The daemon must not keep other tests' pipes open (their readers would wait for it).
+        _ = spawnActionsCloseFrom(&actions, 3)
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup($0) } + [nil]
@@ -166,6 +177,11 @@ enum Harness {
         return mp3
     }
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which the Glibc module does not
+/// export: the spawned program starts with every descriptor from `from` up closed.
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
 
 enum HarnessError: Error {
     case noDataChunk(String)
