@@ -84,12 +84,3 @@ public struct ScriptCompiler {
         return expander.entries
     }
 }
-
-/// Checks a playlist without playing it: every entry's problem, located.
-public enum PlaylistCheck {
-    public static func problems(_ path: String) -> [Diagnostic] {
-        var expander = InputExpander(checksEntries: true)
-        expander.add(path)
-        return expander.problems
-    }
-}

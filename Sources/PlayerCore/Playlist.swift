@@ -89,7 +89,7 @@ public enum Playlist {
         var files: [Int: Item] = [:]
         var titles: [Int: String] = [:]
         var problems: [Problem] = []
-        for line in TextLines(bytes) {
+        for line in TextLines.lines(bytes) {
             guard let text = line.text(problems: &problems) else { continue }
             let trimmed = text.trimmingWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix(";") || trimmed.hasPrefix("#") || trimmed.hasPrefix("[") { continue }
@@ -178,16 +178,10 @@ public enum Playlist {
 /// The lines of a text file given as bytes: LF, CRLF or CR line ends, a UTF-8 byte-order mark
 /// skipped, and each line decoded as UTF-8 or, when it is not valid UTF-8, as Latin-1 (what
 /// older `.m3u` files use). Lines with NUL bytes or over `Playlist.maxLineBytes` are refused.
-public struct TextLines: Sequence {
-    private let bytes: [UInt8]
-
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
+public enum TextLines {
     public struct Line {
         public let number: Int
-        public let bytes: ArraySlice<UInt8>
+        public let decoded: Result<String, Unreadable>
 
         /// The decoded text, or `nil` after adding why it cannot be read to `problems`.
         public func text(problems: inout [Playlist.Problem]) -> String? {
@@ -198,13 +192,21 @@ public struct TextLines: Sequence {
                 return nil
             }
         }
+    }
 
-        public struct Unreadable: Error { public let message: String }
+    public struct Unreadable: Error { public let message: String }
 
-        public var decoded: Result<String, Unreadable> {
-            if let problem = TextLines.unreadable(bytes) { return .failure(Unreadable(message: problem)) }
-            return .success(TextLines.decode(bytes))
+    /// Every line of `bytes`, decoded (for the small files read line by line: PLS, scripts).
+    public static func lines(_ bytes: [UInt8]) -> [Line] {
+        var lines: [Line] = []
+        bytes.withUnsafeBufferPointer { buffer in
+            forEachLine(in: buffer) { number, line in
+                let decoded: Result<String, Unreadable> = unreadable(line)
+                    .map { .failure(Unreadable(message: $0)) } ?? .success(decode(line))
+                lines.append(Line(number: number, decoded: decoded))
+            }
         }
+        return lines
     }
 
     /// Calls `body` with each line's number and bytes (without its line end), skipping a
@@ -252,24 +254,6 @@ public struct TextLines: Sequence {
     static func mayBeURL<C: Collection<UInt8>>(_ bytes: C) -> Bool {
         guard let colon = bytes.prefix(32).firstIndex(of: UInt8(ascii: ":")) else { return false }
         return bytes[colon...].starts(with: Array("://".utf8))
-    }
-
-    public func makeIterator() -> AnyIterator<Line> {
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        var number = 0
-        let bytes = self.bytes
-        return AnyIterator {
-            guard start < bytes.count else { return nil }
-            number += 1
-            var end = start
-            while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
-            let line = Line(number: number, bytes: bytes[start..<end])
-            start = end
-            if start < bytes.count {
-                start += (bytes[start] == 0x0D && start + 1 < bytes.count && bytes[start + 1] == 0x0A) ? 2 : 1
-            }
-            return line
-        }
     }
 }
 

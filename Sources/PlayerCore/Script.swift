@@ -80,7 +80,7 @@ public enum ScriptParser {
 
     public static func parse(_ bytes: [UInt8]) -> Parsed {
         var parsed = Parsed()
-        for line in TextLines(bytes) {
+        for line in TextLines.lines(bytes) {
             guard let text = line.text(problems: &parsed.problems) else { continue }
             let trimmed = text.trimmingWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }

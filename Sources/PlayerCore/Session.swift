@@ -48,7 +48,7 @@ public final class Session {
         case .play, .toggle:
             if context.state.id == .idle {
                 // Nothing loaded yet (a script's first `play`): start the list.
-                queue.cursor == nil ? advance() : playCurrentOrNext()
+                playCurrentOrNext()
             } else {
                 context.handle(command == .play ? .play : .toggle)
             }

@@ -6,7 +6,7 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var song: SongInfo?
     /// Frames played of `song`.
     public var position: Int64
-    /// The list entry (0-based) and the list's length.
+    /// The place in the play order (0-based; shown 1-based as `3/12`) and the list's length.
     public var entry: Int?
     public var entryCount: Int
     /// What to call the song when not its tags (a playlist's title for it).

@@ -96,7 +96,7 @@ struct PlayerRun {
             if session.isFinished { break }
             console?.show(StatusSnapshot(
                 state: context.state.id, song: context.state.song, position: engine.position,
-                entry: session.place.map { $0 - 1 }, entryCount: session.entries.count,
+                entry: session.queue.cursor, entryCount: session.entries.count,
                 name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles))
             let ticking = console != nil && !options.quiet && context.state.id == .play
             var timeout = ticking ? Self.statusInterval : nil
