@@ -26,19 +26,22 @@ let package = Package(
         // pure Swift, no C, no threads, no file system.
         .target(name: "PlayerCore"),
 
+        // Every file-system call, on byte paths: stat, folders, reading only regular files.
+        .target(name: "Files", dependencies: ["PlayerCore"]),
+
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "CMpg123", "CAo"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo"]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
-        .target(name: "Inputs", dependencies: ["PlayerCore"]),
+        .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),
 
         // Raw mode, keys, the status line and signals: the only module that touches termios.
-        .target(name: "Terminal", dependencies: ["PlayerCore"]),
+        .target(name: "Terminal", dependencies: ["PlayerCore", "Files"]),
 
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "AudioEngine", "Terminal", "Inputs",
+                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

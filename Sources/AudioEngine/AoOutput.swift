@@ -1,13 +1,19 @@
 import CAo
+import Files
 import Glibc
+import PlayerCore
 
 /// A libao error, named by libao's errno code, with what it means for the user.
 struct AoError: Error, CustomStringConvertible {
     let code: Int32
-    let target: String
+    /// For a file that cannot be created: the system's reason, which libao does not keep.
+    var systemReason: SystemError?
 
     var description: String {
-        switch code {
+        if let systemReason {
+            return "cannot create the file: " + (systemReason.code == ENOENT ? "its folder does not exist" : systemReason.reason)
+        }
+        return switch code {
         case AO_ENODRIVER: "no such output driver"
         case AO_ENOTLIVE: "this driver writes files: give a path with -w"
         case AO_ENOTFILE: "this driver is not a file driver"
@@ -83,7 +89,7 @@ final class AoOutput {
     private var device: OpaquePointer?
 
     /// Opens a live device (`path == nil`) or a file.
-    init(driver: AoLibrary.Driver, format: PCMFormat, path: String?, overwrite: Bool) throws(AoError) {
+    init(driver: AoLibrary.Driver, format: PCMFormat, path: Path?, overwrite: Bool) throws(AoError) {
         self.driver = driver
         self.format = format
         var sample = ao_sample_format()
@@ -96,21 +102,31 @@ final class AoOutput {
         let opened: OpaquePointer? = matrix.withOptionalCString { matrixPointer in
             sample.matrix = matrixPointer
             if let path {
-                return ao_open_file(driver.id, path, overwrite ? 1 : 0, &sample, nil)
+                return path.withCString { ao_open_file(driver.id, $0, overwrite ? 1 : 0, &sample, nil) }
             }
             return ao_open_live(driver.id, &sample, nil)
         }
-        guard let opened else { throw AoError(code: errno, target: path ?? driver.shortName) }
+        guard let opened else {
+            let code = errno
+            let reason = code == AO_EOPENFILE ? path.flatMap(FileSystem.whyCannotCreate) : nil
+            throw AoError(code: code, systemReason: reason)
+        }
         device = opened
     }
 
     deinit { close() }
 
-    /// Hands `count` bytes to the device; false when the device refused them.
+    /// Hands `count` bytes to the device; false when the device refused them (`writeError` then
+    /// says why, when the system told: a full disk, an I/O error).
     func play(_ bytes: UnsafeMutableRawPointer, count: Int) -> Bool {
         guard let device else { return false }
-        return ao_play(device, bytes.assumingMemoryBound(to: CChar.self), UInt32(count)) != 0
+        errno = 0
+        let played = ao_play(device, bytes.assumingMemoryBound(to: CChar.self), UInt32(count)) != 0
+        writeError = played || errno == 0 ? nil : .current
+        return played
     }
+
+    private(set) var writeError: SystemError?
 
     /// Drains and closes the device; for a file, writes the final header. False on failure.
     @discardableResult

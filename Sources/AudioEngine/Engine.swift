@@ -1,4 +1,5 @@
 import CMpg123
+import Files
 import Glibc
 import PlayerCore
 
@@ -9,19 +10,24 @@ import PlayerCore
 /// for its answer. What the thread has to report arrives through `takeEvents()`, and
 /// `eventFD` turns readable when there is something to take, for a `poll` loop.
 public final class Engine: PlaybackEngine {
-    private let mailbox = Mailbox()
+    private let mailbox: Mailbox
     private var thread: pthread_t?
 
     /// Sets up the output and starts the playback thread. Nothing is opened on the device until
     /// the first song plays (its format decides the device's).
     public init(output target: OutputTarget) throws(OutputError) {
         let output = try ResolvedOutput(target)
+        do {
+            mailbox = try Mailbox()
+        } catch {
+            throw OutputError(message: "cannot start the audio engine: \(error.reason)", isUsageError: false)
+        }
         mpg123_init()
         let decoder: Mpg123Decoder
         do {
             decoder = try Mpg123Decoder()
         } catch {
-            throw OutputError(message: "decoder: \(error)")
+            throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
         if let notice = output.fallbackNotice {
             mailbox.report(.outputFallback(message: notice))
@@ -40,10 +46,7 @@ public final class Engine: PlaybackEngine {
     /// Events since the last call, oldest first.
     public func takeEvents() -> [EngineEvent] { mailbox.takeEvents() }
 
-    public func open(_ path: String, token: Int) throws(LoadError) -> SongInfo {
-        if let problem = Self.fileProblem(path) {
-            throw LoadError(path: path, reason: problem)
-        }
+    public func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
         let reply = mailbox.makeReplyID()
         mailbox.post(.open(path: path, token: token, reply: reply))
         switch mailbox.awaitReply(reply) {
@@ -71,23 +74,6 @@ public final class Engine: PlaybackEngine {
         mailbox.post(.shutdown(reply: reply))
         _ = mailbox.awaitReply(reply)
         pthread_join(thread, nil)
-    }
-
-    /// What is wrong with `path` as a file to play, found without decoding it.
-    static func fileProblem(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            switch errno {
-            case ENOENT, ENOTDIR: return "no such file"
-            case EACCES: return "permission denied"
-            default: return String(cString: strerror(errno))
-            }
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR { return "is a directory, not an MP3 file" }
-        if (info.st_mode & S_IFMT) != S_IFREG { return "not a regular file" }
-        if info.st_size == 0 { return "file is empty" }
-        guard access(path, R_OK) == 0 else { return "permission denied" }
-        return nil
     }
 
     /// Starts `loop.run()` on a new thread that keeps the process's signals blocked, so they are

@@ -1,9 +1,10 @@
+import Files
 import Glibc
 import PlayerCore
 
 /// What other threads ask of the playback thread.
 enum EngineCommand {
-    case open(path: String, token: Int, reply: Int)
+    case open(path: Path, token: Int, reply: Int)
     case play
     case stop
     case seek(frame: Int64)
@@ -29,23 +30,11 @@ final class Mailbox: @unchecked Sendable {
     /// Whether `budgetSpent` has been reported for `grantID`.
     private var spentReported = true
     /// Readable whenever `events` may be non-empty: what the main loop's `poll` watches.
-    let wakeReadFD: Int32
-    private let wakeWriteFD: Int32
+    private let wake: SelfPipe
+    var wakeReadFD: Int32 { wake.readFD }
 
-    init() {
-        var fds: [Int32] = [-1, -1]
-        pipe(&fds)
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
-        wakeReadFD = fds[0]
-        wakeWriteFD = fds[1]
-    }
-
-    deinit {
-        close(wakeReadFD)
-        close(wakeWriteFD)
+    init() throws(SystemError) {
+        wake = try SelfPipe()
     }
 
     // MARK: Callers' side
@@ -75,8 +64,7 @@ final class Mailbox: @unchecked Sendable {
 
     /// The events reported since the last call, oldest first.
     func takeEvents() -> [EngineEvent] {
-        var sink = [UInt8](repeating: 0, count: 64)
-        while read(wakeReadFD, &sink, sink.count) > 0 {}
+        _ = wake.drain()
         return lock.withLock {
             defer { events.removeAll() }
             return events
@@ -161,8 +149,7 @@ final class Mailbox: @unchecked Sendable {
 
     func report(_ event: EngineEvent) {
         lock.withLock { events.append(event) }
-        var byte: UInt8 = 1
-        _ = write(wakeWriteFD, &byte, 1)
+        wake.wake()
     }
 
     func setPosition(_ value: Int64) {

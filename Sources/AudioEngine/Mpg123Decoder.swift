@@ -1,4 +1,5 @@
 import CMpg123
+import Files
 import Glibc
 import PlayerCore
 
@@ -26,6 +27,19 @@ struct PCMFormat: Equatable, Sendable {
 /// only ever touched by the playback thread.
 final class Mpg123Decoder {
     private let handle: OpaquePointer
+    /// The song's file, opened by tplayer (regular files only) and read by libmpg123.
+    private var file: OpenFile?
+    /// The file's size when it was opened, to tell a song that ends from one cut short.
+    private var openedSize: Int64 = 0
+
+    /// Why a song cannot be opened.
+    enum OpenFailure: Error {
+        case file(FileSystem.ReadError)
+        case empty
+        /// The song is the file `-w` is writing.
+        case isOutput
+        case decoder(Mpg123Error)
+    }
 
     /// What one `read` gave.
     enum ReadResult {
@@ -81,22 +95,43 @@ final class Mpg123Decoder {
 
     /// Opens `path` (closing any earlier song) and reads up to its first frame, so its format,
     /// tags and length are known. The file is streamed by libmpg123, never read whole.
-    func open(_ path: String) throws(Mpg123Error) -> PCMFormat {
-        mpg123_close(handle)
-        try check(tp_mpg123_open(handle, path))
+    /// `output` is the file being written, if any: reading it while it grows would never end.
+    func open(_ path: Path, output: FileStatus.ID?) throws(OpenFailure) -> PCMFormat {
+        close()
+        let opened: OpenFile
+        switch FileSystem.openRegularFile(path) {
+        case .success(let file): opened = file
+        case .failure(let error): throw .file(error)
+        }
+        let status = try? opened.status().get()
+        guard status?.id != output || output == nil else { throw .isOutput }
+        let size = status?.size ?? 0
+        guard size > 0 else { throw .empty }
+        var code = tp_mpg123_open_fd(handle, opened.descriptor)
+        guard code == MPG123_OK.rawValue else { throw .decoder(Mpg123Error(code: code)) }
         var rate = 0
         var channels: Int32 = 0
         var encoding: Int32 = 0
-        let code = mpg123_getformat2(handle, &rate, &channels, &encoding, 1)
+        code = mpg123_getformat2(handle, &rate, &channels, &encoding, 1)
         guard code == MPG123_OK.rawValue else {
             mpg123_close(handle)
-            throw Mpg123Error(code: code)
+            throw .decoder(Mpg123Error(code: code))
         }
+        file = opened
+        openedSize = size
         return PCMFormat(rate: rate, channels: Int(channels))
     }
 
     func close() {
         mpg123_close(handle)
+        file = nil
+    }
+
+    /// The song's file is now smaller than when it was opened (someone truncated it while it
+    /// played): its size then and now.
+    var truncation: (was: Int64, now: Int64)? {
+        guard let file, case .success(let info) = file.status(), info.size < openedSize else { return nil }
+        return (openedSize, info.size)
     }
 
     /// Decodes up to `capacity` bytes into `buffer`.

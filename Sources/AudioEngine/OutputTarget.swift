@@ -1,16 +1,19 @@
+import PlayerCore
+
 /// Where decoded audio goes, as the command line asked.
 public enum OutputTarget: Equatable, Sendable {
     /// A live device through the named libao driver; `nil` is libao's default device.
     case live(driver: String?)
     /// A file written as fast as decoding allows, by the named libao file driver.
-    case file(driver: String, path: String, overwrite: Bool)
+    case file(driver: String, path: Path, overwrite: Bool)
 
     /// The file driver for `path`, chosen by its extension: `.au`, `.raw`, otherwise WAV.
-    public static func fileDriver(forPath path: String) -> String {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".au") { return "au" }
-        if lower.hasSuffix(".raw") || lower.hasSuffix(".pcm") { return "raw" }
-        return "wav"
+    public static func fileDriver(forPath path: Path) -> String {
+        switch path.lowercasedExtension {
+        case "au": "au"
+        case "raw", "pcm": "raw"
+        default: "wav"
+        }
     }
 
     /// A file output runs as fast as decoding allows; a live one in real time.
@@ -23,6 +26,8 @@ public enum OutputTarget: Equatable, Sendable {
 /// An output that cannot be set up; `message` is one line for the user.
 public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
+    /// A mistake in the command line (an unknown driver), as opposed to the system refusing.
+    public var isUsageError = true
     public var description: String { message }
 }
 
@@ -46,7 +51,7 @@ public struct OutputDriverInfo: Sendable {
 /// An output target checked against the drivers libao has.
 struct ResolvedOutput {
     var driver: AoLibrary.Driver
-    var path: String?
+    var path: Path?
     var overwrite = false
 
     /// Why the null driver is used instead of the asked-for one, when it is.

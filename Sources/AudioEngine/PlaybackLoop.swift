@@ -1,3 +1,4 @@
+import Files
 import Glibc
 import PlayerCore
 
@@ -14,9 +15,11 @@ final class PlaybackLoop {
     private var output: ResolvedOutput
     private let decoder: Mpg123Decoder
     private var device: AoOutput?
+    /// The file `-w` writes, once it exists: never opened as a song.
+    private var outputFileID: FileStatus.ID?
 
     /// The open song: its token, path and the format it decodes to now.
-    private var song: (token: Int, path: String, format: PCMFormat)?
+    private var song: (token: Int, path: Path, format: PCMFormat)?
     /// The context said play (output may still be held by a script's budget).
     private var isPlaying = false
     /// Output was held for want of budget; pacing restarts when it resumes.
@@ -92,18 +95,22 @@ final class PlaybackLoop {
         }
     }
 
-    private func open(_ path: String, token: Int) -> Result<SongInfo?, LoadError> {
+    private func open(_ path: Path, token: Int) -> Result<SongInfo?, LoadError> {
         isPlaying = false
         unwritten = 0
         song = nil
-        do {
+        do throws(Mpg123Decoder.OpenFailure) {
             // A file keeps the format it started with: libmpg123 converts later songs to it.
-            if let device, output.isFile {
-                try decoder.imposeFormat(device.format)
-            } else {
-                try decoder.allowAnyFormat()
+            do throws(Mpg123Error) {
+                if let device, output.isFile {
+                    try decoder.imposeFormat(device.format)
+                } else {
+                    try decoder.allowAnyFormat()
+                }
+            } catch {
+                throw .decoder(error)
             }
-            let format = try decoder.open(path)
+            let format = try decoder.open(path, output: outputFileID)
             song = (token, path, format)
             mailbox.setPosition(0)
             let tags = decoder.tags()
@@ -117,12 +124,15 @@ final class PlaybackLoop {
     }
 
     /// A load failure as the user should read it.
-    private static func reason(for error: Mpg123Error) -> String {
-        switch error.code {
-        case -12 /* MPG123_DONE */, -1 /* MPG123_ERR */:
+    private static func reason(for failure: Mpg123Decoder.OpenFailure) -> String {
+        switch failure {
+        case .file(.notRegular(.directory)): "is a directory, not an MP3 file"
+        case .file(let error): "\(error)"
+        case .empty: "file is empty"
+        case .isOutput: "that is the file -w is writing; not played"
+        case .decoder(let error) where error.code == -12 /* MPG123_DONE */ || error.code == -1 /* MPG123_ERR */:
             "no MPEG audio found in it; is it an MP3 file?"
-        default:
-            "cannot decode it: \(error)"
+        case .decoder(let error): "cannot decode it: \(error)"
         }
     }
 
@@ -158,7 +168,12 @@ final class PlaybackLoop {
             song = current
         case .done:
             isPlaying = false
-            mailbox.report(.ended(token: current.token))
+            if let cut = decoder.truncation {
+                mailbox.report(.decodeFailed(token: current.token, message:
+                    "the file was cut short while it played (\(cut.was) bytes when it started, \(cut.now) now)"))
+            } else {
+                mailbox.report(.ended(token: current.token))
+            }
         case .failed(let message):
             isPlaying = false
             mailbox.report(.decodeFailed(token: current.token, message: message))
@@ -172,7 +187,9 @@ final class PlaybackLoop {
             if output.isFile {
                 isPlaying = false
                 unwritten = 0
-                mailbox.report(.outputFailed(message: "\(output.path ?? "output"): cannot write to the file; is the disk full?"))
+                let reason = device.writeError.map { "cannot write to the file: \($0.reason)" }
+                    ?? "cannot write to the file; is the disk full?"
+                mailbox.report(.outputFailed(message: "\(output.path ?? "output"): \(reason)"))
             } else {
                 device.close()
                 self.device = nil
@@ -197,6 +214,7 @@ final class PlaybackLoop {
         device = nil
         do {
             device = try AoOutput(driver: output.driver, format: format, path: output.path, overwrite: output.overwrite)
+            outputFileID = output.path.flatMap { try? FileSystem.status(of: $0).get().id }
             pacer.restart(rate: format.rate)
             return device
         } catch {
@@ -210,7 +228,7 @@ final class PlaybackLoop {
         guard !output.isFile, output.driver.shortName != "null", let null = try? ResolvedOutput.nullDriver() else {
             isPlaying = false
             unwritten = 0
-            mailbox.report(.outputFailed(message: "\(output.path ?? output.driver.shortName): \(error)"))
+            mailbox.report(.outputFailed(message: "\(output.path.map { "\($0)" } ?? output.driver.shortName): \(error)"))
             return nil
         }
         mailbox.report(.outputFallback(message:

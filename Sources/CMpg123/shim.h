@@ -12,6 +12,12 @@ static inline int tp_mpg123_open(mpg123_handle *mh, const char *path) {
     return mpg123_open(mh, path);
 }
 
+// tplayer opens each song itself (only regular files, never blocking on a FIFO) and hands
+// libmpg123 the descriptor, which `mpg123_close` leaves open.
+static inline int tp_mpg123_open_fd(mpg123_handle *mh, int fd) {
+    return mpg123_open_fd(mh, fd);
+}
+
 static inline off_t tp_mpg123_length(mpg123_handle *mh) {
     return mpg123_length(mh);
 }

@@ -1,4 +1,4 @@
-import Glibc
+import Files
 import PlayerCore
 
 /// Turns what the user names (files, directories, playlists, in any mix) into the list of songs.
@@ -13,14 +13,26 @@ import PlayerCore
 ///   by the loader when it is reached, or here already with `checksEntries` (`--check`, scripts).
 ///   Not checking here keeps a 100,000-entry list from costing 100,000 `stat` calls at start.
 ///
+/// Paths stay bytes throughout, so names that are not UTF-8 play. Only regular files are read
+/// as playlists, a playlist is read in chunks (never whole), and the list stops at
+/// `maxEntries`: no input, however hostile, makes memory grow without bound.
+///
 /// Songs named directly are not checked here: loading them reports what is wrong.
 public struct InputExpander {
     public private(set) var entries: [Entry] = []
     public private(set) var problems: [Diagnostic] = []
+    /// Every playlist read: `-w` must never write over one.
+    public private(set) var playlists: [Path] = []
     /// Playlists being read, outermost first, as canonical paths: the cycle check.
-    private var openPlaylists: [String] = []
+    private var openPlaylists: [Path] = []
+    private var isFull = false
     /// Playlists nest at most this deep (a guard against absurd but acyclic chains).
     public static let maxDepth = 32
+    /// A playlist larger than this is refused before it is read (100,000 entries of long paths
+    /// take a few megabytes).
+    public static let maxPlaylistBytes = 64 << 20
+    /// The list stops here (about 100 MB of entries), whatever the playlists say.
+    public static let maxEntries = 1_000_000
 
     public static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
 
@@ -32,123 +44,139 @@ public struct InputExpander {
     }
 
     /// Expands every input, in order.
-    public static func expand(_ inputs: [String], checksEntries: Bool = false) -> InputExpander {
+    public static func expand(_ inputs: [Path], checksEntries: Bool = false) -> InputExpander {
         var expander = InputExpander(checksEntries: checksEntries)
         for input in inputs { expander.add(input) }
         return expander
     }
 
     /// Adds what `input` names, as typed on the command line (relative to the working folder).
-    public mutating func add(_ input: String) {
+    public mutating func add(_ input: Path) {
         add(input, title: nil, from: nil)
     }
 
     /// Adds what `location` names; `place` is the playlist line it came from, if any.
-    public mutating func add(_ location: String, title: String?, from place: Diagnostic?) {
-        var info = stat()
-        let exists = stat(location, &info) == 0
-        if exists, (info.st_mode & S_IFMT) == S_IFDIR {
+    public mutating func add(_ location: Path, title: String?, from place: Diagnostic?) {
+        switch FileSystem.status(of: location) {
+        case .success(let info) where info.kind == .directory:
             addDirectory(location, from: place)
-        } else if let format = Playlist.format(of: location), exists {
-            addPlaylist(location, format: format, from: place)
-        } else if let place, !exists {
-            report(place, "no such file: \(location)")
-        } else {
-            entries.append(Entry(path: location, title: title,
-                                 origin: place.map { Entry.Origin(file: $0.file, line: $0.line) }))
+        case .success where Playlist.isPlaylist(location):
+            addPlaylist(location, from: place)
+        case .failure(let error) where place != nil:
+            report(place, "\(error.reason): \(location)")
+        default:
+            append(Entry(path: location, title: title,
+                         origin: place.map { Entry.Origin(file: $0.file, line: $0.line) }))
         }
     }
 
-    private mutating func report(_ place: Diagnostic, _ message: String) {
-        var problem = place
+    private mutating func append(_ entry: Entry) {
+        guard entries.count < Self.maxEntries else {
+            if !isFull {
+                isFull = true
+                problems.append(Diagnostic(file: "\(entry.path)", message:
+                    "the list is full (\(Self.maxEntries) songs): this and later entries are left out"))
+            }
+            return
+        }
+        entries.append(entry)
+    }
+
+    /// Adds a problem about `place` (or, with none, the whole of `path`).
+    private mutating func report(_ place: Diagnostic?, _ message: String, about path: Path? = nil) {
+        var problem = place ?? Diagnostic(file: path.map { "\($0)" } ?? "", message: "")
         problem.message = message
         problems.append(problem)
     }
 
     // MARK: Playlists
 
-    private mutating func addPlaylist(_ path: String, format: Playlist.Format, from place: Diagnostic?) {
-        let whole = place ?? Diagnostic(file: path, message: "")
+    private mutating func addPlaylist(_ path: Path, from place: Diagnostic?) {
         let canonical = FileSystem.canonicalPath(path) ?? path
         if openPlaylists.contains(canonical) {
-            let chain = (openPlaylists.drop { $0 != canonical } + [canonical]).map(FileSystem.lastComponent)
-            report(whole, "playlist cycle: \(chain.joined(separator: " -> ")); not followed")
-            return
+            let chain = (openPlaylists.drop { $0 != canonical } + [canonical]).map { "\($0.lastComponent)" }
+            return report(place, "playlist cycle: \(chain.joined(separator: " -> ")); not followed", about: path)
         }
         guard openPlaylists.count < Self.maxDepth else {
-            report(whole, "playlists nested more than \(Self.maxDepth) deep; not followed")
-            return
+            return report(place, "playlists nested more than \(Self.maxDepth) deep; not followed", about: path)
         }
-        let bytes: [UInt8]
-        switch FileSystem.readFile(path, limit: FileSystem.maxPlaylistBytes) {
-        case .success(let read): bytes = read
-        case .failure(let error):
-            report(whole, "cannot read playlist \(path): \(error.reason)")
-            return
-        }
+        playlists.append(path)
         openPlaylists.append(canonical)
         defer { openPlaylists.removeLast() }
-        let folder = FileSystem.directory(of: path)
-        let prefix = folder.isEmpty ? "" : (folder == "/" ? "/" : folder + "/")
-        Playlist.parse(bytes, format: format, item: { item in
-            let resolved = item.location.hasPrefix("/") ? item.location : prefix + item.location
-            if !checksEntries, Self.isAudioFile(item.location) {
-                // The common case, without a system call: the loader reports it if it is missing.
-                entries.append(Entry(path: resolved, title: item.title, origin: Entry.Origin(file: path, line: item.line)))
-            } else {
-                add(resolved, title: item.title, from: Diagnostic(file: path, line: item.line, column: item.column, message: ""))
-            }
-        }, problem: { problem in
-            problems.append(Diagnostic(file: path, line: problem.line, column: problem.column, message: problem.message))
-        })
+        let folder = path.directory
+        let file = "\(path)"
+        guard let format = Playlist.format(of: path) else { return }
+        var parser = Playlist.Parser(format: format)
+        let read = FileSystem.read(path, limit: Self.maxPlaylistBytes) { chunk in
+            parser.feed(chunk, item: { addItem($0, folder: folder, file: file) }, problem: { report($0, in: file) })
+                && !isFull
+        }
+        if case .failure(let error) = read {
+            let reason = error == .tooLarge(limit: Self.maxPlaylistBytes) ? "\(error); is it really a playlist?" : "\(error)"
+            return report(place, place == nil ? reason : "cannot read playlist \(path): \(reason)", about: path)
+        }
+        parser.finish(item: { addItem($0, folder: folder, file: file) }, problem: { report($0, in: file) })
+    }
+
+    private mutating func report(_ problem: Playlist.Problem, in file: String) {
+        problems.append(Diagnostic(file: file, line: problem.line, column: problem.column, message: problem.message))
+    }
+
+    /// One playlist entry, resolved against the playlist's folder.
+    private mutating func addItem(_ item: Playlist.Item, folder: Path, file: String) {
+        var location = item.location.resolved(against: folder)
+        // An old playlist in Latin-1 may name files that were renamed to UTF-8 since.
+        if location.text == nil, !FileSystem.exists(location),
+           let renamed = item.location.latin1AsUTF8?.resolved(against: folder), FileSystem.exists(renamed) {
+            location = renamed
+        }
+        if !checksEntries, Self.isAudioFile(item.location) {
+            // The common case, without a system call: the loader reports it if it is missing.
+            append(Entry(path: location, title: item.title, origin: Entry.Origin(file: file, line: item.line)))
+        } else {
+            add(location, title: item.title, from: Diagnostic(file: file, line: item.line, column: item.column, message: ""))
+        }
     }
 
     // MARK: Directories
 
-    private mutating func addDirectory(_ path: String, from place: Diagnostic?) {
-        var visited = Set<FileSystem.FileID>()
-        let before = entries.count
-        walk(path, visited: &visited, place: place)
-        if entries.count == before {
-            let whole = place ?? Diagnostic(file: path, message: "")
+    private mutating func addDirectory(_ path: Path, from place: Diagnostic?) {
+        var visited = Set<FileStatus.ID>()
+        let before = (entries.count, problems.count)
+        walk(path, root: path, visited: &visited, place: place)
+        // Problems found on the way say why; "no audio" only when there were none.
+        if entries.count == before.0, problems.count == before.1 {
             let what = place == nil ? "no audio files in it" : "no audio files in \(path)"
-            report(whole, "\(what) (looked for .mp3 .mp2 .mp1 .mpga)")
+            report(place, "\(what) (looked for .mp3 .mp2 .mp1 .mpga)", about: path)
         }
     }
 
-    private mutating func walk(_ path: String, visited: inout Set<FileSystem.FileID>, place: Diagnostic?) {
-        guard let id = FileSystem.fileID(path), visited.insert(id).inserted else { return }
-        let names: [FileSystem.DirectoryItem]
-        switch FileSystem.list(path) {
-        case .success(let items): names = items
+    /// Adds the audio files under `path`; problems are about `root`, the folder the user named.
+    private mutating func walk(_ path: Path, root: Path, visited: inout Set<FileStatus.ID>, place: Diagnostic?) {
+        guard !isFull else { return }
+        let items: [FileSystem.DirectoryItem]
+        switch FileSystem.status(of: path).flatMap({ info in FileSystem.list(path).map { (info, $0) } }) {
+        case .success(let (info, listed)):
+            guard visited.insert(info.id).inserted else { return }
+            items = listed
         case .failure(let error):
-            report(place ?? Diagnostic(file: path, message: ""), "cannot read folder \(path): \(error.reason)")
-            return
+            let which = path == root && place == nil ? "" : " " + path.abbreviated()
+            return report(place, "cannot read folder\(which): \(error.reason)", about: root)
         }
-        let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-        for item in names.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
-            let child = base + "/" + item.name
-            if item.isDirectory {
-                walk(child, visited: &visited, place: place)
+        for item in items.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
+            let child = path.appending(item.name)
+            if let problem = item.problem {
+                report(place, "cannot read \(child.abbreviated()): \(problem.reason)", about: root)
+            } else if item.isDirectory {
+                walk(child, root: root, visited: &visited, place: place)
             } else if Self.isAudioFile(item.name) {
-                entries.append(Entry(path: child))
+                append(Entry(path: child))
             }
         }
     }
 
-    /// Whether `name` ends in an audio extension, any case (checked on the bytes: it runs once
-    /// per playlist entry).
-    public static func isAudioFile(_ name: String) -> Bool {
-        var utf8 = name.utf8.reversed().prefix(6).makeIterator()
-        var ext: [UInt8] = []
-        while let byte = utf8.next() {
-            if byte == UInt8(ascii: ".") {
-                guard ext.count >= 3, ext.count + 1 < name.utf8.count else { return false }  // a name before the dot
-                return audioExtensions.contains(String(decoding: ext.reversed().map { $0 | 0x20 }, as: UTF8.self))
-            }
-            if byte == UInt8(ascii: "/") { return false }
-            ext.append(byte)
-        }
-        return false
+    /// Whether `name` ends in an audio extension, any case (`x.mp3/` is a folder).
+    public static func isAudioFile(_ name: Path) -> Bool {
+        name.bytes.last != UInt8(ascii: "/") && name.lowercasedExtension.map(audioExtensions.contains) ?? false
     }
 }

@@ -1,3 +1,4 @@
+import Files
 import Glibc
 import PlayerCore
 
@@ -7,34 +8,40 @@ import PlayerCore
 public struct ScriptCompiler {
     public private(set) var lines: [ScriptLine] = []
     public private(set) var problems: [Diagnostic] = []
+    /// Every playlist the script's paths led to (read while checking them).
+    public private(set) var playlists: [Path] = []
     /// At most this many problems are listed; a file with more is surely not a script.
     public static let maxProblems = 50
 
-    public init(path: String) {
+    /// A script larger than this is refused before it is read: scripts are written by hand.
+    public static let maxScriptBytes = 1 << 20
+
+    public init(path: Path) {
+        let file = "\(path)"
         let bytes: [UInt8]
-        switch FileSystem.readFile(path, limit: FileSystem.maxPlaylistBytes) {
+        switch FileSystem.readAll(path, limit: Self.maxScriptBytes) {
         case .success(let read): bytes = read
         case .failure(let error):
-            problems.append(Diagnostic(file: path, message: "cannot read script: \(error.reason)"))
+            let reason = error == .tooLarge(limit: Self.maxScriptBytes) ? "\(error); is it really a script?" : "\(error)"
+            problems.append(Diagnostic(file: file, message: "cannot read script: \(reason)"))
             return
         }
-        let folder = FileSystem.directory(of: path)
+        let folder = path.directory
         let parsed = ScriptParser.parse(bytes)
         for problem in parsed.problems {
-            problems.append(Diagnostic(file: path, line: problem.line, column: problem.column, message: problem.message))
+            problems.append(Diagnostic(file: file, line: problem.line, column: problem.column, message: problem.message))
         }
         for (line, statement) in parsed.statements {
             switch statement {
             case .command(let command):
                 lines.append(ScriptLine(line: line, command: command))
             case .path(let location, let column, let playNow):
-                let place = Diagnostic(file: path, line: line, column: column, message: "")
+                let place = Diagnostic(file: file, line: line, column: column, message: "")
                 let entries = resolve(location, folder: folder, place: place)
                 lines.append(ScriptLine(line: line, command: playNow ? .load(entries) : .add(entries)))
             case .bare(let text, let word):
-                let place = Diagnostic(file: path, line: line, column: 1, message: "")
-                let resolved = Self.resolved(text, folder: folder)
-                if Self.looksLikePath(text) || FileSystem.fileID(resolved) != nil {
+                let place = Diagnostic(file: file, line: line, column: 1, message: "")
+                if Self.looksLikePath(text) || FileSystem.exists(Self.resolved(text, folder: folder)) {
                     lines.append(ScriptLine(line: line, command: .add(resolve(text, folder: folder, place: place))))
                 } else {
                     let hint = ScriptParser.suggestion(for: word).map { " (did you mean '\($0)'?)" } ?? ""
@@ -48,39 +55,49 @@ public struct ScriptCompiler {
         if problems.count > Self.maxProblems {
             let more = problems.count - Self.maxProblems
             problems.removeLast(more)
-            problems.append(Diagnostic(file: path, message: "\(more) more problems not listed; is it really a script?"))
+            problems.append(Diagnostic(file: file, message: "\(more) more problems not listed; is it really a script?"))
+        }
+    }
+
+    /// Every song the script's lines name.
+    public var entries: [Entry] {
+        lines.flatMap { line -> [Entry] in
+            switch line.command {
+            case .add(let entries), .load(let entries): entries
+            default: []
+            }
         }
     }
 
     /// A bare line is taken as a path when it has a slash or a file extension.
-    static func looksLikePath(_ text: String) -> Bool {
-        if text.contains("/") { return true }
-        guard let dot = text.lastIndex(of: "."), dot != text.startIndex else { return false }
-        let ext = text[text.index(after: dot)...]
-        return !ext.isEmpty && ext.count <= 5 && ext.allSatisfy { $0.isLetter || $0.isNumber }
+    static func looksLikePath(_ text: Path) -> Bool {
+        if text.bytes.contains(UInt8(ascii: "/")) { return true }
+        guard let ext = text.lowercasedExtension else { return false }
+        return ext.count <= 5 && ext.allSatisfy { $0.isLetter || $0.isNumber }
     }
 
     /// `location` made usable: `~/` is the home folder, a relative path is read from the
     /// script's folder.
-    static func resolved(_ location: String, folder: String) -> String {
-        if location.hasPrefix("~/"), let home = getenv("HOME") {
-            return String(cString: home) + location.dropFirst()
+    static func resolved(_ location: Path, folder: Path) -> Path {
+        if location.bytes.starts(with: "~/".utf8), let home = getenv("HOME") {
+            return Path(cString: home).appending(Path(bytes: location.bytes.dropFirst(2)))
         }
-        return location.hasPrefix("/") || folder.isEmpty ? location : folder + "/" + location
+        return location.resolved(against: folder)
     }
 
     /// The songs `location` names; a missing file is a problem at `place`.
-    private mutating func resolve(_ location: String, folder: String, place: Diagnostic) -> [Entry] {
+    private mutating func resolve(_ location: Path, folder: Path, place: Diagnostic) -> [Entry] {
         var expander = InputExpander(checksEntries: true)
         let path = Self.resolved(location, folder: folder)
-        if FileSystem.fileID(path) == nil {
+        if case .failure(let error) = FileSystem.status(of: path) {
             var problem = place
-            problem.message = "no such file: \(location)"
+            problem.message = "\(error.reason): \(location)"
             problems.append(problem)
             return []
         }
         expander.add(path, title: nil, from: place)
         problems += expander.problems
+        playlists += expander.playlists
         return expander.entries
     }
 }

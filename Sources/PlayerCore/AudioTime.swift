@@ -66,7 +66,8 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
                 : offset.frames(rate: song.sampleRate)
             frame = position + step
         case .fraction(let permyriad):
-            frame = (song.totalFrames ?? 0) * permyriad / 10_000
+            // Full width: a damaged header may claim an absurd length.
+            frame = Int64(10_000).dividingFullWidth((song.totalFrames ?? 0).multipliedFullWidth(by: permyriad)).quotient
         }
         let upper = song.totalFrames ?? Int64.max
         return min(max(frame, 0), upper)
@@ -82,9 +83,18 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Parses the durations scripts use: `1.5s`, `250ms`, `2m`, `1h`, `1:30`, `1:02:03.5`, and a
-/// bare number of seconds (`90`, `0.25`). Decimals are exact (no floating point).
+/// bare number of seconds (`90`, `0.25`). Decimals are exact (no floating point), and every
+/// step is checked: a duration too long to count in flicks (about 414 years) is `tooLong`,
+/// never a crash.
 public enum DurationParser {
-    public static func parse(_ text: Substring) -> AudioTime? {
+    public enum Failure: Error, Equatable, Sendable {
+        /// Not a duration at all.
+        case malformed
+        /// A duration, but longer than tplayer can count.
+        case tooLong
+    }
+
+    public static func parse(_ text: Substring) -> Result<AudioTime, Failure> {
         if text.contains(":") { return clock(text) }
         let units: [(String, Int64)] = [
             ("ms", AudioTime.flicksPerSecond / 1000), ("s", AudioTime.flicksPerSecond),
@@ -97,46 +107,79 @@ public enum DurationParser {
     }
 
     /// `M:SS` or `H:MM:SS`, with an optional decimal fraction on the seconds.
-    private static func clock(_ text: Substring) -> AudioTime? {
+    private static func clock(_ text: Substring) -> Result<AudioTime, Failure> {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count) else { return nil }
-        var wholeSeconds: Int64 = 0
+        guard (2...3).contains(parts.count) else { return .failure(.malformed) }
+        var wholeMinutes: Int64 = 0
         for (index, part) in parts.dropLast().enumerated() {
             // The first field may be any size; later ones are two digits below 60.
-            guard !part.isEmpty, part.count <= 5, part.allSatisfy(\.isASCIIDigit), let value = Int64(part),
-                  index == 0 || (part.count == 2 && value < 60)
-            else { return nil }
-            wholeSeconds = wholeSeconds * 60 + value
+            guard !part.isEmpty, part.allSatisfy(\.isASCIIDigit) else { return .failure(.malformed) }
+            guard index == 0 || part.count == 2 else { return .failure(.malformed) }
+            guard let value = integer(part) else { return .failure(.tooLong) }
+            guard index == 0 || value < 60 else { return .failure(.malformed) }
+            guard let minutes = checked(wholeMinutes.multipliedReportingOverflow(by: index == 0 ? 1 : 60))
+                .flatMap({ checked($0.addingReportingOverflow(value)) })
+            else { return .failure(.tooLong) }
+            wholeMinutes = minutes
         }
+        // With three fields the first was hours: the loop folded them into minutes already.
         let seconds = parts[parts.count - 1]
-        guard seconds.prefix(while: { $0 != "." }).count == 2,
-              let secondsValue = decimal(seconds, scale: AudioTime.flicksPerSecond),
-              secondsValue < AudioTime.seconds(60)
-        else { return nil }
-        return AudioTime.seconds(wholeSeconds * 60) + secondsValue
+        guard seconds.prefix(while: { $0 != "." }).count == 2 else { return .failure(.malformed) }
+        let secondsValue: AudioTime
+        switch decimal(seconds, scale: AudioTime.flicksPerSecond) {
+        case .success(let value) where value < AudioTime.seconds(60): secondsValue = value
+        case .success, .failure(.malformed): return .failure(.malformed)
+        case .failure(.tooLong): return .failure(.tooLong)
+        }
+        guard let minuteFlicks = checked(wholeMinutes.multipliedReportingOverflow(by: 60 * AudioTime.flicksPerSecond)),
+              let total = checked(minuteFlicks.addingReportingOverflow(secondsValue.flicks))
+        else { return .failure(.tooLong) }
+        return .success(AudioTime(flicks: total))
     }
 
     /// A non-negative decimal number times `scale` flicks, rounded to the nearest flick.
-    private static func decimal(_ text: Substring, scale: Int64) -> AudioTime? {
+    private static func decimal(_ text: Substring, scale: Int64) -> Result<AudioTime, Failure> {
         let pieces = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = pieces[0]
         let fraction = pieces.count == 2 ? pieces[1] : ""
         guard whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit),
-              !(whole.isEmpty && fraction.isEmpty), whole.count <= 9
-        else { return nil }
-        var (flicks, overflow) = (Int64(whole) ?? 0).multipliedReportingOverflow(by: scale)
-        guard !overflow else { return nil }
+              !(whole.isEmpty && fraction.isEmpty)
+        else { return .failure(.malformed) }
+        guard let wholeValue = whole.isEmpty ? 0 : integer(whole),
+              var flicks = checked(wholeValue.multipliedReportingOverflow(by: scale))
+        else { return .failure(.tooLong) }
         if !fraction.isEmpty {
             // Digits past the 15th cannot change the result by a flick worth keeping.
             let digits = fraction.prefix(15)
-            let numerator = Int64(digits)!
+            var numerator: Int64 = 0
             var denominator: Int64 = 1
-            for _ in digits { denominator *= 10 }
+            for digit in digits.utf8 {
+                numerator = numerator * 10 + Int64(digit - UInt8(ascii: "0"))
+                denominator *= 10
+            }
             let product = scale.multipliedFullWidth(by: numerator)
             let (quotient, remainder) = denominator.dividingFullWidth(product)
-            flicks += quotient + (remainder * 2 >= denominator ? 1 : 0)
+            guard let total = checked(flicks.addingReportingOverflow(quotient + (remainder * 2 >= denominator ? 1 : 0)))
+            else { return .failure(.tooLong) }
+            flicks = total
         }
-        return AudioTime(flicks: flicks)
+        return .success(AudioTime(flicks: flicks))
+    }
+
+    /// The value of a run of ASCII digits, or `nil` when it does not fit in 64 bits.
+    private static func integer(_ digits: Substring) -> Int64? {
+        var value: Int64 = 0
+        for digit in digits.utf8 {
+            guard let next = checked(value.multipliedReportingOverflow(by: 10))
+                .flatMap({ checked($0.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))) })
+            else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    private static func checked(_ result: (partialValue: Int64, overflow: Bool)) -> Int64? {
+        result.overflow ? nil : result.partialValue
     }
 }
 

@@ -6,7 +6,7 @@ public enum Command: Equatable, Sendable {
     case next
     case previous
     /// Play what this path names (a song, folder or playlist) now; the list goes on after it.
-    case load(String)
+    case load(Path)
     case quit
     case toggleRepeat
     case toggleShuffle

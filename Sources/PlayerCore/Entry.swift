@@ -1,7 +1,7 @@
 /// One song in the list: its path, and the title a playlist gave it (shown when the file has
 /// no tags).
 public struct Entry: Equatable, Hashable, Sendable {
-    public var path: String
+    public var path: Path
     public var title: String?
     /// The playlist line that named it, for messages about it.
     public var origin: Origin?
@@ -16,7 +16,7 @@ public struct Entry: Equatable, Hashable, Sendable {
         }
     }
 
-    public init(path: String, title: String? = nil, origin: Origin? = nil) {
+    public init(path: Path, title: String? = nil, origin: Origin? = nil) {
         self.path = path
         self.title = title
         self.origin = origin

@@ -6,7 +6,7 @@
 public protocol PlaybackEngine: AnyObject {
     /// Stops output of the current song and opens `path`, reading its header, tags and length.
     /// Events about this song carry `token`, so late events about an earlier song are told apart.
-    func open(_ path: String, token: Int) throws(LoadError) -> SongInfo
+    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo
     /// Starts or resumes output from the current position.
     func play()
     /// Holds output at the current position.
@@ -58,10 +58,10 @@ public enum EngineEvent: Equatable, Sendable {
 
 /// Why a song could not be loaded; `description` is the user-facing reason.
 public struct LoadError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let path: String
+    public let path: Path
     public let reason: String
 
-    public init(path: String, reason: String) {
+    public init(path: Path, reason: String) {
         self.path = path
         self.reason = reason
     }

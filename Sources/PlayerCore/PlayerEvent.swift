@@ -1,7 +1,7 @@
 /// Something that asks the player to change state: a user command or an engine report.
 public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
     /// Load the song at this path; it then waits in `Prepare`.
-    case load(String)
+    case load(Path)
     case play
     case stop
     /// Play when not playing, stop when playing.

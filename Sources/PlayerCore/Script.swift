@@ -23,7 +23,7 @@ extension ScriptCommand: CustomStringConvertible {
     /// The command as a script line would write it (a resolved path list as its first entry).
     public var description: String {
         func paths(_ entries: [Entry]) -> String {
-            (entries.first?.path ?? "") + (entries.count > 1 ? " (+\(entries.count - 1) more)" : "")
+            (entries.first.map { "\($0.path)" } ?? "") + (entries.count > 1 ? " (+\(entries.count - 1) more)" : "")
         }
         switch self {
         case .add(let entries): return "add " + paths(entries)
@@ -56,16 +56,16 @@ public struct ScriptLine: Equatable, Sendable {
 
 /// Reads the script format. One command per line; `#` starts a comment line; blank lines are
 /// skipped; command words are case-insensitive. Paths are the rest of the line (optionally in
-/// double quotes) and are resolved by the caller, which knows the file system.
+/// double quotes), kept as bytes, and are resolved by the caller, which knows the file system.
 public enum ScriptParser {
     /// A line as parsed, before paths are resolved.
     public enum Statement: Equatable, Sendable {
         case command(ScriptCommand)
         /// `add PATH` (or `load PATH` when `playNow`), with the path's column.
-        case path(String, column: Int, playNow: Bool)
+        case path(Path, column: Int, playNow: Bool)
         /// A line that starts with no command word: a bare path, or a mistyped command. The
         /// caller decides, since only the file system can tell.
-        case bare(String, word: String)
+        case bare(Path, word: String)
     }
 
     public struct Parsed: Sendable {
@@ -80,12 +80,20 @@ public enum ScriptParser {
 
     public static func parse(_ bytes: [UInt8]) -> Parsed {
         var parsed = Parsed()
-        for line in TextLines.lines(bytes) {
-            guard let text = line.text(problems: &parsed.problems) else { continue }
-            let trimmed = text.trimmingWhitespace()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let indent = text.prefix(while: \.isWhitespace).count
-            switch statement(trimmed, indent: indent) {
+        let binary = bytes.withUnsafeBufferPointer { TextLines.looksBinary($0) }
+        guard !binary else {
+            parsed.problems.append(Playlist.Problem(line: 0, column: 1,
+                message: "binary data, not a script (an audio file? play it with tplayer FILE)"))
+            return parsed
+        }
+        LineSplitter.forEachLine(in: bytes) { line in
+            let text = TextLines.trimmed(line.bytes)
+            if text.isEmpty || text.first == UInt8(ascii: "#") { return }
+            if let unreadable = line.unreadable {
+                parsed.problems.append(Playlist.Problem(line: line.number, column: 1, message: unreadable))
+                return
+            }
+            switch statement(text, in: line.bytes) {
             case .success(let statement): parsed.statements.append((line.number, statement))
             case .failure(let problem):
                 parsed.problems.append(Playlist.Problem(line: line.number, column: problem.column, message: problem.message))
@@ -99,11 +107,13 @@ public enum ScriptParser {
         let message: String
     }
 
-    private static func statement(_ text: String, indent: Int) -> Result<Statement, Problem> {
-        let word = String(text.prefix { !$0.isWhitespace })
-        let rest = text.dropFirst(word.count)
-        let argument = rest.trimmingWhitespace()
-        let argumentColumn = indent + word.count + rest.prefix(while: \.isWhitespace).count + 1
+    private static func statement(_ text: Slice<UnsafeBufferPointer<UInt8>>,
+                                  in line: UnsafeBufferPointer<UInt8>) -> Result<Statement, Problem> {
+        let wordEnd = text.firstIndex(where: TextLines.isBlank) ?? text.endIndex
+        let word = TextLines.decode(text[..<wordEnd])
+        let argumentBytes = TextLines.trimmed(text[wordEnd...])
+        let argument = TextLines.decode(argumentBytes)
+        let argumentColumn = TextLines.column(of: argumentBytes.isEmpty ? wordEnd : argumentBytes.startIndex, in: line)
         let name = word.lowercased()
         func fail(_ message: String, at column: Int = argumentColumn) -> Result<Statement, Problem> {
             .failure(Problem(column: column, message: message))
@@ -113,10 +123,12 @@ public enum ScriptParser {
         }
         switch name {
         case "add", "load":
-            var path = argument
-            if path.count >= 2, path.hasPrefix("\""), path.hasSuffix("\"") { path = String(path.dropFirst().dropLast()) }
+            var path = argumentBytes
+            if path.count >= 2, path.first == UInt8(ascii: "\""), path.last == UInt8(ascii: "\"") {
+                path = path.dropFirst().dropLast()
+            }
             guard !path.isEmpty else { return fail("\(name) needs a path: \(name) PATH") }
-            return .success(.path(path, column: argumentColumn, playNow: name == "load"))
+            return .success(.path(Path(bytes: path), column: argumentColumn, playNow: name == "load"))
         case "play": return noArgument(.play)
         case "stop": return noArgument(.stop)
         case "next": return noArgument(.next)
@@ -125,15 +137,18 @@ public enum ScriptParser {
         case "wait":
             if argument.lowercased() == "end" { return .success(.command(.waitEnd)) }
             guard !argument.isEmpty else { return fail("wait needs a duration or 'end', e.g. wait 1.5s") }
-            guard let time = DurationParser.parse(Substring(argument)) else {
-                return fail("bad duration '\(argument)': use e.g. 1.5s, 250ms, 2m, 1:30 or end")
+            switch DurationParser.parse(Substring(argument)) {
+            case .success(let time): return .success(.command(.wait(time)))
+            case .failure(.tooLong): return fail("duration too long: '\(argument)'")
+            case .failure(.malformed): return fail("bad duration '\(argument)': use e.g. 1.5s, 250ms, 2m, 1:30 or end")
             }
-            return .success(.command(.wait(time)))
         case "seek":
-            guard let target = seekTarget(argument) else {
+            switch seekTarget(argument) {
+            case .success(let target): return .success(.command(.seek(target)))
+            case .failure(.tooLong): return fail("duration too long: '\(argument)'")
+            case .failure(.malformed):
                 return fail("bad seek '\(argument)': use a time (1:30, 90s), +10s, -5s or a percentage (50%)")
             }
-            return .success(.command(.seek(target)))
         case "volume":
             let digits = argument.hasSuffix("%") ? argument.dropLast() : Substring(argument)
             guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCIIDigit), let percent = Int(digits), percent <= 100 else {
@@ -149,25 +164,29 @@ public enum ScriptParser {
             }
             return .success(.command(name == "repeat" ? .setRepeat(on) : .setShuffle(on)))
         default:
-            return .success(.bare(text, word: word))
+            return .success(.bare(Path(bytes: text), word: word))
         }
     }
 
     /// `1:30`, `90s`, `+10s`, `-5s`, `50%`, `12.5%`.
-    public static func seekTarget(_ text: String) -> SeekTarget? {
+    public static func seekTarget(_ text: String) -> Result<SeekTarget, DurationParser.Failure> {
         if text.hasSuffix("%") {
             let number = text.dropLast()
             let pieces = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let whole = pieces.first, !whole.isEmpty, whole.count <= 3, whole.allSatisfy(\.isASCIIDigit) else { return nil }
+            guard let whole = pieces.first, !whole.isEmpty, whole.count <= 3, whole.allSatisfy(\.isASCIIDigit),
+                  let wholeValue = Int64(whole)
+            else { return .failure(.malformed) }
             let fraction = pieces.count == 2 ? pieces[1] : ""
-            guard fraction.count <= 2, fraction.allSatisfy(\.isASCIIDigit), pieces.count == 1 || !fraction.isEmpty else { return nil }
-            let hundredths = Int64(fraction.isEmpty ? "0" : fraction)! * (fraction.count == 1 ? 10 : 1)
-            let permyriad = Int64(whole)! * 100 + hundredths
-            return permyriad <= 10_000 ? .fraction(permyriad: permyriad) : nil
+            guard fraction.count <= 2, fraction.allSatisfy(\.isASCIIDigit), pieces.count == 1 || !fraction.isEmpty,
+                  let fractionValue = Int64(fraction.isEmpty ? "0" : fraction)
+            else { return .failure(.malformed) }
+            let permyriad = wholeValue * 100 + fractionValue * (fraction.count == 1 ? 10 : 1)
+            return permyriad <= 10_000 ? .success(.fraction(permyriad: permyriad)) : .failure(.malformed)
         }
         if text.hasPrefix("+") || text.hasPrefix("-") {
-            guard let time = DurationParser.parse(text.dropFirst()) else { return nil }
-            return .by(text.hasPrefix("-") ? AudioTime(flicks: -time.flicks) : time)
+            return DurationParser.parse(text.dropFirst()).map { time in
+                .by(text.hasPrefix("-") ? AudioTime(flicks: -time.flicks) : time)
+            }
         }
         return DurationParser.parse(Substring(text)).map { .to($0) }
     }

@@ -16,7 +16,7 @@ public final class Session {
     public var report: (String) -> Void = { _ in }
     /// Turns a path given to `load` into entries (a folder or playlist gives many), reporting
     /// problems itself. The default takes the path as one song.
-    public var expand: (String) -> [Entry] = { [Entry(path: $0)] }
+    public var expand: (Path) -> [Entry] = { [Entry(path: $0)] }
     private var failedEntries = Set<Int>()
     private var outputFailed = false
 
@@ -90,7 +90,7 @@ public final class Session {
             advance(atEnd: .rest)
         case .decodeFailed(let token, let message):
             guard token == context.token else { return }
-            report("\(context.state.song?.path ?? "?"): \(message)")
+            report("\(context.state.song.map { "\($0.path)" } ?? "?"): \(message)")
             if let index { failedEntries.insert(index) }
             context.handle(.ended)
             advance(atEnd: .rest)

@@ -1,6 +1,6 @@
 /// What tplayer knows about a song once it is opened: format, length and tags.
 public struct SongInfo: Equatable, Sendable {
-    public var path: String
+    public var path: Path
     public var sampleRate: Int
     public var channels: Int
     /// Length in sample frames, when the file declares or implies it.
@@ -10,7 +10,7 @@ public struct SongInfo: Equatable, Sendable {
     public var album: String?
 
     public init(
-        path: String, sampleRate: Int, channels: Int, totalFrames: Int64?,
+        path: Path, sampleRate: Int, channels: Int, totalFrames: Int64?,
         title: String? = nil, artist: String? = nil, album: String? = nil
     ) {
         self.path = path
@@ -34,7 +34,7 @@ public struct SongInfo: Equatable, Sendable {
 
     /// The last path component.
     public var fileName: String {
-        path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        path.lastComponent.description
     }
 
     /// Seconds of audio in `frames` of this song.

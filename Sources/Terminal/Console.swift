@@ -25,7 +25,7 @@ public final class Console {
                 case .cancelled: prompt = nil
                 case .submitted(let path):
                     prompt = nil
-                    if !path.isEmpty { commands.append(.load(path)) }
+                    if !path.isEmpty { commands.append(.load(Path(path))) }
                 }
                 redraw()
                 continue

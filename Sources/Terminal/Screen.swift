@@ -24,6 +24,7 @@ public final class Screen {
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.
     public func draw(_ line: String) {
+        let line = TerminalText.safe(line)
         guard line != shown else { return }
         shown = line
         emit("\r" + line + "\u{1B}[K")
@@ -32,7 +33,7 @@ public final class Screen {
     /// Prints `message` on its own line above the bottom line.
     public func print(_ message: String) {
         let redraw = shown
-        emit("\r\u{1B}[K" + message + "\n")
+        emit("\r\u{1B}[K" + TerminalText.safe(message) + "\n")
         shown = nil
         if let redraw { draw(redraw) }
     }
@@ -48,13 +49,19 @@ public final class Screen {
     }
 }
 
-/// Writes one line to stderr, unbuffered, in one `write` where it can.
+/// Writes one line to stderr, unbuffered, in one `write` where it can; whatever came from a
+/// file is shown, never interpreted (`TerminalText`).
 public func printError(_ line: String) {
-    writeAll(STDERR_FILENO, line + "\n")
+    writeAll(STDERR_FILENO, TerminalText.safe(line) + "\n")
+}
+
+/// Writes one line to stdout, as `printError` does to stderr.
+public func printOutput(_ line: String) {
+    writeAll(STDOUT_FILENO, TerminalText.safe(line) + "\n")
 }
 
 /// Writes all of `text` to `fd`, going on after short writes and interruptions.
-func writeAll(_ fd: Int32, _ text: String) {
+public func writeAll(_ fd: Int32, _ text: String) {
     let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {

@@ -47,7 +47,7 @@ public enum StatusLine {
         let times = "\(TimeFormat.clock(elapsed)) / \(total.map(TimeFormat.clock) ?? "?:??")"
         let place = (status.entry.map { " \($0 + 1)/\(status.entryCount)" } ?? "") + status.modes
         let left = "\(label.padding(toLength: 7)) \(times)"
-        let name = status.name ?? song.displayName
+        let name = TerminalText.safe(status.name ?? song.displayName)
 
         // Room left for the bar (with brackets and spaces) and the name.
         let room = columns - left.count - place.count - 4

@@ -16,8 +16,8 @@ struct PlayerRun {
         var trace: Bool
     }
 
-    let inputs: [String]
-    let script: String?
+    let inputs: [Path]
+    let script: Path?
     let output: OutputTarget
     let options: Options
 
@@ -26,12 +26,9 @@ struct PlayerRun {
 
     /// Plays everything and returns the exit status.
     func run() throws -> Int32 {
-        if case .file(_, let path, overwrite: false) = output, access(path, F_OK) == 0 {
-            fail("\(path): file exists; add --force to overwrite it")
-            return 1
-        }
         // A script is read and checked whole before anything plays; one with problems is refused.
         var scriptLines: [ScriptLine] = []
+        var scriptReads: [Path] = []
         if let script {
             let compiled = ScriptCompiler(path: script)
             guard compiled.problems.isEmpty else {
@@ -40,20 +37,36 @@ struct PlayerRun {
                 return ScriptCheck.problemsFound
             }
             scriptLines = compiled.lines
+            scriptReads = [script] + compiled.playlists + compiled.entries.map(\.path)
+        }
+        let list = InputExpander.expand(inputs)
+        // Nothing is created or changed before `-w` is known to destroy nothing.
+        if case .file(_, let path, let overwrite) = output {
+            let reads = inputs + list.playlists + scriptReads + list.entries.map(\.path)
+            if let refusal = WriteGuard.refusal(output: path, overwrite: overwrite, inputs: inputs, reads: reads) {
+                fail(refusal.message)
+                if case .usage = refusal { return 64 }
+                return 1
+            }
         }
         let engine: Engine
         do {
             engine = try Engine(output: output)
         } catch {
             fail(error.message)
-            return 64
+            return error.isUsageError ? 64 : 1
         }
         defer { engine.shutdown() }
 
-        let list = InputExpander.expand(inputs)
         list.problems.forEach { fail($0.brief) }
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
-        let signals = SignalWatcher()
+        let signals: SignalWatcher
+        do {
+            signals = try SignalWatcher()
+        } catch {
+            fail("cannot start: \(error.reason)")
+            return 1
+        }
         let rawMode = interactive ? RawMode() : nil
         defer { rawMode?.restore() }
         let console = rawMode == nil ? nil : Console(showsStatus: !options.quiet)
@@ -117,7 +130,7 @@ struct PlayerRun {
                         case SIGWINCH: console?.resized()
                         case SIGTSTP: suspend(rawMode, console)
                         case SIGCONT: console?.resized()
-                        default: endingSignal = signal
+                        default: if endingSignal == nil { endingSignal = signal }  // the first one wins
                         }
                     }
                 case .engine, .keysClosed:

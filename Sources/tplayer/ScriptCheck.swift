@@ -1,4 +1,3 @@
-import Glibc
 import Inputs
 import PlayerCore
 import Terminal
@@ -10,16 +9,13 @@ enum ScriptCheck {
 
     /// Prints every problem as `FILE:LINE:COLUMN: message` on stderr and returns 65 when there
     /// is any; otherwise prints a one-line summary on stdout and returns 0.
-    static func run(_ path: String) -> Int32 {
+    static func run(_ path: Path) -> Int32 {
         let problems: [Diagnostic]
         let summary: String
-        if access(path, R_OK) != 0 {
-            problems = [Diagnostic(file: path, message: "cannot read it: \(String(cString: strerror(errno)))")]
-            summary = ""
-        } else if Playlist.isPlaylist(path) {
+        if Playlist.isPlaylist(path) {
             let expanded = InputExpander.expand([path], checksEntries: true)
             problems = expanded.problems + (expanded.entries.isEmpty && expanded.problems.isEmpty
-                ? [Diagnostic(file: path, message: "no entries in it")] : [])
+                ? [Diagnostic(file: "\(path)", message: "no entries in it")] : [])
             summary = "\(path): ok, \(expanded.entries.count) songs"
         } else {
             let script = ScriptCompiler(path: path)
@@ -30,7 +26,7 @@ enum ScriptCheck {
             problems.forEach { printError($0.located) }
             return problemsFound
         }
-        print(summary)
+        printOutput(summary)
         return 0
     }
 }

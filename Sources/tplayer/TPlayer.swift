@@ -87,13 +87,14 @@ struct TPlayer: ParsableCommand {
             }
             return .live(driver: output)
         }
-        let driver = output ?? OutputTarget.fileDriver(forPath: path)
-        return .file(driver: driver, path: path, overwrite: force)
+        let file = RawArguments.path(path)
+        let driver = output ?? OutputTarget.fileDriver(forPath: file)
+        return .file(driver: driver, path: file, overwrite: force)
     }
 
     func run() throws {
         if printStates {
-            Swift.print(TransitionTable.markdown(), terminator: "")
+            writeAll(STDOUT_FILENO, TransitionTable.markdown())
             return
         }
         if listOutputs {
@@ -101,12 +102,12 @@ struct TPlayer: ParsableCommand {
             for driver in OutputDriverInfo.all() {
                 let kind = driver.isLive ? "live" : "file"
                 let mark = driver.shortName == fallback ? "  (default)" : ""
-                Swift.print("\(driver.shortName.padding(toLength: 8)) \(kind)  \(driver.name)\(mark)")
+                printOutput("\(driver.shortName.padding(toLength: 8)) \(kind)  \(driver.name)\(mark)")
             }
             return
         }
         if let check {
-            let status = ScriptCheck.run(check)
+            let status = ScriptCheck.run(RawArguments.path(check))
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -114,15 +115,19 @@ struct TPlayer: ParsableCommand {
             keepsOpen: keepOpen, repeats: repeats, shuffles: shuffle,
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace)
         let status = try PlayerRun(
-            inputs: inputs, script: script, output: outputTarget(), options: options
+            inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
+            output: outputTarget(), options: options
         ).run()
         if status != 0 { throw ExitCode(status) }
     }
 
     /// Parses and runs; usage errors become one line on stderr and exit status 64.
     static func main() {
+        // Before anything can write: a closed stdout or stderr (`| head`, a closed terminal) is
+        // never fatal; each write just fails and the exit status stays the one promised.
+        signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv))
             try command.run()
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)

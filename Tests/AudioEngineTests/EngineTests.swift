@@ -4,7 +4,7 @@ import Testing
 @testable import AudioEngine
 
 private let resources = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
-private let song = "/" + resources + "/Resources/01-morning-arpeggio.mp3"
+private let song = Path("/" + resources + "/Resources/01-morning-arpeggio.mp3")
 
 /// The real engine: libmpg123 decoding, libao's null device paced in real time.
 @Suite struct EngineTests {
@@ -78,6 +78,29 @@ private let song = "/" + resources + "/Resources/01-morning-arpeggio.mp3"
         }
         #expect(throws: OutputError(message: "wav: this driver writes a file; use -w PATH instead")) {
             try Engine(output: .live(driver: "wav"))
+        }
+    }
+
+    @Test func theFileBeingWrittenIsNeverOpenedAsASong() throws {
+        let out = Path("/tmp/tplayer-engine-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).wav")
+        defer { _ = out.withCString { unlink($0) } }
+        let engine = try Engine(output: .file(driver: "wav", path: out, overwrite: false))
+        _ = try engine.open(song, token: 1)
+        engine.play()
+        for _ in 0..<200 where !engine.takeEvents().contains(.ended(token: 1)) { usleep(20_000) }
+        // Reading the output while it grows would never end: it is refused by identity.
+        #expect(throws: LoadError(path: out, reason: "that is the file -w is writing; not played")) {
+            try engine.open(out, token: 2)
+        }
+    }
+
+    @Test func aNamedPipeIsRefusedWithoutWaitingForAWriter() throws {
+        let fifo = "/tmp/tplayer-engine-fifo-\(getpid()).mp3"
+        mkfifo(fifo, 0o644)
+        defer { unlink(fifo) }
+        let engine = try Engine(output: .live(driver: "null"))
+        #expect(throws: LoadError(path: Path(fifo), reason: "not a regular file (it is a named pipe (FIFO))")) {
+            try engine.open(Path(fifo), token: 1)
         }
     }
 }

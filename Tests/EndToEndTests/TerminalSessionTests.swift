@@ -172,4 +172,22 @@ import Testing
         #expect(try pane.waitForExit() == 0)
         #expect(try pane.sttyUnchanged())
     }
+
+    @Test func tagsThatTryToTakeOverTheTerminalAreShownInstead() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        let song = folder.appendingPathComponent("evil.mp3").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "3", "sine", "440"])
+        // The title retitles the window (OSC 2) and clears the screen (ED 2) if sent raw.
+        try Harness.run("/usr/bin/lame", ["--quiet", "--add-id3v2", "--tt", "\u{1B}]2;pwned\u{07}\u{1B}[2Jevil",
+                                          "--ta", "band\u{9B}7m", wav, song])
+        let pane = try Pane(arguments: ["-o", "null", song])
+        let line = try pane.waitForLine { $0.hasPrefix("Play ") }
+        #expect(line.contains("band\\u{9b}7m – \\e]2;pwned\\x07\\e[2J"))
+        let title = try pane.tmux("display-message", "-p", "#{pane_title}")
+        #expect(!title.contains("pwned"), "the window title is untouched")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
 }

@@ -16,7 +16,19 @@ private func folder(_ files: [String: String]) throws -> String {
 }
 
 private func names(_ entries: [Entry], under root: String) -> [String] {
-    entries.map { String($0.path.dropFirst(root.count + 1)) }
+    entries.map { String("\($0.path)".dropFirst(root.count + 1)) }
+}
+
+extension InputExpander {
+    static func expand(_ inputs: [String], checksEntries: Bool = false) -> InputExpander {
+        expand(inputs.map { Path($0) }, checksEntries: checksEntries)
+    }
+}
+
+extension ScriptCompiler {
+    init(path: String) {
+        self.init(path: Path(path))
+    }
 }
 
 struct InputExpanderTests {
@@ -61,7 +73,7 @@ struct InputExpanderTests {
         // Playing: audio entries are not stat-ed up front; they keep their line for the loader.
         let lazy = InputExpander.expand([root + "/music/radio.pls"])
         #expect(lazy.problems.isEmpty)
-        #expect(lazy.entries.map(\.path) == [root + "/music/b c.mp3", root + "/music/a.mp3", root + "/music/missing.mp3",
+        #expect(lazy.entries.map { "\($0.path)" } == [root + "/music/b c.mp3", root + "/music/a.mp3", root + "/music/missing.mp3",
                                              FileManager.default.temporaryDirectory.path + "/nowhere x.mp3", root + "/music/sub/d.mp3"])
         #expect(lazy.entries[2].describe(LoadError(path: lazy.entries[2].path, reason: "no such file"))
                 == "\(root)/music/list.m3u8:4: no such file: \(root)/music/missing.mp3")
@@ -84,7 +96,7 @@ struct InputExpanderTests {
     @Test(arguments: [("a.mp3", true), ("A.MPGA", true), ("x/b.Mp2", true), ("c.mp1", true), ("mp3", false),
                       (".mp3", false), ("x.mp3/", false), ("song.ogg", false), ("dir.mp3/x", false), ("a.mp33", false)])
     func audioFilesAreKnownByExtension(name: String, isAudio: Bool) {
-        #expect(InputExpander.isAudioFile(name) == isAudio)
+        #expect(InputExpander.isAudioFile(Path(name)) == isAudio)
     }
 
     @Test func songsNamedDirectlyAreLeftForTheLoaderToJudge() {
@@ -112,14 +124,24 @@ struct ScriptCompilerTests {
             "\(root)/s/list.m3u:2:1: no such file: \(root)/s/gone.mp3",
         ])
         let origin = Entry.Origin(file: root + "/s/go.tps", line: 1)
-        #expect(script.lines.first == ScriptLine(line: 1, command: .add([Entry(path: root + "/s/a.mp3", origin: origin)])))
+        #expect(script.lines.first == ScriptLine(line: 1, command: .add([Entry(path: Path(root + "/s/a.mp3"), origin: origin)])))
     }
 
-    @Test func aBinaryFileIsRefusedWithABoundedList() throws {
+    @Test func aBinaryFileIsOneProblemFromItsFirstBytes() throws {
         var generator = SplitMix64(seed: 11)
         let junk = (0..<200_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let root = try folder([:])
         try Data(junk).write(to: URL(fileURLWithPath: root + "/junk.tps"))
+        let script = ScriptCompiler(path: root + "/junk.tps")
+        #expect(script.problems.map(\.located) == [
+            "\(root)/junk.tps: binary data, not a script (an audio file? play it with tplayer FILE)",
+        ])
+    }
+
+    @Test func textThatIsNotAScriptGivesABoundedList() throws {
+        var generator = SplitMix64(seed: 11)
+        let words = (0..<20_000).map { _ in "w\(generator.next() % 1000) x\n" }.joined()
+        let root = try folder(["junk.tps": words])
         let script = ScriptCompiler(path: root + "/junk.tps")
         #expect(script.problems.count == ScriptCompiler.maxProblems + 1)
         #expect(script.problems.last?.message.hasSuffix("is it really a script?") == true)
@@ -127,6 +149,6 @@ struct ScriptCompilerTests {
 
     @Test func aMissingScriptIsOneProblem() {
         let script = ScriptCompiler(path: "/no/such/evening.tps")
-        #expect(script.problems.map(\.located) == ["/no/such/evening.tps: cannot read script: No such file or directory"])
+        #expect(script.problems.map(\.located) == ["/no/such/evening.tps: cannot read script: no such file"])
     }
 }

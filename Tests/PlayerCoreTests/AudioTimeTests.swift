@@ -1,7 +1,8 @@
 import Testing
 @testable import PlayerCore
 
-private func parse(_ text: String) -> Int64? { DurationParser.parse(Substring(text))?.flicks }
+private func parse(_ text: String) -> Int64? { try? DurationParser.parse(Substring(text)).get().flicks }
+private func seek(_ text: String) -> SeekTarget? { try? ScriptParser.seekTarget(text).get() }
 private let second = AudioTime.flicksPerSecond
 
 struct AudioTimeTests {
@@ -15,17 +16,35 @@ struct AudioTimeTests {
     }
 
     @Test(arguments: ["", "s", "1.5x", "-1s", "1:3", "1:60", "1:2:3", "::", "1::30", "1.2.3s", "abc",
-                      "99999999999999999999s", "1e3s", "١s", "1:30:00:00", " 1s", "+1s", "1:ab", "0x10"])
+                      "1e3s", "١s", "1:30:00:00", " 1s", "+1s", "1:ab", "0x10"])
     func badDurationsAreRefused(text: String) {
-        #expect(parse(text) == nil)
+        #expect(DurationParser.parse(Substring(text)) == .failure(.malformed))
     }
 
-    @Test func framesAndFlicksConvertExactlyAtEveryMPEGRate() {
+    /// The inputs that crashed `--check` with SIGILL: an add that overflowed after a checked
+    /// multiply. Every step is checked now, and too long is its own answer.
+    @Test(arguments: ["3631020.9h", "217861206.9m", "13071672388s", "99999999999999999999s",
+                      "9223372036854775807ms", "3631021h", "999999999999:00:00", "153722867280912930:00",
+                      "60499999:59:59.9"])
+    func durationsTooLongToCountAreRefusedNotACrash(text: String) {
+        #expect(DurationParser.parse(Substring(text)) == .failure(.tooLong))
+        #expect(ScriptParser.seekTarget("+" + text) == .failure(.tooLong))
+        #expect(ScriptParser.seekTarget("-" + text) == .failure(.tooLong))
+    }
+
+    @Test func theLongestDurationThatFitsIsExact() {
+        // Int64.max flicks is 13,071,672,387 s and a bit: that many whole seconds still fit.
+        #expect(parse("13071672388s") == nil)
+        #expect(parse("13071672387s") == 13_071_672_387 * second)
+        #expect(parse("3630555h") == 3_630_555 * 3600 * second)
+    }
+
+    @Test func framesAndFlicksConvertExactlyAtEveryMPEGRate() throws {
         for rate in [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] {
             #expect(AudioTime.seconds(1).frames(rate: rate) == Int64(rate))
             #expect(AudioTime(frames: 12345, rate: rate).frames(rate: rate) == 12345)
         }
-        #expect(DurationParser.parse("0.5s")!.frames(rate: 44100) == 22050)
+        #expect(try DurationParser.parse("0.5s").get().frames(rate: 44100) == 22050)
     }
 
     @Test func seekTargetsClampToTheSong() {
@@ -35,10 +54,10 @@ struct AudioTimeTests {
         #expect(SeekTarget.by(.seconds(1)).frame(in: song, from: 1000) == 45100)
         #expect(SeekTarget.by(AudioTime(flicks: -AudioTime.seconds(1).flicks)).frame(in: song, from: 1000) == 0)
         #expect(SeekTarget.fraction(permyriad: 5000).frame(in: song, from: 0) == 220_500)
-        #expect(ScriptParser.seekTarget("12.5%") == .fraction(permyriad: 1250))
-        #expect(ScriptParser.seekTarget("-5s") == .by(AudioTime(flicks: -5 * second)))
-        #expect(ScriptParser.seekTarget("+1:00") == .by(.seconds(60)))
-        #expect(ScriptParser.seekTarget("101%") == nil)
-        #expect(ScriptParser.seekTarget("50.%") == nil)
+        #expect(seek("12.5%") == .fraction(permyriad: 1250))
+        #expect(seek("-5s") == .by(AudioTime(flicks: -5 * second)))
+        #expect(seek("+1:00") == .by(.seconds(60)))
+        #expect(seek("101%") == nil)
+        #expect(seek("50.%") == nil)
     }
 }

@@ -5,20 +5,20 @@ final class FakeEngine: PlaybackEngine {
     var calls: [String] = []
     var position: Int64 = 0
     /// Paths that open; anything else fails with "no such file".
-    var goodPaths: Set<String>
+    var goodPaths: Set<Path>
     /// Script pacing as asked: `nil` unlimited, else the audio time left to play.
     var budget: AudioTime?
     var grantID = 0
 
-    init(goodPaths: Set<String> = ["a.mp3", "b.mp3", "c.mp3"]) {
+    init(goodPaths: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) {
         self.goodPaths = goodPaths
     }
 
-    func open(_ path: String, token: Int) throws(LoadError) -> SongInfo {
+    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
         calls.append("open \(path)")
         guard goodPaths.contains(path) else { throw LoadError(path: path, reason: "no such file") }
         position = 0
-        return SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: path)
+        return SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: "\(path)")
     }
 
     func play() { calls.append("play") }

@@ -28,21 +28,79 @@ struct PlaylistTests {
         #expect(problems[1].message.hasPrefix("bad %-escape"))
     }
 
-    @Test func latin1LinesAreDecodedAsLatin1() {
-        // "café.mp3" written in Latin-1 (an old .m3u): é is the single byte 0xE9.
+    @Test func namesThatAreNotUTF8KeepTheirBytesAndOfferTheirLatin1Reading() {
+        // "café.mp3" written in Latin-1 (an old .m3u): é is the single byte 0xE9. The file may
+        // be named with that byte, or renamed to UTF-8 since: both readings are kept.
         let bytes: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".mp3\n".utf8)
-        #expect(Playlist.parse(bytes, format: .m3u).items.map(\.location) == ["café.mp3"])
+        let location = Playlist.parse(bytes, format: .m3u).items.map(\.location)
+        #expect(location == [Path(bytes: Array("caf".utf8) + [0xE9] + Array(".mp3".utf8))])
+        #expect(location.first?.latin1AsUTF8 == "café.mp3")
+        #expect(location.first?.description == "caf\u{FFFD}.mp3")
+        #expect(Path("café.mp3").latin1AsUTF8 == nil, "UTF-8 needs no second reading")
     }
 
-    @Test func binaryJunkAndHugeLinesAreReportedNotTakenAsPaths() {
-        var bytes: [UInt8] = Array("good.mp3\n".utf8)
+    @Test func aBinaryFileIsRecognisedFromItsFirstBytes() {
+        // An MP3 renamed .m3u: the ID3 header holds NUL bytes.
+        let bytes: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0x20] + Array(repeating: 0x41, count: 200_000)
+        let (items, problems) = Playlist.parse(bytes, format: .m3u)
+        #expect(items.isEmpty)
+        #expect(problems == [Playlist.Problem(line: 0, column: 1, message: "binary data, not a playlist")])
+    }
+
+    @Test func binaryJunkAndHugeLinesLaterOnAreReportedNotTakenAsPaths() {
+        var bytes: [UInt8] = Array(String(repeating: "# padding past the sniffed start\n", count: 300).utf8)
+        bytes += Array("good.mp3\n".utf8)
         bytes += [0x00, 0xFF, 0x13, 0x37, 0x00] + Array("\n".utf8)
         bytes += Array(repeating: UInt8(ascii: "x"), count: 100_000) + Array("\nlast.mp3".utf8)
         let (items, problems) = Playlist.parse(bytes, format: .m3u)
         #expect(items.map(\.location) == ["good.mp3", "last.mp3"])
-        #expect(problems.map(\.line) == [2, 3])
-        #expect(problems[0].message == "binary data, not text")
-        #expect(problems[1].message.hasPrefix("line too long (100000 bytes"))
+        #expect(problems.map(\.line) == [302, 303])
+        #expect(problems.first?.message == "binary data, not text")
+        #expect(problems.last?.message.hasPrefix("line too long (100000 bytes") == true)
+    }
+
+    @Test func chunksOfAnySizeParseAsTheWhole() {
+        let text = "\u{FEFF}#EXTM3U\r\n#EXTINF:1,Título\r\none.mp3\r\rtwo.mp3\n" + String(repeating: "y", count: 5000)
+            + "\r\nthree.mp3\r\n[playlist]\nFile1=a.mp3\nFile3=\nTitle1=A"
+        let bytes = Array(text.utf8)
+        for format in [Playlist.Format.m3u, .pls] {
+            let whole = Playlist.parse(bytes, format: format)
+            for size in [1, 2, 3, 7, 64, 4097] {
+                var parser = Playlist.Parser(format: format)
+                var items: [Playlist.Item] = []
+                var problems: [Playlist.Problem] = []
+                var start = 0
+                while start < bytes.count {
+                    let end = min(start + size, bytes.count)
+                    _ = bytes[start..<end].withUnsafeBufferPointer {
+                        parser.feed($0, item: { items.append($0) }, problem: { problems.append($0) })
+                    }
+                    start = end
+                }
+                parser.finish(item: { items.append($0) }, problem: { problems.append($0) })
+                #expect(items == whole.items, "chunks of \(size)")
+                #expect(problems == whole.problems, "chunks of \(size)")
+            }
+        }
+    }
+
+    @Test func anEmptyPLSEntryIsAProblemNotTheFolder() {
+        // `File2=` once expanded to the playlist's own folder, recursively.
+        let text = "[playlist]\nFile1=one.mp3\nFile2=\nfile3=   \nNumberOfEntries=3\n"
+        let (items, problems) = Playlist.parse(Array(text.utf8), format: .pls)
+        #expect(items.map(\.location) == ["one.mp3"])
+        #expect(problems == [
+            Playlist.Problem(line: 3, column: 7, message: "empty entry (File2=); skipped"),
+            Playlist.Problem(line: 4, column: 7, message: "empty entry (file3=); skipped"),
+        ])
+    }
+
+    @Test func aFileFullOfProblemsIsNotReadToTheEnd() {
+        let text = String(repeating: "http://example.com/x\n", count: 10_000) + "late.mp3\n"
+        let (items, problems) = m3u(text)
+        #expect(items.isEmpty)
+        #expect(problems.count == Playlist.maxProblems + 1)
+        #expect(problems.last?.message.hasSuffix("is it really a playlist?") == true)
     }
 
     @Test func randomBytesNeverCrashTheParsers() {

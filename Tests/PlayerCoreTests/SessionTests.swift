@@ -1,9 +1,9 @@
 import Testing
 @testable import PlayerCore
 
-private func session(_ inputs: [String], good: Set<String> = ["a.mp3", "b.mp3", "c.mp3"]) -> (Session, FakeEngine, Reports) {
+private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) -> (Session, FakeEngine, Reports) {
     let engine = FakeEngine(goodPaths: good)
-    let session = Session(context: PlayerContext(engine: engine), entries: inputs.map { Entry(path: $0) })
+    let session = Session(context: PlayerContext(engine: engine), entries: inputs.map { Entry(path: Path($0)) })
     let reports = Reports()
     session.report = { reports.lines.append($0) }
     return (session, engine, reports)
@@ -144,7 +144,7 @@ struct SessionTests {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.perform(.toggleRepeat)
         session.start()
-        for expected in ["b.mp3", "a.mp3", "b.mp3"] {
+        for expected: Path in ["b.mp3", "a.mp3", "b.mp3"] {
             session.handle(.ended(token: session.context.token))
             #expect(session.context.state.song?.path == expected)
         }
@@ -162,9 +162,9 @@ struct SessionTests {
     }
 
     @Test func shufflePlaysEachEntryOnce() {
-        let engine = FakeEngine(goodPaths: Set((0..<20).map { "\($0).mp3" }))
+        let engine = FakeEngine(goodPaths: Set((0..<20).map { Path("\($0).mp3") }))
         let queue = PlayQueue(shuffle: true, seed: 3)
-        let session = Session(context: PlayerContext(engine: engine), entries: (0..<20).map { Entry(path: "\($0).mp3") }, queue: queue)
+        let session = Session(context: PlayerContext(engine: engine), entries: (0..<20).map { Entry(path: Path("\($0).mp3")) }, queue: queue)
         session.start()
         var played = [session.context.state.song!.path]
         while !session.isFinished {
@@ -172,7 +172,7 @@ struct SessionTests {
             if let path = session.context.state.song?.path, !session.isFinished { played.append(path) }
         }
         #expect(played.count == 20 && Set(played).count == 20)
-        #expect(played != (0..<20).map { "\($0).mp3" })
+        #expect(played != (0..<20).map { Path("\($0).mp3") })
     }
 
     @Test func aPlaylistTitleNamesASongWithoutTags() {
@@ -210,7 +210,7 @@ struct SessionTests {
 /// Opens anything, with no tags.
 private final class UntaggedEngine: PlaybackEngine {
     var position: Int64 = 0
-    func open(_ path: String, token: Int) throws(LoadError) -> SongInfo {
+    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
         SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 100)
     }
     func play() {}

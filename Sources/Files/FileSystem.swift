@@ -1,0 +1,181 @@
+import Glibc
+import PlayerCore
+
+/// Every file-system call tplayer makes, in one place, on byte paths (`Path`).
+///
+/// Only regular files are ever read: a named pipe, a device or a socket given where a playlist,
+/// a script or a song belongs is refused at once, because opening or reading one can block
+/// forever (a FIFO with no writer) or never end (`/dev/zero`).
+public enum FileSystem {
+    /// What `path` is (following symbolic links).
+    public static func status(of path: Path) -> Result<FileStatus, SystemError> {
+        guard !path.hasNUL else { return .failure(SystemError(code: ENOENT)) }
+        var info = stat()
+        let result = path.withCString { stat($0, &info) }
+        return result == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+
+    /// Whether anything exists at `path` (a dangling symbolic link counts: it can be written through).
+    public static func exists(_ path: Path) -> Bool {
+        guard !path.hasNUL else { return false }
+        var info = stat()
+        return path.withCString { lstat($0, &info) } == 0
+    }
+
+    /// `path` with every symbolic link, `.` and `..` resolved; `nil` when it cannot be.
+    public static func canonicalPath(_ path: Path) -> Path? {
+        guard !path.hasNUL, let resolved = path.withCString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return Path(cString: resolved)
+    }
+
+    /// An entry of a folder.
+    public struct DirectoryItem: Sendable {
+        public let name: Path
+        /// The entry is a folder, or a symbolic link to one.
+        public let isDirectory: Bool
+        /// `stat` failed on the entry (e.g. its full path is too long): why.
+        public let problem: SystemError?
+    }
+
+    /// The visible entries of a folder (names starting with a dot are skipped), names as bytes.
+    public static func list(_ path: Path) -> Result<[DirectoryItem], SystemError> {
+        guard !path.hasNUL else { return .failure(SystemError(code: ENOENT)) }
+        guard let directory = path.withCString({ opendir($0) }) else { return .failure(.current) }
+        defer { closedir(directory) }
+        var items: [DirectoryItem] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Path(bytes: raw.prefix { $0 != 0 }) }
+            if name.bytes.first == UInt8(ascii: ".") { continue }
+            let type = Int32(entry.pointee.d_type)
+            var isDirectory = type == DT_DIR
+            var problem: SystemError?
+            if type == DT_LNK || type == DT_UNKNOWN {
+                switch status(of: path.appending(name)) {
+                case .success(let info): isDirectory = info.kind == .directory
+                case .failure(let error): problem = error.isMissing ? nil : error  // a dangling link is no song
+                }
+            }
+            items.append(DirectoryItem(name: name, isDirectory: isDirectory, problem: problem))
+        }
+        return .success(items)
+    }
+
+    /// Why a regular file cannot be read.
+    public enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
+        case system(SystemError)
+        case notRegular(FileStatus.Kind)
+        /// Larger than the caller's limit (checked before reading, and again while reading).
+        case tooLarge(limit: Int)
+
+        public var description: String {
+            switch self {
+            case .system(let error): error.reason
+            case .notRegular(.directory): "is a folder"
+            case .notRegular(let kind): "not a regular file (it is a \(kind.rawValue))"
+            case .tooLarge(let limit): "larger than \(Self.megabytes(limit))"
+            }
+        }
+
+        private static func megabytes(_ bytes: Int) -> String {
+            bytes >= 1 << 20 ? "\(bytes >> 20) MB" : "\(bytes >> 10) KB"
+        }
+    }
+
+    /// Opens `path` for reading, refusing anything but a regular file before a byte is read.
+    ///
+    /// The open is non-blocking, so a named pipe with no writer cannot hang it; the kind is
+    /// checked on the open descriptor (`fstat`), so the file cannot be swapped after the check.
+    public static func openRegularFile(_ path: Path) -> Result<OpenFile, ReadError> {
+        guard !path.hasNUL else { return .failure(.system(SystemError(code: ENOENT))) }
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
+        guard fd >= 0 else { return .failure(.system(.current)) }
+        let file = OpenFile(fd: fd)
+        switch file.status() {
+        case .failure(let error): return .failure(.system(error))
+        case .success(let info) where info.kind != .regular: return .failure(.notRegular(info.kind))
+        case .success: break
+        }
+        // Regular files ignore O_NONBLOCK, but whoever reads the descriptor next expects a
+        // blocking one.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return .success(file)
+    }
+
+    /// The whole regular file at `path`, refusing one over `limit` bytes before reading it.
+    public static func readAll(_ path: Path, limit: Int) -> Result<[UInt8], ReadError> {
+        var bytes: [UInt8] = []
+        return read(path, limit: limit) { chunk in
+            bytes += chunk
+            return true
+        }.map { bytes }
+    }
+
+    /// Reads the regular file at `path` in chunks of up to 64 KB, handing each to `body`, which
+    /// returns false to stop early. A file over `limit` bytes is refused before anything is read.
+    public static func read(_ path: Path, limit: Int,
+                            _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Result<Void, ReadError> {
+        let file: OpenFile
+        switch openRegularFile(path) {
+        case .success(let opened): file = opened
+        case .failure(let error): return .failure(error)
+        }
+        if case .success(let info) = file.status(), info.size > limit { return .failure(.tooLarge(limit: limit)) }
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+        defer { chunk.deallocate() }
+        var total = 0
+        while true {
+            let count = Glibc.read(file.descriptor, chunk.baseAddress, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return .failure(.system(.current)) }
+            if count == 0 { return .success(()) }
+            total += count
+            // The file may grow while it is read: the limit holds all the same.
+            guard total <= limit else { return .failure(.tooLarge(limit: limit)) }
+            guard body(UnsafeBufferPointer(rebasing: chunk[0..<count])) else { return .success(()) }
+        }
+    }
+
+    /// Why a file cannot be created at `path`, found by trying (and undoing the try): the real
+    /// reason (read-only file system, permission denied, no such folder) that libao does not give.
+    public static func whyCannotCreate(_ path: Path) -> SystemError? {
+        guard !path.hasNUL else { return SystemError(code: EINVAL) }
+        let existed = exists(path)
+        let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o666) }
+        guard fd >= 0 else { return .current }
+        close(fd)
+        if !existed { _ = path.withCString { unlink($0) } }
+        return nil
+    }
+}
+
+/// An open file descriptor, closed exactly once, when the object goes.
+public final class OpenFile {
+    public let descriptor: Int32
+
+    init(fd: Int32) {
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// What the open file is now (`fstat`): its size shrinks if someone truncates it.
+    public func status() -> Result<FileStatus, SystemError> {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+}
+
+extension SystemError {
+    /// The reason as one lowercase phrase for messages: `no such file`, `permission denied`,
+    /// `file name too long`, `too many open files`, `read-only file system`.
+    public var reason: String {
+        switch code {
+        case ENOENT, ENOTDIR: return "no such file"
+        default:
+            let text = description
+            guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? true else { return text }
+            return first.lowercased() + text.dropFirst()
+        }
+    }
+}
