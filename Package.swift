@@ -46,10 +46,22 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore"]),
+        // The parsers' promises, checked on any input: by the fuzz targets and by the tests.
+        .target(name: "ParserChecks", dependencies: ["PlayerCore"]),
+
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]
 )
+
+// `make fuzz` builds one libFuzzer target at a time (TPLAYER_FUZZ=1, `--sanitize=fuzzer`); they
+// exist only then, since without the sanitizer nothing provides their `main`.
+if Context.environment["TPLAYER_FUZZ"] == "1" {
+    for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget"] {
+        package.products.append(.executable(name: name, targets: [name]))
+        package.targets.append(.executableTarget(name: name, dependencies: ["ParserChecks"], path: "Fuzz/\(name)"))
+    }
+}

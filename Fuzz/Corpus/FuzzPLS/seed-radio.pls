@@ -1,0 +1,9 @@
+[playlist]
+NumberOfEntries=3
+File2=b.mp3
+Title2=Bee
+File1=file:///a%20a.mp3
+File10=c.mp3
+Length1=-1
+Version=2
+nonsense
