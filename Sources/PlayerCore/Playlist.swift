@@ -58,7 +58,8 @@ public enum Playlist {
     public struct Parser {
         public let format: Format
         private var splitter = LineSplitter()
-        private var seen = 0
+        /// The start of the file, held until it is known to be text; `nil` once it is.
+        private var head: [UInt8]? = []
         private var problemCount = 0
         private var stopped = false
         /// M3U: the `#EXTINF` title waiting for its entry.
@@ -76,24 +77,31 @@ public enum Playlist {
         public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, item: (Item) -> Void,
                                   problem: (Problem) -> Void) -> Bool {
             guard !stopped else { return false }
-            if seen < TextLines.sniffBytes {
-                let sniffed = UnsafeBufferPointer(rebasing: chunk.prefix(TextLines.sniffBytes - seen))
-                seen += sniffed.count
-                if TextLines.looksBinary(sniffed) {
-                    stopped = true
-                    problem(Problem(line: 0, column: 1, message: "binary data, not a playlist"))
-                    return false
-                }
+            guard var held = head else {
+                split(chunk, item: item, problem: problem)
+                return !stopped
             }
-            var splitter = LineSplitter()
-            swap(&splitter, &self.splitter)
-            splitter.feed(chunk) { line in take(line, item: item, problem: problem) }
-            swap(&splitter, &self.splitter)
+            // Nothing is parsed until the start of the file is known to be text, so chunks of
+            // any size give the same entries.
+            let taken = min(TextLines.sniffBytes - held.count, chunk.count)
+            held += chunk.prefix(taken)
+            guard held.count == TextLines.sniffBytes else {
+                head = held
+                return true
+            }
+            head = nil
+            release(held, item: item, problem: problem)
+            if !stopped { split(UnsafeBufferPointer(rebasing: chunk[taken...]), item: item, problem: problem) }
             return !stopped
         }
 
         /// Ends the input: the last line, and for PLS every entry, in number order.
         public mutating func finish(item: (Item) -> Void, problem: (Problem) -> Void) {
+            if let held = head {
+                head = nil
+                release(held, item: item, problem: problem)
+            }
+            guard !stopped else { return }
             var splitter = LineSplitter()
             swap(&splitter, &self.splitter)
             splitter.finish { line in take(line, item: item, problem: problem) }
@@ -103,6 +111,23 @@ public enum Playlist {
                 entry.title = titles[number]
                 item(entry)
             }
+        }
+
+        /// Parses the held start of the file, or refuses the file when it is binary.
+        private mutating func release(_ held: [UInt8], item: (Item) -> Void, problem: (Problem) -> Void) {
+            let binary = held.withUnsafeBufferPointer(TextLines.looksBinary)
+            guard !binary else {
+                stopped = true
+                return problem(Problem(line: 0, column: 1, message: "binary data, not a playlist"))
+            }
+            held.withUnsafeBufferPointer { split($0, item: item, problem: problem) }
+        }
+
+        private mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, item: (Item) -> Void, problem: (Problem) -> Void) {
+            var splitter = LineSplitter()
+            swap(&splitter, &self.splitter)
+            splitter.feed(bytes) { line in take(line, item: item, problem: problem) }
+            swap(&splitter, &self.splitter)
         }
 
         /// What one line holds.
