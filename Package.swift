@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "ParserChecks", dependencies: ["PlayerCore"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks"]),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),

@@ -81,17 +81,45 @@ enum AoLibrary {
     }
 }
 
+/// A libao driver to open, live or writing `path`: what `-o` and `-w` name.
+final class AoOutput: AudioOutput {
+    let driver: AoLibrary.Driver
+    let path: Path?
+    let overwrite: Bool
+
+    init(driver: AoLibrary.Driver, path: Path? = nil, overwrite: Bool = false) {
+        self.driver = driver
+        self.path = path
+        self.overwrite = path != nil && overwrite
+    }
+
+    var name: String { path.map { "\($0)" } ?? driver.shortName }
+    var isFile: Bool { path != nil }
+    var needsPacing: Bool { !isFile && driver.shortName == "null" }
+
+    func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
+        do {
+            return try AoSink(driver: driver, format: format, path: path, overwrite: overwrite)
+        } catch {
+            throw OutputFailure(message: "\(error)")
+        }
+    }
+}
+
 /// One open libao device or output file. Opened in `init`, closed exactly once (by `close()` or
 /// `deinit`); closing a file output is what writes its final WAV/AU header.
-final class AoOutput {
+final class AoSink: AudioSink {
     let driver: AoLibrary.Driver
     let format: PCMFormat
+    let fileID: FileStatus.ID?
+    private let path: Path?
     private var device: OpaquePointer?
 
     /// Opens a live device (`path == nil`) or a file.
     init(driver: AoLibrary.Driver, format: PCMFormat, path: Path?, overwrite: Bool) throws(AoError) {
         self.driver = driver
         self.format = format
+        self.path = path
         var sample = ao_sample_format()
         sample.bits = Int32(PCMFormat.bytesPerSample * 8)
         sample.rate = Int32(format.rate)
@@ -112,28 +140,34 @@ final class AoOutput {
             throw AoError(code: code, systemReason: reason)
         }
         device = opened
+        fileID = path.flatMap { try? FileSystem.status(of: $0).get().id }
     }
 
-    deinit { close() }
+    deinit { try? close() }
 
-    /// Hands `count` bytes to the device; false when the device refused them (`writeError` then
-    /// says why, when the system told: a full disk, an I/O error).
-    func play(_ bytes: UnsafeMutableRawPointer, count: Int) -> Bool {
-        guard let device else { return false }
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) {
+        guard let device, let base = bytes.baseAddress else { return }
         errno = 0
-        let played = ao_play(device, bytes.assumingMemoryBound(to: CChar.self), UInt32(count)) != 0
-        writeError = played || errno == 0 ? nil : .current
-        return played
+        let played = ao_play(device, UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count)) != 0
+        guard !played else { return }
+        // libao keeps the system's reason in errno when there is one: a full disk, an I/O error.
+        let reason = errno == 0 ? nil : SystemError.current
+        if path != nil {
+            throw OutputFailure(message: reason.map { "cannot write to the file: \($0.reason)" } ?? "cannot write to the file; is the disk full?")
+        }
+        throw OutputFailure(message: "the \(driver.shortName) device stopped taking audio")
     }
 
-    private(set) var writeError: SystemError?
-
-    /// Drains and closes the device; for a file, writes the final header. False on failure.
-    @discardableResult
-    func close() -> Bool {
-        guard let device else { return true }
+    /// Drains and closes the device; for a file, writes the final header. A pipe cannot have its
+    /// header rewritten (ESPIPE): that is what writing WAV to a pipe means, not a failure.
+    func close() throws(OutputFailure) {
+        guard let device else { return }
         self.device = nil
-        return ao_close(device) != 0
+        errno = 0
+        guard ao_close(device) == 0 else { return }
+        let code = errno
+        guard path != nil, code != ESPIPE else { return }
+        throw OutputFailure(message: code == 0 ? "could not finish the file" : "could not finish the file: \(SystemError(code: code).reason)")
     }
 }
 

@@ -40,7 +40,14 @@ final class ConditionLock: @unchecked Sendable {
     func wait(seconds: Double) {
         var deadline = Monotonic.now()
         deadline.add(seconds: seconds)
-        pthread_cond_timedwait(condition, mutex, &deadline)
+        _ = wait(until: deadline)
+    }
+
+    /// Waits for a signal or until the monotonic clock reaches `deadline`; false once it has.
+    /// Call only inside `withLock`.
+    func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
     }
 
     /// Wakes every waiter; call inside `withLock`.

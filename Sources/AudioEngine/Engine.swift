@@ -6,19 +6,21 @@ import PlayerCore
 /// The audio engine: libmpg123 decodes, libao plays, on one dedicated playback thread.
 ///
 /// Callers on other threads never touch the C handles: every method posts a command to the
-/// playback thread (`PlaybackLoop`) and returns at once, except `open` and `shutdown`, which wait
-/// for its answer. What the thread has to report arrives through `takeEvents()`, and
-/// `eventFD` turns readable when there is something to take, for a `poll` loop.
+/// playback thread (`PlaybackLoop`) and returns at once. What the thread has to report arrives
+/// through `takeEvents()`, and `eventFD` turns readable when there is something to take, for a
+/// `poll` loop. No wait on the playback thread is unbounded: `shutdown` gives it a moment to
+/// close the output and then lets it go.
 public final class Engine: PlaybackEngine {
-    private let mailbox: Mailbox
+    private let shared = Locked(EngineShared())
+    private let outbox: EventOutbox
     private var thread: pthread_t?
 
     /// Sets up the output and starts the playback thread. Nothing is opened on the device until
     /// the first song plays (its format decides the device's).
     public init(output target: OutputTarget) throws(OutputError) {
-        let output = try ResolvedOutput(target)
+        let choice = try OutputChoice(target)
         do {
-            mailbox = try Mailbox()
+            outbox = try EventOutbox()
         } catch {
             throw OutputError(message: "cannot start the audio engine: \(error.reason)", isUsageError: false)
         }
@@ -29,72 +31,146 @@ public final class Engine: PlaybackEngine {
         } catch {
             throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
-        if let notice = output.fallbackNotice {
-            mailbox.report(.outputFallback(message: notice))
+        if let notice = choice.notice {
+            outbox.post(.outputFallback(message: notice))
         }
-        let loop = PlaybackLoop(mailbox: mailbox, output: output, decoder: decoder)
-        thread = Self.start(loop)
+        let shared = self.shared
+        let outbox = self.outbox
+        let loop = PlaybackLoop(decoder: decoder, output: choice.primary, fallback: choice.fallback,
+                                clock: MonotonicClock(), shared: shared) { event in
+            switch event {
+            case .opened(let info, let token): shared.update { $0.opened[token] = .success(info) }
+            case .openFailed(let error, let token): shared.update { $0.opened[token] = .failure(error) }
+            default: outbox.post(event)
+            }
+        }
+        do {
+            thread = try Self.start(loop)
+        } catch {
+            throw OutputError(message: "cannot start the playback thread: \(error.reason)", isUsageError: false)
+        }
     }
 
     deinit {
-        shutdown()
+        _ = shutdown()
     }
 
     /// Readable when events are waiting.
-    public var eventFD: Int32 { mailbox.wakeReadFD }
+    public var eventFD: Int32 { outbox.readFD }
 
     /// Events since the last call, oldest first.
-    public func takeEvents() -> [EngineEvent] { mailbox.takeEvents() }
+    public func takeEvents() -> [EngineEvent] { outbox.take() }
 
     public func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
-        let reply = mailbox.makeReplyID()
-        mailbox.post(.open(path: path, token: token, reply: reply))
-        switch mailbox.awaitReply(reply) {
-        case .success(let info?): return info
-        case .success(nil): throw LoadError(path: path, reason: "the engine has shut down")
+        post(.open(path, token: token))
+        let answer = shared.wait(until: { $0.opened[token] != nil || $0.finished != nil }, timeout: nil) { state in
+            state.opened.removeValue(forKey: token)
+        }
+        switch answer {
+        case .success(let info): return info
         case .failure(let error): throw error
+        case nil: throw LoadError(path: path, reason: .notReadable("the engine has shut down"))
         }
     }
 
-    public func play() { mailbox.post(.play) }
-    public func stop() { mailbox.post(.stop) }
-    public func seek(toFrame frame: Int64) { mailbox.post(.seek(frame: frame)) }
-    public var position: Int64 { mailbox.position }
-    public func setVolume(_ fraction: Double) { mailbox.post(.volume(min(max(fraction, 0), 1))) }
-    public func limitPlayback(_ limited: Bool) { mailbox.limitPlayback(limited) }
-    public func grant(_ time: AudioTime, id: Int) { mailbox.grant(time, id: id) }
-    public func revokeGrant() -> AudioTime { mailbox.revokeGrant() }
+    public func play() { post(.play) }
+    public func stop() { post(.stop) }
+    public func seek(_ target: SeekTarget) { post(.seek(target)) }
+    public var position: Int64 { shared.read(\.position) }
+    public func setVolume(_ fraction: Double) { post(.volume(min(max(fraction, 0), 1))) }
+    public func limitPlayback(_ limited: Bool) { shared.update { $0.budget.limit(limited) } }
+    public func grant(_ time: AudioTime, id: Int) { shared.update { $0.budget.grant(time, id: id) } }
+    public func revokeGrant() -> AudioTime { shared.update { $0.budget.revoke() } }
 
-    /// Closes the output (writing a file's final header) and ends the playback thread. Waits for
-    /// the chunk being written, so at most ~25 ms plus the device's drain; safe to call twice.
-    public func shutdown() {
-        guard let thread else { return }
-        self.thread = nil
-        let reply = mailbox.makeReplyID()
-        mailbox.post(.shutdown(reply: reply))
-        _ = mailbox.awaitReply(reply)
-        pthread_join(thread, nil)
+    private func post(_ command: EngineCommand) {
+        shared.update { $0.commands.append(command) }
     }
 
-    /// Starts `loop.run()` on a new thread that keeps the process's signals blocked, so they are
-    /// always handled by the main thread's loop.
-    private static func start(_ loop: PlaybackLoop) -> pthread_t? {
+    /// How the engine ended.
+    public enum Shutdown: Equatable, Sendable {
+        /// The output closed cleanly (a file has its final header).
+        case closed
+        /// Closing the output failed: why, in one line.
+        case failed(String)
+        /// The playback thread did not stop in time (a device that no longer answers): it was
+        /// left behind, and a file being written may lack its final header.
+        case timedOut
+    }
+
+    /// Closes the output (writing a file's final header) and ends the playback thread, waiting
+    /// at most `timeout` seconds for it: a frozen sound server never holds the player hostage.
+    /// Safe to call twice.
+    @discardableResult
+    public func shutdown(timeout: Double = 0.8) -> Shutdown {
+        guard let thread else { return .closed }
+        self.thread = nil
+        post(.shutdown)
+        let finished = shared.wait(until: { $0.finished != nil }, timeout: timeout) { $0.finished }
+        guard let finished else {
+            pthread_detach(thread)
+            return .timedOut
+        }
+        pthread_join(thread, nil)
+        switch finished {
+        case .success: return .closed
+        case .failure(let failure): return .failed(failure.message)
+        }
+    }
+
+    /// Starts `loop.run()` on a new thread. Signals that ask the process to end or to redraw
+    /// are blocked there, so the main thread's loop answers them; faults (SIGSEGV and the like)
+    /// are not, so a crash on the playback thread still runs the handler that restores the
+    /// terminal.
+    private static func start(_ loop: PlaybackLoop) throws(SystemError) -> pthread_t {
         var blocked = sigset_t()
         var previous = sigset_t()
         sigfillset(&blocked)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS] { sigdelset(&blocked, fault) }
         pthread_sigmask(SIG_SETMASK, &blocked, &previous)
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(loop).toOpaque()
         let started = pthread_create(&thread, nil, { context in
             guard let context else { return nil }
+            _ = setThreadName(pthread_self(), "tplayer-play")  // as `ps -L` and /proc show it
             Unmanaged<PlaybackLoop>.fromOpaque(context).takeRetainedValue().run()
             return nil
         }, context)
         guard started == 0 else {
             Unmanaged<PlaybackLoop>.fromOpaque(context).release()
-            return nil
+            throw SystemError(code: started)
         }
         return thread
     }
 }
+
+/// Events from the playback thread to the main loop: a locked list, and a self-pipe that turns
+/// readable when the list may hold something.
+final class EventOutbox: @unchecked Sendable {
+    // `@unchecked Sendable`: the list is only touched inside its lock; the pipe is thread-safe.
+    private let events = Locked<[EngineEvent]>([])
+    private let wake: SelfPipe
+
+    init() throws(SystemError) {
+        wake = try SelfPipe()
+    }
+
+    var readFD: Int32 { wake.readFD }
+
+    func post(_ event: EngineEvent) {
+        events.update { $0.append(event) }
+        wake.wake()
+    }
+
+    func take() -> [EngineEvent] {
+        _ = wake.drain()
+        return events.update { list in
+            defer { list.removeAll() }
+            return list
+        }
+    }
+}
+
+/// glibc's `pthread_setname_np`, which the Glibc module does not export.
+@_silgen_name("pthread_setname_np")
+private func setThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32

@@ -3,29 +3,9 @@ import Files
 import Glibc
 import PlayerCore
 
-/// A libmpg123 error: the library's own message, named by its code.
-struct Mpg123Error: Error, CustomStringConvertible {
-    let code: Int32
-
-    var description: String {
-        guard let text = mpg123_plain_strerror(code) else { return "libmpg123 error \(code)" }
-        return String(cString: text)
-    }
-}
-
-/// The PCM format libmpg123 decodes to: always signed 16-bit, native byte order (what `mpg123 -w`
-/// writes), at the stream's rate and channel count unless a format was imposed.
-struct PCMFormat: Equatable, Sendable {
-    var rate: Int
-    var channels: Int
-
-    static let bytesPerSample = 2
-    var bytesPerFrame: Int { channels * Self.bytesPerSample }
-}
-
 /// One libmpg123 handle, reused from song to song. Created in `init`, freed in `deinit`, and
 /// only ever touched by the playback thread.
-final class Mpg123Decoder {
+final class Mpg123Decoder: AudioDecoder {
     private let handle: OpaquePointer
     /// The song's file, opened by tplayer (regular files only) and read by libmpg123.
     private var file: OpenFile?
@@ -73,6 +53,14 @@ final class Mpg123Decoder {
         mpg123_delete(handle)
     }
 
+    func restrictFormat(to format: PCMFormat?) throws(LoadFailure) {
+        do throws(Mpg123Error) {
+            if let format { try imposeFormat(format) } else { try allowAnyFormat() }
+        } catch {
+            throw .damaged(error.description)
+        }
+    }
+
     /// Lets the next song decode at its own rate and channel count.
     func allowAnyFormat() throws(Mpg123Error) {
         try check(mpg123_format_none(handle))
@@ -93,33 +81,41 @@ final class Mpg123Decoder {
         try check(mpg123_format(handle, format.rate, channels, tp_mpg123_enc_signed_16))
     }
 
-    /// Opens `path` (closing any earlier song) and reads up to its first frame, so its format,
-    /// tags and length are known. The file is streamed by libmpg123, never read whole.
-    /// `output` is the file being written, if any: reading it while it grows would never end.
-    func open(_ path: Path, output: FileStatus.ID?) throws(OpenFailure) -> PCMFormat {
+    func open(_ path: Path, refusing output: FileStatus.ID?) throws(LoadFailure) -> OpenedSong {
         close()
         let opened: OpenFile
         switch FileSystem.openRegularFile(path) {
         case .success(let file): opened = file
-        case .failure(let error): throw .file(error)
+        case .failure(.system(let error)): throw error.isMissing ? .missing : .notReadable(error.reason)
+        case .failure(.notRegular(.directory)): throw .isDirectory
+        case .failure(.notRegular(let kind)): throw .notRegular(kind.rawValue)
+        case .failure(.tooLarge): throw .notReadable("too large")
         }
         let status = try? opened.status().get()
-        guard status?.id != output || output == nil else { throw .isOutput }
+        if let output, status?.id == output { throw .isOutput }
         let size = status?.size ?? 0
         guard size > 0 else { throw .empty }
         var code = tp_mpg123_open_fd(handle, opened.descriptor)
-        guard code == MPG123_OK.rawValue else { throw .decoder(Mpg123Error(code: code)) }
-        var rate = 0
-        var channels: Int32 = 0
-        var encoding: Int32 = 0
-        code = mpg123_getformat2(handle, &rate, &channels, &encoding, 1)
-        guard code == MPG123_OK.rawValue else {
-            mpg123_close(handle)
-            throw .decoder(Mpg123Error(code: code))
+        if code == MPG123_OK.rawValue {
+            var rate = 0
+            var channels: Int32 = 0
+            var encoding: Int32 = 0
+            code = mpg123_getformat2(handle, &rate, &channels, &encoding, 1)
+            if code == MPG123_OK.rawValue {
+                file = opened
+                openedSize = size
+                let format = PCMFormat(rate: rate, channels: Int(channels))
+                let tags = tags()
+                let info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
+                                    title: tags.title, artist: tags.artist, album: tags.album)
+                return OpenedSong(info: info, format: format)
+            }
         }
-        file = opened
-        openedSize = size
-        return PCMFormat(rate: rate, channels: Int(channels))
+        mpg123_close(handle)
+        switch Mpg123Error(code: code) {
+        case .done, .generic: throw .notAudio
+        case let error: throw .damaged(error.description)
+        }
     }
 
     func close() {
@@ -134,8 +130,7 @@ final class Mpg123Decoder {
         return (openedSize, info.size)
     }
 
-    /// Decodes up to `capacity` bytes into `buffer`.
-    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> ReadResult {
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
         var done = 0
         let code = mpg123_read(handle, buffer, capacity, &done)
         switch code {
@@ -150,9 +145,27 @@ final class Mpg123Decoder {
         case MPG123_DONE.rawValue:
             return done > 0 ? .data(bytes: done) : .done
         default:
-            if done > 0 { return .data(bytes: done) }
-            let message = mpg123_strerror(handle).map { String(cString: $0) }
-            return .failed(message ?? Mpg123Error(code: code).description)
+            // The bytes that come with an error are the last good ones: the song ends after
+            // them, as in mpg123, and nothing past the damage is played.
+            var error = Mpg123Error(code: code)
+            if error == .generic { error = Mpg123Error(code: mpg123_errcode(handle)) }  // the specific one
+            return .damaged(bytes: done, reason: reason(for: error))
+        }
+    }
+
+    /// What went wrong, as a phrase for "damaged at 0:15.05: ...".
+    private func reason(for error: Mpg123Error) -> String {
+        switch error {
+        case .resyncFailed:
+            var limit = 0
+            var ignored = 0.0
+            mpg123_getparam2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), &limit, &ignored)
+            return "cannot find MPEG data to resync within \(limit) bytes"
+        case .outOfSync: return "lost the MPEG frame sync"
+        case .readerFailed: return "cannot read the file"
+        case .generic:
+            return mpg123_strerror(handle).map { String(cString: $0) } ?? error.description
+        default: return error.description
         }
     }
 

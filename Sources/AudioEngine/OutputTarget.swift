@@ -16,6 +16,14 @@ public enum OutputTarget: Equatable, Sendable {
         }
     }
 
+    /// The file, or the driver (`default` for libao's default live device), for messages.
+    public var name: String {
+        switch self {
+        case .live(let driver): driver ?? "default"
+        case .file(_, let path, _): "\(path)"
+        }
+    }
+
     /// A file output runs as fast as decoding allows; a live one in real time.
     public var isFile: Bool {
         if case .file = self { return true }
@@ -48,20 +56,17 @@ public struct OutputDriverInfo: Sendable {
     }
 }
 
-/// An output target checked against the drivers libao has.
-struct ResolvedOutput {
-    var driver: AoLibrary.Driver
-    var path: Path?
-    var overwrite = false
-
-    /// Why the null driver is used instead of the asked-for one, when it is.
-    var fallbackNotice: String?
-
-    var isFile: Bool { path != nil }
-    /// Output that does not block by itself and must be held to real time.
-    var needsPacing: Bool { !isFile && driver.shortName == "null" }
+/// The outputs a target names, checked against the drivers libao has: the one to use, the null
+/// device to fall back to when a live one cannot be opened, and why the null device is used
+/// from the start, when it is.
+struct OutputChoice {
+    let primary: AudioOutput
+    let fallback: AudioOutput?
+    let notice: String?
 
     init(_ target: OutputTarget) throws(OutputError) {
+        var notice: String?
+        let primary: AoOutput
         switch target {
         case .live(let name?):
             guard let driver = AoLibrary.driver(named: name) else {
@@ -70,28 +75,29 @@ struct ResolvedOutput {
             guard driver.isLive else {
                 throw OutputError(message: "\(name): this driver writes a file; use -w PATH instead")
             }
-            self.driver = driver
+            primary = AoOutput(driver: driver)
         case .live(nil):
             if let driver = AoLibrary.defaultDriver() {
-                self.driver = driver
+                primary = AoOutput(driver: driver)
             } else {
-                self.driver = try Self.nullDriver()
-                fallbackNotice = "output: no live audio device found; playing silently in real time (use -w FILE to write one)"
+                primary = AoOutput(driver: try Self.nullDriver())
+                notice = "output: no live audio device found; playing silently in real time (use -w FILE to write one)"
             }
         case .file(let name, let path, let overwrite):
             guard let driver = AoLibrary.driver(named: name), !driver.isLive else {
                 throw OutputError(message: "\(name): not a file output driver; see tplayer --list-outputs")
             }
-            self.driver = driver
-            self.path = path
-            self.overwrite = overwrite
+            primary = AoOutput(driver: driver, path: path, overwrite: overwrite)
         }
-        if self.path == nil { overwrite = false }
+        self.primary = primary
+        self.notice = notice
+        let fallsBack = !primary.isFile && primary.driver.shortName != "null"
+        fallback = fallsBack ? AoOutput(driver: try Self.nullDriver()) : nil
     }
 
     static func nullDriver() throws(OutputError) -> AoLibrary.Driver {
         guard let null = AoLibrary.driver(named: "null") else {
-            throw OutputError(message: "output: libao has no null driver")
+            throw OutputError(message: "output: libao has no null driver", isUsageError: false)
         }
         return null
     }

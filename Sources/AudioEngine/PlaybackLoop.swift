@@ -1,42 +1,95 @@
 import Files
-import Glibc
 import PlayerCore
 
-/// The playback thread's side of the engine: it alone owns the libmpg123 handle and the libao
-/// device. It decodes and writes in chunks of at most 25 ms of audio and checks for commands
-/// between chunks, so a stop takes effect within one chunk plus the device's own buffer.
+/// What other threads ask of the playback thread.
+enum EngineCommand: Equatable, Sendable {
+    case open(Path, token: Int)
+    case play
+    case stop
+    case seek(SeekTarget)
+    case volume(Double)
+    case shutdown
+}
+
+/// What the playback thread shares with the rest of the process, behind one lock (`Locked`):
+/// commands in, the script's budget, the play position, and how it ended.
+struct EngineShared {
+    var commands: [EngineCommand] = []
+    var budget = PlaybackBudget()
+    /// Frames of the current song handed to the output.
+    var position: Int64 = 0
+    /// Set by the playback thread as its last act: whether the output closed cleanly.
+    var finished: Result<Void, OutputFailure>?
+    /// Songs opened, by token, for a caller that waits for them.
+    var opened: [Int: Result<SongInfo, LoadError>] = [:]
+}
+
+/// The playback thread's side of the engine: it alone owns the decoder and the output. It
+/// decodes and writes in chunks of at most 25 ms of audio and checks for commands between
+/// chunks, so a stop takes effect within one chunk plus the device's own buffer.
+///
+/// Its state is one value, `phase`, and its seams are three protocols (`AudioDecoder`,
+/// `AudioOutput`, `PlaybackClock`), so it is driven in tests, a command and a chunk at a time,
+/// with fakes: a format change mid-song, a device that fails and comes back, a file that cannot
+/// be written, a script's budget that runs out mid-chunk.
 final class PlaybackLoop {
     /// The longest chunk written at once, in seconds of audio.
     static let chunkSeconds = 0.025
     /// How often a lost device is tried again.
     static let deviceRetrySeconds = 0.5
+    static let bufferCapacity = 1 << 16
 
-    private let mailbox: Mailbox
-    private var output: ResolvedOutput
-    private let decoder: Mpg123Decoder
-    private var device: AoOutput?
-    /// The file `-w` writes, once it exists: never opened as a song.
-    private var outputFileID: FileStatus.ID?
+    /// What the playback thread is doing.
+    enum Phase: Equatable {
+        /// Nothing to play: no song, stopped, or at the song's end.
+        case idle
+        case playing
+        /// Playing, but the script's grant is used up: nothing more until the next one.
+        case heldByBudget
+        /// The device refused audio; it is tried again at `retryAt` (the `retries`th time).
+        case deviceLost(retryAt: Double, retries: Int)
+    }
 
-    /// The open song: its token, path and the format it decodes to now.
-    private var song: (token: Int, path: Path, format: PCMFormat)?
-    /// The context said play (output may still be held by a script's budget).
-    private var isPlaying = false
-    /// Output was held for want of budget; pacing restarts when it resumes.
-    private var heldByBudget = false
-    /// The device refused a write; it is retried every `deviceRetrySeconds`.
-    private var deviceLost = false
-    /// Bytes decoded into `buffer` but not yet accepted by the device (kept across a device loss).
-    private var unwritten = 0
+    /// The open song: its token, what it is, and the format it decodes to now.
+    struct Song {
+        let token: Int
+        let info: SongInfo
+        var format: PCMFormat
+    }
+
+    private(set) var phase = Phase.idle
+    private(set) var song: Song?
+    private let decoder: AudioDecoder
+    private var output: AudioOutput
+    private let fallback: AudioOutput?
+    private var sink: AudioSink?
+    private let clock: PlaybackClock
+    private let shared: Locked<EngineShared>
+    private let report: (EngineEvent) -> Void
     private var pacer = Pacer()
+    /// Bytes decoded into `buffer` but not yet taken by the output (kept across a device loss).
+    private var pending = 0
+    /// Why the song ends early, once `pending` is written.
+    private var earlyEnd: EarlyEnd?
 
+    private enum EarlyEnd {
+        /// libmpg123 found damage (its reason).
+        case damaged(String)
+        /// The file shrank while it played.
+        case cutShort(was: Int64, now: Int64)
+    }
+    /// The grant to report as spent once `pending` is written.
+    private var pendingSpent: Int?
     private let buffer: UnsafeMutableRawPointer
-    private static let bufferCapacity = 1 << 16
 
-    init(mailbox: Mailbox, output: ResolvedOutput, decoder: Mpg123Decoder) {
-        self.mailbox = mailbox
-        self.output = output
+    init(decoder: AudioDecoder, output: AudioOutput, fallback: AudioOutput?, clock: PlaybackClock,
+         shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
         self.decoder = decoder
+        self.output = output
+        self.fallback = fallback
+        self.clock = clock
+        self.shared = shared
+        self.report = report
         buffer = .allocate(byteCount: Self.bufferCapacity, alignment: 16)
     }
 
@@ -45,178 +98,211 @@ final class PlaybackLoop {
     }
 
     /// Runs until a `shutdown` command; never spins: with nothing to play it sleeps on the
-    /// mailbox, and non-blocking outputs are paced to real time.
+    /// lock, a lost device is retried on a timer, and non-blocking outputs are paced.
     func run() {
         while true {
-            let playingRate = isPlaying && !deviceLost ? song?.format.rate : nil
-            let commands = mailbox.takeCommands(
-                playingRate: playingRate, timeout: deviceLost ? Self.deviceRetrySeconds : nil)
+            let rate = song?.format.rate
+            let timeout: Double?
+            if case .deviceLost(let retryAt, _) = phase { timeout = max(retryAt - clock.now, 0) } else { timeout = nil }
+            let commands = shared.wait(until: { [phase, pending] state in
+                !state.commands.isEmpty || Self.hasWork(phase: phase, pending: pending, budget: state.budget, rate: rate)
+            }, timeout: timeout) { state in
+                defer { state.commands.removeAll(keepingCapacity: true) }
+                return state.commands
+            }
             for command in commands {
-                if case .shutdown(let reply) = command {
-                    device?.close()
-                    device = nil
-                    decoder.close()
-                    mailbox.answer(reply, with: .success(nil))
-                    return
-                }
+                if command == .shutdown { return finish() }
                 execute(command)
             }
-            if deviceLost {
-                retryDevice()
-            } else if isPlaying {
-                step()
-            }
+            step()
         }
     }
 
-    private func execute(_ command: EngineCommand) {
+    private static func hasWork(phase: Phase, pending: Int, budget: PlaybackBudget, rate: Int?) -> Bool {
+        switch phase {
+        case .idle, .deviceLost: false
+        case .playing, .heldByBudget: pending > 0 || rate.map(budget.allows) ?? false
+        }
+    }
+
+    /// Closes the output (a file's final header) and says how that went.
+    func finish() {
+        var result: Result<Void, OutputFailure> = .success(())
+        if let sink {
+            self.sink = nil
+            do { try sink.close() } catch { result = .failure(error) }
+        }
+        decoder.close()
+        shared.update { $0.finished = result }
+    }
+
+    // MARK: Commands
+
+    func execute(_ command: EngineCommand) {
         switch command {
-        case .open(let path, let token, let reply):
-            mailbox.answer(reply, with: open(path, token: token))
+        case .open(let path, let token): open(path, token: token)
         case .play:
-            guard song != nil, !isPlaying else { return }
-            isPlaying = true
-            pacer.restart(rate: song?.format.rate ?? 1)
+            guard song != nil else { return }
+            switch phase {
+            case .idle:
+                move(to: .playing)
+                restartPacing()
+            case .playing, .heldByBudget, .deviceLost: break  // already, or waiting for the device
+            }
         case .stop:
-            isPlaying = false
+            if phase == .playing || phase == .heldByBudget { move(to: .idle) }
+        case .seek(let target):
+            guard let song else { return }
+            let position = shared.read(\.position)
+            let frame = target.frame(in: song.info, from: position)
+            pending = 0
+            pendingSpent = nil
+            if let landed = decoder.seek(toFrame: frame) {
+                shared.update { $0.position = landed }
+            } else {
+                report(.decodeFailed(token: song.token, message: "cannot seek in this file"))
+            }
+            restartPacing()
         case .volume(let fraction):
             decoder.setVolume(fraction)
-        case .seek(let frame):
-            guard let song else { return }
-            unwritten = 0
-            if let landed = decoder.seek(toFrame: max(frame, 0)) {
-                mailbox.setPosition(landed)
-            } else {
-                mailbox.report(.decodeFailed(token: song.token, message: "cannot seek in this file"))
-            }
-            pacer.restart(rate: song.format.rate)
         case .shutdown:
-            break  // handled by `run`
+            break  // `run` ends the thread
         }
     }
 
-    private func open(_ path: Path, token: Int) -> Result<SongInfo?, LoadError> {
-        isPlaying = false
-        unwritten = 0
+    private func open(_ path: Path, token: Int) {
+        if case .deviceLost = phase {} else { move(to: .idle) }
         song = nil
-        do throws(Mpg123Decoder.OpenFailure) {
+        pending = 0
+        earlyEnd = nil
+        pendingSpent = nil
+        do throws(LoadFailure) {
             // A file keeps the format it started with: libmpg123 converts later songs to it.
-            do throws(Mpg123Error) {
-                if let device, output.isFile {
-                    try decoder.imposeFormat(device.format)
-                } else {
-                    try decoder.allowAnyFormat()
-                }
-            } catch {
-                throw .decoder(error)
-            }
-            let format = try decoder.open(path, output: outputFileID)
-            song = (token, path, format)
-            mailbox.setPosition(0)
-            let tags = decoder.tags()
-            return .success(SongInfo(
-                path: path, sampleRate: format.rate, channels: format.channels,
-                totalFrames: decoder.lengthInFrames,
-                title: tags.title, artist: tags.artist, album: tags.album))
+            try decoder.restrictFormat(to: output.isFile ? sink?.format : nil)
+            let opened = try decoder.open(path, refusing: sink?.fileID)
+            song = Song(token: token, info: opened.info, format: opened.format)
+            shared.update { $0.position = 0 }
+            report(.opened(opened.info, token: token))
         } catch {
-            return .failure(LoadError(path: path, reason: Self.reason(for: error)))
+            report(.openFailed(LoadError(path: path, reason: error), token: token))
         }
     }
 
-    /// A load failure as the user should read it.
-    private static func reason(for failure: Mpg123Decoder.OpenFailure) -> String {
-        switch failure {
-        case .file(.notRegular(.directory)): "is a directory, not an MP3 file"
-        case .file(let error): "\(error)"
-        case .empty: "file is empty"
-        case .isOutput: "that is the file -w is writing; not played"
-        case .decoder(let error) where error.code == -12 /* MPG123_DONE */ || error.code == -1 /* MPG123_ERR */:
-            "no MPEG audio found in it; is it an MP3 file?"
-        case .decoder(let error): "cannot decode it: \(error)"
-        }
-    }
+    // MARK: Chunks
 
-    /// Decodes one chunk and writes it.
-    private func step() {
-        guard var current = song else {
-            isPlaying = false
+    /// Does the next piece of work: a chunk decoded and written, a held chunk written, or a
+    /// lost device tried again.
+    func step() {
+        switch phase {
+        case .idle: return
+        case .deviceLost(let retryAt, let retries):
+            if clock.now >= retryAt { retryDevice(retries: retries) }
             return
+        case .playing, .heldByBudget: break
         }
-        if unwritten > 0 {
-            write(format: current.format)
-            return
-        }
+        guard let current = song else { return move(to: .idle) }
+        if pending > 0 { return flush() }
         let format = current.format
-        let chunk = max(Int(Double(format.rate) * Self.chunkSeconds), 1)
-        let frames = mailbox.allowance(frames: min(chunk, Self.bufferCapacity / format.bytesPerFrame), rate: format.rate)
-        guard frames > 0 else {
-            heldByBudget = true  // the script's grant is used up: hold
-            return
+        let chunk = min(max(Int(Double(format.rate) * Self.chunkSeconds), 1), Self.bufferCapacity / format.bytesPerFrame)
+        let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: format.rate) }
+        guard ticket.frames > 0 else { return move(to: .heldByBudget) }
+        if phase == .heldByBudget {
+            move(to: .playing)
+            restartPacing()  // real time restarts from now, not from before the hold
         }
-        if heldByBudget {
-            heldByBudget = false
-            pacer.restart(rate: format.rate)  // real time restarts from now, not from before the hold
-        }
-        switch decoder.read(into: buffer, capacity: frames * format.bytesPerFrame) {
+        switch decoder.read(into: buffer, capacity: ticket.frames * format.bytesPerFrame) {
         case .data(let bytes):
-            unwritten = bytes
-            let spent = mailbox.consume(frames: bytes / format.bytesPerFrame, rate: format.rate)
-            write(format: format)
-            if let spent { mailbox.report(.budgetSpent(id: spent)) }
-        case .newFormat(let format):
-            current.format = format
-            song = current
+            take(bytes, ticket: ticket, format: format)
+        case .newFormat(let next):
+            song?.format = next
+            formatChanged(to: next)
         case .done:
-            isPlaying = false
             if let cut = decoder.truncation {
-                mailbox.report(.decodeFailed(token: current.token, message:
-                    "the file was cut short while it played (\(cut.was) bytes when it started, \(cut.now) now)"))
+                earlyEnd = .cutShort(was: cut.was, now: cut.now)
+                flush()
             } else {
-                mailbox.report(.ended(token: current.token))
+                move(to: .idle)
+                report(.ended(token: current.token))
             }
-        case .failed(let message):
-            isPlaying = false
-            mailbox.report(.decodeFailed(token: current.token, message: message))
+        case .damaged(let bytes, let reason):
+            // The last good bytes play; then the song ends there, as in mpg123. A file that
+            // shrank while it played reads as damaged: that is said instead.
+            earlyEnd = decoder.truncation.map { .cutShort(was: $0.was, now: $0.now) } ?? .damaged(reason)
+            take(bytes, ticket: ticket, format: format)
         }
     }
 
-    /// Hands the decoded bytes to the device, opening or reopening it for `format` first.
-    private func write(format: PCMFormat) {
-        guard let song, unwritten > 0, let device = deviceReady(for: format) else { return }
-        guard device.play(buffer, count: unwritten) else {
-            if output.isFile {
-                isPlaying = false
-                unwritten = 0
-                let reason = device.writeError.map { "cannot write to the file: \($0.reason)" }
-                    ?? "cannot write to the file; is the disk full?"
-                mailbox.report(.outputFailed(message: "\(output.path ?? "output"): \(reason)"))
-            } else {
-                device.close()
-                self.device = nil
-                deviceLost = true
-                mailbox.report(.deviceLost(
-                    token: song.token,
-                    message: "the \(output.driver.shortName) device stopped taking audio"))
-            }
-            return
-        }
-        let frames = unwritten / format.bytesPerFrame
-        unwritten = 0
-        mailbox.advancePosition(by: Int64(frames))
-        if output.needsPacing { pacer.pace(frames: frames) }
+    /// `bytes` decoded under `ticket`: charged to its grant, then written.
+    private func take(_ bytes: Int, ticket: PlaybackBudget.Ticket, format: PCMFormat) {
+        pending = bytes
+        pendingSpent = shared.update { $0.budget.consume(ticket, frames: bytes / format.bytesPerFrame) }
+        flush()
     }
 
-    /// The device, open for `format`. A live device is reopened when the format changes (closing
-    /// drains what it holds, so no samples are lost); a file keeps its first format.
-    private func deviceReady(for format: PCMFormat) -> AoOutput? {
-        if let device, device.format == format || output.isFile { return device }
-        device?.close()
-        device = nil
+    /// The stream's format changed mid-song. A live device is reopened (after draining) at the
+    /// next write; a file cannot change format, so the decoder must have converted.
+    private func formatChanged(to format: PCMFormat) {
+        guard output.isFile, let sink, sink.format != format else { return }
+        fail(with: "\(output.name): the song changes to \(format), which cannot be converted to the file's \(sink.format)")
+    }
+
+    private func keepFileFormat(_ format: PCMFormat) {
         do {
-            device = try AoOutput(driver: output.driver, format: format, path: output.path, overwrite: output.overwrite)
-            outputFileID = output.path.flatMap { try? FileSystem.status(of: $0).get().id }
-            pacer.restart(rate: format.rate)
-            return device
+            try decoder.restrictFormat(to: format)
+        } catch {
+            fail(with: "\(output.name): cannot keep the file's format: \(error)")
+        }
+    }
+
+    /// Writes what is pending, opening or reopening the output for the song's format first.
+    private func flush() {
+        guard let current = song else { return }
+        if pending > 0 {
+            guard let sink = sink(for: current.format) else { return }
+            do {
+                try sink.write(UnsafeRawBufferPointer(start: buffer, count: pending))
+            } catch {
+                return lose(sink, error, token: current.token)
+            }
+            let frames = pending / current.format.bytesPerFrame
+            pending = 0
+            shared.update { $0.position += Int64(frames) }
+            if output.needsPacing { pacer.pace(frames: frames, clock: clock) }
+        }
+        if let spent = pendingSpent {
+            pendingSpent = nil
+            report(.budgetSpent(id: spent))
+        }
+        if let end = earlyEnd {
+            earlyEnd = nil
+            move(to: .idle)
+            switch end {
+            case .damaged(let reason):
+                let position = shared.read(\.position)
+                report(.damaged(token: current.token, at: AudioTime(frames: position, rate: current.info.sampleRate), reason: reason))
+            case .cutShort(let was, let now):
+                report(.decodeFailed(token: current.token, message:
+                    "the file was cut short while it played (\(was) bytes when it started, \(now) now)"))
+            }
+        }
+    }
+
+    /// The output, open for `format`. A live device is reopened when the format changes
+    /// (closing drains it, so nothing is lost); a file keeps its first format.
+    private func sink(for format: PCMFormat) -> AudioSink? {
+        if let sink, sink.format == format || output.isFile { return sink }
+        if let old = sink {
+            sink = nil
+            try? old.close()
+        }
+        do {
+            let opened = try output.open(format)
+            sink = opened
+            // From here on the file's format is the only one the decoder may give: a stream
+            // that changes format partway is converted, not written under the wrong header.
+            if output.isFile { keepFileFormat(opened.format) }
+            restartPacing()
+            return opened
         } catch {
             return fallBack(from: error, format: format)
         }
@@ -224,30 +310,62 @@ final class PlaybackLoop {
 
     /// A live device that cannot be opened gives way to the null output paced in real time, so
     /// the player and its keys still work; a file that cannot be opened ends the run.
-    private func fallBack(from error: AoError, format: PCMFormat) -> AoOutput? {
-        guard !output.isFile, output.driver.shortName != "null", let null = try? ResolvedOutput.nullDriver() else {
-            isPlaying = false
-            unwritten = 0
-            mailbox.report(.outputFailed(message: "\(output.path.map { "\($0)" } ?? output.driver.shortName): \(error)"))
+    private func fallBack(from error: OutputFailure, format: PCMFormat) -> AudioSink? {
+        guard let fallback, fallback !== output else {
+            fail(with: "\(output.name): \(error)")
             return nil
         }
-        mailbox.report(.outputFallback(message:
-            "output \(output.driver.shortName): \(error); playing silently in real time instead"))
-        output.driver = null
-        return deviceReady(for: format)
+        report(.outputFallback(message: "output \(output.name): \(error); playing silently in real time instead"))
+        output = fallback
+        return sink(for: format)
     }
 
-    private func retryDevice() {
-        guard let song else {
-            deviceLost = false
-            return
+    /// The output refused a write: a file ends the run; a live device is waited for.
+    private func lose(_ failed: AudioSink, _ error: OutputFailure, token: Int) {
+        sink = nil
+        try? failed.close()
+        guard !output.isFile else { return fail(with: "\(output.name): \(error)") }
+        move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: 0))
+        report(.deviceLost(token: token, message: error.message))
+    }
+
+    private func retryDevice(retries: Int) {
+        guard let current = song else { return move(to: .idle) }
+        do {
+            sink = try output.open(current.format)
+        } catch {
+            return move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: retries + 1))
         }
-        guard let reopened = try? AoOutput(
-            driver: output.driver, format: song.format, path: nil, overwrite: false)
-        else { return }
-        device = reopened
-        deviceLost = false
-        isPlaying = false  // resumes when the context says play
-        mailbox.report(.deviceRestored(token: song.token))
+        move(to: .idle)  // resumes (what is pending first) when the player says play
+        report(.deviceRestored(token: current.token))
+    }
+
+    private func fail(with message: String) {
+        pending = 0
+        earlyEnd = nil
+        move(to: .idle)
+        report(.outputFailed(message: message))
+    }
+
+    private func move(to next: Phase) {
+        guard next != phase else { return }
+        phase = next
+        report(.playback(next.reported))
+    }
+
+    private func restartPacing() {
+        pacer.restart(rate: song?.format.rate ?? 1, at: clock.now)
+    }
+}
+
+extension PlaybackLoop.Phase {
+    /// The phase as the rest of the player sees it (for `--trace`).
+    var reported: PlaybackPhase {
+        switch self {
+        case .idle: .idle
+        case .playing: .playing
+        case .heldByBudget: .heldByBudget
+        case .deviceLost(_, let retries): .waitingForDevice(retries: retries)
+        }
     }
 }

@@ -11,8 +11,9 @@ public protocol PlaybackEngine: AnyObject {
     func play()
     /// Holds output at the current position.
     func stop()
-    /// Moves the current position to `frame`, counted in the song's own sample frames.
-    func seek(toFrame frame: Int64)
+    /// Moves the current position to where `target` says, sample-accurately (a relative
+    /// target counts from where the engine is when it gets there).
+    func seek(_ target: SeekTarget)
     /// Frames of the current song already handed to the output.
     var position: Int64 { get }
     /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
@@ -54,14 +55,72 @@ public enum EngineEvent: Equatable, Sendable {
     case outputFallback(message: String)
     /// The audio time granted as `id` (see `PlaybackEngine.grant`) has been played.
     case budgetSpent(id: Int)
+    /// The song asked for with `token` is open and waits to play.
+    case opened(SongInfo, token: Int)
+    /// The song asked for with `token` could not be opened.
+    case openFailed(LoadError, token: Int)
+    /// The stream is damaged at `at` (libmpg123's `reason`): the song ended there, as in mpg123.
+    case damaged(token: Int, at: AudioTime, reason: String)
+    /// What the playback thread does now (for `--trace`: holds for a script's budget, retries).
+    case playback(PlaybackPhase)
 }
 
-/// Why a song could not be loaded; `description` is the user-facing reason.
+/// What the playback thread is doing, as it reports it.
+public enum PlaybackPhase: Equatable, Sendable, CustomStringConvertible {
+    case idle
+    case playing
+    /// A script's granted audio time is used up: output holds until the next grant.
+    case heldByBudget
+    /// The device went away; it has been tried `retries` times since, every half second.
+    case waitingForDevice(retries: Int)
+
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .playing: "playing"
+        case .heldByBudget: "held (the script's time is used up)"
+        case .waitingForDevice(0): "waiting for the device"
+        case .waitingForDevice(let retries): "waiting for the device (tried \(retries) time\(retries == 1 ? "" : "s"))"
+        }
+    }
+}
+
+/// Why a song could not be loaded: a reason the caller can switch on, and say.
+public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    case missing
+    /// The system refused: permission denied, too many open files, file name too long.
+    case notReadable(String)
+    case isDirectory
+    /// A named pipe, a device or a socket: never opened as a song.
+    case notRegular(String)
+    case empty
+    /// The file holds no MPEG audio that libmpg123 can find.
+    case notAudio
+    /// MPEG audio, but libmpg123 cannot decode it (its reason).
+    case damaged(String)
+    /// The file `-w` is writing: reading it while it grows would never end.
+    case isOutput
+
+    public var description: String {
+        switch self {
+        case .missing: "no such file"
+        case .notReadable(let reason): reason
+        case .isDirectory: "is a directory, not an MP3 file"
+        case .notRegular(let kind): "not a regular file (it is a \(kind))"
+        case .empty: "file is empty"
+        case .notAudio: "no MPEG audio found in it; is it an MP3 file?"
+        case .damaged(let reason): "cannot decode it: \(reason)"
+        case .isOutput: "that is the file -w is writing; not played"
+        }
+    }
+}
+
+/// A song that could not be loaded, and why.
 public struct LoadError: Error, Equatable, Sendable, CustomStringConvertible {
     public let path: Path
-    public let reason: String
+    public let reason: LoadFailure
 
-    public init(path: Path, reason: String) {
+    public init(path: Path, reason: LoadFailure) {
         self.path = path
         self.reason = reason
     }

@@ -39,10 +39,10 @@ public final class PlayerContext {
             switch call {
             case .stop: engine.stop()
             case .play: engine.play()
-            case .rewind: engine.seek(toFrame: 0)
+            case .rewind: engine.seek(.to(.zero))
             case .seek:
-                guard case .seek(let target) = event, let song else { continue }
-                engine.seek(toFrame: target.frame(in: song, from: engine.position))
+                guard case .seek(let target) = event, song != nil else { continue }
+                engine.seek(target)
             case .open:
                 guard case .load(let path) = event else { continue }
                 token += 1

@@ -90,10 +90,10 @@ public final class Session {
             advance(atEnd: .rest)
         case .decodeFailed(let token, let message):
             guard token == context.token else { return }
-            report("\(context.state.song.map { "\($0.path)" } ?? "?"): \(message)")
-            if let index { failedEntries.insert(index) }
-            context.handle(.ended)
-            advance(atEnd: .rest)
+            failCurrent(message)
+        case .damaged(let token, let at, let reason):
+            guard token == context.token else { return }
+            failCurrent("damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
         case .deviceLost(let token, let message):
             guard token == context.token else { return }
             report("output: \(message); will resume when it is back")
@@ -107,9 +107,18 @@ public final class Session {
             report(message)
             outputFailed = true
             finish()
-        case .budgetSpent:
-            break  // the script runner's business
+        case .budgetSpent, .playback, .opened, .openFailed:
+            break  // the script runner's, the trace's, and the loader's business
         }
+    }
+
+    /// The song playing cannot go on: said in one line, counted for the exit status, and the
+    /// list goes on.
+    private func failCurrent(_ message: String) {
+        report("\(context.state.song.map { "\($0.path)" } ?? "?"): \(message)")
+        if let index { failedEntries.insert(index) }
+        context.handle(.ended)
+        advance(atEnd: .rest)
     }
 
     /// What to do when the list runs out.

@@ -11,4 +11,11 @@ public enum TimeFormat {
         }
         return "\(m):\(ss)"
     }
+
+    /// `m:ss.cc` (hundredths, rounded down): where in a song something happened.
+    public static func precise(_ seconds: Double) -> String {
+        let hundredths = seconds.isFinite && seconds > 0 ? Int((seconds * 100).rounded(.down)) : 0
+        let fraction = hundredths % 100
+        return clock(Double(hundredths / 100)) + (fraction < 10 ? ".0" : ".") + "\(fraction)"
+    }
 }

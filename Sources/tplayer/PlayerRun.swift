@@ -103,6 +103,9 @@ struct PlayerRun {
         var endingSignal: Int32?
         while endingSignal == nil {
             for event in engine.takeEvents() {
+                if options.trace, case .playback(let phase) = event, phase != .idle, phase != .playing {
+                    say("engine: \(phase)")
+                }
                 if let runner { runner.handle(event) } else { session.handle(event) }
             }
             runner?.run()
@@ -138,8 +141,21 @@ struct PlayerRun {
                 }
             }
         }
+        var status = max(session.exitStatus, list.problems.isEmpty ? 0 : 1)
+        // The output is closed here, within a bounded time, so what it says reaches the user.
+        switch engine.shutdown() {
+        case .closed: break
+        case .failed(let reason):
+            say("tplayer: \(output.name): \(reason)")
+            status = max(status, 1)
+        case .timedOut where output.isFile:
+            say("tplayer: \(output.name): could not finish the file: the writer did not stop in time")
+            status = max(status, 1)
+        case .timedOut:
+            say("tplayer: output: the \(output.name) device did not stop in time; left as it is")
+        }
         if let endingSignal { return 128 + endingSignal }
-        return max(session.exitStatus, list.problems.isEmpty ? 0 : 1)
+        return status
     }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.

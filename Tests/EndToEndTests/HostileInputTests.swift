@@ -329,6 +329,16 @@ import Testing
         #expect(result.stderrLines.first?.hasPrefix("tplayer: \(song): the file was cut short while it played (") == true)
     }
 
+    @Test func aPlaybackThreadThatCannotStartIsAnErrorNotAHang() throws {
+        // Only root can run a program as another user with a process limit of one (root itself
+        // is exempt from the limit); elsewhere there is nothing to try.
+        guard getuid() == 0 else { return }
+        let result = try Harness.run("/usr/bin/timeout", ["10", "/bin/su", "nobody", "-s", "/bin/bash", "-c",
+                                                          "ulimit -u 1; exec '\(Harness.binary)' -q -o null '\(Harness.songs[0])'"])
+        #expect(result.status == 1, "not a hang (124) and not a crash")
+        #expect(result.stderrLines == ["tplayer: cannot start the playback thread: resource temporarily unavailable"])
+    }
+
     // MARK: 10. Signals
 
     @Test func ofTwoEndingSignalsTheFirstDecidesTheExitStatus() throws {

@@ -75,7 +75,7 @@ struct InputExpanderTests {
         #expect(lazy.problems.isEmpty)
         #expect(lazy.entries.map { "\($0.path)" } == [root + "/music/b c.mp3", root + "/music/a.mp3", root + "/music/missing.mp3",
                                              FileManager.default.temporaryDirectory.path + "/nowhere x.mp3", root + "/music/sub/d.mp3"])
-        #expect(lazy.entries[2].describe(LoadError(path: lazy.entries[2].path, reason: "no such file"))
+        #expect(lazy.entries[2].describe(LoadError(path: lazy.entries[2].path, reason: .missing))
                 == "\(root)/music/list.m3u8:4: no such file: \(root)/music/missing.mp3")
         #expect(expanded.problems.map(\.brief) == [
             "\(root)/music/list.m3u8:4: no such file: \(root)/music/missing.mp3",

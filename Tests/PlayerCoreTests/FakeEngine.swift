@@ -16,14 +16,19 @@ final class FakeEngine: PlaybackEngine {
 
     func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
         calls.append("open \(path)")
-        guard goodPaths.contains(path) else { throw LoadError(path: path, reason: "no such file") }
+        guard goodPaths.contains(path) else { throw LoadError(path: path, reason: .missing) }
         position = 0
-        return SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: "\(path)")
+        current = SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: "\(path)")
+        return current!
     }
 
     func play() { calls.append("play") }
     func stop() { calls.append("stop") }
-    func seek(toFrame frame: Int64) {
+    /// The song open, for relative and percentage seeks.
+    var current: SongInfo?
+
+    func seek(_ target: SeekTarget) {
+        let frame = current.map { target.frame(in: $0, from: position) } ?? 0
         calls.append("seek \(frame)")
         position = frame
     }

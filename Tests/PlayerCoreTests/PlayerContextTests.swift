@@ -33,7 +33,7 @@ struct PlayerContextTests {
             trace.append("\(transition.from.rawValue) -> \(transition.to.rawValue) (\(event))")
         }
         let outcome = context.handle(.load("missing.mp3"))
-        #expect(outcome == .loadFailed(LoadError(path: "missing.mp3", reason: "no such file")))
+        #expect(outcome == .loadFailed(LoadError(path: "missing.mp3", reason: .missing)))
         #expect(context.state.id == .idle)
         #expect(context.state.song == nil)
         #expect(trace == ["Play -> Prepare (load missing.mp3)", "Prepare -> Idle (load failed)"])

@@ -215,7 +215,7 @@ private final class UntaggedEngine: PlaybackEngine {
     }
     func play() {}
     func stop() {}
-    func seek(toFrame frame: Int64) {}
+    func seek(_ target: SeekTarget) {}
     func setVolume(_ fraction: Double) {}
     func limitPlayback(_ limited: Bool) {}
     func grant(_ time: AudioTime, id: Int) {}

@@ -1,0 +1,84 @@
+import Files
+import PlayerCore
+
+/// The PCM format the decoder writes: always signed 16-bit, native byte order (what `mpg123 -w`
+/// writes), at the stream's rate and channel count unless a format was imposed.
+struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
+    var rate: Int
+    var channels: Int
+
+    static let bytesPerSample = 2
+    var bytesPerFrame: Int { channels * Self.bytesPerSample }
+
+    var description: String { "\(rate) Hz \(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels")" }
+}
+
+/// What one read gave.
+enum DecodeResult: Equatable, Sendable {
+    /// `bytes` of PCM in the buffer.
+    case data(bytes: Int)
+    /// The stream changes format here (a "Frankenstein" stream, or a new song's first frame);
+    /// what follows is in this format.
+    case newFormat(PCMFormat)
+    case done
+    /// The stream is damaged here: `bytes` were decoded before the damage, and the song ends
+    /// after them, as in mpg123.
+    case damaged(bytes: Int, reason: String)
+}
+
+/// A song open in a decoder: what the player needs to know about it.
+struct OpenedSong: Equatable, Sendable {
+    var info: SongInfo
+    var format: PCMFormat
+}
+
+/// Decodes one song at a time to PCM. The live one is libmpg123 (`Mpg123Decoder`); tests use a
+/// fake that makes PCM, format changes and damage to order.
+protocol AudioDecoder: AnyObject {
+    /// Opens `path`, closing any song before, and reads up to its first frame. `output` is the
+    /// file `-w` writes, which is never opened as a song.
+    func open(_ path: Path, refusing output: FileStatus.ID?) throws(LoadFailure) -> OpenedSong
+    func close()
+    /// Decodes up to `capacity` bytes into `buffer`.
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult
+    /// Moves to `frame` (clamped by the decoder); the frame it landed on, or `nil` when the
+    /// stream cannot seek.
+    func seek(toFrame frame: Int64) -> Int64?
+    /// What the decoder may decode to from now on: exactly `format` (it converts rate and
+    /// channels), or any format the stream has (`nil`).
+    func restrictFormat(to format: PCMFormat?) throws(LoadFailure)
+    /// Software volume, 0 to 1; kept across songs.
+    func setVolume(_ fraction: Double)
+    /// The song's file was truncated while it played: its size then and now.
+    var truncation: (was: Int64, now: Int64)? { get }
+}
+
+/// Why the output failed: one line for the user.
+struct OutputFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// Where PCM goes: a live device or a file, opened in a format. The live one is libao
+/// (`AoOutput`); tests use a fake that records what it is given and fails to order.
+protocol AudioOutput: AnyObject {
+    /// The driver or the file, for messages.
+    var name: String { get }
+    /// A file runs as fast as decoding allows and keeps its first format.
+    var isFile: Bool { get }
+    /// Output that does not block by itself (the null device) and must be held to real time.
+    var needsPacing: Bool { get }
+    /// Opens the device or creates the file for `format`.
+    func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink
+}
+
+/// An open device or file.
+protocol AudioSink: AnyObject {
+    var format: PCMFormat { get }
+    /// The file being written, once created; `nil` for a device.
+    var fileID: FileStatus.ID? { get }
+    /// Hands `bytes` to the device or file; throws when it takes them no more.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure)
+    /// Drains a device, or finishes a file (its final header). Throws when that fails.
+    func close() throws(OutputFailure)
+}

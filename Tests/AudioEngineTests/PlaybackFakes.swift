@@ -1,0 +1,214 @@
+import Files
+import PlayerCore
+@testable import AudioEngine
+
+/// A decoder that makes PCM to order: each sample is the running count of samples decoded (so
+/// a test can tell exactly which samples reached the output), in segments whose format may
+/// change partway (a "Frankenstein" stream), with damage where a test puts it.
+final class FakeDecoder: AudioDecoder {
+    struct Segment {
+        var format: PCMFormat
+        var frames: Int
+    }
+
+    var segments: [Segment]
+    /// After this many frames (of the whole song) the stream is damaged: the read that reaches
+    /// it returns what came before, with the error.
+    var damagedAt: Int?
+    var failingPaths: [Path: LoadFailure] = [:]
+    private(set) var restrictions: [PCMFormat?] = []
+    private(set) var reads: [Int] = []
+    private var restriction: PCMFormat?
+    private var segment = 0
+    private var frameInSegment = 0
+    private var framesOut = 0
+    private var sample: Int16 = 0
+    private var announced: PCMFormat?
+
+    init(_ segments: [Segment]) {
+        self.segments = segments
+    }
+
+    static let cd = PCMFormat(rate: 44100, channels: 2)
+    static let halfMono = PCMFormat(rate: 22050, channels: 1)
+
+    func open(_ path: Path, refusing output: FileStatus.ID?) throws(LoadFailure) -> OpenedSong {
+        if let failure = failingPaths[path] { throw failure }
+        segment = 0
+        frameInSegment = 0
+        framesOut = 0
+        let format = restriction ?? segments[0].format
+        announced = format
+        let total = segments.reduce(0) { $0 + frames(of: $1, in: restriction ?? $1.format) }
+        let info = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: Int64(total))
+        return OpenedSong(info: info, format: format)
+    }
+
+    func close() {}
+
+    /// Frames `segment` gives when decoded to `format` (a converted rate scales the count).
+    private func frames(of segment: Segment, in format: PCMFormat) -> Int {
+        segment.frames * format.rate / segment.format.rate
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        while segment < segments.count, frameInSegment >= frames(of: segments[segment], in: current) {
+            segment += 1
+            frameInSegment = 0
+        }
+        guard segment < segments.count else { return .done }
+        let format = current
+        if format != announced {
+            announced = format
+            return .newFormat(format)
+        }
+        var count = min(capacity / format.bytesPerFrame, frames(of: segments[segment], in: format) - frameInSegment)
+        var damaged = false
+        if let damagedAt, framesOut + count >= damagedAt {
+            count = damagedAt - framesOut
+            damaged = true
+        }
+        let samples = buffer.assumingMemoryBound(to: Int16.self)
+        for index in 0..<(count * format.channels) {
+            samples[index] = sample
+            sample &+= 1
+        }
+        frameInSegment += count
+        framesOut += count
+        reads.append(capacity / format.bytesPerFrame)
+        let bytes = count * format.bytesPerFrame
+        if damaged {
+            damagedAt = nil
+            return .damaged(bytes: bytes, reason: "lost the MPEG frame sync")
+        }
+        return .data(bytes: bytes)
+    }
+
+    /// The format the decoder gives now: the restriction, when there is one (libmpg123 converts).
+    private var current: PCMFormat { restriction ?? segments[min(segment, segments.count - 1)].format }
+
+    func seek(toFrame frame: Int64) -> Int64? {
+        segment = 0
+        frameInSegment = Int(frame)
+        framesOut = Int(frame)
+        return frame
+    }
+
+    func restrictFormat(to format: PCMFormat?) throws(LoadFailure) {
+        restrictions.append(format)
+        restriction = format
+    }
+
+    func setVolume(_ fraction: Double) {}
+
+    var truncation: (was: Int64, now: Int64)? { nil }
+}
+
+/// An output that records what it is given and fails to order.
+final class FakeOutput: AudioOutput {
+    let name: String
+    let isFile: Bool
+    var needsPacing = false
+    /// The next this many opens fail.
+    var failingOpens = 0
+    private(set) var sinks: [FakeSink] = []
+    /// Events in order: "open 44100 Hz stereo", "close", for checking that a device drains
+    /// before it reopens.
+    private(set) var log: [String] = []
+
+    init(name: String = "fake", isFile: Bool = false) {
+        self.name = name
+        self.isFile = isFile
+    }
+
+    func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
+        guard failingOpens == 0 else {
+            failingOpens -= 1
+            log.append("open failed")
+            throw OutputFailure(message: "cannot open the audio device")
+        }
+        let sink = FakeSink(format: format, output: self)
+        sinks.append(sink)
+        log.append("open \(format)")
+        return sink
+    }
+
+    fileprivate func record(_ entry: String) { log.append(entry) }
+
+    /// Every sample written, in order, to every sink.
+    var samples: [Int16] { sinks.flatMap(\.samples) }
+}
+
+final class FakeSink: AudioSink {
+    let format: PCMFormat
+    var fileID: FileStatus.ID? { nil }
+    private weak var output: FakeOutput?
+    private(set) var samples: [Int16] = []
+    private(set) var writes = 0
+    /// Writes fail from this write on (counted from 1).
+    var failingFromWrite: Int?
+
+    init(format: PCMFormat, output: FakeOutput) {
+        self.format = format
+        self.output = output
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) {
+        writes += 1
+        if let failingFromWrite, writes >= failingFromWrite {
+            throw OutputFailure(message: output?.isFile == true ? "cannot write to the file: no space left on device"
+                                                                : "the fake device stopped taking audio")
+        }
+        samples += bytes.bindMemory(to: Int16.self)
+    }
+
+    func close() throws(OutputFailure) {
+        output?.record("close")
+    }
+}
+
+/// Time that passes only when a test says so (or when the pacer sleeps).
+final class FakeClock: PlaybackClock {
+    var now = 1000.0
+
+    func sleep(until moment: Double) {
+        now = max(now, moment)
+    }
+}
+
+/// A playback loop on fakes, and everything it reported.
+final class LoopRig {
+    let decoder: FakeDecoder
+    let output: FakeOutput
+    let clock = FakeClock()
+    let shared = Locked(EngineShared())
+    let loop: PlaybackLoop
+    private let reported = Locked<[EngineEvent]>([])
+
+    init(decoder: FakeDecoder, output: FakeOutput) {
+        self.decoder = decoder
+        self.output = output
+        let reported = self.reported
+        loop = PlaybackLoop(decoder: decoder, output: output, fallback: nil, clock: clock, shared: shared) { event in
+            reported.update { $0.append(event) }
+        }
+    }
+
+    /// The events reported since the last call, without the phase reports unless asked.
+    func events(withPhases: Bool = false) -> [EngineEvent] {
+        reported.update { list in
+            defer { list.removeAll() }
+            return withPhases ? list : list.filter { if case .playback = $0 { false } else { true } }
+        }
+    }
+
+    /// Steps until the loop has nothing to do (or `limit` steps).
+    func run(limit: Int = 10_000) {
+        for _ in 0..<limit {
+            switch loop.phase {
+            case .idle, .deviceLost, .heldByBudget: return
+            case .playing: loop.step()
+            }
+        }
+    }
+}

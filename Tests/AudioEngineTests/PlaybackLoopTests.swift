@@ -1,0 +1,163 @@
+import Files
+import PlayerCore
+import Testing
+@testable import AudioEngine
+
+/// The playback loop on fakes: a decoder that makes numbered samples, outputs that record and
+/// fail to order, a clock that moves only when told. One command or chunk at a time.
+struct PlaybackLoopTests {
+    private func rig(_ segments: [FakeDecoder.Segment], file: Bool = false) -> LoopRig {
+        LoopRig(decoder: FakeDecoder(segments), output: FakeOutput(name: file ? "out.wav" : "fake", isFile: file))
+    }
+
+    /// 0, 1, 2, ...: the samples a fake song holds, in order.
+    private func counting(_ count: Int, from start: Int = 0) -> [Int16] {
+        (start..<(start + count)).map { Int16(truncatingIfNeeded: $0) }
+    }
+
+    @Test func aSongPlaysToItsEndInChunksOfAtMost25Milliseconds() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 5000)])
+        rig.loop.execute(.open("a.mp3", token: 1))
+        #expect(rig.events().first.map { if case .opened(_, 1) = $0 { true } else { false } } == true)
+        rig.loop.execute(.play)
+        rig.run()
+        #expect(rig.events() == [.ended(token: 1)])
+        #expect(rig.output.samples == counting(10_000))
+        #expect(rig.decoder.reads.allSatisfy { $0 <= 1102 })
+        #expect(rig.shared.read(\.position) == 5000)
+    }
+
+    @Test func aFormatChangeMidSongDrainsAndReopensALiveDeviceAndLosesNothing() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 2000), .init(format: FakeDecoder.halfMono, frames: 1000)])
+        rig.loop.execute(.open("frank.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.run()
+        #expect(rig.events().last == .ended(token: 1))
+        #expect(rig.output.log == ["open 44100 Hz stereo", "close", "open 22050 Hz mono"], "drained before reopening")
+        #expect(rig.output.sinks.map(\.samples) == [counting(4000), counting(1000, from: 4000)])
+    }
+
+    @Test func aFileKeepsItsFirstFormatAndTheRestIsConvertedToIt() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 2000), .init(format: FakeDecoder.halfMono, frames: 1000)], file: true)
+        rig.loop.execute(.open("frank.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.run()
+        #expect(rig.events().last == .ended(token: 1))
+        #expect(rig.output.log == ["open 44100 Hz stereo"], "one file, one format")
+        #expect(rig.decoder.restrictions == [nil, FakeDecoder.cd], "any format to start; the file's once it exists")
+        // 1000 frames at 22.05 kHz mono come out as 2000 at 44.1 kHz stereo.
+        #expect(rig.output.samples.count == (2000 + 2000) * 2)
+        #expect(rig.output.samples == counting(8000))
+    }
+
+    @Test func aDeviceThatStopsTakingAudioIsRetriedAndNothingIsLost() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 10_000)])
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        rig.loop.step()
+        rig.output.sinks[0].failingFromWrite = 3
+        rig.loop.step()
+        #expect(rig.events() == [.opened(rig.loop.song!.info, token: 1), .deviceLost(token: 1, message: "the fake device stopped taking audio")])
+        #expect(rig.loop.phase == .deviceLost(retryAt: 1000.5, retries: 0))
+        rig.clock.now += 0.4
+        rig.loop.step()
+        #expect(rig.output.log == ["open 44100 Hz stereo", "close"], "not retried before its time")
+        rig.output.failingOpens = 1
+        rig.clock.now += 0.2
+        rig.loop.step()
+        #expect(rig.loop.phase == .deviceLost(retryAt: 1001.1, retries: 1))
+        rig.clock.now += 0.5
+        rig.loop.step()
+        #expect(rig.events(withPhases: true) == [.playback(.waitingForDevice(retries: 1)), .playback(.idle), .deviceRestored(token: 1)])
+        rig.loop.execute(.play)
+        rig.run()
+        #expect(rig.events().last == .ended(token: 1))
+        #expect(rig.output.samples == counting(20_000), "the chunk the device refused is played first")
+    }
+
+    @Test func aFileThatCannotBeWrittenEndsTheRunWithTheReason() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 10_000)], file: true)
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        rig.output.sinks[0].failingFromWrite = 2
+        rig.run()
+        #expect(rig.events().last == .outputFailed(message: "out.wav: cannot write to the file: no space left on device"))
+        #expect(rig.loop.phase == .idle)
+    }
+
+    @Test func aBudgetThatRunsOutMidChunkHoldsExactlyThere() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 10_000)])
+        rig.shared.update { $0.budget.limit(true) }
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        #expect(rig.loop.phase == .heldByBudget, "nothing granted yet")
+        rig.shared.update { $0.budget.grant(AudioTime(frames: 1500, rate: 44100), id: 4) }
+        rig.loop.step()
+        rig.loop.step()
+        #expect(rig.decoder.reads == [1102, 398], "the second read asks only for what is left")
+        rig.loop.step()
+        #expect(rig.loop.phase == .heldByBudget)
+        #expect(rig.events(withPhases: true).suffix(2) == [.budgetSpent(id: 4), .playback(.heldByBudget)])
+        #expect(rig.output.samples.count == 3000)
+    }
+
+    @Test func aStopBetweenTwoChunksWritesNothingMore() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 10_000)])
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        rig.loop.execute(.stop)
+        rig.loop.step()
+        rig.loop.step()
+        #expect(rig.output.samples == counting(2204))
+        #expect(rig.shared.read(\.position) == 1102)
+        rig.loop.execute(.play)
+        rig.loop.step()
+        #expect(rig.output.samples == counting(4408), "play goes on from where it stopped")
+    }
+
+    @Test func damageEndsTheSongAfterItsLastGoodSamplesWithThePosition() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 10_000)])
+        rig.decoder.damagedAt = 2500
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.run()
+        #expect(rig.events().last == .damaged(token: 1, at: AudioTime(frames: 2500, rate: 44100), reason: "lost the MPEG frame sync"))
+        #expect(rig.output.samples == counting(5000))
+        #expect(rig.loop.phase == .idle)
+    }
+
+    @Test func aSongThatCannotBeOpenedIsReportedWithItsReason() {
+        let rig = rig([.init(format: FakeDecoder.cd, frames: 100)])
+        rig.decoder.failingPaths["notes.mp3"] = .notAudio
+        rig.loop.execute(.open("notes.mp3", token: 3))
+        #expect(rig.events() == [.openFailed(LoadError(path: "notes.mp3", reason: .notAudio), token: 3)])
+        rig.loop.execute(.play)
+        #expect(rig.loop.phase == .idle, "nothing to play")
+    }
+
+    @Test func closingAFileThatCannotBeFinishedSaysWhy() {
+        final class Unfinishable: AudioSink {
+            let format = FakeDecoder.cd
+            var fileID: FileStatus.ID? { nil }
+            func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) {}
+            func close() throws(OutputFailure) { throw OutputFailure(message: "could not finish the file: no space left on device") }
+        }
+        final class Output: AudioOutput {
+            let name = "out.wav", isFile = true, needsPacing = false
+            func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink { Unfinishable() }
+        }
+        let shared = Locked(EngineShared())
+        let loop = PlaybackLoop(decoder: FakeDecoder([.init(format: FakeDecoder.cd, frames: 100)]), output: Output(),
+                                fallback: nil, clock: FakeClock(), shared: shared) { _ in }
+        loop.execute(.open("a.mp3", token: 1))
+        loop.execute(.play)
+        loop.step()
+        loop.finish()
+        #expect(shared.read { $0.finished.map { if case .failure(let failure) = $0 { failure.message } else { "" } } }
+                == "could not finish the file: no space left on device")
+    }
+}
