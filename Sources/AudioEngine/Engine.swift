@@ -101,7 +101,7 @@ public final class Engine: PlaybackEngine {
     /// at most `timeout` seconds for it: a frozen sound server never holds the player hostage.
     /// Safe to call twice.
     @discardableResult
-    public func shutdown(timeout: Double = 0.8) -> Shutdown {
+    public func shutdown(timeout: Double = 0.5) -> Shutdown {
         guard let thread else { return .closed }
         self.thread = nil
         post(.shutdown)

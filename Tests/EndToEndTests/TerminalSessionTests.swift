@@ -9,10 +9,12 @@ import Testing
         let socket = "tplayer-test-\(getpid())-\(UUID().uuidString.prefix(8))"
         let folder: URL
 
-        init(arguments: [String]) throws {
+        init(arguments: [String], environment: [String: String] = [:]) throws {
             folder = try Harness.temporaryFolder()
             let quoted = ([Harness.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+            let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "\n")
             let script = """
+                \(exports)
                 stty -a > '\(folder.path)/stty.before'
                 \(quoted)
                 echo $? > '\(folder.path)/status'

@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The engine never holds the player hostage: a frozen sound server, a crash on the playback
+/// thread. Each ends tplayer at once, with the terminal as it was.
+@Suite(.serialized) struct HostageTests {
+    /// The PulseAudio daemon's process id, from the pid file it keeps in its runtime folder.
+    static func daemonPID(_ server: PulseServer) throws -> pid_t {
+        let text = try String(contentsOfFile: server.runtime.path + "/pulse/pid", encoding: .utf8)
+        return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func sigtermEndsTplayerWithinASecondWhileTheSoundServerIsFrozen() throws {
+        let server = try PulseServer.start()
+        let daemon = try Self.daemonPID(server)
+        defer {
+            kill(daemon, SIGCONT)
+            server.stop()
+        }
+        var took = 0.0
+        let result = try Harness.run(Harness.binary, ["-q", "-o", "pulse", Harness.songs[2]], environment: server.environment) { process in
+            usleep(1_000_000)
+            kill(daemon, SIGSTOP)
+            // Long enough for the device's buffer to fill: the playback thread is stuck in ao_play.
+            usleep(3_000_000)
+            let start = Date()
+            kill(process.processIdentifier, SIGTERM)
+            while process.isRunning, Date().timeIntervalSince(start) < 5 { usleep(10_000) }
+            took = Date().timeIntervalSince(start)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // a hostage: fail, not hang
+        }
+        #expect(result.status == 128 + SIGTERM)
+        #expect(took < 1.0, "SIGTERM took \(took) s")
+        #expect(result.stderrLines == ["tplayer: output: the pulse device did not stop in time; left as it is"])
+    }
+
+    @Test func qEndsTplayerWithinASecondWhileTheSoundServerIsFrozenAndTheTerminalIsAsBefore() throws {
+        let server = try PulseServer.start()
+        let daemon = try Self.daemonPID(server)
+        defer {
+            kill(daemon, SIGCONT)
+            server.stop()
+        }
+        let pane = try TerminalSessionTests.Pane(arguments: ["-o", "pulse", Harness.songs[2]], environment: server.environment)
+        _ = try pane.waitForLine { $0.hasPrefix("Play ") }
+        kill(daemon, SIGSTOP)
+        usleep(3_000_000)
+        let start = Date()
+        try pane.send("q")
+        #expect(try pane.waitForExit(5) == 0)
+        let took = Date().timeIntervalSince(start)
+        #expect(took < 1.2, "q took \(took) s (the harness polls every 50 ms)")
+        #expect(try pane.sttyUnchanged())
+    }
+
+    @Test func aCrashOnThePlaybackThreadStillRestoresTheTerminal() throws {
+        let pane = try TerminalSessionTests.Pane(arguments: ["-o", "null", Harness.songs[2]], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        _ = try pane.waitForLine { $0.hasPrefix("Play ") }
+        let pid = try pane.playerPID()
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        let thread = try #require(tasks.first { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?.hasPrefix("tplayer-play") == true
+        })
+        // A fault delivered to the playback thread itself, as a bad pointer there would raise it.
+        try Harness.run("/usr/bin/python3", ["-c", "import ctypes; ctypes.CDLL(None).syscall(234, \(pid), \(thread), \(SIGSEGV))"])
+        #expect(try pane.waitForExit() == 128 + SIGSEGV)
+        #expect(try pane.sttyUnchanged(), "the crash handler ran on the playback thread")
+    }
+}
