@@ -6,7 +6,8 @@ import PlayerCore
 /// The audio engine: libmpg123 decodes, libao plays, on one dedicated playback thread.
 ///
 /// Callers on other threads never touch the C handles: every method posts a command to the
-/// playback thread (`PlaybackLoop`) and returns at once. What the thread has to report arrives
+/// playback thread (`PlaybackLoop`) and returns at once, opening a song too (a slow file system
+/// never freezes a key). What the thread has to report arrives
 /// through `takeEvents()`, and `eventFD` turns readable when there is something to take, for a
 /// `poll` loop. No wait on the playback thread is unbounded: `shutdown` gives it a moment to
 /// close the output and then lets it go.
@@ -34,16 +35,8 @@ public final class Engine: PlaybackEngine {
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
-        let shared = self.shared
-        let outbox = self.outbox
         let loop = PlaybackLoop(decoder: decoder, output: choice.primary, fallback: choice.fallback,
-                                clock: MonotonicClock(), shared: shared) { event in
-            switch event {
-            case .opened(let info, let token): shared.update { $0.opened[token] = .success(info) }
-            case .openFailed(let error, let token): shared.update { $0.opened[token] = .failure(error) }
-            default: outbox.post(event)
-            }
-        }
+                                clock: MonotonicClock(), shared: shared, report: outbox.post)
         do {
             thread = try Self.start(loop)
         } catch {
@@ -61,21 +54,15 @@ public final class Engine: PlaybackEngine {
     /// Events since the last call, oldest first.
     public func takeEvents() -> [EngineEvent] { outbox.take() }
 
-    public func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
-        post(.open(path, token: token))
-        let answer = shared.wait(until: { $0.opened[token] != nil || $0.finished != nil }, timeout: nil) { state in
-            state.opened.removeValue(forKey: token)
-        }
-        switch answer {
-        case .success(let info): return info
-        case .failure(let error): throw error
-        case nil: throw LoadError(path: path, reason: .notReadable("the engine has shut down"))
+    public func perform(_ call: EngineCall) {
+        switch call {
+        case .stop: post(.stop)
+        case .open(let path, let token): post(.open(path, token: token))
+        case .play: post(.play)
+        case .seek(let target): post(.seek(target))
         }
     }
 
-    public func play() { post(.play) }
-    public func stop() { post(.stop) }
-    public func seek(_ target: SeekTarget) { post(.seek(target)) }
     public var position: Int64 { shared.read(\.position) }
     public func setVolume(_ fraction: Double) { post(.volume(min(max(fraction, 0), 1))) }
     public func limitPlayback(_ limited: Bool) { shared.update { $0.budget.limit(limited) } }

@@ -20,8 +20,6 @@ struct EngineShared {
     var position: Int64 = 0
     /// Set by the playback thread as its last act: whether the output closed cleanly.
     var finished: Result<Void, OutputFailure>?
-    /// Songs opened, by token, for a caller that waits for them.
-    var opened: [Int: Result<SongInfo, LoadError>] = [:]
 }
 
 /// The playback thread's side of the engine: it alone owns the decoder and the output. It

@@ -1,19 +1,11 @@
-/// What the state machine asks of the audio engine.
+/// The audio engine the player's states share: what the state machine's calls go to.
 ///
-/// The live implementation (`AudioEngine.Engine`) posts each call to its playback thread; the
-/// test implementation records the calls. Every call returns at once except `open`, which waits
-/// for the playback thread to read the song's header, so a failure lands in a well-defined state.
+/// The live implementation (`AudioEngine.Engine`) posts each call to its playback thread and
+/// returns at once; what comes of it (a song opened, or why not; its end) arrives later as an
+/// `EngineEvent`. The test implementation records the calls and answers to order.
 public protocol PlaybackEngine: AnyObject {
-    /// Stops output of the current song and opens `path`, reading its header, tags and length.
-    /// Events about this song carry `token`, so late events about an earlier song are told apart.
-    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo
-    /// Starts or resumes output from the current position.
-    func play()
-    /// Holds output at the current position.
-    func stop()
-    /// Moves the current position to where `target` says, sample-accurately (a relative
-    /// target counts from where the engine is when it gets there).
-    func seek(_ target: SeekTarget)
+    /// Makes one call the state machine returned.
+    func perform(_ call: EngineCall)
     /// Frames of the current song already handed to the output.
     var position: Int64 { get }
     /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
@@ -29,14 +21,37 @@ public protocol PlaybackEngine: AnyObject {
     func revokeGrant() -> AudioTime
 }
 
-/// A call the transition table makes on the engine when a transition is taken.
-public enum EngineCall: String, CaseIterable, Sendable {
+/// A call the state machine makes on the engine when it takes a transition.
+public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
+    /// Holds output at the current position.
     case stop
-    case open
+    /// Stops the song and opens `path` on the playback thread; the answer (`opened` or
+    /// `openFailed`) and every later report about this song carry `token`.
+    case open(Path, token: Int)
+    /// Starts or resumes output from the current position.
     case play
-    case rewind
-    /// Moves to the frame the event's `SeekTarget` names.
-    case seek
+    /// Moves the position where the target says, sample-accurately (a relative target counts
+    /// from where the engine is when it gets there).
+    case seek(SeekTarget)
+
+    public var description: String {
+        switch self {
+        case .stop: "stop"
+        case .open(let path, _): "open \(path)"
+        case .play: "play"
+        case .seek(let target): "seek \(target)"
+        }
+    }
+
+    /// The call without its payload, as the transition table lists it (`rewind` is a seek to 0).
+    public enum Kind: String, CaseIterable, Sendable {
+        case stop
+        case open
+        case play
+        case rewind
+        /// To the event's target (or, when a song opens, to the targets asked for before).
+        case seek
+    }
 }
 
 /// What the engine reports back, asynchronously, to whoever drives the context.

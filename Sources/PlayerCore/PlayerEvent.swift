@@ -1,21 +1,24 @@
-/// Something that asks the player to change state: a user command or an engine report.
+/// Something that asks the player to change state: a user command or an engine report. Engine
+/// reports carry the token of the song they are about; the context ignores stale ones.
 public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
-    /// Load the song at this path; it then waits in `Prepare`.
+    /// Open the song at this path (it then waits in `Prepare`).
     case load(Path)
     case play
     case stop
     /// Play when not playing, stop when playing.
     case toggle
-    /// The engine played the song to its end.
-    case ended
-    /// Opening the song of the last `load` failed (raised by the context itself).
-    case loadFailed
-    /// The output device went away mid-song.
-    case deviceLost
-    /// The output device is back.
-    case deviceRestored
     /// Move the play position; the state stays as it is.
     case seek(SeekTarget)
+    /// The engine opened the song it was asked for.
+    case opened(SongInfo, token: Int)
+    /// The engine could not open it.
+    case openFailed(LoadError, token: Int)
+    /// The engine played the song to its end.
+    case ended(token: Int)
+    /// The output device went away mid-song.
+    case deviceLost(token: Int)
+    /// The output device is back.
+    case deviceRestored(token: Int)
 
     public var kind: Kind {
         switch self {
@@ -23,11 +26,23 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case .play: .play
         case .stop: .stop
         case .toggle: .toggle
+        case .seek: .seek
+        case .opened: .opened
+        case .openFailed: .openFailed
         case .ended: .ended
-        case .loadFailed: .loadFailed
         case .deviceLost: .deviceLost
         case .deviceRestored: .deviceRestored
-        case .seek: .seek
+        }
+    }
+
+    /// The song the event is about, for an engine report.
+    var token: Int? {
+        switch self {
+        case .opened(_, let token), .openFailed(_, let token), .ended(let token),
+             .deviceLost(let token), .deviceRestored(let token):
+            token
+        case .load, .play, .stop, .toggle, .seek:
+            nil
         }
     }
 
@@ -35,6 +50,7 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .load(let path): "load \(path)"
         case .seek(let target): "seek \(target)"
+        case .openFailed(let error, _): "open failed: \(error.reason)"
         default: kind.rawValue
         }
     }
@@ -45,10 +61,11 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case play
         case stop
         case toggle
+        case seek
+        case opened
+        case openFailed = "open failed"
         case ended
-        case loadFailed = "load failed"
         case deviceLost = "device lost"
         case deviceRestored = "device restored"
-        case seek
     }
 }

@@ -2,6 +2,8 @@
 public enum StateID: String, CaseIterable, Sendable {
     /// No song is loaded: the start, and where a failed load lands.
     case idle = "Idle"
+    /// A song is being opened on the playback thread; keys keep working meanwhile.
+    case loading = "Loading"
     /// A song is open, its header read, and it waits to play.
     case prepare = "Prepare"
     case play = "Play"
@@ -11,60 +13,102 @@ public enum StateID: String, CaseIterable, Sendable {
     case deviceLost = "DeviceLost"
 }
 
-/// One state of the player. Every state shares the one engine and knows the song it is about.
-///
-/// States are values: a transition builds the next state rather than mutating the current one,
-/// so the context never holds a half-applied state.
-public protocol PlayerState {
-    static var id: StateID { get }
-    var engine: any PlaybackEngine { get }
-    /// The loaded song; `nil` only in `IdleState`.
-    var song: SongInfo? { get }
+/// No song. Seeks asked for now apply to the next song that loads (as `mpv --start` does).
+public struct IdleState: Equatable, Sendable {
+    public var pendingSeeks: [SeekTarget] = []
 }
 
-extension PlayerState {
-    public var id: StateID { Self.id }
+/// A song being opened: the seeds' multi-step process, which ends in `Prepare` or, with the
+/// reason, in `Idle`.
+public struct LoadingState: Equatable, Sendable {
+    public let path: Path
+    /// Engine reports about this song carry it; reports carrying another are stale.
+    public let token: Int
+    /// Whether to play as soon as the song is open (a `play` while loading asks for it).
+    public var startsPlaying = false
+    /// Seeks asked for before the song was open, applied in order once it is.
+    public var pendingSeeks: [SeekTarget] = []
 }
 
-public struct IdleState: PlayerState {
-    public static let id = StateID.idle
-    public let engine: any PlaybackEngine
-    public var song: SongInfo? { nil }
+/// A song open and waiting at its position.
+public struct PrepareState: Equatable, Sendable {
+    public let song: SongInfo
+    public let token: Int
 }
 
-public struct PrepareState: PlayerState {
-    public static let id = StateID.prepare
-    public let engine: any PlaybackEngine
-    public let song: SongInfo?
+public struct PlayState: Equatable, Sendable {
+    public let song: SongInfo
+    public let token: Int
 }
 
-public struct PlayState: PlayerState {
-    public static let id = StateID.play
-    public let engine: any PlaybackEngine
-    public let song: SongInfo?
+/// Output held; `play` goes on from the same sample.
+public struct StopState: Equatable, Sendable {
+    public let song: SongInfo
+    public let token: Int
 }
 
-public struct StopState: PlayerState {
-    public static let id = StateID.stop
-    public let engine: any PlaybackEngine
-    public let song: SongInfo?
+/// The device went away mid-song; it plays on when the device is back.
+public struct DeviceLostState: Equatable, Sendable {
+    public let song: SongInfo
+    public let token: Int
 }
 
-public struct DeviceLostState: PlayerState {
-    public static let id = StateID.deviceLost
-    public let engine: any PlaybackEngine
-    public let song: SongInfo?
-}
+/// The player's state: one of six structs, each holding exactly the data valid in it (a loaded
+/// state's song is never optional).
+public enum PlayerState: Equatable, Sendable {
+    case idle(IdleState)
+    case loading(LoadingState)
+    case prepare(PrepareState)
+    case play(PlayState)
+    case stop(StopState)
+    case deviceLost(DeviceLostState)
 
-extension StateID {
-    /// Builds the state named by `self` around the shared engine.
-    func make(engine: any PlaybackEngine, song: SongInfo?) -> any PlayerState {
+    public var id: StateID {
         switch self {
-        case .idle: IdleState(engine: engine)
-        case .prepare: PrepareState(engine: engine, song: song)
-        case .play: PlayState(engine: engine, song: song)
-        case .stop: StopState(engine: engine, song: song)
-        case .deviceLost: DeviceLostState(engine: engine, song: song)
+        case .idle: .idle
+        case .loading: .loading
+        case .prepare: .prepare
+        case .play: .play
+        case .stop: .stop
+        case .deviceLost: .deviceLost
         }
+    }
+
+    /// The open song, in the states that have one.
+    public var song: SongInfo? {
+        switch self {
+        case .idle, .loading: nil
+        case .prepare(let state): state.song
+        case .play(let state): state.song
+        case .stop(let state): state.song
+        case .deviceLost(let state): state.song
+        }
+    }
+
+    /// The token of the song being opened or open; `nil` in `Idle`.
+    public var token: Int? {
+        switch self {
+        case .idle: nil
+        case .loading(let state): state.token
+        case .prepare(let state): state.token
+        case .play(let state): state.token
+        case .stop(let state): state.token
+        case .deviceLost(let state): state.token
+        }
+    }
+
+    /// Playing, or about to: a song playing, waiting for its device, or opening to play.
+    public var isPlaying: Bool {
+        switch self {
+        case .play, .deviceLost: true
+        case .loading(let state): state.startsPlaying
+        case .idle, .prepare, .stop: false
+        }
+    }
+
+    /// The path of the song being opened or open.
+    public var path: Path? {
+        if case .loading(let state) = self { return state.path }
+        return song?.path
     }
 }

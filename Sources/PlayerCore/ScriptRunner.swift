@@ -45,8 +45,8 @@ public final class ScriptRunner {
         self.keepsOpenAfter = keepsOpenAfter
     }
 
-    private var engine: any PlaybackEngine { session.context.engine }
-    private var isPlaying: Bool { [.play, .deviceLost].contains(session.context.state.id) }
+    private var engine: any PlaybackEngine { session.engine }
+    private var isPlaying: Bool { session.state.isPlaying }
 
     /// Holds the engine to granted time and runs the first lines.
     public func start() {
@@ -83,7 +83,7 @@ public final class ScriptRunner {
         switch event {
         case .budgetSpent(let id):
             if waiting == .audio(id: id) { waiting = nil }
-        case .ended(let token), .decodeFailed(let token, _):
+        case .ended(let token), .decodeFailed(let token, _), .damaged(let token, _, _), .openFailed(_, let token):
             // Take the rest of `wait end`'s grant back before the next song starts.
             if waiting == .songEnd(token: token) {
                 _ = engine.revokeGrant()
@@ -135,7 +135,7 @@ public final class ScriptRunner {
             guard isPlaying else { return }  // nothing is playing, so nothing will end
             grantID += 1
             engine.grant(Self.unlimited, id: grantID)
-            waiting = .songEnd(token: session.context.token)
+            waiting = .songEnd(token: session.state.token ?? 0)
         }
     }
 

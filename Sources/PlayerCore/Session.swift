@@ -1,27 +1,50 @@
-/// Plays a list of entries through a `PlayerContext`: the command loop's brain.
+/// Plays a list of entries through the player's state machine: the command loop's brain.
 ///
-/// It turns commands (keys, scripts) and engine reports into context events, walks the list in
-/// the queue's order (repeat, shuffle), skips entries that cannot be loaded, and knows when the
-/// run is over and with which exit status. It does no I/O: messages go to `report`, one line
-/// each, and turning a typed path into entries is `expand`'s job.
+/// It drives the `PlayerContext` (handing it commands and engine reports as events, and making
+/// the engine calls it returns on the one engine), walks the list in the queue's order (repeat,
+/// shuffle), skips entries that cannot be opened, and knows when the run is over and with which
+/// exit status. It does no I/O of its own: messages go to `report`, one line each, and turning a
+/// typed path into entries is `expand`'s job.
 public final class Session {
-    public let context: PlayerContext
+    public private(set) var context = PlayerContext()
+    public let engine: any PlaybackEngine
     public private(set) var entries: [Entry]
     public private(set) var queue: PlayQueue
     /// At the end of the list: stay on the last song (true) or finish the run (false).
     public var keepsOpen: Bool
     /// True once the run is over: the list played through, or `quit`.
     public private(set) var isFinished = false
+    /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
+    /// holds across songs and in every state.
+    public private(set) var volume = 100
     /// Receives each problem as `"<input>: <what went wrong>"`.
     public var report: (String) -> Void = { _ in }
+    /// Called for every transition taken (for `--trace`).
+    public var onTransition: ((PlayerContext.Step) -> Void)?
     /// Turns a path given to `load` into entries (a folder or playlist gives many), reporting
     /// problems itself. The default takes the path as one song.
     public var expand: (Path) -> [Entry] = { [Entry(path: $0)] }
     private var failedEntries = Set<Int>()
     private var outputFailed = false
+    /// The entry being opened, and which way the list was moving: where to go on if it fails.
+    private var opening: (entry: Int, move: Move)?
 
-    public init(context: PlayerContext, entries: [Entry], queue: PlayQueue? = nil, keepsOpen: Bool = false) {
-        self.context = context
+    /// Which way the list moves past an entry that cannot be opened.
+    private enum Move {
+        case forward(AtEnd)
+        case backward
+    }
+
+    /// What to do when the list runs out.
+    private enum AtEnd {
+        /// The song just ended and is already rewound in `Prepare`: leave it.
+        case rest
+        /// The user asked for the next song: stop and rewind the current one.
+        case rewind
+    }
+
+    public init(engine: any PlaybackEngine, entries: [Entry], queue: PlayQueue? = nil, keepsOpen: Bool = false) {
+        self.engine = engine
         self.entries = entries
         self.keepsOpen = keepsOpen
         var queue = queue ?? PlayQueue(seed: 0)
@@ -33,27 +56,28 @@ public final class Session {
     public var index: Int? { queue.current }
     /// 1-based place in the play order, for `3/12`.
     public var place: Int? { queue.cursor.map { $0 + 1 } }
+    public var state: PlayerState { context.state }
 
     /// 0 when every entry played, 1 when at least one could not be played.
     public var exitStatus: Int32 { failedEntries.isEmpty && !outputFailed ? 0 : 1 }
 
-    /// Loads and plays the first entry that can be played.
+    /// Opens and plays the first entry that can be played.
     public func start() {
-        advance()
+        advance(atEnd: .rewind)
     }
 
     public func perform(_ command: Command) {
         guard !isFinished else { return }
         switch command {
         case .play, .toggle:
-            if context.state.id == .idle {
-                // Nothing loaded yet (a script's first `play`): start the list.
+            if case .idle = context.state {
+                // Nothing open yet (a script's first `play`): start the list.
                 playCurrentOrNext()
             } else {
-                context.handle(command == .play ? .play : .toggle)
+                apply(command == .play ? .play : .toggle)
             }
-        case .stop: context.handle(.stop)
-        case .next: advance()
+        case .stop: apply(.stop)
+        case .next: advance(atEnd: .rewind)
         case .previous: retreat()
         case .load(let path): playNow(expand(path))
         case .quit: finish()
@@ -61,8 +85,10 @@ public final class Session {
         case .toggleShuffle: queue.setShuffle(!queue.shuffles)
         case .setRepeat(let on): queue.repeats = on
         case .setShuffle(let on): queue.setShuffle(on)
-        case .seek(let target): context.handle(.seek(target))
-        case .volume(let percent): context.setVolume(percent)
+        case .seek(let target): apply(.seek(target))
+        case .volume(let percent):
+            volume = min(max(percent, 0), 100)
+            engine.setVolume(Double(volume) / 100)
         case .promptLoad, .help: break  // the terminal's own business
         }
     }
@@ -78,70 +104,78 @@ public final class Session {
         guard !added.isEmpty else { return }
         entries += added
         queue.insertNext(added.count)
-        advance()
+        advance(atEnd: .rewind)
     }
 
     public func handle(_ event: EngineEvent) {
         guard !isFinished else { return }
         switch event {
+        case .opened(let song, let token):
+            if !apply(.opened(song, token: token)).isIgnored { opening = nil }
+        case .openFailed(let error, let token):
+            guard !apply(.openFailed(error, token: token)).isIgnored, let opening else { return }
+            self.opening = nil
+            report(entries[opening.entry].describe(error))
+            failedEntries.insert(opening.entry)
+            switch opening.move {
+            case .forward(let atEnd): advance(atEnd: atEnd)
+            case .backward: retreat()
+            }
         case .ended(let token):
-            guard token == context.token else { return }
-            context.handle(.ended)
-            advance(atEnd: .rest)
+            if !apply(.ended(token: token)).isIgnored { advance(atEnd: .rest) }
         case .decodeFailed(let token, let message):
-            guard token == context.token else { return }
-            failCurrent(message)
+            failCurrent(token, message)
         case .damaged(let token, let at, let reason):
-            guard token == context.token else { return }
-            failCurrent("damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
+            failCurrent(token, "damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
         case .deviceLost(let token, let message):
-            guard token == context.token else { return }
+            guard token == context.state.token else { return }
             report("output: \(message); will resume when it is back")
-            context.handle(.deviceLost)
+            apply(.deviceLost(token: token))
         case .deviceRestored(let token):
-            guard token == context.token else { return }
-            context.handle(.deviceRestored)
+            apply(.deviceRestored(token: token))
         case .outputFallback(let message):
             report(message)
         case .outputFailed(let message):
             report(message)
             outputFailed = true
             finish()
-        case .budgetSpent, .playback, .opened, .openFailed:
-            break  // the script runner's, the trace's, and the loader's business
+        case .budgetSpent, .playback:
+            break  // the script runner's and the trace's business
         }
+    }
+
+    /// Hands `event` to the state machine and makes the engine calls it returns.
+    @discardableResult
+    private func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
+        let outcome = context.handle(event)
+        outcome.steps.forEach { onTransition?($0) }
+        outcome.calls.forEach(engine.perform)
+        return outcome
     }
 
     /// The song playing cannot go on: said in one line, counted for the exit status, and the
     /// list goes on.
-    private func failCurrent(_ message: String) {
-        report("\(context.state.song.map { "\($0.path)" } ?? "?"): \(message)")
+    private func failCurrent(_ token: Int, _ message: String) {
+        guard token == context.state.token, let song = context.state.song else { return }
+        report("\(song.path): \(message)")
         if let index { failedEntries.insert(index) }
-        context.handle(.ended)
+        apply(.ended(token: token))
         advance(atEnd: .rest)
-    }
-
-    /// What to do when the list runs out.
-    private enum AtEnd {
-        /// The song just ended and is already rewound in `Prepare`: leave it.
-        case rest
-        /// The user asked for the next song: stop and rewind the current one.
-        case rewind
     }
 
     /// Plays the next playable entry in the queue's order. Past the end: finish, or with
     /// `keepsOpen` stay on the last song, rewound.
-    private func advance(atEnd: AtEnd = .rewind) {
+    private func advance(atEnd: AtEnd) {
         let original = queue.current
         for _ in 0...entries.count {
             guard let entry = queue.advance() else { break }
-            if !failedEntries.contains(entry), load(entry) { return }
+            if !failedEntries.contains(entry) { return open(entry, moving: .forward(atEnd)) }
         }
         guard keepsOpen else { return finish() }
         if let original { queue.select(original) }
-        if atEnd == .rewind, context.state.id != .idle {
-            context.handle(.stop)
-            context.handle(.seek(.to(.zero)))
+        if atEnd == .rewind, context.state.song != nil {
+            apply(.stop)
+            apply(.seek(.to(.zero)))
         }
     }
 
@@ -151,10 +185,10 @@ public final class Session {
         for _ in 0..<entries.count {
             let before = queue.cursor
             guard let entry = queue.retreat(), queue.cursor != before else { break }
-            if !failedEntries.contains(entry), load(entry) { return }
+            if !failedEntries.contains(entry) { return open(entry, moving: .backward) }
         }
         if let original { queue.select(original) }
-        context.handle(.seek(.to(.zero)))
+        apply(.seek(.to(.zero)))
     }
 
     /// What the status line names the current song: its tags, else the playlist's title for
@@ -168,24 +202,21 @@ public final class Session {
     }
 
     private func playCurrentOrNext() {
-        guard let entry = queue.current else { return advance() }
-        if failedEntries.contains(entry) || !load(entry) { advance() }
+        guard let entry = queue.current, !failedEntries.contains(entry) else { return advance(atEnd: .rewind) }
+        open(entry, moving: .forward(.rewind))
     }
 
-    /// Loads entry `entry` and plays it; false (reported) when it cannot be loaded.
-    private func load(_ entry: Int) -> Bool {
-        if case .loadFailed(let error) = context.handle(.load(entries[entry].path)) {
-            report(entries[entry].describe(error))
-            failedEntries.insert(entry)
-            return false
-        }
-        context.handle(.play)
-        return true
+    /// Opens entry `entry` to play it as soon as it is open. If it cannot be, the engine says
+    /// so and the list moves on the same way.
+    private func open(_ entry: Int, moving move: Move) {
+        opening = (entry, move)
+        apply(.load(entries[entry].path))
+        apply(.play)
     }
 
     private func finish() {
         guard !isFinished else { return }
-        context.handle(.stop)
+        apply(.stop)
         isFinished = true
     }
 }

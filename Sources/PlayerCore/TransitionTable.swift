@@ -1,10 +1,10 @@
-/// One legal transition: in state `from`, event `on` moves to `to` after making `calls` on the
-/// engine, in order.
+/// One legal transition: in state `from`, event `on` moves to `to`, making `calls` on the
+/// engine in order.
 public struct Transition: Equatable, Sendable {
     public let from: StateID
     public let on: PlayerEvent.Kind
     public let to: StateID
-    public let calls: [EngineCall]
+    public let calls: [EngineCall.Kind]
 }
 
 /// Every legal transition of the player, in one place.
@@ -15,14 +15,21 @@ public struct Transition: Equatable, Sendable {
 public enum TransitionTable {
     public static let rows: [Transition] = {
         var rows: [Transition] = []
-        func add(_ from: StateID, _ on: PlayerEvent.Kind, _ to: StateID, _ calls: [EngineCall] = []) {
+        func add(_ from: StateID, _ on: PlayerEvent.Kind, _ to: StateID, _ calls: [EngineCall.Kind] = []) {
             rows.append(Transition(from: from, on: on, to: to, calls: calls))
         }
-        // Loading is legal everywhere and always goes stop -> open -> Prepare.
+        // Loading is legal everywhere: the song playing stops and the new one opens on the
+        // playback thread, while keys keep working.
         for state in StateID.allCases {
-            add(state, .load, .prepare, [.stop, .open])
+            add(state, .load, .loading, [.stop, .open])
         }
-        add(.prepare, .loadFailed, .idle)
+        add(.loading, .opened, .prepare, [.seek])
+        add(.loading, .openFailed, .idle)
+        // While loading, play / stop / toggle / seek are remembered for when the song is open.
+        for event in [PlayerEvent.Kind.play, .stop, .toggle, .seek] {
+            add(.loading, event, .loading)
+        }
+        add(.idle, .seek, .idle)
         add(.prepare, .play, .play, [.play])
         add(.prepare, .toggle, .play, [.play])
         add(.play, .stop, .stop, [.stop])
@@ -57,7 +64,10 @@ public enum TransitionTable {
             lines.append("| \(row.from.rawValue) | \(row.on.rawValue) | \(row.to.rawValue) | \(calls) |")
         }
         lines.append("")
-        lines.append("Any other (state, event) pair is ignored: the state stays as it is.")
+        lines.append("Any other (state, event) pair is ignored: the state stays as it is. An engine report about")
+        lines.append("an earlier song (its token is not the current one) is ignored too. In Idle and Loading, a")
+        lines.append("seek is remembered, and `opened` makes those seeks; `play` while Loading plays the song as")
+        lines.append("soon as it is open.")
         lines.append("")
         lines.append("```mermaid")
         lines.append("stateDiagram-v2")

@@ -75,14 +75,11 @@ struct PlayerRun {
         let say: (String) -> Void = { line in
             if let console { console.print(line) } else { printError(line) }
         }
-        let context = PlayerContext(engine: engine)
-        if options.trace {
-            context.onTransition = { transition, event in
-                say("\(transition.from.rawValue) -> \(transition.to.rawValue) (\(event))")
-            }
-        }
         let queue = PlayQueue(shuffle: options.shuffles, repeats: options.repeats, seed: options.seed)
-        let session = Session(context: context, entries: list.entries, queue: queue, keepsOpen: options.keepsOpen)
+        let session = Session(engine: engine, entries: list.entries, queue: queue, keepsOpen: options.keepsOpen)
+        if options.trace {
+            session.onTransition = { say("\($0)") }
+        }
         session.report = { say("tplayer: " + $0) }
         session.expand = { path in
             let expanded = InputExpander.expand([path])
@@ -111,10 +108,10 @@ struct PlayerRun {
             runner?.run()
             if session.isFinished { break }
             console?.show(StatusSnapshot(
-                state: context.state.id, song: context.state.song, position: engine.position,
+                state: session.state.id, song: session.state.song, position: engine.position,
                 entry: session.queue.cursor, entryCount: session.entries.count,
                 name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles))
-            let ticking = console != nil && !options.quiet && context.state.id == .play
+            let ticking = console != nil && !options.quiet && session.state.id == .play
             var timeout = ticking ? Self.statusInterval : nil
             if let deadline = runner?.deadline {
                 let left = ContinuousClock.now.duration(to: deadline)

@@ -6,6 +6,28 @@ import Testing
 private let resources = String(#filePath.split(separator: "/").dropLast(3).joined(separator: "/"))
 private let song = Path("/" + resources + "/Resources/01-morning-arpeggio.mp3")
 
+extension Engine {
+    /// Opens `path` and waits (at most 2 s) for the playback thread's answer, as the main loop would.
+    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
+        perform(.open(path, token: token))
+        for _ in 0..<200 {
+            for event in takeEvents() {
+                switch event {
+                case .opened(let song, token): return song
+                case .openFailed(let error, token): throw error
+                default: continue
+                }
+            }
+            usleep(10_000)
+        }
+        throw LoadError(path: path, reason: .notReadable("no answer from the playback thread"))
+    }
+
+    func play() { perform(.play) }
+    func stop() { perform(.stop) }
+    func seek(_ target: SeekTarget) { perform(.seek(target)) }
+}
+
 /// The real engine: libmpg123 decoding, libao's null device paced in real time.
 @Suite struct EngineTests {
     @Test func openReadsFormatLengthAndTags() throws {

@@ -109,7 +109,9 @@ import Testing
         let result = try Harness.tplayer("--trace", "-q", "-w", "out.wav", Harness.songs[0], in: folder)
         #expect(result.status == 0)
         #expect(result.stderrLines == [
-            "Idle -> Prepare (load \(Harness.songs[0]))",
+            "Idle -> Loading (load \(Harness.songs[0]))",
+            "Loading -> Loading (play)",
+            "Loading -> Prepare (opened)",
             "Prepare -> Play (play)",
             "Play -> Prepare (ended)",
         ])

@@ -100,8 +100,9 @@ import Testing
         let result = try RawProcess.tplayer("-o", "null", "--trace", "l.m3u", in: folder, timeout: 20)
         #expect(result.status == 1)
         #expect(result.stderrLines == [
-            "Idle -> Prepare (load missing\\e[2J.mp3)",
-            "Prepare -> Idle (load failed)",
+            "Idle -> Loading (load missing\\e[2J.mp3)",
+            "Loading -> Loading (play)",
+            "Loading -> Idle (open failed: no such file)",
             "tplayer: l.m3u:2: no such file: missing\\e[2J.mp3",
         ])
     }

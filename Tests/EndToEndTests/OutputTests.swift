@@ -91,7 +91,9 @@ extension OutputTests {
         let retries = result.stderrLines.filter { $0.hasPrefix("engine: waiting for the device") }
         #expect(!retries.isEmpty)
         #expect(result.stderrLines.filter { !$0.hasPrefix("engine: ") } == [
-            "Idle -> Prepare (load \(song))",
+            "Idle -> Loading (load \(song))",
+            "Loading -> Loading (play)",
+            "Loading -> Prepare (opened)",
             "Prepare -> Play (play)",
             "tplayer: output: the pulse device stopped taking audio; will resume when it is back",
             "Play -> DeviceLost (device lost)",

@@ -46,6 +46,29 @@ import Testing
         _ = Harness.samePCM(ours, expected)
     }
 
+    /// `seek` and `volume` before the first `play` apply to the song that `play` starts (as
+    /// `mpv --start` does); they used to be dropped, and the song started at 0:00.
+    @Test func aSeekAndAVolumeBeforeTheFirstPlayApplyToTheSongItStarts() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = Harness.songs[1]
+        let reference = try Harness.referenceDecode([song], in: folder)
+        let (ours, result) = try Self.run(["add \(song)", "seek 4.5s", "seek +0.5s", "play", "wait 1s", "quit"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        _ = Harness.samePCM(ours, Self.frames(reference, 220_500..<264_600))
+        let (quiet, _) = try Self.run(["add \(song)", "volume 0%", "play", "wait 1s", "quit"], in: folder)
+        #expect(quiet.count == 44100 * Self.bytesPerFrame && quiet.allSatisfy { $0 == 0 }, "silent from its first sample")
+    }
+
+    @Test func aSeekRightAfterALoadWaitsForTheSongToOpen() throws {
+        let folder = try Harness.temporaryFolder()
+        let reference = try Harness.referenceDecode([Harness.songs[2]], in: folder)
+        let (ours, result) = try Self.run(["add \(Harness.songs[0])", "play", "wait 0.5s", "load \(Harness.songs[2])", "seek 50%",
+                                           "wait 0.5s", "quit"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let half = reference.count / Self.bytesPerFrame / 2
+        _ = Harness.samePCM(Self.frames(ours, 22050..<44100), Self.frames(reference, half..<(half + 22050)))
+    }
+
     @Test func relativeSeeksCountFromWhatWasPlayed() throws {
         let folder = try Harness.temporaryFolder()
         let song = Harness.songs[1]

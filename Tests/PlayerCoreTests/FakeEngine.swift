@@ -1,6 +1,8 @@
 import PlayerCore
 
-/// A `PlaybackEngine` that records what it is asked and opens only the paths it is told are good.
+/// A `PlaybackEngine` that records what it is asked and opens only the paths it is told are
+/// good. Like the real one, it answers an open later, with an event: `settle` hands those to
+/// the session.
 final class FakeEngine: PlaybackEngine {
     var calls: [String] = []
     var position: Int64 = 0
@@ -9,29 +11,38 @@ final class FakeEngine: PlaybackEngine {
     /// Script pacing as asked: `nil` unlimited, else the audio time left to play.
     var budget: AudioTime?
     var grantID = 0
+    /// Reports not yet handed over (the answers to opens).
+    var pending: [EngineEvent] = []
+    /// The song open, for relative and percentage seeks.
+    var current: SongInfo?
+    /// Whether the songs it opens have a title tag (their path).
+    var tagged = true
 
     init(goodPaths: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) {
         self.goodPaths = goodPaths
     }
 
-    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
-        calls.append("open \(path)")
-        guard goodPaths.contains(path) else { throw LoadError(path: path, reason: .missing) }
-        position = 0
-        current = SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: "\(path)")
-        return current!
+    func perform(_ call: EngineCall) {
+        switch call {
+        case .stop: calls.append("stop")
+        case .play: calls.append("play")
+        case .open(let path, let token):
+            calls.append("open \(path)")
+            guard goodPaths.contains(path) else {
+                pending.append(.openFailed(LoadError(path: path, reason: .missing), token: token))
+                return
+            }
+            position = 0
+            let song = SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: tagged ? "\(path)" : nil)
+            current = song
+            pending.append(.opened(song, token: token))
+        case .seek(let target):
+            let frame = current.map { target.frame(in: $0, from: position) } ?? 0
+            calls.append("seek \(frame)")
+            position = frame
+        }
     }
 
-    func play() { calls.append("play") }
-    func stop() { calls.append("stop") }
-    /// The song open, for relative and percentage seeks.
-    var current: SongInfo?
-
-    func seek(_ target: SeekTarget) {
-        let frame = current.map { target.frame(in: $0, from: position) } ?? 0
-        calls.append("seek \(frame)")
-        position = frame
-    }
     func setVolume(_ fraction: Double) { calls.append("volume \(fraction)") }
     func limitPlayback(_ limited: Bool) {
         calls.append("limit \(limited)")
@@ -45,5 +56,29 @@ final class FakeEngine: PlaybackEngine {
     func revokeGrant() -> AudioTime {
         defer { budget = budget == nil ? nil : .zero }
         return budget ?? .zero
+    }
+
+    /// Hands every pending report to `handle` (which may make more), until there are none.
+    func settle(_ handle: (EngineEvent) -> Void) {
+        while !pending.isEmpty {
+            handle(pending.removeFirst())
+        }
+    }
+}
+
+extension Session {
+    /// The token of the song opening or open (-1 with none).
+    var token: Int { state.token ?? -1 }
+
+    /// Hands the engine's answers to this session, as the main loop does between commands.
+    func settle() {
+        (engine as? FakeEngine)?.settle(handle)
+    }
+}
+
+extension ScriptRunner {
+    /// Hands the engine's answers to the runner (which passes them on to the session).
+    func settle() {
+        (session.engine as? FakeEngine)?.settle(handle)
     }
 }

@@ -64,7 +64,7 @@ private func runner(_ commands: [ScriptCommand], realTime: Bool = false, keepOpe
     -> (ScriptRunner, Session, FakeEngine)
 {
     let engine = FakeEngine()
-    let session = Session(context: PlayerContext(engine: engine), entries: [])
+    let session = Session(engine: engine, entries: [])
     let lines = commands.enumerated().map { ScriptLine(line: $0.offset + 1, command: $0.element) }
     return (ScriptRunner(lines: lines, session: session, realTime: realTime, keepsOpenAfter: keepOpen), session, engine)
 }
@@ -76,26 +76,34 @@ struct ScriptRunnerTests {
     @Test func waitsGrantExactlyTheirAudioTimeAndResumeWhenItIsPlayed() {
         let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("1s")), .stop, .seek(.to(.zero)), .play, .wait(seconds("0.5s")), .quit])
         runner.start()
-        #expect(engine.calls == ["limit true", "stop", "open a.mp3", "play", "grant 44100"])
+        runner.settle()
+        // The song opens on the playback thread: the wait's grant is in before it plays.
+        #expect(engine.calls == ["limit true", "stop", "open a.mp3", "grant 44100", "play"])
         engine.calls.removeAll()
         runner.handle(.budgetSpent(id: engine.grantID))
+        runner.settle()
         #expect(engine.calls == ["stop", "seek 0", "play", "grant 22050"])
         runner.handle(.budgetSpent(id: engine.grantID))
+        runner.settle()
         #expect(runner.isDone && session.isFinished)
     }
 
     @Test func aStaleBudgetReportDoesNotEndTheWait() {
         let (runner, _, engine) = runner([.add(songs), .play, .wait(seconds("1s")), .stop])
         runner.start()
+        runner.settle()
         runner.handle(.budgetSpent(id: engine.grantID - 1))
-        #expect(engine.calls.last == "grant 44100")
+        runner.settle()
+        #expect(engine.calls.suffix(2) == ["grant 44100", "play"], "still waiting: no stop")
     }
 
     @Test func aWaitGoesOnIntoTheNextSong() {
         let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("20s")), .quit])
         runner.start()
-        runner.handle(.ended(token: session.context.token))
-        #expect(session.context.state.song?.path == "b.mp3")
+        runner.settle()
+        runner.handle(.ended(token: session.token))
+        runner.settle()
+        #expect(session.state.song?.path == "b.mp3")
         #expect(engine.budget == seconds("20s"), "the grant carries on; the fake does not spend it")
         #expect(!runner.isDone)
     }
@@ -103,7 +111,9 @@ struct ScriptRunnerTests {
     @Test func theListEndingMidWaitPassesTheRestAtOnceForAFile() {
         let (runner, session, engine) = runner([.add([songs[0]]), .play, .wait(seconds("20s")), .play, .stop])
         runner.start()
-        runner.handle(.ended(token: session.context.token))
+        runner.settle()
+        runner.handle(.ended(token: session.token))
+        runner.settle()
         #expect(engine.calls.suffix(3) == ["play", "stop", "limit false"], "the script ran on: play again, stop, done")
         #expect(runner.isDone)
         #expect(session.isFinished, "the script ended with nothing playing")
@@ -112,12 +122,15 @@ struct ScriptRunnerTests {
     @Test func theListEndingMidWaitPassesTheRestInRealTimeLive() {
         let (runner, session, _) = runner([.add([songs[0]]), .play, .wait(seconds("20s")), .quit], realTime: true)
         runner.start()
+        runner.settle()
         let before = ContinuousClock.now
-        runner.handle(.ended(token: session.context.token))
+        runner.handle(.ended(token: session.token))
+        runner.settle()
         let deadline = runner.deadline
         #expect(deadline != nil)
         #expect(before.duration(to: deadline!) > .seconds(19))
         runner.run(now: deadline!)
+        runner.settle()
         #expect(runner.isDone)
     }
 
@@ -138,9 +151,11 @@ struct ScriptRunnerTests {
     @Test func waitEndTakesBackTheGrantBeforeTheNextSongStarts() {
         let (runner, session, engine) = runner([.add(songs), .play, .waitEnd, .wait(seconds("1s"))])
         runner.start()
+        runner.settle()
         #expect(engine.budget! > seconds("1h"))
-        runner.handle(.ended(token: session.context.token))
-        #expect(session.context.state.song?.path == "b.mp3")
+        runner.handle(.ended(token: session.token))
+        runner.settle()
+        #expect(session.state.song?.path == "b.mp3")
         #expect(engine.budget == seconds("1s"), "revoked at the end, then the next wait's grant")
     }
 
@@ -149,7 +164,9 @@ struct ScriptRunnerTests {
         var reports: [String] = []
         runner.report = { reports.append($0) }
         runner.start()
+        runner.settle()
         runner.takeOver()
+        runner.settle()
         #expect(runner.isDone)
         #expect(engine.budget == nil)
         #expect(!session.isFinished)
@@ -159,11 +176,14 @@ struct ScriptRunnerTests {
     @Test func whenTheScriptRunsOutASongPlayingPlaysOn() {
         let (runner, session, engine) = runner([.add(songs), .play])
         runner.start()
+        runner.settle()
         #expect(runner.isDone)
         #expect(engine.budget == nil)
-        #expect(session.context.state.id == .play)
-        session.handle(.ended(token: session.context.token))
-        session.handle(.ended(token: session.context.token))
+        #expect(session.state.id == .play)
+        session.handle(.ended(token: session.token))
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
         #expect(session.isFinished)
     }
 }

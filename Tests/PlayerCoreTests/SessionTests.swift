@@ -3,7 +3,7 @@ import Testing
 
 private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) -> (Session, FakeEngine, Reports) {
     let engine = FakeEngine(goodPaths: good)
-    let session = Session(context: PlayerContext(engine: engine), entries: inputs.map { Entry(path: Path($0)) })
+    let session = Session(engine: engine, entries: inputs.map { Entry(path: Path($0)) })
     let reports = Reports()
     session.report = { reports.lines.append($0) }
     return (session, engine, reports)
@@ -15,12 +15,15 @@ struct SessionTests {
     @Test func playsTheFirstInputAndMovesOnWhenItEnds() {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.start()
-        #expect(session.context.state.id == .play)
-        #expect(session.context.state.song?.path == "a.mp3")
-        session.handle(.ended(token: session.context.token))
-        #expect(session.context.state.song?.path == "b.mp3")
+        session.settle()
+        #expect(session.state.id == .play)
+        #expect(session.state.song?.path == "a.mp3")
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3")
         #expect(session.index == 1)
-        session.handle(.ended(token: session.context.token))
+        session.handle(.ended(token: session.token))
+        session.settle()
         #expect(session.isFinished)
         #expect(session.exitStatus == 0)
     }
@@ -28,11 +31,14 @@ struct SessionTests {
     @Test func anInputThatCannotLoadIsReportedAndTheNextOnePlays() {
         let (session, _, reports) = session(["a.mp3", "missing.mp3", "c.mp3"])
         session.start()
-        session.handle(.ended(token: session.context.token))
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
         #expect(reports.lines == ["missing.mp3: no such file"])
-        #expect(session.context.state.song?.path == "c.mp3")
-        #expect(session.context.state.id == .play)
-        session.handle(.ended(token: session.context.token))
+        #expect(session.state.song?.path == "c.mp3")
+        #expect(session.state.id == .play)
+        session.handle(.ended(token: session.token))
+        session.settle()
         #expect(session.isFinished)
         #expect(session.exitStatus == 1)
     }
@@ -40,6 +46,7 @@ struct SessionTests {
     @Test func whenNoInputCanLoadTheSessionFinishesWithStatusOne() {
         let (session, _, reports) = session(["x.mp3", "y.mp3"])
         session.start()
+        session.settle()
         #expect(session.isFinished)
         #expect(session.exitStatus == 1)
         #expect(reports.lines.count == 2)
@@ -48,54 +55,74 @@ struct SessionTests {
     @Test func anEndReportAboutAnEarlierSongIsIgnored() {
         let (session, _, _) = session(["a.mp3", "b.mp3", "c.mp3"])
         session.start()
-        let stale = session.context.token
+        session.settle()
+        let stale = session.token
         session.perform(.next)
+        session.settle()
         session.handle(.ended(token: stale))
-        #expect(session.context.state.song?.path == "b.mp3")
-        #expect(session.context.state.id == .play)
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3")
+        #expect(session.state.id == .play)
     }
 
     @Test func nextAndPreviousMoveThroughTheList() {
         let (session, _, _) = session(["a.mp3", "b.mp3", "c.mp3"])
         session.start()
+        session.settle()
         session.perform(.next)
+        session.settle()
         session.perform(.next)
-        #expect(session.context.state.song?.path == "c.mp3")
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3")
         session.perform(.previous)
-        #expect(session.context.state.song?.path == "b.mp3")
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3")
         session.perform(.previous)
+        session.settle()
         session.perform(.previous)  // at the first: plays it again from the start
-        #expect(session.context.state.song?.path == "a.mp3")
+        session.settle()
+        #expect(session.state.song?.path == "a.mp3")
         #expect(!session.isFinished)
         session.perform(.next)
+        session.settle()
         session.perform(.next)
+        session.settle()
         session.perform(.next)  // past the last: done
+        session.settle()
         #expect(session.isFinished)
     }
 
     @Test func previousSkipsBackOverInputsThatCannotLoad() {
         let (session, _, _) = session(["a.mp3", "bad.mp3", "c.mp3"])
         session.start()
+        session.settle()
         session.perform(.next)
+        session.settle()
         #expect(session.index == 2)
         session.perform(.previous)
+        session.settle()
         #expect(session.index == 0)
     }
 
     @Test func loadPlaysAnotherSongNowAndTheListGoesOnAfterIt() {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.start()
+        session.settle()
         session.perform(.load("c.mp3"))
-        #expect(session.context.state.song?.path == "c.mp3")
-        #expect(session.context.state.id == .play)
-        session.handle(.ended(token: session.context.token))
-        #expect(session.context.state.song?.path == "b.mp3")
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3")
+        #expect(session.state.id == .play)
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3")
     }
 
     @Test func quitStopsAndFinishes() {
         let (session, engine, _) = session(["a.mp3"])
         session.start()
+        session.settle()
         session.perform(.quit)
+        session.settle()
         #expect(session.isFinished)
         #expect(engine.calls.last == "stop")
         #expect(session.exitStatus == 0)
@@ -104,19 +131,24 @@ struct SessionTests {
     @Test func aLostDeviceHoldsTheSongAndItsReturnResumesIt() {
         let (session, engine, reports) = session(["a.mp3"])
         session.start()
+        session.settle()
         engine.position = 500
-        session.handle(.deviceLost(token: session.context.token, message: "gone"))
-        #expect(session.context.state.id == .deviceLost)
+        session.handle(.deviceLost(token: session.token, message: "gone"))
+        session.settle()
+        #expect(session.state.id == .deviceLost)
         #expect(reports.lines == ["output: gone; will resume when it is back"])
-        session.handle(.deviceRestored(token: session.context.token))
-        #expect(session.context.state.id == .play)
+        session.handle(.deviceRestored(token: session.token))
+        session.settle()
+        #expect(session.state.id == .play)
         #expect(engine.position == 500)
     }
 
     @Test func anOutputThatFailsEndsTheRunWithStatusOne() {
         let (session, _, reports) = session(["a.mp3", "b.mp3"])
         session.start()
+        session.settle()
         session.handle(.outputFailed(message: "out.wav: cannot write"))
+        session.settle()
         #expect(session.isFinished)
         #expect(session.exitStatus == 1)
         #expect(reports.lines == ["out.wav: cannot write"])
@@ -126,37 +158,49 @@ struct SessionTests {
         let (session, engine, _) = session(["a.mp3", "b.mp3"])
         session.keepsOpen = true
         session.start()
+        session.settle()
         session.perform(.next)
+        session.settle()
         engine.position = 1000
         session.perform(.next)  // past the end: stop on b, rewound
+        session.settle()
         #expect(!session.isFinished)
-        #expect(session.context.state.id == .stop)
-        #expect(session.context.state.song?.path == "b.mp3")
+        #expect(session.state.id == .stop)
+        #expect(session.state.song?.path == "b.mp3")
         #expect(engine.position == 0)
         session.perform(.play)
-        session.handle(.ended(token: session.context.token))
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
         #expect(!session.isFinished)
-        #expect(session.context.state.id == .prepare, "a natural end leaves it rewound, ready to play")
+        #expect(session.state.id == .prepare, "a natural end leaves it rewound, ready to play")
         #expect(session.place == 2)
     }
 
     @Test func repeatGoesRoundAndTheKeyTogglesIt() {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.perform(.toggleRepeat)
+        session.settle()
         session.start()
+        session.settle()
         for expected: Path in ["b.mp3", "a.mp3", "b.mp3"] {
-            session.handle(.ended(token: session.context.token))
-            #expect(session.context.state.song?.path == expected)
+            session.handle(.ended(token: session.token))
+            session.settle()
+            #expect(session.state.song?.path == expected)
         }
         session.perform(.toggleRepeat)
-        session.handle(.ended(token: session.context.token))
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
         #expect(session.isFinished)
     }
 
     @Test func repeatWithNothingPlayableEndsInsteadOfLooping() {
         let (session, _, reports) = session(["x.mp3", "y.mp3"])
         session.perform(.setRepeat(true))
+        session.settle()
         session.start()
+        session.settle()
         #expect(session.isFinished)
         #expect(reports.lines.count == 2, "each bad entry reported once")
     }
@@ -164,12 +208,14 @@ struct SessionTests {
     @Test func shufflePlaysEachEntryOnce() {
         let engine = FakeEngine(goodPaths: Set((0..<20).map { Path("\($0).mp3") }))
         let queue = PlayQueue(shuffle: true, seed: 3)
-        let session = Session(context: PlayerContext(engine: engine), entries: (0..<20).map { Entry(path: Path("\($0).mp3")) }, queue: queue)
+        let session = Session(engine: engine, entries: (0..<20).map { Entry(path: Path("\($0).mp3")) }, queue: queue)
         session.start()
-        var played = [session.context.state.song!.path]
+        session.settle()
+        var played = [session.state.song!.path]
         while !session.isFinished {
-            session.handle(.ended(token: session.context.token))
-            if let path = session.context.state.song?.path, !session.isFinished { played.append(path) }
+            session.handle(.ended(token: session.token))
+            session.settle()
+            if let path = session.state.song?.path, !session.isFinished { played.append(path) }
         }
         #expect(played.count == 20 && Set(played).count == 20)
         #expect(played != (0..<20).map { Path("\($0).mp3") })
@@ -177,47 +223,42 @@ struct SessionTests {
 
     @Test func aPlaylistTitleNamesASongWithoutTags() {
         let engine = FakeEngine()
-        let session = Session(context: PlayerContext(engine: engine), entries: [Entry(path: "a.mp3", title: "From the list")])
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3", title: "From the list")])
         session.start()
+        session.settle()
         #expect(session.songName == "a.mp3", "the fake's songs have a title tag, which wins")
         engine.goodPaths = ["a.mp3"]
-        let untagged = Session(context: PlayerContext(engine: UntaggedEngine()), entries: [Entry(path: "u.mp3", title: "From the list")])
+        let plain = FakeEngine(goodPaths: ["u.mp3"])
+        plain.tagged = false
+        let untagged = Session(engine: plain, entries: [Entry(path: "u.mp3", title: "From the list")])
         untagged.start()
+        untagged.settle()
         #expect(untagged.songName == "From the list")
     }
 
     @Test func seekAndVolumeReachTheEngineAndVolumeHoldsAcrossSongs() {
         let (session, engine, _) = session(["a.mp3", "b.mp3"])
         session.start()
+        session.settle()
         session.perform(.volume(40))
+        session.settle()
         session.perform(.seek(.to(.seconds(3))))
+        session.settle()
         #expect(engine.calls.suffix(2) == ["volume 0.4", "seek 132300"])
         session.perform(.next)
-        #expect(session.context.volume == 40)
+        session.settle()
+        #expect(session.volume == 40)
         #expect(!engine.calls.contains("volume 1.0"), "a new song does not reset the volume")
         session.perform(.volume(250))
-        #expect(session.context.volume == 100)
+        session.settle()
+        #expect(session.volume == 100)
     }
 
     @Test func playWithNothingLoadedStartsTheList() {
         let (session, _, _) = session(["a.mp3"])
         session.perform(.play)
-        #expect(session.context.state.id == .play)
-        #expect(session.context.state.song?.path == "a.mp3")
+        session.settle()
+        #expect(session.state.id == .play)
+        #expect(session.state.song?.path == "a.mp3")
     }
-}
-
-/// Opens anything, with no tags.
-private final class UntaggedEngine: PlaybackEngine {
-    var position: Int64 = 0
-    func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
-        SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 100)
-    }
-    func play() {}
-    func stop() {}
-    func seek(_ target: SeekTarget) {}
-    func setVolume(_ fraction: Double) {}
-    func limitPlayback(_ limited: Bool) {}
-    func grant(_ time: AudioTime, id: Int) {}
-    func revokeGrant() -> AudioTime { .zero }
 }

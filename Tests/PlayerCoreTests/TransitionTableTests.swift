@@ -1,49 +1,62 @@
 import Testing
 @testable import PlayerCore
 
+private let songA = SongInfo(path: "a.mp3", sampleRate: 44100, channels: 2, totalFrames: 441_000)
+private let songB = SongInfo(path: "b.mp3", sampleRate: 44100, channels: 2, totalFrames: 441_000)
+
 /// The expected behaviour, written out by hand (not read from `TransitionTable`), for every
 /// (state, event) pair: the next state and the engine calls, or nil where the event is ignored.
 private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
     .idle: [
-        .load: (.prepare, ["stop", "open a.mp3"]),
+        .load: (.loading, ["stop", "open a.mp3"]),
+        .seek: (.idle, []),
+    ],
+    .loading: [
+        .load: (.loading, ["stop", "open a.mp3"]),
+        .play: (.loading, []),
+        .stop: (.loading, []),
+        .toggle: (.loading, []),
+        .seek: (.loading, []),
+        .opened: (.prepare, []),
+        .openFailed: (.idle, []),
     ],
     .prepare: [
-        .load: (.prepare, ["stop", "open a.mp3"]),
+        .load: (.loading, ["stop", "open a.mp3"]),
         .play: (.play, ["play"]),
         .toggle: (.play, ["play"]),
-        .loadFailed: (.idle, []),
-        .seek: (.prepare, ["seek 88200"]),
+        .seek: (.prepare, ["seek 2.0s"]),
     ],
     .play: [
-        .load: (.prepare, ["stop", "open a.mp3"]),
+        .load: (.loading, ["stop", "open a.mp3"]),
         .stop: (.stop, ["stop"]),
         .toggle: (.stop, ["stop"]),
-        .ended: (.prepare, ["seek 0"]),
+        .ended: (.prepare, ["seek 0.0s"]),
         .deviceLost: (.deviceLost, []),
-        .seek: (.play, ["seek 88200"]),
+        .seek: (.play, ["seek 2.0s"]),
     ],
     .stop: [
-        .load: (.prepare, ["stop", "open a.mp3"]),
+        .load: (.loading, ["stop", "open a.mp3"]),
         .play: (.play, ["play"]),
         .toggle: (.play, ["play"]),
-        .seek: (.stop, ["seek 88200"]),
+        .seek: (.stop, ["seek 2.0s"]),
     ],
     .deviceLost: [
-        .load: (.prepare, ["stop", "open a.mp3"]),
+        .load: (.loading, ["stop", "open a.mp3"]),
         .deviceRestored: (.play, ["play"]),
         .stop: (.stop, ["stop"]),
         .toggle: (.stop, ["stop"]),
-        .seek: (.deviceLost, ["seek 88200"]),
+        .seek: (.deviceLost, ["seek 2.0s"]),
     ],
 ]
 
-/// Events that bring a fresh context to each state.
+/// Events that bring a fresh context to each state (the song b.mp3 has token 1).
 private let routes: [StateID: [PlayerEvent]] = [
     .idle: [],
-    .prepare: [.load("b.mp3")],
-    .play: [.load("b.mp3"), .play],
-    .stop: [.load("b.mp3"), .play, .stop],
-    .deviceLost: [.load("b.mp3"), .play, .deviceLost],
+    .loading: [.load("b.mp3")],
+    .prepare: [.load("b.mp3"), .opened(songB, token: 1)],
+    .play: [.load("b.mp3"), .opened(songB, token: 1), .play],
+    .stop: [.load("b.mp3"), .opened(songB, token: 1), .play, .stop],
+    .deviceLost: [.load("b.mp3"), .opened(songB, token: 1), .play, .deviceLost(token: 1)],
 ]
 
 private func event(_ kind: PlayerEvent.Kind) -> PlayerEvent {
@@ -52,40 +65,35 @@ private func event(_ kind: PlayerEvent.Kind) -> PlayerEvent {
     case .play: .play
     case .stop: .stop
     case .toggle: .toggle
-    case .ended: .ended
-    case .loadFailed: .loadFailed
-    case .deviceLost: .deviceLost
-    case .deviceRestored: .deviceRestored
     case .seek: .seek(.to(.seconds(2)))
+    case .opened: .opened(songB, token: 1)
+    case .openFailed: .openFailed(LoadError(path: "b.mp3", reason: .missing), token: 1)
+    case .ended: .ended(token: 1)
+    case .deviceLost: .deviceLost(token: 1)
+    case .deviceRestored: .deviceRestored(token: 1)
     }
 }
 
-private func context(in state: StateID) -> (PlayerContext, FakeEngine) {
-    let engine = FakeEngine()
-    let context = PlayerContext(engine: engine)
+private func context(in state: StateID) -> PlayerContext {
+    var context = PlayerContext()
     routes[state, default: []].forEach { context.handle($0) }
-    engine.calls.removeAll()
-    return (context, engine)
+    return context
 }
 
 struct TransitionTableTests {
     @Test(arguments: StateID.allCases, PlayerEvent.Kind.allCases)
     func eachStateAndEventGivesTheExpectedStateAndEngineCalls(state: StateID, kind: PlayerEvent.Kind) {
-        let (context, engine) = context(in: state)
+        var context = context(in: state)
         #expect(context.state.id == state)
         let outcome = context.handle(event(kind))
         if let (next, calls) = expected[state]?[kind] {
             #expect(context.state.id == next)
-            #expect(engine.calls == calls)
-            guard case .moved(let transition) = outcome else {
-                Issue.record("expected a transition, got \(outcome)")
-                return
-            }
-            #expect(transition.from == state && transition.to == next)
+            #expect(outcome.calls.map(\.description) == calls)
+            #expect(outcome.steps.map { "\($0.transition.from)/\($0.transition.to)" } == ["\(state)/\(next)"])
         } else {
-            #expect(outcome == .ignored)
+            #expect(outcome.isIgnored)
+            #expect(outcome.calls.isEmpty, "an ignored event must not touch the engine")
             #expect(context.state.id == state)
-            #expect(engine.calls.isEmpty, "an ignored event must not touch the engine")
         }
     }
 
@@ -100,9 +108,66 @@ struct TransitionTableTests {
         let markdown = TransitionTable.markdown()
         #expect(markdown.hasPrefix("| From | Event | To | Engine calls |\n"))
         #expect(markdown.contains("| Play | stop | Stop | stop |"))
-        #expect(markdown.contains("| Idle | load | Prepare | stop, open |"))
+        #expect(markdown.contains("| Idle | load | Loading | stop, open |"))
+        #expect(markdown.contains("| Loading | opened | Prepare | seek |"))
         #expect(markdown.contains("    DeviceLost --> Play: device restored"))
         let tableLines = markdown.split(separator: "\n").filter { $0.hasPrefix("| ") }
         #expect(tableLines.count == TransitionTable.rows.count + 2, "header, separator, one line per row")
+    }
+}
+
+struct PlayerContextTests {
+    @Test func playWhilePlayingDoesNothing() {
+        var context = context(in: .play)
+        #expect(context.handle(.play).isIgnored)
+    }
+
+    @Test func aPlayAskedForWhileLoadingPlaysAsSoonAsTheSongIsOpen() {
+        var context = PlayerContext()
+        #expect(context.handle(.load("a.mp3")).calls == [.stop, .open("a.mp3", token: 1)])
+        #expect(context.handle(.play).calls.isEmpty, "nothing to play yet")
+        let opened = context.handle(.opened(songA, token: 1))
+        #expect(opened.steps.map(\.description) == ["Loading -> Prepare (opened)", "Prepare -> Play (play)"])
+        #expect(opened.calls == [.play])
+        #expect(context.state == .play(PlayState(song: songA, token: 1)))
+    }
+
+    @Test func aSongThatCannotBeOpenedLandsInIdleWithTheReason() {
+        var context = context(in: .play)
+        context.handle(.load("missing.mp3"))
+        let failed = context.handle(.openFailed(LoadError(path: "missing.mp3", reason: .missing), token: 2))
+        #expect(failed.steps.map(\.description) == ["Loading -> Idle (open failed: no such file)"])
+        #expect(context.state == .idle(IdleState()))
+        #expect(context.handle(.play).isIgnored, "nothing to play in Idle")
+    }
+
+    @Test func aReportAboutAnEarlierSongIsIgnored() {
+        var context = context(in: .play)
+        context.handle(.load("a.mp3"))
+        #expect(context.handle(.opened(songB, token: 1)).isIgnored, "b.mp3's late answer")
+        context.handle(.opened(songA, token: 2))
+        context.handle(.play)
+        #expect(context.handle(.ended(token: 1)).isIgnored)
+        #expect(context.handle(.deviceLost(token: 1)).isIgnored)
+        #expect(context.state.id == .play)
+        #expect(context.state.song == songA)
+    }
+
+    @Test func seeksAskedForWithNoSongApplyToTheNextSongThatOpens() {
+        var context = PlayerContext()
+        context.handle(.seek(.to(.seconds(54 * 60))))
+        context.handle(.load("a.mp3"))
+        context.handle(.seek(.by(.seconds(5))))
+        context.handle(.play)
+        let opened = context.handle(.opened(songA, token: 1))
+        #expect(opened.calls == [.seek(.to(.seconds(54 * 60))), .seek(.by(.seconds(5))), .play], "in order, before playing")
+    }
+
+    @Test func loadingDropsTheSeeksOfTheSongItReplaces() {
+        var context = PlayerContext()
+        context.handle(.load("a.mp3"))
+        context.handle(.seek(.to(.seconds(30))))
+        context.handle(.load("b.mp3"))
+        #expect(context.handle(.opened(songB, token: 2)).calls.isEmpty)
     }
 }
