@@ -56,7 +56,7 @@ public struct InputExpander {
     }
 
     /// Adds what `location` names; `place` is the playlist line it came from, if any.
-    public mutating func add(_ location: Path, title: String?, from place: Diagnostic?) {
+    public mutating func add(_ location: Path, title: String?, from place: SourceLocation?) {
         switch FileSystem.status(of: location) {
         case .success(let info) where info.kind == .directory:
             addDirectory(location, from: place)
@@ -65,8 +65,7 @@ public struct InputExpander {
         case .failure(let error) where place != nil:
             report(place, "\(error.reason): \(location)")
         default:
-            append(Entry(path: location, title: title,
-                         origin: place.map { Entry.Origin(file: $0.file, line: $0.line) }))
+            append(Entry(path: location, title: title, origin: place))
         }
     }
 
@@ -74,8 +73,8 @@ public struct InputExpander {
         guard entries.count < Self.maxEntries else {
             if !isFull {
                 isFull = true
-                problems.append(Diagnostic(file: "\(entry.path)", message:
-                    "the list is full (\(Self.maxEntries) songs): this and later entries are left out"))
+                problems.append(Diagnostic(entry.origin ?? SourceLocation(file: "\(entry.path)"),
+                                           "the list is full (\(Self.maxEntries) songs): this and later entries are left out"))
             }
             return
         }
@@ -83,15 +82,13 @@ public struct InputExpander {
     }
 
     /// Adds a problem about `place` (or, with none, the whole of `path`).
-    private mutating func report(_ place: Diagnostic?, _ message: String, about path: Path? = nil) {
-        var problem = place ?? Diagnostic(file: path.map { "\($0)" } ?? "", message: "")
-        problem.message = message
-        problems.append(problem)
+    private mutating func report(_ place: SourceLocation?, _ message: String, about path: Path? = nil) {
+        problems.append(Diagnostic(place ?? SourceLocation(file: path.map { "\($0)" } ?? ""), message))
     }
 
     // MARK: Playlists
 
-    private mutating func addPlaylist(_ path: Path, from place: Diagnostic?) {
+    private mutating func addPlaylist(_ path: Path, from place: SourceLocation?) {
         let canonical = FileSystem.canonicalPath(path) ?? path
         if openPlaylists.contains(canonical) {
             let chain = (openPlaylists.drop { $0 != canonical } + [canonical]).map { "\($0.lastComponent)" }
@@ -106,41 +103,36 @@ public struct InputExpander {
         let folder = path.directory
         let file = "\(path)"
         guard let format = Playlist.format(of: path) else { return }
-        var parser = Playlist.Parser(format: format)
+        var parser = Playlist.Parser(format: format, file: file)
         let read = FileSystem.read(path, limit: Self.maxPlaylistBytes) { chunk in
-            parser.feed(chunk, item: { addItem($0, folder: folder, file: file) }, problem: { report($0, in: file) })
-                && !isFull
+            parser.feed(chunk, item: { addItem($0, folder: folder) }, problem: { problems.append($0) }) && !isFull
         }
         if case .failure(let error) = read {
             let reason = error == .tooLarge(limit: Self.maxPlaylistBytes) ? "\(error); is it really a playlist?" : "\(error)"
             return report(place, place == nil ? reason : "cannot read playlist \(path): \(reason)", about: path)
         }
-        parser.finish(item: { addItem($0, folder: folder, file: file) }, problem: { report($0, in: file) })
-    }
-
-    private mutating func report(_ problem: Playlist.Problem, in file: String) {
-        problems.append(Diagnostic(file: file, line: problem.line, column: problem.column, message: problem.message))
+        parser.finish(item: { addItem($0, folder: folder) }, problem: { problems.append($0) })
     }
 
     /// One playlist entry, resolved against the playlist's folder.
-    private mutating func addItem(_ item: Playlist.Item, folder: Path, file: String) {
-        var location = item.location.resolved(against: folder)
+    private mutating func addItem(_ item: Playlist.Item, folder: Path) {
+        var path = item.path.resolved(against: folder)
         // An old playlist in Latin-1 may name files that were renamed to UTF-8 since.
-        if location.text == nil, !FileSystem.exists(location),
-           let renamed = item.location.latin1AsUTF8?.resolved(against: folder), FileSystem.exists(renamed) {
-            location = renamed
+        if path.text == nil, !FileSystem.exists(path),
+           let renamed = item.path.latin1AsUTF8?.resolved(against: folder), FileSystem.exists(renamed) {
+            path = renamed
         }
-        if !checksEntries, Self.isAudioFile(item.location) {
+        if !checksEntries, Self.isAudioFile(item.path) {
             // The common case, without a system call: the loader reports it if it is missing.
-            append(Entry(path: location, title: item.title, origin: Entry.Origin(file: file, line: item.line)))
+            append(Entry(path: path, title: item.title, origin: item.location))
         } else {
-            add(location, title: item.title, from: Diagnostic(file: file, line: item.line, column: item.column, message: ""))
+            add(path, title: item.title, from: item.location)
         }
     }
 
     // MARK: Directories
 
-    private mutating func addDirectory(_ path: Path, from place: Diagnostic?) {
+    private mutating func addDirectory(_ path: Path, from place: SourceLocation?) {
         var visited = Set<FileStatus.ID>()
         let before = (entries.count, problems.count)
         walk(path, root: path, visited: &visited, place: place)
@@ -152,7 +144,7 @@ public struct InputExpander {
     }
 
     /// Adds the audio files under `path`; problems are about `root`, the folder the user named.
-    private mutating func walk(_ path: Path, root: Path, visited: inout Set<FileStatus.ID>, place: Diagnostic?) {
+    private mutating func walk(_ path: Path, root: Path, visited: inout Set<FileStatus.ID>, place: SourceLocation?) {
         guard !isFull else { return }
         let items: [FileSystem.DirectoryItem]
         switch FileSystem.status(of: path).flatMap({ info in FileSystem.list(path).map { (info, $0) } }) {

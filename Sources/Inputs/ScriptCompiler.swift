@@ -23,49 +23,40 @@ public struct ScriptCompiler {
         case .success(let read): bytes = read
         case .failure(let error):
             let reason = error == .tooLarge(limit: Self.maxScriptBytes) ? "\(error); is it really a script?" : "\(error)"
-            problems.append(Diagnostic(file: file, message: "cannot read script: \(reason)"))
+            problems.append(Diagnostic(SourceLocation(file: file), "cannot read script: \(reason)"))
             return
         }
         let folder = path.directory
-        let parsed = ScriptParser.parse(bytes)
-        for problem in parsed.problems {
-            problems.append(Diagnostic(file: file, line: problem.line, column: problem.column, message: problem.message))
-        }
-        for (line, statement) in parsed.statements {
+        let parsed = ScriptParser.parse(bytes, file: file)
+        problems = parsed.problems
+        for (start, statement) in parsed.statements {
             switch statement {
             case .command(let command):
-                lines.append(ScriptLine(line: line, command: command))
+                lines.append(ScriptLine(start, command))
             case .path(let location, let column, let playNow):
-                let place = Diagnostic(file: file, line: line, column: column, message: "")
-                let entries = resolve(location, folder: folder, place: place)
-                lines.append(ScriptLine(line: line, command: playNow ? .load(entries) : .add(entries)))
+                let place = SourceLocation(file: file, line: start.line, column: column)
+                lines.append(ScriptLine(start, .add(resolve(location, folder: folder, place: place), playNow: playNow)))
             case .bare(let text, let word):
-                let place = Diagnostic(file: file, line: line, column: 1, message: "")
                 if Self.looksLikePath(text) || FileSystem.exists(Self.resolved(text, folder: folder)) {
-                    lines.append(ScriptLine(line: line, command: .add(resolve(text, folder: folder, place: place))))
+                    lines.append(ScriptLine(start, .add(resolve(text, folder: folder, place: start), playNow: false)))
                 } else {
                     let hint = ScriptParser.suggestion(for: word).map { " (did you mean '\($0)'?)" } ?? ""
-                    var problem = place
-                    problem.message = "unknown command '\(word)'\(hint); a song path needs a / or an extension, or add PATH"
-                    problems.append(problem)
+                    problems.append(Diagnostic(start, "unknown command '\(word)'\(hint); a song path needs a / or an extension, or add PATH"))
                 }
             }
         }
-        problems.sort { ($0.file, $0.line, $0.column) < ($1.file, $1.line, $1.column) }
+        problems.sort { ($0.location.file, $0.location.line, $0.location.column) < ($1.location.file, $1.location.line, $1.location.column) }
         if problems.count > Self.maxProblems {
             let more = problems.count - Self.maxProblems
             problems.removeLast(more)
-            problems.append(Diagnostic(file: file, message: "\(more) more problems not listed; is it really a script?"))
+            problems.append(Diagnostic(SourceLocation(file: file), "\(more) more problems not listed; is it really a script?"))
         }
     }
 
     /// Every song the script's lines name.
     public var entries: [Entry] {
         lines.flatMap { line -> [Entry] in
-            switch line.command {
-            case .add(let entries), .load(let entries): entries
-            default: []
-            }
+            if case .add(let entries, _) = line.command { entries } else { [] }
         }
     }
 
@@ -86,13 +77,11 @@ public struct ScriptCompiler {
     }
 
     /// The songs `location` names; a missing file is a problem at `place`.
-    private mutating func resolve(_ location: Path, folder: Path, place: Diagnostic) -> [Entry] {
+    private mutating func resolve(_ location: Path, folder: Path, place: SourceLocation) -> [Entry] {
         var expander = InputExpander(checksEntries: true)
         let path = Self.resolved(location, folder: folder)
         if case .failure(let error) = FileSystem.status(of: path) {
-            var problem = place
-            problem.message = "\(error.reason): \(location)"
-            problems.append(problem)
+            problems.append(Diagnostic(place, "\(error.reason): \(location)"))
             return []
         }
         expander.add(path, title: nil, from: place)

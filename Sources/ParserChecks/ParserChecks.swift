@@ -13,13 +13,14 @@ public enum ParserChecks {
         let whole = Playlist.parse(bytes, format: format)
         let lines = lineCount(bytes)
         for item in whole.items {
-            if item.location.isEmpty { broken.append("an entry with an empty path at line \(item.line)") }
-            if item.location.hasNUL { broken.append("an entry with a NUL byte at line \(item.line)") }
-            if !(1...max(lines, 1)).contains(item.line) || item.column < 1 {
-                broken.append("an entry at \(item.line):\(item.column), outside the \(lines) lines")
+            let place = item.location
+            if item.path.isEmpty { broken.append("an entry with an empty path at line \(place.line)") }
+            if item.path.hasNUL { broken.append("an entry with a NUL byte at line \(place.line)") }
+            if !(1...max(lines, 1)).contains(place.line) || place.column < 1 {
+                broken.append("an entry at \(place.line):\(place.column), outside the \(lines) lines")
             }
         }
-        broken += located(whole.problems.map { ($0.line, $0.column, $0.message) }, lines: lines)
+        broken += located(whole.problems, lines: lines)
         if whole.problems.count > Playlist.maxProblems + 1 {
             broken.append("\(whole.problems.count) problems; the cap is \(Playlist.maxProblems) and one more")
         }
@@ -28,7 +29,7 @@ public enum ParserChecks {
         for sizes in [[split, bytes.count - split]] + (bytes.count <= 256 ? [Array(repeating: 1, count: bytes.count)] : []) {
             var parser = Playlist.Parser(format: format)
             var items: [Playlist.Item] = []
-            var problems: [Playlist.Problem] = []
+            var problems: [Diagnostic] = []
             var start = 0
             for size in sizes {
                 bytes[start..<(start + size)].withUnsafeBufferPointer {
@@ -51,7 +52,8 @@ public enum ParserChecks {
         let parsed = ScriptParser.parse(bytes)
         let lines = lineCount(bytes)
         var last = 0
-        for (line, statement) in parsed.statements {
+        for (place, statement) in parsed.statements {
+            let line = place.line
             if line <= last || line > lines { broken.append("a statement at line \(line) after \(last), of \(lines)") }
             last = line
             switch statement {
@@ -63,7 +65,7 @@ public enum ParserChecks {
             default: break
             }
         }
-        broken += located(parsed.problems.map { ($0.line, $0.column, $0.message) }, lines: lines)
+        broken += located(parsed.problems, lines: lines)
         return broken
     }
 
@@ -105,10 +107,11 @@ public enum ParserChecks {
 
     /// Problems at real lines (0 for the whole file), at column 1 or more, with a message of one
     /// non-empty line.
-    private static func located(_ problems: [(line: Int, column: Int, message: String)], lines: Int) -> [String] {
+    private static func located(_ problems: [Diagnostic], lines: Int) -> [String] {
         problems.compactMap { problem in
-            if !(0...max(lines, 1)).contains(problem.line) || problem.column < 1 {
-                return "a problem at \(problem.line):\(problem.column), outside the \(lines) lines"
+            let place = problem.location
+            if !(0...max(lines, 1)).contains(place.line) || place.column < 1 {
+                return "a problem at \(place.line):\(place.column), outside the \(lines) lines"
             }
             // Other controls are the sanitiser's to show; a line end would split the message.
             if problem.message.isEmpty || problem.message.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {

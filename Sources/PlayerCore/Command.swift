@@ -1,5 +1,5 @@
 /// What a person (a key) or a script asks the player to do.
-public enum Command: Equatable, Sendable {
+public enum Command: Equatable, Sendable, CustomStringConvertible {
     case play
     case stop
     case toggle
@@ -19,6 +19,27 @@ public enum Command: Equatable, Sendable {
     case promptLoad
     /// Show the key list.
     case help
+
+    /// The command as a script writes it (`repeat on`, `seek +5.0s`).
+    public var description: String {
+        switch self {
+        case .play: "play"
+        case .stop: "stop"
+        case .toggle: "toggle"
+        case .next: "next"
+        case .previous: "previous"
+        case .load(let path): "load \(path)"
+        case .quit: "quit"
+        case .toggleRepeat: "repeat toggle"
+        case .toggleShuffle: "shuffle toggle"
+        case .setRepeat(let on): "repeat " + (on ? "on" : "off")
+        case .setShuffle(let on): "shuffle " + (on ? "on" : "off")
+        case .seek(let target): "seek \(target)"
+        case .volume(let percent): "volume \(percent)%"
+        case .promptLoad: "prompt"
+        case .help: "help"
+        }
+    }
 }
 
 /// The key map: which key means which command, with the text `h` shows.

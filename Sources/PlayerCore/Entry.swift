@@ -1,22 +1,12 @@
-/// One song in the list: its path, and the title a playlist gave it (shown when the file has
-/// no tags).
+/// One song in the list: its path, the title a playlist gave it (shown when the file has no
+/// tags), and the playlist line that named it.
 public struct Entry: Equatable, Hashable, Sendable {
     public var path: Path
     public var title: String?
-    /// The playlist line that named it, for messages about it.
-    public var origin: Origin?
+    /// The playlist or script line that named it, for messages about it.
+    public var origin: SourceLocation?
 
-    public struct Origin: Equatable, Hashable, Sendable {
-        public var file: String
-        public var line: Int
-
-        public init(file: String, line: Int) {
-            self.file = file
-            self.line = line
-        }
-    }
-
-    public init(path: Path, title: String? = nil, origin: Origin? = nil) {
+    public init(path: Path, title: String? = nil, origin: SourceLocation? = nil) {
         self.path = path
         self.title = title
         self.origin = origin
@@ -26,33 +16,51 @@ public struct Entry: Equatable, Hashable, Sendable {
     /// it, else `x.mp3: no such file`.
     public func describe(_ error: LoadError) -> String {
         guard let origin else { return error.description }
-        return "\(origin.file):\(origin.line): \(error.reason): \(path)"
+        return "\(origin.brief): \(error.reason): \(path)"
     }
 }
 
-/// A problem found in a file tplayer reads (a playlist or a script), with where it is.
-public struct Diagnostic: Equatable, Sendable, Error {
+/// A place in a file tplayer reads (a playlist or a script): its line and column, or the whole
+/// file (line 0). Every message about a file says where with one of these.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file as the user named it (for display).
     public var file: String
     /// 1-based; 0 when the problem is about the whole file.
     public var line: Int
     /// 1-based, in characters.
     public var column: Int
-    public var message: String
 
-    public init(file: String, line: Int = 0, column: Int = 1, message: String) {
+    public init(file: String, line: Int = 0, column: Int = 1) {
         self.file = file
         self.line = line
         self.column = column
+    }
+
+    /// The same place in `file` (parsers know lines, not file names).
+    public func `in`(_ file: String) -> SourceLocation {
+        SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// `list.m3u:12`: how a run names it.
+    public var brief: String { line > 0 ? "\(file):\(line)" : file }
+
+    /// `list.m3u:12:3`: how `--check` names it (what editors jump to).
+    public var description: String { line > 0 ? "\(file):\(line):\(column)" : file }
+}
+
+/// A problem found at a place in a file tplayer reads.
+public struct Diagnostic: Equatable, Sendable, Error {
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ location: SourceLocation, _ message: String) {
+        self.location = location
         self.message = message
     }
 
     /// `list.m3u:12: no such file: x.mp3`: how a run reports it.
-    public var brief: String {
-        line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
-    }
+    public var brief: String { "\(location.brief): \(message)" }
 
-    /// `list.m3u:12:1: no such file: x.mp3`: how `--check` reports it (what editors jump to).
-    public var located: String {
-        line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)"
-    }
+    /// `list.m3u:12:1: no such file: x.mp3`: how `--check` reports it.
+    public var located: String { "\(location): \(message)" }
 }

@@ -10,23 +10,10 @@ public enum Playlist {
     /// An entry as the playlist writes it.
     public struct Item: Equatable, Sendable {
         /// A path (relative or absolute) or a `file://` URL already decoded to a path.
-        public var location: Path
+        public var path: Path
         public var title: String?
-        public var line: Int
-        public var column: Int
-    }
-
-    /// A problem on one line (line 0: the whole file).
-    public struct Problem: Equatable, Sendable {
-        public var line: Int
-        public var column: Int
-        public var message: String
-
-        public init(line: Int, column: Int, message: String) {
-            self.line = line
-            self.column = column
-            self.message = message
-        }
+        /// Where the playlist names it.
+        public var location: SourceLocation
     }
 
     /// A playlist with more problems than this is not read further: it is surely not a playlist.
@@ -43,11 +30,11 @@ public enum Playlist {
 
     public static func isPlaylist(_ path: Path) -> Bool { format(of: path) != nil }
 
-    /// Parses a whole playlist held in memory.
-    public static func parse(_ bytes: [UInt8], format: Format) -> (items: [Item], problems: [Problem]) {
+    /// Parses a whole playlist held in memory; `file` names it in locations.
+    public static func parse(_ bytes: [UInt8], format: Format, file: String = "") -> (items: [Item], problems: [Diagnostic]) {
         var items: [Item] = []
-        var problems: [Problem] = []
-        var parser = Parser(format: format)
+        var problems: [Diagnostic] = []
+        var parser = Parser(format: format, file: file)
         bytes.withUnsafeBufferPointer { _ = parser.feed($0, item: { items.append($0) }, problem: { problems.append($0) }) }
         parser.finish(item: { items.append($0) }, problem: { problems.append($0) })
         return (items, problems)
@@ -57,6 +44,8 @@ public enum Playlist {
     /// (PLS entries at the end, in number order); a binary file is refused from its first bytes.
     public struct Parser {
         public let format: Format
+        /// The playlist's name in locations.
+        public let file: String
         private var splitter = LineSplitter()
         /// The start of the file, held until it is known to be text; `nil` once it is.
         private var head: [UInt8]? = []
@@ -68,14 +57,15 @@ public enum Playlist {
         private var files: [Int: Item] = [:]
         private var titles: [Int: String] = [:]
 
-        public init(format: Format) {
+        public init(format: Format, file: String = "") {
             self.format = format
+            self.file = file
         }
 
         /// Parses `chunk`; returns false once the parser has stopped reading (binary data, or
         /// too many problems), so the caller need not read on.
         public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, item: (Item) -> Void,
-                                  problem: (Problem) -> Void) -> Bool {
+                                  problem: (Diagnostic) -> Void) -> Bool {
             guard !stopped else { return false }
             guard var held = head else {
                 split(chunk, item: item, problem: problem)
@@ -96,7 +86,7 @@ public enum Playlist {
         }
 
         /// Ends the input: the last line, and for PLS every entry, in number order.
-        public mutating func finish(item: (Item) -> Void, problem: (Problem) -> Void) {
+        public mutating func finish(item: (Item) -> Void, problem: (Diagnostic) -> Void) {
             if let held = head {
                 head = nil
                 release(held, item: item, problem: problem)
@@ -114,30 +104,34 @@ public enum Playlist {
         }
 
         /// Parses the held start of the file, or refuses the file when it is binary.
-        private mutating func release(_ held: [UInt8], item: (Item) -> Void, problem: (Problem) -> Void) {
+        private mutating func release(_ held: [UInt8], item: (Item) -> Void, problem: (Diagnostic) -> Void) {
             let binary = held.withUnsafeBufferPointer(TextLines.looksBinary)
             guard !binary else {
                 stopped = true
-                return problem(Problem(line: 0, column: 1, message: "binary data, not a playlist"))
+                return problem(Diagnostic(place(line: 0), "binary data, not a playlist"))
             }
             held.withUnsafeBufferPointer { split($0, item: item, problem: problem) }
         }
 
-        private mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, item: (Item) -> Void, problem: (Problem) -> Void) {
+        private mutating func split(_ bytes: UnsafeBufferPointer<UInt8>, item: (Item) -> Void, problem: (Diagnostic) -> Void) {
             var splitter = LineSplitter()
             swap(&splitter, &self.splitter)
             splitter.feed(bytes) { line in take(line, item: item, problem: problem) }
             swap(&splitter, &self.splitter)
         }
 
+        private func place(line: Int, column: Int = 1) -> SourceLocation {
+            SourceLocation(file: file, line: line, column: column)
+        }
+
         /// What one line holds.
         private enum Found {
             case nothing
             case item(Item)
-            case problem(Problem)
+            case problem(Diagnostic)
         }
 
-        private mutating func take(_ line: LineSplitter.Line, item: (Item) -> Void, problem: (Problem) -> Void) {
+        private mutating func take(_ line: LineSplitter.Line, item: (Item) -> Void, problem: (Diagnostic) -> Void) {
             guard !stopped else { return }
             switch found(in: line) {
             case .nothing: break
@@ -146,8 +140,8 @@ public enum Playlist {
                 problemCount += 1
                 guard problemCount <= maxProblems else {
                     stopped = true
-                    return problem(Problem(line: line.number, column: 1,
-                                           message: "more than \(maxProblems) problems; the rest is not read: is it really a playlist?"))
+                    return problem(Diagnostic(place(line: line.number),
+                                              "more than \(maxProblems) problems; the rest is not read: is it really a playlist?"))
                 }
                 problem(found)
             }
@@ -157,7 +151,7 @@ public enum Playlist {
             let text = TextLines.trimmed(line.bytes)
             if text.isEmpty { return .nothing }
             if let unreadable = line.unreadable {
-                return .problem(Problem(line: line.number, column: 1, message: unreadable))
+                return .problem(Diagnostic(place(line: line.number), unreadable))
             }
             switch format {
             case .m3u: return m3u(text, line: line)
@@ -176,32 +170,35 @@ public enum Playlist {
             let title = pendingTitle
             pendingTitle = nil
             let column = TextLines.column(of: text.startIndex - line.bytes.startIndex, in: line.bytes)
+            let here = place(line: line.number, column: column)
             switch location(text) {
-            case .success(let path): return .item(Item(location: path, title: title, line: line.number, column: column))
-            case .failure(let failure): return .problem(Problem(line: line.number, column: column, message: failure.message))
+            case .success(let path): return .item(Item(path: path, title: title, location: here))
+            case .failure(let failure): return .problem(Diagnostic(here, failure.message))
             }
         }
 
         private mutating func pls(_ text: Slice<UnsafeBufferPointer<UInt8>>, line: LineSplitter.Line) -> Found {
             if [";", "#", "["].contains(where: { text.first == UInt8(ascii: $0) }) { return .nothing }
             guard let equals = text.firstIndex(of: UInt8(ascii: "=")) else {
-                return .problem(Problem(line: line.number, column: TextLines.column(of: text.startIndex - line.bytes.startIndex, in: line.bytes),
-                                        message: "not a PLS line (expected FileN=, TitleN= or LengthN=)"))
+                let column = TextLines.column(of: text.startIndex - line.bytes.startIndex, in: line.bytes)
+                return .problem(Diagnostic(place(line: line.number, column: column),
+                                           "not a PLS line (expected FileN=, TitleN= or LengthN=)"))
             }
             let key = String(decoding: TextLines.trimmed(text[..<equals]), as: UTF8.self)
             let value = TextLines.trimmed(text[(equals + 1)...])
             let valueColumn = TextLines.column(of: (value.isEmpty ? equals + 1 : value.startIndex) - line.bytes.startIndex,
                                                in: line.bytes)
+            let here = place(line: line.number, column: valueColumn)
             let lowerKey = key.lowercased()
             if lowerKey.hasPrefix("file"), let number = Int(lowerKey.dropFirst(4)) {
                 guard !value.isEmpty else {
-                    return .problem(Problem(line: line.number, column: valueColumn, message: "empty entry (\(key)=); skipped"))
+                    return .problem(Diagnostic(here, "empty entry (\(key)=); skipped"))
                 }
                 switch location(value) {
                 case .success(let path):
-                    files[number] = Item(location: path, title: nil, line: line.number, column: valueColumn)
+                    files[number] = Item(path: path, title: nil, location: here)
                 case .failure(let failure):
-                    return .problem(Problem(line: line.number, column: valueColumn, message: failure.message))
+                    return .problem(Diagnostic(here, failure.message))
                 }
             } else if lowerKey.hasPrefix("title"), let number = Int(lowerKey.dropFirst(5)), !value.isEmpty {
                 titles[number] = TextLines.decode(value)

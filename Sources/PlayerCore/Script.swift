@@ -1,55 +1,36 @@
-/// One command of a scripted playlist file, ready to run.
-public enum ScriptCommand: Equatable, Sendable {
-    /// Queue songs (a path may name a folder or a playlist, so it can give many).
-    case add([Entry])
-    /// Queue songs and play the first of them now.
-    case load([Entry])
-    case play
-    case stop
-    case next
-    case previous
-    case quit
+/// One command of a scripted playlist file, ready to run: what a key can ask (`Command`), or
+/// what only a script does (queue songs, wait).
+public enum ScriptCommand: Equatable, Sendable, CustomStringConvertible {
+    /// A command a key could give: play, stop, next, previous, seek, volume, repeat, shuffle, quit.
+    case perform(Command)
+    /// Queue songs (a path may name a folder or a playlist, so it can give many); with
+    /// `playNow` (`load`), play the first of them now.
+    case add([Entry], playNow: Bool)
     /// Let this much audio time pass.
     case wait(AudioTime)
     /// Wait until the current song ends.
     case waitEnd
-    case seek(SeekTarget)
-    case volume(Int)
-    case setRepeat(Bool)
-    case setShuffle(Bool)
-}
 
-extension ScriptCommand: CustomStringConvertible {
     /// The command as a script line would write it (a resolved path list as its first entry).
     public var description: String {
-        func paths(_ entries: [Entry]) -> String {
-            (entries.first.map { "\($0.path)" } ?? "") + (entries.count > 1 ? " (+\(entries.count - 1) more)" : "")
-        }
         switch self {
-        case .add(let entries): return "add " + paths(entries)
-        case .load(let entries): return "load " + paths(entries)
-        case .play: return "play"
-        case .stop: return "stop"
-        case .next: return "next"
-        case .previous: return "previous"
-        case .quit: return "quit"
+        case .perform(let command): return command.description
+        case .add(let entries, let playNow):
+            let more = entries.count > 1 ? " (+\(entries.count - 1) more)" : ""
+            return (playNow ? "load " : "add ") + (entries.first.map { "\($0.path)" } ?? "") + more
         case .wait(let time): return "wait \(time.seconds)s"
         case .waitEnd: return "wait end"
-        case .seek(let target): return "seek \(target)"
-        case .volume(let percent): return "volume \(percent)%"
-        case .setRepeat(let on): return "repeat " + (on ? "on" : "off")
-        case .setShuffle(let on): return "shuffle " + (on ? "on" : "off")
         }
     }
 }
 
-/// A command with the line it came from (for messages and `--trace`).
+/// A command with the place it came from (for messages and `--trace`).
 public struct ScriptLine: Equatable, Sendable {
-    public var line: Int
+    public var location: SourceLocation
     public var command: ScriptCommand
 
-    public init(line: Int, command: ScriptCommand) {
-        self.line = line
+    public init(_ location: SourceLocation, _ command: ScriptCommand) {
+        self.location = location
         self.command = command
     }
 }
@@ -69,8 +50,8 @@ public enum ScriptParser {
     }
 
     public struct Parsed: Sendable {
-        public var statements: [(line: Int, statement: Statement)] = []
-        public var problems: [Playlist.Problem] = []
+        public var statements: [(location: SourceLocation, statement: Statement)] = []
+        public var problems: [Diagnostic] = []
     }
 
     public static let commandWords = [
@@ -78,25 +59,27 @@ public enum ScriptParser {
         "wait", "seek", "volume", "repeat", "shuffle",
     ]
 
-    public static func parse(_ bytes: [UInt8]) -> Parsed {
+    /// Parses a script; `file` names it in locations.
+    public static func parse(_ bytes: [UInt8], file: String = "") -> Parsed {
         var parsed = Parsed()
         let binary = bytes.withUnsafeBufferPointer { TextLines.looksBinary($0) }
         guard !binary else {
-            parsed.problems.append(Playlist.Problem(line: 0, column: 1,
-                message: "binary data, not a script (an audio file? play it with tplayer FILE)"))
+            parsed.problems.append(Diagnostic(SourceLocation(file: file),
+                                              "binary data, not a script (an audio file? play it with tplayer FILE)"))
             return parsed
         }
         LineSplitter.forEachLine(in: bytes) { line in
             let text = TextLines.trimmed(line.bytes)
             if text.isEmpty || text.first == UInt8(ascii: "#") { return }
+            let start = SourceLocation(file: file, line: line.number)
             if let unreadable = line.unreadable {
-                parsed.problems.append(Playlist.Problem(line: line.number, column: 1, message: unreadable))
+                parsed.problems.append(Diagnostic(start, unreadable))
                 return
             }
             switch statement(text, in: line.bytes) {
-            case .success(let statement): parsed.statements.append((line.number, statement))
+            case .success(let statement): parsed.statements.append((start, statement))
             case .failure(let problem):
-                parsed.problems.append(Playlist.Problem(line: line.number, column: problem.column, message: problem.message))
+                parsed.problems.append(Diagnostic(SourceLocation(file: file, line: line.number, column: problem.column), problem.message))
             }
         }
         return parsed
@@ -118,8 +101,8 @@ public enum ScriptParser {
         func fail(_ message: String, at column: Int = argumentColumn) -> Result<Statement, Problem> {
             .failure(Problem(column: column, message: message))
         }
-        func noArgument(_ command: ScriptCommand) -> Result<Statement, Problem> {
-            argument.isEmpty ? .success(.command(command)) : fail("\(name) takes no argument (found '\(argument)')")
+        func noArgument(_ command: Command) -> Result<Statement, Problem> {
+            argument.isEmpty ? .success(.command(.perform(command))) : fail("\(name) takes no argument (found '\(argument)')")
         }
         switch name {
         case "add", "load":
@@ -144,7 +127,7 @@ public enum ScriptParser {
             }
         case "seek":
             switch seekTarget(argument) {
-            case .success(let target): return .success(.command(.seek(target)))
+            case .success(let target): return .success(.command(.perform(.seek(target))))
             case .failure(.tooLong): return fail("duration too long: '\(argument)'")
             case .failure(.malformed):
                 return fail("bad seek '\(argument)': use a time (1:30, 90s), +10s, -5s or a percentage (50%)")
@@ -154,7 +137,7 @@ public enum ScriptParser {
             guard !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCIIDigit), let percent = Int(digits), percent <= 100 else {
                 return fail("bad volume '\(argument)': use 0% to 100%")
             }
-            return .success(.command(.volume(percent)))
+            return .success(.command(.perform(.volume(percent))))
         case "repeat", "shuffle":
             let on: Bool
             switch argument.lowercased() {
@@ -162,7 +145,7 @@ public enum ScriptParser {
             case "off": on = false
             default: return fail("\(name) needs on or off (found '\(argument)')")
             }
-            return .success(.command(name == "repeat" ? .setRepeat(on) : .setShuffle(on)))
+            return .success(.command(.perform(name == "repeat" ? .setRepeat(on) : .setShuffle(on))))
         default:
             return .success(.bare(Path(bytes: text), word: word))
         }

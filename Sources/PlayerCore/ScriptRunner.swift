@@ -103,25 +103,17 @@ public final class ScriptRunner {
     /// A person pressed a key: the script stops here and playback is free.
     public func takeOver() {
         guard !isDone else { return }
-        report("a key was pressed: the script stops before line \(next < lines.count ? lines[next].line : lines.last?.line ?? 0); the keys have control")
+        report("a key was pressed: the script stops before line \(next < lines.count ? lines[next].location.line : lines.last?.location.line ?? 0); the keys have control")
         finish(takenOver: true)
     }
 
     private func execute(_ command: ScriptCommand, now: ContinuousClock.Instant) {
         switch command {
-        case .add(let entries): session.append(entries)
-        case .load(let entries): session.playNow(entries)
-        case .play: session.perform(.play)
-        case .stop: session.perform(.stop)
-        case .next: session.perform(.next)
-        case .previous: session.perform(.previous)
-        case .quit:
-            session.perform(.quit)
-            isDone = true
-        case .seek(let target): session.perform(.seek(target))
-        case .volume(let percent): session.perform(.volume(percent))
-        case .setRepeat(let on): session.perform(.setRepeat(on))
-        case .setShuffle(let on): session.perform(.setShuffle(on))
+        case .add(let entries, playNow: false): session.append(entries)
+        case .add(let entries, playNow: true): session.playNow(entries)
+        case .perform(let command):
+            session.perform(command)
+            if command == .quit { isDone = true }
         case .wait(let time):
             guard time > .zero else { return }
             if isPlaying {

@@ -91,7 +91,7 @@ struct PlayerRun {
         }
         runner?.report = { say("tplayer: " + $0) }
         if options.trace, let script {
-            runner?.onLine = { say("\(script):\($0.line): \($0.command)") }
+            runner?.onLine = { say("\($0.location.brief): \($0.command)") }
         }
 
         var loop = EventLoop(keyFD: console == nil ? nil : STDIN_FILENO,

@@ -15,7 +15,7 @@ enum ScriptCheck {
         if Playlist.isPlaylist(path) {
             let expanded = InputExpander.expand([path], checksEntries: true)
             problems = expanded.problems + (expanded.entries.isEmpty && expanded.problems.isEmpty
-                ? [Diagnostic(file: "\(path)", message: "no entries in it")] : [])
+                ? [Diagnostic(SourceLocation(file: "\(path)"), "no entries in it")] : [])
             summary = "\(path): ok, \(expanded.entries.count) songs"
         } else {
             let script = ScriptCompiler(path: path)

@@ -69,7 +69,7 @@ struct InputExpanderTests {
         let expanded = InputExpander.expand([root + "/music/radio.pls"], checksEntries: true)
         #expect(names(expanded.entries, under: root) == ["music/b c.mp3", "music/a.mp3", "music/sub/d.mp3"])
         #expect(expanded.entries.map(\.title) == ["Bee", "Band - A", nil])
-        #expect(expanded.entries[1].origin == Entry.Origin(file: root + "/music/list.m3u8", line: 3))
+        #expect(expanded.entries[1].origin == SourceLocation(file: root + "/music/list.m3u8", line: 3, column: 1))
         // Playing: audio entries are not stat-ed up front; they keep their line for the loader.
         let lazy = InputExpander.expand([root + "/music/radio.pls"])
         #expect(lazy.problems.isEmpty)
@@ -123,8 +123,9 @@ struct ScriptCompilerTests {
             "\(root)/s/go.tps:5:6: bad duration '2x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
             "\(root)/s/list.m3u:2:1: no such file: \(root)/s/gone.mp3",
         ])
-        let origin = Entry.Origin(file: root + "/s/go.tps", line: 1)
-        #expect(script.lines.first == ScriptLine(line: 1, command: .add([Entry(path: Path(root + "/s/a.mp3"), origin: origin)])))
+        let origin = SourceLocation(file: root + "/s/go.tps", line: 1, column: 5)
+        #expect(script.lines.first == ScriptLine(SourceLocation(file: root + "/s/go.tps", line: 1),
+                                                 .add([Entry(path: Path(root + "/s/a.mp3"), origin: origin)], playNow: false)))
     }
 
     @Test func aBinaryFileIsOneProblemFromItsFirstBytes() throws {

@@ -1,7 +1,7 @@
 import Testing
 @testable import PlayerCore
 
-private func m3u(_ text: String) -> (items: [Playlist.Item], problems: [Playlist.Problem]) {
+private func m3u(_ text: String) -> (items: [Playlist.Item], problems: [Diagnostic]) {
     Playlist.parse(Array(text.utf8), format: .m3u)
 }
 
@@ -10,20 +10,20 @@ struct PlaylistTests {
         let text = "\u{FEFF}#EXTM3U\r\n#EXTINF:9,Band - Song\r\none.mp3\r\n\r\n# a comment\r\n  /abs/two.mp3  \r\nsub/three.mp3"
         let (items, problems) = m3u(text)
         #expect(problems.isEmpty)
-        #expect(items.map(\.location) == ["one.mp3", "/abs/two.mp3", "sub/three.mp3"])
+        #expect(items.map(\.path) == ["one.mp3", "/abs/two.mp3", "sub/three.mp3"])
         #expect(items.map(\.title) == ["Band - Song", nil, nil], "a title belongs to the next entry only")
-        #expect(items.map(\.line) == [3, 6, 7])
-        #expect(items[1].column == 3)
+        #expect(items.map(\.location.line) == [3, 6, 7])
+        #expect(items[1].location.column == 3)
     }
 
     @Test func lineEndsMayBeLFCRLFOrCR() {
-        #expect(m3u("a.mp3\rb.mp3\r\nc.mp3\nd.mp3").items.map(\.location) == ["a.mp3", "b.mp3", "c.mp3", "d.mp3"])
+        #expect(m3u("a.mp3\rb.mp3\r\nc.mp3\nd.mp3").items.map(\.path) == ["a.mp3", "b.mp3", "c.mp3", "d.mp3"])
     }
 
     @Test func fileURLsArePercentDecodedAndOtherURLsRefused() {
         let (items, problems) = m3u("file:///music/My%20Song%C3%A9.mp3\nfile://localhost/x/y.mp3\nhttp://radio.example/stream\nfile:///bad%zz.mp3\nfile://otherhost/x.mp3")
-        #expect(items.map(\.location) == ["/music/My Songé.mp3", "/x/y.mp3"])
-        #expect(problems.map(\.line) == [3, 4, 5])
+        #expect(items.map(\.path) == ["/music/My Songé.mp3", "/x/y.mp3"])
+        #expect(problems.map(\.location.line) == [3, 4, 5])
         #expect(problems[0].message.hasPrefix("not a local file: http://radio.example/stream"))
         #expect(problems[1].message.hasPrefix("bad %-escape"))
     }
@@ -32,7 +32,7 @@ struct PlaylistTests {
         // "café.mp3" written in Latin-1 (an old .m3u): é is the single byte 0xE9. The file may
         // be named with that byte, or renamed to UTF-8 since: both readings are kept.
         let bytes: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".mp3\n".utf8)
-        let location = Playlist.parse(bytes, format: .m3u).items.map(\.location)
+        let location = Playlist.parse(bytes, format: .m3u).items.map(\.path)
         #expect(location == [Path(bytes: Array("caf".utf8) + [0xE9] + Array(".mp3".utf8))])
         #expect(location.first?.latin1AsUTF8 == "café.mp3")
         #expect(location.first?.description == "caf\u{FFFD}.mp3")
@@ -44,7 +44,7 @@ struct PlaylistTests {
         let bytes: [UInt8] = Array("ID3".utf8) + [4, 0, 0, 0, 0, 0x20] + Array(repeating: 0x41, count: 200_000)
         let (items, problems) = Playlist.parse(bytes, format: .m3u)
         #expect(items.isEmpty)
-        #expect(problems == [Playlist.Problem(line: 0, column: 1, message: "binary data, not a playlist")])
+        #expect(problems == [Diagnostic(SourceLocation(file: "", line: 0, column: 1), "binary data, not a playlist")])
     }
 
     @Test func binaryJunkAndHugeLinesLaterOnAreReportedNotTakenAsPaths() {
@@ -53,8 +53,8 @@ struct PlaylistTests {
         bytes += [0x00, 0xFF, 0x13, 0x37, 0x00] + Array("\n".utf8)
         bytes += Array(repeating: UInt8(ascii: "x"), count: 100_000) + Array("\nlast.mp3".utf8)
         let (items, problems) = Playlist.parse(bytes, format: .m3u)
-        #expect(items.map(\.location) == ["good.mp3", "last.mp3"])
-        #expect(problems.map(\.line) == [302, 303])
+        #expect(items.map(\.path) == ["good.mp3", "last.mp3"])
+        #expect(problems.map(\.location.line) == [302, 303])
         #expect(problems.first?.message == "binary data, not text")
         #expect(problems.last?.message.hasPrefix("line too long (100000 bytes") == true)
     }
@@ -68,7 +68,7 @@ struct PlaylistTests {
             for size in [1, 2, 3, 7, 64, 4097] {
                 var parser = Playlist.Parser(format: format)
                 var items: [Playlist.Item] = []
-                var problems: [Playlist.Problem] = []
+                var problems: [Diagnostic] = []
                 var start = 0
                 while start < bytes.count {
                     let end = min(start + size, bytes.count)
@@ -88,10 +88,10 @@ struct PlaylistTests {
         // `File2=` once expanded to the playlist's own folder, recursively.
         let text = "[playlist]\nFile1=one.mp3\nFile2=\nfile3=   \nNumberOfEntries=3\n"
         let (items, problems) = Playlist.parse(Array(text.utf8), format: .pls)
-        #expect(items.map(\.location) == ["one.mp3"])
+        #expect(items.map(\.path) == ["one.mp3"])
         #expect(problems == [
-            Playlist.Problem(line: 3, column: 7, message: "empty entry (File2=); skipped"),
-            Playlist.Problem(line: 4, column: 7, message: "empty entry (file3=); skipped"),
+            Diagnostic(SourceLocation(file: "", line: 3, column: 7), "empty entry (File2=); skipped"),
+            Diagnostic(SourceLocation(file: "", line: 4, column: 7), "empty entry (file3=); skipped"),
         ])
     }
 
@@ -116,10 +116,10 @@ struct PlaylistTests {
     @Test func plsReadsFilesAndTitlesInNumberOrder() {
         let text = "[playlist]\nNumberOfEntries=3\nFile2=b.mp3\nTitle2=Bee\nFile1=file:///a%20a.mp3\nFile10=c.mp3\nLength1=-1\nVersion=2\nnonsense\n"
         let (items, problems) = Playlist.parse(Array(text.utf8), format: .pls)
-        #expect(items.map(\.location) == ["/a a.mp3", "b.mp3", "c.mp3"])
+        #expect(items.map(\.path) == ["/a a.mp3", "b.mp3", "c.mp3"])
         #expect(items.map(\.title) == [nil, "Bee", nil])
-        #expect(items[1].line == 3 && items[1].column == 7)
-        #expect(problems.map(\.line) == [9])
+        #expect(items[1].location.line == 3 && items[1].location.column == 7)
+        #expect(problems.map(\.location.line) == [9])
     }
 
     @Test func playlistsAreKnownByTheirExtension() {

@@ -28,19 +28,19 @@ struct ScriptParserTests {
         let commands = parsed.statements.map(\.statement)
         #expect(commands == [
             .path("a.mp3", column: 5, playNow: false), .path("b c.mp3", column: 8, playNow: true),
-            .command(.play), .command(.stop), .command(.next), .command(.previous),
+            .command(.perform(.play)), .command(.perform(.stop)), .command(.perform(.next)), .command(.perform(.previous)),
             .command(.wait(try DurationParser.parse("1.5s").get())), .command(.waitEnd),
-            .command(.seek(.by(AudioTime(flicks: -5 * AudioTime.flicksPerSecond)))),
-            .command(.seek(.fraction(permyriad: 5000))), .command(.volume(80)), .command(.volume(7)),
-            .command(.setRepeat(true)), .command(.setShuffle(false)),
-            .bare("songs/x.mp3", word: "songs/x.mp3"), .command(.quit),
+            .command(.perform(.seek(.by(AudioTime(flicks: -5 * AudioTime.flicksPerSecond))))),
+            .command(.perform(.seek(.fraction(permyriad: 5000)))), .command(.perform(.volume(80))), .command(.perform(.volume(7))),
+            .command(.perform(.setRepeat(true))), .command(.perform(.setShuffle(false))),
+            .bare("songs/x.mp3", word: "songs/x.mp3"), .command(.perform(.quit)),
         ])
-        #expect(parsed.statements.map(\.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
+        #expect(parsed.statements.map(\.location.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
     }
 
     @Test func problemsNameTheLineAndColumn() {
         let parsed = parse("wait 1.5x\nplay now\n  volume 120%\nrepeat maybe\nadd\nseek\nwait")
-        let found = parsed.problems.map { "\($0.line):\($0.column): \($0.message)" }
+        let found = parsed.problems.map { "\($0.location.line):\($0.location.column): \($0.message)" }
         #expect(found == [
             "1:6: bad duration '1.5x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
             "2:6: play takes no argument (found 'now')",
@@ -65,7 +65,7 @@ private func runner(_ commands: [ScriptCommand], realTime: Bool = false, keepOpe
 {
     let engine = FakeEngine()
     let session = Session(engine: engine, entries: [])
-    let lines = commands.enumerated().map { ScriptLine(line: $0.offset + 1, command: $0.element) }
+    let lines = commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) }
     return (ScriptRunner(lines: lines, session: session, realTime: realTime, keepsOpenAfter: keepOpen), session, engine)
 }
 
@@ -74,7 +74,7 @@ private func seconds(_ text: String) -> AudioTime { (try? DurationParser.parse(S
 
 struct ScriptRunnerTests {
     @Test func waitsGrantExactlyTheirAudioTimeAndResumeWhenItIsPlayed() {
-        let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("1s")), .stop, .seek(.to(.zero)), .play, .wait(seconds("0.5s")), .quit])
+        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("1s")), .perform(.stop), .perform(.seek(.to(.zero))), .perform(.play), .wait(seconds("0.5s")), .perform(.quit)])
         runner.start()
         runner.settle()
         // The song opens on the playback thread: the wait's grant is in before it plays.
@@ -89,7 +89,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func aStaleBudgetReportDoesNotEndTheWait() {
-        let (runner, _, engine) = runner([.add(songs), .play, .wait(seconds("1s")), .stop])
+        let (runner, _, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("1s")), .perform(.stop)])
         runner.start()
         runner.settle()
         runner.handle(.budgetSpent(id: engine.grantID - 1))
@@ -98,7 +98,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func aWaitGoesOnIntoTheNextSong() {
-        let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("20s")), .quit])
+        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("20s")), .perform(.quit)])
         runner.start()
         runner.settle()
         runner.handle(.ended(token: session.token))
@@ -109,7 +109,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func theListEndingMidWaitPassesTheRestAtOnceForAFile() {
-        let (runner, session, engine) = runner([.add([songs[0]]), .play, .wait(seconds("20s")), .play, .stop])
+        let (runner, session, engine) = runner([.add([songs[0]], playNow: false), .perform(.play), .wait(seconds("20s")), .perform(.play), .perform(.stop)])
         runner.start()
         runner.settle()
         runner.handle(.ended(token: session.token))
@@ -120,7 +120,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func theListEndingMidWaitPassesTheRestInRealTimeLive() {
-        let (runner, session, _) = runner([.add([songs[0]]), .play, .wait(seconds("20s")), .quit], realTime: true)
+        let (runner, session, _) = runner([.add([songs[0]], playNow: false), .perform(.play), .wait(seconds("20s")), .perform(.quit)], realTime: true)
         runner.start()
         runner.settle()
         let before = ContinuousClock.now
@@ -135,10 +135,10 @@ struct ScriptRunnerTests {
     }
 
     @Test func waitWhileStoppedIsAtOnceForAFileAndRealTimeLive() {
-        let (file, _, _) = runner([.wait(seconds("5s")), .quit])
+        let (file, _, _) = runner([.wait(seconds("5s")), .perform(.quit)])
         file.start()
         #expect(file.isDone)
-        let (live, _, _) = runner([.wait(seconds("5s")), .quit], realTime: true)
+        let (live, _, _) = runner([.wait(seconds("5s")), .perform(.quit)], realTime: true)
         let start = ContinuousClock.now
         live.start()
         #expect(!live.isDone)
@@ -149,7 +149,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func waitEndTakesBackTheGrantBeforeTheNextSongStarts() {
-        let (runner, session, engine) = runner([.add(songs), .play, .waitEnd, .wait(seconds("1s"))])
+        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .waitEnd, .wait(seconds("1s"))])
         runner.start()
         runner.settle()
         #expect(engine.budget! > seconds("1h"))
@@ -160,7 +160,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func aKeyTakesOverAndFreesPlayback() {
-        let (runner, session, engine) = runner([.add(songs), .play, .wait(seconds("30s")), .quit])
+        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("30s")), .perform(.quit)])
         var reports: [String] = []
         runner.report = { reports.append($0) }
         runner.start()
@@ -174,7 +174,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func whenTheScriptRunsOutASongPlayingPlaysOn() {
-        let (runner, session, engine) = runner([.add(songs), .play])
+        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play)])
         runner.start()
         runner.settle()
         #expect(runner.isDone)
