@@ -38,10 +38,14 @@ let package = Package(
         // Raw mode, keys, the status line and signals: the only module that touches termios.
         .target(name: "Terminal", dependencies: ["PlayerCore", "Files"]),
 
+        // The main loop (routing keys, signals, engine reports and the script; the exit status)
+        // and the checks before a run starts: everything the executable does but parse and wire.
+        .target(name: "PlayerApp", dependencies: ["PlayerCore", "Files", "Inputs", "Terminal"]),
+
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs",
+                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore"]),
+        .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]
 )

@@ -11,7 +11,7 @@ import PlayerCore
 /// through `takeEvents()`, and `eventFD` turns readable when there is something to take, for a
 /// `poll` loop. No wait on the playback thread is unbounded: `shutdown` gives it a moment to
 /// close the output and then lets it go.
-public final class Engine: PlaybackEngine {
+public final class Engine: PlayerEngine {
     private let shared = Locked(EngineShared())
     private let outbox: EventOutbox
     private var thread: pthread_t?
@@ -73,22 +73,16 @@ public final class Engine: PlaybackEngine {
         shared.update { $0.commands.append(command) }
     }
 
-    /// How the engine ended.
-    public enum Shutdown: Equatable, Sendable {
-        /// The output closed cleanly (a file has its final header).
-        case closed
-        /// Closing the output failed: why, in one line.
-        case failed(String)
-        /// The playback thread did not stop in time (a device that no longer answers): it was
-        /// left behind, and a file being written may lack its final header.
-        case timedOut
-    }
-
     /// Closes the output (writing a file's final header) and ends the playback thread, waiting
     /// at most `timeout` seconds for it: a frozen sound server never holds the player hostage.
     /// Safe to call twice.
     @discardableResult
-    public func shutdown(timeout: Double = 0.5) -> Shutdown {
+    public func shutdown() -> EngineShutdown {
+        shutdown(timeout: 0.5)
+    }
+
+    @discardableResult
+    public func shutdown(timeout: Double) -> EngineShutdown {
         guard let thread else { return .closed }
         self.thread = nil
         post(.shutdown)

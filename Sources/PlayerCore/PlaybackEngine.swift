@@ -21,6 +21,28 @@ public protocol PlaybackEngine: AnyObject {
     func revokeGrant() -> AudioTime
 }
 
+/// An engine a main loop drives: its reports arrive on a descriptor a `poll` loop watches, and
+/// shutting it down is bounded in time.
+public protocol PlayerEngine: PlaybackEngine {
+    /// Readable when reports are waiting.
+    var eventFD: Int32 { get }
+    /// The reports since the last call, oldest first.
+    func takeEvents() -> [EngineEvent]
+    /// Closes the output (a file's final header) and ends the engine, waiting a bounded time.
+    func shutdown() -> EngineShutdown
+}
+
+/// How the engine ended.
+public enum EngineShutdown: Equatable, Sendable {
+    /// The output closed cleanly (a file has its final header).
+    case closed
+    /// Closing the output failed: why, in one line.
+    case failed(String)
+    /// The playback thread did not stop in time (a device that no longer answers): it was left
+    /// behind, and a file being written may lack its final header.
+    case timedOut
+}
+
 /// A call the state machine makes on the engine when it takes a transition.
 public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Holds output at the current position.

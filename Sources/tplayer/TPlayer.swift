@@ -1,6 +1,7 @@
 import ArgumentParser
 import AudioEngine
 import Glibc
+import PlayerApp
 import PlayerCore
 import Terminal
 
@@ -107,16 +108,18 @@ struct TPlayer: ParsableCommand {
             return
         }
         if let check {
-            let status = ScriptCheck.run(RawArguments.path(check))
-            if status != 0 { throw ExitCode(status) }
+            let result = Check.run(RawArguments.path(check))
+            result.problems.forEach(printError)
+            result.summary.map(printOutput)
+            if result.status != 0 { throw ExitCode(result.status) }
             return
         }
         let options = PlayerRun.Options(
             keepsOpen: keepOpen, repeats: repeats, shuffles: shuffle,
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace)
-        let status = try PlayerRun(
+        let status = PlayerRun(
             inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
-            output: outputTarget(), options: options
+            output: try outputTarget(), options: options
         ).run()
         if status != 0 { throw ExitCode(status) }
     }

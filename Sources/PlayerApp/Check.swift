@@ -1,15 +1,16 @@
 import Inputs
 import PlayerCore
-import Terminal
 
 /// `tplayer --check FILE`: a script or a playlist checked without playing anything.
-enum ScriptCheck {
-    /// Exit status when a script or playlist has problems (sysexits' EX_DATAERR).
-    static let problemsFound: Int32 = 65
+public struct Check: Equatable {
+    /// Every problem as `FILE:LINE:COLUMN: message` (for stderr).
+    public let problems: [String]
+    /// `FILE: ok, N commands` when there are none (for stdout).
+    public let summary: String?
+    /// 0 when clean, 65 when there is any problem.
+    public let status: Int32
 
-    /// Prints every problem as `FILE:LINE:COLUMN: message` on stderr and returns 65 when there
-    /// is any; otherwise prints a one-line summary on stdout and returns 0.
-    static func run(_ path: Path) -> Int32 {
+    public static func run(_ path: Path) -> Check {
         let problems: [Diagnostic]
         let summary: String
         if Playlist.isPlaylist(path) {
@@ -23,10 +24,8 @@ enum ScriptCheck {
             summary = "\(path): ok, \(script.lines.count) commands"
         }
         guard problems.isEmpty else {
-            problems.forEach { printError($0.located) }
-            return problemsFound
+            return Check(problems: problems.map(\.located), summary: nil, status: Launch.problemsFound)
         }
-        printOutput(summary)
-        return 0
+        return Check(problems: [], summary: summary, status: 0)
     }
 }

@@ -1,0 +1,163 @@
+import Glibc
+import PlayerCore
+import Terminal
+
+/// The terminal as the main loop uses it: keys in, the status line and messages out. The live
+/// one is `Terminal.TerminalSession`; tests use a fake that records what it is shown.
+public protocol PlayerScreen: AnyObject {
+    /// The commands that `bytes` typed mean (keys typed at the load prompt edit it instead).
+    func commands(from bytes: [UInt8]) -> [Command]
+    func show(_ status: StatusSnapshot)
+    /// A message on its own line above the status line.
+    func print(_ line: String)
+    /// The window changed size (or the player came back to it after Ctrl-Z).
+    func resized()
+    /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
+    func suspend()
+}
+
+/// Signals as the main loop reads them: a descriptor that turns readable, and the numbers.
+public protocol SignalSource: AnyObject {
+    var readFD: Int32 { get }
+    func take() -> [Int32]
+}
+
+extension SignalWatcher: SignalSource {}
+extension TerminalSession: PlayerScreen {}
+
+/// The main loop: waits for keys, signals and engine reports, routes them to the session and
+/// the script, keeps the status line current, and decides the exit status.
+///
+/// It does no setup of its own: the engine, the terminal and the signals are handed to it, so
+/// tests drive it with a fake engine, a fake screen and pipes standing in for stdin and the
+/// signal handler.
+public final class Player {
+    public struct Options: Sendable {
+        /// No status line (keys still work).
+        public var quiet: Bool
+        /// Every transition, script line, engine hold and retry on its own line.
+        public var trace: Bool
+        /// How often the status line is redrawn while playing, in seconds.
+        public var statusInterval: Double
+
+        public init(quiet: Bool = false, trace: Bool = false, statusInterval: Double = 0.25) {
+            self.quiet = quiet
+            self.trace = trace
+            self.statusInterval = statusInterval
+        }
+    }
+
+    private let session: Session
+    private let script: ScriptRunner?
+    private let engine: any PlayerEngine
+    private let screen: (any PlayerScreen)?
+    private let signals: any SignalSource
+    private let options: Options
+    private let output: String
+    private let outputIsFile: Bool
+    private var loop: EventLoop
+    private let log: (String) -> Void
+    /// Problems found before the run (in the inputs): the exit status counts them.
+    private let earlierProblems: Int
+
+    /// `keys` is the descriptor to read keys from (stdin when it is a terminal); `output` names
+    /// the device or file for messages; `log` writes a line where there is no screen (stderr).
+    public init(session: Session, script: ScriptRunner?, engine: any PlayerEngine, screen: (any PlayerScreen)?,
+                keys: Int32?, signals: any SignalSource, output: (name: String, isFile: Bool),
+                options: Options = Options(), earlierProblems: Int = 0, log: @escaping (String) -> Void) {
+        self.session = session
+        self.script = script
+        self.engine = engine
+        self.screen = screen
+        self.signals = signals
+        self.options = options
+        self.output = output.name
+        self.outputIsFile = output.isFile
+        self.earlierProblems = earlierProblems
+        self.log = log
+        loop = EventLoop(keyFD: screen == nil ? nil : keys, signalFD: signals.readFD, engineFD: engine.eventFD)
+        session.report = { [weak self] in self?.say("tplayer: " + $0) }
+        script?.report = { [weak self] in self?.say("tplayer: " + $0) }
+        if options.trace {
+            session.onTransition = { [weak self] in self?.say("\($0)") }
+            script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
+        }
+    }
+
+    /// Plays until the list is played, `q` is pressed or a signal ends it; returns the exit
+    /// status. The engine is shut down (within a bounded time) before it returns.
+    public func run() -> Int32 {
+        if let script { script.start() } else { session.start() }
+        var endingSignal: Int32?
+        while endingSignal == nil {
+            for event in engine.takeEvents() { route(event) }
+            script?.run()
+            if session.isFinished { break }
+            showStatus()
+            for input in loop.wait(timeout: timeout()) {
+                switch input {
+                case .keys(let bytes):
+                    let commands = screen?.commands(from: bytes) ?? []
+                    if !commands.isEmpty { script?.takeOver() }
+                    commands.forEach(session.perform)
+                case .signals:
+                    for signal in signals.take() {
+                        switch signal {
+                        case SIGWINCH, SIGCONT: screen?.resized()
+                        case SIGTSTP: screen?.suspend()
+                        default: if endingSignal == nil { endingSignal = signal }  // the first one decides
+                        }
+                    }
+                case .engine, .keysClosed:
+                    break
+                }
+            }
+        }
+        var status = max(session.exitStatus, earlierProblems > 0 ? 1 : 0)
+        // The output is closed here, within a bounded time, so what it says reaches the user.
+        switch engine.shutdown() {
+        case .closed: break
+        case .failed(let reason):
+            say("tplayer: \(output): \(reason)")
+            status = max(status, 1)
+        case .timedOut where outputIsFile:
+            say("tplayer: \(output): could not finish the file: the writer did not stop in time")
+            status = max(status, 1)
+        case .timedOut:
+            say("tplayer: output: the \(output) device did not stop in time; left as it is")
+        }
+        if let endingSignal { return 128 + endingSignal }
+        return status
+    }
+
+    private func route(_ event: EngineEvent) {
+        if options.trace, case .playback(let phase) = event, phase != .idle, phase != .playing {
+            say("engine: \(phase)")
+        }
+        if let script { script.handle(event) } else { session.handle(event) }
+    }
+
+    private func showStatus() {
+        screen?.show(StatusSnapshot(
+            state: session.state.id, song: session.state.song, position: engine.position,
+            entry: session.queue.cursor, entryCount: session.entries.count,
+            name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles))
+    }
+
+    /// How long the loop may sleep: until the next status tick while playing, or the script's
+    /// next real-time deadline; without either, until something happens.
+    private func timeout() -> Double? {
+        let ticking = screen != nil && !options.quiet && session.state.id == .play
+        var timeout = ticking ? options.statusInterval : nil
+        if let deadline = script?.deadline {
+            let left = ContinuousClock.now.duration(to: deadline)
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+            timeout = min(timeout ?? .infinity, max(seconds, 0))
+        }
+        return timeout
+    }
+
+    private func say(_ line: String) {
+        if let screen { screen.print(line) } else { log(line) }
+    }
+}

@@ -1,0 +1,207 @@
+import Files
+import Glibc
+import PlayerCore
+import Terminal
+import Testing
+@testable import PlayerApp
+
+/// An engine that answers like the real one, later and through its descriptor: an open is
+/// answered `opened` (or `openFailed` for a path not in `goodPaths`), and a song that plays
+/// ends at once unless `songsEnd` is false.
+final class PipeEngine: PlayerEngine {
+    private let pipe: SelfPipe
+    private var pending: [EngineEvent] = []
+    var calls: [String] = []
+    var position: Int64 = 0
+    var goodPaths: Set<Path>
+    var songsEnd = true
+    var shutdownAnswer = EngineShutdown.closed
+    private(set) var shutDown = false
+    private var token = 0
+
+    init(goodPaths: Set<Path> = ["a.mp3", "b.mp3"]) throws {
+        pipe = try SelfPipe()
+        self.goodPaths = goodPaths
+    }
+
+    var eventFD: Int32 { pipe.readFD }
+
+    func post(_ event: EngineEvent) {
+        pending.append(event)
+        pipe.wake()
+    }
+
+    func takeEvents() -> [EngineEvent] {
+        _ = pipe.drain()
+        defer { pending.removeAll() }
+        return pending
+    }
+
+    func perform(_ call: EngineCall) {
+        calls.append("\(call)")
+        switch call {
+        case .open(let path, let token):
+            self.token = token
+            if goodPaths.contains(path) {
+                post(.opened(SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 44100), token: token))
+            } else {
+                post(.openFailed(LoadError(path: path, reason: .missing), token: token))
+            }
+        case .play where songsEnd: post(.ended(token: token))
+        default: break
+        }
+    }
+
+    func setVolume(_ fraction: Double) { calls.append("volume \(fraction)") }
+    func limitPlayback(_ limited: Bool) {}
+    /// Grants are never used up: a script's wait lasts until something else happens.
+    func grant(_ time: AudioTime, id: Int) {}
+    func revokeGrant() -> AudioTime { .zero }
+
+    func shutdown() -> EngineShutdown {
+        shutDown = true
+        return shutdownAnswer
+    }
+}
+
+/// A screen that records what it is shown, and turns keys into commands as the real one does
+/// for the plain keys (one byte each).
+final class FakeScreen: PlayerScreen {
+    private(set) var lines: [String] = []
+    private(set) var statuses: [StatusSnapshot] = []
+    private(set) var suspended = 0
+
+    func commands(from bytes: [UInt8]) -> [Command] {
+        bytes.compactMap { KeyBindings.command(for: Character(Unicode.Scalar($0))) }
+    }
+    func show(_ status: StatusSnapshot) { statuses.append(status) }
+    func print(_ line: String) { lines.append(line) }
+    func resized() {}
+    func suspend() { suspended += 1 }
+}
+
+/// Stands in for the signal handler: a test writes signal numbers into the pipe.
+final class PipeSignals: SignalSource {
+    let pipe: SelfPipe
+    init() throws { pipe = try SelfPipe() }
+    var readFD: Int32 { pipe.readFD }
+    func take() -> [Int32] { pipe.drain().map { Int32($0) } }
+    func raise(_ signals: Int32...) { signals.forEach { pipe.wake(UInt8($0)) } }
+}
+
+/// A pipe standing in for stdin: a test types into it.
+final class Keyboard {
+    let pipe: SelfPipe
+    init() throws { pipe = try SelfPipe() }
+    func type(_ text: String) { text.utf8.forEach { pipe.wake($0) } }
+}
+
+struct PlayerTests {
+    private func player(_ entries: [Path], engine: PipeEngine, screen: FakeScreen? = nil, keys: Keyboard? = nil,
+                        signals: PipeSignals, script: [ScriptCommand]? = nil, keepsOpen: Bool = false,
+                        trace: Bool = false, output: (String, Bool) = ("null", false), log: @escaping (String) -> Void = { _ in })
+        -> Player
+    {
+        let session = Session(engine: engine, entries: entries.map { Entry(path: $0) }, keepsOpen: keepsOpen)
+        let runner = script.map { commands in
+            ScriptRunner(lines: commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) },
+                         session: session, realTime: false, keepsOpenAfter: keepsOpen)
+        }
+        return Player(session: session, script: runner, engine: engine, screen: screen, keys: keys?.pipe.readFD,
+                      signals: signals, output: output, options: Player.Options(trace: trace), log: log)
+    }
+
+    @Test func theListPlaysToItsEndAndTheEngineIsShutDown() throws {
+        let engine = try PipeEngine()
+        let status = player(["a.mp3", "b.mp3"], engine: engine, signals: try PipeSignals()).run()
+        #expect(status == 0)
+        #expect(engine.calls == ["stop", "open a.mp3", "play", "seek 0.0s", "stop", "open b.mp3", "play", "seek 0.0s"])
+        #expect(engine.shutDown)
+    }
+
+    @Test func anEntryThatCannotBeOpenedIsReportedAndMakesTheStatusOne() throws {
+        let engine = try PipeEngine()
+        var logged: [String] = []
+        let status = player(["gone.mp3", "a.mp3"], engine: engine, signals: try PipeSignals(), log: { logged.append($0) }).run()
+        #expect(status == 1)
+        #expect(logged == ["tplayer: gone.mp3: no such file"])
+        #expect(engine.calls.contains("open a.mp3"))
+    }
+
+    @Test func keysBecomeCommandsAndTheStatusLineFollows() throws {
+        let engine = try PipeEngine()
+        engine.songsEnd = false
+        let screen = FakeScreen()
+        let keys = try Keyboard()
+        let signals = try PipeSignals()
+        keys.type(" ")  // stop
+        keys.type("q")
+        let status = player(["a.mp3"], engine: engine, screen: screen, keys: keys, signals: signals).run()
+        #expect(status == 0)
+        #expect(engine.calls.suffix(2) == ["play", "stop"], "space stopped it (and q found it stopped)")
+        #expect(screen.statuses.last?.state == .play, "shown before the keys came")
+    }
+
+    @Test func theFirstOfTwoEndingSignalsDecidesTheStatus() throws {
+        let engine = try PipeEngine()
+        engine.songsEnd = false
+        let signals = try PipeSignals()
+        signals.raise(SIGHUP, SIGTERM)
+        #expect(player(["a.mp3"], engine: engine, signals: signals).run() == 128 + SIGHUP)
+        #expect(engine.shutDown, "the output is closed on every way out")
+    }
+
+    @Test func ctrlZSuspendsAndResizeIsNotAnEnd() throws {
+        let engine = try PipeEngine()
+        engine.songsEnd = false
+        let screen = FakeScreen()
+        let signals = try PipeSignals()
+        signals.raise(SIGTSTP, SIGWINCH, SIGCONT, SIGINT)
+        #expect(player(["a.mp3"], engine: engine, screen: screen, keys: try Keyboard(), signals: signals).run() == 128 + SIGINT)
+        #expect(screen.suspended == 1)
+    }
+
+    @Test func aFileThatCannotBeFinishedIsSaidAndMakesTheStatusOne() throws {
+        let engine = try PipeEngine()
+        engine.shutdownAnswer = .failed("could not finish the file: no space left on device")
+        var logged: [String] = []
+        let status = player(["a.mp3"], engine: engine, signals: try PipeSignals(), output: ("out.wav", true),
+                            log: { logged.append($0) }).run()
+        #expect(status == 1)
+        #expect(logged == ["tplayer: out.wav: could not finish the file: no space left on device"])
+    }
+
+    @Test func aDeviceThatDoesNotStopInTimeIsSaidButIsNotAFailure() throws {
+        let engine = try PipeEngine()
+        engine.shutdownAnswer = .timedOut
+        var logged: [String] = []
+        let status = player(["a.mp3"], engine: engine, signals: try PipeSignals(), output: ("pulse", false),
+                            log: { logged.append($0) }).run()
+        #expect(status == 0)
+        #expect(logged == ["tplayer: output: the pulse device did not stop in time; left as it is"])
+    }
+
+    @Test func aKeyTakesOverFromAScript() throws {
+        let engine = try PipeEngine()
+        engine.songsEnd = false
+        let screen = FakeScreen()
+        let keys = try Keyboard()
+        keys.type("q")
+        let script: [ScriptCommand] = [.perform(.play), .wait(.seconds(60)), .perform(.next)]
+        let status = player(["a.mp3", "b.mp3"], engine: engine, screen: screen, keys: keys, signals: try PipeSignals(),
+                            script: script).run()
+        #expect(status == 0)
+        #expect(screen.lines == ["tplayer: a key was pressed: the script stops before line 3; the keys have control"])
+        #expect(!engine.calls.contains("open b.mp3"), "the rest of the script was dropped")
+    }
+
+    @Test func theTraceShowsTransitionsAndScriptLines() throws {
+        let engine = try PipeEngine()
+        var logged: [String] = []
+        let status = player(["a.mp3"], engine: engine, signals: try PipeSignals(), script: [.perform(.play), .perform(.quit)],
+                            trace: true, log: { logged.append($0) }).run()
+        #expect(status == 0)
+        #expect(logged == ["s.tps:1: play", "Idle -> Loading (load a.mp3)", "Loading -> Loading (play)",
+                           "s.tps:2: quit", "Loading -> Loading (stop)"])
+    }
+}
