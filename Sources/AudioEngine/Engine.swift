@@ -15,11 +15,15 @@ public final class Engine: PlayerEngine {
     private let shared = Locked(EngineShared())
     private let outbox: EventOutbox
     private var thread: pthread_t?
+    public let outputName: String
+    public let writesFile: Bool
 
     /// Sets up the output and starts the playback thread. Nothing is opened on the device until
     /// the first song plays (its format decides the device's).
     public init(output target: OutputTarget) throws(OutputError) {
         let choice = try OutputChoice(target)
+        outputName = target.name
+        writesFile = target.isFile
         do {
             outbox = try EventOutbox()
         } catch {
@@ -35,8 +39,8 @@ public final class Engine: PlayerEngine {
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
-        let loop = PlaybackLoop(decoder: decoder, output: choice.primary, fallback: choice.fallback,
-                                clock: MonotonicClock(), shared: shared, report: outbox.post)
+        let loop = PlaybackLoop(decoder: decoder, outputs: choice, clock: MonotonicClock(), shared: shared,
+                                report: outbox.post)
         do {
             thread = try Self.start(loop)
         } catch {

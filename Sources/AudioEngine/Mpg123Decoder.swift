@@ -105,9 +105,8 @@ final class Mpg123Decoder: AudioDecoder {
                 file = opened
                 openedSize = size
                 let format = PCMFormat(rate: rate, channels: Int(channels))
-                let tags = tags()
                 let info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
-                                    title: tags.title, artist: tags.artist, album: tags.album)
+                                    tags: tags())
                 return OpenedSong(info: info, format: format)
             }
         }
@@ -188,18 +187,18 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     /// Title, artist and album from ID3v2, or ID3v1 when there is no v2 tag.
-    func tags() -> (title: String?, artist: String?, album: String?) {
+    func tags() -> SongInfo.Tags {
         var v1: UnsafeMutablePointer<mpg123_id3v1>?
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
-        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return (nil, nil, nil) }
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return SongInfo.Tags() }
         if let tag = v2?.pointee {
-            let found = (text(tag.title), text(tag.artist), text(tag.album))
-            if found.0 != nil || found.1 != nil { return found }
+            let found = SongInfo.Tags(title: text(tag.title), artist: text(tag.artist), album: text(tag.album))
+            if found.title != nil || found.artist != nil { return found }
         }
         if let tag = v1?.pointee {
-            return (latin1(tag.title), latin1(tag.artist), latin1(tag.album))
+            return SongInfo.Tags(title: latin1(tag.title), artist: latin1(tag.artist), album: latin1(tag.album))
         }
-        return (nil, nil, nil)
+        return SongInfo.Tags()
     }
 
     private func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {

@@ -62,7 +62,12 @@ public struct OutputDriverInfo: Sendable {
 struct OutputChoice {
     let primary: AudioOutput
     let fallback: AudioOutput?
-    let notice: String?
+    var notice: String?
+
+    init(primary: AudioOutput, fallback: AudioOutput?) {
+        self.primary = primary
+        self.fallback = fallback
+    }
 
     init(_ target: OutputTarget) throws(OutputError) {
         var notice: String?

@@ -80,11 +80,11 @@ final class PlaybackLoop {
     private var pendingSpent: Int?
     private let buffer: UnsafeMutableRawPointer
 
-    init(decoder: AudioDecoder, output: AudioOutput, fallback: AudioOutput?, clock: PlaybackClock,
+    init(decoder: AudioDecoder, outputs: OutputChoice, clock: PlaybackClock,
          shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
         self.decoder = decoder
-        self.output = output
-        self.fallback = fallback
+        output = outputs.primary
+        fallback = outputs.fallback
         self.clock = clock
         self.shared = shared
         self.report = report

@@ -6,6 +6,14 @@ import PlayerCore
 /// Each check returns the promises broken (empty when all hold); a parser that traps fails
 /// by crashing, which is what the fuzzer looks for first.
 public enum ParserChecks {
+    /// What a fuzz target does with libFuzzer's input: run `check` on it and stop the run, naming
+    /// the promise, when one is broken.
+    public static func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int, _ check: ([UInt8]) -> [String]) -> Int32 {
+        let broken = check(Array(UnsafeBufferPointer(start: data, count: size)))
+        if let first = broken.first { fatalError("promise broken: \(first)") }
+        return 0
+    }
+
     /// M3U and PLS: entries are real paths, problems are located and one line each, a file
     /// with many problems is cut off, and chunks of any size parse as the whole.
     public static func playlist(_ bytes: [UInt8], format: Playlist.Format) -> [String] {

@@ -47,35 +47,40 @@ public final class Player {
         }
     }
 
+    /// What the loop reads and writes: the engine, the terminal when there is one (and stdin's
+    /// descriptor for its keys), the signals, and where messages go without a terminal.
+    public struct IO {
+        public var engine: any PlayerEngine
+        public var screen: (any PlayerScreen)?
+        public var keys: Int32?
+        public var signals: any SignalSource
+        public var log: (String) -> Void
+
+        public init(engine: any PlayerEngine, screen: (any PlayerScreen)?, keys: Int32?, signals: any SignalSource,
+                    log: @escaping (String) -> Void) {
+            self.engine = engine
+            self.screen = screen
+            self.keys = keys
+            self.signals = signals
+            self.log = log
+        }
+    }
+
     private let session: Session
     private let script: ScriptRunner?
-    private let engine: any PlayerEngine
-    private let screen: (any PlayerScreen)?
-    private let signals: any SignalSource
+    private let io: IO
     private let options: Options
-    private let output: String
-    private let outputIsFile: Bool
     private var loop: EventLoop
-    private let log: (String) -> Void
     /// Problems found before the run (in the inputs): the exit status counts them.
     private let earlierProblems: Int
 
-    /// `keys` is the descriptor to read keys from (stdin when it is a terminal); `output` names
-    /// the device or file for messages; `log` writes a line where there is no screen (stderr).
-    public init(session: Session, script: ScriptRunner?, engine: any PlayerEngine, screen: (any PlayerScreen)?,
-                keys: Int32?, signals: any SignalSource, output: (name: String, isFile: Bool),
-                options: Options = Options(), earlierProblems: Int = 0, log: @escaping (String) -> Void) {
+    public init(session: Session, script: ScriptRunner?, io: IO, options: Options = Options(), earlierProblems: Int = 0) {
         self.session = session
         self.script = script
-        self.engine = engine
-        self.screen = screen
-        self.signals = signals
+        self.io = io
         self.options = options
-        self.output = output.name
-        self.outputIsFile = output.isFile
         self.earlierProblems = earlierProblems
-        self.log = log
-        loop = EventLoop(keyFD: screen == nil ? nil : keys, signalFD: signals.readFD, engineFD: engine.eventFD)
+        loop = EventLoop(keyFD: io.screen == nil ? nil : io.keys, signalFD: io.signals.readFD, engineFD: io.engine.eventFD)
         session.report = { [weak self] in self?.say("tplayer: " + $0) }
         script?.report = { [weak self] in self?.say("tplayer: " + $0) }
         if options.trace {
@@ -83,6 +88,9 @@ public final class Player {
             script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
         }
     }
+
+    private var engine: any PlayerEngine { io.engine }
+    private var screen: (any PlayerScreen)? { io.screen }
 
     /// Plays until the list is played, `q` is pressed or a signal ends it; returns the exit
     /// status. The engine is shut down (within a bounded time) before it returns.
@@ -101,7 +109,7 @@ public final class Player {
                     if !commands.isEmpty { script?.takeOver() }
                     commands.forEach(session.perform)
                 case .signals:
-                    for signal in signals.take() {
+                    for signal in io.signals.take() {
                         switch signal {
                         case SIGWINCH, SIGCONT: screen?.resized()
                         case SIGTSTP: screen?.suspend()
@@ -118,13 +126,13 @@ public final class Player {
         switch engine.shutdown() {
         case .closed: break
         case .failed(let reason):
-            say("tplayer: \(output): \(reason)")
+            say("tplayer: \(engine.outputName): \(reason)")
             status = max(status, 1)
-        case .timedOut where outputIsFile:
-            say("tplayer: \(output): could not finish the file: the writer did not stop in time")
+        case .timedOut where engine.writesFile:
+            say("tplayer: \(engine.outputName): could not finish the file: the writer did not stop in time")
             status = max(status, 1)
         case .timedOut:
-            say("tplayer: output: the \(output) device did not stop in time; left as it is")
+            say("tplayer: output: the \(engine.outputName) device did not stop in time; left as it is")
         }
         if let endingSignal { return 128 + endingSignal }
         return status
@@ -158,6 +166,6 @@ public final class Player {
     }
 
     private func say(_ line: String) {
-        if let screen { screen.print(line) } else { log(line) }
+        if let screen { screen.print(line) } else { io.log(line) }
     }
 }

@@ -30,6 +30,10 @@ public protocol PlayerEngine: PlaybackEngine {
     func takeEvents() -> [EngineEvent]
     /// Closes the output (a file's final header) and ends the engine, waiting a bounded time.
     func shutdown() -> EngineShutdown
+    /// The device or file it plays to, for messages (`pulse`, `out.wav`).
+    var outputName: String { get }
+    /// Whether it writes a file (as fast as decoding allows) rather than a live device.
+    var writesFile: Bool { get }
 }
 
 /// How the engine ended.

@@ -5,22 +5,46 @@ public struct SongInfo: Equatable, Sendable {
     public var channels: Int
     /// Length in sample frames, when the file declares or implies it.
     public var totalFrames: Int64?
-    public var title: String?
-    public var artist: String?
-    public var album: String?
+    public var tags: Tags
 
-    public init(
-        path: Path, sampleRate: Int, channels: Int, totalFrames: Int64?,
-        title: String? = nil, artist: String? = nil, album: String? = nil
-    ) {
+    /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
+    public struct Tags: Equatable, Sendable {
+        public var title: String?
+        public var artist: String?
+        public var album: String?
+
+        public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
+            self.title = title
+            self.artist = artist
+            self.album = album
+        }
+    }
+
+    public init(path: Path, sampleRate: Int, channels: Int, totalFrames: Int64?, tags: Tags = Tags()) {
         self.path = path
         self.sampleRate = sampleRate
         self.channels = channels
         self.totalFrames = totalFrames
-        self.title = title
-        self.artist = artist
-        self.album = album
+        self.tags = tags
     }
+
+    public init(path: Path, sampleRate: Int, channels: Int, totalFrames: Int64?, title: String?,
+                artist: String? = nil, album: String? = nil) {
+        self.init(path: path, sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
+                  tags: Tags(title: title, artist: artist, album: album))
+    }
+
+    public var title: String? {
+        get { tags.title }
+        set { tags.title = newValue }
+    }
+
+    public var artist: String? {
+        get { tags.artist }
+        set { tags.artist = newValue }
+    }
+
+    public var album: String? { tags.album }
 
     /// "artist – title" from the tags; the title or file name alone when tags are missing.
     public var displayName: String {

@@ -6,30 +6,32 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var song: SongInfo?
     /// Frames played of `song`.
     public var position: Int64
-    /// The place in the play order (0-based; shown 1-based as `3/12`) and the list's length.
-    public var entry: Int?
-    public var entryCount: Int
     /// What to call the song when not its tags (a playlist's title for it).
     public var name: String?
-    public var repeats: Bool
-    public var shuffles: Bool
+    public var list: ListPlace
+
+    /// Where the song is in the list, and the list's modes.
+    public struct ListPlace: Equatable, Sendable {
+        /// The place in the play order (0-based; shown 1-based as `3/12`) and the list's length.
+        public var entry: Int?
+        public var count: Int
+        public var repeats: Bool
+        public var shuffles: Bool
+
+        /// `[repeat shuffle]`, `[repeat]`, `[shuffle]` or nothing.
+        var modes: String {
+            let on = [repeats ? "repeat" : nil, shuffles ? "shuffle" : nil].compactMap { $0 }
+            return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
+        }
+    }
 
     public init(state: StateID, song: SongInfo?, position: Int64, entry: Int?, entryCount: Int,
                 name: String? = nil, repeats: Bool = false, shuffles: Bool = false) {
         self.state = state
         self.song = song
         self.position = position
-        self.entry = entry
-        self.entryCount = entryCount
         self.name = name
-        self.repeats = repeats
-        self.shuffles = shuffles
-    }
-
-    /// `[repeat shuffle]`, `[repeat]`, `[shuffle]` or nothing.
-    var modes: String {
-        let on = [repeats ? "repeat" : nil, shuffles ? "shuffle" : nil].compactMap { $0 }
-        return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
+        list = ListPlace(entry: entry, count: entryCount, repeats: repeats, shuffles: shuffles)
     }
 }
 
@@ -45,7 +47,7 @@ public enum StatusLine {
         let elapsed = song.seconds(status.position)
         let total = song.totalFrames.map(song.seconds)
         let times = "\(TimeFormat.clock(elapsed)) / \(total.map(TimeFormat.clock) ?? "?:??")"
-        let place = (status.entry.map { " \($0 + 1)/\(status.entryCount)" } ?? "") + status.modes
+        let place = (status.list.entry.map { " \($0 + 1)/\(status.list.count)" } ?? "") + status.list.modes
         let left = "\(label.padding(toLength: 7)) \(times)"
         let name = TerminalText.safe(status.name ?? song.displayName)
 

@@ -65,10 +65,10 @@ struct PlayerRun {
         let runner = launch.script.map {
             ScriptRunner(lines: $0, session: session, realTime: !output.isFile, keepsOpenAfter: options.keepsOpen)
         }
-        let player = Player(
-            session: session, script: runner, engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals,
-            output: (output.name, output.isFile), options: Player.Options(quiet: options.quiet, trace: options.trace),
-            earlierProblems: launch.problems.count, log: printError)
+        let io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
+        let player = Player(session: session, script: runner, io: io,
+                            options: Player.Options(quiet: options.quiet, trace: options.trace),
+                            earlierProblems: launch.problems.count)
         return player.run()
     }
 }

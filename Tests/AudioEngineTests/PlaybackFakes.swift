@@ -189,7 +189,7 @@ final class LoopRig {
         self.decoder = decoder
         self.output = output
         let reported = self.reported
-        loop = PlaybackLoop(decoder: decoder, output: output, fallback: nil, clock: clock, shared: shared) { event in
+        loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: output, fallback: nil), clock: clock, shared: shared) { event in
             reported.update { $0.append(event) }
         }
     }

@@ -151,8 +151,8 @@ struct PlaybackLoopTests {
             func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink { Unfinishable() }
         }
         let shared = Locked(EngineShared())
-        let loop = PlaybackLoop(decoder: FakeDecoder([.init(format: FakeDecoder.cd, frames: 100)]), output: Output(),
-                                fallback: nil, clock: FakeClock(), shared: shared) { _ in }
+        let loop = PlaybackLoop(decoder: FakeDecoder([.init(format: FakeDecoder.cd, frames: 100)]),
+                                outputs: OutputChoice(primary: Output(), fallback: nil), clock: FakeClock(), shared: shared) { _ in }
         loop.execute(.open("a.mp3", token: 1))
         loop.execute(.play)
         loop.step()

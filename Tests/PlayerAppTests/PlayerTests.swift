@@ -16,6 +16,8 @@ final class PipeEngine: PlayerEngine {
     var goodPaths: Set<Path>
     var songsEnd = true
     var shutdownAnswer = EngineShutdown.closed
+    var outputName = "null"
+    var writesFile = false
     private(set) var shutDown = false
     private var token = 0
 
@@ -107,8 +109,10 @@ struct PlayerTests {
             ScriptRunner(lines: commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) },
                          session: session, realTime: false, keepsOpenAfter: keepsOpen)
         }
-        return Player(session: session, script: runner, engine: engine, screen: screen, keys: keys?.pipe.readFD,
-                      signals: signals, output: output, options: Player.Options(trace: trace), log: log)
+        engine.outputName = output.0
+        engine.writesFile = output.1
+        let io = Player.IO(engine: engine, screen: screen, keys: keys?.pipe.readFD, signals: signals, log: log)
+        return Player(session: session, script: runner, io: io, options: Player.Options(trace: trace))
     }
 
     @Test func theListPlaysToItsEndAndTheEngineIsShutDown() throws {
