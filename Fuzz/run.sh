@@ -13,12 +13,15 @@ export SWIFT_BACKTRACE=enable=no   # the backtracer can hang for minutes on a sa
 status=0
 for target in "${targets[@]}"; do
     echo "== $target: building"
-    if ! TPLAYER_FUZZ=1 swift build -q --sanitize=fuzzer --sanitize=address --disable-dead-strip \
-            --product "$target" --scratch-path "$scratch" 2> >(grep -v "Cannot export local symbol" >&2); then
+    mkdir -p "$scratch"
+    # --disable-dead-strip keeps the coverage counters the linker would otherwise drop (libFuzzer
+    # then runs blind); ld.gold's "Cannot export local symbol" warnings are noise.
+    flags=(--sanitize=fuzzer --sanitize=address --disable-dead-strip --product "$target" --scratch-path "$scratch")
+    if ! TPLAYER_FUZZ=1 swift build "${flags[@]}" > "$scratch/$target.build.log" 2>&1; then
+        grep -v "Cannot export local symbol" "$scratch/$target.build.log" >&2
         echo "$target: build failed" >&2; status=1; continue
     fi
-    binary=$(TPLAYER_FUZZ=1 swift build --sanitize=fuzzer --sanitize=address --disable-dead-strip \
-        --product "$target" --scratch-path "$scratch" --show-bin-path 2>/dev/null)/$target
+    binary=$(TPLAYER_FUZZ=1 swift build "${flags[@]}" --show-bin-path 2>/dev/null)/$target
     work=$scratch/corpus/$target findings=$scratch/findings/$target
     mkdir -p "$work" "$findings"
     echo "== $target: fuzzing for $seconds s"

@@ -208,4 +208,19 @@ struct PlayerTests {
         #expect(logged == ["s.tps:1: play", "Idle -> Loading (load a.mp3)", "Loading -> Loading (play)",
                            "s.tps:2: quit", "Loading -> Loading (stop)"])
     }
+
+    @Test func theTraceShowsTheEnginesHoldsAndRetries() throws {
+        let engine = try PipeEngine()
+        engine.songsEnd = false
+        engine.post(.playback(.heldByBudget))
+        engine.post(.playback(.waitingForDevice(retries: 2)))
+        engine.post(.playback(.playing))
+        let signals = try PipeSignals()
+        signals.raise(SIGTERM)
+        var logged: [String] = []
+        _ = player(["a.mp3"], engine: engine, signals: signals, trace: true, log: { logged.append($0) }).run()
+        #expect(logged.filter { $0.hasPrefix("engine: ") } == [
+            "engine: held (the script's time is used up)", "engine: waiting for the device (tried 2 times)",
+        ], "holds and retries, not every start and stop")
+    }
 }
