@@ -5,6 +5,10 @@ import Testing
 /// The engine never holds the player hostage: a frozen sound server, a crash on the playback
 /// thread. Each ends tplayer at once, with the terminal as it was.
 @Suite(.serialized) struct HostageTests {
+    /// A sanitizer slows the exit (and handles faults itself): the promises are about plain builds.
+    static let sanitized = ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] != nil
+    static let limit = sanitized ? 5.0 : 1.0
+
     /// The PulseAudio daemon's process id, from the pid file it keeps in its runtime folder.
     static func daemonPID(_ server: PulseServer) throws -> pid_t {
         let text = try String(contentsOfFile: server.runtime.path + "/pulse/pid", encoding: .utf8)
@@ -31,7 +35,7 @@ import Testing
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }  // a hostage: fail, not hang
         }
         #expect(result.status == 128 + SIGTERM)
-        #expect(took < 1.0, "SIGTERM took \(took) s")
+        #expect(took < Self.limit, "SIGTERM took \(took) s")
         #expect(result.stderrLines == ["tplayer: output: the pulse device did not stop in time; left as it is"])
     }
 
@@ -50,7 +54,7 @@ import Testing
         try pane.send("q")
         #expect(try pane.waitForExit(5) == 0)
         let took = Date().timeIntervalSince(start)
-        #expect(took < 1.2, "q took \(took) s (the harness polls every 50 ms)")
+        #expect(took < Self.limit + 0.2, "q took \(took) s (the harness polls every 50 ms)")
         #expect(try pane.sttyUnchanged())
     }
 
@@ -64,7 +68,8 @@ import Testing
         })
         // A fault delivered to the playback thread itself, as a bad pointer there would raise it.
         try Harness.run("/usr/bin/python3", ["-c", "import ctypes; ctypes.CDLL(None).syscall(234, \(pid), \(thread), \(SIGSEGV))"])
-        #expect(try pane.waitForExit() == 128 + SIGSEGV)
+        let status = try pane.waitForExit()
+        if !Self.sanitized { #expect(status == 128 + SIGSEGV) }
         #expect(try pane.sttyUnchanged(), "the crash handler ran on the playback thread")
     }
 }
