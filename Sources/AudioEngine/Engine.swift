@@ -20,7 +20,9 @@ public final class Engine: PlayerEngine {
 
     /// Sets up the output and starts the playback thread. Nothing is opened on the device until
     /// the first song plays (its format decides the device's).
-    public init(output target: OutputTarget) throws(OutputError) {
+    /// `fades`: on a live device, stop, play, seek, next and load fade out and in over 10 ms
+    /// (`--no-fade` turns it off; a file never fades).
+    public init(output target: OutputTarget, fades: Bool = true) throws(OutputError) {
         let choice = try OutputChoice(target)
         outputName = target.name
         writesFile = target.isFile
@@ -39,7 +41,7 @@ public final class Engine: PlayerEngine {
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
-        let loop = PlaybackLoop(decoder: decoder, outputs: choice, clock: MonotonicClock(), shared: shared,
+        let loop = PlaybackLoop(decoder: decoder, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)
         do {
             thread = try Self.start(loop)

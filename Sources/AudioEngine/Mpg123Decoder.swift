@@ -105,8 +105,9 @@ final class Mpg123Decoder: AudioDecoder {
                 file = opened
                 openedSize = size
                 let format = PCMFormat(rate: rate, channels: Int(channels))
-                let info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
+                var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
                                     tags: tags())
+                info.stream = stream()
                 return OpenedSong(info: info, format: format)
             }
         }
@@ -192,13 +193,36 @@ final class Mpg123Decoder: AudioDecoder {
         var v2: UnsafeMutablePointer<mpg123_id3v2>?
         guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return SongInfo.Tags() }
         if let tag = v2?.pointee {
-            let found = SongInfo.Tags(title: text(tag.title), artist: text(tag.artist), album: text(tag.album))
+            var found = SongInfo.Tags(title: text(tag.title), artist: text(tag.artist), album: text(tag.album))
+            found.year = text(tag.year)
+            found.genre = text(tag.genre)
+            found.comment = text(tag.comment)
+            found.track = UnsafeBufferPointer(start: tag.text, count: tag.texts).first { frame in
+                withUnsafeBytes(of: frame.id) { Array($0) } == Array("TRCK".utf8)
+            }.flatMap { frame in withUnsafePointer(to: frame.text) { text(UnsafeMutablePointer(mutating: $0)) } }
             if found.title != nil || found.artist != nil { return found }
         }
         if let tag = v1?.pointee {
-            return SongInfo.Tags(title: latin1(tag.title), artist: latin1(tag.artist), album: latin1(tag.album))
+            var found = SongInfo.Tags(title: latin1(tag.title), artist: latin1(tag.artist), album: latin1(tag.album))
+            found.year = latin1(tag.year)
+            found.comment = latin1(tag.comment)
+            // ID3v1.1: a zero byte before the comment's last one, which is then the track.
+            let comment = withUnsafeBytes(of: tag.comment) { Array($0) }
+            if comment.count == 30, comment[28] == 0, comment[29] != 0 { found.track = "\(comment[29])" }
+            return found
         }
         return SongInfo.Tags()
+    }
+
+    /// What the first frame says: MPEG version, layer, bitrate, CBR / VBR / ABR, channel mode.
+    private func stream() -> SongInfo.Stream? {
+        var frame = mpg123_frameinfo2()
+        guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
+        let version = ["1", "2", "2.5"][safe: Int(frame.version)] ?? "?"
+        let mode = ["CBR", "VBR", "ABR"][safe: Int(frame.vbr)] ?? "?"
+        let channels = ["stereo", "joint stereo", "dual channel", "mono"][safe: Int(frame.mode)] ?? "?"
+        let bitrate = frame.vbr == 2 /* ABR */ ? Int(frame.abr_rate) : Int(frame.bitrate)
+        return SongInfo.Stream(version: version, layer: Int(frame.layer), bitrate: bitrate, mode: mode, channels: channels)
     }
 
     private func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
@@ -220,5 +244,11 @@ final class Mpg123Decoder: AudioDecoder {
 
     private func check(_ code: Int32) throws(Mpg123Error) {
         guard code == MPG123_OK.rawValue else { throw Mpg123Error(code: code) }
+    }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
     }
 }

@@ -35,6 +35,9 @@ final class PlaybackLoop {
     static let chunkSeconds = 0.025
     /// How often a lost device is tried again.
     static let deviceRetrySeconds = 0.5
+    /// How long a fade out or in takes on a live device: short enough not to be heard as one,
+    /// long enough that nothing clicks.
+    static let fadeSeconds = 0.01
     static let bufferCapacity = 1 << 16
 
     /// What the playback thread is doing.
@@ -79,9 +82,17 @@ final class PlaybackLoop {
     /// The grant to report as spent once `pending` is written.
     private var pendingSpent: Int?
     private let buffer: UnsafeMutableRawPointer
+    /// Stop, play, seek, next and load fade out and in (live devices only: a file stays
+    /// sample-identical to mpg123's).
+    private let fades: Bool
+    /// The next play starts with a fade in (the song was stopped or left with a fade out).
+    private var fadeInNext = false
+    /// Frames of the fade in still to come, and how long it is.
+    private var fadeIn = (left: 0, length: 0)
 
-    init(decoder: AudioDecoder, outputs: OutputChoice, clock: PlaybackClock,
+    init(decoder: AudioDecoder, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
          shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
+        self.fades = fades && !outputs.primary.isFile
         self.decoder = decoder
         output = outputs.primary
         fallback = outputs.fallback
@@ -145,22 +156,30 @@ final class PlaybackLoop {
             case .idle:
                 move(to: .playing)
                 restartPacing()
+                if fadeInNext { startFadeIn() }
             case .playing, .heldByBudget, .deviceLost: break  // already, or waiting for the device
             }
         case .stop:
-            if phase == .playing || phase == .heldByBudget { move(to: .idle) }
+            if phase == .playing || phase == .heldByBudget {
+                fadeOut()
+                move(to: .idle)
+            }
         case .seek(let target):
             guard let song else { return }
             let position = shared.read(\.position)
-            let frame = target.frame(in: song.info, from: position)
+            let frame = target.frame(in: song.info, from: position)  // from where it was asked
+            let playing = phase == .playing
+            fadeOut()
             pending = 0
             pendingSpent = nil
             if let landed = decoder.seek(toFrame: frame) {
                 shared.update { $0.position = landed }
+                report(.seeked(token: song.token, frame: landed))
             } else {
                 report(.decodeFailed(token: song.token, message: "cannot seek in this file"))
             }
             restartPacing()
+            if playing, fadeInNext { startFadeIn() }
         case .volume(let fraction):
             decoder.setVolume(fraction)
         case .shutdown:
@@ -169,7 +188,10 @@ final class PlaybackLoop {
     }
 
     private func open(_ path: Path, token: Int) {
-        if case .deviceLost = phase {} else { move(to: .idle) }
+        if case .deviceLost = phase {} else {
+            fadeOut()  // a song left while it played (next, load); one that ended is already idle
+            move(to: .idle)
+        }
         song = nil
         pending = 0
         earlyEnd = nil
@@ -252,10 +274,61 @@ final class PlaybackLoop {
         }
     }
 
+    // MARK: Fades
+
+    private func fadeFrames(_ format: PCMFormat) -> Int {
+        min(max(Int(Double(format.rate) * Self.fadeSeconds), 1), Self.bufferCapacity / format.bytesPerFrame)
+    }
+
+    /// On a live device, the next 10 ms of the song played with a falling gain, so what stops
+    /// or jumps does not click. Charged to no script: it is not the script's audio.
+    private func fadeOut() {
+        guard fades, phase == .playing, pending == 0, let current = song else { return }
+        fadeInNext = true
+        let format = current.format
+        switch decoder.read(into: buffer, capacity: fadeFrames(format) * format.bytesPerFrame) {
+        case .data(let bytes):
+            ramp(bytes: bytes, format: format, from: 1, to: 0)
+            pending = bytes
+            flush()
+        case .newFormat(let next):
+            song?.format = next
+        case .done, .damaged:
+            break  // nothing more to fade: the song is over anyway
+        }
+    }
+
+    private func startFadeIn() {
+        fadeInNext = false
+        guard fades, let current = song else { return }
+        let length = fadeFrames(current.format)
+        fadeIn = (length, length)
+    }
+
+    /// Scales the first `bytes` of the buffer by a gain going linearly from `start` to `end`.
+    private func ramp(bytes: Int, format: PCMFormat, from start: Double, to end: Double, over total: Int? = nil, skipping done: Int = 0) {
+        let frames = bytes / format.bytesPerFrame
+        let length = Double(total ?? frames)
+        let samples = buffer.assumingMemoryBound(to: Int16.self)
+        for frame in 0..<frames {
+            let gain = start + (end - start) * Double(frame + done) / length
+            for channel in 0..<format.channels {
+                let index = frame * format.channels + channel
+                samples[index] = Int16((Double(samples[index]) * gain).rounded())
+            }
+        }
+    }
+
     /// Writes what is pending, opening or reopening the output for the song's format first.
     private func flush() {
         guard let current = song else { return }
         if pending > 0 {
+            if fadeIn.left > 0 {
+                let frames = min(fadeIn.left, pending / current.format.bytesPerFrame)
+                ramp(bytes: frames * current.format.bytesPerFrame, format: current.format, from: 0, to: 1,
+                     over: fadeIn.length, skipping: fadeIn.length - fadeIn.left)
+                fadeIn.left -= frames
+            }
             guard let sink = sink(for: current.format) else { return }
             do {
                 try sink.write(UnsafeRawBufferPointer(start: buffer, count: pending))

@@ -38,15 +38,15 @@ public enum FileSystem {
         public let problem: SystemError?
     }
 
-    /// The visible entries of a folder (names starting with a dot are skipped), names as bytes.
-    public static func list(_ path: Path) -> Result<[DirectoryItem], SystemError> {
+    /// The entries of a folder, names as bytes; names starting with a dot only when asked for.
+    public static func list(_ path: Path, includingHidden: Bool = false) -> Result<[DirectoryItem], SystemError> {
         guard !path.hasNUL else { return .failure(SystemError(code: ENOENT)) }
         guard let directory = path.withCString({ opendir($0) }) else { return .failure(.current) }
         defer { closedir(directory) }
         var items: [DirectoryItem] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Path(bytes: raw.prefix { $0 != 0 }) }
-            if name.bytes.first == UInt8(ascii: ".") { continue }
+            if name.bytes.first == UInt8(ascii: "."), !includingHidden || name == "." || name == ".." { continue }
             let type = Int32(entry.pointee.d_type)
             var isDirectory = type == DT_DIR
             var problem: SystemError?

@@ -50,6 +50,19 @@ public struct InputExpander {
         return expander
     }
 
+    /// What a person typed at the load prompt: like a command-line input, but a path that does
+    /// not exist is a problem right away (the song playing goes on), not left for the loader.
+    public static func expandTyped(_ text: String) -> InputExpander {
+        var expander = InputExpander()
+        let path = TypedPath.resolve(text)
+        if case .failure(let error) = FileSystem.status(of: path) {
+            expander.problems.append(Diagnostic(SourceLocation(file: "\(path)"), error.reason))
+        } else {
+            expander.add(path)
+        }
+        return expander
+    }
+
     /// Adds what `input` names, as typed on the command line (relative to the working folder).
     public mutating func add(_ input: Path) {
         add(input, title: nil, from: nil)

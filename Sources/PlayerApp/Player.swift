@@ -14,6 +14,10 @@ public protocol PlayerScreen: AnyObject {
     func resized()
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     func suspend()
+    /// When the screen next changes by itself (a hint going away).
+    var nextChange: ContinuousClock.Instant? { get }
+    /// Whether messages go on the screen (stderr is the terminal) rather than to stderr.
+    var takesMessages: Bool { get }
 }
 
 /// Signals as the main loop reads them: a descriptor that turns readable, and the numbers.
@@ -143,13 +147,23 @@ public final class Player {
             say("engine: \(phase)")
         }
         if let script { script.handle(event) } else { session.handle(event) }
+        // With no screen to show it, each song that starts is named once, as mpg123 does.
+        if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,
+           let name = session.songName {
+            say("Playing \(session.place.map { "\($0)/\(session.entries.count)" } ?? "?"): \(name)")
+        }
     }
 
     private func showStatus() {
-        screen?.show(StatusSnapshot(
+        guard let screen else { return }
+        var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.queue.cursor, entryCount: session.entries.count,
-            name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles))
+            name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
+        status.volume = session.volume
+        status.muted = session.muted
+        status.atEndOfList = session.isAtEndOfList && session.state.id != .play
+        screen.show(status)
     }
 
     /// How long the loop may sleep: until the next status tick while playing, or the script's
@@ -157,7 +171,7 @@ public final class Player {
     private func timeout() -> Double? {
         let ticking = screen != nil && !options.quiet && session.state.id == .play
         var timeout = ticking ? options.statusInterval : nil
-        if let deadline = script?.deadline {
+        for deadline in [script?.deadline, screen?.nextChange].compactMap({ $0 }) {
             let left = ContinuousClock.now.duration(to: deadline)
             let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
             timeout = min(timeout ?? .infinity, max(seconds, 0))
@@ -166,6 +180,6 @@ public final class Player {
     }
 
     private func say(_ line: String) {
-        if let screen { screen.print(line) } else { io.log(line) }
+        if let screen, screen.takesMessages { screen.print(line) } else { io.log(line) }
     }
 }

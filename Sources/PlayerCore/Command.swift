@@ -6,6 +6,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case next
     case previous
     /// Play what this path names (a song, folder or playlist) now; the list goes on after it.
+    /// A path that cannot be played is reported and the song playing goes on.
     case load(Path)
     case quit
     case toggleRepeat
@@ -15,10 +16,15 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case seek(SeekTarget)
     /// Software volume in percent, 0–100.
     case volume(Int)
+    /// The volume up or down by this many percentage points (and unmuted).
+    case changeVolume(by: Int)
+    case toggleMute
     /// Ask for a path to load (the terminal shows a prompt).
     case promptLoad
     /// Show the key list.
     case help
+    /// Show the song's details (tags, stream, length, path).
+    case info
 
     /// The command as a script writes it (`repeat on`, `seek +5.0s`).
     public var description: String {
@@ -36,43 +42,11 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setShuffle(let on): "shuffle " + (on ? "on" : "off")
         case .seek(let target): "seek \(target)"
         case .volume(let percent): "volume \(percent)%"
+        case .changeVolume(let step): "volume \(step < 0 ? "" : "+")\(step)%"
+        case .toggleMute: "mute toggle"
         case .promptLoad: "prompt"
         case .help: "help"
-        }
-    }
-}
-
-/// The key map: which key means which command, with the text `h` shows.
-public enum KeyBindings {
-    public struct Binding: Sendable {
-        public let keys: [Character]
-        public let command: Command
-        public let help: String
-    }
-
-    public static let all: [Binding] = [
-        Binding(keys: [" "], command: .toggle, help: "play / stop"),
-        Binding(keys: ["p"], command: .play, help: "play"),
-        Binding(keys: ["s"], command: .stop, help: "stop (keeps the position)"),
-        Binding(keys: ["n"], command: .next, help: "next input"),
-        Binding(keys: ["b"], command: .previous, help: "previous input"),
-        Binding(keys: ["r"], command: .toggleRepeat, help: "repeat the list on / off"),
-        Binding(keys: ["z"], command: .toggleShuffle, help: "shuffle on / off"),
-        Binding(keys: ["l"], command: .promptLoad, help: "load a song, folder or playlist (Enter plays, Esc cancels)"),
-        Binding(keys: ["h", "?"], command: .help, help: "show these keys"),
-        Binding(keys: ["q"], command: .quit, help: "quit"),
-    ]
-
-    /// The command bound to `key`, if any.
-    public static func command(for key: Character) -> Command? {
-        all.first { $0.keys.contains(key) }?.command
-    }
-
-    /// One line per binding, e.g. `  space  play / stop`.
-    public static var helpLines: [String] {
-        all.map { binding in
-            let keys = binding.keys.map { $0 == " " ? "space" : String($0) }.joined(separator: " ")
-            return "  " + keys.padding(toLength: 6) + " " + binding.help
+        case .info: "info"
         }
     }
 }

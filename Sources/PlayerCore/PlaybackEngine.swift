@@ -104,6 +104,8 @@ public enum EngineEvent: Equatable, Sendable {
     case damaged(token: Int, at: AudioTime, reason: String)
     /// What the playback thread does now (for `--trace`: holds for a script's budget, retries).
     case playback(PlaybackPhase)
+    /// A seek in the song with `token` landed at `frame` (the status line shows the new place).
+    case seeked(token: Int, frame: Int64)
 }
 
 /// What the playback thread is doing, as it reports it.

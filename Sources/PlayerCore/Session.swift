@@ -17,6 +17,10 @@ public final class Session {
     /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
     /// holds across songs and in every state.
     public private(set) var volume = 100
+    /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
+    public private(set) var muted = false
+    /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
+    public private(set) var isAtEndOfList = false
     /// Receives each problem as `"<input>: <what went wrong>"`.
     public var report: (String) -> Void = { _ in }
     /// Called for every transition taken (for `--trace`).
@@ -33,6 +37,16 @@ public final class Session {
     private enum Move {
         case forward(AtEnd)
         case backward
+        /// A song asked for by a person: if it cannot be opened, the song that was playing
+        /// goes on from where it was.
+        case instead(of: Resume)
+    }
+
+    /// Where to go back to.
+    private struct Resume {
+        let entry: Int
+        let at: AudioTime
+        let playing: Bool
     }
 
     /// What to do when the list runs out.
@@ -79,7 +93,7 @@ public final class Session {
         case .stop: apply(.stop)
         case .next: advance(atEnd: .rewind)
         case .previous: retreat()
-        case .load(let path): playNow(expand(path))
+        case .load(let path): playNow(expand(path), asked: true)
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()
         case .toggleShuffle: queue.setShuffle(!queue.shuffles)
@@ -88,9 +102,20 @@ public final class Session {
         case .seek(let target): apply(.seek(target))
         case .volume(let percent):
             volume = min(max(percent, 0), 100)
-            engine.setVolume(Double(volume) / 100)
-        case .promptLoad, .help: break  // the terminal's own business
+            applyVolume()
+        case .changeVolume(let step):
+            volume = min(max(volume + step, 0), 100)
+            muted = false
+            applyVolume()
+        case .toggleMute:
+            muted.toggle()
+            applyVolume()
+        case .promptLoad, .help, .info: break  // the terminal's own business
         }
+    }
+
+    private func applyVolume() {
+        engine.setVolume(muted ? 0 : Double(volume) / 100)
     }
 
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
@@ -99,12 +124,23 @@ public final class Session {
         queue.append(added.count)
     }
 
-    /// Adds entries and plays them now; the list goes on after them from where it was.
-    public func playNow(_ added: [Entry]) {
+    /// Adds entries and plays them now; the list goes on after them from where it was. When a
+    /// person `asked` (the load prompt) and the first cannot be opened, the song that was playing
+    /// goes on from where it was.
+    public func playNow(_ added: [Entry], asked: Bool = false) {
         guard !added.isEmpty else { return }
+        let resume = asked ? resumePoint() : nil
         entries += added
         queue.insertNext(added.count)
-        advance(atEnd: .rewind)
+        guard let resume, let next = queue.advance() else { return advance(atEnd: .rewind) }
+        open(next, moving: .instead(of: resume))
+    }
+
+    /// The song playing (or paused) and where it is, to come back to.
+    private func resumePoint() -> Resume? {
+        guard let entry = queue.current, let song = context.state.song else { return nil }
+        return Resume(entry: entry, at: AudioTime(frames: engine.position, rate: song.sampleRate),
+                      playing: context.state.isPlaying)
     }
 
     public func handle(_ event: EngineEvent) {
@@ -120,6 +156,12 @@ public final class Session {
             switch opening.move {
             case .forward(let atEnd): advance(atEnd: atEnd)
             case .backward: retreat()
+            case .instead(let resume):
+                queue.select(resume.entry)
+                self.opening = (resume.entry, .forward(.rewind))
+                apply(.load(entries[resume.entry].path))
+                apply(.seek(.to(resume.at)))
+                if resume.playing { apply(.play) }
             }
         case .ended(let token):
             if !apply(.ended(token: token)).isIgnored { advance(atEnd: .rest) }
@@ -139,8 +181,8 @@ public final class Session {
             report(message)
             outputFailed = true
             finish()
-        case .budgetSpent, .playback:
-            break  // the script runner's and the trace's business
+        case .budgetSpent, .playback, .seeked:
+            break  // the script runner's, the trace's and the status line's business
         }
     }
 
@@ -172,6 +214,7 @@ public final class Session {
             if !failedEntries.contains(entry) { return open(entry, moving: .forward(atEnd)) }
         }
         guard keepsOpen else { return finish() }
+        isAtEndOfList = true
         if let original { queue.select(original) }
         if atEnd == .rewind, context.state.song != nil {
             apply(.stop)
@@ -209,6 +252,7 @@ public final class Session {
     /// Opens entry `entry` to play it as soon as it is open. If it cannot be, the engine says
     /// so and the list moves on the same way.
     private func open(_ entry: Int, moving move: Move) {
+        isAtEndOfList = false
         opening = (entry, move)
         apply(.load(entries[entry].path))
         apply(.play)

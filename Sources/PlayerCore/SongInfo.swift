@@ -6,17 +6,44 @@ public struct SongInfo: Equatable, Sendable {
     /// Length in sample frames, when the file declares or implies it.
     public var totalFrames: Int64?
     public var tags: Tags
+    /// What the first frame says about the stream.
+    public var stream: Stream?
 
     /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
     public struct Tags: Equatable, Sendable {
         public var title: String?
         public var artist: String?
         public var album: String?
+        public var year: String?
+        public var genre: String?
+        public var track: String?
+        public var comment: String?
 
         public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
             self.title = title
             self.artist = artist
             self.album = album
+        }
+    }
+
+    /// The MPEG stream: version, layer, bitrate and how it varies, channel mode.
+    public struct Stream: Equatable, Sendable {
+        /// "1", "2" or "2.5".
+        public var version: String
+        public var layer: Int
+        /// Kilobits per second (of the first frame; the target rate for ABR).
+        public var bitrate: Int
+        /// "CBR", "VBR" or "ABR".
+        public var mode: String
+        /// "stereo", "joint stereo", "dual channel" or "mono".
+        public var channels: String
+
+        public init(version: String, layer: Int, bitrate: Int, mode: String, channels: String) {
+            self.version = version
+            self.layer = layer
+            self.bitrate = bitrate
+            self.mode = mode
+            self.channels = channels
         }
     }
 

@@ -1,13 +1,36 @@
 import PlayerCore
 
-/// The interactive terminal: keys in, commands out; the status line, the load prompt and
-/// messages on the screen. It decides nothing about playback: that is the session's job.
+/// The interactive terminal: keys in, commands out; the status line, the load prompt, the
+/// help and the song's details, and messages on the screen. It decides nothing about playback:
+/// that is the session's job.
 public final class Console {
+    /// What Tab makes of the prompt's text: the text completed as far as it goes, and the
+    /// choices when there are several.
+    public struct Completion: Equatable, Sendable {
+        public var text: String
+        public var choices: [String]
+
+        public init(text: String, choices: [String] = []) {
+            self.text = text
+            self.choices = choices
+        }
+    }
+
+    /// How long "press h for keys" stays after a key that means nothing.
+    public static let hintSeconds = 2.0
+
     private let screen: Screen
     private let showsStatus: Bool
     private var decoder = KeyDecoder()
     private var prompt: PromptLine?
+    /// The paths loaded this run, for ↑/↓ at the prompt.
+    private var history: [String] = []
     private var lastStatus: StatusSnapshot?
+    /// The help or the song's details, shown above the status line until the next key.
+    private var panel: [String]?
+    private var hint: (text: String, until: ContinuousClock.Instant)?
+    /// Completes a path typed at the prompt (the file system's business, handed in).
+    public var complete: (String) -> Completion = { Completion(text: $0) }
 
     /// `showsStatus: false` is `--quiet`: keys still work, but no status line is drawn.
     public init(screen: Screen = Screen(), showsStatus: Bool) {
@@ -19,32 +42,56 @@ public final class Console {
     public func commands(from bytes: [UInt8]) -> [Command] {
         var commands: [Command] = []
         for key in decoder.decode(bytes) {
-            if var open = prompt {
-                switch open.apply(key) {
-                case .editing: prompt = open
-                case .cancelled: prompt = nil
-                case .submitted(let path):
-                    prompt = nil
-                    if !path.isEmpty { commands.append(.load(Path(path))) }
-                }
+            closePanel()
+            hint = nil
+            if prompt != nil {
+                if let command = edit(with: key) { commands.append(command) }
                 redraw()
                 continue
             }
-            guard case .character(let character) = key, let command = KeyBindings.command(for: character) else {
+            guard let command = KeyMap.command(for: key) else {
+                if key != .escape { hint = ("press h for keys", .now.advanced(by: .seconds(Self.hintSeconds))) }
+                redraw()
                 continue
             }
             switch command {
             case .promptLoad:
-                prompt = PromptLine(label: "Load: ")
+                prompt = PromptLine(label: "Load: ", history: history)
                 redraw()
             case .help:
-                screen.print("Keys:")
-                KeyBindings.helpLines.forEach(screen.print)
+                openPanel(["Keys:"] + KeyMap.helpLines)
+            case .info:
+                openPanel(SongDetails.lines(lastStatus?.song))
             default:
                 commands.append(command)
             }
         }
         return commands
+    }
+
+    /// One key at the open prompt; the command it gives, when Enter submits a path.
+    private func edit(with key: Key) -> Command? {
+        guard var open = prompt else { return nil }
+        switch open.apply(key) {
+        case .editing:
+            prompt = open
+        case .cancelled:
+            prompt = nil
+        case .complete:
+            let completion = complete(open.text)
+            open.complete(to: completion.text)
+            prompt = open
+            if completion.choices.count > 1 {
+                screen.print(TextWidth.fit(completion.choices.joined(separator: "  "), screen.width - 1))
+            }
+        case .submitted(let text):
+            prompt = nil
+            let typed = text.trimmingCharacters(in: " \t")
+            guard !typed.isEmpty else { return nil }
+            if history.last != typed { history.append(typed) }
+            return .load(Path(typed))
+        }
+        return nil
     }
 
     /// Shows `status` on the bottom line (unless the prompt has it).
@@ -57,6 +104,9 @@ public final class Console {
         screen.print(message)
     }
 
+    /// When the screen next changes by itself (the hint going away), for the main loop's wait.
+    public var nextChange: ContinuousClock.Instant? { hint?.until }
+
     /// The terminal was resized.
     public func resized() {
         screen.measure()
@@ -65,16 +115,41 @@ public final class Console {
 
     /// Leaves the bottom line empty and the cursor visible.
     public func close() {
+        closePanel()
         screen.close()
     }
 
+    private func openPanel(_ lines: [String]) {
+        closePanel()
+        panel = lines
+        screen.showPanel(lines)
+        redraw()
+    }
+
+    private func closePanel() {
+        guard panel != nil else { return }
+        panel = nil
+        screen.hidePanel()
+    }
+
     private func redraw() {
+        if let hint, hint.until < .now { self.hint = nil }
         if let prompt {
             screen.draw(prompt.rendered(width: screen.width - 1))
+        } else if let hint {
+            screen.draw(StyledLine(hint.text, .cyan))
         } else if showsStatus, let lastStatus {
             screen.draw(StatusLine.render(lastStatus, width: screen.width))
         } else {
             screen.draw("")
         }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        let blank = { (character: Character) in set.contains(character) }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -1,18 +1,24 @@
 /// A key press, decoded from the bytes a terminal sends.
-public enum Key: Equatable, Sendable {
+public enum Key: Hashable, Sendable {
     case character(Character)
     case enter
     case escape
     case backspace
+    case tab
     case up, down, left, right
+    case home, end, delete
     /// A control or escape sequence tplayer does not use.
     case other
 }
 
-/// Decodes terminal input bytes into keys: UTF-8 text, control keys and CSI/SS3 escape sequences.
+/// Decodes terminal input bytes into keys: UTF-8 text, control keys and escape sequences in both
+/// the forms terminals send (`ESC [ C` and `ESC O C` for →, `ESC [ 1 ~`, `ESC [ H` and `ESC O H`
+/// for Home, with or without modifiers).
 ///
 /// Bytes may arrive split across reads; an incomplete sequence waits for the next call. A lone
 /// ESC at the end of a read is the Escape key, since terminals send a sequence in one write.
+/// Every key of a read is decoded, however many: keys typed faster than the screen redraws are
+/// never lost.
 public struct KeyDecoder {
     private var pending: [UInt8] = []
 
@@ -37,6 +43,7 @@ public struct KeyDecoder {
         switch byte {
         case 0x0D, 0x0A: return (.enter, 1)
         case 0x7F, 0x08: return (.backspace, 1)
+        case 0x09: return (.tab, 1)
         case 0x1B: return escapeSequence(at: start, in: bytes)
         case 0x00..<0x20: return (.other, 1)
         case 0x20..<0x80: return (.character(Character(Unicode.Scalar(byte))), 1)
@@ -54,11 +61,19 @@ public struct KeyDecoder {
         var end = start + 2
         while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
         guard end < bytes.count else { return nil }
+        // `ESC [ 1 ; 5 C` (with a modifier) is still →; `ESC [ 3 ~` names its key by number.
+        let parameters = bytes[(start + 2)..<end].prefix { $0 != UInt8(ascii: ";") }
+        let number = Int(String(decoding: parameters, as: UTF8.self))
         let key: Key = switch bytes[end] {
         case UInt8(ascii: "A"): .up
         case UInt8(ascii: "B"): .down
         case UInt8(ascii: "C"): .right
         case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        case UInt8(ascii: "~") where number == 1 || number == 7: .home
+        case UInt8(ascii: "~") where number == 4 || number == 8: .end
+        case UInt8(ascii: "~") where number == 3: .delete
         default: .other
         }
         return (key, end - start + 1)

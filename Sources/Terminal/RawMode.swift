@@ -13,6 +13,9 @@ public final class RawMode {
     /// Saved settings for the crash handler: written before raw mode is entered, read only by
     /// an async-signal-safe `tcsetattr`.
     nonisolated(unsafe) private static var crashRestore: (fd: Int32, settings: termios)?
+    /// Where the status line is drawn (the cursor is shown there again after a crash); set
+    /// once by the `Screen`, before anything can crash.
+    nonisolated(unsafe) static var displayFD: Int32 = STDERR_FILENO
 
     /// Enters raw mode on `fd`, or returns nil when `fd` is not a terminal.
     public init?(fd: Int32 = STDIN_FILENO) {
@@ -67,7 +70,7 @@ public final class RawMode {
                     tcsetattr(saved.fd, TCSANOW, &saved.settings)
                 }
                 let cursorOn: StaticString = "\u{1B}[?25h"
-                _ = write(STDERR_FILENO, cursorOn.utf8Start, cursorOn.utf8CodeUnitCount)
+                _ = write(RawMode.displayFD, cursorOn.utf8Start, cursorOn.utf8CodeUnitCount)
                 sigaction(number, RawMode.previousActions + Int(number), nil)
                 raise(number)
             }

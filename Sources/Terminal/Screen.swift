@@ -1,16 +1,29 @@
 import Glibc
 
-/// The bottom line of the terminal (on stderr), redrawn in place: the status line, or the
-/// prompt while one is open. Messages print above it and it is drawn again below them.
+/// The bottom line of the terminal, redrawn in place: the status line, or the prompt while one
+/// is open. Messages print above it and it is drawn again below them. Every line is measured in
+/// columns and kept short of the last one, so it never wraps (a wrapped line scrolls at every
+/// redraw and is left behind on exit).
 public final class Screen {
     private let fd: Int32
     private var shown: String?
     public private(set) var width = 80
+    /// Whether styles are drawn as colours: a terminal that has them, and NO_COLOR unset.
+    public let colours: Bool
 
     public init(fd: Int32 = STDERR_FILENO) {
         self.fd = fd
+        RawMode.displayFD = fd
+        colours = Self.coloursWanted(on: fd)
         measure()
         emit("\u{1B}[?25l")  // hide the cursor while the status line owns the bottom line
+    }
+
+    /// https://no-color.org: any NO_COLOR turns colours off; so does a terminal without them.
+    static func coloursWanted(on fd: Int32) -> Bool {
+        guard isatty(fd) == 1, getenv("NO_COLOR") == nil, let term = getenv("TERM") else { return false }
+        let name = String(cString: term)
+        return !name.isEmpty && name != "dumb"
     }
 
     /// Reads the terminal width again (after SIGWINCH).
@@ -23,11 +36,15 @@ public final class Screen {
     }
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.
+    public func draw(_ line: StyledLine) {
+        let drawn = line.rendered(colours: colours)
+        guard drawn != shown else { return }
+        shown = drawn
+        emit("\r" + drawn + "\u{1B}[K")
+    }
+
     public func draw(_ line: String) {
-        let line = TerminalText.safe(line)
-        guard line != shown else { return }
-        shown = line
-        emit("\r" + line + "\u{1B}[K")
+        draw(StyledLine(line))
     }
 
     /// Prints `message` on its own line above the bottom line.
@@ -35,7 +52,31 @@ public final class Screen {
         let redraw = shown
         emit("\r\u{1B}[K" + TerminalText.safe(message) + "\n")
         shown = nil
-        if let redraw { draw(redraw) }
+        if let redraw {
+            shown = redraw
+            emit("\r" + redraw + "\u{1B}[K")
+        }
+    }
+
+    /// How many lines the panel above the bottom line takes.
+    private var panelHeight = 0
+
+    /// Shows `lines` above the bottom line (the help, a song's details) until `hidePanel`. Each
+    /// is cut to the width, so none wraps and the panel can be taken away exactly.
+    public func showPanel(_ lines: [String]) {
+        hidePanel()
+        let text = lines.map { TextWidth.fit(TerminalText.safe($0), width - 1) }
+        emit("\r\u{1B}[K" + text.map { $0 + "\r\n\u{1B}[K" }.joined())
+        panelHeight = text.count
+        shown = nil
+    }
+
+    /// Takes the panel away: up to where it starts, everything below cleared.
+    public func hidePanel() {
+        guard panelHeight > 0 else { return }
+        emit("\r\u{1B}[\(panelHeight)A\u{1B}[J")
+        panelHeight = 0
+        shown = nil
     }
 
     /// Clears the bottom line and shows the cursor again: the terminal as it was.

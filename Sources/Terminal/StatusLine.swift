@@ -9,6 +9,11 @@ public struct StatusSnapshot: Equatable, Sendable {
     /// What to call the song when not its tags (a playlist's title for it).
     public var name: String?
     public var list: ListPlace
+    /// Software volume in percent, and whether it is muted.
+    public var volume = 100
+    public var muted = false
+    /// The list has played to its end (and waits, with its last song rewound).
+    public var atEndOfList = false
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {
@@ -35,42 +40,78 @@ public struct StatusSnapshot: Equatable, Sendable {
     }
 }
 
-/// Renders the one-line status: state, elapsed / total, a progress bar sized to the terminal,
-/// the list position (`3/12`), the repeat / shuffle modes and "artist – title".
+/// Renders the one-line status: the state as a person reads it, elapsed / total, a progress
+/// bar when there is room, the place in the list (`3/12`), the volume, the repeat / shuffle
+/// modes and "artist – title".
+///
+/// Everything is measured in terminal columns and the line stays short of the last one, so it
+/// never wraps. The title gets its room before the progress bar does: the bar is drawn only
+/// where the whole title fits beside it, and at narrow widths the place, the volume and the
+/// modes give way before the title is cut (with `…`).
 public enum StatusLine {
-    public static func render(_ status: StatusSnapshot, width: Int) -> String {
+    /// What the state is called on screen.
+    public static func label(_ status: StatusSnapshot) -> (String, StyledLine.Style) {
+        if status.atEndOfList { return ("End of list", .cyan) }
+        return switch status.state {
+        case .idle: ("Idle", .plain)
+        case .loading: ("Loading", .plain)
+        case .prepare: ("Ready", .plain)
+        case .play: ("Playing", .green)
+        case .stop: ("Stopped", .yellow)
+        case .deviceLost: ("No device", .red)
+        }
+    }
+
+    public static func render(_ status: StatusSnapshot, width: Int) -> StyledLine {
         let columns = max(width - 1, 10)  // never the last column: writing there may wrap
-        let label = status.state == .deviceLost ? "No device" : status.state.rawValue
+        let (label, style) = label(status)
+        var line = StyledLine(label.padding(toLength: 8), style)
         guard let song = status.song else {
-            return fit(label.padding(toLength: 7), columns)
+            line.append(" " + (status.name.map { "\($0)" } ?? ""))
+            return fitted(line, columns)
         }
         let elapsed = song.seconds(status.position)
         let total = song.totalFrames.map(song.seconds)
-        let times = "\(TimeFormat.clock(elapsed)) / \(total.map(TimeFormat.clock) ?? "?:??")"
-        let place = (status.list.entry.map { " \($0 + 1)/\(status.list.count)" } ?? "") + status.list.modes
-        let left = "\(label.padding(toLength: 7)) \(times)"
+        let times = " \(TimeFormat.clock(elapsed)) / \(total.map(TimeFormat.clock) ?? "?:??")"
+        let place = status.list.entry.map { "  \($0 + 1)/\(status.list.count)" } ?? ""
+        let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
+        let modes = status.list.modes
         let name = TerminalText.safe(status.name ?? song.displayName)
-
-        // Room left for the bar (with brackets and spaces) and the name.
-        let room = columns - left.count - place.count - 4
-        var barWidth = max(room / 2, min(room, 10))
-        if barWidth < 5 { barWidth = 0 }
-        let nameWidth = room - barWidth + (barWidth == 0 ? 3 : 0)
-        var line = left
-        if barWidth > 0 {
+        let nameColumns = TextWidth.columns(name)
+        let fixed = line.columns + TextWidth.columns(times)
+        // What gives way first when the title would be cut short.
+        let extras = [place + volume + modes, place + volume, place, ""]
+        // The whole title if dropping extras makes room for it; else as many extras as leave it
+        // a dozen columns.
+        let chosen = extras.first { fixed + TextWidth.columns($0) + 2 + nameColumns <= columns }
+            ?? extras.first { fixed + TextWidth.columns($0) + 2 + 12 <= columns } ?? ""
+        line.append(times)
+        let room = columns - fixed - TextWidth.columns(chosen) - 2
+        let barRoom = room - nameColumns - 3
+        if barRoom >= 8 {
+            let barWidth = min(barRoom, 40)
             let fraction = total.map { $0 > 0 ? min(max(elapsed / $0, 0), 1) : 0 } ?? 0
             let filled = Int((fraction * Double(barWidth)).rounded(.down))
-            line += " [" + String(repeating: "=", count: filled)
-                + String(repeating: "-", count: barWidth - filled) + "]"
+            line.append(" [" + String(repeating: "=", count: filled) + String(repeating: "-", count: barWidth - filled) + "]", .dim)
         }
-        line += place + " " + fit(name, max(nameWidth, 0))
-        return fit(line, columns)
+        line.append(chosen)
+        line.append("  ")
+        line.append(TextWidth.fit(name, max(room, 0)), .bold)
+        return fitted(line, columns)
     }
 
-    /// `text` cut to `columns` characters, with an ellipsis when cut.
-    static func fit(_ text: String, _ columns: Int) -> String {
-        guard text.count > columns else { return text }
-        guard columns > 1 else { return String(text.prefix(columns)) }
-        return String(text.prefix(columns - 1)) + "…"
+    /// `line` cut to `columns` (a last resort: `render` lays it out to fit).
+    static func fitted(_ line: StyledLine, _ columns: Int) -> StyledLine {
+        guard line.columns > columns else { return line }
+        var cut = StyledLine()
+        var used = 0
+        for part in line.parts {
+            let left = columns - used
+            guard left > 0 else { break }
+            let text = TextWidth.columns(part.text) <= left ? part.text : TextWidth.fit(part.text, left)
+            cut.append(text, part.style)
+            used += TextWidth.columns(text)
+        }
+        return cut
     }
 }

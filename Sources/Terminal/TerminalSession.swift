@@ -1,30 +1,50 @@
+import Files
 import Glibc
 import PlayerCore
 
-/// The interactive terminal for one run: raw mode on stdin and the console on stderr, put back
-/// as they were by `close()` (and on a crash, by `RawMode`'s handler).
+/// The interactive terminal for one run: keys from stdin whenever it is a terminal, the status
+/// line on the controlling terminal (`/dev/tty`), so `2>/dev/null` or `2>log` neither silences
+/// the keys nor breaks the screen; both put back as they were by `close()` (and on a crash, by
+/// `RawMode`'s handler).
 public final class TerminalSession {
     private let rawMode: RawMode
     private let console: Console
+    private let display: Int32
+    /// Messages go on the screen only when stderr is that terminal too; otherwise to stderr,
+    /// wherever the user sent it.
+    public let takesMessages: Bool
 
     /// Takes the terminal on stdin, or returns nil when stdin is not one.
-    public init?(showsStatus: Bool) {
+    public init?(showsStatus: Bool, complete: @escaping (String) -> Console.Completion = { Console.Completion(text: $0) }) {
         guard let rawMode = RawMode() else { return nil }
         self.rawMode = rawMode
-        console = Console(showsStatus: showsStatus)
+        let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        display = tty >= 0 ? tty : (isatty(STDERR_FILENO) == 1 ? STDERR_FILENO : -1)
+        takesMessages = isatty(STDERR_FILENO) == 1
+        console = Console(screen: Screen(fd: display), showsStatus: showsStatus)
+        console.complete = complete
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        if display > STDERR_FILENO { Glibc.close(display) }
+    }
 
     public func commands(from bytes: [UInt8]) -> [Command] { console.commands(from: bytes) }
     public func show(_ status: StatusSnapshot) { console.show(status) }
     public func print(_ line: String) { console.print(line) }
     public func resized() { console.resized() }
+    public var nextChange: ContinuousClock.Instant? { console.nextChange }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {
+        // The shell may already have the terminal back (when tplayer runs inside a subshell, the
+        // rest of its job stops at once): putting the terminal back must not stop tplayer by
+        // SIGTTOU before it stops itself, or `fg` would find it stopped twice.
+        let previous = signal(SIGTTOU, SIG_IGN)
         console.close()
         rawMode.restore()
+        signal(SIGTTOU, previous)
         SignalWatcher.suspendSelf()
         rawMode.enter()
         console.resized()

@@ -9,9 +9,9 @@ import Terminal
 /// optional script, the terminal and the signals, handed to `Player`, which runs it.
 struct PlayerRun {
     struct Options {
-        var keepsOpen: Bool
         var repeats: Bool
         var shuffles: Bool
+        var fades: Bool
         var seed: UInt64
         var quiet: Bool
         var trace: Bool
@@ -36,7 +36,7 @@ struct PlayerRun {
         let engine: Engine
         let signals: SignalWatcher
         do {
-            engine = try Engine(output: output)
+            engine = try Engine(output: output, fades: options.fades)
         } catch {
             printError("tplayer: \(error.message)")
             return error.isUsageError ? 64 : 1
@@ -47,23 +47,28 @@ struct PlayerRun {
             printError("tplayer: cannot start: \(error.reason)")
             return 1
         }
-        let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
-        let terminal = interactive ? TerminalSession(showsStatus: !options.quiet) : nil
+        // Keys whenever stdin is a terminal; then the list stays open at its end, as in cmus,
+        // and q quits. With no one at the keys, the run ends with the list.
+        let terminal = TerminalSession(showsStatus: !options.quiet) { typed in
+            let completion = TypedPath.complete(typed)
+            return Console.Completion(text: completion.text, choices: completion.choices)
+        }
         defer { terminal?.close() }
         let say: (String) -> Void = { line in
-            if let terminal { terminal.print(line) } else { printError(line) }
+            if let terminal, terminal.takesMessages { terminal.print(line) } else { printError(line) }
         }
         launch.problems.forEach { say("tplayer: " + $0.brief) }
 
+        let interactive = terminal != nil
         let queue = PlayQueue(shuffle: options.shuffles, repeats: options.repeats, seed: options.seed)
-        let session = Session(engine: engine, entries: launch.entries, queue: queue, keepsOpen: options.keepsOpen)
+        let session = Session(engine: engine, entries: launch.entries, queue: queue, keepsOpen: interactive)
         session.expand = { path in
-            let expanded = InputExpander.expand([path])
+            let expanded = InputExpander.expandTyped("\(path)")
             expanded.problems.forEach { say("tplayer: " + $0.brief) }
             return expanded.entries
         }
         let runner = launch.script.map {
-            ScriptRunner(lines: $0, session: session, realTime: !output.isFile, keepsOpenAfter: options.keepsOpen)
+            ScriptRunner(lines: $0, session: session, realTime: !output.isFile, keepsOpenAfter: interactive)
         }
         let io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         let player = Player(session: session, script: runner, io: io,

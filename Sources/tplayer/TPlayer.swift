@@ -41,7 +41,10 @@ struct TPlayer: ParsableCommand {
     @Flag(name: .shortAndLong, help: "No status line; errors only.")
     var quiet = false
 
-    @Flag(help: "At the end of the list, stay on the last song instead of exiting.")
+    @Flag(help: "On a live device, no 10 ms fades on stop, play, seek, next and load (files never fade).")
+    var noFade = false
+
+    @Flag(help: "Accepted for old command lines: in a terminal the list always stays open at its end (q quits); with no terminal a run ends with its list.")
     var keepOpen = false
 
     @Flag(name: .customLong("repeat"), help: "Play the list again and again (key r toggles it).")
@@ -53,7 +56,7 @@ struct TPlayer: ParsableCommand {
     @Option(help: ArgumentHelp("Seed for --shuffle, so the order is the same on every run.", valueName: "N"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Run a scripted playlist file: songs and timed commands (see README).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Run a scripted playlist file: one command per line (add PATH, load PATH, play, stop, next, previous, wait 1.5s, wait end, seek 1:30, seek +10s, seek 50%, volume 80%, repeat on, shuffle off, quit).", valueName: "FILE"))
     var script: String?
 
     @Option(help: ArgumentHelp("Check a script or playlist without playing; problems as FILE:LINE:COLUMN.", valueName: "FILE"))
@@ -69,6 +72,14 @@ struct TPlayer: ParsableCommand {
     var inputs: [String] = []
 
     func validate() throws {
+        let modes = [listOutputs ? "--list-outputs" : nil, printStates ? "--print-states" : nil, check.map { _ in "--check" }]
+            .compactMap { $0 }
+        if modes.count > 1 {
+            throw ValidationError("\(modes.joined(separator: " and ")) do different things: give one")
+        }
+        if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
+            throw ValidationError("\(modes[0]) plays nothing: leave out the inputs, --script and -w")
+        }
         if inputs.isEmpty && !listOutputs && !printStates && script == nil && check == nil {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
         }
@@ -115,7 +126,7 @@ struct TPlayer: ParsableCommand {
             return
         }
         let options = PlayerRun.Options(
-            keepsOpen: keepOpen, repeats: repeats, shuffles: shuffle,
+            repeats: repeats, shuffles: shuffle, fades: !noFade,
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace)
         let status = PlayerRun(
             inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
@@ -129,8 +140,13 @@ struct TPlayer: ParsableCommand {
         // Before anything can write: a closed stdout or stderr (`| head`, a closed terminal) is
         // never fatal; each write just fails and the exit status stays the one promised.
         signal(SIGPIPE, SIG_IGN)
+        let arguments = RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+        if arguments.contains("--version"), arguments.count > 1 {
+            printError("tplayer: --version takes nothing else (see tplayer --help)")
+            Glibc.exit(64)
+        }
         do {
-            var command = try parseAsRoot(RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv))
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)

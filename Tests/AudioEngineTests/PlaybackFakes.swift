@@ -185,11 +185,12 @@ final class LoopRig {
     let loop: PlaybackLoop
     private let reported = Locked<[EngineEvent]>([])
 
-    init(decoder: FakeDecoder, output: FakeOutput) {
+    init(decoder: FakeDecoder, output: FakeOutput, fades: Bool = false) {
         self.decoder = decoder
         self.output = output
         let reported = self.reported
-        loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: output, fallback: nil), clock: clock, shared: shared) { event in
+        loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
+                            fades: fades, shared: shared) { event in
             reported.update { $0.append(event) }
         }
     }

@@ -160,4 +160,56 @@ struct PlaybackLoopTests {
         #expect(shared.read { $0.finished.map { if case .failure(let failure) = $0 { failure.message } else { "" } } }
                 == "could not finish the file: no space left on device")
     }
+
+    /// The gain a 10 ms fade gives frame `frame` of `length`: 0 → 1 in, 1 → 0 out.
+    private func faded(_ samples: [Int16], channels: Int, length: Int, rising: Bool) -> [Int16] {
+        samples.enumerated().map { index, sample in
+            let frame = Double(index / channels) / Double(length)
+            return Int16((Double(sample) * (rising ? frame : 1 - frame)).rounded())
+        }
+    }
+
+    @Test func onALiveDeviceStopAndPlayFadeOutAndInOver10Milliseconds() {
+        let rig = LoopRig(decoder: FakeDecoder([.init(format: FakeDecoder.cd, frames: 20_000)]), output: FakeOutput(), fades: true)
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        rig.loop.step()
+        #expect(rig.output.samples == counting(4408), "the first song starts as it is: no fade at a song's start")
+        rig.loop.execute(.stop)
+        // The next 441 frames (10 ms) were played going down to silence.
+        #expect(Array(rig.output.samples[4408...]) == faded(counting(882, from: 4408), channels: 2, length: 441, rising: false))
+        #expect(rig.shared.read(\.position) == 2204 + 441)
+        rig.loop.execute(.play)
+        rig.loop.step()
+        let resumed = Array(rig.output.samples[5290...])
+        #expect(Array(resumed.prefix(882)) == faded(counting(882, from: 5290), channels: 2, length: 441, rising: true))
+        #expect(Array(resumed.dropFirst(882)) == counting(resumed.count - 882, from: 6172), "then full level")
+    }
+
+    @Test func aSeekOnALiveDeviceFadesOutThenInAndLandsWhereItWasAskedFrom() {
+        let rig = LoopRig(decoder: FakeDecoder([.init(format: FakeDecoder.cd, frames: 200_000)]), output: FakeOutput(), fades: true)
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        rig.loop.execute(.seek(.by(AudioTime(frames: 44100, rate: 44100))))
+        #expect(rig.shared.read(\.position) == 1102 + 44100, "a second on from where the seek was asked, not from the fade's end")
+        rig.loop.step()
+        let after = Array(rig.output.samples[(2204 + 882)...])
+        // (The fake numbers its samples in the order it makes them, whatever the seek.)
+        #expect(Array(after.prefix(882)) == faded(counting(882, from: 2204 + 882), channels: 2, length: 441, rising: true))
+    }
+
+    @Test func aFileNeverFades() {
+        let rig = LoopRig(decoder: FakeDecoder([.init(format: FakeDecoder.cd, frames: 20_000)]),
+                          output: FakeOutput(name: "out.wav", isFile: true), fades: true)
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        rig.loop.execute(.stop)
+        rig.loop.execute(.seek(.to(.zero)))
+        rig.loop.execute(.play)
+        rig.loop.step()
+        #expect(rig.output.samples == counting(4408), "sample for sample, as mpg123 writes")
+    }
 }

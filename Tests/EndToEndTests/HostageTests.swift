@@ -46,8 +46,8 @@ import Testing
             kill(daemon, SIGCONT)
             server.stop()
         }
-        let pane = try TerminalSessionTests.Pane(arguments: ["-o", "pulse", Harness.songs[2]], environment: server.environment)
-        _ = try pane.waitForLine { $0.hasPrefix("Play ") }
+        let pane = try Pane(arguments: ["-o", "pulse", Harness.songs[2]], environment: server.environment)
+        _ = try pane.waitForLine { $0.hasPrefix("Playing ") }
         kill(daemon, SIGSTOP)
         usleep(3_000_000)
         let start = Date()
@@ -59,8 +59,8 @@ import Testing
     }
 
     @Test func aCrashOnThePlaybackThreadStillRestoresTheTerminal() throws {
-        let pane = try TerminalSessionTests.Pane(arguments: ["-o", "null", Harness.songs[2]], environment: ["SWIFT_BACKTRACE": "enable=no"])
-        _ = try pane.waitForLine { $0.hasPrefix("Play ") }
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[2]], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        _ = try pane.waitForLine { $0.hasPrefix("Playing ") }
         let pid = try pane.playerPID()
         let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
         let thread = try #require(tasks.first { task in

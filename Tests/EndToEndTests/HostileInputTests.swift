@@ -321,7 +321,7 @@ import Testing
     @Test func aSongCutShortWhileItPlaysIsReported() throws {
         let folder = try Self.workspace()
         let song = folder.appendingPathComponent("album/x.mp3").path
-        let result = try Harness.run(Harness.binary, ["-o", "null", song]) { _ in
+        let result = try Harness.run(Harness.binary, ["-q", "-o", "null", song]) { _ in
             usleep(1_000_000)
             truncate(song, 40_000)
         }

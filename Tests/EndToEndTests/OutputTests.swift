@@ -20,7 +20,7 @@ import Testing
         let folder = try Harness.temporaryFolder()
         let song = try Harness.makeSong(seconds: 2, in: folder)
         // A PulseAudio server that is not there: the live device cannot open.
-        let (result, wall, cpu) = try timed(["-o", "pulse", song], environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
+        let (result, wall, cpu) = try timed(["-q", "-o", "pulse", song], environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
         #expect(result.status == 0)
         #expect(result.stderrLines == ["tplayer: output pulse: cannot open the audio device; playing silently in real time instead"])
         #expect(wall >= 1.8, "the fallback is paced in real time")
@@ -80,7 +80,7 @@ extension OutputTests {
         var server = try PulseServer.start()
         defer { server.stop() }
         let song = Harness.songs[2]  // 10.8 s
-        let result = try Harness.run(Harness.binary, ["--trace", "-o", "pulse", song], environment: server.environment) { _ in
+        let result = try Harness.run(Harness.binary, ["-q", "--trace", "-o", "pulse", song], environment: server.environment) { _ in
             usleep(1_500_000)
             server.stop()
             usleep(1_500_000)

@@ -153,3 +153,29 @@ struct ScriptCompilerTests {
         #expect(script.problems.map(\.located) == ["/no/such/evening.tps: cannot read script: no such file"])
     }
 }
+
+struct TypedPathTests {
+    @Test(arguments: [("  song.mp3 ", "song.mp3"), ("'my song.mp3'", "my song.mp3"), ("\"a b/\"", "a b/"),
+                      ("'unbalanced.mp3", "'unbalanced.mp3"), ("日本語.mp3", "日本語.mp3")])
+    func spacesAndQuotesAroundAPathAreDropped(typed: String, path: String) {
+        #expect(TypedPath.resolve(typed) == Path(path))
+    }
+
+    @Test func aTildeIsTheHomeFolder() {
+        let home = String(cString: getenv("HOME"))
+        #expect(TypedPath.resolve("~/Music/x.mp3") == Path(home).appending("Music/x.mp3"))
+        #expect(TypedPath.resolve("~") == Path(home))
+    }
+
+    @Test func tabCompletesAsFarAsTheNamesAgreeAndListsTheChoices() throws {
+        let root = try folder(["album/a.mp3": "x", "beta.mp3": "x", "betamax.mp3": "x", ".hidden.mp3": "x", "日本語の歌.mp3": "x"])
+        let completed = TypedPath.complete(root + "/b")
+        #expect(completed.text == root + "/beta")
+        #expect(completed.choices == ["beta.mp3", "betamax.mp3"])
+        #expect(TypedPath.complete(root + "/al").text == root + "/album/", "a folder gets its slash")
+        #expect(TypedPath.complete(root + "/al").choices.isEmpty)
+        #expect(TypedPath.complete(root + "/日").text == root + "/日本語の歌.mp3")
+        #expect(TypedPath.complete(root + "/.h").text == root + "/.hidden.mp3")
+        #expect(TypedPath.complete(root + "/zzz").text == root + "/zzz", "nothing matches: unchanged")
+    }
+}

@@ -73,8 +73,12 @@ final class FakeScreen: PlayerScreen {
     private(set) var statuses: [StatusSnapshot] = []
     private(set) var suspended = 0
 
+    private var decoder = KeyDecoder()
+    var nextChange: ContinuousClock.Instant? { nil }
+    var takesMessages: Bool { true }
+
     func commands(from bytes: [UInt8]) -> [Command] {
-        bytes.compactMap { KeyBindings.command(for: Character(Unicode.Scalar($0))) }
+        decoder.decode(bytes).compactMap(KeyMap.command)
     }
     func show(_ status: StatusSnapshot) { statuses.append(status) }
     func print(_ line: String) { lines.append(line) }
@@ -101,7 +105,8 @@ final class Keyboard {
 struct PlayerTests {
     private func player(_ entries: [Path], engine: PipeEngine, screen: FakeScreen? = nil, keys: Keyboard? = nil,
                         signals: PipeSignals, script: [ScriptCommand]? = nil, keepsOpen: Bool = false,
-                        trace: Bool = false, output: (String, Bool) = ("null", false), log: @escaping (String) -> Void = { _ in })
+                        trace: Bool = false, quiet: Bool = true, output: (String, Bool) = ("null", false),
+                        log: @escaping (String) -> Void = { _ in })
         -> Player
     {
         let session = Session(engine: engine, entries: entries.map { Entry(path: $0) }, keepsOpen: keepsOpen)
@@ -112,7 +117,7 @@ struct PlayerTests {
         engine.outputName = output.0
         engine.writesFile = output.1
         let io = Player.IO(engine: engine, screen: screen, keys: keys?.pipe.readFD, signals: signals, log: log)
-        return Player(session: session, script: runner, io: io, options: Player.Options(trace: trace))
+        return Player(session: session, script: runner, io: io, options: Player.Options(quiet: quiet, trace: trace))
     }
 
     @Test func theListPlaysToItsEndAndTheEngineIsShutDown() throws {
@@ -222,5 +227,13 @@ struct PlayerTests {
         #expect(logged.filter { $0.hasPrefix("engine: ") } == [
             "engine: held (the script's time is used up)", "engine: waiting for the device (tried 2 times)",
         ], "holds and retries, not every start and stop")
+    }
+
+    @Test func withNoScreenEachSongThatStartsIsNamedOnceUnlessQuiet() throws {
+        let engine = try PipeEngine()
+        var logged: [String] = []
+        _ = player(["a.mp3", "gone.mp3", "b.mp3"], engine: engine, signals: try PipeSignals(), quiet: false,
+                   log: { logged.append($0) }).run()
+        #expect(logged == ["Playing 1/3: a.mp3", "tplayer: gone.mp3: no such file", "Playing 3/3: b.mp3"])
     }
 }

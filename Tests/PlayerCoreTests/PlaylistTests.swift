@@ -149,20 +149,3 @@ struct SongInfoTests {
         #expect(song.displayName == "Artist – track.mp3")
     }
 }
-
-struct KeyBindingsTests {
-    @Test func keysMapToTheirCommands() {
-        #expect(KeyBindings.command(for: " ") == .toggle)
-        #expect(KeyBindings.command(for: "p") == .play)
-        #expect(KeyBindings.command(for: "s") == .stop)
-        #expect(KeyBindings.command(for: "l") == .promptLoad)
-        #expect(KeyBindings.command(for: "n") == .next)
-        #expect(KeyBindings.command(for: "b") == .previous)
-        #expect(KeyBindings.command(for: "q") == .quit)
-        #expect(KeyBindings.command(for: "r") == .toggleRepeat)
-        #expect(KeyBindings.command(for: "z") == .toggleShuffle)
-        #expect(KeyBindings.command(for: "h") == .help)
-        #expect(KeyBindings.command(for: "?") == .help)
-        #expect(KeyBindings.command(for: "x") == nil)
-    }
-}

@@ -5,38 +5,87 @@ import Testing
 private let song = SongInfo(path: "/m/a.mp3", sampleRate: 44100, channels: 2, totalFrames: 44100 * 200,
                             title: "Title", artist: "Artist")
 
+private func render(_ status: StatusSnapshot, width: Int) -> String {
+    StatusLine.render(status, width: width).text
+}
+
 struct StatusLineTests {
-    @Test func showsStateTimesBarPlaceAndName() {
-        let status = StatusSnapshot(state: .play, song: song, position: 44100 * 50, entry: 2, entryCount: 12)
-        let line = StatusLine.render(status, width: 80)
-        #expect(line.hasPrefix("Play    0:50 / 3:20 ["))
-        #expect(line.hasSuffix("] 3/12 Artist – Title"))
-        #expect(line.count <= 79, "never the last column")
+    @Test func showsStateTimesBarPlaceVolumeAndName() {
+        var status = StatusSnapshot(state: .play, song: song, position: 44100 * 50, entry: 2, entryCount: 12, repeats: true)
+        status.volume = 80
+        let line = render(status, width: 100)
+        #expect(line.hasPrefix("Playing  0:50 / 3:20 ["))
+        #expect(line.hasSuffix("]  3/12  vol 80% [repeat]  Artist – Title"))
+        #expect(TextWidth.columns(line) <= 99, "never the last column")
         let bar = line.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }
         #expect(bar.filter { $0 == "=" }.count == bar.count / 4, "a quarter played, a quarter filled")
     }
 
-    @Test(arguments: [20, 40, 80, 200])
-    func fitsTheTerminalWidth(width: Int) {
-        var long = song
-        long.title = String(repeating: "very long title ", count: 20)
-        let line = StatusLine.render(StatusSnapshot(state: .stop, song: long, position: 0, entry: 0, entryCount: 1), width: width)
-        #expect(line.count <= width - 1)
-        #expect(line.hasPrefix("Stop"))
+    @Test(arguments: [(StateID.play, false, "Playing"), (.stop, false, "Stopped"), (.deviceLost, false, "No device"),
+                      (.prepare, true, "End of list"), (.loading, false, "Loading")])
+    func theStateIsNamedAsAPersonReadsIt(state: StateID, atEnd: Bool, label: String) {
+        var status = StatusSnapshot(state: state, song: song, position: 0, entry: 0, entryCount: 1)
+        status.atEndOfList = atEnd
+        #expect(render(status, width: 80).hasPrefix(label))
     }
 
-    @Test func theBarGrowsWithTheTerminal() {
-        let status = StatusSnapshot(state: .play, song: song, position: 0, entry: nil, entryCount: 1)
-        let narrow = StatusLine.render(status, width: 60).filter { $0 == "-" }.count
-        let wide = StatusLine.render(status, width: 120).filter { $0 == "-" }.count
-        #expect(wide > narrow)
+    @Test func muteIsShownInsteadOfTheVolume() {
+        var status = StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1)
+        status.muted = true
+        #expect(render(status, width: 80).contains("  muted  "))
+    }
+
+    /// Wide characters take two columns; cutting by characters made such a line wider than the
+    /// terminal, which then scrolled at every redraw.
+    @Test(arguments: [40, 80, 200], ["日本語のタイトル", "🎵🎶 emoji 🎸", "Ünïcödé with combining e\u{0301}"])
+    func longTitlesOfAnyScriptFitInColumns(width: Int, piece: String) {
+        var long = song
+        long.title = String(repeating: piece, count: 200 / piece.count + 1)
+        let line = render(StatusSnapshot(state: .play, song: long, position: 0, entry: 4, entryCount: 9), width: width)
+        #expect(TextWidth.columns(line) <= width - 1, "\(TextWidth.columns(line)) columns at \(width)")
+        #expect(line.hasSuffix("…"))
+        #expect(line.hasPrefix("Playing"))
+    }
+
+    @Test func theTitleGetsItsRoomBeforeTheBar() {
+        var titled = song
+        titled.title = "A Rather Long Song Title"
+        titled.artist = nil
+        let narrow = render(StatusSnapshot(state: .play, song: titled, position: 0, entry: 0, entryCount: 1), width: 50)
+        #expect(!narrow.contains("[") && !narrow.contains("1/1"), "no bar, no place: the title first")
+        #expect(narrow.hasSuffix("A Rather Long Song Title"), "\(narrow)")
+        let wide = render(StatusSnapshot(state: .play, song: titled, position: 0, entry: 0, entryCount: 1), width: 120)
+        #expect(wide.contains("[") && wide.hasSuffix("A Rather Long Song Title"))
     }
 
     @Test func unknownLengthAndNoSong() {
         var noLength = song
         noLength.totalFrames = nil
-        let line = StatusLine.render(StatusSnapshot(state: .play, song: noLength, position: 0, entry: nil, entryCount: 0), width: 80)
-        #expect(line.contains("0:00 / ?:??"))
-        #expect(StatusLine.render(StatusSnapshot(state: .idle, song: nil, position: 0, entry: nil, entryCount: 0), width: 80) == "Idle   ")
+        #expect(render(StatusSnapshot(state: .play, song: noLength, position: 0, entry: nil, entryCount: 0), width: 80)
+            .contains("0:00 / ?:??"))
+        #expect(render(StatusSnapshot(state: .idle, song: nil, position: 0, entry: nil, entryCount: 0), width: 80)
+            .hasPrefix("Idle"))
+    }
+
+    @Test func stylesBecomeColoursOnlyWhenAskedAndTextIsAlwaysSanitised() {
+        var line = StyledLine("Playing", .green)
+        line.append(" \u{1B}]2;x")
+        #expect(line.rendered(colours: false) == "Playing \\e]2;x")
+        #expect(line.rendered(colours: true) == "\u{1B}[32mPlaying\u{1B}[0m \\e]2;x")
+    }
+}
+
+struct TextWidthTests {
+    @Test(arguments: [("abc", 3), ("日本", 4), ("🎵", 2), ("e\u{0301}", 1), ("❤️", 2), ("🇯🇵", 2),
+                      ("👨‍👩‍👧", 2), ("ｱ", 1), ("Ａ", 2), ("\u{200B}", 0), ("한국어", 6)])
+    func columnsAreWhatATerminalDraws(text: String, columns: Int) {
+        #expect(TextWidth.columns(text) == columns)
+    }
+
+    @Test func fittingNeverSplitsACharacterAndMarksTheCut() {
+        #expect(TextWidth.fit("日本語のタイトル", 7) == "日本語…")
+        #expect(TextWidth.fit("short", 10) == "short")
+        #expect(TextWidth.fit("abcdef", 4) == "abc…")
+        #expect(TextWidth.columns(TextWidth.fit("🎵🎵🎵🎵", 5)) <= 5)
     }
 }

@@ -31,7 +31,7 @@ struct TerminalTextTests {
     @Test func theStatusLineShowsATitlesControlCharactersVisibly() {
         let song = SongInfo(path: "/m/a.mp3", sampleRate: 44100, channels: 2, totalFrames: 441_000,
                             title: "\u{1B}]2;pwned\u{07}\u{1B}[2Jevil", artist: "art\nist")
-        let line = StatusLine.render(StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1), width: 120)
+        let line = StatusLine.render(StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1), width: 120).text
         #expect(line.hasSuffix("art\\nist – \\e]2;pwned\\x07\\e[2Jevil"))
         #expect(!line.unicodeScalars.contains(where: TerminalText.isControl))
     }

@@ -1,0 +1,85 @@
+import PlayerCore
+
+/// The key map: which key means which command, with the text the help shows. The main loop,
+/// the `h` help and the README's key table all come from it.
+public enum KeyMap {
+    public struct Binding: Sendable {
+        public let keys: [Key]
+        public let command: Command
+        public let help: String
+    }
+
+    public static let all: [Binding] = {
+        var bindings = [
+            Binding(keys: [.character(" ")], command: .toggle, help: "play / stop"),
+            Binding(keys: [.character("p")], command: .play, help: "play"),
+            Binding(keys: [.character("s")], command: .stop, help: "stop (keeps the position)"),
+            Binding(keys: [.right], command: .seek(.by(.seconds(5))), help: "5 s forward (past the end: the next song)"),
+            Binding(keys: [.left], command: .seek(.by(.seconds(-5))), help: "5 s back"),
+            Binding(keys: [.up], command: .seek(.by(.seconds(60))), help: "a minute forward"),
+            Binding(keys: [.down], command: .seek(.by(.seconds(-60))), help: "a minute back"),
+            Binding(keys: [.character("g")], command: .seek(.to(.zero)), help: "back to the start of the song"),
+        ]
+        for digit in 0...9 {
+            bindings.append(Binding(keys: [.character(Character("\(digit)"))],
+                                    command: .seek(.fraction(permyriad: Int64(digit) * 1000)),
+                                    help: "jump to \(digit * 10) % of the song"))
+        }
+        bindings += [
+            Binding(keys: [.character("n")], command: .next, help: "next in the list"),
+            Binding(keys: [.character("b")], command: .previous, help: "previous in the list"),
+            Binding(keys: [.character("+"), .character("=")], command: .changeVolume(by: 5), help: "volume up 5 %"),
+            Binding(keys: [.character("-")], command: .changeVolume(by: -5), help: "volume down 5 %"),
+            Binding(keys: [.character("m")], command: .toggleMute, help: "mute on / off"),
+            Binding(keys: [.character("r")], command: .toggleRepeat, help: "repeat the list on / off"),
+            Binding(keys: [.character("z")], command: .toggleShuffle, help: "shuffle on / off"),
+            Binding(keys: [.character("i")], command: .info, help: "the song's details (tags, stream, length, path)"),
+            Binding(keys: [.character("l")], command: .promptLoad,
+                    help: "load a song, folder or playlist (Tab completes, Enter plays, Esc cancels)"),
+            Binding(keys: [.character("h"), .character("?")], command: .help, help: "show these keys"),
+            Binding(keys: [.character("q")], command: .quit, help: "quit"),
+        ]
+        return bindings
+    }()
+
+    /// The command bound to `key`, if any.
+    public static func command(for key: Key) -> Command? {
+        all.first { $0.keys.contains(key) }?.command
+    }
+
+    /// How a key is written in the help.
+    static func name(_ key: Key) -> String {
+        switch key {
+        case .character(" "): "space"
+        case .character(let character): String(character)
+        case .left: "←"
+        case .right: "→"
+        case .up: "↑"
+        case .down: "↓"
+        default: "?"
+        }
+    }
+
+    /// The digits share one line in the help and the table.
+    private static var rows: [(keys: String, help: String)] {
+        var rows: [(String, String)] = []
+        for binding in all {
+            if case .seek(.fraction(let permyriad)) = binding.command {
+                if permyriad == 0 { rows.append(("0 … 9", "jump to 0 %, 10 %, … 90 % of the song")) }
+                continue
+            }
+            rows.append((binding.keys.map(name).joined(separator: " "), binding.help))
+        }
+        return rows
+    }
+
+    /// One line per binding, e.g. `  space   play / stop`.
+    public static var helpLines: [String] {
+        rows.map { "  " + $0.keys.padding(toLength: 7) + " " + $0.help }
+    }
+
+    /// The bindings as a Markdown table: what the README shows.
+    public static var markdownTable: String {
+        (["| key | does |", "| --- | --- |"] + rows.map { "| \($0.keys) | \($0.help) |" }).joined(separator: "\n") + "\n"
+    }
+}

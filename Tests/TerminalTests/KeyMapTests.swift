@@ -1,0 +1,36 @@
+import Foundation
+import PlayerCore
+import Testing
+@testable import Terminal
+
+struct KeyMapTests {
+    @Test(arguments: [
+        (Key.character(" "), Command.toggle), (.character("p"), .play), (.character("s"), .stop),
+        (.right, .seek(.by(.seconds(5)))), (.left, .seek(.by(.seconds(-5)))),
+        (.up, .seek(.by(.seconds(60)))), (.down, .seek(.by(.seconds(-60)))),
+        (.character("0"), .seek(.fraction(permyriad: 0))), (.character("7"), .seek(.fraction(permyriad: 7000))),
+        (.character("g"), .seek(.to(.zero))), (.character("n"), .next), (.character("b"), .previous),
+        (.character("+"), .changeVolume(by: 5)), (.character("="), .changeVolume(by: 5)),
+        (.character("-"), .changeVolume(by: -5)), (.character("m"), .toggleMute), (.character("i"), .info),
+        (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle), (.character("l"), .promptLoad),
+        (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit),
+    ])
+    func keysMapToTheirCommands(key: Key, command: Command) {
+        #expect(KeyMap.command(for: key) == command)
+    }
+
+    @Test func aKeyThatMeansNothingHasNoCommand() {
+        #expect(KeyMap.command(for: .character("x")) == nil)
+        #expect(KeyMap.command(for: .tab) == nil)
+    }
+
+    @Test func theHelpListsEveryBindingAndTheReadmeShowsTheSameTable() throws {
+        let lines = KeyMap.helpLines
+        #expect(lines.count == KeyMap.all.count - 9, "the ten digits share a line")
+        #expect(lines.contains("  space   play / stop"))
+        #expect(lines.contains { $0.hasPrefix("  → ") && $0.contains("5 s forward") })
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(KeyMap.markdownTable), "README.md must show the key map's table")
+    }
+}
