@@ -84,6 +84,9 @@ import Testing
         (["-o", "wav", "a.mp3"], "tplayer: -o wav writes a file: give its path with -w PATH (see tplayer --help)"),
         (["-o", "nosuch", "a.mp3"], "tplayer: nosuch: no such output driver; see tplayer --list-outputs"),
         (["--force", "a.mp3"], "tplayer: --force only applies with -w PATH (see tplayer --help)"),
+        (["--version", "extra"], "tplayer: --version takes nothing else (see tplayer --help)"),
+        (["--list-outputs", "--print-states"], "tplayer: --list-outputs and --print-states do different things: give one (see tplayer --help)"),
+        (["--print-states", "a.mp3"], "tplayer: --print-states plays nothing: leave out the inputs, --script and -w (see tplayer --help)"),
     ])
     func usageErrorsGiveOneLineAndStatus64(arguments: [String], message: String) throws {
         let result = try Harness.tplayer(arguments)
@@ -132,5 +135,17 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("null") && $0.contains(" live ") })
         #expect(lines.contains { $0.hasPrefix("wav") && $0.contains(" file ") })
         #expect(lines.contains { $0.hasPrefix("pulse") })
+    }
+
+    /// With no terminal there is no one to wait for: --keep-open does not keep a run going.
+    @Test(arguments: [["-o", "null"], ["-w", "out.wav"]])
+    func withNoTerminalARunEndsWithItsListEvenWithKeepOpen(output: [String]) throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 0.5, in: folder)
+        let result = try RawProcess.run([Array(Harness.binary.utf8)] + (["--keep-open"] + output + [song]).map { Array($0.utf8) },
+                                        in: folder, timeout: 10)
+        #expect(!result.timedOut)
+        #expect(result.status == 0)
+        #expect(result.stderrLines == ["Playing 1/1: short.mp3"], "each song named once on stderr, as mpg123 does")
     }
 }

@@ -261,4 +261,20 @@ struct SessionTests {
         #expect(session.state.id == .play)
         #expect(session.state.song?.path == "a.mp3")
     }
+
+    @Test func aSongAskedForThatCannotBeOpenedHandsBackToTheOneThatWasPlaying() {
+        let (session, engine, reports) = session(["a.mp3", "b.mp3"])
+        session.start()
+        session.settle()
+        engine.position = 88_200  // two seconds in
+        session.perform(.load("broken.mp3"))
+        session.settle()
+        #expect(reports.lines == ["broken.mp3: no such file"])
+        #expect(session.state.id == .play && session.state.song?.path == "a.mp3", "the song goes on")
+        #expect(engine.calls.suffix(4) == ["stop", "open a.mp3", "seek 88200", "play"], "from where it was")
+        #expect(session.index == 0)
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3", "and the list goes on after it")
+    }
 }
