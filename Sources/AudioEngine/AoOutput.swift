@@ -37,7 +37,18 @@ enum AoLibrary {
         let isLive: Bool
     }
 
+    /// The latency tplayer asks of PulseAudio, in milliseconds, unless the user has set
+    /// `PULSE_LATENCY_MSEC` (theirs wins). libao's own request (`buffer_time`) cannot be used:
+    /// its pulse plugin computes the buffer in 32-bit arithmetic that overflows above ~48 ms at
+    /// 44.1 kHz, and at its default of 20 ms the server asks for 5 ms at a time, waking the
+    /// player ~200 times a second. At this latency the playback thread measures a buffer it can
+    /// keep 30–70 ms of filled (`WritePacer`), a wake-up every 40 ms. See README, "Latency".
+    static let pulseLatencyMilliseconds = 120
+
     private static let initialized: Bool = {
+        // Read by libpulse when the pulse plugin connects; set before any thread that could
+        // read the environment exists (this runs once, on the main thread, at start-up).
+        setenv("PULSE_LATENCY_MSEC", "\(pulseLatencyMilliseconds)", 0)
         ao_initialize()
         // libao prints its own warnings to stderr; ours are one line each and name the driver.
         ao_append_global_option("quiet", "yes")
@@ -95,7 +106,7 @@ final class AoOutput: AudioOutput {
 
     var name: String { path.map { "\($0)" } ?? driver.shortName }
     var isFile: Bool { path != nil }
-    var needsPacing: Bool { !isFile && driver.shortName == "null" }
+    var pacing: Pacing { isFile ? .none : driver.shortName == "null" ? .realTime : .device }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         do {
@@ -145,17 +156,30 @@ final class AoSink: AudioSink {
 
     deinit { try? close() }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) {
-        guard let device, let base = bytes.baseAddress else { return }
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
+        guard let device, let base = bytes.baseAddress else { return false }
+        let waitsBefore = path == nil ? Self.threadWaits() : 0
+        let start = Monotonic.now()
         errno = 0
         let played = ao_play(device, UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count)) != 0
-        guard !played else { return }
+        if played {
+            // Blocked on a full buffer: the thread slept in the write (a wait, not a preemption)
+            // for longer than taking a lock can.
+            return path == nil && Self.threadWaits() > waitsBefore && Monotonic.seconds(since: start) >= 0.002
+        }
         // libao keeps the system's reason in errno when there is one: a full disk, an I/O error.
         let reason = errno == 0 ? nil : SystemError.current
         if path != nil {
             throw OutputFailure(message: reason.map { "cannot write to the file: \($0.reason)" } ?? "cannot write to the file; is the disk full?")
         }
         throw OutputFailure(message: "the \(driver.shortName) device stopped taking audio")
+    }
+
+    /// How many times the calling thread has given up the CPU to wait.
+    private static func threadWaits() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD, which Glibc does not export to Swift
+        return usage.ru_nvcsw
     }
 
     /// Drains and closes the device; for a file, writes the final header. A pipe cannot have its

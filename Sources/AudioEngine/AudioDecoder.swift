@@ -66,8 +66,9 @@ protocol AudioOutput: AnyObject {
     var name: String { get }
     /// A file runs as fast as decoding allows and keeps its first format.
     var isFile: Bool { get }
-    /// Output that does not block by itself (the null device) and must be held to real time.
-    var needsPacing: Bool { get }
+    /// How it is kept to time: not at all (a file), held to real time (the null device), or
+    /// kept a little ahead of a device's clock.
+    var pacing: Pacing { get }
     /// Opens the device or creates the file for `format`.
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink
 }
@@ -77,8 +78,9 @@ protocol AudioSink: AnyObject {
     var format: PCMFormat { get }
     /// The file being written, once created; `nil` for a device.
     var fileID: FileStatus.ID? { get }
-    /// Hands `bytes` to the device or file; throws when it takes them no more.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure)
+    /// Hands `bytes` to the device or file; throws when it takes them no more. Returns whether
+    /// the device's buffer was full, so that the write waited for it to make room.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool
     /// Drains a device, or finishes a file (its final header). Throws when that fails.
     func close() throws(OutputFailure)
 }

@@ -23,16 +23,15 @@ struct EngineShared {
 }
 
 /// The playback thread's side of the engine: it alone owns the decoder and the output. It
-/// decodes and writes in chunks of at most 25 ms of audio and checks for commands between
-/// chunks, so a stop takes effect within one chunk plus the device's own buffer.
+/// decodes and writes a chunk at a time (40 ms on a live device), keeping time itself
+/// (`WritePacer`): between chunks it waits on its command queue, so a key takes effect at once,
+/// and a stop is heard once the little kept queued in the device has played.
 ///
 /// Its state is one value, `phase`, and its seams are three protocols (`AudioDecoder`,
 /// `AudioOutput`, `PlaybackClock`), so it is driven in tests, a command and a chunk at a time,
 /// with fakes: a format change mid-song, a device that fails and comes back, a file that cannot
 /// be written, a script's budget that runs out mid-chunk.
 final class PlaybackLoop {
-    /// The longest chunk written at once, in seconds of audio.
-    static let chunkSeconds = 0.025
     /// How often a lost device is tried again.
     static let deviceRetrySeconds = 0.5
     /// How long a fade out or in takes on a live device: short enough not to be heard as one,
@@ -67,7 +66,7 @@ final class PlaybackLoop {
     private let clock: PlaybackClock
     private let shared: Locked<EngineShared>
     private let report: (EngineEvent) -> Void
-    private var pacer = Pacer()
+    private var pacer: WritePacer
     /// Bytes decoded into `buffer` but not yet taken by the output (kept across a device loss).
     private var pending = 0
     /// Why the song ends early, once `pending` is written.
@@ -96,6 +95,7 @@ final class PlaybackLoop {
         self.decoder = decoder
         output = outputs.primary
         fallback = outputs.fallback
+        pacer = WritePacer(pacing: outputs.primary.pacing)
         self.clock = clock
         self.shared = shared
         self.report = report
@@ -107,15 +107,21 @@ final class PlaybackLoop {
     }
 
     /// Runs until a `shutdown` command; never spins: with nothing to play it sleeps on the
-    /// lock, a lost device is retried on a timer, and non-blocking outputs are paced.
+    /// lock, a lost device is retried on a timer, and between chunks it waits for the next one
+    /// to be due. A command ends any of these waits at once.
     func run() {
         while true {
             let rate = song?.format.rate
-            let timeout: Double?
-            if case .deviceLost(let retryAt, _) = phase { timeout = max(retryAt - clock.now, 0) } else { timeout = nil }
+            let now = clock.now
+            var timeout: Double?
+            if case .deviceLost(let retryAt, _) = phase { timeout = max(retryAt - now, 0) }
+            let due = nextWrite
+            if let due { timeout = due - now }
             let commands = shared.wait(until: { [phase, pending] state in
-                !state.commands.isEmpty || Self.hasWork(phase: phase, pending: pending, budget: state.budget, rate: rate)
+                !state.commands.isEmpty
+                    || due == nil && Self.hasWork(phase: phase, pending: pending, budget: state.budget, rate: rate)
             }, timeout: timeout) { state in
+                guard !state.commands.isEmpty else { return [EngineCommand]() }
                 defer { state.commands.removeAll(keepingCapacity: true) }
                 return state.commands
             }
@@ -178,7 +184,6 @@ final class PlaybackLoop {
             } else {
                 report(.decodeFailed(token: song.token, message: "cannot seek in this file"))
             }
-            restartPacing()
             if playing, fadeInNext { startFadeIn() }
         case .volume(let fraction):
             decoder.setVolume(fraction)
@@ -222,8 +227,9 @@ final class PlaybackLoop {
         }
         guard let current = song else { return move(to: .idle) }
         if pending > 0 { return flush() }
+        if nextWrite != nil { return }  // not due yet
         let format = current.format
-        let chunk = min(max(Int(Double(format.rate) * Self.chunkSeconds), 1), Self.bufferCapacity / format.bytesPerFrame)
+        let chunk = min(max(Int(Double(format.rate) * pacer.chunk), 1), Self.bufferCapacity / format.bytesPerFrame)
         let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: format.rate) }
         guard ticket.frames > 0 else { return move(to: .heldByBudget) }
         if phase == .heldByBudget {
@@ -330,15 +336,22 @@ final class PlaybackLoop {
                 fadeIn.left -= frames
             }
             guard let sink = sink(for: current.format) else { return }
+            let blocked: Bool
+            let started = clock.now
             do {
-                try sink.write(UnsafeRawBufferPointer(start: buffer, count: pending))
+                blocked = try sink.write(UnsafeRawBufferPointer(start: buffer, count: pending))
             } catch {
                 return lose(sink, error, token: current.token)
             }
             let frames = pending / current.format.bytesPerFrame
             pending = 0
             shared.update { $0.position += Int64(frames) }
-            if output.needsPacing { pacer.pace(frames: frames, clock: clock) }
+            let measured = pacer.capacity
+            let now = clock.now
+            pacer.wrote(Double(frames) / Double(current.format.rate), took: now - started, blocked: blocked, at: now)
+            if measured == nil, let capacity = pacer.capacity {
+                report(.deviceBuffer(seconds: capacity, kept: pacer.low...(pacer.low + pacer.chunk)))
+            }
         }
         if let spent = pendingSpent {
             pendingSpent = nil
@@ -372,6 +385,7 @@ final class PlaybackLoop {
             // From here on the file's format is the only one the decoder may give: a stream
             // that changes format partway is converted, not written under the wrong header.
             if output.isFile { keepFileFormat(opened.format) }
+            pacer = WritePacer(pacing: output.pacing)  // a new device: its buffer is measured anew
             restartPacing()
             return opened
         } catch {
@@ -424,8 +438,16 @@ final class PlaybackLoop {
         report(.playback(next.reported))
     }
 
+    /// When the next chunk is due, while playing ahead of it; `nil` when there is work now.
+    var nextWrite: Double? {
+        phase == .playing && pending == 0 ? pacer.nextWrite(at: clock.now) : nil
+    }
+
+    /// The output's buffer, once measured (the live device's, in seconds).
+    var measuredBuffer: Double? { pacer.capacity }
+
     private func restartPacing() {
-        pacer.restart(rate: song?.format.rate ?? 1, at: clock.now)
+        pacer.restart(at: clock.now)
     }
 }
 

@@ -146,6 +146,10 @@ public final class Player {
         if options.trace, case .playback(let phase) = event, phase != .idle, phase != .playing {
             say("engine: \(phase)")
         }
+        if options.trace, case .deviceBuffer(let seconds, let kept) = event {
+            func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+            say("engine: the device buffers \(ms(seconds)) ms; \(ms(kept.lowerBound))–\(ms(kept.upperBound)) ms of it are kept queued")
+        }
         if let script { script.handle(event) } else { session.handle(event) }
         // With no screen to show it, each song that starts is named once, as mpg123 does.
         if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,

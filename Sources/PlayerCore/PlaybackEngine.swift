@@ -106,6 +106,9 @@ public enum EngineEvent: Equatable, Sendable {
     case playback(PlaybackPhase)
     /// A seek in the song with `token` landed at `frame` (the status line shows the new place).
     case seeked(token: Int, frame: Int64)
+    /// The live device's buffer, measured by filling it once, and how much of it the playback
+    /// thread keeps queued, in seconds (for `--trace`).
+    case deviceBuffer(seconds: Double, kept: ClosedRange<Double>)
 }
 
 /// What the playback thread is doing, as it reports it.

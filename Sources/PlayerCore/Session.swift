@@ -181,7 +181,7 @@ public final class Session {
             report(message)
             outputFailed = true
             finish()
-        case .budgetSpent, .playback, .seeked:
+        case .budgetSpent, .playback, .seeked, .deviceBuffer:
             break  // the script runner's, the trace's and the status line's business
         }
     }

@@ -104,11 +104,19 @@ final class FakeDecoder: AudioDecoder {
     var truncation: (was: Int64, now: Int64)? { nil }
 }
 
-/// An output that records what it is given and fails to order.
+/// An output that records what it is given and fails to order. A live one is a device with a
+/// buffer of `deviceBuffer` seconds, played at `deviceSpeed` times the fake clock's pace: a
+/// write that does not fit waits (moves the clock on) until it does, and says it blocked.
 final class FakeOutput: AudioOutput {
     let name: String
     let isFile: Bool
-    var needsPacing = false
+    lazy var pacing: Pacing = isFile ? .none : .device
+    /// The clock a live device plays by; without one it takes everything at once.
+    var clock: FakeClock?
+    var deviceBuffer = 0.2
+    var deviceSpeed = 1.0
+    /// Writes that say they blocked although they did not (a wait on a lock, say).
+    var falseBlocks: Set<Int> = []
     /// The next this many opens fail.
     var failingOpens = 0
     private(set) var sinks: [FakeSink] = []
@@ -145,6 +153,13 @@ final class FakeSink: AudioSink {
     private weak var output: FakeOutput?
     private(set) var samples: [Int16] = []
     private(set) var writes = 0
+    /// The simulated device: seconds queued as of `played`, and how long it ran dry while fed.
+    private(set) var queued = 0.0
+    private var played: Double?
+    private(set) var starved = 0.0
+    /// The most queued after each write, and when each write happened.
+    private(set) var queuedAfterWrites: [Double] = []
+    private(set) var writeTimes: [Double] = []
     /// Writes fail from this write on (counted from 1).
     var failingFromWrite: Int?
 
@@ -153,13 +168,39 @@ final class FakeSink: AudioSink {
         self.output = output
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
         writes += 1
         if let failingFromWrite, writes >= failingFromWrite {
             throw OutputFailure(message: output?.isFile == true ? "cannot write to the file: no space left on device"
                                                                 : "the fake device stopped taking audio")
         }
         samples += bytes.bindMemory(to: Int16.self)
+        guard let output, !output.isFile, let clock = output.clock else { return false }
+        let seconds = Double(bytes.count / format.bytesPerFrame) / Double(format.rate)
+        play(until: clock.now, speed: output.deviceSpeed)
+        var blocked = output.falseBlocks.contains(writes)
+        if queued + seconds > output.deviceBuffer {
+            // What fits goes in; the write returns once the rest has room: the buffer is full.
+            clock.now += (queued + seconds - output.deviceBuffer) / output.deviceSpeed
+            played = clock.now
+            queued = output.deviceBuffer
+            blocked = true
+        } else {
+            queued += seconds
+        }
+        queuedAfterWrites.append(queued)
+        writeTimes.append(clock.now)
+        return blocked
+    }
+
+    /// Plays what is queued up to `now`; time with nothing queued is counted as starved.
+    func play(until now: Double, speed: Double) {
+        if let played {
+            let elapsed = (now - played) * speed
+            starved += max(elapsed - queued, 0)
+            queued = max(queued - elapsed, 0)
+        }
+        played = now
     }
 
     func close() throws(OutputFailure) {
@@ -167,13 +208,9 @@ final class FakeSink: AudioSink {
     }
 }
 
-/// Time that passes only when a test says so (or when the pacer sleeps).
+/// Time that passes only when a test says so.
 final class FakeClock: PlaybackClock {
     var now = 1000.0
-
-    func sleep(until moment: Double) {
-        now = max(now, moment)
-    }
 }
 
 /// A playback loop on fakes, and everything it reported.
@@ -188,6 +225,7 @@ final class LoopRig {
     init(decoder: FakeDecoder, output: FakeOutput, fades: Bool = false) {
         self.decoder = decoder
         self.output = output
+        output.clock = clock
         let reported = self.reported
         loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
                             fades: fades, shared: shared) { event in
@@ -208,7 +246,9 @@ final class LoopRig {
         for _ in 0..<limit {
             switch loop.phase {
             case .idle, .deviceLost, .heldByBudget: return
-            case .playing: loop.step()
+            case .playing:
+                if let due = loop.nextWrite { clock.now = due }  // the wait between chunks
+                loop.step()
             }
         }
     }
