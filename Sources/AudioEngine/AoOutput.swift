@@ -6,14 +6,9 @@ import PlayerCore
 /// A libao error, named by libao's errno code, with what it means for the user.
 struct AoError: Error, CustomStringConvertible {
     let code: Int32
-    /// For a file that cannot be created: the system's reason, which libao does not keep.
-    var systemReason: SystemError?
 
     var description: String {
-        if let systemReason {
-            return "cannot create the file: " + (systemReason.code == ENOENT ? "its folder does not exist" : systemReason.reason)
-        }
-        return switch code {
+        switch code {
         case AO_ENODRIVER: "no such output driver"
         case AO_ENOTLIVE: "this driver writes files: give a path with -w"
         case AO_ENOTFILE: "this driver is not a file driver"
@@ -92,45 +87,37 @@ enum AoLibrary {
     }
 }
 
-/// A libao driver to open, live or writing `path`: what `-o` and `-w` name.
+/// A live libao driver to open: what `-o` names (files are `FileOutput`'s).
 final class AoOutput: AudioOutput {
     let driver: AoLibrary.Driver
-    let path: Path?
-    let overwrite: Bool
 
-    init(driver: AoLibrary.Driver, path: Path? = nil, overwrite: Bool = false) {
+    init(driver: AoLibrary.Driver) {
         self.driver = driver
-        self.path = path
-        self.overwrite = path != nil && overwrite
     }
 
-    var name: String { path.map { "\($0)" } ?? driver.shortName }
-    var isFile: Bool { path != nil }
-    var pacing: Pacing { isFile ? .none : driver.shortName == "null" ? .realTime : .device }
+    var name: String { driver.shortName }
+    var isFile: Bool { false }
+    var pacing: Pacing { driver.shortName == "null" ? .realTime : .device }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         do {
-            return try AoSink(driver: driver, format: format, path: path, overwrite: overwrite)
+            return try AoSink(driver: driver, format: format)
         } catch {
             throw OutputFailure(message: "\(error)")
         }
     }
 }
 
-/// One open libao device or output file. Opened in `init`, closed exactly once (by `close()` or
-/// `deinit`); closing a file output is what writes its final WAV/AU header.
+/// One open libao device. Opened in `init`, closed exactly once (by `close()` or `deinit`).
 final class AoSink: AudioSink {
     let driver: AoLibrary.Driver
     let format: PCMFormat
-    let fileID: FileStatus.ID?
-    private let path: Path?
+    var fileID: FileStatus.ID? { nil }
     private var device: OpaquePointer?
 
-    /// Opens a live device (`path == nil`) or a file.
-    init(driver: AoLibrary.Driver, format: PCMFormat, path: Path?, overwrite: Bool) throws(AoError) {
+    init(driver: AoLibrary.Driver, format: PCMFormat) throws(AoError) {
         self.driver = driver
         self.format = format
-        self.path = path
         var sample = ao_sample_format()
         sample.bits = Int32(PCMFormat.bytesPerSample * 8)
         sample.rate = Int32(format.rate)
@@ -140,39 +127,24 @@ final class AoSink: AudioSink {
         errno = 0
         let opened: OpaquePointer? = matrix.withOptionalCString { matrixPointer in
             sample.matrix = matrixPointer
-            if let path {
-                return path.withCString { ao_open_file(driver.id, $0, overwrite ? 1 : 0, &sample, nil) }
-            }
             return ao_open_live(driver.id, &sample, nil)
         }
-        guard let opened else {
-            let code = errno
-            let reason = code == AO_EOPENFILE ? path.flatMap(FileSystem.whyCannotCreate) : nil
-            throw AoError(code: code, systemReason: reason)
-        }
+        guard let opened else { throw AoError(code: errno) }
         device = opened
-        fileID = path.flatMap { try? FileSystem.status(of: $0).get().id }
     }
 
     deinit { try? close() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
         guard let device, let base = bytes.baseAddress else { return false }
-        let waitsBefore = path == nil ? Self.threadWaits() : 0
+        let waitsBefore = Self.threadWaits()
         let start = Monotonic.now()
-        errno = 0
-        let played = ao_play(device, UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count)) != 0
-        if played {
-            // Blocked on a full buffer: the thread slept in the write (a wait, not a preemption)
-            // for longer than taking a lock can.
-            return path == nil && Self.threadWaits() > waitsBefore && Monotonic.seconds(since: start) >= 0.002
+        guard ao_play(device, UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count)) != 0 else {
+            throw OutputFailure(message: "the \(driver.shortName) device stopped taking audio")
         }
-        // libao keeps the system's reason in errno when there is one: a full disk, an I/O error.
-        let reason = errno == 0 ? nil : SystemError.current
-        if path != nil {
-            throw OutputFailure(message: reason.map { "cannot write to the file: \($0.reason)" } ?? "cannot write to the file; is the disk full?")
-        }
-        throw OutputFailure(message: "the \(driver.shortName) device stopped taking audio")
+        // Blocked on a full buffer: the thread slept in the write (a wait, not a preemption)
+        // for longer than taking a lock can.
+        return Self.threadWaits() > waitsBefore && Monotonic.seconds(since: start) >= 0.002
     }
 
     /// How many times the calling thread has given up the CPU to wait.
@@ -182,16 +154,11 @@ final class AoSink: AudioSink {
         return usage.ru_nvcsw
     }
 
-    /// Drains and closes the device; for a file, writes the final header. A pipe cannot have its
-    /// header rewritten (ESPIPE): that is what writing WAV to a pipe means, not a failure.
+    /// Drains and closes the device.
     func close() throws(OutputFailure) {
         guard let device else { return }
         self.device = nil
-        errno = 0
-        guard ao_close(device) == 0 else { return }
-        let code = errno
-        guard path != nil, code != ESPIPE else { return }
-        throw OutputFailure(message: code == 0 ? "could not finish the file" : "could not finish the file: \(SystemError(code: code).reason)")
+        ao_close(device)
     }
 }
 

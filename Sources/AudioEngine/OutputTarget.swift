@@ -4,7 +4,7 @@ import PlayerCore
 public enum OutputTarget: Equatable, Sendable {
     /// A live device through the named libao driver; `nil` is libao's default device.
     case live(driver: String?)
-    /// A file written as fast as decoding allows, by the named libao file driver.
+    /// A file written as fast as decoding allows, in the named format (`wav`, `au`, `raw`).
     case file(driver: String, path: Path, overwrite: Bool)
 
     /// The file driver for `path`, chosen by its extension: `.au`, `.raw`, otherwise WAV.
@@ -73,6 +73,14 @@ struct OutputChoice {
         var notice: String?
         let primary: AoOutput
         switch target {
+        case .file(let name, let path, let overwrite):
+            // Files are written by tplayer itself: libao is not even loaded.
+            guard let kind = FileOutput.Kind(rawValue: name) else {
+                throw OutputError(message: "\(name): not a file output driver; use wav, au or raw (see tplayer --list-outputs)")
+            }
+            self.primary = FileOutput(path: path, kind: kind, overwrite: overwrite)
+            fallback = nil
+            return
         case .live(let name?):
             guard let driver = AoLibrary.driver(named: name) else {
                 throw OutputError(message: "\(name): no such output driver; see tplayer --list-outputs")
@@ -88,11 +96,6 @@ struct OutputChoice {
                 primary = AoOutput(driver: try Self.nullDriver())
                 notice = "output: no live audio device found; playing silently in real time (use -w FILE to write one)"
             }
-        case .file(let name, let path, let overwrite):
-            guard let driver = AoLibrary.driver(named: name), !driver.isLive else {
-                throw OutputError(message: "\(name): not a file output driver; see tplayer --list-outputs")
-            }
-            primary = AoOutput(driver: driver, path: path, overwrite: overwrite)
         }
         self.primary = primary
         self.notice = notice

@@ -136,16 +136,17 @@ public enum FileSystem {
         }
     }
 
-    /// Why a file cannot be created at `path`, found by trying (and undoing the try): the real
-    /// reason (read-only file system, permission denied, no such folder) that libao does not give.
-    public static func whyCannotCreate(_ path: Path) -> SystemError? {
-        guard !path.hasNUL else { return SystemError(code: EINVAL) }
-        let existed = exists(path)
-        let fd = path.withCString { open($0, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0o666) }
-        guard fd >= 0 else { return .current }
-        close(fd)
-        if !existed { _ = path.withCString { unlink($0) } }
-        return nil
+    /// A file created for writing at `path`, or standard output for `-`. An existing file is
+    /// refused (`EEXIST`, atomically: `O_EXCL`) unless `overwrite`, when it is truncated.
+    public static func create(_ path: Path, overwrite: Bool) -> Result<OpenFile, SystemError> {
+        if path == Path("-") {
+            let fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
+        }
+        guard !path.hasNUL else { return .failure(SystemError(code: EINVAL)) }
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | (overwrite ? O_TRUNC : O_EXCL)
+        let fd = path.withCString { open($0, flags, 0o666) }
+        return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
     }
 }
 
@@ -157,12 +158,44 @@ public final class OpenFile {
         descriptor = fd
     }
 
-    deinit { close(descriptor) }
+    private var closed = false
+
+    deinit { if !closed { Glibc.close(descriptor) } }
 
     /// What the open file is now (`fstat`): its size shrinks if someone truncates it.
     public func status() -> Result<FileStatus, SystemError> {
         var info = stat()
         return fstat(descriptor, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+
+    /// Writes all of `bytes` at the current position (or at `offset`), whatever the system
+    /// takes at a time; the reason when it cannot (`ESPIPE` for an offset in a pipe).
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int? = nil) -> SystemError? {
+        var done = 0
+        while done < bytes.count {
+            let rest = bytes.baseAddress! + done
+            let count = offset.map { pwrite(descriptor, rest, bytes.count - done, off_t($0 + done)) }
+                ?? Glibc.write(descriptor, rest, bytes.count - done)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count < 0 ? .current : SystemError(code: EIO) }
+            done += count
+        }
+        return nil
+    }
+
+    /// Where the next write goes, in a file that can be rewound and written there again (not a
+    /// pipe, not a file opened for appending, where a write at an offset goes to the end).
+    public func rewritablePosition() -> Int? {
+        guard fcntl(descriptor, F_GETFL) & O_APPEND == 0 else { return nil }
+        let position = lseek(descriptor, 0, SEEK_CUR)
+        return position >= 0 ? Int(position) : nil
+    }
+
+    /// Closes the file now, with the reason if the system could not finish writing it.
+    public func close() -> SystemError? {
+        guard !closed else { return nil }
+        closed = true
+        return Glibc.close(descriptor) == 0 ? nil : .current
     }
 }
 

@@ -54,7 +54,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
         #expect(Int(Harness.littleEndian32(bytes, 4)) == bytes.count - 8, "RIFF size matches the file")
         let pcm = try Harness.pcm(ofWAV: out)
-        #expect(pcm.count == bytes.count - 68, "data size matches the samples written")
+        #expect(pcm.count == bytes.count - 44, "data size matches the samples written")
         #expect(pcm.count % 4 == 0 && pcm.count > 1_000_000)
         // What was written is the start of the reference decode.
         let reference = try Harness.referenceDecode([Harness.songs[2]], in: folder)

@@ -39,7 +39,36 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
         #expect(bytes.prefix(4) == Data("RIFF".utf8))
         #expect(Int(Harness.littleEndian32(bytes, 4)) == bytes.count - 8)
-        #expect(try Harness.pcm(ofWAV: out).count == bytes.count - 68)
+        #expect(try Harness.pcm(ofWAV: out).count == bytes.count - 44)
+    }
+
+    /// tplayer writes its files itself (libao is not loaded for -w): the very bytes of
+    /// `mpg123 -w`, to a file and to a pipe (where the header cannot be rewritten); AU and raw
+    /// hold the same samples.
+    @Test func filesAreTheBytesMpg123Writes() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = Harness.songs[0]
+        let ours = folder.appendingPathComponent("ours.wav").path
+        let theirs = folder.appendingPathComponent("theirs.wav").path
+        try Harness.tplayer("-q", "-w", ours, song)
+        try Harness.run("/usr/bin/mpg123", ["-q", "-w", theirs, song])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ours)) == Data(contentsOf: URL(fileURLWithPath: theirs)))
+
+        let piped = try Harness.run("/bin/sh", ["-c", "\"$0\" -q -w - \"$2\" | cat > ours-pipe.wav && mpg123 -q -w - \"$2\" | cat > theirs-pipe.wav",
+                                                 Harness.binary, "unused", song], in: folder)
+        #expect(piped.status == 0)
+        let oursPiped = try Data(contentsOf: folder.appendingPathComponent("ours-pipe.wav"))
+        #expect(oursPiped == (try Data(contentsOf: folder.appendingPathComponent("theirs-pipe.wav"))))
+        #expect(oursPiped.count > 44 && Harness.littleEndian32(oursPiped, 40) == 0, "a pipe's header says no size")
+
+        let raw = folder.appendingPathComponent("ours.raw").path
+        let au = folder.appendingPathComponent("ours.au").path
+        try Harness.tplayer("-q", "-w", raw, song)
+        try Harness.tplayer("-q", "-w", au, song)
+        let pcm = try Harness.pcm(ofWAV: theirs)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: raw)) == pcm)
+        let soxed = try Harness.run("/bin/sh", ["-c", "sox \"$0\" -t raw - | cmp - \"$1\"", au, raw])
+        #expect(soxed.status == 0 && soxed.stderr.isEmpty, "sox reads the AU file as the same samples: \(soxed.stderr)")
     }
 
     @Test func aFileKeepsTheFirstSongsFormatAndLosesNothingWhenTheFormatChanges() throws {

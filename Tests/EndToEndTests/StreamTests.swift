@@ -22,7 +22,7 @@ import Testing
         return joined.path
     }
 
-    /// Rate and channels from a WAV header (libao writes WAVE_FORMAT_EXTENSIBLE: same offsets).
+    /// Rate and channels from a WAV header.
     static func format(ofWAV path: String) throws -> (rate: Int, channels: Int) {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let channels = Int(bytes[22]) | Int(bytes[23]) << 8
@@ -94,13 +94,12 @@ import Testing
         _ = Harness.samePCM(try Harness.pcm(ofWAV: out), try Harness.referenceDecode([song, Harness.songs[0]], in: folder))
     }
 
-    @Test func aFileThatCannotBeFinishedSaysWhyAndExitsOne() throws {
+    @Test func aFileThatCannotBeWrittenSaysWhyAndExitsOne() throws {
         let folder = try Harness.temporaryFolder()
         let tiny = try Harness.makeSong(seconds: 0.01, in: folder)
-        // /dev/full takes the first small writes into libao's buffer, then refuses the flush
-        // that writes the final header.
+        // /dev/full refuses the header itself.
         let result = try Harness.tplayer("-q", "--force", "-w", "/dev/full", tiny)
         #expect(result.status == 1)
-        #expect(result.stderrLines == ["tplayer: /dev/full: could not finish the file: no space left on device"])
+        #expect(result.stderrLines == ["tplayer: /dev/full: cannot write to the file: no space left on device"])
     }
 }
