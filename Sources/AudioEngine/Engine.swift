@@ -38,6 +38,9 @@ public final class Engine: PlayerEngine {
         } catch {
             throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
+        // Seeks matter where they are heard: a file is written start to end, without the cost
+        // of reading each song twice.
+        if !target.isFile { decoder.indexer = FrameIndexer() }
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
@@ -104,30 +107,9 @@ public final class Engine: PlayerEngine {
         }
     }
 
-    /// Starts `loop.run()` on a new thread. Signals that ask the process to end or to redraw
-    /// are blocked there, so the main thread's loop answers them; faults (SIGSEGV and the like)
-    /// are not, so a crash on the playback thread still runs the handler that restores the
-    /// terminal.
+    /// Starts `loop.run()` on a thread of its own.
     private static func start(_ loop: PlaybackLoop) throws(SystemError) -> pthread_t {
-        var blocked = sigset_t()
-        var previous = sigset_t()
-        sigfillset(&blocked)
-        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS] { sigdelset(&blocked, fault) }
-        pthread_sigmask(SIG_SETMASK, &blocked, &previous)
-        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(loop).toOpaque()
-        let started = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            _ = setThreadName(pthread_self(), "tplayer-play")  // as `ps -L` and /proc show it
-            Unmanaged<PlaybackLoop>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard started == 0 else {
-            Unmanaged<PlaybackLoop>.fromOpaque(context).release()
-            throw SystemError(code: started)
-        }
-        return thread
+        try HelperThread.start(name: "tplayer-play") { loop.run() }
     }
 }
 
@@ -155,6 +137,42 @@ final class EventOutbox: @unchecked Sendable {
             defer { list.removeAll() }
             return list
         }
+    }
+}
+
+/// A thread of tplayer's own: named (as `ps -L` and /proc show it), and with every signal
+/// blocked but the faults, so that signals reach the main thread, which turns them into events;
+/// a fault on it still reaches the handler that puts the terminal back.
+enum HelperThread {
+    static func start(name: String, _ body: @escaping () -> Void) throws(SystemError) -> pthread_t {
+        final class Job {
+            let name: String
+            let body: () -> Void
+            init(name: String, body: @escaping () -> Void) {
+                self.name = name
+                self.body = body
+            }
+        }
+        var blocked = sigset_t()
+        var previous = sigset_t()
+        sigfillset(&blocked)
+        for fault in [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS] { sigdelset(&blocked, fault) }
+        pthread_sigmask(SIG_SETMASK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(Job(name: name, body: body)).toOpaque()
+        let started = pthread_create(&thread, nil, { context in
+            guard let context else { return nil }
+            let job = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
+            _ = setThreadName(pthread_self(), job.name)
+            job.body()
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            throw SystemError(code: started)
+        }
+        return thread
     }
 }
 

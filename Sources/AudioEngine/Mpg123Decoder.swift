@@ -30,6 +30,12 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     static let seekPreframes = 10
+    static let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
+
+    /// Builds each song's frame index in the background, for fast far seeks (live output).
+    var indexer: FrameIndexer?
+    /// The index asked for the song open now, until it is taken.
+    private var indexRequest: Int?
 
     init() throws(Mpg123Error) {
         var code: Int32 = 0
@@ -37,8 +43,7 @@ final class Mpg123Decoder: AudioDecoder {
         self.handle = handle
         // Gapless decoding stays on: libmpg123 removes the encoder delay and padding that the
         // LAME tag declares, as the mpg123 CLI does. QUIET keeps the library off our stderr.
-        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
-        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0))
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Self.flags, 0))
         // After a seek, libmpg123 decodes this many layer-3 frames before the target and drops
         // them, to refill the bit reservoir and the overlap. Its default of 4 is too few for VBR
         // files: the reservoir reaches back 511 bytes, up to ~8 small frames, and the first
@@ -49,6 +54,7 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     deinit {
+        indexer?.stop()
         mpg123_close(handle)
         mpg123_delete(handle)
     }
@@ -108,6 +114,7 @@ final class Mpg123Decoder: AudioDecoder {
                 var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
                                     tags: tags())
                 info.stream = stream()
+                indexRequest = indexer?.index(path)
                 return OpenedSong(info: info, format: format)
             }
         }
@@ -121,6 +128,7 @@ final class Mpg123Decoder: AudioDecoder {
     func close() {
         mpg123_close(handle)
         file = nil
+        indexRequest = nil
     }
 
     /// The song's file is now smaller than when it was opened (someone truncated it while it
@@ -175,8 +183,20 @@ final class Mpg123Decoder: AudioDecoder {
         return length >= 0 ? Int64(length) : nil
     }
 
-    /// Moves decoding to `frame` (sample-accurate: libmpg123 uses its frame index).
+    /// Whether the background index for the song open now is built and not yet taken.
+    var hasIndexReady: Bool {
+        guard let request = indexRequest, let indexer else { return false }
+        return indexer.isReady(request)
+    }
+
+    /// Moves decoding to `frame` (sample-accurate: libmpg123 uses its frame index, the whole
+    /// song's once the indexer has built it).
     func seek(toFrame frame: Int64) -> Int64? {
+        if let request = indexRequest, let index = indexer?.take(request) {
+            indexRequest = nil
+            var offsets = index.offsets.map { off_t($0) }
+            _ = offsets.withUnsafeMutableBufferPointer { tp_mpg123_set_index(handle, $0.baseAddress, off_t(index.step), $0.count) }
+        }
         let result = tp_mpg123_seek(handle, off_t(frame), SEEK_SET)
         return result >= 0 ? Int64(result) : nil
     }

@@ -178,9 +178,10 @@ final class PlaybackLoop {
             fadeOut()
             pending = 0
             pendingSpent = nil
+            let started = clock.now
             if let landed = decoder.seek(toFrame: frame) {
                 shared.update { $0.position = landed }
-                report(.seeked(token: song.token, frame: landed))
+                report(.seeked(token: song.token, frame: landed, took: clock.now - started))
             } else {
                 report(.decodeFailed(token: song.token, message: "cannot seek in this file"))
             }

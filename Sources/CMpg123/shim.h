@@ -30,6 +30,15 @@ static inline off_t tp_mpg123_seek(mpg123_handle *mh, off_t offset, int whence) 
     return mpg123_seek(mh, offset, whence);
 }
 
+// The frame index: read from a handle that has scanned the file, handed to another.
+static inline int tp_mpg123_index(mpg123_handle *mh, off_t **offsets, off_t *step, size_t *fill) {
+    return mpg123_index(mh, offsets, step, fill);
+}
+
+static inline int tp_mpg123_set_index(mpg123_handle *mh, off_t *offsets, off_t step, size_t fill) {
+    return mpg123_set_index(mh, offsets, step, fill);
+}
+
 // `MPG123_ENC_SIGNED_16` is an enum member built from other members; an int constant keeps the
 // Swift side free of enum-to-int casts.
 static const int tp_mpg123_enc_signed_16 = MPG123_ENC_SIGNED_16;

@@ -146,6 +146,9 @@ public final class Player {
         if options.trace, case .playback(let phase) = event, phase != .idle, phase != .playing {
             say("engine: \(phase)")
         }
+        if options.trace, case .seeked(_, let frame, let took) = event, let rate = session.state.song?.sampleRate {
+            say("engine: seeked to \(TimeFormat.precise(Double(frame) / Double(rate))) in \(Int((took * 1000).rounded(.up))) ms")
+        }
         if options.trace, case .deviceBuffer(let seconds, let kept) = event {
             func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
             say("engine: the device buffers \(ms(seconds)) ms; \(ms(kept.lowerBound))–\(ms(kept.upperBound)) ms of it are kept queued")

@@ -104,8 +104,9 @@ public enum EngineEvent: Equatable, Sendable {
     case damaged(token: Int, at: AudioTime, reason: String)
     /// What the playback thread does now (for `--trace`: holds for a script's budget, retries).
     case playback(PlaybackPhase)
-    /// A seek in the song with `token` landed at `frame` (the status line shows the new place).
-    case seeked(token: Int, frame: Int64)
+    /// A seek in the song with `token` landed at `frame` (the status line shows the new place),
+    /// after `took` seconds on the playback thread (for `--trace`).
+    case seeked(token: Int, frame: Int64, took: Double)
     /// The live device's buffer, measured by filling it once, and how much of it the playback
     /// thread keeps queued, in seconds (for `--trace`).
     case deviceBuffer(seconds: Double, kept: ClosedRange<Double>)
