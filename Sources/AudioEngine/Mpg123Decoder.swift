@@ -183,6 +183,14 @@ final class Mpg123Decoder: AudioDecoder {
         return length >= 0 ? Int64(length) : nil
     }
 
+    /// Whether `lengthInFrames` is exact (a LAME/Xing tag counts the frames), not estimated from
+    /// the file's size.
+    var lengthIsExact: Bool {
+        var accurate = 0
+        var ignored = 0.0
+        return mpg123_getstate2(handle, Int32(MPG123_ACCURATE.rawValue), &accurate, &ignored) == MPG123_OK.rawValue && accurate != 0
+    }
+
     /// Whether the background index for the song open now is built and not yet taken.
     var hasIndexReady: Bool {
         guard let request = indexRequest, let indexer else { return false }

@@ -16,6 +16,11 @@ public enum FileSystem {
     }
 
     /// Whether anything exists at `path` (a dangling symbolic link counts: it can be written through).
+    public static func isDirectory(_ path: Path) -> Bool {
+        if case .success(let info) = status(of: path) { return info.kind == .directory }
+        return false
+    }
+
     public static func exists(_ path: Path) -> Bool {
         guard !path.hasNUL else { return false }
         var info = stat()

@@ -1,31 +1,72 @@
+import Files
 import Inputs
 import PlayerCore
 
-/// `tplayer --check FILE`: a script or a playlist checked without playing anything.
+/// `tplayer --check PATH...`: scripts and playlists checked, and songs (named, in folders, in
+/// playlists) decoded whole, as fast as the decoder goes, without playing or writing anything.
 public struct Check: Equatable {
-    /// Every problem as `FILE:LINE:COLUMN: message` (for stderr).
-    public let problems: [String]
-    /// `FILE: ok, N commands` when there are none (for stdout).
-    public let summary: String?
+    /// Every problem, one line each (for stderr): `FILE:LINE:COLUMN: message` for scripts and
+    /// playlists, `album/07.mp3: damaged at 3:41.20: reason` for songs.
+    public var problems: [String] = []
+    /// `FILE: ok, N commands` per clean script or playlist, then the count of songs (stdout).
+    public var summary: [String] = []
     /// 0 when clean, 65 when there is any problem.
-    public let status: Int32
+    public var status: Int32 = 0
 
-    public static func run(_ path: Path) -> Check {
-        let problems: [Diagnostic]
-        let summary: String
-        if Playlist.isPlaylist(path) {
-            let expanded = InputExpander.expand([path], checksEntries: true)
-            problems = expanded.problems + (expanded.entries.isEmpty && expanded.problems.isEmpty
-                ? [Diagnostic(SourceLocation(file: "\(path)"), "no entries in it")] : [])
-            summary = "\(path): ok, \(expanded.entries.count) songs"
-        } else {
-            let script = ScriptCompiler(path: path)
-            problems = script.problems
-            summary = "\(path): ok, \(script.lines.count) commands"
+    /// What decoding one song found, and how far the run is (songs done, songs in all, the one
+    /// starting now): for a progress bar.
+    public typealias Decode = (Path) -> SongVerdict
+    public typealias Progress = (_ done: Int, _ total: Int, _ path: Path) -> Void
+
+    /// Checks `paths`; `found` hears each problem as soon as it is found (a library takes a while).
+    public static func run(_ paths: [Path], decode: Decode, progress: Progress? = nil,
+                           found: ((String) -> Void)? = nil) -> Check {
+        var check = Check()
+        // What to decode, in order, and the playlist each song came from (whose "ok" waits for
+        // its songs).
+        var songs: [(path: Path, playlist: Int?)] = []
+        var playlists: [(line: String, clean: Bool)] = []
+        for path in paths {
+            if Playlist.isPlaylist(path) || InputExpander.isAudioFile(path) || FileSystem.isDirectory(path) {
+                let expanded = InputExpander.expand([path], checksEntries: true)
+                var problems = expanded.problems.map(\.located)
+                if expanded.entries.isEmpty && problems.isEmpty { problems.append("\(path): no entries in it") }
+                problems.forEach { found?($0) }
+                check.problems += problems
+                var playlist: Int?
+                if Playlist.isPlaylist(path) {
+                    playlist = playlists.count
+                    playlists.append(("\(path): ok, \(expanded.entries.count) songs", problems.isEmpty))
+                }
+                songs += expanded.entries.map { ($0.path, playlist) }
+            } else {
+                let script = ScriptCompiler(path: path)
+                script.problems.forEach { found?($0.located) }
+                check.problems += script.problems.map(\.located)
+                if script.problems.isEmpty { check.summary.append("\(path): ok, \(script.lines.count) commands") }
+            }
         }
-        guard problems.isEmpty else {
-            return Check(problems: problems.map(\.located), summary: nil, status: Launch.problemsFound)
+        var seconds = 0.0
+        var failed = 0
+        for (done, song) in songs.enumerated() {
+            progress?(done, songs.count, song.path)
+            let verdict = decode(song.path)
+            if case .clean(let length) = verdict { seconds += length }
+            guard let report = verdict.report(for: song.path) else { continue }
+            found?(report)
+            check.problems.append(report)
+            failed += 1
+            if let playlist = song.playlist { playlists[playlist].clean = false }
         }
-        return Check(problems: [], summary: summary, status: 0)
+        progress?(songs.count, songs.count, Path(""))
+        check.summary += playlists.filter(\.clean).map(\.line)
+        if !songs.isEmpty {
+            let count = "\(songs.count) song\(songs.count == 1 ? "" : "s") decoded"
+            check.summary.append(failed == 0
+                ? "\(count) (\(TimeFormat.clock(seconds))): none damaged"
+                : "\(count): \(failed) damaged or not playable")
+        }
+        if !check.problems.isEmpty { check.status = Launch.problemsFound }
+        return check
     }
 }

@@ -19,7 +19,7 @@ struct TPlayer: ParsableCommand {
             Keys (when stdin is a terminal): space play/stop, p play, s stop, n next, b previous, \
             r repeat, z shuffle, l load, h or ? help, q quit.
             Exit status: 0 when every input played, 1 when one could not be played, 64 for a \
-            usage error, 65 when --check or --script finds problems in a script or playlist.
+            usage error, 65 when --check or --script finds problems in a script or playlist, or --check a damaged song.
             """,
         version: version
     )
@@ -59,8 +59,8 @@ struct TPlayer: ParsableCommand {
     @Option(help: ArgumentHelp("Run a scripted playlist file: one command per line (add PATH, load PATH, play, stop, next, previous, wait 1.5s, wait end, seek 1:30, seek +10s, seek 50%, volume 80%, repeat on, shuffle off, quit).", valueName: "FILE"))
     var script: String?
 
-    @Option(help: ArgumentHelp("Check a script or playlist without playing; problems as FILE:LINE:COLUMN.", valueName: "FILE"))
-    var check: String?
+    @Flag(help: "Check the inputs without playing: scripts and playlists (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
+    var check = false
 
     @Flag(help: "Print each state transition to stderr, e.g. 'Prepare -> Play (play)'.")
     var trace = false
@@ -72,15 +72,22 @@ struct TPlayer: ParsableCommand {
     var inputs: [String] = []
 
     func validate() throws {
-        let modes = [listOutputs ? "--list-outputs" : nil, printStates ? "--print-states" : nil, check.map { _ in "--check" }]
+        let modes = [listOutputs ? "--list-outputs" : nil, printStates ? "--print-states" : nil, check ? "--check" : nil]
             .compactMap { $0 }
         if modes.count > 1 {
             throw ValidationError("\(modes.joined(separator: " and ")) do different things: give one")
         }
-        if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
+        if check {
+            if script != nil || write != nil {
+                throw ValidationError("--check plays nothing: name what to check as inputs (--check a.tps b.mp3), without --script or -w")
+            }
+            if inputs.isEmpty {
+                throw ValidationError("--check needs something to check: scripts, playlists, MP3 files or folders")
+            }
+        } else if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
             throw ValidationError("\(modes[0]) plays nothing: leave out the inputs, --script and -w")
         }
-        if inputs.isEmpty && !listOutputs && !printStates && script == nil && check == nil {
+        if inputs.isEmpty && !listOutputs && !printStates && script == nil {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
         }
         if seed != nil && !shuffle {
@@ -118,11 +125,9 @@ struct TPlayer: ParsableCommand {
             }
             return
         }
-        if let check {
-            let result = Check.run(RawArguments.path(check))
-            result.problems.forEach(printError)
-            result.summary.map(printOutput)
-            if result.status != 0 { throw ExitCode(result.status) }
+        if check {
+            let status = CheckRun(inputs: inputs.map(RawArguments.path)).run()
+            if status != 0 { throw ExitCode(status) }
             return
         }
         let options = PlayerRun.Options(

@@ -1,0 +1,56 @@
+import CMpg123
+import Files
+import PlayerCore
+
+/// Decodes a whole song as fast as libmpg123 goes, to nothing: `tplayer --check` on audio, and
+/// the counterpart of `mpg123 -t`.
+public final class SongChecker {
+    private let decoder: Mpg123Decoder
+    private let buffer: UnsafeMutableRawPointer
+    private static let bufferBytes = 1 << 18
+
+    public init() throws(OutputError) {
+        mpg123_init()
+        do {
+            decoder = try Mpg123Decoder()
+        } catch {
+            throw OutputError(message: "decoder: \(error)", isUsageError: false)
+        }
+        buffer = .allocate(byteCount: Self.bufferBytes, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    public func check(_ path: Path) -> SongVerdict {
+        let song: OpenedSong
+        do {
+            song = try decoder.open(path, refusing: nil)
+        } catch {
+            return .unplayable(error)
+        }
+        defer { decoder.close() }
+        // The length the stream declares, when it is exact (a LAME/Xing tag's frame count), not
+        // an estimate from the file's size.
+        let declared = decoder.lengthIsExact ? song.info.totalFrames : nil
+        var format = song.format
+        var seconds = 0.0
+        while true {
+            switch decoder.read(into: buffer, capacity: Self.bufferBytes) {
+            case .data(let bytes):
+                seconds += Double(bytes / format.bytesPerFrame) / Double(format.rate)
+            case .newFormat(let next):
+                format = next
+            case .done:
+                if let declared, seconds < Double(declared) / Double(song.format.rate) - 0.05 {
+                    return .truncated(at: seconds, declared: Double(declared) / Double(song.format.rate))
+                }
+                return .clean(seconds: seconds)
+            case .damaged(let bytes, let reason):
+                seconds += Double(bytes / format.bytesPerFrame) / Double(format.rate)
+                return .damaged(at: seconds, reason: reason)
+            }
+        }
+    }
+}

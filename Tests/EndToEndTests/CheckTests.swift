@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// `tplayer --check PATH...` on songs: every one decoded whole, each damaged one named in one
+/// line with where, a count at the end, exit 65 when any is damaged; a progress bar in a
+/// terminal.
+@Suite(.serialized)
+struct CheckTests {
+    /// A folder with a clean song, one cut short, one with a burst of junk in the middle and a
+    /// text file named .mp3.
+    static func library() throws -> URL {
+        let folder = try Harness.temporaryFolder()
+        let album = folder.appendingPathComponent("album")
+        try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
+        let song = try Data(contentsOf: URL(fileURLWithPath: Harness.songs[1]))
+        try song.write(to: album.appendingPathComponent("01 clean.mp3"))
+        try song.prefix(song.count / 2).write(to: album.appendingPathComponent("02 cut.mp3"))
+        var junk = song
+        for index in (song.count / 2)..<(song.count / 2 + 4000) { junk[index] = 0x55 }
+        try junk.write(to: album.appendingPathComponent("03 junk.mp3"))
+        try Data("not audio at all\n".utf8).write(to: album.appendingPathComponent("04 text.mp3"))
+        return folder
+    }
+
+    @Test func damagedSongsAreNamedWithWhereAndTheRunSaysHowMany() throws {
+        let folder = try Self.library()
+        let result = try Harness.tplayer(["--check", "album"], in: folder)
+        #expect(result.status == 65)
+        let lines = result.stderrLines
+        #expect(lines.count == 3, "\(lines)")
+        #expect(lines.first { $0.hasPrefix("album/02 cut.mp3: damaged at ") && $0.hasSuffix("was it cut short?") } != nil)
+        #expect(lines.first { $0.hasPrefix("album/03 junk.mp3: damaged at ") && $0.contains("resync") } != nil)
+        #expect(lines.contains("album/04 text.mp3: no MPEG audio found in it; is it an MP3 file?"))
+        #expect(result.stdout == "4 songs decoded: 3 damaged or not playable\n")
+    }
+
+    @Test func aCleanLibraryExitsZeroWithItsLength() throws {
+        let result = try Harness.tplayer(["--check"] + Harness.songs + [Harness.root.appendingPathComponent("Resources/demo.m3u").path])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last?.hasPrefix("6 songs decoded (") == true && lines.last?.hasSuffix("): none damaged") == true)
+        #expect(lines.first?.hasSuffix("demo.m3u: ok, 3 songs") == true)
+    }
+
+    @Test func aSongInAPlaylistThatIsDamagedTakesItsOkAway() throws {
+        let folder = try Self.library()
+        try Data("album/01 clean.mp3\nalbum/02 cut.mp3\n".utf8).write(to: folder.appendingPathComponent("list.m3u"))
+        let result = try Harness.tplayer(["--check", "list.m3u"], in: folder)
+        #expect(result.status == 65)
+        #expect(result.stdout == "2 songs decoded: 1 damaged or not playable\n")
+    }
+
+    @Test func scriptsAreStillCheckedAndUsageErrorsSayWhatToDo() throws {
+        let none = try Harness.tplayer("--check")
+        #expect(none.status == 64)
+        #expect(none.stderr.contains("--check needs something to check"))
+        let withW = try Harness.tplayer("--check", "-w", "x.wav", Harness.songs[0])
+        #expect(withW.status == 64)
+    }
+
+    @Test func inATerminalAProgressBarShowsAndIsGoneAtTheEnd() throws {
+        let folder = try Self.library()
+        // Enough songs that the run takes a moment: the clean one, many times, by a playlist.
+        let list = String(repeating: "album/01 clean.mp3\n", count: 400)
+        try Data(list.utf8).write(to: folder.appendingPathComponent("many.m3u"))
+        let pane = try Pane(arguments: ["--check", folder.appendingPathComponent("many.m3u").path])
+        try pane.waitForLine(20) { $0.hasPrefix("[") && $0.contains("/400 ") && $0.contains("01 clean.mp3") }
+        #expect(try pane.waitForExit(120) == 0)
+        let screen = try pane.lines()
+        #expect(!screen.contains { $0.hasPrefix("[") }, "the bar is cleared: \(screen)")
+        #expect(screen.contains { $0.hasPrefix("400 songs decoded (") })
+    }
+}
