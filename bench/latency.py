@@ -80,9 +80,8 @@ def one_run(tplayer, song, server, key, delay):
     return (recorder.arrival(loud[-1]) - pressed) * 1000
 
 
-def main():
-    tplayer = os.path.abspath(sys.argv[1])
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+def measure(tplayer, runs=5):
+    """Median and max heard latency of a stop and of a seek, in ms, over `runs` runs each."""
     song = make_song()
     results = {"stop": [], "seek": []}
     with SoundServer() as server:
@@ -91,8 +90,14 @@ def main():
             delay = DELAYS[run % len(DELAYS)]
             results["stop"].append(one_run(tplayer, song, server, b"s", delay))
             results["seek"].append(one_run(tplayer, song, server, b"9", delay + 0.5))
-    for name, values in results.items():
-        print(f"{name} {statistics.median(values):.1f} {max(values):.1f}")
+    return {name: (statistics.median(values), max(values)) for name, values in results.items()}
+
+
+def main():
+    tplayer = os.path.abspath(sys.argv[1])
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    for name, (median, most) in measure(tplayer, runs).items():
+        print(f"{name} {median:.1f} {most:.1f}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,20 @@ def first_sample(command, fifo):
         sys.exit(f"{command[0]} wrote no samples")
     return elapsed, usage.ru_maxrss / 1024
 
+def measure(runs=RUNS):
+    """Median seconds to the first sample and peak RSS (MB) of each player."""
+    playlist = make_list()
+    fifo = os.path.join(out, "pcm.fifo")
+    commands = {
+        "mpg123": ["mpg123", "-q", "-w", fifo, "-@", playlist],
+        "tplayer": [tplayer, "-q", "--force", "-w", fifo, playlist],
+    }
+    results = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            results[name].append(first_sample(command, fifo))
+    return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs)) for name, rs in results.items()}
+
 def main():
     playlist = make_list()
     fifo = os.path.join(out, "pcm.fifo")
@@ -75,4 +89,5 @@ def main():
     print(f"  tplayer {t[0]:.3f} s (target < 1 s): {'met' if t[0] < 1 else 'MISSED'}; "
           f"{t[1]:.1f} MB (target < 64 MB): {'met' if t[1] < 64 else 'MISSED'}")
 
-main()
+if __name__ == "__main__":
+    main()

@@ -51,6 +51,13 @@ protocol AudioDecoder: AnyObject {
     func setVolume(_ fraction: Double)
     /// The song's file was truncated while it played: its size then and now.
     var truncation: (was: Int64, now: Int64)? { get }
+    /// The song open on this decoder is the one playing (opened so, or opened ahead on the spare
+    /// decoder and taken over).
+    func promoted()
+}
+
+extension AudioDecoder {
+    func promoted() {}
 }
 
 /// Why the output failed: one line for the user.

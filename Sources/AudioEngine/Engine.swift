@@ -15,6 +15,8 @@ public final class Engine: PlayerEngine {
     private let shared = Locked(EngineShared())
     private let outbox: EventOutbox
     private var thread: pthread_t?
+    /// The song last cued (main thread only).
+    private var lastCue: Path?
     public let outputName: String
     public let writesFile: Bool
 
@@ -40,11 +42,18 @@ public final class Engine: PlayerEngine {
         }
         // Seeks matter where they are heard: a file is written start to end, without the cost
         // of reading each song twice.
-        if !target.isFile { decoder.indexer = FrameIndexer() }
+        // Live output also opens the next song ahead, on a second decoder, for gapless play.
+        var spare: Mpg123Decoder?
+        if !target.isFile {
+            let indexer = FrameIndexer()
+            decoder.indexer = indexer
+            spare = try? Mpg123Decoder()
+            spare?.indexer = indexer
+        }
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
-        let loop = PlaybackLoop(decoder: decoder, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
+        let loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)
         do {
             thread = try Self.start(loop)
@@ -70,6 +79,12 @@ public final class Engine: PlayerEngine {
         case .play: post(.play)
         case .seek(let target): post(.seek(target))
         }
+    }
+
+    public func cue(_ path: Path?) {
+        guard path != lastCue else { return }  // the session asks after everything it does
+        lastCue = path
+        post(.cue(path))
     }
 
     public var position: Int64 { shared.read(\.position) }

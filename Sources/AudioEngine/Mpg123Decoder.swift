@@ -32,8 +32,11 @@ final class Mpg123Decoder: AudioDecoder {
     static let seekPreframes = 10
     static let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
 
-    /// Builds each song's frame index in the background, for fast far seeks (live output).
+    /// Builds the playing song's frame index in the background, for fast far seeks (live
+    /// output), once the song plays (`promoted`): a song opened ahead on the spare decoder
+    /// must not take the place of the one playing.
     var indexer: FrameIndexer?
+    private var openedPath: Path?
     /// The index asked for the song open now, until it is taken.
     private var indexRequest: Int?
 
@@ -114,7 +117,7 @@ final class Mpg123Decoder: AudioDecoder {
                 var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
                                     tags: tags())
                 info.stream = stream()
-                indexRequest = indexer?.index(path)
+                openedPath = path
                 return OpenedSong(info: info, format: format)
             }
         }
@@ -129,6 +132,11 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_close(handle)
         file = nil
         indexRequest = nil
+        openedPath = nil
+    }
+
+    func promoted() {
+        if indexRequest == nil, let openedPath { indexRequest = indexer?.index(openedPath) }
     }
 
     /// The song's file is now smaller than when it was opened (someone truncated it while it

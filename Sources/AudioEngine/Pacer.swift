@@ -37,7 +37,8 @@ enum Pacing: Equatable, Sendable {
 /// - Calibration: when the device opens, chunks are written at once until one blocks. The
 ///   buffer is then full: what was written, less what played while the write waited, is its
 ///   size (`capacity`). (A sound server that is still starting may hold the write for longer
-///   than all that was written could play: then nothing has played, and all of it is queued.)
+///   than all that was written could play: the size is then what was queued before that write,
+///   which may be less than the buffer, never more.)
 /// - Drift: the estimate takes the device to play `drift` faster than the monotonic clock, so a
 ///   device whose crystal runs fast (by at most a few hundred ppm) is slightly overfed, never
 ///   starved. The surplus builds up until a write blocks: the buffer is full, exactly, and the
@@ -135,10 +136,10 @@ struct WritePacer: Equatable {
             if calibrating {
                 if blocked {
                     calibrating = false
-                    // A write held longer than all that was written waited for a server still
-                    // starting, not for a device playing: all of it is queued.
-                    let played = took >= written ? 0 : took
-                    let size = min(max(written - played, written - seconds, 0.01), Self.calibrationLimit)
+                    // A write held longer than all that was written could play waited for a
+                    // server still starting: what was queued before it is what is known.
+                    let known = took >= written ? written - seconds : max(written - took, written - seconds)
+                    let size = min(max(known, 0.01), Self.calibrationLimit)
                     capacity = size
                     written = size
                     origin = now

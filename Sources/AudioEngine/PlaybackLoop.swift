@@ -8,6 +8,9 @@ enum EngineCommand: Equatable, Sendable {
     case stop
     case seek(SeekTarget)
     case volume(Double)
+    /// The song that follows if the current one plays to its end (`nil`: none), opened ahead
+    /// on the spare decoder so that it starts without a gap.
+    case cue(Path?)
     case shutdown
 }
 
@@ -52,14 +55,21 @@ final class PlaybackLoop {
 
     /// The open song: its token, what it is, and the format it decodes to now.
     struct Song {
-        let token: Int
+        var token: Int
         let info: SongInfo
         var format: PCMFormat
     }
 
     private(set) var phase = Phase.idle
     private(set) var song: Song?
-    private let decoder: AudioDecoder
+    private var decoder: AudioDecoder
+    /// A second decoder, where the cued song is opened ahead (live output only).
+    private var spare: AudioDecoder?
+    /// The cued song, open on `spare`.
+    private var cued: (path: Path, opened: OpenedSong)?
+    /// The cued song took over at the end of the last one and plays, until the session's
+    /// `open` for it arrives (it then keeps playing, adopted) or for another song.
+    private var provisional = false
     private var output: AudioOutput
     private let fallback: AudioOutput?
     private var sink: AudioSink?
@@ -89,10 +99,12 @@ final class PlaybackLoop {
     /// Frames of the fade in still to come, and how long it is.
     private var fadeIn = (left: 0, length: 0)
 
-    init(decoder: AudioDecoder, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
+    init(decoder: AudioDecoder, spare: AudioDecoder? = nil, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
          shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
         self.fades = fades && !outputs.primary.isFile
         self.decoder = decoder
+        // A file is never starved: it is written start to end, song after song, as it is.
+        self.spare = outputs.primary.isFile ? nil : spare
         output = outputs.primary
         fallback = outputs.fallback
         pacer = WritePacer(pacing: outputs.primary.pacing)
@@ -166,12 +178,15 @@ final class PlaybackLoop {
             case .playing, .heldByBudget, .deviceLost: break  // already, or waiting for the device
             }
         case .stop:
-            if phase == .playing || phase == .heldByBudget {
+            // While the cued song has taken over, a stop is the ended song's (a load from
+            // Prepare stops what is there first): the song taking over plays on.
+            if (phase == .playing || phase == .heldByBudget) && !provisional {
                 fadeOut()
                 move(to: .idle)
             }
         case .seek(let target):
-            guard let song else { return }
+            // While the cued song has taken over, a seek is the ended song's (its rewind).
+            guard let song, !provisional else { return }
             let position = shared.read(\.position)
             let frame = target.frame(in: song.info, from: position)  // from where it was asked
             let playing = phase == .playing
@@ -188,12 +203,24 @@ final class PlaybackLoop {
             if playing, fadeInNext { startFadeIn() }
         case .volume(let fraction):
             decoder.setVolume(fraction)
+            spare?.setVolume(fraction)
+        case .cue(let path):
+            cue(path)
         case .shutdown:
             break  // `run` ends the thread
         }
     }
 
     private func open(_ path: Path, token: Int) {
+        if provisional, var current = song, current.info.path == path {
+            // The song the list goes on to is the one that took over: it plays on, gaplessly.
+            provisional = false
+            current.token = token
+            song = current
+            report(.opened(current.info, token: token))
+            return
+        }
+        provisional = false
         if case .deviceLost = phase {} else {
             fadeOut()  // a song left while it played (next, load); one that ended is already idle
             move(to: .idle)
@@ -206,6 +233,7 @@ final class PlaybackLoop {
             // A file keeps the format it started with: libmpg123 converts later songs to it.
             try decoder.restrictFormat(to: output.isFile ? sink?.format : nil)
             let opened = try decoder.open(path, refusing: sink?.fileID)
+            decoder.promoted()
             song = Song(token: token, info: opened.info, format: opened.format)
             shared.update { $0.position = 0 }
             report(.opened(opened.info, token: token))
@@ -247,7 +275,7 @@ final class PlaybackLoop {
             if let cut = decoder.truncation {
                 earlyEnd = .cutShort(was: cut.was, now: cut.now)
                 flush()
-            } else {
+            } else if !takeOverByCue(from: current) {
                 move(to: .idle)
                 report(.ended(token: current.token))
             }
@@ -279,6 +307,40 @@ final class PlaybackLoop {
         } catch {
             fail(with: "\(output.name): cannot keep the file's format: \(error)")
         }
+    }
+
+    // MARK: The next song, ahead
+
+    private func cue(_ path: Path?) {
+        guard let spare, cued?.path != path || path == nil else { return }
+        cued = nil
+        spare.close()
+        guard let path else { return }
+        do throws(LoadFailure) {
+            try spare.restrictFormat(to: nil)
+            cued = (path, try spare.open(path, refusing: sink?.fileID))
+        } catch {
+            // Not now: the session's own open of it says why, in its turn.
+        }
+    }
+
+    /// At the clean end of `current`: the cued song takes over at once, on the spare decoder,
+    /// so the device never runs dry between the two, whatever the disk's latency. Not while a
+    /// script paces playback (its next command may be anything). Reports `current` ended; the
+    /// session's `open` of the cued song then finds it playing.
+    private func takeOverByCue(from current: Song) -> Bool {
+        guard let next = cued, let spare, !shared.read({ $0.budget.isLimited }) else { return false }
+        cued = nil
+        let finished = decoder
+        decoder = spare
+        self.spare = finished
+        finished.close()
+        decoder.promoted()
+        song = Song(token: -1, info: next.opened.info, format: next.opened.format)
+        provisional = true
+        shared.update { $0.position = 0 }
+        report(.ended(token: current.token))
+        return true
     }
 
     // MARK: Fades

@@ -19,6 +19,13 @@ public protocol PlaybackEngine: AnyObject {
     func grant(_ time: AudioTime, id: Int)
     /// Takes back what is left of the current grant (none is reported for it) and returns it.
     func revokeGrant() -> AudioTime
+    /// The song that follows the current one if it plays to its end (`nil`: none), for an
+    /// engine that opens it ahead to start it without a gap.
+    func cue(_ path: Path?)
+}
+
+extension PlaybackEngine {
+    public func cue(_ path: Path?) {}
 }
 
 /// An engine a main loop drives: its reports arrive on a descriptor a `poll` loop watches, and

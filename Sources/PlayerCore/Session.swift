@@ -82,6 +82,7 @@ public final class Session {
 
     public func perform(_ command: Command) {
         guard !isFinished else { return }
+        defer { cueNext() }
         switch command {
         case .play, .toggle:
             if case .idle = context.state {
@@ -122,6 +123,7 @@ public final class Session {
     public func append(_ added: [Entry]) {
         entries += added
         queue.append(added.count)
+        cueNext()
     }
 
     /// Adds entries and plays them now; the list goes on after them from where it was. When a
@@ -129,6 +131,7 @@ public final class Session {
     /// goes on from where it was.
     public func playNow(_ added: [Entry], asked: Bool = false) {
         guard !added.isEmpty else { return }
+        defer { cueNext() }
         let resume = asked ? resumePoint() : nil
         entries += added
         queue.insertNext(added.count)
@@ -145,6 +148,7 @@ public final class Session {
 
     public func handle(_ event: EngineEvent) {
         guard !isFinished else { return }
+        defer { cueNext() }
         switch event {
         case .opened(let song, let token):
             if !apply(.opened(song, token: token)).isIgnored { opening = nil }
@@ -184,6 +188,19 @@ public final class Session {
         case .budgetSpent, .playback, .seeked, .deviceBuffer:
             break  // the script runner's, the trace's and the status line's business
         }
+    }
+
+    /// Tells the engine the entry that follows the song playing if it plays to its end, as
+    /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
+    /// device). Asked after everything that may change it; the engine ignores a repeat.
+    private func cueNext() {
+        guard !isFinished, context.state.song != nil else { return engine.cue(nil) }
+        var ahead = queue  // a value: advancing the copy leaves the list as it is
+        for _ in 0...entries.count {
+            guard let entry = ahead.advance() else { break }
+            if !failedEntries.contains(entry) { return engine.cue(entries[entry].path) }
+        }
+        engine.cue(nil)
     }
 
     /// Hands `event` to the state machine and makes the engine calls it returns.

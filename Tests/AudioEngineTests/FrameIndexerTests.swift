@@ -32,6 +32,7 @@ struct FrameIndexerTests {
             decoder.indexer = FrameIndexer()
         }
         _ = try decoder.open(Self.song, refusing: nil)
+        decoder.promoted()
         if indexed {
             // Wait for the helper thread, as a listener would before a far seek.
             for _ in 0..<300 where !decoder.hasIndexReady { usleep(10_000) }

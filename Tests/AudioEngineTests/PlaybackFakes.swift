@@ -22,7 +22,7 @@ final class FakeDecoder: AudioDecoder {
     private var segment = 0
     private var frameInSegment = 0
     private var framesOut = 0
-    private var sample: Int16 = 0
+    var sample: Int16 = 0
     private var announced: PCMFormat?
 
     init(_ segments: [Segment]) {
@@ -222,12 +222,12 @@ final class LoopRig {
     let loop: PlaybackLoop
     private let reported = Locked<[EngineEvent]>([])
 
-    init(decoder: FakeDecoder, output: FakeOutput, fades: Bool = false) {
+    init(decoder: FakeDecoder, spare: FakeDecoder? = nil, output: FakeOutput, fades: Bool = false) {
         self.decoder = decoder
         self.output = output
         output.clock = clock
         let reported = self.reported
-        loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
+        loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
                             fades: fades, shared: shared) { event in
             reported.update { $0.append(event) }
         }

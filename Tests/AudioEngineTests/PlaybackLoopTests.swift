@@ -213,3 +213,86 @@ struct PlaybackLoopTests {
         #expect(rig.output.samples == counting(4 * 16384), "sample for sample, as mpg123 writes (as much as the buffer holds at a time)")
     }
 }
+
+/// The next song opened ahead (`cue`) takes over at the end of the one playing, on the spare
+/// decoder, so the device never runs dry however long the main loop takes to answer the end.
+struct CueTests {
+    /// A song of `frames` frames whose samples count up from `start`.
+    private func song(_ frames: Int, from start: Int16) -> FakeDecoder {
+        let decoder = FakeDecoder([.init(format: FakeDecoder.cd, frames: frames)])
+        decoder.sample = start
+        return decoder
+    }
+
+    /// Plays until song 1 ends, then lets `delay` seconds pass (a slow main loop, a slow disk)
+    /// before the session's calls for the end arrive, as they do: the ended song's rewind and
+    /// stop, then the next song's open and play.
+    private func boundary(cued: Bool, delay: Double) -> (rig: LoopRig, events: [EngineEvent]) {
+        let output = FakeOutput()
+        output.deviceBuffer = 0.08
+        let rig = LoopRig(decoder: song(44100, from: 0), spare: song(44100, from: 20000), output: output)
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        if cued { rig.loop.execute(.cue("b.mp3")) }
+        var events: [EngineEvent] = []
+        while !events.contains(.ended(token: 1)) {
+            if let due = rig.loop.nextWrite { rig.clock.now = due }
+            rig.loop.step()
+            events += rig.events()
+        }
+        let end = rig.clock.now + delay
+        while rig.clock.now < end {
+            if let due = rig.loop.nextWrite { rig.clock.now = min(due, end) } else if rig.loop.phase != .playing { rig.clock.now = end }
+            rig.loop.step()
+        }
+        rig.loop.execute(.seek(.to(.zero)))
+        rig.loop.execute(.stop)
+        rig.loop.execute(.open("b.mp3", token: 2))
+        rig.loop.execute(.play)
+        events += rig.events()
+        return (rig, events)
+    }
+
+    @Test func theCuedSongTakesOverWithoutAGapAndIsAdoptedByItsOpen() {
+        let (rig, events) = boundary(cued: true, delay: 0.5)
+        #expect(rig.output.sinks[0].starved < 1e-9, "the device never ran dry at the boundary")
+        #expect(events.contains { if case .opened(_, 2) = $0 { true } else { false } })
+        #expect(rig.loop.phase == .playing)
+        rig.run(limit: 1_000_000)
+        #expect(rig.output.log == ["open 44100 Hz stereo"], "one device, never drained between the songs")
+        let samples = rig.output.samples
+        let first = (0..<88200).map { Int16(truncatingIfNeeded: $0) }
+        let second = (0..<88200).map { Int16(truncatingIfNeeded: 20000 + $0) }
+        #expect(samples.count == first.count + second.count)
+        #expect(samples.elementsEqual(first + second), "song 2 follows song 1 sample for sample: no rewind, no stop, no restart")
+    }
+
+    @Test func withoutACueTheDeviceRunsDryWhileTheAnswerIsAwaited() {
+        let (rig, _) = boundary(cued: false, delay: 0.5)
+        rig.run(limit: 1_000_000)
+        #expect(rig.output.sinks[0].starved > 0.3)
+    }
+
+    @Test func aScriptsPacedPlaybackNeverTakesOverByItself() {
+        let output = FakeOutput()
+        let rig = LoopRig(decoder: song(4410, from: 0), spare: song(4410, from: 20000), output: output)
+        rig.shared.update { $0.budget.limit(true) }
+        rig.shared.update { $0.budget.grant(AudioTime(frames: 44100, rate: 44100), id: 1) }
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.execute(.cue("b.mp3"))
+        rig.run()
+        #expect(rig.events().contains(.ended(token: 1)))
+        #expect(rig.loop.phase == .idle, "the script says what comes next")
+    }
+
+    @Test func aFileNeverCues() {
+        let rig = LoopRig(decoder: song(4410, from: 0), spare: song(4410, from: 20000), output: FakeOutput(name: "out.wav", isFile: true))
+        rig.loop.execute(.open("a.mp3", token: 1))
+        rig.loop.execute(.play)
+        rig.loop.execute(.cue("b.mp3"))
+        rig.run()
+        #expect(rig.loop.phase == .idle)
+        #expect(rig.output.samples.count == 8820)
+    }
+}

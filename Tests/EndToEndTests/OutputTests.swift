@@ -111,12 +111,13 @@ struct PulseServer {
     }
 
     /// Starts a server in a new runtime folder, or in `runtime` again after a `stop`.
-    static func start(in runtime: URL? = nil) throws -> PulseServer {
+    /// `sink` is the null sink's module line (its name, rate and format).
+    static func start(in runtime: URL? = nil, sink: String = "module-null-sink") throws -> PulseServer {
         let runtime = try runtime ?? Harness.temporaryFolder()
         let server = PulseServer(runtime: runtime)
         let result = try Harness.run("/usr/bin/pulseaudio", [
             "-D", "-n", "--exit-idle-time=-1", "--use-pid-file=yes",
-            "--load=module-null-sink", "--load=module-native-protocol-unix",
+            "--load=\(sink)", "--load=module-native-protocol-unix",
         ], environment: server.environment, detached: true)
         try #require(result.status == 0, "pulseaudio did not start: \(result.stderr)")
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: runtime.path + "/pulse/native") {

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""`make bench`: tplayer against the reference mpg123, side by side in one run, as one table.
+
+Every timing is the CPU time (user + system) of the whole process, from the kernel (`wait4`),
+the median of RUNS runs, the two players interleaved run by run. The songs are generated here
+with sox and lame (bench/out/, not committed): a 1 s song, a 10-minute and a 60-minute VBR one,
+and a 30 s tone. Live playing goes to a private PulseAudio server with a null sink.
+
+Usage: run.py TPLAYER [RUNS]      (writes the table to stdout and to bench/out/table.md)
+"""
+import os, re, statistics, subprocess, sys
+
+root = os.path.dirname(os.path.abspath(__file__))
+out = os.path.join(root, "out")
+sys.path.insert(0, root)
+from soundserver import SoundServer  # noqa: E402
+import latency  # noqa: E402
+
+TPLAYER = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", ".build/release/tplayer"))
+RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+
+
+def song(name, seconds, synth, encode):
+    """bench/out/NAME.mp3: `seconds` of sox's `synth` arguments, encoded by lame `encode`."""
+    path = os.path.join(out, name + ".mp3")
+    if not os.path.exists(path):
+        os.makedirs(out, exist_ok=True)
+        print(f"making {path} ({seconds} s)...", file=sys.stderr)
+        sox = subprocess.Popen(["sox", "-q", "-n", "-r", "44100", "-c", "2", "-b", "16", "-t", "wav", "-",
+                                "synth", str(seconds)] + synth, stdout=subprocess.PIPE)
+        subprocess.run(["lame", "--quiet"] + encode + ["-", path + ".part"], stdin=sox.stdout, check=True)
+        sox.wait()
+        os.rename(path + ".part", path)
+    return path
+
+
+def cpu(command, env=None):
+    """CPU seconds and peak RSS (MB) of one run of `command`."""
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(process.pid, 0)
+    if status != 0:
+        sys.exit(f"bench: {' '.join(command)} failed ({status})")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def side_by_side(ours, theirs, env=None):
+    """Medians (CPU s) of `ours` and `theirs`, interleaved, and the peak RSS of each."""
+    results = ([], [])
+    for _ in range(RUNS):
+        for index, command in enumerate((theirs, ours)):
+            results[index].append(cpu(command, env))
+    pick = lambda runs: (statistics.median(r[0] for r in runs), max(r[1] for r in runs))  # noqa: E731
+    return pick(results[1]), pick(results[0])
+
+
+rows = []
+
+
+def row(measure, ours, theirs, ratio, target, met):
+    rows.append((measure, ours, theirs, ratio, target, "pass" if met else "FAIL"))
+    print(f"{measure}: {ours} vs {theirs} ({ratio}; target {target}): {'pass' if met else 'FAIL'}", file=sys.stderr)
+
+
+def main():
+    one = song("one-second", 1, ["sine", "440", "gain", "-6"], ["-b", "128"])
+    tone = song("tone-30s", 30, ["sine", "440", "gain", "-6"], ["-b", "192"])
+    ten = song("ten-minutes-vbr", 600, ["pinknoise", "tremolo", "0.3", "60", "gain", "-12"], ["-V", "2"])
+    hour = song("sixty-minutes-vbr", 3600, ["pinknoise", "tremolo", "0.3", "60", "gain", "-12"], ["-V", "2"])
+    wav = lambda name: os.path.join(out, name + ".wav")  # noqa: E731
+
+    # 1. CPU while playing 30 s to PulseAudio.
+    with SoundServer() as server:
+        (t, _), (m, _) = side_by_side([TPLAYER, "-q", "-o", "pulse", tone], ["mpg123", "-q", "-o", "pulse", tone], server.env)
+    points = (t - m) / 30 * 100
+    row("CPU playing 30 s to PulseAudio", f"{t:.3f} s", f"{m:.3f} s", f"+{points:.2f} pp of a core",
+        "≤ mpg123 + 0.5 pp", points <= 0.5)
+
+    # 2. Start-up: a 1 s song to WAV, the whole process.
+    (t, _), (m, _) = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-one"), one], ["mpg123", "-q", "-w", wav("m-one"), one])
+    row("start-up: 1 s song to WAV", f"{t * 1000:.1f} ms", f"{m * 1000:.1f} ms", f"{t / m:.2f}×", "≤ 3×", t / m <= 3)
+
+    # 3. The first far seek in a 60-minute VBR file (tplayer's own report of the seek's time).
+    script = os.path.join(out, "seek.tps")
+    with open(script, "w") as f:
+        f.write(f"add {hour}\nplay\nwait 1s\nseek 54:00\nwait 0.2s\nquit\n")
+    seeks = []
+    for _ in range(RUNS):
+        trace = subprocess.run([TPLAYER, "-o", "null", "--trace", "--script", script], stdin=subprocess.DEVNULL,
+                               capture_output=True, text=True).stderr
+        found = re.search(r"seeked to 54:00\.00 in (\d+) ms", trace)
+        if not found:
+            sys.exit("bench: the seek did not happen:\n" + trace)
+        seeks.append(int(found.group(1)))
+    seek = statistics.median(seeks)
+    row("first seek to 54:00 in a 60-minute VBR MP3", f"{seek:.0f} ms", "—", "—", "≤ 20 ms", seek <= 20)
+
+    # 4. Decoding 10 minutes to WAV.
+    (t, t_rss_ten), (m, _) = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-ten"), ten], ["mpg123", "-q", "-w", wav("m-ten"), ten])
+    same = open(wav("t-ten"), "rb").read() == open(wav("m-ten"), "rb").read()
+    row("decode 10 min to WAV (-w)" + ("" if same else " — BYTES DIFFER"), f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}",
+        "≤ 1.05, same bytes", t / m <= 1.05 and same)
+
+    # 5. --check against mpg123 -t: decoding to nothing.
+    (t, _), (m, _) = side_by_side([TPLAYER, "--check", ten], ["mpg123", "-q", "-t", ten])
+    row("decode 10 min to nothing (--check / -t)", f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}", "≤ 1.05", t / m <= 1.05)
+
+    # 6. Peak RSS, 1 s to 60 minutes.
+    (_, t_small), (_, m_small) = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-one"), one], ["mpg123", "-q", "-w", wav("m-one"), one])
+    (_, t_big), (_, m_big) = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-hour"), hour], ["mpg123", "-q", "-w", wav("m-hour"), hour])
+    for path in (wav("t-hour"), wav("m-hour")):
+        os.unlink(path)
+    row("peak RSS, 1 s → 60 min song", f"{t_small:.1f} → {t_big:.1f} MB", f"{m_small:.1f} → {m_big:.1f} MB",
+        f"{t_big / m_big:.1f}×", "≤ 16 MB, flat (± 1 MB)", t_big <= 16 and abs(t_big - t_small) <= 1)
+
+    # 7. Heard latency of keys on a live device.
+    heard = latency.measure(TPLAYER, RUNS)
+    row("stop heard after (median / max)", f"{heard['stop'][0]:.0f} / {heard['stop'][1]:.0f} ms", "—", "—", "≤ 100 ms",
+        heard["stop"][1] <= 100)
+    row("seek heard after (median / max)", f"{heard['seek'][0]:.0f} / {heard['seek'][1]:.0f} ms", "—", "—", "≤ 150 ms",
+        heard["seek"][1] <= 150)
+
+    # 8. A 100,000-entry playlist.
+    sys.argv[1:2] = [TPLAYER]
+    import playlist
+    big = playlist.measure(RUNS)
+    (ts, tr), (ms, mr) = big["tplayer"], big["mpg123"]
+    row("100,000-entry M3U: first sample, peak RSS", f"{ts:.3f} s, {tr:.1f} MB", f"{ms:.3f} s, {mr:.1f} MB",
+        f"{ts / ms:.2f}×", "< 1 s, < 64 MB", ts < 1 and tr < 64)
+
+    table = ["| measure | tplayer | mpg123 | ratio | target | result |", "|---|---|---|---|---|---|"]
+    table += ["| " + " | ".join(r) + " |" for r in rows]
+    text = "\n".join(table) + "\n"
+    sys.stdout.write(text)
+    with open(os.path.join(out, "table.md"), "w") as f:
+        f.write(text)
+    return 0 if all(r[5] == "pass" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
