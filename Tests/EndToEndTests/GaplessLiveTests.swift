@@ -8,7 +8,9 @@ import Testing
 /// at the song boundaries.
 @Suite(.serialized)
 struct GaplessLiveTests {
-    @Test func whatReachesTheServerIsExactlyWhatAFileGets() throws {
+    /// (Not under a sanitizer: a player slowed ten times cannot keep a real-time device fed.)
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
+    func whatReachesTheServerIsExactlyWhatAFileGets() throws {
         let folder = try Harness.temporaryFolder()
         let reference = folder.appendingPathComponent("reference.raw")
         try Harness.tplayer(["-q", "-w", reference.path] + Harness.songs)
