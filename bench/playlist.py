@@ -74,22 +74,9 @@ def measure(runs=RUNS):
     return {name: (statistics.median(r[0] for r in rs), max(r[1] for r in rs)) for name, rs in results.items()}
 
 def main():
-    playlist = make_list()
-    fifo = os.path.join(out, "pcm.fifo")
-    commands = {
-        "mpg123": ["mpg123", "-q", "-w", fifo, "-@", playlist],
-        "tplayer": [tplayer, "-q", "--force", "-w", fifo, playlist],
-    }
-    results = {name: [] for name in commands}
-    for _ in range(RUNS):
-        for name, command in commands.items():
-            results[name].append(first_sample(command, fifo))
+    summary = measure()
     print(f"{ENTRIES:,}-entry M3U: time to the first sample and peak RSS, median of {RUNS} runs each")
-    summary = {}
-    for name in commands:
-        seconds = statistics.median(r[0] for r in results[name])
-        rss = max(r[1] for r in results[name])
-        summary[name] = (seconds, rss)
+    for name, (seconds, rss) in summary.items():
         print(f"  {name:8}: {seconds:6.3f} s to the first sample, peak RSS {rss:6.1f} MB")
     t, m = summary["tplayer"], summary["mpg123"]
     print(f"  time ratio tplayer/mpg123: {t[0] / m[0]:.2f}, RSS ratio: {t[1] / m[1]:.2f}")
