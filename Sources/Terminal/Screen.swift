@@ -28,11 +28,15 @@ public final class Screen {
 
     /// Reads the terminal width again (after SIGWINCH).
     public func measure() {
-        var size = winsize()
-        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            width = Int(size.ws_col)
-        }
+        if let columns = Self.columns(of: fd) { width = columns }
         shown = nil
+    }
+
+    /// The width of the terminal `fd` is, in columns; `nil` when it is not one.
+    public static func columns(of fd: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.

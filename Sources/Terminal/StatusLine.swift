@@ -89,15 +89,19 @@ public enum StatusLine {
         let room = columns - fixed - TextWidth.columns(chosen) - 2
         let barRoom = room - nameColumns - 3
         if barRoom >= 8 {
-            let barWidth = min(barRoom, 40)
-            let fraction = total.map { $0 > 0 ? min(max(elapsed / $0, 0), 1) : 0 } ?? 0
-            let filled = Int((fraction * Double(barWidth)).rounded(.down))
-            line.append(" [" + String(repeating: "=", count: filled) + String(repeating: "-", count: barWidth - filled) + "]", .dim)
+            let fraction = total.map { $0 > 0 ? elapsed / $0 : 0 } ?? 0
+            line.append(" " + Self.bar(fraction, width: min(barRoom, 40)), .dim)
         }
         line.append(chosen)
         line.append("  ")
         line.append(TextWidth.fit(name, max(room, 0)), .bold)
         return fitted(line, columns)
+    }
+
+    /// `[=====-----]`: `fraction` (0 to 1) of `width` columns filled.
+    public static func bar(_ fraction: Double, width: Int) -> String {
+        let filled = Int((min(max(fraction, 0), 1) * Double(width)).rounded(.down))
+        return "[" + String(repeating: "=", count: filled) + String(repeating: "-", count: width - filled) + "]"
     }
 
     /// `line` cut to `columns` (a last resort: `render` lays it out to fit).

@@ -30,11 +30,12 @@ struct CheckRun {
     }
 }
 
-/// `[=====-----] 12/120 album/07.mp3` on one line of stderr, redrawn at most ten times a second.
+/// `[=====-----] 12/120 album/07.mp3` on one line of stderr, redrawn at most ten times a second,
+/// cut to the terminal's width in columns so that it never wraps.
 struct ProgressBar {
     let enabled: Bool
     private var shown = false
-    private var last = 0.0
+    private var last: ContinuousClock.Instant?
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -42,20 +43,15 @@ struct ProgressBar {
 
     mutating func show(done: Int, total: Int, name: String) {
         guard enabled, total > 1 else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let seconds = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-        guard seconds - last >= 0.1 || done == 0 else { return }
-        last = seconds
-        let width = 20
-        let filled = total > 0 ? width * done / total : 0
-        var columns = winsize()
-        let screen = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &columns) == 0 && columns.ws_col > 0 ? Int(columns.ws_col) : 80
-        let head = "[" + String(repeating: "=", count: filled) + String(repeating: "-", count: width - filled) + "] \(done)/\(total) "
-        // The name is from the disk: made safe, and cut to the line so that it never wraps.
-        let room = max(screen - head.count - 1, 0)
-        let safe = TerminalText.safe(name)
-        let line = head + (safe.count > room ? "…" + safe.suffix(max(room - 1, 0)) : safe)
+        let now = ContinuousClock.now
+        if let last, done > 0, now - last < .milliseconds(100) { return }
+        last = now
+        let head = StatusLine.bar(Double(done) / Double(total), width: 20) + " \(done)/\(total) "
+        let columns = Screen.columns(of: STDERR_FILENO) ?? 80
+        // The name is from the disk: made safe, and cut to what is left of the line from its
+        // start, so that the file's own name stays (`fit` keeps a prefix: fit the reversed name).
+        let room = columns - TextWidth.columns(head) - 1
+        let line = head + String(TextWidth.fit(String(TerminalText.safe(name).reversed()), room).reversed())
         writeAll(STDERR_FILENO, "\r\u{1b}[K" + line)
         shown = true
     }
