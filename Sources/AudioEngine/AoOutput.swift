@@ -144,7 +144,7 @@ final class AoSink: AudioSink {
         }
         // Blocked on a full buffer: the thread slept in the write (a wait, not a preemption)
         // for longer than taking a lock can.
-        return Self.threadWaits() > waitsBefore && Monotonic.seconds(since: start) >= 0.002
+        return Self.threadWaits() > waitsBefore && Monotonic.now().seconds(since: start) >= 0.002
     }
 
     /// How many times the calling thread has given up the CPU to wait.

@@ -63,11 +63,6 @@ enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now
     }
-
-    static func seconds(since start: timespec) -> Double {
-        let now = now()
-        return Double(now.tv_sec - start.tv_sec) + Double(now.tv_nsec - start.tv_nsec) / 1_000_000_000
-    }
 }
 
 extension timespec {

@@ -98,18 +98,6 @@ struct WritePacer: Equatable {
         return min(max(min(Self.minLow, capacity * 0.375), (capacity - chunk + Self.margin) / 2), capacity - chunk)
     }
 
-    /// The audio queued in the output at `now`, as estimated.
-    func queued(at now: Double) -> Double {
-        switch pacing {
-        case .none: 0
-        case .realTime: max(written - (now - origin), 0)
-        case .device:
-            capacity == nil && !calibrating
-                ? max(written - (now - origin), 0)
-                : max(written - (now - origin) * (1 + Self.drift), 0)
-        }
-    }
-
     /// When the next chunk may be written; `nil` when it may be now.
     func nextWrite(at now: Double) -> Double? {
         let due: Double
