@@ -6,7 +6,8 @@ song files) and write WAV into a FIFO; the time to the first sample is from star
 process to the first PCM bytes arriving, and the peak RSS is the kernel's for the process.
 Runs are interleaved; medians of 5 reported, with the ratio. Targets: under 1 s, under 64 MB.
 """
-import os, shutil, signal, statistics, subprocess, sys, time
+import os, signal, statistics, sys, time
+from spawning import spawn
 
 root = os.path.dirname(os.path.abspath(__file__))
 out = os.path.join(root, "out", "playlist")
@@ -35,10 +36,7 @@ def first_sample(command, fifo):
         os.unlink(fifo)
     os.mkfifo(fifo)
     start = time.monotonic()
-    # posix_spawn (vfork): the child's peak RSS is its own, not a copy of this process's.
-    null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_RDWR, 0) for fd in (0, 2)]
-    path = command[0] if "/" in command[0] else shutil.which(command[0])
-    pid = os.posix_spawn(path, command, os.environ, file_actions=null)
+    pid = spawn(command, quiet=(0, 2))
     received = 0
     with open(fifo, "rb", buffering=0) as f:
         while received <= 256:  # past any WAV header (44 or 68 bytes): samples

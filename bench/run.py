@@ -8,12 +8,13 @@ and a 30 s tone. Live playing goes to a private PulseAudio server with a null si
 
 Usage: run.py TPLAYER [RUNS]      (writes the table to stdout and to bench/out/table.md)
 """
-import os, re, shutil, statistics, subprocess, sys
+import os, re, statistics, subprocess, sys
 
 root = os.path.dirname(os.path.abspath(__file__))
 out = os.path.join(root, "out")
 sys.path.insert(0, root)
 from soundserver import SoundServer  # noqa: E402
+from spawning import spawn  # noqa: E402
 import latency  # noqa: E402
 
 TPLAYER = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", ".build/release/tplayer"))
@@ -34,20 +35,12 @@ def song(name, seconds, synth, encode):
     return path
 
 
-def spawn(command, env=None):
-    """Starts `command` with posix_spawn (vfork: the child never holds a copy of this Python
-    process's memory, which a fork would count in its peak RSS), stdio on /dev/null."""
-    null = [(os.POSIX_SPAWN_OPEN, fd, "/dev/null", os.O_RDWR, 0) for fd in (0, 1, 2)]
-    path = command[0] if "/" in command[0] else shutil.which(command[0])
-    return os.posix_spawn(path, command, env if env is not None else os.environ, file_actions=null)
-
-
 def cpu(command, env=None):
-    """CPU seconds and peak RSS (MB) of one run of `command`."""
+    """CPU seconds of one run of `command`."""
     _, status, usage = os.wait4(spawn(command, env), 0)
     if status != 0:
         sys.exit(f"bench: {' '.join(command)} failed ({status})")
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime
 
 
 def peak_rss(command):
@@ -63,13 +56,12 @@ def peak_rss(command):
 
 
 def side_by_side(ours, theirs, env=None):
-    """Medians (CPU s) of `ours` and `theirs`, interleaved, and the peak RSS of each."""
+    """Median CPU seconds of `ours` and of `theirs`, run interleaved."""
     results = ([], [])
     for _ in range(RUNS):
         for index, command in enumerate((theirs, ours)):
             results[index].append(cpu(command, env))
-    pick = lambda runs: (statistics.median(r[0] for r in runs), max(r[1] for r in runs))  # noqa: E731
-    return pick(results[1]), pick(results[0])
+    return statistics.median(results[1]), statistics.median(results[0])
 
 
 rows = []
@@ -89,13 +81,13 @@ def main():
 
     # 1. CPU while playing 30 s to PulseAudio.
     with SoundServer() as server:
-        (t, _), (m, _) = side_by_side([TPLAYER, "-q", "-o", "pulse", tone], ["mpg123", "-q", "-o", "pulse", tone], server.env)
+        t, m = side_by_side([TPLAYER, "-q", "-o", "pulse", tone], ["mpg123", "-q", "-o", "pulse", tone], server.env)
     points = (t - m) / 30 * 100
     row("CPU playing 30 s to PulseAudio", f"{t:.3f} s", f"{m:.3f} s", f"+{points:.2f} pp of a core",
         "≤ mpg123 + 0.5 pp", points <= 0.5)
 
     # 2. Start-up: a 1 s song to WAV, the whole process.
-    (t, _), (m, _) = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-one"), one], ["mpg123", "-q", "-w", wav("m-one"), one])
+    t, m = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-one"), one], ["mpg123", "-q", "-w", wav("m-one"), one])
     row("start-up: 1 s song to WAV", f"{t * 1000:.1f} ms", f"{m * 1000:.1f} ms", f"{t / m:.2f}×", "≤ 3×", t / m <= 3)
 
     # 3. The first far seek in a 60-minute VBR file (tplayer's own report of the seek's time).
@@ -114,13 +106,13 @@ def main():
     row("first seek to 54:00 in a 60-minute VBR MP3", f"{seek:.0f} ms", "—", "—", "≤ 20 ms", seek <= 20)
 
     # 4. Decoding 10 minutes to WAV.
-    (t, t_rss_ten), (m, _) = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-ten"), ten], ["mpg123", "-q", "-w", wav("m-ten"), ten])
+    t, m = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-ten"), ten], ["mpg123", "-q", "-w", wav("m-ten"), ten])
     same = subprocess.run(["cmp", "-s", wav("t-ten"), wav("m-ten")]).returncode == 0
     row("decode 10 min to WAV (-w)" + ("" if same else " — BYTES DIFFER"), f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}",
         "≤ 1.05, same bytes", t / m <= 1.05 and same)
 
     # 5. --check against mpg123 -t: decoding to nothing.
-    (t, _), (m, _) = side_by_side([TPLAYER, "--check", ten], ["mpg123", "-q", "-t", ten])
+    t, m = side_by_side([TPLAYER, "--check", ten], ["mpg123", "-q", "-t", ten])
     row("decode 10 min to nothing (--check / -t)", f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}", "≤ 1.05", t / m <= 1.05)
 
     # 6. Peak RSS, 1 s to 60 minutes (the most of RUNS runs each).
