@@ -66,7 +66,7 @@ final class PlaybackLoop {
     /// A second decoder, where the cued song is opened ahead (live output only).
     private var spare: AudioDecoder?
     /// The cued song, open on `spare`.
-    private var cued: (path: Path, opened: OpenedSong)?
+    private var cued: OpenedSong?
     /// The cued song took over at the end of the last one and plays, until the session's
     /// `open` for it arrives (it then keeps playing, adopted) or for another song.
     private var provisional = false
@@ -312,13 +312,13 @@ final class PlaybackLoop {
     // MARK: The next song, ahead
 
     private func cue(_ path: Path?) {
-        guard let spare, cued?.path != path || path == nil else { return }
+        guard let spare, cued?.info.path != path else { return }
         cued = nil
         spare.close()
         guard let path else { return }
         do throws(LoadFailure) {
             try spare.restrictFormat(to: nil)
-            cued = (path, try spare.open(path, refusing: sink?.fileID))
+            cued = try spare.open(path, refusing: sink?.fileID)
         } catch {
             // Not now: the session's own open of it says why, in its turn.
         }
@@ -336,7 +336,7 @@ final class PlaybackLoop {
         self.spare = finished
         finished.close()
         decoder.promoted()
-        song = Song(token: -1, info: next.opened.info, format: next.opened.format)
+        song = Song(token: -1, info: next.info, format: next.format)
         provisional = true
         shared.update { $0.position = 0 }
         report(.ended(token: current.token))
