@@ -56,7 +56,7 @@ public final class Engine: PlayerEngine {
         let loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)
         do {
-            thread = try Self.start(loop)
+            thread = try HelperThread.start(name: "tplayer-play") { loop.run() }
         } catch {
             throw OutputError(message: "cannot start the playback thread: \(error.reason)", isUsageError: false)
         }
@@ -120,11 +120,6 @@ public final class Engine: PlayerEngine {
         case .success: return .closed
         case .failure(let failure): return .failed(failure.message)
         }
-    }
-
-    /// Starts `loop.run()` on a thread of its own.
-    private static func start(_ loop: PlaybackLoop) throws(SystemError) -> pthread_t {
-        try HelperThread.start(name: "tplayer-play") { loop.run() }
     }
 }
 

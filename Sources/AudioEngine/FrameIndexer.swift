@@ -1,5 +1,3 @@
-import CMpg123
-import Files
 import Glibc
 import PlayerCore
 
@@ -82,23 +80,10 @@ final class FrameIndexer: @unchecked Sendable {
         }
     }
 
-    /// Reads every frame header of the file at `path` with a handle of its own.
+    /// Reads every frame header of the file at `path` with a decoder of its own: a handle set
+    /// up as the playback one is, so that the frames are counted the same way.
     static func scan(_ path: Path) -> FrameIndex? {
-        guard case .success(let file) = FileSystem.openRegularFile(path) else { return nil }
-        var code: Int32 = 0
-        guard let handle = mpg123_new(nil, &code) else { return nil }
-        defer {
-            mpg123_close(handle)
-            mpg123_delete(handle)
-        }
-        // The flags the playback handle has, so that the frames are counted the same way.
-        _ = mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Mpg123Decoder.flags, 0)
-        guard tp_mpg123_open_fd(handle, file.descriptor) == MPG123_OK.rawValue,
-              mpg123_scan(handle) == MPG123_OK.rawValue else { return nil }
-        var offsets: UnsafeMutablePointer<off_t>?
-        var step: off_t = 0
-        var fill = 0
-        guard tp_mpg123_index(handle, &offsets, &step, &fill) == MPG123_OK.rawValue, let offsets, fill > 0 else { return nil }
-        return FrameIndex(offsets: UnsafeBufferPointer(start: offsets, count: fill).map { Int64($0) }, step: Int64(step))
+        guard let decoder = try? Mpg123Decoder(), (try? decoder.open(path, refusing: nil)) != nil else { return nil }
+        return decoder.scanIndex()
     }
 }

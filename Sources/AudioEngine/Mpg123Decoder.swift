@@ -30,7 +30,6 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     static let seekPreframes = 10
-    static let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
 
     /// Builds the playing song's frame index in the background, for fast far seeks (live
     /// output), once the song plays (`promoted`): a song opened ahead on the spare decoder
@@ -46,7 +45,8 @@ final class Mpg123Decoder: AudioDecoder {
         self.handle = handle
         // Gapless decoding stays on: libmpg123 removes the encoder delay and padding that the
         // LAME tag declares, as the mpg123 CLI does. QUIET keeps the library off our stderr.
-        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), Self.flags, 0))
+        let flags = Int(MPG123_GAPLESS.rawValue | MPG123_QUIET.rawValue)
+        try check(mpg123_param2(handle, Int32(MPG123_ADD_FLAGS.rawValue), flags, 0))
         // After a seek, libmpg123 decodes this many layer-3 frames before the target and drops
         // them, to refill the bit reservoir and the overlap. Its default of 4 is too few for VBR
         // files: the reservoir reaches back 511 bytes, up to ~8 small frames, and the first
@@ -189,6 +189,17 @@ final class Mpg123Decoder: AudioDecoder {
     var lengthInFrames: Int64? {
         let length = tp_mpg123_length(handle)
         return length >= 0 ? Int64(length) : nil
+    }
+
+    /// Reads every frame header of the open song (`mpg123_scan`) and returns the frame index
+    /// that built: what `seek` hands to the playback decoder (`mpg123_set_index`).
+    func scanIndex() -> FrameIndex? {
+        guard mpg123_scan(handle) == MPG123_OK.rawValue else { return nil }
+        var offsets: UnsafeMutablePointer<off_t>?
+        var step: off_t = 0
+        var fill = 0
+        guard tp_mpg123_index(handle, &offsets, &step, &fill) == MPG123_OK.rawValue, let offsets, fill > 0 else { return nil }
+        return FrameIndex(offsets: UnsafeBufferPointer(start: offsets, count: fill).map { Int64($0) }, step: Int64(step))
     }
 
     /// Whether `lengthInFrames` is exact (a LAME/Xing tag counts the frames), not estimated from
