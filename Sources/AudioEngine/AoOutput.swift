@@ -3,7 +3,8 @@ import Files
 import Glibc
 import PlayerCore
 
-/// A libao error, named by libao's errno code, with what it means for the user.
+/// A libao error opening a live device, named by libao's errno code, with what it means for the
+/// user (files are `FileOutput`'s, which never goes through libao).
 struct AoError: Error, CustomStringConvertible {
     let code: Int32
 
@@ -11,11 +12,8 @@ struct AoError: Error, CustomStringConvertible {
         switch code {
         case AO_ENODRIVER: "no such output driver"
         case AO_ENOTLIVE: "this driver writes files: give a path with -w"
-        case AO_ENOTFILE: "this driver is not a file driver"
         case AO_EBADOPTION: "the driver rejected an option"
         case AO_EOPENDEVICE: "cannot open the audio device"
-        case AO_EOPENFILE: "cannot open the file for writing"
-        case AO_EFILEEXISTS: "file exists; add --force to overwrite it"
         case AO_EBADFORMAT: "the driver does not take this sample format"
         default: "the output failed (libao error \(code))"
         }

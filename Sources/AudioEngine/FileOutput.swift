@@ -9,7 +9,7 @@ import PlayerCore
 /// AU is Sun's, big-endian; raw is the samples as they are. Where the file cannot be rewound
 /// (a pipe), the header keeps the sizes it was written with, as in mpg123.
 final class FileOutput: AudioOutput {
-    enum Kind: String, CaseIterable {
+    enum Kind: String {
         case wav, au, raw
     }
 
