@@ -48,7 +48,7 @@ enum Pacing: Equatable, Sendable {
 ///   really queued (`low + chunk`) outlasts the wait for the estimate to come down to `low`.
 ///
 /// An output that never blocks has no buffer to keep filled: it is held to real time.
-struct WritePacer: Equatable {
+struct WritePacer {
     let pacing: Pacing
     /// The device's buffer, in seconds, once a write has blocked.
     private(set) var capacity: Double?

@@ -22,6 +22,10 @@ public struct Check: Equatable {
     public static func run(_ paths: [Path], decode: Decode, progress: Progress? = nil,
                            found: ((String) -> Void)? = nil) -> Check {
         var check = Check()
+        func report(_ lines: [String]) {
+            lines.forEach { found?($0) }
+            check.problems += lines
+        }
         // What to decode, in order, and the playlist each song came from (whose "ok" waits for
         // its songs).
         var songs: [(path: Path, playlist: Int?)] = []
@@ -31,8 +35,7 @@ public struct Check: Equatable {
                 let expanded = InputExpander.expand([path], checksEntries: true)
                 var problems = expanded.problems.map(\.located)
                 if expanded.entries.isEmpty && problems.isEmpty { problems.append("\(path): no entries in it") }
-                problems.forEach { found?($0) }
-                check.problems += problems
+                report(problems)
                 var playlist: Int?
                 if Playlist.isPlaylist(path) {
                     playlist = playlists.count
@@ -41,8 +44,7 @@ public struct Check: Equatable {
                 songs += expanded.entries.map { ($0.path, playlist) }
             } else {
                 let script = ScriptCompiler(path: path)
-                script.problems.forEach { found?($0.located) }
-                check.problems += script.problems.map(\.located)
+                report(script.problems.map(\.located))
                 if script.problems.isEmpty { check.summary.append("\(path): ok, \(script.lines.count) commands") }
             }
         }
@@ -52,9 +54,8 @@ public struct Check: Equatable {
             progress?(done, songs.count, song.path)
             let verdict = decode(song.path)
             if case .clean(let length) = verdict { seconds += length }
-            guard let report = verdict.report(for: song.path) else { continue }
-            found?(report)
-            check.problems.append(report)
+            guard let line = verdict.report(for: song.path) else { continue }
+            report([line])
             failed += 1
             if let playlist = song.playlist { playlists[playlist].clean = false }
         }
