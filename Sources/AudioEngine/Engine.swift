@@ -1,4 +1,3 @@
-import CMpg123
 import Files
 import Glibc
 import PlayerCore
@@ -33,7 +32,6 @@ public final class Engine: PlayerEngine {
         } catch {
             throw OutputError(message: "cannot start the audio engine: \(error.reason)", isUsageError: false)
         }
-        mpg123_init()
         let decoder: Mpg123Decoder
         do {
             decoder = try Mpg123Decoder()

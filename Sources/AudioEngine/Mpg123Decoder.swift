@@ -40,6 +40,9 @@ final class Mpg123Decoder: AudioDecoder {
     private var indexRequest: Int?
 
     init() throws(Mpg123Error) {
+        // Once per process would do; libmpg123 since 1.27 makes every call after the first a
+        // no-op, so each decoder asks, and no caller has to remember to.
+        mpg123_init()
         var code: Int32 = 0
         guard let handle = mpg123_new(nil, &code) else { throw Mpg123Error(code: code) }
         self.handle = handle

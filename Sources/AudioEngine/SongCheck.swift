@@ -1,4 +1,3 @@
-import CMpg123
 import Files
 import PlayerCore
 
@@ -10,7 +9,6 @@ public final class SongChecker {
     private static let bufferBytes = 1 << 18
 
     public init() throws(OutputError) {
-        mpg123_init()
         do {
             decoder = try Mpg123Decoder()
         } catch {

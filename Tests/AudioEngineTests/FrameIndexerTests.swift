@@ -1,4 +1,3 @@
-import CMpg123
 import Foundation
 import PlayerCore
 import Testing
@@ -26,7 +25,6 @@ struct FrameIndexerTests {
 
     /// `count` bytes decoded from `frame` on, by a fresh decoder that may use the indexer.
     private func decode(from frame: Int64, count: Int, indexed: Bool) throws -> (bytes: [UInt8], landed: Int64?) {
-        mpg123_init()
         let decoder = try Mpg123Decoder()
         if indexed {
             decoder.indexer = FrameIndexer()
