@@ -196,11 +196,17 @@ public final class Session {
     private func cueNext() {
         guard !isFinished, context.state.song != nil else { return engine.cue(nil) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
+        engine.cue(nextPlayable(advancing: &ahead).map { entries[$0].path })
+    }
+
+    /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the
+    /// end (the queue is then left wherever it stopped).
+    private func nextPlayable(advancing queue: inout PlayQueue) -> Int? {
         for _ in 0...entries.count {
-            guard let entry = ahead.advance() else { break }
-            if !failedEntries.contains(entry) { return engine.cue(entries[entry].path) }
+            guard let entry = queue.advance() else { return nil }
+            if !failedEntries.contains(entry) { return entry }
         }
-        engine.cue(nil)
+        return nil
     }
 
     /// Hands `event` to the state machine and makes the engine calls it returns.
@@ -226,10 +232,7 @@ public final class Session {
     /// `keepsOpen` stay on the last song, rewound.
     private func advance(atEnd: AtEnd) {
         let original = queue.current
-        for _ in 0...entries.count {
-            guard let entry = queue.advance() else { break }
-            if !failedEntries.contains(entry) { return open(entry, moving: .forward(atEnd)) }
-        }
+        if let entry = nextPlayable(advancing: &queue) { return open(entry, moving: .forward(atEnd)) }
         guard keepsOpen else { return finish() }
         isAtEndOfList = true
         if let original { queue.select(original) }
