@@ -34,9 +34,11 @@ enum AoLibrary {
     /// `PULSE_LATENCY_MSEC` (theirs wins). libao's own request (`buffer_time`) cannot be used:
     /// its pulse plugin computes the buffer in 32-bit arithmetic that overflows above ~48 ms at
     /// 44.1 kHz, and at its default of 20 ms the server asks for 5 ms at a time, waking the
-    /// player ~200 times a second. At this latency the playback thread measures a buffer it can
-    /// keep 30–70 ms of filled (`WritePacer`), a wake-up every 40 ms. See README, "Latency".
-    static let pulseLatencyMilliseconds = 120
+    /// player ~200 times a second. At 200 ms the playback thread measures a 120 ms buffer and
+    /// keeps 45–85 ms of it filled (`WritePacer`), a wake-up every 40 ms: at 120 ms it measured
+    /// 80 and kept 30–70, too thin a margin, which a recording caught running dry mid-song once
+    /// in a few runs. A stop is still heard within ~85 ms. See README, "Latency".
+    static let pulseLatencyMilliseconds = 200
 
     private static let initialized: Bool = {
         // Read by libpulse when the pulse plugin connects; set before any thread that could
