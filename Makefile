@@ -9,9 +9,10 @@ RELEASE      := -c release --static-swift-stdlib
 BIN          := .build/release/tplayer
 # Building: the C libraries and pkg-config. Testing and benchmarking add the reference player
 # (mpg123), a real terminal (tmux), a sound server (pulseaudio), the song makers (sox, lame),
-# and GNU time and python3 for the benchmarks.
+# GNU time and python3 for the benchmarks, and python3-venv for the mpyg321 front-end that the
+# remote-protocol test installs from PyPI into .build/frontends-venv.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev
-TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio sox lame time python3
+TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio sox lame time python3 python3-venv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test bench fuzz test-sanitize deps-build deps-test clean

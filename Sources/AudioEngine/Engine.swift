@@ -23,7 +23,9 @@ public final class Engine: PlayerEngine {
     /// the first song plays (its format decides the device's).
     /// `fades`: on a live device, stop, play, seek, next and load fade out and in over 10 ms
     /// (`--no-fade` turns it off; a file never fades).
-    public init(output target: OutputTarget, fades: Bool = true) throws(OutputError) {
+    /// `measuresStartDelay`: each song's start delay is measured when it opens, for mpg123's
+    /// remote protocol, which counts MPEG frames.
+    public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false) throws(OutputError) {
         let choice = try OutputChoice(target)
         outputName = target.name
         writesFile = target.isFile
@@ -35,6 +37,7 @@ public final class Engine: PlayerEngine {
         let decoder: Mpg123Decoder
         do {
             decoder = try Mpg123Decoder()
+            decoder.measuresStartDelay = measuresStartDelay
         } catch {
             throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
@@ -47,6 +50,7 @@ public final class Engine: PlayerEngine {
             decoder.indexer = indexer
             spare = try? Mpg123Decoder()
             spare?.indexer = indexer
+            spare?.measuresStartDelay = measuresStartDelay
         }
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))

@@ -36,6 +36,9 @@ final class Mpg123Decoder: AudioDecoder {
     /// must not take the place of the one playing.
     var indexer: FrameIndexer?
     private var openedPath: Path?
+    /// Measure each song's start delay when it opens (`SongInfo.Stream.startDelay`), for
+    /// mpg123's remote protocol, which counts MPEG frames.
+    var measuresStartDelay = false
     /// The index asked for the song open now, until it is taken.
     private var indexRequest: Int?
 
@@ -119,7 +122,13 @@ final class Mpg123Decoder: AudioDecoder {
                 let format = PCMFormat(rate: rate, channels: Int(channels))
                 var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
                                     tags: tags())
-                info.stream = stream()
+                var stream = stream()
+                if measuresStartDelay {
+                    let delay = startDelay(stream)
+                    stream?.startDelay = delay
+                }
+                info.stream = stream
+                info.id3 = id3()
                 openedPath = path
                 return OpenedSong(info: info, format: format)
             }
@@ -272,7 +281,79 @@ final class Mpg123Decoder: AudioDecoder {
         let mode = ["CBR", "VBR", "ABR"][safe: Int(frame.vbr)] ?? "?"
         let channels = ["stereo", "joint stereo", "dual channel", "mono"][safe: Int(frame.mode)] ?? "?"
         let bitrate = frame.vbr == 2 /* ABR */ ? Int(frame.abr_rate) : Int(frame.bitrate)
-        return SongInfo.Stream(version: version, layer: Int(frame.layer), bitrate: bitrate, mode: mode, channels: channels)
+        var stream = SongInfo.Stream(version: version, layer: Int(frame.layer), bitrate: bitrate, mode: mode, channels: channels)
+        stream.header.version = Int(frame.version)
+        stream.header.mode = Int(frame.mode)
+        stream.header.modeExtension = Int(frame.mode_ext)
+        stream.header.frameSize = Int(frame.framesize)
+        stream.header.crc = frame.flags & Int32(MPG123_CRC.rawValue) != 0
+        stream.header.copyright = frame.flags & Int32(MPG123_COPYRIGHT.rawValue) != 0
+        stream.header.privateBit = frame.flags & Int32(MPG123_PRIVATE.rawValue) != 0
+        stream.header.emphasis = Int(frame.emphasis)
+        stream.header.vbr = Int(frame.vbr)
+        // Layer I: 384; layer II: 1152; layer III: 1152 in MPEG 1, 576 in MPEG 2 and 2.5.
+        stream.samplesPerFrame = frame.layer == 1 ? 384 : (frame.layer == 3 && frame.version != 0 ? 576 : 1152)
+        let frames = tp_mpg123_framelength(handle)
+        stream.frameCount = frames >= 0 ? Int64(frames) : nil
+        return stream
+    }
+
+    /// The tags as stored, for the remote protocol's `@I` lines and `TAG`.
+    private func id3() -> SongInfo.ID3 {
+        var v1: UnsafeMutablePointer<mpg123_id3v1>?
+        var v2: UnsafeMutablePointer<mpg123_id3v2>?
+        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return SongInfo.ID3() }
+        var found = SongInfo.ID3()
+        if let tag = v1?.pointee {
+            var fields: [UInt8] = []
+            withUnsafeBytes(of: tag.title) { fields += $0 }
+            withUnsafeBytes(of: tag.artist) { fields += $0 }
+            withUnsafeBytes(of: tag.album) { fields += $0 }
+            withUnsafeBytes(of: tag.year) { fields += $0 }
+            withUnsafeBytes(of: tag.comment) { fields += $0 }
+            found.v1 = SongInfo.ID3.V1(fields: fields, genre: tag.genre)
+        }
+        if let tag = v2?.pointee {
+            var fields = SongInfo.ID3.V2()
+            fields.title = text(tag.title)
+            fields.artist = text(tag.artist)
+            fields.album = text(tag.album)
+            fields.year = text(tag.year)
+            fields.comment = text(tag.comment)
+            fields.genre = text(tag.genre)
+            func frames(_ list: UnsafeMutablePointer<mpg123_text>?, _ count: Int, described: Bool, language: Bool) -> [SongInfo.ID3.Frame] {
+                UnsafeBufferPointer(start: list, count: list == nil ? 0 : count).map { item in
+                    var item = item
+                    let id = withUnsafeBytes(of: item.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    let lang = withUnsafeBytes(of: item.lang) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    let description = withUnsafeMutablePointer(to: &item.description) { text($0) } ?? ""
+                    let body = withUnsafeMutablePointer(to: &item.text) { text($0) } ?? ""
+                    return SongInfo.ID3.Frame(id: id, language: language ? lang : nil,
+                                              description: described ? description : nil, text: body)
+                }
+            }
+            fields.frames = frames(tag.text, tag.texts, described: false, language: false)
+                + frames(tag.extra, tag.extras, described: true, language: false)
+                + frames(tag.comment_list, tag.comments, described: true, language: true)
+            if fields != SongInfo.ID3.V2() { found.v2 = fields }
+        }
+        return found
+    }
+
+    /// How many samples libmpg123 drops before the song's first (the LAME tag's encoder delay
+    /// plus the decoder's, when it honours the tag): measured by seeking to a frame past any
+    /// possible delay and back, since libmpg123 says it nowhere. `nil` for songs too short.
+    private func startDelay(_ stream: SongInfo.Stream?) -> Int64? {
+        guard let stream else { return nil }
+        let perFrame = Int64(stream.samplesPerFrame)
+        // Past the largest delay a LAME tag can declare (4095 + 529 samples).
+        let probe = (4095 + 529) / perFrame + 1
+        guard let frames = stream.frameCount, frames > probe + 1 else { return nil }
+        defer { _ = tp_mpg123_seek(handle, 0, SEEK_SET) }
+        guard tp_mpg123_seek_frame(handle, off_t(probe), SEEK_SET) >= 0 else { return nil }
+        let sample = Int64(tp_mpg123_tell(handle))
+        guard sample >= 0 else { return nil }
+        return max(probe * perFrame - sample, 0)
     }
 
     private func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {

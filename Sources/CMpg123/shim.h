@@ -30,6 +30,14 @@ static inline off_t tp_mpg123_seek(mpg123_handle *mh, off_t offset, int whence) 
     return mpg123_seek(mh, offset, whence);
 }
 
+static inline off_t tp_mpg123_framelength(mpg123_handle *mh) {
+    return mpg123_framelength(mh);
+}
+
+static inline off_t tp_mpg123_seek_frame(mpg123_handle *mh, off_t frame, int whence) {
+    return mpg123_seek_frame(mh, frame, whence);
+}
+
 // The frame index: read from a handle that has scanned the file, handed to another.
 static inline int tp_mpg123_index(mpg123_handle *mh, off_t **offsets, off_t *step, size_t *fill) {
     return mpg123_index(mh, offsets, step, fill);

@@ -59,14 +59,17 @@ public final class Player {
         public var keys: Int32?
         public var signals: any SignalSource
         public var log: (String) -> Void
+        /// mpg123's remote protocol (`-R`), reading commands from `keys` instead of a terminal.
+        public var remote: RemoteControl?
 
         public init(engine: any PlayerEngine, screen: (any PlayerScreen)?, keys: Int32?, signals: any SignalSource,
-                    log: @escaping (String) -> Void) {
+                    log: @escaping (String) -> Void, remote: RemoteControl? = nil) {
             self.engine = engine
             self.screen = screen
             self.keys = keys
             self.signals = signals
             self.log = log
+            self.remote = remote
         }
     }
 
@@ -84,12 +87,14 @@ public final class Player {
         self.io = io
         self.options = options
         self.earlierProblems = earlierProblems
-        loop = EventLoop(keyFD: io.screen == nil ? nil : io.keys, signalFD: io.signals.readFD, engineFD: io.engine.eventFD)
+        loop = EventLoop(keyFD: io.screen == nil && io.remote == nil ? nil : io.keys, signalFD: io.signals.readFD,
+                         engineFD: io.engine.eventFD)
         session.report = { [weak self] in self?.say("tplayer: " + $0) }
         script?.report = { [weak self] in self?.say("tplayer: " + $0) }
         if options.trace {
             session.onTransition = { [weak self] in self?.say("\($0)") }
             script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
+            io.remote?.onLine = { [weak self] in self?.say($0) }
         }
     }
 
@@ -99,15 +104,21 @@ public final class Player {
     /// Plays until the list is played, `q` is pressed or a signal ends it; returns the exit
     /// status. The engine is shut down (within a bounded time) before it returns.
     public func run() -> Int32 {
+        io.remote?.start()
         if let script { script.start() } else { session.start() }
         var endingSignal: Int32?
         while endingSignal == nil {
             for event in engine.takeEvents() { route(event) }
             script?.run()
+            io.remote?.tick()
             if session.isFinished { break }
             showStatus()
             for input in loop.wait(timeout: timeout()) {
                 switch input {
+                case .keys(let bytes) where io.remote != nil:
+                    io.remote?.received(bytes)
+                case .keysClosed:
+                    io.remote?.inputClosed()
                 case .keys(let bytes):
                     let commands = screen?.commands(from: bytes) ?? []
                     if !commands.isEmpty { script?.takeOver() }
@@ -120,7 +131,7 @@ public final class Player {
                         default: if endingSignal == nil { endingSignal = signal }  // the first one decides
                         }
                     }
-                case .engine, .keysClosed:
+                case .engine:
                     break
                 }
             }
@@ -154,6 +165,7 @@ public final class Player {
             say("engine: the device buffers \(ms(seconds)) ms; \(ms(kept.lowerBound))–\(ms(kept.upperBound)) ms of it are kept queued")
         }
         if let script { script.handle(event) } else { session.handle(event) }
+        io.remote?.observe(event)
         // With no screen to show it, each song that starts is named once, as mpg123 does.
         if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,
            let name = session.songName {
@@ -178,7 +190,7 @@ public final class Player {
     private func timeout() -> Double? {
         let ticking = screen != nil && !options.quiet && session.state.id == .play
         var timeout = ticking ? options.statusInterval : nil
-        for deadline in [script?.deadline, screen?.nextChange].compactMap({ $0 }) {
+        for deadline in [script?.deadline, screen?.nextChange, io.remote?.deadline].compactMap({ $0 }) {
             let left = ContinuousClock.now.duration(to: deadline)
             let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
             timeout = min(timeout ?? .infinity, max(seconds, 0))

@@ -19,6 +19,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// The volume up or down by this many percentage points (and unmuted).
     case changeVolume(by: Int)
     case toggleMute
+    /// Mute (true) or unmute (false), whatever it was.
+    case setMute(Bool)
     /// Ask for a path to load (the terminal shows a prompt).
     case promptLoad
     /// Show the key list.
@@ -44,6 +46,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .volume(let percent): "volume \(percent)%"
         case .changeVolume(let step): "volume \(step < 0 ? "" : "+")\(step)%"
         case .toggleMute: "mute toggle"
+        case .setMute(let on): "mute " + (on ? "on" : "off")
         case .promptLoad: "prompt"
         case .help: "help"
         case .info: "info"

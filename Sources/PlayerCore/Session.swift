@@ -21,6 +21,10 @@ public final class Session {
     public private(set) var muted = false
     /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
     public private(set) var isAtEndOfList = false
+    /// When a song asked for with `load` cannot be opened, the song that was playing goes on
+    /// (a person at the keys); without, the player is left with no song (mpg123's remote
+    /// protocol, whose front-ends expect that).
+    public var keepsSongOnFailedLoad = true
     /// Receives each problem as `"<input>: <what went wrong>"`.
     public var report: (String) -> Void = { _ in }
     /// Called for every transition taken (for `--trace`).
@@ -72,8 +76,12 @@ public final class Session {
     public var place: Int? { queue.cursor.map { $0 + 1 } }
     public var state: PlayerState { context.state }
 
-    /// 0 when every entry played, 1 when at least one could not be played.
-    public var exitStatus: Int32 { failedEntries.isEmpty && !outputFailed ? 0 : 1 }
+    /// 0 when every entry played, 1 when at least one could not be played (unless
+    /// `failedSongsFailTheRun` is off) or the output failed.
+    public var exitStatus: Int32 { (failedEntries.isEmpty || !failedSongsFailTheRun) && !outputFailed ? 0 : 1 }
+    /// Whether a song that could not be played makes the exit status 1. Off for the remote
+    /// protocol, which answers each failure with `@E` and whose run ends when it is told.
+    public var failedSongsFailTheRun = true
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -94,7 +102,7 @@ public final class Session {
         case .stop: apply(.stop)
         case .next: advance(atEnd: .rewind)
         case .previous: retreat()
-        case .load(let path): playNow(expand(path), asked: true)
+        case .load(let path): playNow(expand(path), asked: keepsSongOnFailedLoad)
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()
         case .toggleShuffle: queue.setShuffle(!queue.shuffles)
@@ -110,6 +118,9 @@ public final class Session {
             applyVolume()
         case .toggleMute:
             muted.toggle()
+            applyVolume()
+        case .setMute(let on):
+            muted = on
             applyVolume()
         case .promptLoad, .help, .info: break  // the terminal's own business
         }

@@ -8,6 +8,8 @@ public struct SongInfo: Equatable, Sendable {
     public var tags: Tags
     /// What the first frame says about the stream.
     public var stream: Stream?
+    /// The ID3 tags as they are in the file (for mpg123's remote protocol, `@I` and `TAG`).
+    public var id3 = ID3()
 
     /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
     public struct Tags: Equatable, Sendable {
@@ -26,6 +28,56 @@ public struct SongInfo: Equatable, Sendable {
         }
     }
 
+    /// ID3 tags as stored: version 1's fixed fields and version 2's text frames.
+    public struct ID3: Equatable, Sendable {
+        public var v1: V1?
+        public var v2: V2?
+
+        public init(v1: V1? = nil, v2: V2? = nil) {
+            self.v1 = v1
+            self.v2 = v2
+        }
+
+        /// ID3v1: title, artist, album (30 bytes each), year (4), comment (30), in Latin-1.
+        public struct V1: Equatable, Sendable {
+            public var fields: [UInt8]
+            public var genre: UInt8
+
+            public init(fields: [UInt8], genre: UInt8) {
+                self.fields = fields
+                self.genre = genre
+            }
+        }
+
+        /// ID3v2: the common fields (as libmpg123 picks them) and every text frame.
+        public struct V2: Equatable, Sendable {
+            public var title: String?
+            public var artist: String?
+            public var album: String?
+            public var year: String?
+            public var comment: String?
+            public var genre: String?
+            public var frames: [Frame] = []
+
+            public init() {}
+        }
+
+        /// One text frame: `TIT2`, a `TXXX` with its description, a `COMM` with its language.
+        public struct Frame: Equatable, Sendable {
+            public var id: String
+            public var language: String?
+            public var description: String?
+            public var text: String
+
+            public init(id: String, language: String? = nil, description: String? = nil, text: String) {
+                self.id = id
+                self.language = language
+                self.description = description
+                self.text = text
+            }
+        }
+    }
+
     /// The MPEG stream: version, layer, bitrate and how it varies, channel mode.
     public struct Stream: Equatable, Sendable {
         /// "1", "2" or "2.5".
@@ -37,6 +89,34 @@ public struct SongInfo: Equatable, Sendable {
         public var mode: String
         /// "stereo", "joint stereo", "dual channel" or "mono".
         public var channels: String
+
+        /// The rest of the first frame's header, as mpg123's remote protocol reports it in `@S`.
+        public var header = Header()
+        /// Samples in one MPEG frame (384, 576 or 1152).
+        public var samplesPerFrame = 1152
+        /// MPEG frames in the stream, when known.
+        public var frameCount: Int64?
+        /// Samples the decoder drops before the song's first one (encoder and decoder delay,
+        /// when the LAME tag is honoured): the song's sample `n` is in MPEG frame
+        /// `(n + startDelay) / samplesPerFrame`. `nil` when it was not measured.
+        public var startDelay: Int64?
+
+        public struct Header: Equatable, Sendable {
+            /// 0: MPEG 1, 1: MPEG 2, 2: MPEG 2.5.
+            public var version = 0
+            /// 0: stereo, 1: joint stereo, 2: dual channel, 3: mono.
+            public var mode = 0
+            public var modeExtension = 0
+            public var frameSize = 0
+            public var copyright = false
+            public var crc = false
+            public var privateBit = false
+            public var emphasis = 0
+            /// 0: CBR, 1: VBR, 2: ABR.
+            public var vbr = 0
+
+            public init() {}
+        }
 
         public init(version: String, layer: Int, bitrate: Int, mode: String, channels: String) {
             self.version = version

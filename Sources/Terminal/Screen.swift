@@ -105,8 +105,10 @@ public func printOutput(_ line: String) {
     writeAll(STDOUT_FILENO, TerminalText.safe(line) + "\n")
 }
 
-/// Writes all of `text` to `fd`, going on after short writes and interruptions.
-public func writeAll(_ fd: Int32, _ text: String) {
+/// Writes all of `text` to `fd`, going on after short writes and interruptions; false when
+/// the descriptor refuses (its reader gone).
+@discardableResult
+public func writeAll(_ fd: Int32, _ text: String) -> Bool {
     let bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
@@ -115,7 +117,8 @@ public func writeAll(_ fd: Int32, _ text: String) {
             return write(fd, base + offset, raw.count - offset)
         }
         if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
+        guard written > 0 else { return false }
         offset += written
     }
+    return true
 }

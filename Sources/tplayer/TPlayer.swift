@@ -62,6 +62,16 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Check the inputs without playing: scripts and playlists (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
     var check = false
 
+    @Flag(name: [.customShort("R"), .customLong("remote")],
+          help: "mpg123's remote interface (protocol v10) for front-ends: commands on stdin (LOAD, PAUSE, JUMP, ...; send HELP), replies on stdout as @-lines. Inputs are ignored, as mpg123 ignores them.")
+    var remote = false
+
+    @Option(help: ArgumentHelp("With -R: read commands from this named pipe (created when missing) instead of stdin.", valueName: "PATH"))
+    var fifo: String?
+
+    @Flag(help: "With -R: send the replies to stderr instead of stdout.")
+    var remoteErr = false
+
     @Flag(help: "Print each state transition to stderr, e.g. 'Prepare -> Play (play)'.")
     var trace = false
 
@@ -87,7 +97,14 @@ struct TPlayer: ParsableCommand {
         } else if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
             throw ValidationError("\(modes[0]) plays nothing: leave out the inputs, --script and -w")
         }
-        if inputs.isEmpty && !listOutputs && !printStates && script == nil {
+        if remote {
+            if script != nil || check || listOutputs || printStates {
+                throw ValidationError("-R takes its commands from stdin or --fifo: leave out --script, --check and the other modes")
+            }
+        } else if fifo != nil || remoteErr {
+            throw ValidationError("\(fifo != nil ? "--fifo" : "--remote-err") only applies with -R")
+        }
+        if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
         }
         if seed != nil && !shuffle {
@@ -127,6 +144,12 @@ struct TPlayer: ParsableCommand {
         }
         if check {
             let status = CheckRun(inputs: inputs.map(RawArguments.path)).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if remote {
+            let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
+                                   output: try outputTarget(), fades: !noFade, trace: trace).run()
             if status != 0 { throw ExitCode(status) }
             return
         }

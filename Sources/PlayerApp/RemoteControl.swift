@@ -1,0 +1,324 @@
+import PlayerCore
+
+/// mpg123's generic remote interface (`-R`, protocol v10) on top of the session: command lines
+/// in, `@`-lines out, exactly as `mpg123 -R` answers them, so front-ends written for mpg123
+/// drive tplayer unchanged.
+///
+/// Every command goes through the session's state machine, as a key does. mpg123 answers each
+/// command before it reads the next (a load has opened the file, a jump has landed); tplayer's
+/// engine answers on its own thread, so while a load or a seek is on its way the lines that
+/// follow wait, and their replies come in the same order as mpg123's.
+public final class RemoteControl {
+    /// mpg123's three modes, as `@P` reports them.
+    enum Mode: Int {
+        case stopped = 0
+        case paused = 1
+        case playing = 2
+    }
+
+    private let session: Session
+    private let position: () -> Int64
+    /// Writes one reply line (without its `@`); false when no one reads them any more.
+    private let send: (String) -> Bool
+    /// Reads a playlist for `LOADLIST`: its entries, and each problem in one line.
+    private let readList: (Path) -> (entries: [Entry], problems: [String])
+    /// Each command line, for `--trace`.
+    public var onLine: ((String) -> Void)?
+    /// Set when the front-end is gone (its end of stdout closed) or sent `QUIT`.
+    public private(set) var isDone = false
+
+    private var pending: [UInt8] = []
+    private var inputEnded = false
+    /// Dropping the rest of a line that was too long.
+    private var discarding = false
+    /// What the next lines wait for, and since when.
+    private var awaiting: Awaiting?
+    private var silent = false
+    /// mpg123 closes the track on `STOP`, at its end and when a load fails.
+    private var closed = true
+    /// The song whose `@I` lines were sent, and whether its `@S` line was.
+    private var announced: (token: Int, headerSent: Bool)?
+    private var nextProgress: ContinuousClock.Instant?
+
+    private enum Awaiting {
+        case load(since: ContinuousClock.Instant)
+        case seek(jump: Bool, since: ContinuousClock.Instant)
+    }
+
+    /// How long a load or a seek may take before the lines after it go on regardless.
+    static let patience: Duration = .seconds(5)
+
+    public init(session: Session, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
+                readList: @escaping (Path) -> (entries: [Entry], problems: [String])) {
+        self.session = session
+        self.position = position
+        self.send = send
+        self.readList = readList
+    }
+
+    /// The greeting mpg123 sends first.
+    public func start() {
+        reply(RemoteReplies.greeting)
+    }
+
+    /// Bytes read from the command input.
+    public func received(_ bytes: [UInt8]) {
+        pending += bytes
+        runLines()
+    }
+
+    /// The command input ended: as in mpg123, that is the end, once the lines read before it
+    /// have been answered.
+    public func inputClosed() {
+        inputEnded = true
+        runLines()
+    }
+
+    /// When `tick` has something to do next: a progress line, or giving up on a slow engine.
+    public var deadline: ContinuousClock.Instant? {
+        switch awaiting {
+        case .load(let since), .seek(_, let since): since + Self.patience
+        case nil: nextProgress
+        }
+    }
+
+    /// Sends the progress line when it is due, and goes on with waiting lines after a wait
+    /// that took too long.
+    public func tick() {
+        let now = ContinuousClock.now
+        switch awaiting {
+        case .load(let since) where now >= since + Self.patience:
+            awaiting = nil
+            runLines()
+        case .seek(let jump, let since) where now >= since + Self.patience:
+            awaiting = nil
+            sendSeekReply(jump: jump, landed: position())
+            runLines()
+        default: break
+        }
+        guard !silent, mode == .playing, let song = session.state.song else { return nextProgress = nil }
+        if let due = nextProgress, now < due { return }
+        reply(RemoteReplies.progress(song, position: position()))
+        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152) / Double(max(song.sampleRate, 1))
+        nextProgress = now + .milliseconds(Int64(perFrame * 1000))
+    }
+
+    /// An engine report, after the session has handled it.
+    public func observe(_ event: EngineEvent) {
+        switch event {
+        case .opened(let song, let token) where session.state.token == token:
+            closed = false
+            announced = (token, false)
+            RemoteReplies.info(song).forEach(reply)
+            reply("P \(mode.rawValue)")
+            sendHeaderIfPlaying()
+            finishWaiting(forLoad: true)
+        case .openFailed(let error, _):
+            guard case .load = awaiting else { return }
+            reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
+            closed = true
+            reply("P 0")
+            finishWaiting(forLoad: true)
+        case .ended(let token) where token == announced?.token:
+            closed = true
+            announced = nil
+            reply("P 3")
+            reply("P 0")
+        case .decodeFailed(let token, let message) where token == announced?.token:
+            closed = true
+            announced = nil
+            reply("E \(RemoteReplies.line(message))")
+            reply("P 0")
+        case .damaged(let token, _, let reason) where token == announced?.token:
+            closed = true
+            announced = nil
+            reply("E Corrupted file: \(RemoteReplies.line(reason))")
+            reply("P 0")
+        case .seeked(_, let frame, _):
+            guard case .seek(let jump, _) = awaiting else { return }
+            awaiting = nil
+            sendSeekReply(jump: jump, landed: frame)
+            runLines()
+        case .outputFailed(let message):
+            reply("E \(RemoteReplies.line(message))")
+        default:
+            break
+        }
+    }
+
+    // MARK: - Commands
+
+    private var mode: Mode {
+        if closed { return .stopped }
+        switch session.state {
+        case .idle: return .stopped
+        case .play, .deviceLost: return .playing
+        case .loading(let loading): return loading.startsPlaying ? .playing : .paused
+        case .prepare, .stop: return .paused
+        }
+    }
+
+    private func runLines() {
+        while awaiting == nil, !isDone, let end = pending.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
+            let line = Array(pending[..<end])
+            pending.removeSubrange(...end)
+            if discarding {
+                discarding = false
+                continue
+            }
+            runLine(line)
+        }
+        guard awaiting == nil, !isDone else { return }
+        if inputEnded {
+            if !pending.isEmpty, !discarding { runLine(pending) }
+            pending = []
+            return quit()
+        }
+        if pending.count > RemoteCommand.maximumLineLength, !discarding {
+            runLine(pending)  // answered: too long
+            pending = []
+            discarding = true
+        } else if discarding {
+            pending = []
+        }
+    }
+
+    private func runLine(_ line: [UInt8]) {
+        guard let command = RemoteCommand.parse(line) else { return }
+        onLine?("remote: " + RemoteReplies.line(String(decoding: line.prefix(200), as: UTF8.self)))
+        perform(command)
+    }
+
+    private func perform(_ command: RemoteCommand) {
+        switch command {
+        case .load(let path): load(path, paused: false)
+        case .loadPaused(let path): load(path, paused: true)
+        case .loadList(let entry, let path): loadList(entry, path)
+        case .pause:
+            switch mode {
+            case .stopped: break
+            case .playing: session.perform(.stop)
+            case .paused: session.perform(.play)
+            }
+            reply("P \(mode.rawValue)")
+            sendHeaderIfPlaying()
+        case .stop:
+            if !closed { session.perform(.stop) }
+            closed = true
+            announced = nil
+            reply("P 0")
+        case .jump(let jump):
+            guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
+            let current = RemoteReplies.mpegFrame(of: position(), in: song)
+            let frame: Int64
+            switch jump {
+            case .frames(let count, let relative): frame = relative ? current + count : count
+            case .seconds(let seconds, let relative):
+                let count = RemoteReplies.mpegFrames(inSeconds: seconds, of: song)
+                frame = relative ? current + count : count
+            }
+            seek(toSample: RemoteReplies.sample(ofMPEGFrame: max(frame, 0), in: song), in: song, jump: true)
+        case .seek(let samples, let relative):
+            guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
+            seek(toSample: max(relative ? position() + samples : samples, 0), in: song, jump: false)
+        case .volume(let percent):
+            session.perform(.volume(Int(min(max(percent, 0), 100).rounded())))
+            reply(RemoteReplies.volume(Double(session.volume)))
+        case .mute:
+            session.perform(.setMute(true))
+            reply("mute")
+        case .unmute:
+            session.perform(.setMute(false))
+            reply("unmute")
+        case .silence:
+            silent = true
+            reply("silence")
+        case .progress:
+            silent = false
+            reply("progress")
+        case .sample:
+            guard mode != .stopped, let song = session.state.song else { return reply("E No stream opened. (code 24)") }
+            reply("SAMPLE \(position()) \(song.totalFrames ?? 0)")
+        case .format:
+            guard mode != .stopped, let song = session.state.song else { return reply("E No stream opened. (code 24)") }
+            reply("FORMAT \(song.sampleRate) \(song.channels)")
+        case .state:
+            // Every position tplayer reports is exact: seeks are sample-accurate.
+            ["STATE {", "STATE accurate 1", "STATE }"].forEach(reply)
+        case .tag:
+            RemoteReplies.tag(mode == .stopped ? nil : session.state.song).forEach(reply)
+        case .help:
+            RemoteReplies.help.forEach(reply)
+        case .quit:
+            quit()
+        case .unsupported(let name, let reason):
+            reply("E Unknown command: \(name) is not available in tplayer (\(reason))")
+        case .invalid(let message):
+            reply("E " + RemoteReplies.line(message))
+        }
+    }
+
+    private func load(_ path: Path, paused: Bool) {
+        let before = session.state.token
+        session.perform(.load(path))
+        guard session.state.token != before, case .loading = session.state else {
+            // Nothing to open (the path names nothing playable): mpg123 closes what played.
+            if !closed { session.perform(.stop) }
+            closed = true
+            announced = nil
+            reply("E Error opening stream: \(RemoteReplies.line("\(path)"))")
+            return reply("P 0")
+        }
+        if paused { session.perform(.stop) }
+        closed = false
+        awaiting = .load(since: .now)
+    }
+
+    private func loadList(_ entry: Int, _ path: Path) {
+        let list = readList(path)
+        reply("I {")
+        for (number, item) in list.entries.enumerated() {
+            reply("I LISTENTRY \(number + 1): \(RemoteReplies.line("\(item.path)"))")
+        }
+        if list.entries.isEmpty { reply("I LIST EMPTY") }
+        reply("I }")
+        let chosen = entry == 0 ? list.entries.last : (entry > 0 && entry <= list.entries.count ? list.entries[entry - 1] : nil)
+        if let chosen { load(chosen.path, paused: false) }
+    }
+
+    private func seek(toSample sample: Int64, in song: SongInfo, jump: Bool) {
+        session.perform(.seek(.to(AudioTime(frames: sample, rate: song.sampleRate))))
+        awaiting = .seek(jump: jump, since: .now)
+    }
+
+    private func sendSeekReply(jump: Bool, landed: Int64) {
+        guard jump else { return reply("K \(landed)") }
+        guard let song = session.state.song else { return reply("J 0") }
+        reply("J \(RemoteReplies.mpegFrame(of: landed, in: song))")
+    }
+
+    private func finishWaiting(forLoad: Bool) {
+        guard case .load = awaiting else { return }
+        awaiting = nil
+        runLines()
+    }
+
+    /// mpg123 sends `@S` when the song's first frame plays.
+    private func sendHeaderIfPlaying() {
+        guard mode == .playing, let announced, !announced.headerSent, let song = session.state.song else { return }
+        self.announced?.headerSent = true
+        if let header = RemoteReplies.stream(song) { reply(header) }
+        nextProgress = .now
+    }
+
+    private func quit() {
+        guard !isDone else { return }
+        isDone = true
+        session.perform(.quit)
+    }
+
+    private func reply(_ line: String) {
+        guard !isDone || line.hasPrefix("E ") else { return }
+        if !send(line) { quit() }
+    }
+}

@@ -1,0 +1,158 @@
+/// One line of mpg123's generic remote protocol (`mpg123 -R`, version 10), parsed.
+///
+/// mpg123's `src/control_generic.c` and `doc/README.remote` are the specification: a command is
+/// one line, its name case-insensitive, in a long and often a short form (`LOAD` / `L`); a command
+/// that takes no argument must be the whole line; one that takes an argument is separated from it
+/// by one space or tab, and the rest of the line, as it is, is the argument (a path may hold
+/// spaces). Parsing is pure and total: any bytes give a command or a reason to answer `@E`.
+public enum RemoteCommand: Equatable, Sendable {
+    case load(Path)
+    case loadPaused(Path)
+    /// `LOADLIST <entry> <list>`: list the playlist's entries, and play entry `entry` (1-based;
+    /// 0 the last one; below 0 none).
+    case loadList(entry: Int, Path)
+    case pause
+    case stop
+    /// `JUMP`: to an MPEG frame or by frames, or to / by seconds (converted to whole frames, as
+    /// mpg123 does).
+    case jump(Jump)
+    /// `SEEK`: to a sample or by samples.
+    case seek(to: Int64, relative: Bool)
+    /// `VOLUME`: percent, a decimal number.
+    case volume(Double)
+    case mute
+    case unmute
+    case silence
+    case progress
+    case sample
+    case format
+    case state
+    case tag
+    case help
+    case quit
+    /// A command mpg123 has that tplayer does not do (EQ, PITCH, RVA…): answered with `@E`.
+    case unsupported(name: String, reason: String)
+    /// Not a command, or one missing its argument: the `@E` line to answer.
+    case invalid(String)
+
+    public enum Jump: Equatable, Sendable {
+        case frames(Int64, relative: Bool)
+        case seconds(Double, relative: Bool)
+    }
+
+    /// The longest line taken; a longer one is answered with one `@E` line and dropped.
+    public static let maximumLineLength = 2048
+
+    /// Largest frame or sample number taken (2^40: hours beyond any song), so that no count a
+    /// front-end sends can overflow the arithmetic after it.
+    static let numberLimit: Int64 = 1 << 40
+
+    /// Parses one line, without its line end. `nil` for an empty line (mpg123 ignores those).
+    public static func parse(_ line: [UInt8]) -> RemoteCommand? {
+        guard !line.isEmpty else { return nil }
+        if line.count > maximumLineLength {
+            return .invalid("line too long (\(line.count) bytes; at most \(maximumLineLength)): ignored")
+        }
+        if line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            return .invalid("binary data in a command line (control bytes): ignored")
+        }
+        let whole = String(decoding: line, as: UTF8.self).uppercased()
+        switch whole {
+        case "P", "PAUSE": return .pause
+        case "S", "STOP": return .stop
+        case "SILENCE": return .silence
+        case "PROGRESS": return .progress
+        case "MUTE": return .mute
+        case "UNMUTE": return .unmute
+        case "T", "TAG": return .tag
+        case "Q", "QUIT": return .quit
+        case "H", "HELP": return .help
+        case "SAMPLE": return .sample
+        case "FORMAT": return .format
+        case "STATE": return .state
+        case "SCAN": return .unsupported(name: "SCAN", reason: "not needed: tplayer builds the seek index itself when a song opens")
+        case "SHOWEQ": return .unsupported(name: "SHOWEQ", reason: "tplayer has no equalizer")
+        default: break
+        }
+        // A command with an argument: the name up to the first blank, the rest as it is.
+        guard let blank = line.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }), blank > 0 else {
+            return .invalid("Unknown command or no arguments: \(whole.isEmpty ? "" : String(decoding: line, as: UTF8.self))")
+        }
+        let name = String(decoding: line[..<blank], as: UTF8.self).uppercased()
+        let argumentBytes = Array(line[(blank + 1)...])
+        let argument = String(decoding: argumentBytes, as: UTF8.self)
+        guard !argumentBytes.isEmpty else {
+            return .invalid("Unknown command or no arguments: \(String(decoding: line[..<blank], as: UTF8.self))")
+        }
+        switch name {
+        case "L", "LOAD": return .load(Path(bytes: argumentBytes))
+        case "LP", "LOADPAUSED": return .loadPaused(Path(bytes: argumentBytes))
+        case "LL", "LOADLIST":
+            // `<entry> <list>`, blanks around both.
+            var rest = argumentBytes[...].drop { $0 == 0x20 || $0 == 0x09 }
+            let number = rest.prefix { $0 != 0x20 && $0 != 0x09 }
+            rest = rest.dropFirst(number.count).drop { $0 == 0x20 || $0 == 0x09 }
+            guard !rest.isEmpty else { return .invalid("empty list name") }
+            let entry = Int(clamping: leadingInteger(String(decoding: number, as: UTF8.self)))
+            return .loadList(entry: entry, Path(bytes: rest))
+        case "J", "JUMP":
+            let text = argument.trimmingBlanks
+            let relative = text.first == "+" || text.first == "-"
+            if text.hasSuffix("s") || text.hasSuffix("S") {
+                guard let seconds = Double(text.dropLast()), seconds.isFinite, abs(seconds) < 1e9 else {
+                    return .invalid("invalid arguments for JUMP: \(argument) (a frame number, +N or -N frames, or seconds as 12.5s, +5s, -5s)")
+                }
+                return .jump(.seconds(seconds, relative: relative))
+            }
+            guard let frames = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+                return .invalid("invalid arguments for JUMP: \(argument) (a frame number, +N or -N frames, or seconds as 12.5s, +5s, -5s)")
+            }
+            return .jump(.frames(clamp(frames), relative: relative))
+        case "K", "SEEK":
+            let text = argument.trimmingBlanks
+            let relative = text.first == "+" || text.first == "-"
+            guard let samples = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) else {
+                return .invalid("invalid arguments for SEEK: \(argument) (a sample number, or +N or -N samples)")
+            }
+            return .seek(to: clamp(samples), relative: relative)
+        case "V", "VOLUME":
+            guard let percent = Double(argument.trimmingBlanks), percent.isFinite else {
+                return .invalid("invalid arguments for VOLUME: \(argument) (a percentage, 0 to 100)")
+            }
+            return .volume(percent)
+        case "E", "EQ", "SEQ", "EQFILE":
+            return .unsupported(name: name, reason: "tplayer has no equalizer; the audio is played exactly as decoded")
+        case "PITCH":
+            return .unsupported(name: name, reason: "tplayer plays at the song's own speed")
+        case "RVA":
+            return .unsupported(name: name, reason: "tplayer applies no ReplayGain/RVA; use VOLUME")
+        default:
+            return .invalid("Unknown command or no arguments: \(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    private static func clamp(_ value: Int64) -> Int64 {
+        min(max(value, -numberLimit), numberLimit)
+    }
+
+    /// The integer at the start of `text`, as C's `atol` reads it (0 when there is none).
+    private static func leadingInteger(_ text: String) -> Int64 {
+        var digits = Substring(text)
+        var sign: Int64 = 1
+        if let first = digits.first, first == "+" || first == "-" {
+            sign = first == "-" ? -1 : 1
+            digits = digits.dropFirst()
+        }
+        let number = digits.prefix { $0.isASCII && $0.isNumber }.prefix(12)
+        return sign * (Int64(number) ?? 0)
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingBlanks: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !blank($0) }), let end = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

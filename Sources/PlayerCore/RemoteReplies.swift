@@ -1,0 +1,208 @@
+/// The reply lines of mpg123's remote protocol (version 10), without their leading `@`, made
+/// from what tplayer knows about a song. Pure: `RemoteControl` sends them.
+///
+/// Every text from a file (tags, names) is made one safe line first: a reply can never be split
+/// into two by a tag, so a tag can never forge a reply (`@P 0`) that a front-end would obey.
+public enum RemoteReplies {
+    public static let greeting = "R MPG123 (ThOr) v10"
+
+    /// The `@I` lines after a song loads: its ID3 fields in a `{ }` block, or its file name.
+    public static func info(_ song: SongInfo) -> [String] {
+        guard song.id3.v1 != nil || song.id3.v2 != nil else {
+            var name = song.path.lastComponent.bytes
+            if let dot = name.lastIndex(of: UInt8(ascii: ".")) { name = Array(name[..<dot]) }
+            return ["I " + line(String(decoding: name, as: UTF8.self))]
+        }
+        var lines = ["I {"]
+        if let v1 = song.id3.v1 { lines += id3v1(v1, prefix: "I") }
+        if let v2 = song.id3.v2 {
+            let fields: [(String, String?)] = [("title", v2.title), ("artist", v2.artist), ("album", v2.album),
+                                               ("year", v2.year), ("comment", v2.comment), ("genre", v2.genre)]
+            for (name, value) in fields {
+                lines += split(value ?? "").map { "I ID3v2.\(name):\($0)" }
+            }
+        }
+        return lines + ["I }"]
+    }
+
+    /// `TAG`: every tag field in a `@T { }` block.
+    public static func tag(_ song: SongInfo?) -> [String] {
+        var lines = ["T {"]
+        if let v1 = song?.id3.v1 { lines += id3v1(v1, prefix: "T") }
+        for frame in song?.id3.v2?.frames ?? [] {
+            var head = "T ID3v2.\(line(frame.id))"
+            if let language = frame.language { head += " lang(\(line(language)))" }
+            if let description = frame.description { head += " desc(\(line(description)))" }
+            lines.append(head + ":")
+            lines += split(frame.text).map { "T =" + $0 }
+        }
+        return lines + ["T }"]
+    }
+
+    /// `@S`: the stream, from the first frame's header.
+    public static func stream(_ song: SongInfo) -> String? {
+        guard let stream = song.stream else { return nil }
+        let header = stream.header
+        let version = ["1.0", "2.0", "2.5"][safe: header.version] ?? "x.x"
+        let mode = ["Stereo", "Joint-Stereo", "Dual-Channel", "Single-Channel"][safe: header.mode] ?? "Invalid"
+        let fields: [Any] = [
+            version, stream.layer, song.sampleRate, mode, header.modeExtension, header.frameSize,
+            header.mode == 3 ? 1 : 2, header.copyright ? 1 : 0, header.crc ? 1 : 0, header.emphasis,
+            stream.bitrate, header.privateBit ? 1 : 0, header.vbr,
+        ]
+        return "S " + fields.map { "\($0)" }.joined(separator: " ")
+    }
+
+    /// `@F`: the MPEG frame playing, frames left, and the same in seconds.
+    public static func progress(_ song: SongInfo, position: Int64) -> String {
+        let frame = mpegFrame(of: position, in: song)
+        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152) / Double(max(song.sampleRate, 1))
+        let total = song.stream?.frameCount ?? frame
+        let left = max(total - frame, 0)
+        return "F \(frame) \(left) \(fixed(Double(frame) * perFrame, 2)) \(fixed(Double(left) * perFrame, 2))"
+    }
+
+    /// The MPEG frame (counted as mpg123 counts them, from the stream's first) that holds
+    /// sample `position` of `song`.
+    public static func mpegFrame(of position: Int64, in song: SongInfo) -> Int64 {
+        let perFrame = Int64(song.stream?.samplesPerFrame ?? 1152)
+        return (max(position, 0) + (song.stream?.startDelay ?? 0)) / perFrame
+    }
+
+    /// The first sample of MPEG frame `frame` of `song` (0 for the frames the delay drops).
+    public static func sample(ofMPEGFrame frame: Int64, in song: SongInfo) -> Int64 {
+        let perFrame = Int64(song.stream?.samplesPerFrame ?? 1152)
+        return max(frame * perFrame - (song.stream?.startDelay ?? 0), 0)
+    }
+
+    /// Whole MPEG frames in `seconds` of `song` (rounded toward zero, as mpg123 does).
+    public static func mpegFrames(inSeconds seconds: Double, of song: SongInfo) -> Int64 {
+        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152) / Double(max(song.sampleRate, 1))
+        return Int64((seconds / perFrame).rounded(.towardZero))
+    }
+
+    /// `@V`: the volume, as mpg123 prints it (`50.000000%`).
+    public static func volume(_ percent: Double) -> String {
+        "V \(fixed(percent, 6))%"
+    }
+
+    public static let help: [String] = [
+        "H {",
+        "H HELP/H: command listing (LONG/SHORT forms), command case insensitve",
+        "H LOAD/L <trackname>: load and start playing resource <trackname>",
+        "H LOADPAUSED/LP <trackname>: load but do not start playing resource <trackname>",
+        "H LOADLIST/LL <entry> <url>: load a playlist from given <url>, and display its entries, optionally load and play one of these specificed by the integer <entry> (<0: just list, 0: play last track, >0:play track with that position in list)",
+        "H PAUSE/P: pause playback",
+        "H STOP/S: stop playback (closes file)",
+        "H JUMP/J <frame>|<+offset>|<-offset>|<[+|-]seconds>s: jump to mpeg frame <frame> or change position by offset, same in seconds if number followed by \"s\"",
+        "H VOLUME/V <percent>: set volume in % (0..100); float value",
+        "H MUTE: turn on software mute in output",
+        "H UNMUTE: turn off software mute in output",
+        "H SEEK/K <sample>|<+offset>|<-offset>: jump to output sample position <samples> or change position by offset",
+        "H SAMPLE: print out the sample position and total number of samples",
+        "H FORMAT: print out sampling rate in Hz and channel count",
+        "H SILENCE: be silent during playback (no progress info, opposite of PROGRESS)",
+        "H PROGRESS: turn on progress display (opposite of SILENCE)",
+        "H STATE: Print auxiliary state info in several lines (just try it to see what info is there).",
+        "H TAG/T: Print all available (ID3) tag info, for ID3v2 that gives output of all collected text fields, using the ID3v2.3/4 4-character names.",
+        "H    The output is multiple lines, begin marked by \"@T {\", end by \"@T }\".",
+        "H    ID3v1 data is like in the @I info lines (see below), just with \"@T\" in front.",
+        "H    An ID3v2 data field is introduced via ([ ... ] means optional):",
+        "H     @T ID3v2.<NAME>[ [lang(<LANG>)] desc(<description>)]:",
+        "H    The lines of data follow with \"=\" prefixed:",
+        "H     @T =<one line of content in UTF-8 encoding>",
+        "H QUIT/Q: quit",
+        "H Not in tplayer (answered with @E): EQ/E, SEQ, EQFILE, SHOWEQ (no equalizer), PITCH, RVA, SCAN.",
+        "H meaning of the @S stream info:",
+        "H S <mpeg-version> <layer> <sampling freq> <mode(stereo/mono/...)> <mode_ext> <framesize> <stereo> <copyright> <error_protected> <emphasis> <bitrate> <extension> <vbr(0/1/2=CBR/VBR/ABR)>",
+        "H The @I lines after loading a track give some ID3 info, the format:",
+        "H      @I ID3:artist  album  year  comment genretext",
+        "H     where artist,album and comment are exactly 30 characters each, year is 4 characters, genre text unspecified.",
+        "H     You will encounter \"@I ID3.genre:<number>\" and \"@I ID3.track:<number>\".",
+        "H     Then, there is an excerpt of ID3v2 info in the structure",
+        "H      @I ID3v2.title:Blabla bla Bla",
+        "H     for every line of the \"title\" data field. Likewise for other fields (author, album, etc).",
+        "H }",
+    ]
+
+    /// `text` made one line: every control character (a line break, an escape) becomes a space.
+    public static func line(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+                ? " " : scalar
+        }))
+    }
+
+    /// A tag's text as the lines mpg123 sends for it: split at each line break (`\r\n` and
+    /// `\n\r` count as one; two breaks in a row leave an empty line; a final break adds none).
+    static func split(_ text: String) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            guard scalar == "\n" || scalar == "\r" || scalar == "\0" else {
+                current.unicodeScalars.append(scalar)
+                continue
+            }
+            if let next = scalars.first, (scalar == "\n" && next == "\r") || (scalar == "\r" && next == "\n") {
+                scalars = scalars.dropFirst()
+            }
+            lines.append(line(current))
+            current = ""
+        }
+        if !current.isEmpty { lines.append(line(current)) }
+        return lines
+    }
+
+    /// `@I ID3:` and its genre and track lines: the five fixed fields back to back, NULs as
+    /// spaces, Latin-1 read as such.
+    private static func id3v1(_ tag: SongInfo.ID3.V1, prefix: String) -> [String] {
+        let fields = String(String.UnicodeScalarView(tag.fields.prefix(124).map { $0 == 0 ? " " : Unicode.Scalar($0) }))
+        let genre = Int(tag.genre) < genres.count ? genres[Int(tag.genre)] : "Unknown"
+        var lines = ["\(prefix) ID3:\(line(fields))\(genre)", "\(prefix) ID3.genre:\(tag.genre)"]
+        if tag.fields.count >= 124, tag.fields[94 + 28] == 0, tag.fields[94 + 29] != 0 {
+            lines.append("\(prefix) ID3.track:\(tag.fields[94 + 29])")
+        }
+        return lines
+    }
+
+    /// `value` with `digits` decimals, as C's `%.Nf` prints it.
+    static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e17 else { return "\(value)" }
+        let whole = Int64(scaled)
+        let unit = Int64(scale)
+        let fraction = String(whole % unit)
+        let padded = String(repeating: "0", count: max(digits - fraction.count, 0)) + fraction
+        let sign = value < 0 && whole != 0 ? "-" : ""
+        return digits == 0 ? "\(sign)\(whole)" : "\(sign)\(whole / unit).\(padded)"
+    }
+
+    /// The ID3v1 genres (the original 80 and Winamp's additions up to 147).
+    static let genres: [String] = [
+        "Blues", "Classic Rock", "Country", "Dance", "Disco", "Funk", "Grunge", "Hip-Hop", "Jazz", "Metal",
+        "New Age", "Oldies", "Other", "Pop", "R&B", "Rap", "Reggae", "Rock", "Techno", "Industrial",
+        "Alternative", "Ska", "Death Metal", "Pranks", "Soundtrack", "Euro-Techno", "Ambient", "Trip-Hop", "Vocal", "Jazz+Funk",
+        "Fusion", "Trance", "Classical", "Instrumental", "Acid", "House", "Game", "Sound Clip", "Gospel", "Noise",
+        "AlternRock", "Bass", "Soul", "Punk", "Space", "Meditative", "Instrumental Pop", "Instrumental Rock", "Ethnic", "Gothic",
+        "Darkwave", "Techno-Industrial", "Electronic", "Pop-Folk", "Eurodance", "Dream", "Southern Rock", "Comedy", "Cult", "Gangsta",
+        "Top 40", "Christian Rap", "Pop/Funk", "Jungle", "Native American", "Cabaret", "New Wave", "Psychadelic", "Rave", "Showtunes",
+        "Trailer", "Lo-Fi", "Tribal", "Acid Punk", "Acid Jazz", "Polka", "Retro", "Musical", "Rock & Roll", "Hard Rock",
+        "Folk", "Folk-Rock", "National Folk", "Swing", "Fast Fusion", "Bebob", "Latin", "Revival", "Celtic", "Bluegrass",
+        "Avantgarde", "Gothic Rock", "Progressive Rock", "Psychedelic Rock", "Symphonic Rock", "Slow Rock", "Big Band", "Chorus", "Easy Listening", "Acoustic",
+        "Humour", "Speech", "Chanson", "Opera", "Chamber Music", "Sonata", "Symphony", "Booty Bass", "Primus", "Porn Groove",
+        "Satire", "Slow Jam", "Club", "Tango", "Samba", "Folklore", "Ballad", "Power Ballad", "Rhythmic Soul", "Freestyle",
+        "Duet", "Punk Rock", "Drum Solo", "A capella", "Euro-House", "Dance Hall", "Goa", "Drum & Bass", "Club-House", "Hardcore",
+        "Terror", "Indie", "BritPop", "Negerpunk", "Polsk Punk", "Beat", "Christian Gangsta Rap", "Heavy Metal", "Black Metal", "Crossover",
+        "Contemporary Christian", "Christian Rock", "Merengue", "Salsa", "Thrash Metal", "Anime", "JPop", "Synthpop",
+    ]
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}

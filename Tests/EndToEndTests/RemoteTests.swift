@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// `tplayer -R`: mpg123's remote protocol, answered line for line as `mpg123 -R` answers it,
+/// through the player's state machine.
+@Suite(.serialized)
+struct RemoteTests {
+    /// Runs `commands` (shell lines: `echo` and `sleep`) into `program`'s stdin.
+    static func drive(_ program: String, _ commands: [String], in folder: URL? = nil) throws -> Harness.Result {
+        let script = "(" + commands.joined(separator: "; ") + ") | " + program
+        return try Harness.run("/bin/sh", ["-c", script], in: folder)
+    }
+
+    static func send(_ lines: String...) -> [String] {
+        lines.map { "printf '%s\\n' '\($0)'" }
+    }
+
+    /// A sequence that does not depend on time (the song is loaded paused): mpg123 -R -o dummy
+    /// and tplayer -R -o null answer it with the same lines.
+    @Test func theSameCommandsGetTheSameRepliesAsMpg123() throws {
+        let song = Harness.songs[1]
+        let commands = Self.send(
+            "SILENCE", "LP \(song)", "STATE", "SAMPLE", "TAG", "J 100", "SAMPLE", "J +10", "J -1s", "J 2s", "SAMPLE",
+            "K 44100", "K +1000", "K -500", "SAMPLE", "V 50", "v 20", "MUTE", "UNMUTE", "FOO", "  P", "p ", "J",
+            "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "LOADPAUSED \(song)", "S", "S", "P", "HELP", "Q")
+        let reference = try Self.drive("/usr/bin/mpg123 -R -o dummy", commands)
+        let ours = try Self.drive("\(Harness.binary) -R -o null", commands)
+        #expect(ours.status == 0)
+        let theirs = reference.stdout.split(separator: "\n").map(String.init)
+        let mine = ours.stdout.split(separator: "\n").map(String.init)
+        // tplayer's HELP lists what it does (and not EQ, PITCH...): compared up to it.
+        let help = { (lines: [String]) in Array(lines.prefix { $0 != "@H {" }) }
+        #expect(help(mine) == help(theirs), "\(zip(help(mine), help(theirs)).filter { $0 != $1 })")
+        #expect(help(mine).count > 40)
+        #expect(mine.contains("@H }") && mine.contains("@H LOAD/L <trackname>: load and start playing resource <trackname>"))
+        #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\n")
+    }
+
+    /// While playing: `@P` for each change, `@S` once, `@F` lines that count up frame by frame,
+    /// and the end of the song as `@P 3` then `@P 0` (what mpyg321 takes for "music ended").
+    @Test func playingReportsProgressPausesAndTheEnd() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 2, in: folder)
+        let commands = Self.send("LOAD \(song)") + ["sleep 0.6"] + Self.send("PAUSE") + ["sleep 0.2"]
+            + Self.send("SAMPLE") + ["sleep 0.3"] + Self.send("SAMPLE", "PAUSE") + ["sleep 2.2"] + Self.send("SAMPLE", "Q")
+        let result = try Self.drive("\(Harness.binary) -R -o null --trace", commands)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let states = lines.filter { $0.hasPrefix("@P ") }
+        #expect(states == ["@P 2", "@P 1", "@P 2", "@P 3", "@P 0"], "\(lines.filter { !$0.hasPrefix("@F") })")
+        #expect(lines.filter { $0.hasPrefix("@S ") } == ["@S 1.0 3 44100 Joint-Stereo 2 417 2 0 0 0 128 0 0"])
+        let progress = lines.filter { $0.hasPrefix("@F ") }.map { $0.split(separator: " ").dropFirst().map { Double($0)! } }
+        #expect(progress.count > 20)
+        // Frames count up, frames + left is the song's length, seconds follow the frames.
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0[0] <= $1[0] })
+        let total = progress[0][0] + progress[0][1]
+        #expect(progress.allSatisfy { $0[0] + $0[1] == total && abs($0[2] - $0[0] * 1152 / 44100) < 0.006 })
+        // Paused, the position holds: the SAMPLE after the pause equals the one in it.
+        let samples = lines.filter { $0.hasPrefix("@SAMPLE ") }
+        #expect(samples.count == 2 && samples[0] == samples[1], "\(samples)")
+        #expect(samples.first?.hasSuffix(" 88200") == true)
+        // After the end the track is closed, as in mpg123.
+        #expect(lines.last == "@E No stream opened. (code 24)")
+        // The trace shows each command going through the state machine.
+        #expect(result.stderr.contains("remote: PAUSE\nPlay -> Stop (stop)"))
+        #expect(result.stderr.contains("remote: PAUSE\nStop -> Play (play)"))
+        #expect(result.stderr.contains("Play -> Prepare (ended)"))
+    }
+
+    /// Junk never stops the player: a line over 2,048 bytes, binary bytes, an unknown command
+    /// and mpg123 commands tplayer does not have each get one `@E` line, and the next works.
+    @Test func junkLinesGetOneErrorEachAndThePlayerGoesOn() throws {
+        let folder = try Harness.temporaryFolder()
+        let junk = folder.appendingPathComponent("junk.txt")
+        var bytes = Data("SILENCE\n".utf8)
+        bytes += Data(repeating: UInt8(ascii: "A"), count: 5000) + Data("\n".utf8)
+        bytes += Data([0x4C, 0x20, 0x01, 0x02, 0xFF, 0x1B, 0x5B, 0x0A])
+        bytes += Data("EQ 1 2 3\nPITCH 0.1\nRVA mix\nSCAN\nWHAT\nLP \(Harness.songs[0])\nSAMPLE\nQ\n".utf8)
+        try bytes.write(to: junk)
+        let result = try Harness.run("/bin/sh", ["-c", "\(Harness.binary) -R -o null < \(junk.path)"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let errors = lines.filter { $0.hasPrefix("@E ") }
+        #expect(errors.count == 7, "\(errors)")
+        #expect(errors[0].contains("too long"))
+        #expect(errors[1].contains("binary"))
+        #expect(errors[2].hasPrefix("@E Unknown command: EQ is not available in tplayer"))
+        #expect(lines.last?.hasPrefix("@SAMPLE 0 ") == true)
+    }
+
+    /// `--fifo`: commands through a named pipe that tplayer creates (and removes); writers may
+    /// come and go. A path that is a regular file is refused, and left as it was.
+    @Test func commandsComeThroughANamedPipe() throws {
+        let folder = try Harness.temporaryFolder()
+        let fifo = folder.appendingPathComponent("control").path
+        let script = """
+            \(Harness.binary) -R -o null --fifo \(fifo) & pid=$!
+            for i in 1 2 3 4 5 6 7 8 9 10; do [ -p \(fifo) ] && break; sleep 0.1; done
+            echo SILENCE > \(fifo); sleep 0.2
+            echo "LP \(Harness.songs[0])" > \(fifo); sleep 0.3
+            echo SAMPLE > \(fifo); sleep 0.2
+            echo Q > \(fifo); wait $pid; echo "exit $?"
+            """
+        let result = try Harness.run("/bin/sh", ["-c", script])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("@silence") && lines.contains("@P 1") && lines.contains { $0.hasPrefix("@SAMPLE 0 ") })
+        #expect(lines.last == "exit 0")
+        #expect(!FileManager.default.fileExists(atPath: fifo))
+
+        let file = folder.appendingPathComponent("notes.txt")
+        try Data("keep me\n".utf8).write(to: file)
+        let refused = try Harness.tplayer(["-R", "-o", "null", "--fifo", file.path])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("exists and is not a named pipe"))
+        #expect(try Data(contentsOf: file) == Data("keep me\n".utf8))
+    }
+
+    /// A real front-end, unchanged: the `mpyg321` package from PyPI, in its own virtual
+    /// environment, finds "mpg123" on its PATH (a two-line wrapper that runs `tplayer -R`) and
+    /// loads, pauses, resumes, seeks, sets the volume and gets its end-of-song callback.
+    @Test func mpyg321DrivesTplayerUnchanged() throws {
+        let venv = Harness.root.appendingPathComponent(".build/frontends-venv")
+        let python = venv.appendingPathComponent("bin/python").path
+        if (try? Harness.run(python, ["-c", "import mpyg321"]).status) != 0 {
+            let made = try Harness.run("/usr/bin/python3", ["-m", "venv", venv.path])
+            #expect(made.status == 0, "python3 -m venv: \(made.stderr)")
+            let installed = try Harness.run(venv.appendingPathComponent("bin/pip").path, ["install", "-q", "mpyg321==2.2.4"])
+            try #require(installed.status == 0, "pip install mpyg321: \(installed.stderr)")
+        }
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 3, in: folder)
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let trace = folder.appendingPathComponent("trace.txt").path
+        let wrapper = bin.appendingPathComponent("mpg123")
+        try Data("""
+            #!/bin/sh
+            [ "$1" = --version ] && { echo "mpg123 1.31.2 (this is tplayer -R)"; exit 0; }
+            exec \(Harness.binary) -R -o null --trace "$@" 2>>\(trace)
+            """.utf8).write(to: wrapper)
+        chmod(wrapper.path, 0o755)
+        let result = try Harness.run(python, [Harness.root.appendingPathComponent("Tests/Frontends/mpyg321_drive.py").path, song],
+                                     environment: ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").map(String.init) == ["paused", "resumed", "music ended"],
+                "\(result.stdout)\n\(result.stderr)")
+        let log = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        for step in ["remote: LOAD \(song)", "Prepare -> Play (play)", "remote: PAUSE\nPlay -> Stop (stop)",
+                     "remote: PAUSE\nStop -> Play (play)", "remote: JUMP +40", "Play -> Play (seek", "remote: VOLUME 50",
+                     "Play -> Prepare (ended)", "remote: QUIT"] {
+            #expect(log.contains(step), "\(step) not in:\n\(log)")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Testing
+@testable import PlayerCore
+
+/// mpg123's remote protocol: lines parsed as mpg123 parses them, and replies no file can forge.
+struct RemoteCommandTests {
+    func parse(_ line: String) -> RemoteCommand? { RemoteCommand.parse(Array(line.utf8)) }
+
+    @Test func commandsAreCaseInsensitiveInLongAndShortForms() {
+        #expect(parse("load a b.mp3") == .load(Path("a b.mp3")))
+        #expect(parse("L  x.mp3") == .load(Path(" x.mp3")))  // the rest of the line, as it is
+        #expect(parse("LP x.mp3") == .loadPaused(Path("x.mp3")))
+        #expect(parse("loadlist 2  list.m3u") == .loadList(entry: 2, Path("list.m3u")))
+        #expect(parse("p") == .pause)
+        #expect(parse("Stop") == .stop)
+        #expect(parse("J +10") == .jump(.frames(10, relative: true)))
+        #expect(parse("jump 100") == .jump(.frames(100, relative: false)))
+        #expect(parse("J -1.5s") == .jump(.seconds(-1.5, relative: true)))
+        #expect(parse("K 44100") == .seek(to: 44100, relative: false))
+        #expect(parse("seek -500") == .seek(to: -500, relative: true))
+        #expect(parse("V 30.5") == .volume(30.5))
+        #expect(parse("") == nil)
+        for (line, command) in [("MUTE", RemoteCommand.mute), ("unmute", .unmute), ("SILENCE", .silence),
+                                ("progress", .progress), ("SAMPLE", .sample), ("format", .format), ("STATE", .state),
+                                ("T", .tag), ("h", .help), ("QUIT", .quit)] {
+            #expect(parse(line) == command)
+        }
+    }
+
+    @Test func whatMpg123CannotTakeIsOneErrorLine() {
+        #expect(parse("FOO") == .invalid("Unknown command or no arguments: FOO"))
+        #expect(parse("  P") == .invalid("Unknown command or no arguments:   P"))
+        #expect(parse("p ") == .invalid("Unknown command or no arguments: p"))
+        #expect(parse("LL 1") == .invalid("empty list name"))
+        if case .invalid = parse("J abc") {} else { Issue.record("J abc") }
+        if case .unsupported(let name, _) = parse("EQ 1 2 3") { #expect(name == "EQ") } else { Issue.record("EQ") }
+        if case .unsupported = parse("PITCH +0.1") {} else { Issue.record("PITCH") }
+        if case .unsupported = parse("RVA mix") {} else { Issue.record("RVA") }
+        if case .invalid(let why) = RemoteCommand.parse(Array(repeating: UInt8(ascii: "L"), count: 3000)) {
+            #expect(why.contains("too long"))
+        } else { Issue.record("long line") }
+        if case .invalid(let why) = RemoteCommand.parse([0x4C, 0x20, 0x00, 0x1B, 0x41]) {
+            #expect(why.contains("binary"))
+        } else { Issue.record("binary line") }
+    }
+
+    @Test func hugeNumbersAreClampedNotOverflowed() {
+        if case .invalid = parse("K 99999999999999999999") {} else { Issue.record("beyond Int64") }
+        #expect(parse("K 999999999999999") == .seek(to: RemoteCommand.numberLimit, relative: false))
+        #expect(parse("J -999999999999999") == .jump(.frames(-RemoteCommand.numberLimit, relative: true)))
+        if case .invalid = parse("J 1e300s") {} else { Issue.record("absurd seconds") }
+    }
+
+    @Test func aTagCannotForgeAReply() {
+        var song = SongInfo(path: "/music/x.mp3", sampleRate: 44100, channels: 2, totalFrames: 44100)
+        var v2 = SongInfo.ID3.V2()
+        v2.title = "Nice\n@P 0\r\n\u{1B}[2Jtitle"
+        song.id3.v2 = v2
+        let lines = RemoteReplies.info(song)
+        #expect(lines == ["I {", "I ID3v2.title:Nice", "I ID3v2.title:@P 0", "I ID3v2.title: [2Jtitle", "I }"])
+        #expect(lines.allSatisfy { !$0.contains("\n") && !$0.contains("\r") && !$0.contains("\u{1B}") })
+    }
+
+    @Test func id3v1FieldsAreFixedWidthWithGenreAndTrack() {
+        var fields = [UInt8](repeating: 0, count: 124)
+        for (offset, text) in [(0, "Title"), (30, "Artist"), (60, "Album"), (90, "1999")] {
+            fields.replaceSubrange(offset..<offset + text.utf8.count, with: Array(text.utf8))
+        }
+        fields[94 + 29] = 7
+        fields[1] = 0x0A  // a line break in a v1 field becomes a space
+        var song = SongInfo(path: "/music/x.mp3", sampleRate: 44100, channels: 2, totalFrames: 44100)
+        song.id3.v1 = SongInfo.ID3.V1(fields: fields, genre: 17)
+        let lines = RemoteReplies.info(song)
+        #expect(lines.count == 5)
+        #expect(lines[1].hasPrefix("I ID3:T tle" + String(repeating: " ", count: 25) + "Artist"))
+        #expect(lines[1].hasSuffix("Rock"))
+        #expect(lines[2] == "I ID3.genre:17")
+        #expect(lines[3] == "I ID3.track:7")
+    }
+
+    @Test func aSongWithoutTagsIsNamedByItsFileName() {
+        let song = SongInfo(path: "/music/dir.x/Song One.mp3", sampleRate: 44100, channels: 2, totalFrames: 1)
+        #expect(RemoteReplies.info(song) == ["I Song One"])
+    }
+
+    @Test func framesAndSamplesConvertAsMpg123CountsThem() {
+        var song = SongInfo(path: "/x.mp3", sampleRate: 44100, channels: 2, totalFrames: 441000)
+        var stream = SongInfo.Stream(version: "1", layer: 3, bitrate: 192, mode: "VBR", channels: "joint stereo")
+        stream.startDelay = 1105
+        stream.frameCount = 384
+        song.stream = stream
+        #expect(RemoteReplies.sample(ofMPEGFrame: 100, in: song) == 114_095)
+        #expect(RemoteReplies.mpegFrame(of: 114_095, in: song) == 100)
+        #expect(RemoteReplies.sample(ofMPEGFrame: 0, in: song) == 0)
+        #expect(RemoteReplies.mpegFrames(inSeconds: 10, of: song) == 382)
+        #expect(RemoteReplies.mpegFrames(inSeconds: -3, of: song) == -114)
+        #expect(RemoteReplies.progress(song, position: 0) == "F 0 384 0.00 10.03")
+        #expect(RemoteReplies.volume(50) == "V 50.000000%")
+        #expect(RemoteReplies.fixed(3.14159, 2) == "3.14")
+        #expect(RemoteReplies.fixed(-0.001, 2) == "0.00")
+        #expect(RemoteReplies.fixed(12.5, 6) == "12.500000")
+    }
+}
