@@ -81,7 +81,12 @@ public final class Player {
     /// Problems found before the run (in the inputs): the exit status counts them.
     private let earlierProblems: Int
 
-    public init(session: Session, script: ScriptRunner?, io: IO, options: Options = Options(), earlierProblems: Int = 0) {
+    /// Where a resumed run picks up.
+    private let resuming: SavedSession?
+
+    public init(session: Session, script: ScriptRunner?, io: IO, options: Options = Options(), earlierProblems: Int = 0,
+                resuming: SavedSession? = nil) {
+        self.resuming = resuming
         self.session = session
         self.script = script
         self.io = io
@@ -105,7 +110,16 @@ public final class Player {
     /// status. The engine is shut down (within a bounded time) before it returns.
     public func run() -> Int32 {
         io.remote?.start()
-        if let script { script.start() } else { session.start() }
+        if let script {
+            script.start()
+        } else if let resuming {
+            if options.trace, let entry = resuming.current {
+                say("session: resuming entry \(entry + 1) of \(resuming.entries.count) at \(resuming.position.flicks) flicks")
+            }
+            session.resume(resuming)
+        } else {
+            session.start()
+        }
         var endingSignal: Int32?
         while endingSignal == nil {
             for event in engine.takeEvents() { route(event) }
@@ -158,7 +172,7 @@ public final class Player {
             say("engine: \(phase)")
         }
         if options.trace, case .seeked(_, let frame, let took) = event, let rate = session.state.song?.sampleRate {
-            say("engine: seeked to \(TimeFormat.precise(Double(frame) / Double(rate))) in \(Int((took * 1000).rounded(.up))) ms")
+            say("engine: seeked to \(TimeFormat.precise(Double(frame) / Double(rate))) (sample \(frame)) in \(Int((took * 1000).rounded(.up))) ms")
         }
         if options.trace, case .deviceBuffer(let seconds, let kept) = event {
             func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }

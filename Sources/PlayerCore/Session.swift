@@ -88,6 +88,27 @@ public final class Session {
         advance(atEnd: .rewind)
     }
 
+    /// Where the run is now, to pick up from next time (`--resume`).
+    public var saved: SavedSession {
+        let song = context.state.song
+        let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
+        return SavedSession(entries: entries, current: song == nil ? nil : queue.current, position: position,
+                            volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles)
+    }
+
+    /// Starts where `saved` left off: its song at its position, with its volume (the list and
+    /// the modes are the session's own, made from it).
+    public func resume(_ saved: SavedSession) {
+        volume = saved.volume
+        muted = saved.muted
+        if saved.volume != 100 || saved.muted { applyVolume() }
+        guard let entry = saved.current, entry < entries.count else { return start() }
+        defer { cueNext() }
+        queue.select(entry)
+        open(entry, moving: .forward(.rewind))
+        if saved.position > .zero { apply(.seek(.to(saved.position))) }
+    }
+
     public func perform(_ command: Command) {
         guard !isFinished else { return }
         defer { cueNext() }

@@ -1,4 +1,5 @@
 import AudioEngine
+import Files
 import Glibc
 import Inputs
 import PlayerApp
@@ -15,6 +16,8 @@ struct PlayerRun {
         var seed: UInt64
         var quiet: Bool
         var trace: Bool
+        /// Pick up the saved session (`--resume`, or no inputs in a terminal when one is saved).
+        var resume = false
     }
 
     let inputs: [Path]
@@ -32,6 +35,26 @@ struct PlayerRun {
         case .failure(let refusal):
             refusal.lines.forEach(printError)
             return refusal.status
+        }
+        // Only a person's runs are saved and resumed: never -w, --check, a script or -R.
+        let store = script == nil && !output.isFile ? SessionStore.location(environment: environment()) : nil
+        var saved: SavedSession?
+        if options.resume {
+            guard let store else {
+                printError("tplayer: --resume: neither XDG_STATE_HOME nor HOME says where the saved session is")
+                return 64
+            }
+            switch SessionStore.load(from: store) {
+            case .none:
+                printError("tplayer: no saved session to resume (\(store)); name an MP3 file, a folder or a playlist")
+                return 64
+            case .unusable(let reason):
+                printError("tplayer: " + reason)
+                printError("tplayer: nothing to play: name an MP3 file, a folder or a playlist")
+                return 64
+            case .session(let session):
+                saved = Self.present(session)
+            }
         }
         let engine: Engine
         let signals: SignalWatcher
@@ -60,8 +83,9 @@ struct PlayerRun {
         launch.problems.forEach { say("tplayer: " + $0.brief) }
 
         let interactive = terminal != nil
-        let queue = PlayQueue(shuffle: options.shuffles, repeats: options.repeats, seed: options.seed)
-        let session = Session(engine: engine, entries: launch.entries, queue: queue, keepsOpen: interactive)
+        let queue = PlayQueue(shuffle: saved?.shuffles ?? options.shuffles, repeats: saved?.repeats ?? options.repeats,
+                              seed: options.seed)
+        let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue, keepsOpen: interactive)
         session.expand = { path in
             let expanded = InputExpander.expandTyped("\(path)")
             expanded.problems.forEach { say("tplayer: " + $0.brief) }
@@ -73,7 +97,51 @@ struct PlayerRun {
         let io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         let player = Player(session: session, script: runner, io: io,
                             options: Player.Options(quiet: options.quiet, trace: options.trace),
-                            earlierProblems: launch.problems.count)
-        return player.run()
+                            earlierProblems: launch.problems.count, resuming: saved)
+        let status = player.run()
+        if interactive, let store {
+            var state = session.saved
+            let folder = currentFolder()
+            for index in state.entries.indices where !state.entries[index].path.isAbsolute {
+                state.entries[index].path = state.entries[index].path.resolved(against: folder)
+            }
+            if let problem = SessionStore.save(state, to: store) { say("tplayer: " + problem) }
+            if options.trace {
+                say("session: saved \(state.current.map { "entry \($0 + 1) at \(state.position.flicks) flicks" } ?? "no song") to \(store)")
+            }
+        }
+        return status
+    }
+
+    /// The saved session without the songs that are no longer there, each said in one line;
+    /// when the current one is gone, the list picks up at the next one, from its start.
+    static func present(_ saved: SavedSession) -> SavedSession {
+        var kept = saved
+        kept.entries = []
+        kept.current = nil
+        for (index, entry) in saved.entries.enumerated() {
+            let there = FileSystem.exists(entry.path)
+            if !there { printError("tplayer: \(entry.path): no longer there; skipped") }
+            if let current = saved.current, index >= current, kept.current == nil, there {
+                kept.current = kept.entries.count
+                if index != current { kept.position = .zero }
+            }
+            if there { kept.entries.append(entry) }
+        }
+        return kept
+    }
+
+    private func environment() -> [String: String] {
+        var values: [String: String] = [:]
+        for name in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    private func currentFolder() -> Path {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return Path("/") }
+        return buffer.withUnsafeBufferPointer { Path(cString: $0.baseAddress!) }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AudioEngine
+import Files
 import Glibc
 import PlayerApp
 import PlayerCore
@@ -62,6 +63,9 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Check the inputs without playing: scripts and playlists (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
     var check = false
 
+    @Flag(help: "Pick up where the last interactive run left off: its list, song, sample, volume and modes (also what tplayer with no inputs does in a terminal, when a session is saved).")
+    var resume = false
+
     @Flag(name: [.customShort("R"), .customLong("remote")],
           help: "mpg123's remote interface (protocol v10) for front-ends: commands on stdin (LOAD, PAUSE, JUMP, ...; send HELP), replies on stdout as @-lines. Inputs are ignored, as mpg123 ignores them.")
     var remote = false
@@ -104,7 +108,10 @@ struct TPlayer: ParsableCommand {
         } else if fifo != nil || remoteErr {
             throw ValidationError("\(fifo != nil ? "--fifo" : "--remote-err") only applies with -R")
         }
-        if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote {
+        if resume && (!inputs.isEmpty || script != nil || write != nil || check || remote) {
+            throw ValidationError("--resume plays the saved list: leave out the inputs, --script, -w, --check and -R")
+        }
+        if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote && !resume && !Self.resumesByDefault {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
         }
         if seed != nil && !shuffle {
@@ -155,12 +162,23 @@ struct TPlayer: ParsableCommand {
         }
         let options = PlayerRun.Options(
             repeats: repeats, shuffles: shuffle, fades: !noFade,
-            seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace)
+            seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace,
+            resume: resume || (inputs.isEmpty && script == nil && Self.resumesByDefault))
         let status = PlayerRun(
             inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
             output: try outputTarget(), options: options
         ).run()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `tplayer` alone in a terminal resumes, when a session is saved.
+    static var resumesByDefault: Bool {
+        guard isatty(STDIN_FILENO) == 1 else { return false }
+        var environment: [String: String] = [:]
+        for name in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return SessionStore.location(environment: environment).map(FileSystem.exists) ?? false
     }
 
     /// Parses and runs; usage errors become one line on stderr and exit status 64.

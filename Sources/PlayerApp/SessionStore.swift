@@ -1,0 +1,104 @@
+import Files
+import Glibc
+import PlayerCore
+
+/// The saved session's file: `$XDG_STATE_HOME/tplayer/last-session` (by default
+/// `~/.local/state/tplayer/last-session`). It is replaced whole or not at all: written to a
+/// temporary file beside it, flushed to disk, then renamed over it, so a crash, a kill or a full
+/// disk in the middle leaves the previous session as it was.
+public enum SessionStore {
+    /// The file, from the environment; `nil` when neither XDG_STATE_HOME nor HOME says where.
+    public static func location(environment: [String: String]) -> Path? {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return Path(state).appending("tplayer").appending("last-session")
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return Path(home).appending(".local/state/tplayer/last-session")
+    }
+
+    /// The largest file taken: a saved list of 100,000 long paths fits many times over.
+    static let sizeLimit = 256 << 20
+
+    public enum Loaded {
+        case none
+        case session(SavedSession)
+        /// There is a file, but it cannot be used: why, in one line.
+        case unusable(String)
+    }
+
+    public static func load(from path: Path) -> Loaded {
+        switch FileSystem.readAll(path, limit: sizeLimit) {
+        case .success(let bytes):
+            switch SavedSession.decode(bytes) {
+            case .success(let session): return .session(session)
+            case .failure(let why): return .unusable("\(path): not a session tplayer can resume (\(why)); starting fresh")
+            }
+        case .failure(let error):
+            if case .system(let system) = error, system.isMissing { return .none }
+            return .unusable("\(path): \(error); starting fresh")
+        }
+    }
+
+    /// Writes `session` to `path`; the reason when it could not be (the old file is then left).
+    public static func save(_ session: SavedSession, to path: Path) -> String? {
+        let folder = path.directory
+        if let reason = makeFolders(folder) { return "\(folder): \(reason)" }
+        removeLeftovers(of: path)
+        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
+        let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { return "\(temporary): \(String(cString: strerror(errno)))" }
+        let bytes = session.encoded()
+        var written = 0
+        var failure: String?
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                failure = String(cString: strerror(errno))
+                break
+            }
+            written += count
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, temporary.withCString({ from in path.withCString { rename(from, $0) } }) != 0 {
+            failure = String(cString: strerror(errno))
+        }
+        if let failure {
+            _ = temporary.withCString { unlink($0) }
+            return "\(path): could not save the session: \(failure); the previous one is kept"
+        }
+        // The rename itself reaches the disk with the folder.
+        let directory = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+        return nil
+    }
+
+    /// Removes the temporary files of saves that were killed midway (`last-session.PID.tmp`
+    /// whose process is gone).
+    private static func removeLeftovers(of path: Path) {
+        guard case .success(let items) = FileSystem.list(path.directory, includingHidden: true) else { return }
+        let prefix = path.lastComponent.bytes + [UInt8(ascii: ".")]
+        for item in items {
+            let name = item.name.bytes
+            guard name.count > prefix.count + 4, name.starts(with: prefix), name.suffix(4) == Array(".tmp".utf8),
+                  let pid = Int32(String(decoding: name[prefix.count..<(name.count - 4)], as: UTF8.self)),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = path.directory.appending(item.name).withCString { unlink($0) }
+        }
+    }
+
+    /// `mkdir -p`, private to the user for the folders it makes.
+    private static func makeFolders(_ folder: Path) -> String? {
+        if FileSystem.isDirectory(folder) { return nil }
+        let parent = folder.directory
+        if parent != folder, !parent.isEmpty, let reason = makeFolders(parent) { return reason }
+        if folder.withCString({ mkdir($0, 0o700) }) != 0 && errno != EEXIST {
+            return String(cString: strerror(errno))
+        }
+        return nil
+    }
+}

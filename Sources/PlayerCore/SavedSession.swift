@@ -1,0 +1,140 @@
+/// Where an interactive run left off: the list, the place in it, the sample in the song, the
+/// volume and the modes. `tplayer --resume` picks up from it.
+///
+/// Stored as text, one field per line, under a first line that names the format. Paths are
+/// bytes (they may hold line breaks or be no UTF-8 at all), so every path and title is written
+/// percent-encoded; reading accepts nothing else, and any line it cannot take makes the whole
+/// file "not a saved session": a fresh start, never a half-read list.
+public struct SavedSession: Equatable, Sendable {
+    public var entries: [Entry]
+    /// The entry playing (an index into `entries`), if any.
+    public var current: Int?
+    /// Where in that song (exact to the sample at any MPEG rate: flicks).
+    public var position: AudioTime
+    public var volume: Int
+    public var muted: Bool
+    public var repeats: Bool
+    public var shuffles: Bool
+
+    public init(entries: [Entry], current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
+                repeats: Bool = false, shuffles: Bool = false) {
+        self.entries = entries
+        self.current = current
+        self.position = position
+        self.volume = volume
+        self.muted = muted
+        self.repeats = repeats
+        self.shuffles = shuffles
+    }
+
+    static let header = "tplayer saved session 1"
+
+    public func encoded() -> [UInt8] {
+        var text = Self.header + "\n"
+        text += "volume \(volume)\nmuted \(muted ? 1 : 0)\nrepeat \(repeats ? 1 : 0)\nshuffle \(shuffles ? 1 : 0)\n"
+        if let current { text += "current \(current)\nposition \(position.flicks)\n" }
+        var bytes = Array(text.utf8)
+        for entry in entries {
+            bytes += Array("entry ".utf8) + Self.percentEncoded(entry.path.bytes)
+            if let title = entry.title { bytes += [0x20] + Self.percentEncoded(Array(title.utf8)) }
+            bytes.append(0x0A)
+        }
+        bytes += Array("end\n".utf8)
+        return bytes
+    }
+
+    /// Why a file is not a saved session: the line and what is wrong there.
+    public struct Unreadable: Error, Equatable, Sendable, CustomStringConvertible {
+        public let line: Int
+        public let reason: String
+        public var description: String { line > 0 ? "line \(line): \(reason)" : reason }
+    }
+
+    public static func decode(_ bytes: [UInt8]) -> Result<SavedSession, Unreadable> {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        guard lines.last == [] else { return .failure(Unreadable(line: 0, reason: "cut short (no final line break)")) }
+        lines.removeLast()
+        guard lines.first == Array(header.utf8) else {
+            return .failure(Unreadable(line: 1, reason: "not a tplayer saved session"))
+        }
+        guard lines.last == Array("end".utf8) else { return .failure(Unreadable(line: 0, reason: "cut short (no end line)")) }
+        var session = SavedSession(entries: [], current: nil, position: .zero)
+        var seen = Set<String>()
+        for (index, line) in lines.enumerated().dropFirst().dropLast() {
+            let number = index + 1
+            let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false).map(Array.init)
+            let key = String(decoding: parts[0], as: UTF8.self)
+            if key == "entry" {
+                guard parts.count >= 2, let path = percentDecoded(parts[1]), !path.isEmpty else {
+                    return .failure(Unreadable(line: number, reason: "an entry without a valid path"))
+                }
+                var title: String?
+                if parts.count == 3 {
+                    guard let decoded = percentDecoded(parts[2]), let text = String(validating: decoded, as: UTF8.self) else {
+                        return .failure(Unreadable(line: number, reason: "an entry with an invalid title"))
+                    }
+                    title = text
+                }
+                session.entries.append(Entry(path: Path(bytes: path), title: title))
+                continue
+            }
+            guard parts.count == 2, seen.insert(key).inserted,
+                  let value = Int64(String(decoding: parts[1], as: UTF8.self)), value >= 0 else {
+                return .failure(Unreadable(line: number, reason: "not a field tplayer writes"))
+            }
+            switch key {
+            case "volume" where value <= 100: session.volume = Int(value)
+            case "muted" where value <= 1: session.muted = value == 1
+            case "repeat" where value <= 1: session.repeats = value == 1
+            case "shuffle" where value <= 1: session.shuffles = value == 1
+            case "current" where value < Int64(Int32.max): session.current = Int(value)
+            case "position" where value < 1 << 60: session.position = AudioTime(flicks: value)
+            default: return .failure(Unreadable(line: number, reason: "not a field tplayer writes"))
+            }
+        }
+        if let current = session.current, current >= session.entries.count {
+            return .failure(Unreadable(line: 0, reason: "its current entry is not in its list"))
+        }
+        return .success(session)
+    }
+
+    /// Printable ASCII stays as it is, except `%` and the space; every other byte is `%XX`.
+    static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+            }
+        }
+        return out
+    }
+
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
+        var out: [UInt8] = []
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                guard byte > 0x20 && byte < 0x7F else { return nil }
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
+    }
+}

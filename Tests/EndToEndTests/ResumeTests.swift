@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Resume where you left off: an interactive run saves its list, song, sample, volume and modes
+/// when it ends; `tplayer` alone in a terminal (or `--resume`) picks up at the same sample.
+@Suite(.serialized)
+struct ResumeTests {
+    static func stateFile(_ home: URL) -> URL { home.appendingPathComponent("tplayer/last-session") }
+
+    /// The saved field `name`, as a number.
+    static func field(_ name: String, in file: URL) throws -> Int64? {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int64($0.split(separator: " ")[1]) }
+    }
+
+    static func waitForFile(_ url: URL, _ predicate: (String) -> Bool, seconds: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let text = try? String(contentsOf: url, encoding: .utf8), predicate(text) { return text }
+            usleep(50_000)
+        }
+        throw HarnessError.timedOut("\(url.lastPathComponent) never showed what was waited for")
+    }
+
+    @Test func quitMidSongAndResumeAtTheSameSample() throws {
+        let folder = try Harness.temporaryFolder()
+        let state = folder.appendingPathComponent("state")
+        let songs = try (0..<3).map { index -> String in
+            let copy = folder.appendingPathComponent("song \(index + 1).mp3")
+            try FileManager.default.copyItem(atPath: Harness.songs[index], toPath: copy.path)
+            return copy.path
+        }
+        let environment = ["XDG_STATE_HOME": state.path]
+        let firstTrace = folder.appendingPathComponent("first.txt")
+        let first = try Pane(arguments: ["-o", "null", "--trace"] + songs, environment: environment, stderr: firstTrace.path)
+        _ = try Self.waitForFile(firstTrace) { $0.contains("Prepare -> Play (play)") }
+        try first.send("n")
+        try first.send("Right")  // +5 s into song 2
+        usleep(2_000_000)
+        try first.send("q")
+        #expect(try first.waitForExit() == 0)
+        #expect(try first.sttyUnchanged())
+        let file = Self.stateFile(state)
+        #expect(try Self.field("current", in: file) == 1)
+        let flicks = try #require(try Self.field("position", in: file))
+        #expect(flicks % 16_000 == 0)  // a whole sample at 44.1 kHz
+        let sample = flicks / 16_000
+        #expect(sample > 44_100 * 6 && sample < 44_100 * 9, "saved at sample \(sample)")
+
+        // Moved away from where it played, with no inputs: the same song, the same sample.
+        let secondTrace = folder.appendingPathComponent("second.txt")
+        let second = try Pane(arguments: ["-o", "null", "--trace"], environment: environment, stderr: secondTrace.path)
+        let trace = try Self.waitForFile(secondTrace) { $0.contains("engine: seeked to") }
+        #expect(trace.contains("Idle -> Loading (load \(songs[1]))"))
+        #expect(trace.contains("(sample \(sample)) in"), "\(trace)")
+        try second.send("q")
+        #expect(try second.waitForExit() == 0)
+
+        // Songs that moved: each said in one line and skipped; the list goes on from the next one.
+        try FileManager.default.removeItem(atPath: songs[0])
+        try FileManager.default.removeItem(atPath: songs[1])
+        let thirdTrace = folder.appendingPathComponent("third.txt")
+        let third = try Pane(arguments: ["-o", "null", "--trace", "--resume"], environment: environment, stderr: thirdTrace.path)
+        let moved = try Self.waitForFile(thirdTrace) { $0.contains("Prepare -> Play (play)") }
+        #expect(moved.contains("tplayer: \(songs[0]): no longer there; skipped\n"))
+        #expect(moved.contains("tplayer: \(songs[1]): no longer there; skipped\n"))
+        #expect(moved.contains("Idle -> Loading (load \(songs[2]))"))
+        #expect(!moved.contains("engine: seeked"))
+        try third.send("q")
+        #expect(try third.waitForExit() == 0)
+    }
+
+    @Test func aTruncatedOrForeignStateFileIsReportedAndIgnored() throws {
+        let folder = try Harness.temporaryFolder()
+        let file = Self.stateFile(folder)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let whole = "tplayer saved session 1\nvolume 80\nmuted 0\nrepeat 0\nshuffle 0\ncurrent 0\nposition 0\nentry \(Harness.songs[0])\nend\n"
+        for content in [String(whole.prefix(whole.count - 9)), "GIF89a\u{0}\u{1}garbage", ""] {
+            try Data(content.utf8).write(to: file)
+            let result = try Harness.tplayer(["--resume", "-o", "null"], environment: ["XDG_STATE_HOME": folder.path])
+            #expect(result.status == 64)
+            #expect(result.stderrLines.first?.hasPrefix("tplayer: \(file.path): not a session tplayer can resume (") == true,
+                    "\(result.stderr)")
+            #expect(result.stderrLines.first?.hasSuffix("; starting fresh") == true)
+            #expect(try Data(contentsOf: file) == Data(content.utf8))  // left as it was
+        }
+        // A FIFO in its place is never opened for reading (no hang).
+        try FileManager.default.removeItem(at: file)
+        #expect(mkfifo(file.path, 0o600) == 0)
+        let fifo = try Harness.tplayer(["--resume", "-o", "null"], environment: ["XDG_STATE_HOME": folder.path])
+        #expect(fifo.status == 64)
+        #expect(fifo.stderrLines.first?.hasSuffix("; starting fresh") == true, "\(fifo.stderr)")
+        // Scripts, -w and -R neither read nor write it.
+        try FileManager.default.removeItem(at: file)
+        let written = folder.appendingPathComponent("out.wav").path
+        _ = try Harness.tplayer(["-w", written, Harness.songs[0]], environment: ["XDG_STATE_HOME": folder.path])
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let refused = try Harness.tplayer(["--resume", "-w", written], environment: ["XDG_STATE_HOME": folder.path])
+        #expect(refused.status == 64)
+    }
+
+    /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
+    /// one before or the one after, never a part. The list is 20,000 entries long, so each save
+    /// writes about 2 MB and takes a while.
+    @Test func aKillDuringTheSaveLeavesTheFileWhole() throws {
+        let folder = try Harness.temporaryFolder()
+        let state = folder.appendingPathComponent("state")
+        let list = folder.appendingPathComponent("many.m3u")
+        let line = Harness.songs[1] + "\n"
+        try Data(String(repeating: line, count: 20_000).utf8).write(to: list)
+        let file = Self.stateFile(state)
+        var kills = 0
+        // Round 0 ends cleanly and measures how long SIGTERM takes to the end (the save is the
+        // last of it); the kills then land at eighths of that time.
+        var ending = 0.0
+        for round in 0..<9 {
+            let pane = try Pane(arguments: ["-o", "null", list.path], environment: ["XDG_STATE_HOME": state.path],
+                                stderr: "/dev/null")
+            _ = try pane.waitForStatus { $0.contains("1/20000") }
+            let pid = try pane.playerPID()
+            let started = Date()
+            kill(pid, SIGTERM)
+            if round == 0 {
+                while kill(pid, 0) == 0 { usleep(1_000) }
+                ending = Date().timeIntervalSince(started)
+            } else {
+                usleep(UInt32(ending * 1_000_000 * Double(round) / 8))
+                if kill(pid, SIGKILL) == 0 { kills += 1 }
+            }
+            _ = try pane.waitForExit()
+            if FileManager.default.fileExists(atPath: file.path) {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                #expect(text.hasPrefix("tplayer saved session 1\n") && text.hasSuffix("\nend\n"), "round \(round)")
+                #expect(text.split(separator: "\n").count == 20_000 + 8, "round \(round)")
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(kills > 0)
+        // The next clean save removes what the killed ones left behind.
+        let last = try Pane(arguments: ["-o", "null", Harness.songs[0]], environment: ["XDG_STATE_HOME": state.path],
+                            stderr: "/dev/null")
+        _ = try last.waitForStatus { $0.contains("1/1") }
+        try last.send("q")
+        _ = try last.waitForExit()
+        let left = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        #expect(left == ["last-session"])
+    }
+}
