@@ -22,6 +22,12 @@ let package = Package(
             providers: [.apt(["libao-dev"])]
         ),
 
+        .systemLibrary(
+            name: "CSdBus",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+
         // The state machine, session, queue, playlist and script parsing, the engine protocol:
         // pure Swift, no C, no threads, no file system.
         .target(name: "PlayerCore"),
@@ -42,10 +48,14 @@ let package = Package(
         // and the checks before a run starts: everything the executable does but parse and wire.
         .target(name: "PlayerApp", dependencies: ["PlayerCore", "Files", "Inputs", "Terminal"]),
 
+        // MPRIS2 on the D-Bus session bus (media keys, desktop widgets, playerctl): the only
+        // module that imports sd-bus.
+        .target(name: "Mpris", dependencies: ["PlayerCore", "PlayerApp", "CSdBus"]),
+
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp",
+                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

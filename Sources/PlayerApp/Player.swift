@@ -20,6 +20,19 @@ public protocol PlayerScreen: AnyObject {
     var takesMessages: Bool { get }
 }
 
+/// A control from outside the terminal (MPRIS on D-Bus): its descriptor joins the main loop's
+/// poll; it sees every engine report, and after each turn of the loop says what changed.
+public protocol OutsideControl: AnyObject {
+    /// Readable when it has something to do; `nil` once it has stopped (its connection lost).
+    var descriptor: Int32? { get }
+    /// Handles what arrived (method calls): each becomes a command on the session.
+    func process()
+    /// An engine report, after the session has handled it.
+    func observe(_ event: EngineEvent)
+    /// After each turn of the loop: tell the outside what changed.
+    func update()
+}
+
 /// Signals as the main loop reads them: a descriptor that turns readable, and the numbers.
 public protocol SignalSource: AnyObject {
     var readFD: Int32 { get }
@@ -61,6 +74,8 @@ public final class Player {
         public var log: (String) -> Void
         /// mpg123's remote protocol (`-R`), reading commands from `keys` instead of a terminal.
         public var remote: RemoteControl?
+        /// MPRIS, when a session bus is there.
+        public var outside: (any OutsideControl)?
 
         public init(engine: any PlayerEngine, screen: (any PlayerScreen)?, keys: Int32?, signals: any SignalSource,
                     log: @escaping (String) -> Void, remote: RemoteControl? = nil) {
@@ -127,6 +142,8 @@ public final class Player {
             io.remote?.tick()
             if session.isFinished { break }
             showStatus()
+            io.outside?.update()
+            loop.controlFD = io.outside?.descriptor
             for input in loop.wait(timeout: timeout()) {
                 switch input {
                 case .keys(let bytes) where io.remote != nil:
@@ -147,6 +164,8 @@ public final class Player {
                     }
                 case .engine:
                     break
+                case .control:
+                    io.outside?.process()
                 }
             }
         }
@@ -180,6 +199,7 @@ public final class Player {
         }
         if let script { script.handle(event) } else { session.handle(event) }
         io.remote?.observe(event)
+        io.outside?.observe(event)
         // With no screen to show it, each song that starts is named once, as mpg123 does.
         if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,
            let name = session.songName {

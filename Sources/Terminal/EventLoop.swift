@@ -9,11 +9,15 @@ public struct EventLoop {
         case keysClosed
         case signals
         case engine
+        /// The outside control's descriptor (the D-Bus connection) is readable or closed.
+        case control
     }
 
     private var keyFD: Int32?
     private let signalFD: Int32
     private let engineFD: Int32
+    /// Watched for readability when set (MPRIS's bus connection).
+    public var controlFD: Int32?
 
     /// Watches `keyFD` for keys when given (only when stdin is a terminal).
     public init(keyFD: Int32?, signalFD: Int32, engineFD: Int32) {
@@ -28,6 +32,8 @@ public struct EventLoop {
         var fds = [pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: engineFD, events: Int16(POLLIN), revents: 0)]
         if let keyFD { fds.append(pollfd(fd: keyFD, events: Int16(POLLIN), revents: 0)) }
+        let controlIndex = fds.count
+        if let controlFD { fds.append(pollfd(fd: controlFD, events: Int16(POLLIN), revents: 0)) }
         // Rounded up, so a wait never wakes just before its deadline and polls again at once.
         let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0), 86_400_000).rounded(.up)) } ?? -1
         let ready = poll(&fds, nfds_t(fds.count), milliseconds)
@@ -35,6 +41,7 @@ public struct EventLoop {
         var inputs: [Input] = []
         if fds[0].revents != 0 { inputs.append(.signals) }
         if fds[1].revents != 0 { inputs.append(.engine) }
+        if controlFD != nil, fds[controlIndex].revents != 0 { inputs.append(.control) }
         if let keyFD, fds.count > 2, fds[2].revents != 0 {
             var bytes = [UInt8](repeating: 0, count: 256)
             let count = read(keyFD, &bytes, bytes.count)

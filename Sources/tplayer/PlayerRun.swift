@@ -2,6 +2,7 @@ import AudioEngine
 import Files
 import Glibc
 import Inputs
+import Mpris
 import PlayerApp
 import PlayerCore
 import Terminal
@@ -16,6 +17,8 @@ struct PlayerRun {
         var seed: UInt64
         var quiet: Bool
         var trace: Bool
+        /// Offer MPRIS on the session bus, when there is one (`--no-mpris`: never).
+        var mpris = true
         /// Pick up the saved session (`--resume`, or no inputs in a terminal when one is saved).
         var resume = false
     }
@@ -94,7 +97,12 @@ struct PlayerRun {
         let runner = launch.script.map {
             ScriptRunner(lines: $0, session: session, realTime: !output.isFile, keepsOpenAfter: interactive)
         }
-        let io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
+        var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
+        // Media keys and widgets for a run that plays aloud; a file being written has no use.
+        let mpris = options.mpris && !output.isFile ? MprisServer.start(session: session, position: { engine.position }) : nil
+        defer { mpris?.close() }
+        io.outside = mpris
+        if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
         let player = Player(session: session, script: runner, io: io,
                             options: Player.Options(quiet: options.quiet, trace: options.trace),
                             earlierProblems: launch.problems.count, resuming: saved)

@@ -63,6 +63,9 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Check the inputs without playing: scripts and playlists (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
     var check = false
 
+    @Flag(help: "Do not offer MPRIS (media keys, desktop widgets, playerctl) on the D-Bus session bus.")
+    var noMpris = false
+
     @Flag(help: "Pick up where the last interactive run left off: its list, song, sample, volume and modes (also what tplayer with no inputs does in a terminal, when a session is saved).")
     var resume = false
 
@@ -162,7 +165,7 @@ struct TPlayer: ParsableCommand {
         }
         let options = PlayerRun.Options(
             repeats: repeats, shuffles: shuffle, fades: !noFade,
-            seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace,
+            seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,
             resume: resume || (inputs.isEmpty && script == nil && Self.resumesByDefault))
         let status = PlayerRun(
             inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),

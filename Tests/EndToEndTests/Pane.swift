@@ -17,6 +17,9 @@ final class Pane {
         folder = try Harness.temporaryFolder()
         let quoted = ([Harness.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
             + (stderr.map { " 2>'\($0)'" } ?? "")
+        // A saved session of its own, never the user's (`~/.local/state/tplayer`).
+        var environment = environment
+        if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let run = "\(exports.isEmpty ? "" : exports + "; ")stty -g > '\(folder.path)/stty.before'; \(quoted); "
             + "echo $? > '\(folder.path)/status'; stty -g > '\(folder.path)/stty.after'"

@@ -1,0 +1,409 @@
+import CSdBus
+import Glibc
+import PlayerApp
+import PlayerCore
+
+/// MPRIS2 on the D-Bus session bus: media keys, desktop widgets and `playerctl` control tplayer.
+///
+/// It owns `org.mpris.MediaPlayer2.tplayer` (or `…tplayer.instance<pid>` when another tplayer
+/// has it) and serves `/org/mpris/MediaPlayer2`. Every method becomes a command on the session,
+/// so it goes through the same state machine as a key. After each turn of the main loop it
+/// compares what the properties say with what they said and announces the ones that changed
+/// (`PropertiesChanged`, never on a mere tick of the position); a seek announces `Seeked`.
+///
+/// With no session bus (a console, CI) `start` returns `nil` and nothing is said about it.
+public final class MprisServer: OutsideControl {
+    public static let objectPath = "/org/mpris/MediaPlayer2"
+    static let rootInterface = "org.mpris.MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+
+    private var bus: OpaquePointer?
+    private let handlers: UnsafeMutablePointer<tp_bus_handlers>
+    private var slots: [OpaquePointer?] = [nil, nil]
+    private let session: Session
+    private let position: () -> Int64
+    /// The well-known name it owns.
+    public private(set) var name = ""
+    private var announced: Snapshot?
+
+    /// What the announced properties say; compared after each turn of the loop.
+    struct Snapshot: Equatable {
+        var status: String
+        var loop: String
+        var shuffle: Bool
+        var volume: Double
+        var track: Int?
+        var title: String?
+        var canGoNext: Bool
+        var canGoPrevious: Bool
+        var canPlay: Bool
+        var canPause: Bool
+        var canSeek: Bool
+    }
+
+    /// Connects to the session bus and takes the name; `nil` when there is no bus to take.
+    public static func start(session: Session, position: @escaping () -> Int64) -> MprisServer? {
+        var bus: OpaquePointer?
+        guard sd_bus_open_user(&bus) >= 0, let bus else { return nil }
+        let server = MprisServer(bus: bus, session: session, position: position)
+        guard server.register() else {
+            server.close()
+            return nil
+        }
+        return server
+    }
+
+    private init(bus: OpaquePointer, session: Session, position: @escaping () -> Int64) {
+        self.bus = bus
+        self.session = session
+        self.position = position
+        handlers = .allocate(capacity: 1)
+        handlers.initialize(to: tp_bus_handlers(
+            context: nil,
+            method: { context, message, _, member, error in
+                guard let context, let message, let member else { return -EINVAL }
+                return Unmanaged<MprisServer>.fromOpaque(context).takeUnretainedValue()
+                    .call(String(cString: member), message, error)
+            },
+            get: { context, _, property, reply, _ in
+                guard let context, let property, let reply else { return -EINVAL }
+                return Unmanaged<MprisServer>.fromOpaque(context).takeUnretainedValue()
+                    .read(String(cString: property), into: reply)
+            },
+            set: { context, _, property, value, error in
+                guard let context, let property, let value else { return -EINVAL }
+                return Unmanaged<MprisServer>.fromOpaque(context).takeUnretainedValue()
+                    .write(String(cString: property), from: value, error)
+            }))
+        handlers.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    deinit {
+        close()
+        handlers.deinitialize(count: 1)
+        handlers.deallocate()
+    }
+
+    private func register() -> Bool {
+        guard let bus else { return false }
+        guard sd_bus_add_object_vtable(bus, &slots[0], Self.objectPath, Self.rootInterface, tp_mpris_root(), handlers) >= 0,
+              sd_bus_add_object_vtable(bus, &slots[1], Self.objectPath, Self.playerInterface, tp_mpris_player(), handlers) >= 0
+        else { return false }
+        for candidate in ["org.mpris.MediaPlayer2.tplayer", "org.mpris.MediaPlayer2.tplayer.instance\(getpid())"] {
+            if sd_bus_request_name(bus, candidate, 0) >= 0 {
+                name = candidate
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Leaves the bus (the name goes with the connection).
+    public func close() {
+        for slot in slots where slot != nil { sd_bus_slot_unref(slot) }
+        slots = [nil, nil]
+        if let bus { sd_bus_flush_close_unref(bus) }
+        bus = nil
+    }
+
+    // MARK: - OutsideControl
+
+    public var descriptor: Int32? {
+        guard let bus else { return nil }
+        let fd = sd_bus_get_fd(bus)
+        return fd >= 0 ? fd : nil
+    }
+
+    public func process() {
+        guard let bus else { return }
+        while true {
+            let result = sd_bus_process(bus, nil)
+            if result < 0 {
+                // The bus went away: MPRIS ends quietly, the player plays on.
+                close()
+                return
+            }
+            if result == 0 { return }
+        }
+    }
+
+    public func observe(_ event: EngineEvent) {
+        guard case .seeked(let token, let frame, _) = event, token == session.state.token,
+              let song = session.state.song, let bus else { return }
+        var message: OpaquePointer?
+        guard sd_bus_message_new_signal(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0,
+              let message else { return }
+        var microseconds = Self.microseconds(frame, rate: song.sampleRate)
+        sd_bus_message_append_basic(message, CChar(UInt8(ascii: "x")), &microseconds)
+        sd_bus_send(bus, message, nil)
+        sd_bus_message_unref(message)
+    }
+
+    public func update() {
+        process()
+        guard let bus else { return }
+        let now = snapshot()
+        defer { announced = now }
+        guard let before = announced, before != now else { return }
+        var changed: [String] = []
+        if before.status != now.status { changed.append("PlaybackStatus") }
+        if before.loop != now.loop { changed.append("LoopStatus") }
+        if before.shuffle != now.shuffle { changed.append("Shuffle") }
+        if before.volume != now.volume { changed.append("Volume") }
+        if before.track != now.track || before.title != now.title { changed.append("Metadata") }
+        if before.canGoNext != now.canGoNext { changed.append("CanGoNext") }
+        if before.canGoPrevious != now.canGoPrevious { changed.append("CanGoPrevious") }
+        if before.canPlay != now.canPlay { changed.append("CanPlay") }
+        if before.canPause != now.canPause { changed.append("CanPause") }
+        if before.canSeek != now.canSeek { changed.append("CanSeek") }
+        withCStrings(changed) { sd_bus_emit_properties_changed_strv(bus, Self.objectPath, Self.playerInterface, $0) }
+        sd_bus_flush(bus)
+    }
+
+    // MARK: - The player as MPRIS sees it
+
+    func snapshot() -> Snapshot {
+        let state = session.state
+        let hasSong = state.song != nil
+        let many = session.entries.count > 1 || session.queue.repeats
+        return Snapshot(
+            status: Self.status(of: state), loop: session.queue.repeats ? "Playlist" : "None",
+            shuffle: session.queue.shuffles, volume: session.muted ? 0 : Double(session.volume) / 100,
+            track: state.song == nil ? nil : state.token, title: session.songName,
+            canGoNext: many, canGoPrevious: many, canPlay: !session.entries.isEmpty, canPause: hasSong, canSeek: hasSong)
+    }
+
+    static func status(of state: PlayerState) -> String {
+        switch state {
+        case .play, .deviceLost: "Playing"
+        case .stop: "Paused"
+        case .loading(let loading): loading.startsPlaying ? "Playing" : "Stopped"
+        case .idle, .prepare: "Stopped"
+        }
+    }
+
+    static func microseconds(_ frames: Int64, rate: Int) -> Int64 {
+        rate > 0 ? frames.multipliedFullWidth(by: 1_000_000).high == 0 ? frames * 1_000_000 / Int64(rate) : 0 : 0
+    }
+
+    private func trackPath(_ token: Int) -> String { "/org/tplayer/track/\(token)" }
+
+    // MARK: - Methods
+
+    private func call(_ member: String, _ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        switch member {
+        case "Raise": break
+        case "Quit": session.perform(.quit)
+        case "Next": session.perform(.next)
+        case "Previous": session.perform(.previous)
+        case "Pause": if session.state.isPlaying { session.perform(.stop) }
+        case "Play": session.perform(.play)
+        case "PlayPause": session.perform(.toggle)
+        case "Stop":
+            session.perform(.stop)
+            session.perform(.seek(.to(.zero)))
+        case "Seek":
+            var offset: Int64 = 0
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &offset) > 0 else { return -EINVAL }
+            let flicks = offset.multipliedReportingOverflow(by: AudioTime.flicksPerSecond / 1_000_000)
+            guard !flicks.overflow else { return -EINVAL }
+            session.perform(.seek(.by(AudioTime(flicks: flicks.partialValue))))
+        case "SetPosition":
+            var track: UnsafePointer<CChar>?
+            var microseconds: Int64 = 0
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "o")), &track) > 0, let track,
+                  sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &microseconds) > 0 else { return -EINVAL }
+            // The spec: ignored unless it is about the song playing, and within it.
+            if let token = session.state.token, session.state.song != nil, String(cString: track) == trackPath(token),
+               microseconds >= 0, microseconds < 1 << 50 {
+                session.perform(.seek(.to(AudioTime(flicks: microseconds * (AudioTime.flicksPerSecond / 1_000_000)))))
+            }
+        case "OpenUri":
+            var uri: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &uri) > 0, let uri else { return -EINVAL }
+            guard let path = Self.path(fromFileURI: String(cString: uri)) else {
+                return tp_bus_error(error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs only")
+            }
+            session.perform(.load(path))
+        default:
+            return tp_bus_error(error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+        }
+        var reply: OpaquePointer?
+        guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
+        defer { sd_bus_message_unref(reply) }
+        return sd_bus_send(nil, reply, nil)
+    }
+
+    /// `file:///a%20b.mp3` → `/a b.mp3` (the bytes, whatever they are); `nil` for anything else.
+    static func path(fromFileURI uri: String) -> Path? {
+        guard uri.hasPrefix("file://") else { return nil }
+        var rest = Array(uri.utf8.dropFirst(7))
+        if rest.starts(with: Array("localhost".utf8)) { rest.removeFirst(9) }
+        guard rest.first == UInt8(ascii: "/") else { return nil }
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < rest.count {
+            if rest[index] == UInt8(ascii: "%"), index + 2 < rest.count,
+               let value = UInt8(String(decoding: rest[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                index += 3
+            } else {
+                bytes.append(rest[index])
+                index += 1
+            }
+        }
+        guard !bytes.contains(0) else { return nil }
+        return Path(bytes: bytes)
+    }
+
+    /// `file://` and the path, every byte outside the unreserved set percent-encoded (so a
+    /// name that is not UTF-8 still makes a valid string).
+    static func fileURI(_ path: Path) -> String {
+        let safe = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8))
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array("file://".utf8)
+        for byte in path.bytes {
+            if safe.contains(byte) { out.append(byte) } else { out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]] }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Properties
+
+    private func read(_ property: String, into reply: OpaquePointer) -> Int32 {
+        let state = session.state
+        let now = snapshot()
+        switch property {
+        case "CanQuit", "CanControl": return append(reply, true)
+        case "CanRaise", "HasTrackList": return append(reply, false)
+        case "Identity": return append(reply, "tplayer")
+        case "SupportedUriSchemes": return appendList(reply, ["file"])
+        case "SupportedMimeTypes": return appendList(reply, ["audio/mpeg"])
+        case "PlaybackStatus": return append(reply, now.status)
+        case "LoopStatus": return append(reply, now.loop)
+        case "Shuffle": return append(reply, now.shuffle)
+        case "Volume": return append(reply, now.volume)
+        case "Rate", "MinimumRate", "MaximumRate": return append(reply, 1.0)
+        case "Position":
+            return append(reply, state.song.map { Self.microseconds(position(), rate: $0.sampleRate) } ?? 0)
+        case "CanGoNext": return append(reply, now.canGoNext)
+        case "CanGoPrevious": return append(reply, now.canGoPrevious)
+        case "CanPlay": return append(reply, now.canPlay)
+        case "CanPause": return append(reply, now.canPause)
+        case "CanSeek": return append(reply, now.canSeek)
+        case "Metadata": return appendMetadata(reply)
+        default: return -ENOENT
+        }
+    }
+
+    private func write(_ property: String, from value: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        switch property {
+        case "LoopStatus":
+            var text: UnsafePointer<CChar>?
+            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "s")), &text) > 0, let text else { return -EINVAL }
+            switch String(cString: text) {
+            case "None": session.perform(.setRepeat(false))
+            // tplayer repeats the list; a single song repeats as a list of one.
+            case "Playlist", "Track": session.perform(.setRepeat(true))
+            default: return tp_bus_error(error, "org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist")
+            }
+        case "Shuffle":
+            var on: Int32 = 0
+            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "b")), &on) > 0 else { return -EINVAL }
+            session.perform(.setShuffle(on != 0))
+        case "Volume":
+            var volume = 0.0
+            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &volume) > 0, volume.isFinite else { return -EINVAL }
+            session.perform(.volume(Int((min(max(volume, 0), 1) * 100).rounded())))
+            if session.muted { session.perform(.setMute(false)) }
+        case "Rate":
+            var rate = 0.0
+            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &rate) > 0 else { return -EINVAL }
+            if rate == 0 { session.perform(.stop) }  // the spec's "Rate 0 is Pause"
+        default:
+            return tp_bus_error(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
+        }
+        return 1
+    }
+
+    private func appendMetadata(_ reply: OpaquePointer) -> Int32 {
+        guard sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "{sv}") >= 0 else { return -ENOMEM }
+        if let song = session.state.song, let token = session.state.token {
+            entry(reply, "mpris:trackid", "o") { append(reply, trackPath(token), type: "o") }
+            if let total = song.totalFrames {
+                entry(reply, "mpris:length", "x") { append(reply, Self.microseconds(total, rate: song.sampleRate)) }
+            }
+            let title = nonEmpty(song.title) ?? session.songName ?? song.fileName
+            entry(reply, "xesam:title", "s") { append(reply, title) }
+            if let artist = nonEmpty(song.artist) {
+                entry(reply, "xesam:artist", "as") { appendList(reply, [artist]) }
+            }
+            if let album = nonEmpty(song.album) {
+                entry(reply, "xesam:album", "s") { append(reply, album) }
+            }
+            let absolute = song.path.isAbsolute ? song.path : song.path.resolved(against: Self.currentFolder())
+            entry(reply, "xesam:url", "s") { append(reply, Self.fileURI(absolute)) }
+        } else {
+            entry(reply, "mpris:trackid", "o") { append(reply, "/org/mpris/MediaPlayer2/TrackList/NoTrack", type: "o") }
+        }
+        return sd_bus_message_close_container(reply)
+    }
+
+    private func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
+        return text
+    }
+
+    private static func currentFolder() -> Path {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return Path("/") }
+        return buffer.withUnsafeBufferPointer { Path(cString: $0.baseAddress!) }
+    }
+
+    /// One `{sv}` dictionary entry.
+    private func entry(_ reply: OpaquePointer, _ key: String, _ signature: String, _ value: () -> Int32) {
+        sd_bus_message_open_container(reply, CChar(UInt8(ascii: "e")), "sv")
+        _ = append(reply, key)
+        sd_bus_message_open_container(reply, CChar(UInt8(ascii: "v")), signature)
+        _ = value()
+        sd_bus_message_close_container(reply)
+        sd_bus_message_close_container(reply)
+    }
+
+    @discardableResult
+    private func append(_ reply: OpaquePointer, _ value: Bool) -> Int32 {
+        var flag: Int32 = value ? 1 : 0
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &flag)
+    }
+
+    @discardableResult
+    private func append(_ reply: OpaquePointer, _ value: Double) -> Int32 {
+        var number = value
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &number)
+    }
+
+    @discardableResult
+    private func append(_ reply: OpaquePointer, _ value: Int64) -> Int32 {
+        var number = value
+        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "x")), &number)
+    }
+
+    /// A string (Swift strings are valid UTF-8, as D-Bus requires; a NUL ends it early).
+    @discardableResult
+    private func append(_ reply: OpaquePointer, _ value: String, type: Character = "s") -> Int32 {
+        value.withCString { sd_bus_message_append_basic(reply, CChar(type.asciiValue!), $0) }
+    }
+
+    @discardableResult
+    private func appendList(_ reply: OpaquePointer, _ values: [String]) -> Int32 {
+        guard sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "s") >= 0 else { return -ENOMEM }
+        for value in values { append(reply, value) }
+        return sd_bus_message_close_container(reply)
+    }
+
+    private func withCStrings<Result>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
+        var pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// MPRIS2 on a private session bus (`dbus-run-session`), driven by the real client `playerctl`
+/// while tplayer runs in a real terminal (tmux).
+@Suite(.serialized)
+struct MprisTests {
+    @Test func playerctlControlsTplayer() throws {
+        let folder = try Harness.temporaryFolder()
+        let long = try Harness.makeSong(seconds: 30, in: folder, name: "long.mp3")
+        let plain = try Harness.makeSong(seconds: 3, in: folder, name: "plain.mp3")
+        let trace = folder.appendingPathComponent("trace.txt").path
+        let socket = "tplayer-mpris-\(getpid())"
+        // The second song's name is not UTF-8 and it has no tags: its title is the repaired name.
+        let script = """
+            set -u
+            mv '\(plain)' "$(printf '\(folder.path)/odd-\\377.mp3')"
+            tmux -L \(socket) new-session -d -x 100 -y 8 \\
+              "XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null --trace '\(long)' '\(folder.path)'/odd-*.mp3 2>'\(trace)'"
+            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            playerctl -p tplayer --follow status > '\(folder.path)/follow.txt' 2>/dev/null & follow=$!
+            dbus-monitor "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'" > '\(folder.path)/seeked.txt' 2>/dev/null & monitor=$!
+            sleep 0.3
+            echo "status $(playerctl -p tplayer status)"
+            playerctl -p tplayer play-pause; sleep 0.4
+            echo "status $(playerctl -p tplayer status)"
+            echo "screen $(tmux -L \(socket) capture-pane -p | grep -v '^ *$' | tail -1)"
+            playerctl -p tplayer play-pause; sleep 0.4
+            echo "status $(playerctl -p tplayer status)"
+            playerctl -p tplayer position 10; sleep 0.4
+            echo "position $(playerctl -p tplayer position)"
+            echo "metadata $(playerctl -p tplayer metadata --format '{{title}}|{{artist}}|{{mpris:length}}|{{xesam:url}}')"
+            playerctl -p tplayer volume 0.5; sleep 0.4
+            echo "volume $(playerctl -p tplayer volume)"
+            echo "screen $(tmux -L \(socket) capture-pane -p | grep -v '^ *$' | tail -1)"
+            playerctl -p tplayer next; sleep 0.6
+            echo "next $(playerctl -p tplayer metadata --format '{{title}}|{{xesam:url}}')"
+            tmux -L \(socket) new-window "XDG_STATE_HOME='\(folder.path)/state2' '\(Harness.binary)' -o null '\(long)' 2>/dev/null"
+            for i in $(seq 50); do [ "$(playerctl -l 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+            echo "players $(playerctl -l | sort | tr '\\n' ' ')"
+            kill $follow $monitor
+            tmux -L \(socket) send-keys -t 0 q; tmux -L \(socket) send-keys -t 1 q
+            sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            true
+            """
+        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        func values(_ key: String) -> [String] {
+            lines.filter { $0.hasPrefix(key + " ") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        let log = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        #expect(values("status") == ["Playing", "Paused", "Playing"], "\(result.stdout)\n\(result.stderr)\n\(log)")
+        // The status line and the trace agree with what playerctl says.
+        #expect(values("screen").first?.contains("stopped") == true || values("screen").first?.contains("Stop") == true,
+                "\(values("screen"))")
+        #expect(log.contains("mpris: on the session bus as org.mpris.MediaPlayer2.tplayer"))
+        #expect(log.contains("Play -> Stop (toggle)") && log.contains("Stop -> Play (toggle)"))
+        let position = Double(values("position").first ?? "") ?? -1
+        #expect(position >= 9.9 && position < 10.8, "position \(position)")
+        #expect(log.contains("engine: seeked to 0:09.9") || log.contains("engine: seeked to 0:10.0"), "\(log)")
+        // No tags: the title is the file name; no artist; the length in microseconds.
+        #expect(values("metadata") == ["long.mp3||30000000|file://\(folder.path)/long.mp3"], "\(values("metadata"))")
+        #expect(values("volume") == ["0.500000"])
+        #expect(values("screen").last?.contains("50%") == true, "\(values("screen"))")
+        #expect(values("next") == ["odd-\u{FFFD}.mp3|file://\(folder.path)/odd-%FF.mp3"], "\(values("next"))")
+        // PropertiesChanged on each change (what --follow prints), and Seeked after the seek.
+        let follow = (try? String(contentsOfFile: folder.appendingPathComponent("follow.txt").path, encoding: .utf8)) ?? ""
+        #expect(follow.split(separator: "\n").prefix(3) == ["Playing", "Paused", "Playing"], "\(follow)")
+        let seeked = (try? String(contentsOfFile: folder.appendingPathComponent("seeked.txt").path, encoding: .utf8)) ?? ""
+        #expect(seeked.contains("member=Seeked") && seeked.contains("int64 "), "\(seeked)")
+        let players = values("players").first?.split(separator: " ").map(String.init) ?? []
+        #expect(players.count == 2 && players.contains("tplayer") && players.contains { $0.hasPrefix("tplayer.instance") },
+                "\(players)")
+    }
+
+    /// No session bus (a console, CI): MPRIS is off and nothing is said about it.
+    @Test func withoutABusNothingIsSaid() throws {
+        let song = try Harness.makeSong(seconds: 0.5, in: try Harness.temporaryFolder())
+        let result = try Harness.tplayer(["-o", "null", "--trace", song],
+                                         environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/bus",
+                                                       "XDG_RUNTIME_DIR": "/nonexistent"])
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("mpris"))
+        #expect(!result.stderr.lowercased().contains("bus"))
+    }
+}
