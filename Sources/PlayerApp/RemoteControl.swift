@@ -20,8 +20,8 @@ public final class RemoteControl {
     private let position: () -> Int64
     /// Writes one reply line (without its `@`); false when no one reads them any more.
     private let send: (String) -> Bool
-    /// Reads a playlist for `LOADLIST`: its entries, and each problem in one line.
-    private let readList: (Path) -> (entries: [Entry], problems: [String])
+    /// Reads a playlist for `LOADLIST` (saying its problems itself): its entries.
+    private let readList: (Path) -> [Entry]
     /// Each command line, for `--trace`.
     public var onLine: ((String) -> Void)?
     /// Set when the front-end is gone (its end of stdout closed) or sent `QUIT`.
@@ -49,7 +49,7 @@ public final class RemoteControl {
     static let patience: Duration = .seconds(5)
 
     public init(session: Session, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
-                readList: @escaping (Path) -> (entries: [Entry], problems: [String])) {
+                readList: @escaping (Path) -> [Entry]) {
         self.session = session
         self.position = position
         self.send = send
@@ -275,14 +275,14 @@ public final class RemoteControl {
     }
 
     private func loadList(_ entry: Int, _ path: Path) {
-        let list = readList(path)
+        let entries = readList(path)
         reply("I {")
-        for (number, item) in list.entries.enumerated() {
+        for (number, item) in entries.enumerated() {
             reply("I LISTENTRY \(number + 1): \(RemoteReplies.line("\(item.path)"))")
         }
-        if list.entries.isEmpty { reply("I LIST EMPTY") }
+        if entries.isEmpty { reply("I LIST EMPTY") }
         reply("I }")
-        let chosen = entry == 0 ? list.entries.last : (entry > 0 && entry <= list.entries.count ? list.entries[entry - 1] : nil)
+        let chosen = entry == 0 ? entries.last : (entry > 0 && entry <= entries.count ? entries[entry - 1] : nil)
         if let chosen { load(chosen.path, paused: false) }
     }
 

@@ -1,4 +1,5 @@
 import AudioEngine
+import Files
 import Glibc
 import Inputs
 import PlayerApp
@@ -53,8 +54,13 @@ struct RemoteRun {
             session: session, position: { engine.position },
             send: { writeAll(replies, "@" + $0 + "\n") },
             readList: { path in
+                if case .failure(let error) = FileSystem.status(of: path) {
+                    printError("tplayer: \(path): \(error.reason)")
+                    return []
+                }
                 let expanded = InputExpander.expand([path])
-                return (expanded.entries, expanded.problems.map(\.brief))
+                expanded.problems.forEach { printError("tplayer: " + $0.brief) }
+                return expanded.entries
             })
         let io = Player.IO(engine: engine, screen: nil, keys: input.descriptor, signals: signals, log: printError,
                            remote: remote)

@@ -22,7 +22,8 @@ struct RemoteTests {
         let commands = Self.send(
             "SILENCE", "LP \(song)", "STATE", "SAMPLE", "TAG", "J 100", "SAMPLE", "J +10", "J -1s", "J 2s", "SAMPLE",
             "K 44100", "K +1000", "K -500", "SAMPLE", "V 50", "v 20", "MUTE", "UNMUTE", "FOO", "  P", "p ", "J",
-            "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "LOADPAUSED \(song)", "S", "S", "P", "HELP", "Q")
+            "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "LOADPAUSED \(song)", "S", "S", "P",
+            "LL -1 \(Harness.root.path)/Resources/demo.m3u", "LL 1 /nonexistent/list.m3u", "LL x", "HELP", "Q")
         let reference = try Self.drive("/usr/bin/mpg123 -R -o dummy", commands)
         let ours = try Self.drive("\(Harness.binary) -R -o null", commands)
         #expect(ours.status == 0)
@@ -33,7 +34,7 @@ struct RemoteTests {
         #expect(help(mine) == help(theirs), "\(zip(help(mine), help(theirs)).filter { $0 != $1 })")
         #expect(help(mine).count > 40)
         #expect(mine.contains("@H }") && mine.contains("@H LOAD/L <trackname>: load and start playing resource <trackname>"))
-        #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\n")
+        #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\ntplayer: /nonexistent/list.m3u: no such file\n")
     }
 
     /// While playing: `@P` for each change, `@S` once, `@F` lines that count up frame by frame,
