@@ -75,7 +75,7 @@ let package = Package(
 // `make fuzz` builds one libFuzzer target at a time (TPLAYER_FUZZ=1, `--sanitize=fuzzer`); they
 // exist only then, since without the sanitizer nothing provides their `main`.
 if Context.environment["TPLAYER_FUZZ"] == "1" {
-    for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget"] {
+    for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession"] {
         package.products.append(.executable(name: name, targets: [name]))
         package.targets.append(.executableTarget(name: name, dependencies: ["ParserChecks"], path: "Fuzz/\(name)"))
     }

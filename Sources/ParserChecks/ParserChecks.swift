@@ -113,6 +113,33 @@ public enum ParserChecks {
         return broken
     }
 
+    /// Remote protocol lines: never a trap; a line too long or with control bytes is refused;
+    /// a load's path is the rest of the line, byte for byte; and no reply made from the line's
+    /// text (a tag, a path) can hold a line break or a control character.
+    public static func remoteLine(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let parsed = RemoteCommand.parse(bytes)
+        let hasControl = bytes.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }
+        if bytes.count > RemoteCommand.maximumLineLength || hasControl {
+            if case .invalid = parsed {} else { broken.append("a long or binary line was taken as \(String(describing: parsed))") }
+        }
+        if case .load(let path) = parsed, let blank = bytes.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }),
+           path.bytes != Array(bytes[(blank + 1)...]) {
+            broken.append("LOAD's path is not the rest of the line")
+        }
+        let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        let unsafe: (String) -> Bool = { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }
+        if unsafe(RemoteReplies.line(text)) { broken.append("a reply line holds a control character") }
+        if RemoteReplies.split(text).contains(where: unsafe) { broken.append("a tag's lines hold a control character") }
+        return broken
+    }
+
+    /// Saved sessions: never a trap; what decodes encodes back to the same bytes' meaning.
+    public static func savedSession(_ bytes: [UInt8]) -> [String] {
+        guard case .success(let session) = SavedSession.decode(bytes) else { return [] }
+        return SavedSession.decode(session.encoded()) == .success(session) ? [] : ["a decoded session does not survive encoding"]
+    }
+
     /// Problems at real lines (0 for the whole file), at column 1 or more, with a message of one
     /// non-empty line.
     private static func located(_ problems: [Diagnostic], lines: Int) -> [String] {

@@ -135,7 +135,7 @@ public enum RemoteReplies {
 
     /// A tag's text as the lines mpg123 sends for it: split at each line break (`\r\n` and
     /// `\n\r` count as one; two breaks in a row leave an empty line; a final break adds none).
-    static func split(_ text: String) -> [String] {
+    public static func split(_ text: String) -> [String] {
         var lines: [String] = []
         var current = ""
         var scalars = text.unicodeScalars[...]

@@ -92,6 +92,9 @@ public struct SavedSession: Equatable, Sendable {
             default: return .failure(Unreadable(line: number, reason: "not a field tplayer writes"))
             }
         }
+        if session.current == nil, seen.contains("position") {
+            return .failure(Unreadable(line: 0, reason: "a position with no current entry"))
+        }
         if let current = session.current, current >= session.entries.count {
             return .failure(Unreadable(line: 0, reason: "its current entry is not in its list"))
         }
