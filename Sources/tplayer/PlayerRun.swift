@@ -56,7 +56,12 @@ struct PlayerRun {
                 printError("tplayer: nothing to play: name an MP3 file, a folder or a playlist")
                 return 64
             case .session(let session):
-                saved = Self.present(session)
+                let present = Self.present(session)
+                guard !present.entries.isEmpty else {
+                    printError("tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
+                    return 64
+                }
+                saved = present
             }
         }
         let engine: Engine

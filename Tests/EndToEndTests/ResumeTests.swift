@@ -69,6 +69,14 @@ struct ResumeTests {
         #expect(!moved.contains("engine: seeked"))
         try third.send("q")
         #expect(try third.waitForExit() == 0)
+
+        // Every song gone: one line, and nothing else happens.
+        try FileManager.default.removeItem(atPath: songs[2])
+        let gone = try Harness.tplayer(["--resume", "-o", "null"], environment: environment)
+        #expect(gone.status == 64)
+        #expect(gone.stderrLines.last == "tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
+        // (The third run saved the list without the two that had gone.)
+        #expect(gone.stderrLines == ["tplayer: \(songs[2]): no longer there; skipped", gone.stderrLines.last ?? ""], "\(gone.stderr)")
     }
 
     @Test func aTruncatedOrForeignStateFileIsReportedAndIgnored() throws {
