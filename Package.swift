@@ -22,11 +22,9 @@ let package = Package(
             providers: [.apt(["libao-dev"])]
         ),
 
-        .systemLibrary(
-            name: "CSdBus",
-            pkgConfig: "libsystemd",
-            providers: [.apt(["libsystemd-dev"])]
-        ),
+        // sd-bus's headers (libsystemd-dev, in /usr/include); libsystemd itself is loaded when
+        // MPRIS starts, not linked (see its shim.h): no pkg-config, whose flags would link it.
+        .systemLibrary(name: "CSdBus"),
 
         // The state machine, session, queue, playlist and script parsing, the engine protocol:
         // pure Swift, no C, no threads, no file system.

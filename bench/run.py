@@ -98,7 +98,7 @@ def main():
     for _ in range(RUNS):
         trace = subprocess.run([TPLAYER, "-o", "null", "--trace", "--script", script], stdin=subprocess.DEVNULL,
                                capture_output=True, text=True).stderr
-        found = re.search(r"seeked to 54:00\.00 in (\d+) ms", trace)
+        found = re.search(r"seeked to 54:00\.00 (?:\(sample \d+\) )?in (\d+) ms", trace)
         if not found:
             sys.exit("bench: the seek did not happen:\n" + trace)
         seeks.append(int(found.group(1)))

@@ -18,8 +18,12 @@ public final class MprisServer: OutsideControl {
     static let playerInterface = "org.mpris.MediaPlayer2.Player"
 
     private var bus: OpaquePointer?
+    /// libsystemd's functions, loaded when the server starts.
+    private let api: UnsafeMutablePointer<tp_sdbus>
     private let handlers: UnsafeMutablePointer<tp_bus_handlers>
     private var slots: [OpaquePointer?] = [nil, nil]
+    /// The two vtables, built when the server starts; freed after the objects leave the bus.
+    private var vtables: [UnsafeMutablePointer<sd_bus_vtable>?] = []
     private let session: Session
     private let position: () -> Int64
     /// The well-known name it owns.
@@ -43,9 +47,14 @@ public final class MprisServer: OutsideControl {
 
     /// Connects to the session bus and takes the name; `nil` when there is no bus to take.
     public static func start(session: Session, position: @escaping () -> Int64) -> MprisServer? {
+        let api = UnsafeMutablePointer<tp_sdbus>.allocate(capacity: 1)
+        api.initialize(to: tp_sdbus())
         var bus: OpaquePointer?
-        guard sd_bus_open_user(&bus) >= 0, let bus else { return nil }
-        let server = MprisServer(bus: bus, session: session, position: position)
+        guard tp_sdbus_load(api) == 0, api.pointee.open_user(&bus) >= 0, let bus else {
+            api.deallocate()
+            return nil
+        }
+        let server = MprisServer(bus: bus, api: api, session: session, position: position)
         guard server.register() else {
             server.close()
             return nil
@@ -53,14 +62,16 @@ public final class MprisServer: OutsideControl {
         return server
     }
 
-    private init(bus: OpaquePointer, session: Session, position: @escaping () -> Int64) {
+    private init(bus: OpaquePointer, api: UnsafeMutablePointer<tp_sdbus>, session: Session, position: @escaping () -> Int64) {
         self.bus = bus
+        self.api = api
         self.session = session
         self.position = position
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: tp_bus_handlers(
             context: nil,
-            method: { context, message, _, member, error in
+            api: api,
+            method: { context, message, member, error in
                 guard let context, let message, let member else { return -EINVAL }
                 return Unmanaged<MprisServer>.fromOpaque(context).takeUnretainedValue()
                     .call(String(cString: member), message, error)
@@ -82,12 +93,15 @@ public final class MprisServer: OutsideControl {
         close()
         handlers.deinitialize(count: 1)
         handlers.deallocate()
+        api.deallocate()
     }
 
     private func register() -> Bool {
         guard let bus else { return false }
-        guard sd_bus_add_object_vtable(bus, &slots[0], Self.objectPath, Self.rootInterface, tp_mpris_root(), handlers) >= 0,
-              sd_bus_add_object_vtable(bus, &slots[1], Self.objectPath, Self.playerInterface, tp_mpris_player(), handlers) >= 0
+        vtables = [tp_mpris_root(api.pointee.vtable_format), tp_mpris_player(api.pointee.vtable_format)]
+        guard let root = vtables[0], let player = vtables[1],
+              sd_bus_add_object_vtable(bus, &slots[0], Self.objectPath, Self.rootInterface, root, handlers) >= 0,
+              sd_bus_add_object_vtable(bus, &slots[1], Self.objectPath, Self.playerInterface, player, handlers) >= 0
         else { return false }
         for candidate in ["org.mpris.MediaPlayer2.tplayer", "org.mpris.MediaPlayer2.tplayer.instance\(getpid())"] {
             if sd_bus_request_name(bus, candidate, 0) >= 0 {
@@ -104,6 +118,8 @@ public final class MprisServer: OutsideControl {
         slots = [nil, nil]
         if let bus { sd_bus_flush_close_unref(bus) }
         bus = nil
+        vtables.forEach { free($0) }
+        vtables = []
     }
 
     // MARK: - OutsideControl
@@ -222,11 +238,11 @@ public final class MprisServer: OutsideControl {
             var uri: UnsafePointer<CChar>?
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &uri) > 0, let uri else { return -EINVAL }
             guard let path = Self.path(fromFileURI: String(cString: uri)) else {
-                return tp_bus_error(error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs only")
+                return tp_bus_error(api, error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs only")
             }
             session.perform(.load(path))
         default:
-            return tp_bus_error(error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+            return tp_bus_error(api, error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
         }
         var reply: OpaquePointer?
         guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
@@ -305,7 +321,7 @@ public final class MprisServer: OutsideControl {
             case "None": session.perform(.setRepeat(false))
             // tplayer repeats the list; a single song repeats as a list of one.
             case "Playlist", "Track": session.perform(.setRepeat(true))
-            default: return tp_bus_error(error, "org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist")
+            default: return tp_bus_error(api, error, "org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist")
             }
         case "Shuffle":
             var on: Int32 = 0
@@ -321,7 +337,7 @@ public final class MprisServer: OutsideControl {
             guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &rate) > 0 else { return -EINVAL }
             if rate == 0 { session.perform(.stop) }  // the spec's "Rate 0 is Pause"
         default:
-            return tp_bus_error(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
+            return tp_bus_error(api, error, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
         }
         return 1
     }
@@ -400,6 +416,49 @@ public final class MprisServer: OutsideControl {
         for value in values { append(reply, value) }
         return sd_bus_message_close_container(reply)
     }
+
+    // libsystemd's functions by their own names, through `api` (members shadow the C ones).
+    private func sd_bus_add_object_vtable(_ bus: OpaquePointer, _ slot: UnsafeMutablePointer<OpaquePointer?>, _ path: String,
+                                          _ interface: String, _ vtable: UnsafePointer<sd_bus_vtable>, _ userdata: UnsafeMutableRawPointer) -> Int32 {
+        api.pointee.add_object_vtable(bus, slot, path, interface, vtable, userdata)
+    }
+    private func sd_bus_request_name(_ bus: OpaquePointer, _ name: String, _ flags: UInt64) -> Int32 { api.pointee.request_name(bus, name, flags) }
+    private func sd_bus_slot_unref(_ slot: OpaquePointer?) { _ = api.pointee.slot_unref(slot) }
+    private func sd_bus_flush_close_unref(_ bus: OpaquePointer) { _ = api.pointee.flush_close_unref(bus) }
+    private func sd_bus_get_fd(_ bus: OpaquePointer) -> Int32 { api.pointee.get_fd(bus) }
+    private func sd_bus_process(_ bus: OpaquePointer, _ ret: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 { api.pointee.process(bus, ret) }
+    @discardableResult
+    private func sd_bus_flush(_ bus: OpaquePointer) -> Int32 { api.pointee.flush(bus) }
+    @discardableResult
+    private func sd_bus_send(_ bus: OpaquePointer?, _ message: OpaquePointer, _ cookie: UnsafeMutablePointer<UInt64>?) -> Int32 {
+        api.pointee.send(bus, message, cookie)
+    }
+    @discardableResult
+    private func sd_bus_emit_properties_changed_strv(_ bus: OpaquePointer, _ path: String, _ interface: String,
+                                                     _ names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+        api.pointee.emit_properties_changed_strv(bus, path, interface, names)
+    }
+    private func sd_bus_message_new_signal(_ bus: OpaquePointer, _ message: UnsafeMutablePointer<OpaquePointer?>, _ path: String,
+                                           _ interface: String, _ member: String) -> Int32 {
+        api.pointee.message_new_signal(bus, message, path, interface, member)
+    }
+    private func sd_bus_message_new_method_return(_ call: OpaquePointer, _ message: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
+        api.pointee.message_new_method_return(call, message)
+    }
+    private func sd_bus_message_unref(_ message: OpaquePointer) { _ = api.pointee.message_unref(message) }
+    @discardableResult
+    private func sd_bus_message_append_basic(_ message: OpaquePointer, _ type: CChar, _ value: UnsafeRawPointer) -> Int32 {
+        api.pointee.message_append_basic(message, type, value)
+    }
+    private func sd_bus_message_read_basic(_ message: OpaquePointer, _ type: CChar, _ value: UnsafeMutableRawPointer) -> Int32 {
+        api.pointee.message_read_basic(message, type, value)
+    }
+    @discardableResult
+    private func sd_bus_message_open_container(_ message: OpaquePointer, _ type: CChar, _ contents: String) -> Int32 {
+        api.pointee.message_open_container(message, type, contents)
+    }
+    @discardableResult
+    private func sd_bus_message_close_container(_ message: OpaquePointer) -> Int32 { api.pointee.message_close_container(message) }
 
     private func withCStrings<Result>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
         var pointers = strings.map { strdup($0) } + [nil]
