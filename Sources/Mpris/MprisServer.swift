@@ -172,7 +172,7 @@ public final class MprisServer: OutsideControl {
         if before.canPlay != now.canPlay { changed.append("CanPlay") }
         if before.canPause != now.canPause { changed.append("CanPause") }
         if before.canSeek != now.canSeek { changed.append("CanSeek") }
-        withCStrings(changed) { sd_bus_emit_properties_changed_strv(bus, Self.objectPath, Self.playerInterface, $0) }
+        _ = withCStrings(changed) { sd_bus_emit_properties_changed_strv(bus, Self.objectPath, Self.playerInterface, $0) }
         sd_bus_flush(bus)
     }
 
