@@ -149,7 +149,7 @@ public final class MprisServer: OutsideControl {
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0,
               let message else { return }
-        var microseconds = Self.microseconds(frame, rate: song.sampleRate)
+        var microseconds = AudioTime(frames: frame, rate: song.sampleRate).microseconds
         sd_bus_message_append_basic(message, CChar(UInt8(ascii: "x")), &microseconds)
         sd_bus_send(bus, message, nil)
         sd_bus_message_unref(message)
@@ -198,10 +198,6 @@ public final class MprisServer: OutsideControl {
         }
     }
 
-    static func microseconds(_ frames: Int64, rate: Int) -> Int64 {
-        rate > 0 ? frames.multipliedFullWidth(by: 1_000_000).high == 0 ? frames * 1_000_000 / Int64(rate) : 0 : 0
-    }
-
     private func trackPath(_ token: Int) -> String { "/org/tplayer/track/\(token)" }
 
     // MARK: - Methods
@@ -221,9 +217,8 @@ public final class MprisServer: OutsideControl {
         case "Seek":
             var offset: Int64 = 0
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &offset) > 0 else { return -EINVAL }
-            let flicks = offset.multipliedReportingOverflow(by: AudioTime.flicksPerSecond / 1_000_000)
-            guard !flicks.overflow else { return -EINVAL }
-            session.perform(.seek(.by(AudioTime(flicks: flicks.partialValue))))
+            guard let span = AudioTime(microseconds: offset) else { return -EINVAL }
+            session.perform(.seek(.by(span)))
         case "SetPosition":
             var track: UnsafePointer<CChar>?
             var microseconds: Int64 = 0
@@ -231,8 +226,8 @@ public final class MprisServer: OutsideControl {
                   sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &microseconds) > 0 else { return -EINVAL }
             // The spec: ignored unless it is about the song playing, and within it.
             if let token = session.state.token, session.state.song != nil, String(cString: track) == trackPath(token),
-               microseconds >= 0, microseconds < 1 << 50 {
-                session.perform(.seek(.to(AudioTime(flicks: microseconds * (AudioTime.flicksPerSecond / 1_000_000)))))
+               microseconds >= 0, let time = AudioTime(microseconds: microseconds) {
+                session.perform(.seek(.to(time)))
             }
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
@@ -301,7 +296,7 @@ public final class MprisServer: OutsideControl {
         case "Volume": return append(reply, now.volume)
         case "Rate", "MinimumRate", "MaximumRate": return append(reply, 1.0)
         case "Position":
-            return append(reply, state.song.map { Self.microseconds(position(), rate: $0.sampleRate) } ?? 0)
+            return append(reply, state.song.map { AudioTime(frames: position(), rate: $0.sampleRate).microseconds } ?? 0)
         case "CanGoNext": return append(reply, now.canGoNext)
         case "CanGoPrevious": return append(reply, now.canGoPrevious)
         case "CanPlay": return append(reply, now.canPlay)
@@ -347,7 +342,7 @@ public final class MprisServer: OutsideControl {
         if let song = session.state.song, let token = session.state.token {
             entry(reply, "mpris:trackid", "o") { append(reply, trackPath(token), type: "o") }
             if let total = song.totalFrames {
-                entry(reply, "mpris:length", "x") { append(reply, Self.microseconds(total, rate: song.sampleRate)) }
+                entry(reply, "mpris:length", "x") { append(reply, AudioTime(frames: total, rate: song.sampleRate).microseconds) }
             }
             let title = nonEmpty(song.title) ?? session.songName ?? song.fileName
             entry(reply, "xesam:title", "s") { append(reply, title) }

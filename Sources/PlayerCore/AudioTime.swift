@@ -18,6 +18,19 @@ public struct AudioTime: Comparable, Hashable, Sendable, CustomStringConvertible
         flicks = frames * Self.flicksPerFrame(rate)
     }
 
+    /// A span given in microseconds (MPRIS counts time so): 705.6 flicks each, rounded down;
+    /// `nil` when it does not fit.
+    public init?(microseconds: Int64) {
+        let (scaled, overflow) = microseconds.multipliedReportingOverflow(by: 7056)
+        guard !overflow else { return nil }
+        flicks = scaled / 10
+    }
+
+    /// The span in whole microseconds (rounded toward zero).
+    public var microseconds: Int64 {
+        flicks / 7056 * 10 + flicks % 7056 * 10 / 7056
+    }
+
     public static func seconds(_ seconds: Int64) -> AudioTime {
         AudioTime(flicks: seconds * flicksPerSecond)
     }

@@ -60,4 +60,13 @@ struct AudioTimeTests {
         #expect(seek("101%") == nil)
         #expect(seek("50.%") == nil)
     }
+
+    @Test func microsecondsConvertExactlyWhereTheyCan() {
+        #expect(AudioTime(microseconds: 10_000_000) == .seconds(10))
+        #expect(AudioTime.seconds(10).microseconds == 10_000_000)
+        #expect(AudioTime(frames: 441_000, rate: 44_100).microseconds == 10_000_000)
+        #expect(AudioTime(frames: 1, rate: 44_100).microseconds == 22)  // 22.67 µs, rounded down
+        #expect(AudioTime(microseconds: -2_500_000) == AudioTime(flicks: -2_500_000 * 7056 / 10))
+        #expect(AudioTime(microseconds: .max) == nil)
+    }
 }
