@@ -66,17 +66,9 @@ struct PlayerRun {
         }
         let engine: Engine
         let signals: SignalWatcher
-        do {
-            engine = try Engine(output: output, fades: options.fades)
-        } catch {
-            printError("tplayer: \(error.message)")
-            return error.isUsageError ? 64 : 1
-        }
-        do {
-            signals = try SignalWatcher()
-        } catch {
-            printError("tplayer: cannot start: \(error.reason)")
-            return 1
+        switch Startup.engineAndSignals(output: output, fades: options.fades) {
+        case .success(let started): (engine, signals) = started
+        case .failure(let failure): return failure.status
         }
         // Keys whenever stdin is a terminal; then the list stays open at its end, as in cmus,
         // and q quits. With no one at the keys, the run ends with the list.

@@ -19,17 +19,9 @@ struct RemoteRun {
     func run() -> Int32 {
         let engine: Engine
         let signals: SignalWatcher
-        do {
-            engine = try Engine(output: output, fades: fades, measuresStartDelay: true)
-        } catch {
-            printError("tplayer: \(error.message)")
-            return error.isUsageError ? 64 : 1
-        }
-        do {
-            signals = try SignalWatcher()
-        } catch {
-            printError("tplayer: cannot start: \(error.reason)")
-            return 1
+        switch Startup.engineAndSignals(output: output, fades: fades, measuresStartDelay: true) {
+        case .success(let started): (engine, signals) = started
+        case .failure(let failure): return failure.status
         }
         var input = CommandInput.standardInput
         if let fifo {

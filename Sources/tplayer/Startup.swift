@@ -1,0 +1,28 @@
+import AudioEngine
+import Terminal
+
+/// What every playing run starts with: the engine on its output, and the signal watcher. A
+/// failure is said in one line; the caller exits with its status.
+enum Startup {
+    struct Failure: Error {
+        /// 64 for a mistake in the command line (an unknown driver), 1 when the system refused.
+        let status: Int32
+    }
+
+    static func engineAndSignals(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false)
+        -> Result<(engine: Engine, signals: SignalWatcher), Failure> {
+        let engine: Engine
+        do {
+            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay)
+        } catch {
+            printError("tplayer: \(error.message)")
+            return .failure(Failure(status: error.isUsageError ? 64 : 1))
+        }
+        do {
+            return .success((engine, try SignalWatcher()))
+        } catch {
+            printError("tplayer: cannot start: \(error.reason)")
+            return .failure(Failure(status: 1))
+        }
+    }
+}
