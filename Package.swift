@@ -48,7 +48,7 @@ let package = Package(
 
         // MPRIS2 on the D-Bus session bus (media keys, desktop widgets, playerctl): the only
         // module that imports sd-bus.
-        .target(name: "Mpris", dependencies: ["PlayerCore", "PlayerApp", "CSdBus"]),
+        .target(name: "Mpris", dependencies: ["PlayerCore", "Files", "PlayerApp", "CSdBus"]),
 
         .executableTarget(
             name: "tplayer",

@@ -141,6 +141,13 @@ public enum FileSystem {
         }
     }
 
+    /// The working folder (`/` if it cannot be named: removed, or beyond PATH_MAX).
+    public static func currentFolder() -> Path {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return Path("/") }
+        return buffer.withUnsafeBufferPointer { Path(cString: $0.baseAddress!) }
+    }
+
     /// A file created for writing at `path`, or standard output for `-`. An existing file is
     /// refused (`EEXIST`, atomically: `O_EXCL`) unless `overwrite`, when it is truncated.
     public static func create(_ path: Path, overwrite: Bool) -> Result<OpenFile, SystemError> {

@@ -1,4 +1,5 @@
 import CSdBus
+import Files
 import Glibc
 import PlayerApp
 import PlayerCore
@@ -352,7 +353,7 @@ public final class MprisServer: OutsideControl {
             if let album = nonEmpty(song.album) {
                 entry(reply, "xesam:album", "s") { append(reply, album) }
             }
-            let absolute = song.path.isAbsolute ? song.path : song.path.resolved(against: Self.currentFolder())
+            let absolute = song.path.isAbsolute ? song.path : song.path.resolved(against: FileSystem.currentFolder())
             entry(reply, "xesam:url", "s") { append(reply, Self.fileURI(absolute)) }
         } else {
             entry(reply, "mpris:trackid", "o") { append(reply, "/org/mpris/MediaPlayer2/TrackList/NoTrack", type: "o") }
@@ -363,12 +364,6 @@ public final class MprisServer: OutsideControl {
     private func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
         return text
-    }
-
-    private static func currentFolder() -> Path {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return Path("/") }
-        return buffer.withUnsafeBufferPointer { Path(cString: $0.baseAddress!) }
     }
 
     /// One `{sv}` dictionary entry.

@@ -16,6 +16,15 @@ public enum SessionStore {
         return Path(home).appending(".local/state/tplayer/last-session")
     }
 
+    /// The file, from this process's environment.
+    public static var location: Path? {
+        var environment: [String: String] = [:]
+        for name in ["XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return location(environment: environment)
+    }
+
     /// The largest file taken: a saved list of 100,000 long paths fits many times over.
     static let sizeLimit = 256 << 20
 

@@ -40,7 +40,7 @@ struct PlayerRun {
             return refusal.status
         }
         // Only a person's runs are saved and resumed: never -w, --check, a script or -R.
-        let store = script == nil && !output.isFile ? SessionStore.location(environment: environment()) : nil
+        let store = script == nil && !output.isFile ? SessionStore.location : nil
         var saved: SavedSession?
         if options.resume {
             guard let store else {
@@ -106,7 +106,7 @@ struct PlayerRun {
         let status = player.run()
         if interactive, let store {
             var state = session.saved
-            let folder = currentFolder()
+            let folder = FileSystem.currentFolder()
             for index in state.entries.indices where !state.entries[index].path.isAbsolute {
                 state.entries[index].path = state.entries[index].path.resolved(against: folder)
             }
@@ -134,19 +134,5 @@ struct PlayerRun {
             if there { kept.entries.append(entry) }
         }
         return kept
-    }
-
-    private func environment() -> [String: String] {
-        var values: [String: String] = [:]
-        for name in ["XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(name) { values[name] = String(cString: value) }
-        }
-        return values
-    }
-
-    private func currentFolder() -> Path {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return Path("/") }
-        return buffer.withUnsafeBufferPointer { Path(cString: $0.baseAddress!) }
     }
 }

@@ -177,11 +177,7 @@ struct TPlayer: ParsableCommand {
     /// `tplayer` alone in a terminal resumes, when a session is saved.
     static var resumesByDefault: Bool {
         guard isatty(STDIN_FILENO) == 1 else { return false }
-        var environment: [String: String] = [:]
-        for name in ["XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return SessionStore.location(environment: environment).map(FileSystem.exists) ?? false
+        return SessionStore.location.map(FileSystem.exists) ?? false
     }
 
     /// Parses and runs; usage errors become one line on stderr and exit status 64.
