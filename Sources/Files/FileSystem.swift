@@ -149,15 +149,16 @@ public enum FileSystem {
     }
 
     /// A file created for writing at `path`, or standard output for `-`. An existing file is
-    /// refused (`EEXIST`, atomically: `O_EXCL`) unless `overwrite`, when it is truncated.
-    public static func create(_ path: Path, overwrite: Bool) -> Result<OpenFile, SystemError> {
+    /// refused (`EEXIST`, atomically: `O_EXCL`) unless `overwrite`, when it is truncated. A new
+    /// file gets `permissions` (less the umask).
+    public static func create(_ path: Path, overwrite: Bool, permissions: mode_t = 0o666) -> Result<OpenFile, SystemError> {
         if path == Path("-") {
             let fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
             return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
         }
         guard !path.hasNUL else { return .failure(SystemError(code: EINVAL)) }
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | (overwrite ? O_TRUNC : O_EXCL)
-        let fd = path.withCString { open($0, flags, 0o666) }
+        let fd = path.withCString { open($0, flags, permissions) }
         return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
     }
 }
@@ -201,6 +202,11 @@ public final class OpenFile {
         guard fcntl(descriptor, F_GETFL) & O_APPEND == 0 else { return nil }
         let position = lseek(descriptor, 0, SEEK_CUR)
         return position >= 0 ? Int(position) : nil
+    }
+
+    /// Waits until what was written is on the disk (`fsync`).
+    public func sync() -> SystemError? {
+        fsync(descriptor) == 0 ? nil : .current
     }
 
     /// Closes the file now, with the reason if the system could not finish writing it.

@@ -54,28 +54,19 @@ public enum SessionStore {
         if let reason = makeFolders(folder) { return "\(folder): \(reason)" }
         removeLeftovers(of: path)
         let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
-        let fd = temporary.withCString { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
-        guard fd >= 0 else { return "\(temporary): \(String(cString: strerror(errno)))" }
-        let bytes = session.encoded()
-        var written = 0
-        var failure: String?
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                failure = String(cString: strerror(errno))
-                break
-            }
-            written += count
+        let file: OpenFile
+        switch FileSystem.create(temporary, overwrite: false, permissions: 0o600) {
+        case .success(let created): file = created
+        case .failure(let error): return "\(temporary): \(error.reason)"
         }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        var failure = session.encoded().withUnsafeBytes { file.write($0) } ?? file.sync()
+        if let closing = file.close(), failure == nil { failure = closing }
         if failure == nil, temporary.withCString({ from in path.withCString { rename(from, $0) } }) != 0 {
-            failure = String(cString: strerror(errno))
+            failure = .current
         }
         if let failure {
             _ = temporary.withCString { unlink($0) }
-            return "\(path): could not save the session: \(failure); the previous one is kept"
+            return "\(path): could not save the session: \(failure.reason); the previous one is kept"
         }
         // The rename itself reaches the disk with the folder.
         let directory = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
@@ -106,7 +97,7 @@ public enum SessionStore {
         let parent = folder.directory
         if parent != folder, !parent.isEmpty, let reason = makeFolders(parent) { return reason }
         if folder.withCString({ mkdir($0, 0o700) }) != 0 && errno != EEXIST {
-            return String(cString: strerror(errno))
+            return SystemError.current.reason
         }
         return nil
     }
