@@ -277,11 +277,8 @@ final class Mpg123Decoder: AudioDecoder {
     private func stream() -> SongInfo.Stream? {
         var frame = mpg123_frameinfo2()
         guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
-        let version = ["1", "2", "2.5"][safe: Int(frame.version)] ?? "?"
-        let mode = ["CBR", "VBR", "ABR"][safe: Int(frame.vbr)] ?? "?"
-        let channels = ["stereo", "joint stereo", "dual channel", "mono"][safe: Int(frame.mode)] ?? "?"
         let bitrate = frame.vbr == 2 /* ABR */ ? Int(frame.abr_rate) : Int(frame.bitrate)
-        var stream = SongInfo.Stream(version: version, layer: Int(frame.layer), bitrate: bitrate, mode: mode, channels: channels)
+        var stream = SongInfo.Stream(layer: Int(frame.layer), bitrate: bitrate)
         stream.header.version = Int(frame.version)
         stream.header.mode = Int(frame.mode)
         stream.header.modeExtension = Int(frame.mode_ext)
@@ -291,8 +288,6 @@ final class Mpg123Decoder: AudioDecoder {
         stream.header.privateBit = frame.flags & Int32(MPG123_PRIVATE.rawValue) != 0
         stream.header.emphasis = Int(frame.emphasis)
         stream.header.vbr = Int(frame.vbr)
-        // Layer I: 384; layer II: 1152; layer III: 1152 in MPEG 1, 576 in MPEG 2 and 2.5.
-        stream.samplesPerFrame = frame.layer == 1 ? 384 : (frame.layer == 3 && frame.version != 0 ? 576 : 1152)
         let frames = tp_mpg123_framelength(handle)
         stream.frameCount = frames >= 0 ? Int64(frames) : nil
         return stream
@@ -375,11 +370,5 @@ final class Mpg123Decoder: AudioDecoder {
 
     private func check(_ code: Int32) throws(Mpg123Error) {
         guard code == MPG123_OK.rawValue else { throw Mpg123Error(code: code) }
-    }
-}
-
-extension Array {
-    fileprivate subscript(safe index: Int) -> Element? {
-        indices.contains(index) ? self[index] : nil
     }
 }

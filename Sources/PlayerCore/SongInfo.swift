@@ -80,26 +80,32 @@ public struct SongInfo: Equatable, Sendable {
 
     /// The MPEG stream: version, layer, bitrate and how it varies, channel mode.
     public struct Stream: Equatable, Sendable {
-        /// "1", "2" or "2.5".
-        public var version: String
         public var layer: Int
         /// Kilobits per second (of the first frame; the target rate for ABR).
         public var bitrate: Int
-        /// "CBR", "VBR" or "ABR".
-        public var mode: String
-        /// "stereo", "joint stereo", "dual channel" or "mono".
-        public var channels: String
-
-        /// The rest of the first frame's header, as mpg123's remote protocol reports it in `@S`.
+        /// The rest of the first frame's header (what mpg123's remote protocol reports in `@S`).
         public var header = Header()
-        /// Samples in one MPEG frame (384, 576 or 1152).
-        public var samplesPerFrame = 1152
         /// MPEG frames in the stream, when known.
         public var frameCount: Int64?
         /// Samples the decoder drops before the song's first one (encoder and decoder delay,
         /// when the LAME tag is honoured): the song's sample `n` is in MPEG frame
         /// `(n + startDelay) / samplesPerFrame`. `nil` when it was not measured.
         public var startDelay: Int64?
+
+        public init(layer: Int, bitrate: Int, header: Header = Header()) {
+            self.layer = layer
+            self.bitrate = bitrate
+            self.header = header
+        }
+
+        /// "1", "2" or "2.5".
+        public var version: String { ["1", "2", "2.5"][safe: header.version] ?? "?" }
+        /// "CBR", "VBR" or "ABR".
+        public var mode: String { ["CBR", "VBR", "ABR"][safe: header.vbr] ?? "?" }
+        /// "stereo", "joint stereo", "dual channel" or "mono".
+        public var channels: String { ["stereo", "joint stereo", "dual channel", "mono"][safe: header.mode] ?? "?" }
+        /// Samples in one MPEG frame: 384 in layer I, 576 in layer III of MPEG 2 and 2.5, else 1152.
+        public var samplesPerFrame: Int { layer == 1 ? 384 : (layer == 3 && header.version != 0 ? 576 : 1152) }
 
         public struct Header: Equatable, Sendable {
             /// 0: MPEG 1, 1: MPEG 2, 2: MPEG 2.5.
@@ -118,13 +124,6 @@ public struct SongInfo: Equatable, Sendable {
             public init() {}
         }
 
-        public init(version: String, layer: Int, bitrate: Int, mode: String, channels: String) {
-            self.version = version
-            self.layer = layer
-            self.bitrate = bitrate
-            self.mode = mode
-            self.channels = channels
-        }
     }
 
     public init(path: Path, sampleRate: Int, channels: Int, totalFrames: Int64?, tags: Tags = Tags()) {

@@ -84,7 +84,9 @@ struct RemoteCommandTests {
 
     @Test func framesAndSamplesConvertAsMpg123CountsThem() {
         var song = SongInfo(path: "/x.mp3", sampleRate: 44100, channels: 2, totalFrames: 441000)
-        var stream = SongInfo.Stream(version: "1", layer: 3, bitrate: 192, mode: "VBR", channels: "joint stereo")
+        var stream = SongInfo.Stream(layer: 3, bitrate: 192)
+        stream.header.vbr = 1
+        stream.header.mode = 1
         stream.startDelay = 1105
         stream.frameCount = 384
         song.stream = stream
