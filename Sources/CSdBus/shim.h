@@ -109,6 +109,12 @@ static int tp_bus_set(sd_bus *bus, const char *path, const char *interface, cons
 // memory the caller frees once the object is removed from the bus.
 #define sd_bus_object_vtable_format (*format)
 
+static inline sd_bus_vtable *tp_vtable_copy(const sd_bus_vtable *table, size_t size) {
+    sd_bus_vtable *copy = (sd_bus_vtable *)malloc(size);
+    if (copy) memcpy(copy, table, size);
+    return copy;
+}
+
 /// org.mpris.MediaPlayer2
 static inline sd_bus_vtable *tp_mpris_root(const unsigned *format) {
     const sd_bus_vtable table[] = {
@@ -123,9 +129,7 @@ static inline sd_bus_vtable *tp_mpris_root(const unsigned *format) {
     SD_BUS_PROPERTY("SupportedMimeTypes", "as", tp_bus_get, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END
 };
-    sd_bus_vtable *copy = (sd_bus_vtable *)malloc(sizeof table);
-    if (copy) memcpy(copy, table, sizeof table);
-    return copy;
+    return tp_vtable_copy(table, sizeof table);
 }
 
 /// org.mpris.MediaPlayer2.Player
@@ -159,9 +163,7 @@ static inline sd_bus_vtable *tp_mpris_player(const unsigned *format) {
     SD_BUS_PROPERTY("CanControl", "b", tp_bus_get, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END
 };
-    sd_bus_vtable *copy = (sd_bus_vtable *)malloc(sizeof table);
-    if (copy) memcpy(copy, table, sizeof table);
-    return copy;
+    return tp_vtable_copy(table, sizeof table);
 }
 
 #undef sd_bus_object_vtable_format
