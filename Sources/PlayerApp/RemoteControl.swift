@@ -112,26 +112,23 @@ public final class RemoteControl {
             RemoteReplies.info(song).forEach(reply)
             reply("P \(mode.rawValue)")
             sendHeaderIfPlaying()
-            finishWaiting(forLoad: true)
+            finishLoadWait()
         case .openFailed(let error, _):
             guard case .load = awaiting else { return }
             reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
-            closed = true
+            closeTrack()
             reply("P 0")
-            finishWaiting(forLoad: true)
+            finishLoadWait()
         case .ended(let token) where token == announced?.token:
-            closed = true
-            announced = nil
+            closeTrack()
             reply("P 3")
             reply("P 0")
         case .decodeFailed(let token, let message) where token == announced?.token:
-            closed = true
-            announced = nil
+            closeTrack()
             reply("E \(RemoteReplies.line(message))")
             reply("P 0")
         case .damaged(let token, _, let reason) where token == announced?.token:
-            closed = true
-            announced = nil
+            closeTrack()
             reply("E Corrupted file: \(RemoteReplies.line(reason))")
             reply("P 0")
         case .seeked(_, let frame, _):
@@ -204,8 +201,7 @@ public final class RemoteControl {
             sendHeaderIfPlaying()
         case .stop:
             if !closed { session.perform(.stop) }
-            closed = true
-            announced = nil
+            closeTrack()
             reply("P 0")
         case .jump(let jump):
             guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
@@ -264,8 +260,7 @@ public final class RemoteControl {
         guard session.state.token != before, case .loading = session.state else {
             // Nothing to open (the path names nothing playable): mpg123 closes what played.
             if !closed { session.perform(.stop) }
-            closed = true
-            announced = nil
+            closeTrack()
             reply("E Error opening stream: \(RemoteReplies.line("\(path)"))")
             return reply("P 0")
         }
@@ -297,10 +292,17 @@ public final class RemoteControl {
         reply("J \(RemoteReplies.mpegFrame(of: landed, in: song))")
     }
 
-    private func finishWaiting(forLoad: Bool) {
+    /// The load the lines waited for is answered: they go on.
+    private func finishLoadWait() {
         guard case .load = awaiting else { return }
         awaiting = nil
         runLines()
+    }
+
+    /// mpg123 closes the track on `STOP`, at its end, and when it cannot be loaded or decoded.
+    private func closeTrack() {
+        closed = true
+        announced = nil
     }
 
     /// mpg123 sends `@S` when the song's first frame plays.
