@@ -120,15 +120,16 @@ final class Mpg123Decoder: AudioDecoder {
                 file = opened
                 openedSize = size
                 let format = PCMFormat(rate: rate, channels: Int(channels))
+                let id3 = id3()
                 var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
-                                    tags: tags())
+                                    tags: SongInfo.Tags(id3))
+                info.id3 = id3
                 var stream = stream()
                 if measuresStartDelay {
                     let delay = startDelay(stream)
                     stream?.startDelay = delay
                 }
                 info.stream = stream
-                info.id3 = id3()
                 openedPath = path
                 return OpenedSong(info: info, format: format)
             }
@@ -246,33 +247,6 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_volume(handle, fraction)
     }
 
-    /// Title, artist and album from ID3v2, or ID3v1 when there is no v2 tag.
-    func tags() -> SongInfo.Tags {
-        var v1: UnsafeMutablePointer<mpg123_id3v1>?
-        var v2: UnsafeMutablePointer<mpg123_id3v2>?
-        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return SongInfo.Tags() }
-        if let tag = v2?.pointee {
-            var found = SongInfo.Tags(title: text(tag.title), artist: text(tag.artist), album: text(tag.album))
-            found.year = text(tag.year)
-            found.genre = text(tag.genre)
-            found.comment = text(tag.comment)
-            found.track = UnsafeBufferPointer(start: tag.text, count: tag.texts).first { frame in
-                withUnsafeBytes(of: frame.id) { Array($0) } == Array("TRCK".utf8)
-            }.flatMap { frame in withUnsafePointer(to: frame.text) { text(UnsafeMutablePointer(mutating: $0)) } }
-            if found.title != nil || found.artist != nil { return found }
-        }
-        if let tag = v1?.pointee {
-            var found = SongInfo.Tags(title: latin1(tag.title), artist: latin1(tag.artist), album: latin1(tag.album))
-            found.year = latin1(tag.year)
-            found.comment = latin1(tag.comment)
-            // ID3v1.1: a zero byte before the comment's last one, which is then the track.
-            let comment = withUnsafeBytes(of: tag.comment) { Array($0) }
-            if comment.count == 30, comment[28] == 0, comment[29] != 0 { found.track = "\(comment[29])" }
-            return found
-        }
-        return SongInfo.Tags()
-    }
-
     /// What the first frame says: MPEG version, layer, bitrate, CBR / VBR / ABR, channel mode.
     private func stream() -> SongInfo.Stream? {
         var frame = mpg123_frameinfo2()
@@ -354,17 +328,6 @@ final class Mpg123Decoder: AudioDecoder {
     private func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
         guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
         let value = String(cString: bytes)
-        return value.isEmpty ? nil : value
-    }
-
-    /// ID3v1 fields: fixed-size, NUL- or space-padded, in Latin-1.
-    private func latin1<T>(_ field: T) -> String? {
-        var field = field
-        let scalars = withUnsafeBytes(of: &field) { raw in
-            raw.prefix { $0 != 0 }.map { Unicode.Scalar($0) }
-        }
-        var value = String(String.UnicodeScalarView(scalars))
-        while value.last == " " { value.removeLast() }
         return value.isEmpty ? nil : value
     }
 

@@ -177,3 +177,34 @@ public struct SongInfo: Equatable, Sendable {
         return text
     }
 }
+
+extension SongInfo.Tags {
+    /// What the status line and the details show from the stored tags: ID3v2's fields, or
+    /// ID3v1's when version 2 has neither a title nor an artist.
+    public init(_ id3: SongInfo.ID3) {
+        if let v2 = id3.v2 {
+            self.init(title: v2.title, artist: v2.artist, album: v2.album)
+            year = v2.year
+            genre = v2.genre
+            comment = v2.comment
+            track = v2.frames.first { $0.id == "TRCK" && $0.language == nil && $0.description == nil && !$0.text.isEmpty }?.text
+            if title != nil || artist != nil { return }
+        }
+        guard let v1 = id3.v1, v1.fields.count >= 124 else {
+            self.init()
+            return
+        }
+        /// A fixed-size field, NUL- or space-padded, in Latin-1.
+        func latin1(_ range: Range<Int>) -> String? {
+            let scalars = v1.fields[range].prefix { $0 != 0 }.map { Unicode.Scalar($0) }
+            var value = String(String.UnicodeScalarView(scalars))
+            while value.last == " " { value.removeLast() }
+            return value.isEmpty ? nil : value
+        }
+        self.init(title: latin1(0..<30), artist: latin1(30..<60), album: latin1(60..<90))
+        year = latin1(90..<94)
+        comment = latin1(94..<124)
+        // ID3v1.1: a zero byte before the comment's last one, which is then the track.
+        if v1.fields[122] == 0, v1.fields[123] != 0 { track = "\(v1.fields[123])" }
+    }
+}

@@ -102,3 +102,24 @@ struct RemoteCommandTests {
         #expect(RemoteReplies.fixed(12.5, 6) == "12.500000")
     }
 }
+
+/// The status line's tags come from the same stored tags the remote protocol sends.
+struct TagsFromID3Tests {
+    @Test func version2FirstThenVersion1() {
+        var fields = [UInt8](repeating: 0, count: 124)
+        fields.replaceSubrange(0..<7, with: Array("Title  ".utf8))
+        fields.replaceSubrange(30..<33, with: [0x41, 0xE9, 0x20])  // "Aé " in Latin-1
+        fields[123] = 9
+        let v1 = SongInfo.ID3.V1(fields: fields, genre: 1)
+        let fromV1 = SongInfo.Tags(SongInfo.ID3(v1: v1))
+        #expect(fromV1.title == "Title" && fromV1.artist == "Aé" && fromV1.album == nil && fromV1.track == "9")
+        var v2 = SongInfo.ID3.V2()
+        v2.title = "Two"
+        v2.frames = [SongInfo.ID3.Frame(id: "TRCK", text: "3/12")]
+        let fromV2 = SongInfo.Tags(SongInfo.ID3(v1: v1, v2: v2))
+        #expect(fromV2.title == "Two" && fromV2.artist == nil && fromV2.track == "3/12")
+        v2.title = nil
+        #expect(SongInfo.Tags(SongInfo.ID3(v1: v1, v2: v2)).title == "Title")  // no v2 title or artist
+        #expect(SongInfo.Tags(SongInfo.ID3()) == SongInfo.Tags())
+    }
+}
