@@ -233,8 +233,8 @@ public final class MprisServer: OutsideControl {
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &uri) > 0, let uri else { return -EINVAL }
-            guard let path = Self.path(fromFileURI: String(cString: uri)) else {
-                return tp_bus_error(api, error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs only")
+            guard case .success(let path) = FileURL.path(String(cString: uri)) else {
+                return tp_bus_error(api, error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs of this machine only")
             }
             session.perform(.load(path))
         default:
@@ -244,40 +244,6 @@ public final class MprisServer: OutsideControl {
         guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
         defer { sd_bus_message_unref(reply) }
         return sd_bus_send(nil, reply, nil)
-    }
-
-    /// `file:///a%20b.mp3` → `/a b.mp3` (the bytes, whatever they are); `nil` for anything else.
-    static func path(fromFileURI uri: String) -> Path? {
-        guard uri.hasPrefix("file://") else { return nil }
-        var rest = Array(uri.utf8.dropFirst(7))
-        if rest.starts(with: Array("localhost".utf8)) { rest.removeFirst(9) }
-        guard rest.first == UInt8(ascii: "/") else { return nil }
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < rest.count {
-            if rest[index] == UInt8(ascii: "%"), index + 2 < rest.count,
-               let value = UInt8(String(decoding: rest[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                index += 3
-            } else {
-                bytes.append(rest[index])
-                index += 1
-            }
-        }
-        guard !bytes.contains(0) else { return nil }
-        return Path(bytes: bytes)
-    }
-
-    /// `file://` and the path, every byte outside the unreserved set percent-encoded (so a
-    /// name that is not UTF-8 still makes a valid string).
-    static func fileURI(_ path: Path) -> String {
-        let safe = Set(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8))
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out = Array("file://".utf8)
-        for byte in path.bytes {
-            if safe.contains(byte) { out.append(byte) } else { out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]] }
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: - Properties
@@ -354,7 +320,7 @@ public final class MprisServer: OutsideControl {
                 entry(reply, "xesam:album", "s") { append(reply, album) }
             }
             let absolute = song.path.isAbsolute ? song.path : song.path.resolved(against: FileSystem.currentFolder())
-            entry(reply, "xesam:url", "s") { append(reply, Self.fileURI(absolute)) }
+            entry(reply, "xesam:url", "s") { append(reply, FileURL.string(for: absolute)) }
         } else {
             entry(reply, "mpris:trackid", "o") { append(reply, "/org/mpris/MediaPlayer2/TrackList/NoTrack", type: "o") }
         }

@@ -214,48 +214,17 @@ public enum Playlist {
         guard TextLines.mayBeURL(bytes) else { return .success(Path(bytes: bytes)) }
         let text = TextLines.decode(bytes)
         let lower = text.lowercased()
-        if lower.hasPrefix("file://") {
-            var rest = Substring(text.dropFirst(7))
-            if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
-            guard rest.hasPrefix("/") else {
-                return .failure(LocationProblem(message: "file URL on another host: \(text)"))
+        if FileURL.isFileURL(text) {
+            switch FileURL.path(text) {
+            case .success(let path): return .success(path)
+            case .failure(.otherHost): return .failure(LocationProblem(message: "file URL on another host: \(text)"))
+            case .failure: return .failure(LocationProblem(message: "bad %-escape in URL: \(text)"))
             }
-            guard let path = percentDecoded(rest) else {
-                return .failure(LocationProblem(message: "bad %-escape in URL: \(text)"))
-            }
-            return .success(path)
         }
         if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://"),
            lower[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }) {
             return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine"))
         }
         return .success(Path(bytes: bytes))
-    }
-
-    /// `%20` and friends decoded to bytes (a `%FF` is a byte of a name that is not UTF-8);
-    /// `nil` for a malformed escape or an escaped NUL.
-    static func percentDecoded(_ text: Substring) -> Path? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue),
-                  high | low != 0
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return Path(bytes: bytes)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -103,17 +103,7 @@ public struct SavedSession: Equatable, Sendable {
 
     /// Printable ASCII stays as it is, except `%` and the space; every other byte is `%XX`.
     static func percentEncoded(_ bytes: [UInt8]) -> [UInt8] {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        for byte in bytes {
-            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
-                out.append(byte)
-            } else {
-                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
-            }
-        }
-        return out
+        FileURL.percentEncoded(bytes) { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }
     }
 
     static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {

@@ -149,3 +149,18 @@ struct SongInfoTests {
         #expect(song.displayName == "Artist – track.mp3")
     }
 }
+
+/// One `file://` reader and writer, for playlists and for MPRIS.
+struct FileURLTests {
+    @Test func anyPathRoundTripsThroughItsURL() throws {
+        let odd = Path(bytes: Array("/music/a b/é%#?".utf8) + [0xFF, 0x0A])
+        let url = FileURL.string(for: odd)
+        #expect(url == "file:///music/a%20b/%C3%A9%25%23%3F%FF%0A")
+        #expect(try FileURL.path(url).get() == odd)
+        #expect(FileURL.path("FILE://localhost/x.mp3") == .success(Path("/x.mp3")))
+        #expect(FileURL.path("file://host/x.mp3") == .failure(.otherHost))
+        #expect(FileURL.path("file:///x%0.mp3") == .failure(.badEscape))
+        #expect(FileURL.path("file:///x%00.mp3") == .failure(.badEscape))
+        #expect(FileURL.path("http://x/y.mp3") == .failure(.notFileURL))
+    }
+}
