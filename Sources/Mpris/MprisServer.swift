@@ -157,6 +157,7 @@ public final class MprisServer: OutsideControl {
     }
 
     public func update() {
+        // Messages sd-bus has already read off the socket do not make it readable again.
         process()
         guard let bus else { return }
         let now = snapshot()

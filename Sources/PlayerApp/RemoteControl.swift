@@ -99,8 +99,7 @@ public final class RemoteControl {
         guard !silent, mode == .playing, let song = session.state.song else { return nextProgress = nil }
         if let due = nextProgress, now < due { return }
         reply(RemoteReplies.progress(song, position: position()))
-        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152) / Double(max(song.sampleRate, 1))
-        nextProgress = now + .milliseconds(Int64(perFrame * 1000))
+        nextProgress = now + .milliseconds(Int64(RemoteReplies.secondsPerFrame(song) * 1000))
     }
 
     /// An engine report, after the session has handled it.

@@ -56,7 +56,7 @@ public enum RemoteReplies {
     /// `@F`: the MPEG frame playing, frames left, and the same in seconds.
     public static func progress(_ song: SongInfo, position: Int64) -> String {
         let frame = mpegFrame(of: position, in: song)
-        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152) / Double(max(song.sampleRate, 1))
+        let perFrame = secondsPerFrame(song)
         let total = song.stream?.frameCount ?? frame
         let left = max(total - frame, 0)
         return "F \(frame) \(left) \(fixed(Double(frame) * perFrame, 2)) \(fixed(Double(left) * perFrame, 2))"
@@ -65,20 +65,30 @@ public enum RemoteReplies {
     /// The MPEG frame (counted as mpg123 counts them, from the stream's first) that holds
     /// sample `position` of `song`.
     public static func mpegFrame(of position: Int64, in song: SongInfo) -> Int64 {
-        let perFrame = Int64(song.stream?.samplesPerFrame ?? 1152)
+        let perFrame = samplesPerFrame(song)
         return (max(position, 0) + (song.stream?.startDelay ?? 0)) / perFrame
     }
 
     /// The first sample of MPEG frame `frame` of `song` (0 for the frames the delay drops).
     public static func sample(ofMPEGFrame frame: Int64, in song: SongInfo) -> Int64 {
-        let perFrame = Int64(song.stream?.samplesPerFrame ?? 1152)
+        let perFrame = samplesPerFrame(song)
         return max(frame * perFrame - (song.stream?.startDelay ?? 0), 0)
     }
 
     /// Whole MPEG frames in `seconds` of `song` (rounded toward zero, as mpg123 does).
     public static func mpegFrames(inSeconds seconds: Double, of song: SongInfo) -> Int64 {
-        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152) / Double(max(song.sampleRate, 1))
+        let perFrame = secondsPerFrame(song)
         return Int64((seconds / perFrame).rounded(.towardZero))
+    }
+
+    /// Samples in one of `song`'s MPEG frames (1152 when the stream is unknown).
+    static func samplesPerFrame(_ song: SongInfo) -> Int64 {
+        Int64(song.stream?.samplesPerFrame ?? 1152)
+    }
+
+    /// How long one of `song`'s MPEG frames plays: how often mpg123 sends `@F`.
+    public static func secondsPerFrame(_ song: SongInfo) -> Double {
+        Double(samplesPerFrame(song)) / Double(max(song.sampleRate, 1))
     }
 
     /// `@V`: the volume, as mpg123 prints it (`50.000000%`).
