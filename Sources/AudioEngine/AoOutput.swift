@@ -112,7 +112,6 @@ final class AoOutput: AudioOutput {
 final class AoSink: AudioSink {
     let driver: AoLibrary.Driver
     let format: PCMFormat
-    var fileID: FileStatus.ID? { nil }
     private var device: OpaquePointer?
 
     init(driver: AoLibrary.Driver, format: PCMFormat) throws(AoError) {

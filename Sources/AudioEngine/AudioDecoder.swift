@@ -35,9 +35,9 @@ struct OpenedSong: Equatable, Sendable {
 /// Decodes one song at a time to PCM. The live one is libmpg123 (`Mpg123Decoder`); tests use a
 /// fake that makes PCM, format changes and damage to order.
 protocol AudioDecoder: AnyObject {
-    /// Opens `path`, closing any song before, and reads up to its first frame. `output` is the
-    /// file `-w` writes, which is never opened as a song.
-    func open(_ path: Path, refusing output: FileStatus.ID?) throws(LoadFailure) -> OpenedSong
+    /// Opens `path`, closing any song before, and reads up to its first frame. The file `-w`
+    /// writes is never opened as a song (`OpenedFiles`).
+    func open(_ path: Path) throws(LoadFailure) -> OpenedSong
     func close()
     /// Decodes up to `capacity` bytes into `buffer`.
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult
@@ -83,8 +83,6 @@ protocol AudioOutput: AnyObject {
 /// An open device or file.
 protocol AudioSink: AnyObject {
     var format: PCMFormat { get }
-    /// The file being written, once created; `nil` for a device.
-    var fileID: FileStatus.ID? { get }
     /// Hands `bytes` to the device or file; throws when it takes them no more. Returns whether
     /// the device's buffer was full, so that the write waited for it to make room.
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool

@@ -28,24 +28,37 @@ final class FileOutput: AudioOutput {
     var pacing: Pacing { .none }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
-        switch FileSystem.create(path, overwrite: overwrite) {
+        switch FileSystem.openOutput(path, overwrite: overwrite) {
         case .success(let file):
             let sink = FileSink(file: file, kind: kind, format: format)
             if let error = sink.writeHeader() {
                 throw OutputFailure(message: "cannot write to the file: \(error.reason)")
             }
             return sink
-        case .failure(let error) where error.code == EEXIST:
-            throw OutputFailure(message: "file exists; add --force to overwrite it")
         case .failure(let error):
-            throw OutputFailure(message: "cannot create the file: " + (error.code == ENOENT ? "its folder does not exist" : error.reason))
+            throw OutputFailure(message: Self.reason(error, path: path))
+        }
+    }
+
+    /// Why the file cannot be written, as the rest of a line that starts with its path.
+    static func reason(_ error: FileSystem.OutputError, path: Path) -> String {
+        switch error {
+        case .exists: "file exists; add --force to overwrite it"
+        case .isDirectory: "is a folder; name a file in it, e.g. -w folder/out.wav"
+        case .refused(.isRead(let input)):
+            "that is the same file as \(input), which this run reads; writing would destroy it: name a new file"
+        case .refused(.isOwnDescriptor):
+            "that names a descriptor tplayer itself uses (a song it reads or a pipe of its own); name a file"
+        case .system(let error) where error.isMissing && !FileSystem.isDirectory(path.directory):
+            "cannot create the file: its folder does not exist"
+        case .system(let error) where error.isMissing: "cannot create the file there: no such file or descriptor"
+        case .system(let error): "cannot create the file: \(error.reason)"
         }
     }
 }
 
 final class FileSink: AudioSink {
     let format: PCMFormat
-    let fileID: FileStatus.ID?
     private let file: OpenFile
     private let kind: FileOutput.Kind
     private var dataBytes = 0
@@ -59,7 +72,6 @@ final class FileSink: AudioSink {
         self.file = file
         self.kind = kind
         self.format = format
-        fileID = try? file.status().get().id
     }
 
     deinit { try? close() }
@@ -115,10 +127,21 @@ final class FileSink: AudioSink {
             error = file.write(bytes)
         }
         if let error {
+            keepWholeFrames()
             throw OutputFailure(message: "cannot write to the file: \(error.reason)")
         }
         dataBytes += bytes.count
         return false
+    }
+
+    /// After a write that failed partway (a full disk, a size limit): what reached the file is
+    /// counted, cut to whole frames, so that the final header says exactly what is there.
+    private func keepWholeFrames() {
+        guard let headerPosition, let end = file.rewritablePosition() else { return }
+        let headerLength = Self.header(kind, format: format, dataBytes: nil).count
+        let frameBytes = format.bytesPerFrame
+        dataBytes = max(end - headerPosition - headerLength, 0) / frameBytes * frameBytes
+        _ = file.truncate(to: headerPosition + headerLength + dataBytes)
     }
 
     /// Writes the final header where the file can be rewound (not a pipe, not a file opened for

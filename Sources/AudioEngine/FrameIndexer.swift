@@ -83,7 +83,7 @@ final class FrameIndexer: @unchecked Sendable {
     /// Reads every frame header of the file at `path` with a decoder of its own: a handle set
     /// up as the playback one is, so that the frames are counted the same way.
     static func scan(_ path: Path) -> FrameIndex? {
-        guard let decoder = try? Mpg123Decoder(), (try? decoder.open(path, refusing: nil)) != nil else { return nil }
+        guard let decoder = try? Mpg123Decoder(), (try? decoder.open(path)) != nil else { return nil }
         return decoder.scanIndex()
     }
 }

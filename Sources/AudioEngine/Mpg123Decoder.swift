@@ -12,23 +12,6 @@ final class Mpg123Decoder: AudioDecoder {
     /// The file's size when it was opened, to tell a song that ends from one cut short.
     private var openedSize: Int64 = 0
 
-    /// Why a song cannot be opened.
-    enum OpenFailure: Error {
-        case file(FileSystem.ReadError)
-        case empty
-        /// The song is the file `-w` is writing.
-        case isOutput
-        case decoder(Mpg123Error)
-    }
-
-    /// What one `read` gave.
-    enum ReadResult {
-        case data(bytes: Int)
-        case newFormat(PCMFormat)
-        case done
-        case failed(String)
-    }
-
     static let seekPreframes = 10
 
     /// Builds the playing song's frame index in the background, for fast far seeks (live
@@ -96,7 +79,7 @@ final class Mpg123Decoder: AudioDecoder {
         try check(mpg123_format(handle, format.rate, channels, tp_mpg123_enc_signed_16))
     }
 
-    func open(_ path: Path, refusing output: FileStatus.ID?) throws(LoadFailure) -> OpenedSong {
+    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
         let opened: OpenFile
         switch FileSystem.openRegularFile(path) {
@@ -105,9 +88,9 @@ final class Mpg123Decoder: AudioDecoder {
         case .failure(.notRegular(.directory)): throw .isDirectory
         case .failure(.notRegular(let kind)): throw .notRegular(kind.rawValue)
         case .failure(.tooLarge): throw .notReadable("too large")
+        case .failure(.isOutput): throw .isOutput
         }
         let status = try? opened.status().get()
-        if let output, status?.id == output { throw .isOutput }
         let size = status?.size ?? 0
         guard size > 0 else { throw .empty }
         var code = tp_mpg123_open_fd(handle, opened.descriptor)

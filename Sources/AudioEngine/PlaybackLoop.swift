@@ -232,7 +232,7 @@ final class PlaybackLoop {
         do throws(LoadFailure) {
             // A file keeps the format it started with: libmpg123 converts later songs to it.
             try decoder.restrictFormat(to: output.isFile ? sink?.format : nil)
-            let opened = try decoder.open(path, refusing: sink?.fileID)
+            let opened = try decoder.open(path)
             decoder.promoted()
             song = Song(token: token, info: opened.info, format: opened.format)
             shared.update { $0.position = 0 }
@@ -318,7 +318,7 @@ final class PlaybackLoop {
         guard let path else { return }
         do throws(LoadFailure) {
             try spare.restrictFormat(to: nil)
-            cued = try spare.open(path, refusing: sink?.fileID)
+            cued = try spare.open(path)
         } catch {
             // Not now: the session's own open of it says why, in its turn.
         }

@@ -24,7 +24,7 @@ public final class SongChecker {
     public func check(_ path: Path) -> SongVerdict {
         let song: OpenedSong
         do {
-            song = try decoder.open(path, refusing: nil)
+            song = try decoder.open(path)
         } catch {
             return .unplayable(error)
         }

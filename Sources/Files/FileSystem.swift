@@ -15,12 +15,39 @@ public enum FileSystem {
         return result == 0 ? .success(FileStatus(info)) : .failure(.current)
     }
 
-    /// Whether anything exists at `path` (a dangling symbolic link counts: it can be written through).
+    /// What the open descriptor `fd` is (standard output, for `-w -`).
+    public static func status(ofDescriptor fd: Int32) -> Result<FileStatus, SystemError> {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+
+    /// The first `count` bytes of the regular file at `path` (fewer when it is shorter), to tell
+    /// what it holds; `nil` when it is no regular file or cannot be read. Unlike every other
+    /// read, it is not noted in `OpenedFiles`: it is how `-w` looks at a file before writing it.
+    public static func peek(_ path: Path, count: Int) -> [UInt8]? {
+        guard !path.hasNUL else { return nil }
+        let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard case .success(let info) = status(ofDescriptor: fd), info.kind == .regular else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var got = 0
+        while got < count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, count - got) }
+            if read < 0 && errno == EINTR { continue }
+            guard read > 0 else { break }
+            got += read
+        }
+        return Array(bytes[0..<got])
+    }
+
+    /// Whether `path` is a folder (or a symbolic link to one).
     public static func isDirectory(_ path: Path) -> Bool {
         if case .success(let info) = status(of: path) { return info.kind == .directory }
         return false
     }
 
+    /// Whether anything exists at `path` (a dangling symbolic link counts: it can be written through).
     public static func exists(_ path: Path) -> Bool {
         guard !path.hasNUL else { return false }
         var info = stat()
@@ -72,6 +99,8 @@ public enum FileSystem {
         case notRegular(FileStatus.Kind)
         /// Larger than the caller's limit (checked before reading, and again while reading).
         case tooLarge(limit: Int)
+        /// The file `-w` is writing (`OpenedFiles`): reading it while it grows would never end.
+        case isOutput
 
         public var description: String {
             switch self {
@@ -79,6 +108,7 @@ public enum FileSystem {
             case .notRegular(.directory): "is a folder"
             case .notRegular(let kind): "not a regular file (it is a \(kind.rawValue))"
             case .tooLarge(let limit): "larger than \(Self.megabytes(limit))"
+            case .isOutput: "that is the file -w is writing"
             }
         }
 
@@ -99,7 +129,8 @@ public enum FileSystem {
         switch file.status() {
         case .failure(let error): return .failure(.system(error))
         case .success(let info) where info.kind != .regular: return .failure(.notRegular(info.kind))
-        case .success: break
+        case .success(let info):
+            guard OpenedFiles.shared.noteRead(info.id, path: path) else { return .failure(.isOutput) }
         }
         // Regular files ignore O_NONBLOCK, but whoever reads the descriptor next expects a
         // blocking one.
@@ -146,6 +177,52 @@ public enum FileSystem {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return Path("/") }
         return buffer.withUnsafeBufferPointer { Path(cString: $0.baseAddress!) }
+    }
+
+    /// Why the file `-w` names cannot be opened.
+    public enum OutputError: Error, Equatable, Sendable {
+        /// There is a file there, and overwriting was not asked for.
+        case exists
+        case isDirectory
+        /// It is a file the run reads, or a descriptor of tplayer's own (`OpenedFiles`).
+        case refused(OpenedFiles.OutputRefusal)
+        case system(SystemError)
+    }
+
+    /// Opens the file `-w` writes, or standard output for `-`, checking what was really opened
+    /// before a byte of it changes: an existing file is opened without truncating it, compared
+    /// with everything the run reads and with tplayer's own descriptors (`OpenedFiles`), and only
+    /// then emptied. Without `overwrite` only a new file is created (atomically: `O_EXCL`).
+    public static func openOutput(_ path: Path, overwrite: Bool) -> Result<OpenFile, OutputError> {
+        let file: OpenFile
+        var existed = true
+        if path == Path("-") {
+            let fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            guard fd >= 0 else { return .failure(.system(.current)) }
+            file = OpenFile(fd: fd)
+        } else {
+            guard !path.hasNUL else { return .failure(.system(SystemError(code: EINVAL))) }
+            let flags = O_WRONLY | O_CLOEXEC | O_NOCTTY
+            var fd = path.withCString { open($0, flags | O_CREAT | O_EXCL, 0o666) }
+            if fd >= 0 {
+                existed = false
+            } else if errno == EEXIST {
+                guard overwrite else { return .failure(.exists) }
+                fd = path.withCString { open($0, flags) }
+                // A dangling symbolic link: the file it names is made.
+                if fd < 0 && errno == ENOENT { fd = path.withCString { open($0, flags | O_CREAT, 0o666) } }
+            }
+            guard fd >= 0 else { return .failure(errno == EISDIR ? .isDirectory : .system(.current)) }
+            file = OpenFile(fd: fd)
+        }
+        if let refusal = OpenedFiles.shared.claimOutput(file, existed: existed) { return .failure(.refused(refusal)) }
+        if existed, path != Path("-"), case .success(let info) = file.status(), info.kind == .regular,
+           ftruncate(file.descriptor, 0) != 0 {
+            let error = SystemError.current
+            OpenedFiles.shared.releaseOutput(file)
+            return .failure(.system(error))
+        }
+        return .success(file)
     }
 
     /// A file created for writing at `path`, or standard output for `-`. An existing file is
@@ -202,6 +279,11 @@ public final class OpenFile {
         guard fcntl(descriptor, F_GETFL) & O_APPEND == 0 else { return nil }
         let position = lseek(descriptor, 0, SEEK_CUR)
         return position >= 0 ? Int(position) : nil
+    }
+
+    /// Cuts the file to `length` bytes (`ftruncate`).
+    public func truncate(to length: Int) -> SystemError? {
+        ftruncate(descriptor, off_t(length)) == 0 ? nil : .current
     }
 
     /// Waits until what was written is on the disk (`fsync`).

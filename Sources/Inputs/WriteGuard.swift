@@ -10,14 +10,22 @@ import PlayerCore
 /// existing file.
 public enum WriteGuard {
     /// Names `-w` refuses whatever `--force` says: audio, playlists and scripts.
-    public static let inputExtensions: [String: String] = [
-        "mp3": "song", "mp2": "song", "mp1": "song", "mpga": "song",
-        "m3u": "playlist", "m3u8": "playlist", "pls": "playlist", "tps": "script",
-    ]
+    public static let inputExtensions: [String: String] = {
+        var kinds = ["m3u": "playlist", "m3u8": "playlist", "pls": "playlist", "cue": "CUE sheet", "tps": "script"]
+        for song in ["mp3", "mp2", "mp1", "mpga", "flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "alac",
+                     "wma", "ape", "wv", "mpc", "aif", "aiff", "webm", "mka"] {
+            kinds[song] = "song"
+        }
+        return kinds
+    }()
 
     /// Why writing to `output` must be refused, as one line (without the `tplayer: ` prefix);
     /// `nil` when it may be written. `inputs` are the paths as typed; `reads` is everything
     /// the run reads: the inputs, the playlists and script read, the songs they lead to.
+    ///
+    /// This is the early check, with the friendliest messages; the file is checked again by
+    /// identity when it is opened (`FileSystem.openOutput`), since what a path leads to can
+    /// change in between.
     public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: [Path]) -> Refusal? {
         if let ext = output.lowercasedExtension, let kind = inputExtensions[ext] {
             guard FileSystem.exists(output) else {
@@ -28,10 +36,24 @@ public enum WriteGuard {
             return .usage("-w \(output): that is a \(kind), not an output file, and writing would destroy it; "
                 + "did you forget the output name? e.g. tplayer -w out.wav " + preview(meant))
         }
-        guard case .success(let target) = FileSystem.status(of: output) else { return nil }
+        let status = output == Path("-") ? FileSystem.status(ofDescriptor: 1) : FileSystem.status(of: output)
+        guard case .success(let target) = status else { return nil }
+        if target.kind == .directory {
+            return .usage("-w \(output): is a folder; name a file in it, e.g. -w \(output.appending("out.wav"))")
+        }
         if let read = reads.first(where: { (try? FileSystem.status(of: $0).get().id) == target.id }) {
-            return .usage("-w \(output): that is the same file as the input \(read); writing would destroy it: "
+            let what = output == Path("-") ? "standard output is" : "that is"
+            return .usage("-w \(output): \(what) the same file as the input \(read); writing would destroy it: "
                 + "name a new file, e.g. tplayer -w out.wav" + (inputs.isEmpty ? "" : " " + preview(inputs)))
+        }
+        guard output != Path("-"), target.kind == .regular else { return nil }
+        // A link that leads to a song or a playlist, or a file that holds one under another name.
+        if let real = FileSystem.canonicalPath(output), let ext = real.lowercasedExtension, let kind = inputExtensions[ext] {
+            return .usage("-w \(output): that leads to \(real), a \(kind); writing would destroy it: name a new file, e.g. out.wav")
+        }
+        if let head = FileSystem.peek(output, count: FileContent.headLength), let kind = FileContent.sniff(head), kind.isKeptMedia {
+            return .usage("-w \(output): that file holds \(kind), not audio tplayer wrote; writing would destroy it: "
+                + "name a new file, e.g. out.wav")
         }
         if !overwrite {
             return .exists("\(output): file exists; add --force to overwrite it")
@@ -48,6 +70,14 @@ public enum WriteGuard {
         public var message: String {
             switch self {
             case .usage(let message), .exists(let message): message
+            }
+        }
+
+        /// The exit status: 64 for a mistake in the command line, 1 for an existing file.
+        public var status: Int32 {
+            switch self {
+            case .usage: 64
+            case .exists: 1
             }
         }
     }

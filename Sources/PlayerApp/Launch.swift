@@ -40,8 +40,7 @@ public struct Launch {
         if let output {
             let reads = inputs + list.playlists + scriptReads + list.entries.map(\.path)
             if let refusal = WriteGuard.refusal(output: output.path, overwrite: output.overwrite, inputs: inputs, reads: reads) {
-                let status: Int32 = if case .usage = refusal { 64 } else { 1 }
-                return .failure(Refusal(lines: ["tplayer: " + refusal.message], status: status))
+                return .failure(Refusal(lines: ["tplayer: " + refusal.message], status: refusal.status))
             }
         }
         return .success(Launch(entries: list.entries, problems: list.problems, script: lines))

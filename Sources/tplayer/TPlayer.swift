@@ -185,6 +185,8 @@ struct TPlayer: ParsableCommand {
         // Before anything can write: a closed stdout or stderr (`| head`, a closed terminal) is
         // never fatal; each write just fails and the exit status stays the one promised.
         signal(SIGPIPE, SIG_IGN)
+        // Before tplayer opens anything of its own: `-w /dev/fd/N` may name only these.
+        OpenedFiles.shared.noteInheritedDescriptors()
         let arguments = RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
         if arguments.contains("--version"), arguments.count > 1 {
             printError("tplayer: --version takes nothing else (see tplayer --help)")

@@ -29,7 +29,7 @@ struct FrameIndexerTests {
         if indexed {
             decoder.indexer = FrameIndexer()
         }
-        _ = try decoder.open(Self.song, refusing: nil)
+        _ = try decoder.open(Self.song)
         decoder.promoted()
         if indexed {
             // Wait for the helper thread, as a listener would before a far seek.

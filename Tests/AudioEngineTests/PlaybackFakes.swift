@@ -32,7 +32,7 @@ final class FakeDecoder: AudioDecoder {
     static let cd = PCMFormat(rate: 44100, channels: 2)
     static let halfMono = PCMFormat(rate: 22050, channels: 1)
 
-    func open(_ path: Path, refusing output: FileStatus.ID?) throws(LoadFailure) -> OpenedSong {
+    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
         if let failure = failingPaths[path] { throw failure }
         segment = 0
         frameInSegment = 0
@@ -149,7 +149,6 @@ final class FakeOutput: AudioOutput {
 
 final class FakeSink: AudioSink {
     let format: PCMFormat
-    var fileID: FileStatus.ID? { nil }
     private weak var output: FakeOutput?
     private(set) var samples: [Int16] = []
     private(set) var writes = 0

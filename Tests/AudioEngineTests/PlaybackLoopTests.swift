@@ -142,7 +142,6 @@ struct PlaybackLoopTests {
     @Test func closingAFileThatCannotBeFinishedSaysWhy() {
         final class Unfinishable: AudioSink {
             let format = FakeDecoder.cd
-            var fileID: FileStatus.ID? { nil }
             func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool { false }
             func close() throws(OutputFailure) { throw OutputFailure(message: "could not finish the file: no space left on device") }
         }

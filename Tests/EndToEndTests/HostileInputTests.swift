@@ -292,7 +292,7 @@ import Testing
 
     @Test(arguments: [
         ("nodir/out.wav", "tplayer: nodir/out.wav: cannot create the file: its folder does not exist"),
-        ("album", "tplayer: album: cannot create the file: is a directory"),
+        ("/proc/self/fd/99", "tplayer: /proc/self/fd/99: cannot create the file there: no such file or descriptor"),
     ])
     func anOutputThatCannotBeCreatedSaysWhy(path: String, message: String) throws {
         let folder = try Self.workspace()

@@ -1,0 +1,105 @@
+import Glibc
+import PlayerCore
+
+/// What this process reads and writes, by identity (device and inode): the guard that keeps
+/// `-w` from ever writing over a file the run reads, whatever path leads to it.
+///
+/// A path says little: a symbolic link, a hard link, `/proc/self/fd/7` or `/dev/stdout` may
+/// each lead to a song, and what they lead to can change between a check at launch and the
+/// moment a file is opened. So the guard compares what is really opened, when it is opened:
+/// every file opened for reading (`FileSystem.openRegularFile`) is noted here and refused if it
+/// is the file being written; the output is refused if it is a file the run has read, or a
+/// descriptor of tplayer's own (a pipe, the song being decoded) rather than one it was started
+/// with.
+///
+/// It is process-wide, as the kernel's table of descriptors is.
+public final class OpenedFiles: @unchecked Sendable {
+    // `@unchecked Sendable`: every field is only touched with `lock` held.
+    private var lock = pthread_mutex_t()
+    /// Every file opened for reading so far, with the path it was opened by (for messages).
+    private var reads: [FileStatus.ID: Path] = [:]
+    /// The file `-w` writes, once it is open.
+    private var output: FileStatus.ID?
+    /// The descriptors open when the process started (stdin, stdout, stderr, and whatever the
+    /// caller handed down, as `3>out.wav`): the only ones `-w /dev/fd/N` may name.
+    private var inherited: Set<Int32> = [0, 1, 2]
+
+    public static let shared = OpenedFiles()
+
+    init() {
+        pthread_mutex_init(&lock, nil)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        return body()
+    }
+
+    /// Notes the descriptors open now as the ones the process was started with: called first
+    /// thing in `main`, before tplayer opens anything of its own.
+    public func noteInheritedDescriptors() {
+        let open = Self.openDescriptors()
+        locked { inherited = open }
+    }
+
+    /// Notes a file opened for reading; false when it is the file being written (it must not be
+    /// read: it would grow while it plays, and never end).
+    func noteRead(_ id: FileStatus.ID, path: Path) -> Bool {
+        locked {
+            if id == output { return false }
+            reads[id] = reads[id] ?? path
+            return true
+        }
+    }
+
+    /// Why the open output `file` must not be written, or `nil` (and it is noted as the output).
+    /// `existed`: the file was there before (one created just now cannot be anything the run read).
+    func claimOutput(_ file: OpenFile, existed: Bool) -> OutputRefusal? {
+        guard case .success(let info) = file.status() else { return nil }
+        if existed {
+            if let read = locked({ reads[info.id] }) { return .isRead(read) }
+            // A device (`/dev/null`, a terminal) keeps nothing that writing could destroy.
+            let keepsData = [.regular, .fifo, .socket].contains(info.kind)
+            for fd in Self.openDescriptors() where keepsData && fd != file.descriptor {
+                var other = stat()
+                guard fstat(fd, &other) == 0, FileStatus(other).id == info.id else { continue }
+                if !locked({ inherited.contains(fd) }) { return .isOwnDescriptor }
+            }
+        }
+        locked { output = info.id }
+        return nil
+    }
+
+    /// The file being written is closed: nothing is refused as it any more.
+    func releaseOutput(_ file: OpenFile) {
+        guard case .success(let info) = file.status() else { return }
+        locked { if output == info.id { output = nil } }
+    }
+
+    /// Why an output may not be written.
+    public enum OutputRefusal: Equatable, Sendable {
+        /// It is a file the run has read (a song, a playlist, a script).
+        case isRead(Path)
+        /// It is one of tplayer's own descriptors (`/proc/self/fd/N` of a pipe or a song).
+        case isOwnDescriptor
+    }
+
+    /// The descriptors open in this process, from /proc/self/fd (or, without /proc, by asking
+    /// each one up to the limit).
+    static func openDescriptors() -> Set<Int32> {
+        var found = Set<Int32>()
+        if let directory = opendir("/proc/self/fd") {
+            let own = dirfd(directory)
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if let fd = Int32(name), fd != own { found.insert(fd) }
+            }
+            closedir(directory)
+            return found
+        }
+        let limit = min(Int32(clamping: sysconf(Int32(_SC_OPEN_MAX))), 65_536)
+        for fd in 0..<max(limit, 3) where fcntl(fd, F_GETFD) >= 0 { found.insert(fd) }
+        return found
+    }
+}
