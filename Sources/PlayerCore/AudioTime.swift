@@ -14,8 +14,16 @@ public struct AudioTime: Comparable, Hashable, Sendable, CustomStringConvertible
         self.flicks = flicks
     }
 
+    /// `frames` at `rate`. A count from a file or a front-end may be absurd (a 16 TB song, a
+    /// jump to frame 2^40): past what flicks hold (about 414 years) it saturates, never traps.
     public init(frames: Int64, rate: Int) {
-        flicks = frames * Self.flicksPerFrame(rate)
+        flicks = Self.saturating(frames.multipliedReportingOverflow(by: Self.flicksPerFrame(rate)), sign: frames)
+    }
+
+    /// The value of an operation that may overflow, held at the bound on the side it went.
+    static func saturating(_ result: (partialValue: Int64, overflow: Bool), sign: Int64) -> Int64 {
+        guard result.overflow else { return result.partialValue }
+        return sign < 0 ? .min : .max
     }
 
     /// A span given in microseconds (MPRIS counts time so): 705.6 flicks each, rounded down;
@@ -32,7 +40,7 @@ public struct AudioTime: Comparable, Hashable, Sendable, CustomStringConvertible
     }
 
     public static func seconds(_ seconds: Int64) -> AudioTime {
-        AudioTime(flicks: seconds * flicksPerSecond)
+        AudioTime(flicks: saturating(seconds.multipliedReportingOverflow(by: flicksPerSecond), sign: seconds))
     }
 
     /// Whole frames at `rate` in this span (rounded down).
@@ -54,8 +62,14 @@ public struct AudioTime: Comparable, Hashable, Sendable, CustomStringConvertible
     }
 
     public static func < (lhs: AudioTime, rhs: AudioTime) -> Bool { lhs.flicks < rhs.flicks }
-    public static func + (lhs: AudioTime, rhs: AudioTime) -> AudioTime { AudioTime(flicks: lhs.flicks + rhs.flicks) }
-    public static func - (lhs: AudioTime, rhs: AudioTime) -> AudioTime { AudioTime(flicks: lhs.flicks - rhs.flicks) }
+    /// Sums and differences saturate, as `init(frames:rate:)` does.
+    public static func + (lhs: AudioTime, rhs: AudioTime) -> AudioTime {
+        AudioTime(flicks: saturating(lhs.flicks.addingReportingOverflow(rhs.flicks), sign: rhs.flicks))
+    }
+
+    public static func - (lhs: AudioTime, rhs: AudioTime) -> AudioTime {
+        AudioTime(flicks: saturating(lhs.flicks.subtractingReportingOverflow(rhs.flicks), sign: rhs.flicks == .min ? 1 : -rhs.flicks))
+    }
 
     public var description: String { TimeFormat.clock(seconds) }
 }
@@ -74,10 +88,10 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .to(let time): frame = time.frames(rate: song.sampleRate)
         case .by(let offset):
-            let step = offset.flicks < 0
-                ? -AudioTime(flicks: -offset.flicks).frames(rate: song.sampleRate)
-                : offset.frames(rate: song.sampleRate)
-            frame = position + step
+            // Frames are whole, so a step back rounds toward zero as a step forward does.
+            let magnitude = AudioTime(flicks: offset.flicks == .min ? .max : abs(offset.flicks)).frames(rate: song.sampleRate)
+            let step = offset.flicks < 0 ? -magnitude : magnitude
+            frame = AudioTime.saturating(position.addingReportingOverflow(step), sign: step)
         case .fraction(let permyriad):
             // Full width: a damaged header may claim an absurd length.
             frame = Int64(10_000).dividingFullWidth((song.totalFrames ?? 0).multipliedFullWidth(by: permyriad)).quotient

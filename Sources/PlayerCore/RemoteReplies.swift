@@ -72,13 +72,16 @@ public enum RemoteReplies {
     /// The first sample of MPEG frame `frame` of `song` (0 for the frames the delay drops).
     public static func sample(ofMPEGFrame frame: Int64, in song: SongInfo) -> Int64 {
         let perFrame = samplesPerFrame(song)
-        return max(frame * perFrame - (song.stream?.startDelay ?? 0), 0)
+        let (sample, overflow) = frame.multipliedReportingOverflow(by: perFrame)
+        guard !overflow else { return frame < 0 ? 0 : .max }
+        return max(sample - (song.stream?.startDelay ?? 0), 0)
     }
 
     /// Whole MPEG frames in `seconds` of `song` (rounded toward zero, as mpg123 does).
     public static func mpegFrames(inSeconds seconds: Double, of song: SongInfo) -> Int64 {
-        let perFrame = secondsPerFrame(song)
-        return Int64((seconds / perFrame).rounded(.towardZero))
+        let frames = (seconds / secondsPerFrame(song)).rounded(.towardZero)
+        guard frames.isFinite else { return 0 }
+        return frames >= 0x1p62 ? 1 << 62 : frames <= -0x1p62 ? -(1 << 62) : Int64(frames)
     }
 
     /// Samples in one of `song`'s MPEG frames (1152 when the stream is unknown).

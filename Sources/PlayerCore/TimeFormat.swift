@@ -2,7 +2,8 @@
 public enum TimeFormat {
     /// `m:ss` below an hour, `h:mm:ss` from an hour on; negative and non-finite times show as 0:00.
     public static func clock(_ seconds: Double) -> String {
-        let total = seconds.isFinite && seconds > 0 ? Int(seconds) : 0
+        // Beyond any song (a damaged header's length), held where an Int keeps it.
+        let total = seconds.isFinite && seconds > 0 ? Int(min(seconds, 0x1p52)) : 0
         let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
         let ss = s < 10 ? "0\(s)" : "\(s)"
         if h > 0 {
@@ -14,7 +15,7 @@ public enum TimeFormat {
 
     /// `m:ss.cc` (hundredths, rounded down): where in a song something happened.
     public static func precise(_ seconds: Double) -> String {
-        let hundredths = seconds.isFinite && seconds > 0 ? Int((seconds * 100).rounded(.down)) : 0
+        let hundredths = seconds.isFinite && seconds > 0 ? Int(min(seconds * 100, 0x1p52).rounded(.down)) : 0
         let fraction = hundredths % 100
         return clock(Double(hundredths / 100)) + (fraction < 10 ? ".0" : ".") + "\(fraction)"
     }

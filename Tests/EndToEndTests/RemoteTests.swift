@@ -37,6 +37,21 @@ struct RemoteTests {
         #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\ntplayer: /nonexistent/list.m3u: no such file\n")
     }
 
+    /// A jump or a seek far past the end (the numbers a randomised front-end sends) lands on the
+    /// end; it crashed tplayer with SIGILL (frames × samples × flicks overflowed).
+    @Test func absurdJumpsAndSeeksLandOnTheEnd() throws {
+        let commands = Self.send("SILENCE", "LP \(Harness.songs[1])", "J 500399958598", "SAMPLE", "J +500399958598",
+                                 "J 1099511627776", "J -1099511627776", "SAMPLE", "K 1099511627776", "K +1099511627776",
+                                 "SAMPLE", "Q")
+        let result = try Self.drive("\(Harness.binary) -R -o null", commands)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("@I") }
+        #expect(lines.filter { $0.hasPrefix("@J") || $0.hasPrefix("@K") || $0.hasPrefix("@SAMPLE") } == [
+            "@J 383", "@SAMPLE 441000 441000", "@J 383", "@J 383", "@J 0", "@SAMPLE 0 441000",
+            "@K 441000", "@K 441000", "@SAMPLE 441000 441000",
+        ])
+    }
+
     /// While playing: `@P` for each change, `@S` once, `@F` lines that count up frame by frame,
     /// and the end of the song as `@P 3` then `@P 0` (what mpyg321 takes for "music ended").
     @Test func playingReportsProgressPausesAndTheEnd() throws {

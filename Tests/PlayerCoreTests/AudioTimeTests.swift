@@ -69,4 +69,23 @@ struct AudioTimeTests {
         #expect(AudioTime(microseconds: -2_500_000) == AudioTime(flicks: -2_500_000 * 7056 / 10))
         #expect(AudioTime(microseconds: .max) == nil)
     }
+
+    /// Counts from a file or a front-end can be absurd: a 16 TB song at 8 kHz is 1.4e14 samples,
+    /// `J 2^40` frames. Every conversion of them saturates where flicks end (about 414 years).
+    @Test func absurdCountsSaturateInsteadOfTrapping() {
+        let samples: Int64 = 144_000_000_000_000
+        #expect(AudioTime(frames: samples, rate: 8000).flicks == .max)
+        #expect(AudioTime(frames: samples, rate: 8000).microseconds == Int64.max / 7056 * 10 + Int64.max % 7056 * 10 / 7056)
+        #expect(AudioTime(frames: -samples, rate: 8000).flicks == .min)
+        #expect(AudioTime.seconds(.max).flicks == .max)
+        #expect((AudioTime(flicks: .max) + .seconds(1)).flicks == .max)
+        #expect((AudioTime(flicks: .min) - .seconds(1)).flicks == .min)
+        #expect((AudioTime.zero - AudioTime(flicks: .min)).flicks == .max)
+        let song = SongInfo(path: "a.mp3", sampleRate: 8000, channels: 1, totalFrames: samples)
+        #expect(SeekTarget.by(AudioTime(flicks: .max)).frame(in: song, from: .max - 5) == samples)
+        #expect(SeekTarget.by(AudioTime(flicks: .min)).frame(in: song, from: 10) == 0)
+        #expect(SeekTarget.fraction(permyriad: 10_000).frame(in: song, from: 0) == samples)
+        #expect(TimeFormat.clock(1e300) == "1250999896491:48:16")
+        #expect(TimeFormat.precise(.infinity) == "0:00.00")
+    }
 }

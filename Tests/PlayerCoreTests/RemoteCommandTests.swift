@@ -101,6 +101,18 @@ struct RemoteCommandTests {
         #expect(RemoteReplies.fixed(-0.001, 2) == "0.00")
         #expect(RemoteReplies.fixed(12.5, 6) == "12.500000")
     }
+
+    /// `J 500399958598` trapped (frames × samples × flicks overflowed): every step saturates.
+    @Test func absurdJumpsSaturate() {
+        let song = SongInfo(path: "/x.mp3", sampleRate: 44100, channels: 2, totalFrames: 441000)
+        #expect(RemoteReplies.sample(ofMPEGFrame: 1 << 62, in: song) == .max)
+        #expect(RemoteReplies.sample(ofMPEGFrame: -(1 << 62), in: song) == 0)
+        #expect(RemoteReplies.mpegFrames(inSeconds: 1e300, of: song) == 1 << 62)
+        #expect(RemoteReplies.mpegFrames(inSeconds: -.infinity, of: song) == 0)
+        #expect(RemoteReplies.mpegFrames(inSeconds: .nan, of: song) == 0)
+        let sample = RemoteReplies.sample(ofMPEGFrame: 500_399_958_598, in: song)
+        #expect(SeekTarget.to(AudioTime(frames: sample, rate: 44100)).frame(in: song, from: 0) == 441000)
+    }
 }
 
 /// The status line's tags come from the same stored tags the remote protocol sends.
