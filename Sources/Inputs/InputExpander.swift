@@ -15,7 +15,7 @@ import PlayerCore
 ///
 /// Paths stay bytes throughout, so names that are not UTF-8 play. Only regular files are read
 /// as playlists, a playlist is read in chunks (never whole), and the list stops at
-/// `maxEntries`: no input, however hostile, makes memory grow without bound.
+/// `Entry.listLimit`: no input, however hostile, makes memory grow without bound.
 ///
 /// Songs named directly are not checked here: loading them reports what is wrong.
 public struct InputExpander {
@@ -31,21 +31,22 @@ public struct InputExpander {
     /// A playlist larger than this is refused before it is read (100,000 entries of long paths
     /// take a few megabytes).
     public static let maxPlaylistBytes = 64 << 20
-    /// The list stops here (about 100 MB of entries), whatever the playlists say.
-    public static let maxEntries = 1_000_000
+    /// The list stops here, whatever the playlists say (`Entry.listLimit`).
+    public let maxEntries: Int
 
     public static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
 
     /// Whether every playlist entry is checked for existence while expanding.
     public var checksEntries: Bool
 
-    public init(checksEntries: Bool = false) {
+    public init(checksEntries: Bool = false, maxEntries: Int = Entry.listLimit) {
         self.checksEntries = checksEntries
+        self.maxEntries = maxEntries
     }
 
     /// Expands every input, in order.
-    public static func expand(_ inputs: [Path], checksEntries: Bool = false) -> InputExpander {
-        var expander = InputExpander(checksEntries: checksEntries)
+    public static func expand(_ inputs: [Path], checksEntries: Bool = false, maxEntries: Int = Entry.listLimit) -> InputExpander {
+        var expander = InputExpander(checksEntries: checksEntries, maxEntries: maxEntries)
         for input in inputs { expander.add(input) }
         return expander
     }
@@ -83,11 +84,11 @@ public struct InputExpander {
     }
 
     private mutating func append(_ entry: Entry) {
-        guard entries.count < Self.maxEntries else {
+        guard entries.count < maxEntries else {
             if !isFull {
                 isFull = true
                 problems.append(Diagnostic(entry.origin ?? SourceLocation(file: "\(entry.path)"),
-                                           "the list is full (\(Self.maxEntries) songs): this and later entries are left out"))
+                                           "the list is full (\(maxEntries) songs): this and later entries are left out"))
             }
             return
         }
@@ -124,11 +125,14 @@ public struct InputExpander {
             let reason = error == .tooLarge(limit: Self.maxPlaylistBytes) ? "\(error); is it really a playlist?" : "\(error)"
             return report(place, place == nil ? reason : "cannot read playlist \(path): \(reason)", about: path)
         }
+        // A full list stopped the reading midway: what is left is a piece of a line, not an entry.
+        guard !isFull else { return }
         parser.finish(item: { addItem($0, folder: folder) }, problem: { problems.append($0) })
     }
 
     /// One playlist entry, resolved against the playlist's folder.
     private mutating func addItem(_ item: Playlist.Item, folder: Path) {
+        guard !isFull else { return }
         var path = item.path.resolved(against: folder)
         // An old playlist in Latin-1 may name files that were renamed to UTF-8 since.
         if path.text == nil, !FileSystem.exists(path),

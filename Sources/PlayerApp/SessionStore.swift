@@ -25,26 +25,26 @@ public enum SessionStore {
         return location(environment: environment)
     }
 
-    /// The largest file taken: a saved list of 100,000 long paths fits many times over.
-    static let sizeLimit = 256 << 20
-
     public enum Loaded {
         case none
-        case session(SavedSession)
+        /// The session, and whether its list was cut at `Entry.listLimit`.
+        case session(SavedSession, cut: Bool)
         /// There is a file, but it cannot be used: why, in one line.
         case unusable(String)
     }
 
+    /// Reads the session at `path` a piece at a time (`SavedSession.Reader`): however large the
+    /// file, memory stays bounded and the list stops at `Entry.listLimit`.
     public static func load(from path: Path) -> Loaded {
-        switch FileSystem.readAll(path, limit: sizeLimit) {
-        case .success(let bytes):
-            switch SavedSession.decode(bytes) {
-            case .success(let session): return .session(session)
-            case .failure(let why): return .unusable("\(path): not a session tplayer can resume (\(why)); starting fresh")
-            }
-        case .failure(let error):
+        var reader = SavedSession.Reader()
+        let read = FileSystem.read(path, limit: .max) { reader.feed($0) }
+        if case .failure(let error) = read {
             if case .system(let system) = error, system.isMissing { return .none }
             return .unusable("\(path): \(error); starting fresh")
+        }
+        switch reader.finish() {
+        case .success(let result): return .session(result.session, cut: result.cut)
+        case .failure(let why): return .unusable("\(path): not a session tplayer can resume (\(why)); starting fresh")
         }
     }
 

@@ -6,6 +6,10 @@ public struct Entry: Equatable, Hashable, Sendable {
     /// The playlist or script line that named it, for messages about it.
     public var origin: SourceLocation?
 
+    /// A list stops at this many entries (about 100 MB of them), whatever a playlist, a folder
+    /// or a saved session holds: no input, however large, makes memory grow without bound.
+    public static let listLimit = 1_000_000
+
     public init(path: Path, title: String? = nil, origin: SourceLocation? = nil) {
         self.path = path
         self.title = title

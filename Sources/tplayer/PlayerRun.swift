@@ -55,7 +55,10 @@ struct PlayerRun {
                 printError("tplayer: " + reason)
                 printError("tplayer: nothing to play: name an MP3 file, a folder or a playlist")
                 return 64
-            case .session(let session):
+            case .session(let session, let cut):
+                if cut {
+                    printError("tplayer: \(store): the saved list has more than \(Entry.listLimit) songs; the first \(Entry.listLimit) are kept")
+                }
                 let present = Self.present(session)
                 guard !present.entries.isEmpty else {
                     printError("tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")

@@ -32,6 +32,16 @@ extension ScriptCompiler {
 }
 
 struct InputExpanderTests {
+    /// The list fills in the middle of a piece of the playlist: the rest of that piece is not a
+    /// line, and must not be read as one ("no such file: son" at the cap).
+    @Test func aFullListStopsWithoutReadingAPieceOfALine() throws {
+        let lines = (0..<6000).map { "song-\($0).mp3" }.joined(separator: "\n") + "\n"
+        let root = try folder(["big.m3u": lines])
+        let expanded = InputExpander.expand([Path(root + "/big.m3u")], maxEntries: 3)
+        #expect(names(expanded.entries, under: root) == ["song-0.mp3", "song-1.mp3", "song-2.mp3"])
+        #expect(expanded.problems.map(\.brief) == ["\(root)/big.m3u:4: the list is full (3 songs): this and later entries are left out"])
+    }
+
     @Test func foldersGiveTheirAudioFilesRecursivelyInNaturalOrder() throws {
         let root = try folder([
             "track10.mp3": "x", "track2.mp3": "x", "Track1.MP3": "x", ".hidden.mp3": "x", "notes.txt": "x",
