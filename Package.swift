@@ -22,6 +22,9 @@ let package = Package(
             providers: [.apt(["libao-dev"])]
         ),
 
+        // Linux calls Glibc's module leaves out (statfs): header only, nothing more is linked.
+        .systemLibrary(name: "CLinux"),
+
         // sd-bus's headers (libsystemd-dev, in /usr/include); libsystemd itself is loaded when
         // MPRIS starts, not linked (see its shim.h): no pkg-config, whose flags would link it.
         .systemLibrary(name: "CSdBus"),
@@ -31,7 +34,7 @@ let package = Package(
         .target(name: "PlayerCore"),
 
         // Every file-system call, on byte paths: stat, folders, reading only regular files.
-        .target(name: "Files", dependencies: ["PlayerCore"]),
+        .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo"]),
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
-        .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore"]),
+        .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
         .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]

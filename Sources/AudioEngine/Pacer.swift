@@ -1,3 +1,4 @@
+import Files
 import Glibc
 
 /// The time the playback thread keeps: monotonic seconds. Tests use a fake that moves only when

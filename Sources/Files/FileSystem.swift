@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import PlayerCore
 
@@ -61,6 +62,23 @@ public enum FileSystem {
         return Path(cString: resolved)
     }
 
+    /// Whether `path` is a folder of the system's own, never music: /dev, or a folder on a
+    /// kernel file system (/proc, /sys and the like, wherever mounted). Walking one can be
+    /// endless (/proc/self/root) and reading in it can block.
+    public static func isSystemFolder(_ path: Path) -> Bool {
+        guard !path.hasNUL else { return false }
+        if kernelFileSystems.contains(Int64(path.withCString(tp_filesystem_type))) { return true }
+        guard let real = canonicalPath(path) else { return false }
+        return real == Path("/dev") || real.bytes.starts(with: Array("/dev/".utf8))
+    }
+
+    /// proc, sysfs, devpts, cgroup (1 and 2), debugfs, securityfs, tracefs, bpf, pstore,
+    /// configfs, fusectl, mqueue, binfmt_misc: `statfs`'s magic numbers.
+    private static let kernelFileSystems: Set<Int64> = [
+        0x9FA0, 0x6265_6572, 0x1CD1, 0x27E0EB, 0x6367_7270, 0x6462_6720, 0x7363_6673, 0x7472_6163,
+        0xCAFE_4A11, 0x6165_676C, 0x6265_6570, 0x6573_5543, 0x1980_0202, 0x4249_4E4D,
+    ]
+
     /// An entry of a folder.
     public struct DirectoryItem: Sendable {
         public let name: Path
@@ -71,12 +89,15 @@ public enum FileSystem {
     }
 
     /// The entries of a folder, names as bytes; names starting with a dot only when asked for.
-    public static func list(_ path: Path, includingHidden: Bool = false) -> Result<[DirectoryItem], SystemError> {
+    /// `isCancelled` is asked as the listing goes: true ends it (`ECANCELED`).
+    public static func list(_ path: Path, includingHidden: Bool = false,
+                            isCancelled: () -> Bool = { false }) -> Result<[DirectoryItem], SystemError> {
         guard !path.hasNUL else { return .failure(SystemError(code: ENOENT)) }
         guard let directory = path.withCString({ opendir($0) }) else { return .failure(.current) }
         defer { closedir(directory) }
         var items: [DirectoryItem] = []
         while let entry = readdir(directory) {
+            if items.count % 256 == 255, isCancelled() { return .failure(SystemError(code: ECANCELED)) }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Path(bytes: raw.prefix { $0 != 0 }) }
             if name.bytes.first == UInt8(ascii: "."), !includingHidden || name == "." || name == ".." { continue }
             let type = Int32(entry.pointee.d_type)

@@ -13,42 +13,34 @@ import PlayerCore
 /// with.
 ///
 /// It is process-wide, as the kernel's table of descriptors is.
-public final class OpenedFiles: @unchecked Sendable {
-    // `@unchecked Sendable`: every field is only touched with `lock` held.
-    private var lock = pthread_mutex_t()
-    /// Every file opened for reading so far, with the path it was opened by (for messages).
-    private var reads: [FileStatus.ID: Path] = [:]
-    /// The file `-w` writes, once it is open.
-    private var output: FileStatus.ID?
-    /// The descriptors open when the process started (stdin, stdout, stderr, and whatever the
-    /// caller handed down, as `3>out.wav`): the only ones `-w /dev/fd/N` may name.
-    private var inherited: Set<Int32> = [0, 1, 2]
+public final class OpenedFiles: Sendable {
+    private struct Known {
+        /// Every file opened for reading so far, with the path it was opened by (for messages).
+        var reads: [FileStatus.ID: Path] = [:]
+        /// The files written (the one `-w` writes, once it is open).
+        var outputs: Set<FileStatus.ID> = []
+        /// The descriptors open when the process started (stdin, stdout, stderr, and whatever
+        /// the caller handed down, as `3>out.wav`): the only ones `-w /dev/fd/N` may name.
+        var inherited: Set<Int32> = [0, 1, 2]
+    }
+
+    private let known = Locked(Known())
 
     public static let shared = OpenedFiles()
-
-    init() {
-        pthread_mutex_init(&lock, nil)
-    }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return body()
-    }
 
     /// Notes the descriptors open now as the ones the process was started with: called first
     /// thing in `main`, before tplayer opens anything of its own.
     public func noteInheritedDescriptors() {
         let open = Self.openDescriptors()
-        locked { inherited = open }
+        known.update { $0.inherited = open }
     }
 
     /// Notes a file opened for reading; false when it is the file being written (it must not be
     /// read: it would grow while it plays, and never end).
     func noteRead(_ id: FileStatus.ID, path: Path) -> Bool {
-        locked {
-            if id == output { return false }
-            reads[id] = reads[id] ?? path
+        known.update { known in
+            if known.outputs.contains(id) { return false }
+            known.reads[id] = known.reads[id] ?? path
             return true
         }
     }
@@ -58,23 +50,23 @@ public final class OpenedFiles: @unchecked Sendable {
     func claimOutput(_ file: OpenFile, existed: Bool) -> OutputRefusal? {
         guard case .success(let info) = file.status() else { return nil }
         if existed {
-            if let read = locked({ reads[info.id] }) { return .isRead(read) }
+            if let read = known.read({ $0.reads[info.id] }) { return .isRead(read) }
             // A device (`/dev/null`, a terminal) keeps nothing that writing could destroy.
             let keepsData = [.regular, .fifo, .socket].contains(info.kind)
             for fd in Self.openDescriptors() where keepsData && fd != file.descriptor {
                 var other = stat()
                 guard fstat(fd, &other) == 0, FileStatus(other).id == info.id else { continue }
-                if !locked({ inherited.contains(fd) }) { return .isOwnDescriptor }
+                if !known.read({ $0.inherited.contains(fd) }) { return .isOwnDescriptor }
             }
         }
-        locked { output = info.id }
+        known.update { _ = $0.outputs.insert(info.id) }
         return nil
     }
 
     /// The file being written is closed: nothing is refused as it any more.
     func releaseOutput(_ file: OpenFile) {
         guard case .success(let info) = file.status() else { return }
-        locked { if output == info.id { output = nil } }
+        known.update { _ = $0.outputs.remove(info.id) }
     }
 
     /// Why an output may not be written.

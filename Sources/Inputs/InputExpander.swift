@@ -18,7 +18,7 @@ import PlayerCore
 /// `Entry.listLimit`: no input, however hostile, makes memory grow without bound.
 ///
 /// Songs named directly are not checked here: loading them reports what is wrong.
-public struct InputExpander {
+public struct InputExpander: Sendable {
     public private(set) var entries: [Entry] = []
     public private(set) var problems: [Diagnostic] = []
     /// Every playlist read: `-w` must never write over one.
@@ -38,6 +38,9 @@ public struct InputExpander {
 
     /// Whether every playlist entry is checked for existence while expanding.
     public var checksEntries: Bool
+    /// Asked between folder entries and playlist pieces: true stops the walk where it is (a
+    /// newer load, or the player quitting). What was found so far is kept.
+    public var isCancelled: @Sendable () -> Bool = { false }
 
     public init(checksEntries: Bool = false, maxEntries: Int = Entry.listLimit) {
         self.checksEntries = checksEntries
@@ -51,11 +54,12 @@ public struct InputExpander {
         return expander
     }
 
-    /// What a person typed at the load prompt: like a command-line input, but a path that does
-    /// not exist is a problem right away (the song playing goes on), not left for the loader.
-    public static func expandTyped(_ text: String) -> InputExpander {
+    /// A path loaded while the player runs (the load prompt, MPRIS): like a command-line
+    /// input, but a path that does not exist is a problem right away (the song playing goes
+    /// on), not left for the loader. The walk stops early when `isCancelled` says so.
+    public static func expandLoaded(_ path: Path, isCancelled: @escaping @Sendable () -> Bool = { false }) -> InputExpander {
         var expander = InputExpander()
-        let path = TypedPath.resolve(text)
+        expander.isCancelled = isCancelled
         if case .failure(let error) = FileSystem.status(of: path) {
             expander.problems.append(Diagnostic(SourceLocation(file: "\(path)"), error.reason))
         } else {
@@ -119,14 +123,14 @@ public struct InputExpander {
         guard let format = Playlist.format(of: path) else { return }
         var parser = Playlist.Parser(format: format, file: file)
         let read = FileSystem.read(path, limit: Self.maxPlaylistBytes) { chunk in
-            parser.feed(chunk, item: { addItem($0, folder: folder) }, problem: { problems.append($0) }) && !isFull
+            parser.feed(chunk, item: { addItem($0, folder: folder) }, problem: { problems.append($0) }) && !isFull && !isCancelled()
         }
         if case .failure(let error) = read {
             let reason = error == .tooLarge(limit: Self.maxPlaylistBytes) ? "\(error); is it really a playlist?" : "\(error)"
             return report(place, place == nil ? reason : "cannot read playlist \(path): \(reason)", about: path)
         }
-        // A full list stopped the reading midway: what is left is a piece of a line, not an entry.
-        guard !isFull else { return }
+        // A full list or a cancel stopped the reading midway: what is left is a piece of a line.
+        guard !isFull, !isCancelled() else { return }
         parser.finish(item: { addItem($0, folder: folder) }, problem: { problems.append($0) })
     }
 
@@ -154,7 +158,7 @@ public struct InputExpander {
         let before = (entries.count, problems.count)
         walk(path, root: path, visited: &visited, place: place)
         // Problems found on the way say why; "no audio" only when there were none.
-        if entries.count == before.0, problems.count == before.1 {
+        if entries.count == before.0, problems.count == before.1, !isCancelled() {
             let what = place == nil ? "no audio files in it" : "no audio files in \(path)"
             report(place, "\(what) (looked for .mp3 .mp2 .mp1 .mpga)", about: path)
         }
@@ -162,7 +166,13 @@ public struct InputExpander {
 
     /// Adds the audio files under `path`; problems are about `root`, the folder the user named.
     private mutating func walk(_ path: Path, root: Path, visited: inout Set<FileStatus.ID>, place: SourceLocation?) {
-        guard !isFull else { return }
+        guard !isFull, !isCancelled() else { return }
+        // /proc, /sys, /dev: the system's, not music (and /proc never ends). Named by the user,
+        // it is said; met on the way (a walk of /), it is passed by.
+        if FileSystem.isSystemFolder(path) {
+            if path == root { report(place, "\(place == nil ? "" : "\(path): ")the system's own files, not music; not walked", about: root) }
+            return
+        }
         let items: [FileSystem.DirectoryItem]
         switch FileSystem.status(of: path).flatMap({ info in FileSystem.list(path).map { (info, $0) } }) {
         case .success(let (info, listed)):
@@ -173,6 +183,7 @@ public struct InputExpander {
             return report(place, "cannot read folder\(which): \(error.reason)", about: root)
         }
         for item in items.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
+            if isCancelled() { return }
             let child = path.appending(item.name)
             if let problem = item.problem {
                 report(place, "cannot read \(child.abbreviated()): \(problem.reason)", about: root)

@@ -1,4 +1,5 @@
 import Glibc
+import Inputs
 import PlayerCore
 import Terminal
 
@@ -76,6 +77,8 @@ public final class Player {
         public var remote: RemoteControl?
         /// MPRIS, when a session bus is there.
         public var outside: (any OutsideControl)?
+        /// Folder walks, playlist reads and completions under way off the main loop.
+        public var work: BackgroundWork?
 
         public init(engine: any PlayerEngine, screen: (any PlayerScreen)?, keys: Int32?, signals: any SignalSource,
                     log: @escaping (String) -> Void, remote: RemoteControl? = nil) {
@@ -108,7 +111,7 @@ public final class Player {
         self.options = options
         self.earlierProblems = earlierProblems
         loop = EventLoop(keyFD: io.screen == nil && io.remote == nil ? nil : io.keys, signalFD: io.signals.readFD,
-                         engineFD: io.engine.eventFD)
+                         engineFD: io.engine.eventFD, workFD: io.work?.descriptor)
         session.report = { [weak self] in self?.say("tplayer: " + $0) }
         script?.report = { [weak self] in self?.say("tplayer: " + $0) }
         if options.trace {
@@ -151,7 +154,11 @@ public final class Player {
                 case .keysClosed:
                     io.remote?.inputClosed()
                 case .keys(let bytes):
-                    let commands = screen?.commands(from: bytes) ?? []
+                    // A path typed at the prompt is read as a person means it: `~/`, quotes.
+                    let commands = (screen?.commands(from: bytes) ?? []).map { command in
+                        if case .load(let typed) = command { return Command.load(TypedPath.resolve("\(typed)")) }
+                        return command
+                    }
                     if !commands.isEmpty { script?.takeOver() }
                     commands.forEach(session.perform)
                 case .signals:
@@ -164,11 +171,14 @@ public final class Player {
                     }
                 case .engine:
                     break
+                case .work:
+                    io.work?.deliver()
                 case .control:
                     io.outside?.process()
                 }
             }
         }
+        io.work?.cancelAll()
         var status = max(session.exitStatus, earlierProblems > 0 ? 1 : 0)
         // The output is closed here, within a bounded time, so what it says reaches the user.
         switch engine.shutdown() {

@@ -20,8 +20,9 @@ public final class RemoteControl {
     private let position: () -> Int64
     /// Writes one reply line (without its `@`); false when no one reads them any more.
     private let send: (String) -> Bool
-    /// Reads a playlist for `LOADLIST` (saying its problems itself): its entries.
-    private let readList: (Path) -> [Entry]
+    /// Reads a playlist for `LOADLIST` (saying its problems itself) and hands its entries to
+    /// the second argument: at once, or later from the main loop.
+    private let readList: (Path, @escaping ([Entry]) -> Void) -> Void
     /// Each command line, for `--trace`.
     public var onLine: ((String) -> Void)?
     /// Set when the front-end is gone (its end of stdout closed) or sent `QUIT`.
@@ -43,13 +44,16 @@ public final class RemoteControl {
     private enum Awaiting {
         case load(since: ContinuousClock.Instant)
         case seek(jump: Bool, since: ContinuousClock.Instant)
+        /// A `LOADLIST`'s playlist being read: as mpg123 reads it before the next command, the
+        /// lines after it wait, for as long as it takes (the read always ends: the list is capped).
+        case list
     }
 
     /// How long a load or a seek may take before the lines after it go on regardless.
     static let patience: Duration = .seconds(5)
 
     public init(session: Session, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
-                readList: @escaping (Path) -> [Entry]) {
+                readList: @escaping (Path, @escaping ([Entry]) -> Void) -> Void) {
         self.session = session
         self.position = position
         self.send = send
@@ -78,7 +82,7 @@ public final class RemoteControl {
     public var deadline: ContinuousClock.Instant? {
         switch awaiting {
         case .load(let since), .seek(_, let since): since + Self.patience
-        case nil: nextProgress
+        case .list, nil: nextProgress
         }
     }
 
@@ -155,6 +159,13 @@ public final class RemoteControl {
     }
 
     private func runLines() {
+        // A playlist being read holds the lines after it, as in mpg123; but QUIT among them ends
+        // the read (however long it would take: the player's end stops it), so a front-end can
+        // always quit.
+        if case .list = awaiting, pendingLines.contains(where: { RemoteCommand.parse(Array($0)) == .quit }) {
+            awaiting = nil
+            return quit()
+        }
         while awaiting == nil, !isDone, let end = pending.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
             let line = Array(pending[..<end])
             pending.removeSubrange(...end)
@@ -269,7 +280,19 @@ public final class RemoteControl {
     }
 
     private func loadList(_ entry: Int, _ path: Path) {
-        let entries = readList(path)
+        awaiting = .list
+        var answeredAtOnce = true
+        readList(path) { [weak self] entries in
+            guard let self, case .list = self.awaiting else { return }
+            self.awaiting = nil
+            self.listRead(entries, entry: entry)
+            // Read later (off the main loop): the lines that waited for it go on now.
+            if !answeredAtOnce { self.runLines() }
+        }
+        answeredAtOnce = false
+    }
+
+    private func listRead(_ entries: [Entry], entry: Int) {
         reply("I {")
         for (number, item) in entries.enumerated() {
             reply("I LISTENTRY \(number + 1): \(RemoteReplies.line("\(item.path)"))")
@@ -289,6 +312,12 @@ public final class RemoteControl {
         guard jump else { return reply("K \(landed)") }
         guard let song = session.state.song else { return reply("J 0") }
         reply("J \(RemoteReplies.mpegFrame(of: landed, in: song))")
+    }
+
+    /// The whole lines received and not yet run.
+    private var pendingLines: [ArraySlice<UInt8>] {
+        guard let end = pending.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) else { return [] }
+        return pending[...end].split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
     }
 
     /// The load the lines waited for is answered: they go on.

@@ -30,8 +30,12 @@ public final class Session {
     /// Called for every transition taken (for `--trace`).
     public var onTransition: ((PlayerContext.Step) -> Void)?
     /// Turns a path given to `load` into entries (a folder or playlist gives many), reporting
-    /// problems itself. The default takes the path as one song.
-    public var expand: (Path) -> [Entry] = { [Entry(path: $0)] }
+    /// problems itself, and hands them to its second argument: at once, or later from the main
+    /// loop when walking a folder takes a while (the keys are answered meanwhile). The default
+    /// takes the path as one song, at once.
+    public var expand: (Path, @escaping ([Entry]) -> Void) -> Void = { path, done in done([Entry(path: path)]) }
+    /// The load whose entries are awaited: a newer one supersedes it.
+    private var loads = 0
     private var failedEntries = Set<Int>()
     private var outputFailed = false
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
@@ -123,7 +127,14 @@ public final class Session {
         case .stop: apply(.stop)
         case .next: advance(atEnd: .rewind)
         case .previous: retreat()
-        case .load(let path): playNow(expand(path), asked: keepsSongOnFailedLoad)
+        case .load(let path):
+            loads += 1
+            let load = loads
+            expand(path) { [weak self] entries in
+                // Only the newest load plays; one the player quit before is dropped.
+                guard let self, load == self.loads, !self.isFinished else { return }
+                self.playNow(entries, asked: self.keepsSongOnFailedLoad)
+            }
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()
         case .toggleShuffle: queue.setShuffle(!queue.shuffles)

@@ -29,8 +29,10 @@ public final class Console {
     /// The help or the song's details, shown above the status line until the next key.
     private var panel: [String]?
     private var hint: (text: String, until: ContinuousClock.Instant)?
-    /// Completes a path typed at the prompt (the file system's business, handed in).
-    public var complete: (String) -> Completion = { Completion(text: $0) }
+    /// Completes a path typed at the prompt (the file system's business, handed in): the
+    /// completion is handed to the second argument, at once or later from the main loop (a
+    /// folder of 200,000 files takes a while to list; the keys are answered meanwhile).
+    public var complete: (String, @escaping (Completion) -> Void) -> Void = { text, done in done(Completion(text: text)) }
 
     /// `showsStatus: false` is `--quiet`: keys still work, but no status line is drawn.
     public init(screen: Screen = Screen(), showsStatus: Bool) {
@@ -78,12 +80,9 @@ public final class Console {
         case .cancelled:
             prompt = nil
         case .complete:
-            let completion = complete(open.text)
-            open.complete(to: completion.text)
             prompt = open
-            if completion.choices.count > 1 {
-                screen.print(TextWidth.fit(completion.choices.joined(separator: "  "), screen.width - 1))
-            }
+            let typed = open.text
+            complete(typed) { [weak self] completion in self?.completed(typed, completion) }
         case .submitted(let text):
             prompt = nil
             let typed = text.trimmingCharacters(in: " \t")
@@ -93,6 +92,21 @@ public final class Console {
         }
         return nil
     }
+
+    /// Tab's completion of `typed` is ready: applied if the prompt still holds what it was
+    /// asked for (a key typed since, or the prompt closed, makes it moot).
+    private func completed(_ typed: String, _ completion: Completion) {
+        guard var open = prompt, open.text == typed else { return }
+        open.complete(to: completion.text)
+        prompt = open
+        if completion.choices.count > 1 {
+            screen.print(TextWidth.fit(completion.choices.joined(separator: "  "), screen.width - 1))
+        }
+        redraw()
+    }
+
+    /// What the load prompt holds, while it is open.
+    var promptText: String? { prompt?.text }
 
     /// Shows `status` on the bottom line (unless the prompt has it).
     public func show(_ status: StatusSnapshot) {

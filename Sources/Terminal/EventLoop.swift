@@ -11,19 +11,23 @@ public struct EventLoop {
         case engine
         /// The outside control's descriptor (the D-Bus connection) is readable or closed.
         case control
+        /// Work done off the main loop has finished.
+        case work
     }
 
     private var keyFD: Int32?
     private let signalFD: Int32
     private let engineFD: Int32
+    private let workFD: Int32?
     /// Watched for readability when set (MPRIS's bus connection).
     public var controlFD: Int32?
 
     /// Watches `keyFD` for keys when given (only when stdin is a terminal).
-    public init(keyFD: Int32?, signalFD: Int32, engineFD: Int32) {
+    public init(keyFD: Int32?, signalFD: Int32, engineFD: Int32, workFD: Int32? = nil) {
         self.keyFD = keyFD
         self.signalFD = signalFD
         self.engineFD = engineFD
+        self.workFD = workFD
     }
 
     /// Blocks until something is ready or `timeout` seconds pass (`nil`: no timeout). An empty
@@ -34,6 +38,8 @@ public struct EventLoop {
         if let keyFD { fds.append(pollfd(fd: keyFD, events: Int16(POLLIN), revents: 0)) }
         let controlIndex = fds.count
         if let controlFD { fds.append(pollfd(fd: controlFD, events: Int16(POLLIN), revents: 0)) }
+        let workIndex = fds.count
+        if let workFD { fds.append(pollfd(fd: workFD, events: Int16(POLLIN), revents: 0)) }
         // Rounded up, so a wait never wakes just before its deadline and polls again at once.
         let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0), 86_400_000).rounded(.up)) } ?? -1
         let ready = poll(&fds, nfds_t(fds.count), milliseconds)
@@ -42,6 +48,7 @@ public struct EventLoop {
         if fds[0].revents != 0 { inputs.append(.signals) }
         if fds[1].revents != 0 { inputs.append(.engine) }
         if controlFD != nil, fds[controlIndex].revents != 0 { inputs.append(.control) }
+        if workFD != nil, fds[workIndex].revents != 0 { inputs.append(.work) }
         if let keyFD, fds.count > 2, fds[2].revents != 0 {
             var bytes = [UInt8](repeating: 0, count: 256)
             let count = read(keyFD, &bytes, bytes.count)

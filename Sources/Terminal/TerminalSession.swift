@@ -15,7 +15,8 @@ public final class TerminalSession {
     public let takesMessages: Bool
 
     /// Takes the terminal on stdin, or returns nil when stdin is not one.
-    public init?(showsStatus: Bool, complete: @escaping (String) -> Console.Completion = { Console.Completion(text: $0) }) {
+    public init?(showsStatus: Bool,
+                 complete: @escaping (String, @escaping (Console.Completion) -> Void) -> Void = { text, done in done(Console.Completion(text: text)) }) {
         guard let rawMode = RawMode() else { return nil }
         self.rawMode = rawMode
         let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)

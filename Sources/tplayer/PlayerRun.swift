@@ -75,9 +75,21 @@ struct PlayerRun {
         }
         // Keys whenever stdin is a terminal; then the list stays open at its end, as in cmus,
         // and q quits. With no one at the keys, the run ends with the list.
-        let terminal = TerminalSession(showsStatus: !options.quiet) { typed in
-            let completion = TypedPath.complete(typed)
-            return Console.Completion(text: completion.text, choices: completion.choices)
+        // A folder or a playlist loaded while playing, and Tab's listing of a folder, are done
+        // off the main loop: the keys are answered meanwhile, and a newer one (or quitting)
+        // stops them.
+        let work: BackgroundWork
+        do {
+            work = try BackgroundWork()
+        } catch {
+            printError("tplayer: cannot start: \(error.reason)")
+            return 1
+        }
+        defer { work.cancelAll() }
+        let terminal = TerminalSession(showsStatus: !options.quiet) { typed, done in
+            work.start(.completion, { cancel in TypedPath.complete(typed) { cancel.isSet } }, then: { completion in
+                done(Console.Completion(text: completion.text, choices: completion.choices))
+            })
         }
         defer { terminal?.close() }
         let say: (String) -> Void = { line in
@@ -89,15 +101,17 @@ struct PlayerRun {
         let queue = PlayQueue(shuffle: saved?.shuffles ?? options.shuffles, repeats: saved?.repeats ?? options.repeats,
                               seed: options.seed)
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue, keepsOpen: interactive)
-        session.expand = { path in
-            let expanded = InputExpander.expandTyped("\(path)")
-            expanded.problems.forEach { say("tplayer: " + $0.brief) }
-            return expanded.entries
+        session.expand = { path, done in
+            work.start(.load, { cancel in InputExpander.expandLoaded(path) { cancel.isSet } }, then: { expanded in
+                expanded.problems.forEach { say("tplayer: " + $0.brief) }
+                done(expanded.entries)
+            })
         }
         let runner = launch.script.map {
             ScriptRunner(lines: $0, session: session, realTime: !output.isFile, keepsOpenAfter: interactive)
         }
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
+        io.work = work
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(session: session, position: { engine.position }) : nil
         defer { mpris?.close() }

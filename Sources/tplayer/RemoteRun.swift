@@ -45,26 +45,38 @@ struct RemoteRun {
         let session = Session(engine: engine, entries: [], keepsOpen: true)
         session.keepsSongOnFailedLoad = false
         session.failedSongsFailTheRun = false
-        session.expand = { path in
-            let expanded = InputExpander.expand([path])
-            expanded.problems.forEach { printError("tplayer: " + $0.brief) }
-            return expanded.entries
+        // LOAD plays one stream, as in mpg123 (the session's default); LOADLIST's playlist is
+        // read off the main loop.
+        let work: BackgroundWork
+        do {
+            work = try BackgroundWork()
+        } catch {
+            printError("tplayer: cannot start: \(error.reason)")
+            return 1
         }
+        defer { work.cancelAll() }
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO
         let remote = RemoteControl(
             session: session, position: { engine.position },
             send: { writeAll(replies, "@" + $0 + "\n") },
-            readList: { path in
+            readList: { path, done in
                 if case .failure(let error) = FileSystem.status(of: path) {
                     printError("tplayer: \(path): \(error.reason)")
-                    return []
+                    return done([])
                 }
-                let expanded = InputExpander.expand([path])
-                expanded.problems.forEach { printError("tplayer: " + $0.brief) }
-                return expanded.entries
+                work.start(.list, { cancel in
+                    var expander = InputExpander()
+                    expander.isCancelled = { cancel.isSet }
+                    expander.add(path)
+                    return expander
+                }, then: { expanded in
+                    expanded.problems.forEach { printError("tplayer: " + $0.brief) }
+                    done(expanded.entries)
+                })
             })
-        let io = Player.IO(engine: engine, screen: nil, keys: pipe?.descriptor ?? STDIN_FILENO, signals: signals, log: printError,
+        var io = Player.IO(engine: engine, screen: nil, keys: pipe?.descriptor ?? STDIN_FILENO, signals: signals, log: printError,
                            remote: remote)
+        io.work = work
         return Player(session: session, script: nil, io: io, options: Player.Options(quiet: true, trace: trace)).run()
     }
 

@@ -1,3 +1,4 @@
+import Files
 import Foundation
 import PlayerCore
 import Testing
@@ -32,6 +33,33 @@ extension ScriptCompiler {
 }
 
 struct InputExpanderTests {
+    /// /proc, /sys and /dev are the system's, never music: named, they are refused in one
+    /// line; met on the way (a link in a music folder), they are passed by.
+    @Test func systemFoldersAreNeverWalked() throws {
+        for folder in ["/proc", "/sys", "/dev", "/proc/self/root/proc"] {
+            let expanded = InputExpander.expand([Path(folder)])
+            #expect(expanded.entries.isEmpty)
+            #expect(expanded.problems.map(\.brief) == ["\(folder): the system's own files, not music; not walked"])
+        }
+        let root = try folder(["a.mp3": "x"])
+        for link in ["proc", "sys", "dev"] {
+            try FileManager.default.createSymbolicLink(atPath: root + "/" + link, withDestinationPath: "/" + link)
+        }
+        let expanded = InputExpander.expand([Path(root)])
+        #expect(names(expanded.entries, under: root) == ["a.mp3"])
+        #expect(expanded.problems.isEmpty)
+    }
+
+    @Test func aCancelledWalkStopsWhereItIsAndSaysNothingMore() throws {
+        let root = try folder(Dictionary(uniqueKeysWithValues: (0..<50).map { ("d\($0)/s.mp3", "x") }))
+        let asked = Locked(0)
+        var expander = InputExpander()
+        expander.isCancelled = { asked.update { $0 += 1; return $0 > 20 } }
+        expander.add(Path(root))
+        #expect(expander.entries.count < 50 && expander.entries.count > 0)
+        #expect(expander.problems.isEmpty, "no 'no audio files' for what was not looked at")
+    }
+
     /// The list fills in the middle of a piece of the playlist: the rest of that piece is not a
     /// line, and must not be read as one ("no such file: son" at the cap).
     @Test func aFullListStopsWithoutReadingAPieceOfALine() throws {

@@ -237,3 +237,53 @@ struct PlayerTests {
         #expect(logged == ["Playing 1/3: a.mp3", "tplayer: gone.mp3: no such file", "Playing 3/3: b.mp3"])
     }
 }
+
+/// Work off the main loop: a newer job in a slot cancels the one before (its result never
+/// arrives), and results reach `then` only through `deliver`, on the caller's thread.
+struct BackgroundWorkTests {
+    /// Waits until the work's descriptor is readable, then delivers.
+    static func deliver(_ work: BackgroundWork, until done: () -> Bool) {
+        for _ in 0..<500 where !done() {
+            var fd = pollfd(fd: work.descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&fd, 1, 20) > 0 { work.deliver() }
+        }
+    }
+
+    @Test func aNewerJobCancelsTheOneBeforeItAndOnlyItsResultArrives() throws {
+        let work = try BackgroundWork()
+        let release = Locked(false)
+        var results: [String] = []
+        var firstWasCancelled = false
+        work.start(.load, { cancel in
+            // Runs until it is cancelled or released: a walk of / stands for it.
+            while !cancel.isSet && !release.read({ $0 }) { usleep(1000) }
+            return cancel.isSet ? "first, cancelled" : "first"
+        }, then: { results.append($0) })
+        #expect(work.isBusy(.load))
+        work.start(.load, { _ in "second" }, then: { results.append($0) })
+        work.start(.completion, { _ in "tab" }, then: { results.append($0) })
+        Self.deliver(work) { results.count == 2 }
+        release.update { $0 = true }
+        usleep(50_000)
+        work.deliver()
+        firstWasCancelled = !results.contains("first")
+        #expect(firstWasCancelled)
+        #expect(results.sorted() == ["second", "tab"])
+        #expect(!work.isBusy(.load) && !work.isBusy(.completion))
+    }
+
+    @Test func cancelAllDropsEveryResult() throws {
+        let work = try BackgroundWork()
+        var results: [Int] = []
+        for slot in [BackgroundWork.Slot.load, .list, .completion] {
+            work.start(slot, { cancel in
+                while !cancel.isSet { usleep(1000) }
+                return 1
+            }, then: { results.append($0) })
+        }
+        work.cancelAll()
+        usleep(50_000)
+        work.deliver()
+        #expect(results.isEmpty)
+    }
+}

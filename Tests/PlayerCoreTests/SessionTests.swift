@@ -12,6 +12,28 @@ private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c
 private final class Reports { var lines: [String] = [] }
 
 struct SessionTests {
+    /// Loads whose songs come later (a folder walked off the main loop): only the newest plays,
+    /// whatever order the walks end in, and nothing plays once the player has quit.
+    @Test func onlyTheNewestLoadPlaysWhenItsSongsArrive() {
+        let (session, _, _) = session(["a.mp3"])
+        var waiting: [Path: ([Entry]) -> Void] = [:]
+        session.expand = { path, done in waiting[path] = done }
+        session.start()
+        session.settle()
+        session.perform(.load("first"))
+        session.perform(.load("second"))
+        waiting["second"]?([Entry(path: "c.mp3")])
+        session.settle()
+        waiting["first"]?([Entry(path: "b.mp3")])
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3")
+        #expect(session.entries.map(\.path) == ["a.mp3", "c.mp3"])
+        session.perform(.load("third"))
+        session.perform(.quit)
+        waiting["third"]?([Entry(path: "b.mp3")])
+        #expect(session.entries.count == 2)
+    }
+
     @Test func playsTheFirstInputAndMovesOnWhenItEnds() {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.start()

@@ -4,11 +4,11 @@ import Glibc
 ///
 /// `@unchecked Sendable`: the pthread objects live at stable heap addresses for the object's
 /// whole life and are only ever used through the pthread calls, which are thread-safe.
-final class ConditionLock: @unchecked Sendable {
+public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    public init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -25,40 +25,33 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    public func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
 
     /// Waits for a signal; call only inside `withLock`.
-    func wait() {
+    public func wait() {
         pthread_cond_wait(condition, mutex)
-    }
-
-    /// Waits for a signal or until `seconds` have passed; call only inside `withLock`.
-    func wait(seconds: Double) {
-        var deadline = Monotonic.now()
-        deadline.add(seconds: seconds)
-        _ = wait(until: deadline)
     }
 
     /// Waits for a signal or until the monotonic clock reaches `deadline`; false once it has.
     /// Call only inside `withLock`.
-    func wait(until deadline: timespec) -> Bool {
+    public func wait(until deadline: timespec) -> Bool {
         var deadline = deadline
         return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
     }
 
     /// Wakes every waiter; call inside `withLock`.
-    func broadcast() {
+    public func broadcast() {
         pthread_cond_broadcast(condition)
     }
 }
 
 /// Monotonic-clock helpers.
-enum Monotonic {
-    static func now() -> timespec {
+public enum Monotonic {
+    public static func now() -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now
@@ -66,13 +59,13 @@ enum Monotonic {
 }
 
 extension timespec {
-    mutating func add(seconds: Double) {
+    public mutating func add(seconds: Double) {
         let nanos = Int(seconds * 1_000_000_000) + tv_nsec
         tv_sec += nanos / 1_000_000_000
         tv_nsec = nanos % 1_000_000_000
     }
 
-    func seconds(since earlier: timespec) -> Double {
+    public func seconds(since earlier: timespec) -> Double {
         Double(tv_sec - earlier.tv_sec) + Double(tv_nsec - earlier.tv_nsec) / 1_000_000_000
     }
 }

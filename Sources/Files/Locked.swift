@@ -4,17 +4,17 @@ import Glibc
 /// wait until the value says there is something to do.
 ///
 /// `@unchecked Sendable`: the value is only ever touched inside the lock.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let lock = ConditionLock()
     private var value: Value
 
-    init(_ value: Value) {
+    public init(_ value: Value) {
         self.value = value
     }
 
     /// Reads or changes the value under the lock, then wakes every waiter.
     @discardableResult
-    func update<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    public func update<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         try lock.withLock {
             defer { lock.broadcast() }
             return try body(&value)
@@ -22,13 +22,13 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Reads the value under the lock.
-    func read<T>(_ body: (Value) throws -> T) rethrows -> T {
+    public func read<T>(_ body: (Value) throws -> T) rethrows -> T {
         try lock.withLock { try body(value) }
     }
 
     /// Waits until `ready` holds or `timeout` seconds have passed (`nil`: no time limit), then
     /// runs `body` under the same lock. A spurious wake-up never cuts the wait short.
-    func wait<T>(until ready: (Value) -> Bool, timeout: Double?, then body: (inout Value) -> T) -> T {
+    public func wait<T>(until ready: (Value) -> Bool, timeout: Double?, then body: (inout Value) -> T) -> T {
         lock.withLock {
             if let timeout {
                 var deadline = Monotonic.now()

@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A folder walk or a Tab listing never holds the keys: it runs on a helper thread of its own
+/// ("tplayer-work"), and a key pressed meanwhile is answered while that thread still works.
+/// Before, Tab in a folder of 200,000 files held every key for seconds, and `-R`'s `L /` or
+/// MPRIS's `OpenUri file:///` walked the whole file system (with /proc) on the main loop.
+@Suite(.serialized)
+struct BackgroundWorkEndToEndTests {
+    /// A folder of 200,000 empty `.mp3` files, made once per test run.
+    static let bigFolder: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-200k-\(getpid())").path
+        _ = try? Harness.run("/bin/sh", ["-c", "mkdir -p '\(path)' && cd '\(path)' && seq -f 'f%06g.mp3' 200000 | xargs touch"])
+        return path
+    }()
+
+    /// Whether process `pid` has a thread named `name` now.
+    static func hasThread(_ pid: pid_t, named name: String) -> Bool {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return false }
+        return tasks.contains { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }
+    }
+
+    @Test func tabInAHugeFolderLeavesTheKeysAnswered() throws {
+        let folder = Self.bigFolder
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[1]])
+        try pane.waitForStatus { $0.hasPrefix("Playing") }
+        let pid = try pane.playerPID()
+        try pane.type("l")
+        try pane.type(folder + "/f")
+        try pane.send("Tab")
+        try pane.send("Escape")
+        try pane.type("s")
+        try pane.waitForStatus(30) { $0.hasPrefix("Stopped") }
+        #expect(Self.hasThread(pid, named: "tplayer-work"), "the listing was still under way when the key was answered")
+        try pane.type("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
+    /// mpg123's LOAD plays one stream: a folder is an error at once, never a walk; LOADLIST of
+    /// a huge tree holds the lines after it, as in mpg123, but QUIT ends it.
+    @Test func remoteLoadOfAFolderIsOneErrorAndQuitEndsAListRead() throws {
+        let folder = Self.bigFolder
+        let commands = RemoteTests.send("L /", "LL 1 \(folder)") + ["sleep 0.5"] + RemoteTests.send("Q")
+        let result = try RemoteTests.drive("'\(Harness.binary)' -R -o null", commands)
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").map(String.init)
+            == ["@R MPG123 (ThOr) v10", "@E Error opening stream: /", "@P 0"])
+        #expect(result.stderrLines == ["tplayer: /: is a directory, not an MP3 file"])
+    }
+
+    @Test func mprisOpenUriOfAHugeFolderLeavesTheBusAnswered() throws {
+        let folder = Self.bigFolder
+        let state = try Harness.temporaryFolder()
+        let socket = "tplayer-openuri-\(getpid())"
+        let script = """
+            tmux -L \(socket) new-session -d -x 100 -y 8 \\
+              "XDG_STATE_HOME='\(state.path)' '\(Harness.binary)' -o null '\(Harness.songs[1])' 2>/dev/null"
+            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            pid=$(pgrep -x tplayer | head -1)
+            dbus-send --print-reply --dest=org.mpris.MediaPlayer2.tplayer /org/mpris/MediaPlayer2 \\
+              org.mpris.MediaPlayer2.Player.OpenUri string:file://\(folder) > /dev/null
+            echo "status $(playerctl -p tplayer status)"
+            echo "working $(cat /proc/$pid/task/*/comm | grep -c tplayer-work)"
+            tmux -L \(socket) send-keys q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            true
+            """
+        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("status Playing"), "\(result.stdout)")
+        #expect(lines.contains("working 1"), "the walk was still under way: \(result.stdout)")
+    }
+}
