@@ -57,7 +57,8 @@ bench: deps-test build
 	python3 bench/run.py $(BIN)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession
+FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession \
+                FuzzRemoteSeek FuzzMprisTime FuzzTags
 
 fuzz: deps-build
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -62,10 +62,10 @@ let package = Package(
         ),
 
         // The parsers' promises, checked on any input: by the fuzz targets and by the tests.
-        .target(name: "ParserChecks", dependencies: ["PlayerCore"]),
+        .target(name: "ParserChecks", dependencies: ["PlayerCore", "Terminal"]),
 
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks"]),
-        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files"]),
+        .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files", "ParserChecks"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
         .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files"]),
@@ -76,8 +76,11 @@ let package = Package(
 // `make fuzz` builds one libFuzzer target at a time (TPLAYER_FUZZ=1, `--sanitize=fuzzer`); they
 // exist only then, since without the sanitizer nothing provides their `main`.
 if Context.environment["TPLAYER_FUZZ"] == "1" {
-    for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession"] {
+    for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
+                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags"] {
+        // Tags are read by libmpg123 itself, through the engine's decoder.
+        let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"] : []
         package.products.append(.executable(name: name, targets: [name]))
-        package.targets.append(.executableTarget(name: name, dependencies: ["ParserChecks"], path: "Fuzz/\(name)"))
+        package.targets.append(.executableTarget(name: name, dependencies: ["ParserChecks"] + engine, path: "Fuzz/\(name)"))
     }
 }

@@ -161,6 +161,13 @@ final class Mpg123Decoder: AudioDecoder {
             // them, as in mpg123, and nothing past the damage is played.
             var error = Mpg123Error(code: code)
             if error == .generic { error = Mpg123Error(code: mpg123_errcode(handle)) }  // the specific one
+            // A tag at the end that claims to run on past the file (an APE footer with an absurd
+            // size): libmpg123 skips it by seeking beyond the end, and then cannot read. Every
+            // frame has been decoded: the song ends there, as in mpg123.
+            if error == .readerFailed, let file, let offset = file.offset, case .success(let info) = file.status(),
+               offset >= info.size {
+                return done > 0 ? .data(bytes: done) : .done
+            }
             return .damaged(bytes: done, reason: reason(for: error))
         }
     }

@@ -21,6 +21,17 @@ public final class SongChecker {
         buffer.deallocate()
     }
 
+    /// What the song at `path` is (its tags, stream and length), from opening it, without
+    /// decoding it.
+    public func info(_ path: Path) -> Result<SongInfo, LoadFailure> {
+        defer { decoder.close() }
+        do {
+            return .success(try decoder.open(path).info)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     public func check(_ path: Path) -> SongVerdict {
         let song: OpenedSong
         do {

@@ -97,7 +97,11 @@ public enum FileSystem {
         defer { closedir(directory) }
         var items: [DirectoryItem] = []
         while let entry = readdir(directory) {
-            if items.count % 256 == 255, isCancelled() { return .failure(SystemError(code: ECANCELED)) }
+            if items.count % 256 == 255 {
+                if isCancelled() { return .failure(SystemError(code: ECANCELED)) }
+                // A folder too large for the memory `ulimit -v` leaves: said, not a crash.
+                if items.count % 4096 == 4095, MemoryLimit.isNearlyExhausted { return .failure(SystemError(code: ENOMEM)) }
+            }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Path(bytes: raw.prefix { $0 != 0 }) }
             if name.bytes.first == UInt8(ascii: "."), !includingHidden || name == "." || name == ".." { continue }
             let type = Int32(entry.pointee.d_type)
@@ -297,9 +301,14 @@ public final class OpenFile {
     /// Where the next write goes, in a file that can be rewound and written there again (not a
     /// pipe, not a file opened for appending, where a write at an offset goes to the end).
     public func rewritablePosition() -> Int? {
-        guard fcntl(descriptor, F_GETFL) & O_APPEND == 0 else { return nil }
+        guard fcntl(descriptor, F_GETFL) & O_APPEND == 0, let offset else { return nil }
+        return Int(offset)
+    }
+
+    /// Where the next read or write goes (`lseek`); `nil` for a pipe.
+    public var offset: Int64? {
         let position = lseek(descriptor, 0, SEEK_CUR)
-        return position >= 0 ? Int(position) : nil
+        return position >= 0 ? Int64(position) : nil
     }
 
     /// Cuts the file to `length` bytes (`ftruncate`).
@@ -326,6 +335,9 @@ extension SystemError {
     public var reason: String {
         switch code {
         case ENOENT, ENOTDIR: return "no such file"
+        // Memory a limit keeps from the process (a thread's stack, a folder's listing): which one.
+        case ENOMEM where MemoryLimit.limit != nil: return "not enough memory (\(MemoryLimit.description))"
+        case EAGAIN where MemoryLimit.isNearlyExhausted: return "not enough memory (\(MemoryLimit.description))"
         default:
             let text = description
             guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? true else { return text }

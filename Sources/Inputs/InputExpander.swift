@@ -88,11 +88,15 @@ public struct InputExpander: Sendable {
     }
 
     private mutating func append(_ entry: Entry) {
-        guard entries.count < maxEntries else {
+        // Past the cap, or past what memory `ulimit -v` leaves (asked now and then): the list
+        // ends there, said once.
+        let outOfMemory = entries.count % 1024 == 1023 && MemoryLimit.isNearlyExhausted
+        guard entries.count < maxEntries, !outOfMemory else {
             if !isFull {
                 isFull = true
+                let why = outOfMemory ? "no memory for more songs (\(MemoryLimit.description))" : "the list is full (\(maxEntries) songs)"
                 problems.append(Diagnostic(entry.origin ?? SourceLocation(file: "\(entry.path)"),
-                                           "the list is full (\(maxEntries) songs): this and later entries are left out"))
+                                           "\(why): this and later entries are left out"))
             }
             return
         }

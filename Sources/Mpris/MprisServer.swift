@@ -150,7 +150,7 @@ public final class MprisServer: OutsideControl {
         var message: OpaquePointer?
         guard sd_bus_message_new_signal(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0,
               let message else { return }
-        var microseconds = AudioTime(frames: frame, rate: song.sampleRate).microseconds
+        var microseconds = MprisTime.microseconds(frames: frame, rate: song.sampleRate)
         sd_bus_message_append_basic(message, CChar(UInt8(ascii: "x")), &microseconds)
         sd_bus_send(bus, message, nil)
         sd_bus_message_unref(message)
@@ -219,17 +219,17 @@ public final class MprisServer: OutsideControl {
         case "Seek":
             var offset: Int64 = 0
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &offset) > 0 else { return -EINVAL }
-            guard let span = AudioTime(microseconds: offset) else { return -EINVAL }
-            session.perform(.seek(.by(span)))
+            guard let target = MprisTime.seek(offset: offset) else { return -EINVAL }
+            session.perform(.seek(target))
         case "SetPosition":
             var track: UnsafePointer<CChar>?
             var microseconds: Int64 = 0
             guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "o")), &track) > 0, let track,
                   sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &microseconds) > 0 else { return -EINVAL }
             // The spec: ignored unless it is about the song playing, and within it.
-            if let token = session.state.token, session.state.song != nil, String(cString: track) == trackPath(token),
-               microseconds >= 0, let time = AudioTime(microseconds: microseconds) {
-                session.perform(.seek(.to(time)))
+            if let token = session.state.token, let song = session.state.song, String(cString: track) == trackPath(token),
+               let target = MprisTime.setPosition(microseconds, in: song) {
+                session.perform(.seek(target))
             }
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
@@ -264,7 +264,7 @@ public final class MprisServer: OutsideControl {
         case "Volume": return append(reply, now.volume)
         case "Rate", "MinimumRate", "MaximumRate": return append(reply, 1.0)
         case "Position":
-            return append(reply, state.song.map { AudioTime(frames: position(), rate: $0.sampleRate).microseconds } ?? 0)
+            return append(reply, state.song.map { MprisTime.microseconds(frames: position(), rate: $0.sampleRate) } ?? 0)
         case "CanGoNext": return append(reply, now.canGoNext)
         case "CanGoPrevious": return append(reply, now.canGoPrevious)
         case "CanPlay": return append(reply, now.canPlay)
@@ -310,7 +310,7 @@ public final class MprisServer: OutsideControl {
         if let song = session.state.song, let token = session.state.token {
             entry(reply, "mpris:trackid", "o") { append(reply, trackPath(token), type: "o") }
             if let total = song.totalFrames {
-                entry(reply, "mpris:length", "x") { append(reply, AudioTime(frames: total, rate: song.sampleRate).microseconds) }
+                entry(reply, "mpris:length", "x") { append(reply, MprisTime.microseconds(frames: total, rate: song.sampleRate)) }
             }
             let title = nonEmpty(song.title) ?? session.songName ?? song.fileName
             entry(reply, "xesam:title", "s") { append(reply, title) }

@@ -1,4 +1,5 @@
 import PlayerCore
+import Terminal
 
 /// The promises tplayer's parsers make, checked on any input: what the fuzz targets assert on
 /// every input libFuzzer makes up, and what the tests assert on the saved cases.
@@ -134,10 +135,96 @@ public enum ParserChecks {
         return broken
     }
 
-    /// Saved sessions: never a trap; what decodes encodes back to the same bytes' meaning.
+    /// Saved sessions: never a trap; read in two pieces (split where the input says) it reads as
+    /// read whole; what decodes encodes back to the same session.
     public static func savedSession(_ bytes: [UInt8]) -> [String] {
-        guard case .success(let session) = SavedSession.decode(bytes) else { return [] }
-        return SavedSession.decode(session.encoded()) == .success(session) ? [] : ["a decoded session does not survive encoding"]
+        var broken: [String] = []
+        let whole = SavedSession.decode(bytes)
+        let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        var reader = SavedSession.Reader()
+        if bytes[..<split].withUnsafeBufferPointer({ reader.feed($0) }) {
+            _ = bytes[split...].withUnsafeBufferPointer { reader.feed($0) }
+        }
+        if reader.finish().map(\.session) != whole { broken.append("read in pieces at \(split), it reads differently") }
+        if case .success(let session) = whole, SavedSession.decode(session.encoded()) != .success(session) {
+            broken.append("a decoded session does not survive encoding")
+        }
+        return broken
+    }
+
+    /// A song as the fuzzer makes it up from `bytes`: any MPEG rate and frame size, any start
+    /// delay a LAME tag can declare, any length (none, or absurd), and the rest of the bytes.
+    static func song(_ bytes: [UInt8]) -> (song: SongInfo, rest: ArraySlice<UInt8>) {
+        var reader = ByteReader(bytes)
+        let rates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]
+        var song = SongInfo(path: "/fuzz.mp3", sampleRate: rates[Int(reader.byte() % 9)], channels: 2,
+                            totalFrames: reader.byte() % 4 == 0 ? nil : abs(reader.int64() % .max))
+        var stream = SongInfo.Stream(layer: [1, 2, 3][Int(reader.byte() % 3)], bitrate: 128)
+        stream.header.version = Int(reader.byte() % 3)
+        stream.startDelay = Int64(reader.byte()) * 19 % 4625
+        stream.frameCount = song.totalFrames.map { $0 / 1152 }
+        song.stream = stream
+        return (song, reader.rest)
+    }
+
+    /// `-R`'s jumps and seeks: from any position in any song, the sample a `JUMP` or `SEEK` line
+    /// names is never negative, lands within the song, and its replies never trap.
+    public static func remoteSeek(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let (song, rest) = song(bytes)
+        var reader = ByteReader(Array(rest))
+        let position = reader.int64()
+        let target: Int64
+        switch RemoteCommand.parse(Array(reader.rest)) {
+        case .jump(let jump): target = RemoteReplies.sample(for: jump, from: position, in: song)
+        case .seek(let samples, let relative): target = RemoteReplies.sample(forSeek: samples, relative: relative, from: position)
+        default: return []
+        }
+        if target < 0 { broken.append("a jump or seek to sample \(target)") }
+        let landed = SeekTarget.to(AudioTime(frames: target, rate: song.sampleRate)).frame(in: song, from: position)
+        if landed < 0 || landed > (song.totalFrames ?? .max) { broken.append("landed at \(landed), outside the song") }
+        if RemoteReplies.mpegFrame(of: landed, in: song) < 0 { broken.append("a negative frame for sample \(landed)") }
+        _ = RemoteReplies.progress(song, position: landed)
+        return broken
+    }
+
+    /// MPRIS's microseconds, from any client: `Seek` goes the way its sign says, `SetPosition`
+    /// lands within the song or is ignored, and positions and lengths are never negative.
+    public static func mprisTime(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let (song, rest) = song(bytes)
+        var reader = ByteReader(Array(rest))
+        let microseconds = reader.int64()
+        let frames = abs(reader.int64() % .max)
+        if MprisTime.microseconds(frames: frames, rate: song.sampleRate) < 0 { broken.append("a negative position for \(frames) frames") }
+        if case .by(let offset) = MprisTime.seek(offset: microseconds), (offset.flicks < 0) != (microseconds < 0), offset.flicks != 0 {
+            broken.append("Seek(\(microseconds)) goes the wrong way")
+        }
+        if let target = MprisTime.setPosition(microseconds, in: song) {
+            let landed = target.frame(in: song, from: 0)
+            if microseconds < 0 || landed < 0 || landed > (song.totalFrames ?? .max) {
+                broken.append("SetPosition(\(microseconds)) lands at \(landed), outside the song")
+            }
+        }
+        return broken
+    }
+
+    /// A song's tags and stream, as the decoder read them from a file: every line made of them
+    /// (`-R`'s `@I` and `TAG`, the status line's name once sanitised) is one line with no control
+    /// character, and its length converts without a trap.
+    public static func songInfo(_ song: SongInfo) -> [String] {
+        var broken: [String] = []
+        let unsafe: (String) -> Bool = { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }
+        if (RemoteReplies.info(song) + RemoteReplies.tag(song)).contains(where: unsafe) {
+            broken.append("a reply made of the tags holds a control character")
+        }
+        if unsafe(TerminalText.safe(song.displayName)) { broken.append("the sanitised name holds a control character") }
+        if let total = song.totalFrames, MprisTime.microseconds(frames: total, rate: song.sampleRate) < 0 {
+            broken.append("a negative length")
+        }
+        _ = RemoteReplies.stream(song)
+        _ = RemoteReplies.progress(song, position: song.totalFrames ?? 0)
+        return broken
     }
 
     /// Problems at real lines (0 for the whole file), at column 1 or more, with a message of one
@@ -160,5 +247,24 @@ public enum ParserChecks {
         var count = 0
         LineSplitter.forEachLine(in: bytes) { _ in count += 1 }
         return count
+    }
+}
+
+/// Numbers taken from the front of the fuzzer's bytes (zeros once they run out).
+struct ByteReader {
+    private var bytes: ArraySlice<UInt8>
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes[...]
+    }
+
+    var rest: ArraySlice<UInt8> { bytes }
+
+    mutating func byte() -> UInt8 {
+        bytes.popFirst() ?? 0
+    }
+
+    mutating func int64() -> Int64 {
+        (0..<8).reduce(Int64(0)) { value, _ in value << 8 | Int64(byte()) }
     }
 }

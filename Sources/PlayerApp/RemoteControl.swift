@@ -215,18 +215,10 @@ public final class RemoteControl {
             reply("P 0")
         case .jump(let jump):
             guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
-            let current = RemoteReplies.mpegFrame(of: position(), in: song)
-            let frame: Int64
-            switch jump {
-            case .frames(let count, let relative): frame = relative ? current + count : count
-            case .seconds(let seconds, let relative):
-                let count = RemoteReplies.mpegFrames(inSeconds: seconds, of: song)
-                frame = relative ? current + count : count
-            }
-            seek(toSample: RemoteReplies.sample(ofMPEGFrame: max(frame, 0), in: song), in: song, jump: true)
+            seek(toSample: RemoteReplies.sample(for: jump, from: position(), in: song), in: song, jump: true)
         case .seek(let samples, let relative):
             guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
-            seek(toSample: max(relative ? position() + samples : samples, 0), in: song, jump: false)
+            seek(toSample: RemoteReplies.sample(forSeek: samples, relative: relative, from: position()), in: song, jump: false)
         case .volume(let percent):
             session.perform(.volume(Int(min(max(percent, 0), 100).rounded())))
             reply(RemoteReplies.volume(Double(session.volume)))

@@ -64,7 +64,7 @@ public struct AudioTime: Comparable, Hashable, Sendable, CustomStringConvertible
     public static func < (lhs: AudioTime, rhs: AudioTime) -> Bool { lhs.flicks < rhs.flicks }
     /// Sums and differences saturate, as `init(frames:rate:)` does.
     public static func + (lhs: AudioTime, rhs: AudioTime) -> AudioTime {
-        AudioTime(flicks: saturating(lhs.flicks.addingReportingOverflow(rhs.flicks), sign: rhs.flicks))
+        AudioTime(flicks: lhs.flicks.addingSaturated(rhs.flicks))
     }
 
     public static func - (lhs: AudioTime, rhs: AudioTime) -> AudioTime {
@@ -91,7 +91,7 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
             // Frames are whole, so a step back rounds toward zero as a step forward does.
             let magnitude = AudioTime(flicks: offset.flicks == .min ? .max : abs(offset.flicks)).frames(rate: song.sampleRate)
             let step = offset.flicks < 0 ? -magnitude : magnitude
-            frame = AudioTime.saturating(position.addingReportingOverflow(step), sign: step)
+            frame = position.addingSaturated(step)
         case .fraction(let permyriad):
             // Full width: a damaged header may claim an absurd length.
             frame = Int64(10_000).dividingFullWidth((song.totalFrames ?? 0).multipliedFullWidth(by: permyriad)).quotient
@@ -137,6 +137,16 @@ public enum DurationParser {
     private static func clock(_ text: Substring) -> Result<AudioTime, Failure> {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count) else { return .failure(.malformed) }
+        // The form first, whole, then the values: a malformed duration is malformed, however
+        // large a number in it (`99999999999999999999:89%` is not too long, it is no duration).
+        let seconds = parts[parts.count - 1]
+        let secondsWhole = seconds.prefix(while: { $0 != "." })
+        guard secondsWhole.count == 2, secondsWhole.allSatisfy(\.isASCIIDigit),
+              seconds.dropFirst(2).dropFirst().allSatisfy(\.isASCIIDigit) else { return .failure(.malformed) }
+        for (index, part) in parts.dropLast().enumerated()
+        where part.isEmpty || !part.allSatisfy(\.isASCIIDigit) || (index > 0 && part.count != 2) {
+            return .failure(.malformed)
+        }
         var wholeMinutes: Int64 = 0
         for (index, part) in parts.dropLast().enumerated() {
             // The first field may be any size; later ones are two digits below 60.
@@ -150,8 +160,6 @@ public enum DurationParser {
             wholeMinutes = minutes
         }
         // With three fields the first was hours: the loop folded them into minutes already.
-        let seconds = parts[parts.count - 1]
-        guard seconds.prefix(while: { $0 != "." }).count == 2 else { return .failure(.malformed) }
         let secondsValue: AudioTime
         switch decimal(seconds, scale: AudioTime.flicksPerSecond) {
         case .success(let value) where value < AudioTime.seconds(60): secondsValue = value
@@ -207,6 +215,13 @@ public enum DurationParser {
 
     private static func checked(_ result: (partialValue: Int64, overflow: Bool)) -> Int64? {
         result.overflow ? nil : result.partialValue
+    }
+}
+
+extension Int64 {
+    /// The sum, held at the bound it would pass.
+    func addingSaturated(_ other: Int64) -> Int64 {
+        AudioTime.saturating(addingReportingOverflow(other), sign: other)
     }
 }
 

@@ -77,6 +77,24 @@ public enum RemoteReplies {
         return max(sample - (song.stream?.startDelay ?? 0), 0)
     }
 
+    /// Where `JUMP` goes from sample `position`: the first sample of the frame it names.
+    public static func sample(for jump: RemoteCommand.Jump, from position: Int64, in song: SongInfo) -> Int64 {
+        let current = mpegFrame(of: position, in: song)
+        let frame: Int64
+        switch jump {
+        case .frames(let count, let relative): frame = relative ? current.addingSaturated(count) : count
+        case .seconds(let seconds, let relative):
+            let count = mpegFrames(inSeconds: seconds, of: song)
+            frame = relative ? current.addingSaturated(count) : count
+        }
+        return sample(ofMPEGFrame: max(frame, 0), in: song)
+    }
+
+    /// Where `SEEK` goes from sample `position` (never before the first).
+    public static func sample(forSeek samples: Int64, relative: Bool, from position: Int64) -> Int64 {
+        max(relative ? position.addingSaturated(samples) : samples, 0)
+    }
+
     /// Whole MPEG frames in `seconds` of `song` (rounded toward zero, as mpg123 does).
     public static func mpegFrames(inSeconds seconds: Double, of song: SongInfo) -> Int64 {
         let frames = (seconds / secondsPerFrame(song)).rounded(.towardZero)

@@ -74,4 +74,17 @@ struct BackgroundWorkEndToEndTests {
         #expect(lines.contains("status Playing"), "\(result.stdout)")
         #expect(lines.contains("working 1"), "the walk was still under way: \(result.stdout)")
     }
+
+    /// Memory that `ulimit -v` keeps from tplayer is said in one line, whatever runs out first
+    /// (a thread's stack, a huge folder's listing): never a crash (it was a SIGABRT).
+    @Test(arguments: [30_000, 60_000])
+    func aTightMemoryLimitIsOneLineNotACrash(kilobytes: Int) throws {
+        // A sanitizer reserves terabytes of address space: the limit is for plain builds.
+        guard ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil else { return }
+        let result = try Harness.run("/bin/sh", ["-c", "ulimit -v \(kilobytes); exec '\(Harness.binary)' -q -o null '\(Self.bigFolder)'"])
+        #expect(result.status == 1)
+        #expect(result.stderrLines.count == 1, "\(result.stderr.prefix(2000))")
+        let line = result.stderrLines.first ?? ""
+        #expect(line.hasPrefix("tplayer: ") && line.contains("not enough memory") && line.contains("by ulimit -v"), "\(line)")
+    }
 }

@@ -102,4 +102,28 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderrLines == ["tplayer: /dev/full: cannot write to the file: no space left on device"])
     }
+
+    /// An APE tag at the end whose size runs past the file: libmpg123 seeks beyond the end to
+    /// skip it and cannot read there. Every frame has played: that is the song's end, as in
+    /// mpg123 (it was "damaged at 0:10.00: cannot read the file", exit 1).
+    @Test func anAPETagThatClaimsToRunPastTheEndEndsTheSongCleanly() throws {
+        let folder = try Harness.temporaryFolder()
+        var song = try Data(contentsOf: URL(fileURLWithPath: Harness.songs[1]))
+        func le32(_ value: UInt32) -> Data { Data((0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) }) }
+        for flags: UInt32 in [0xA000_0000, 0x8000_0000] {  // the header, then the footer
+            if flags == 0x8000_0000 { song += le32(5) + le32(0) + Data("Title\0hello".utf8) }
+            song += Data("APETAGEX".utf8) + le32(2000) + le32(0x7FFF_FFFF) + le32(1) + le32(flags) + Data(count: 8)
+        }
+        let path = folder.appendingPathComponent("ape.mp3").path
+        try song.write(to: URL(fileURLWithPath: path))
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "-w", out, path)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let reference = folder.appendingPathComponent("ref.wav").path
+        try Harness.run("/usr/bin/mpg123", ["-q", "--resync-limit", "-1", "-w", reference, path])
+        _ = Harness.samePCM(try Harness.pcm(ofWAV: out), try Harness.pcm(ofWAV: reference))
+        let check = try Harness.tplayer("--check", path)
+        #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
+    }
 }

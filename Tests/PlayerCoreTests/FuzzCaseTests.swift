@@ -17,6 +17,8 @@ struct FuzzCaseTests {
         "FuzzSeekTarget": ParserChecks.seekTarget,
         "FuzzRemote": ParserChecks.remoteLine,
         "FuzzSavedSession": ParserChecks.savedSession,
+        "FuzzRemoteSeek": ParserChecks.remoteSeek,
+        "FuzzMprisTime": ParserChecks.mprisTime,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

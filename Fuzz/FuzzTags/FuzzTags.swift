@@ -1,0 +1,22 @@
+import AudioEngine
+import Glibc
+import ParserChecks
+import PlayerCore
+
+/// The bytes become a file that libmpg123 opens as a song (tags, stream header, length), and the
+/// song read from it must keep the promises of `ParserChecks.songInfo`.
+private let file = Path("/tmp/tplayer-fuzz-tags-\(getpid()).mp3")
+nonisolated(unsafe) private let checker = try? SongChecker()
+
+/// libFuzzer's entry point (built only by `make fuzz`, with `--sanitize=fuzzer`).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    ParserChecks.fuzz(data, size) { bytes in
+        let fd = file.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { fatalError("cannot write \(file)") }
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard let checker, case .success(let song) = checker.info(file) else { return [] }
+        return ParserChecks.songInfo(song)
+    }
+}
