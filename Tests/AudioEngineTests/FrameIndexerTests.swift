@@ -12,6 +12,7 @@ struct FrameIndexerTests {
     static let song: Path = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-index-\(getpid())")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-index-\(getpid())").path) }
         let mp3 = folder.appendingPathComponent("vbr.mp3").path
         if !FileManager.default.fileExists(atPath: mp3) {
             let shell = Process()

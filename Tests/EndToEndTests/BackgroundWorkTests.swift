@@ -8,10 +8,15 @@ import Testing
 /// MPRIS's `OpenUri file:///` walked the whole file system (with /proc) on the main loop.
 @Suite(.serialized)
 struct BackgroundWorkEndToEndTests {
-    /// A folder of 200,000 empty `.mp3` files, made once per test run.
+    /// A folder of 200,000 empty `.mp3` files, made once and kept for later runs (made under
+    /// a private name and renamed into place, so parallel runs never see half of it).
     static let bigFolder: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-200k-\(getpid())").path
-        _ = try? Harness.run("/bin/sh", ["-c", "mkdir -p '\(path)' && cd '\(path)' && seq -f 'f%06g.mp3' 200000 | xargs touch"])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-tests-folder-of-200000-songs").path
+        if FileManager.default.fileExists(atPath: path + "/f200000.mp3") { return path }
+        _ = try? Harness.run("/bin/sh", ["-c", """
+            part=$(mktemp -d '\(path).XXXXXX') && cd "$part" && seq -f 'f%06g.mp3' 200000 | xargs touch \\
+              && chmod 755 "$part" && { mv -T "$part" '\(path)' 2>/dev/null || rm -rf "$part"; }
+            """])
         return path
     }()
 
@@ -59,9 +64,9 @@ struct BackgroundWorkEndToEndTests {
         let socket = "tplayer-openuri-\(getpid())"
         let script = """
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
-              "XDG_STATE_HOME='\(state.path)' '\(Harness.binary)' -o null '\(Harness.songs[1])' 2>/dev/null"
+              "XDG_STATE_HOME='\(state.path)' exec '\(Harness.binary)' -o null '\(Harness.songs[1])' 2>/dev/null"
             for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
-            pid=$(pgrep -x tplayer | head -1)
+            pid=$(tmux -L \(socket) display-message -p '#{pane_pid}')
             dbus-send --print-reply --dest=org.mpris.MediaPlayer2.tplayer /org/mpris/MediaPlayer2 \\
               org.mpris.MediaPlayer2.Player.OpenUri string:file://\(folder) > /dev/null
             echo "status $(playerctl -p tplayer status)"

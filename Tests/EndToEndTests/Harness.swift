@@ -145,10 +145,18 @@ enum Harness {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// The folder this test process's temporary folders go in, removed when the process ends.
+    static let temporaryRoot: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-tests-\(getpid())")
+        try? FileManager.default.removeItem(at: url)
+        // rm, not FileManager: a test makes a tree deeper than PATH_MAX.
+        atexit { _ = try? Harness.run("/bin/rm", ["-rf", Harness.temporaryRoot.path]) }
+        return url
+    }()
+
     /// A fresh empty folder for one test.
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tplayer-test-\(UUID().uuidString)")
+        let url = temporaryRoot.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -68,6 +68,17 @@ final class Pane {
         throw HarnessError.timedOut("screen never showed the line; it shows:\n\(try screen())")
     }
 
+    /// Waits until the screen shows `text`, which may wrap across lines (a message naming a
+    /// long path does); fails after `seconds`.
+    func waitForText(_ text: String, _ seconds: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try tmux("capture-pane", "-p", "-J").replacingOccurrences(of: "\n", with: "").contains(text) { return }
+            usleep(50_000)
+        }
+        throw HarnessError.timedOut("screen never showed \(text); it shows:\n\(try screen())")
+    }
+
     /// The status line, once it matches `predicate`.
     @discardableResult
     func waitForStatus(_ seconds: Double = 10, _ predicate: (String) -> Bool) throws -> String {

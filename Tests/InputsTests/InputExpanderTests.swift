@@ -4,9 +4,15 @@ import PlayerCore
 import Testing
 @testable import Inputs
 
+/// This process's temporary folders, removed when it ends.
+private let temporaryRoot: String = {
+    atexit { try? FileManager.default.removeItem(atPath: temporaryRoot) }
+    return FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-inputs-\(getpid())").path
+}()
+
 /// A temporary folder with the named files (contents given or a placeholder).
 private func folder(_ files: [String: String]) throws -> String {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-inputs-\(UUID().uuidString)").path
+    let root = temporaryRoot + "/" + UUID().uuidString
     for (name, contents) in files {
         let path = root + "/" + name
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
