@@ -102,7 +102,7 @@ public enum FileSystem {
                 // A folder too large for the memory `ulimit -v` leaves: said, not a crash.
                 if items.count % 4096 == 4095, MemoryLimit.isNearlyExhausted { return .failure(SystemError(code: ENOMEM)) }
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Path(bytes: raw.prefix { $0 != 0 }) }
+            let name = Path(bytes: entryName(entry))
             if name.bytes.first == UInt8(ascii: "."), !includingHidden || name == "." || name == ".." { continue }
             let type = Int32(entry.pointee.d_type)
             var isDirectory = type == DT_DIR
@@ -116,6 +116,14 @@ public enum FileSystem {
             items.append(DirectoryItem(name: name, isDirectory: isDirectory, problem: problem))
         }
         return .success(items)
+    }
+
+    /// The name of a directory entry, read where it lies, up to its NUL: a dirent is only as
+    /// long as its name, so copying the whole 256-byte `d_name` reads past the end of the
+    /// folder's buffer (AddressSanitizer found it).
+    static func entryName(_ entry: UnsafePointer<dirent>) -> UnsafeRawBufferPointer {
+        let field = UnsafeRawPointer(entry) + MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+        return UnsafeRawBufferPointer(start: field, count: strlen(field.assumingMemoryBound(to: CChar.self)))
     }
 
     /// Why a regular file cannot be read.

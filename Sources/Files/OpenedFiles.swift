@@ -84,7 +84,7 @@ public final class OpenedFiles: Sendable {
         if let directory = opendir("/proc/self/fd") {
             let own = dirfd(directory)
             while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                let name = String(decoding: FileSystem.entryName(entry), as: UTF8.self)
                 if let fd = Int32(name), fd != own { found.insert(fd) }
             }
             closedir(directory)
