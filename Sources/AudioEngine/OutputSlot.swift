@@ -1,0 +1,89 @@
+/// Where the playback thread's audio goes: the output the command line chose, the device or
+/// file open on it (`sink`), the null device it falls back to, and the pacer that keeps a live
+/// device's writes to time. Opens lazily, for the format of the audio to write.
+final class OutputSlot {
+    private(set) var output: AudioOutput
+    private let fallback: AudioOutput?
+    private(set) var sink: AudioSink?
+    private(set) var pacer: WritePacer
+
+    /// What happened when a sink was asked for.
+    enum Opening {
+        /// `isNew`: opened by this call.
+        case ready(AudioSink, isNew: Bool)
+        /// The live output could not be opened: the null device plays instead (`notice` says why).
+        case fellBack(AudioSink, notice: String)
+        /// Nothing can be written: a file that cannot be created, or no fallback either.
+        case failed(String)
+    }
+
+    init(_ choice: OutputChoice) {
+        output = choice.primary
+        fallback = choice.fallback
+        pacer = WritePacer(pacing: choice.primary.pacing)
+    }
+
+    var isFile: Bool { output.isFile }
+    var name: String { output.name }
+
+    /// The output, open for `format`. A live device is reopened when the format changes
+    /// (closing drains it, so nothing is lost); a file keeps its first format.
+    func sink(for format: PCMFormat, at now: Double) -> Opening {
+        if let sink, sink.format == format || output.isFile { return .ready(sink, isNew: false) }
+        if let old = sink {
+            sink = nil
+            try? old.close()
+        }
+        do {
+            let opened = try output.open(format)
+            sink = opened
+            pacer = WritePacer(pacing: output.pacing)  // a new device: its buffer is measured anew
+            pacer.restart(at: now)
+            return .ready(opened, isNew: true)
+        } catch {
+            // A live device that cannot be opened gives way to the null output paced in real
+            // time, so the player and its keys still work; a file that cannot be opened ends the run.
+            guard let fallback, fallback !== output else { return .failed("\(output.name): \(error)") }
+            let notice = "output \(output.name): \(error); playing silently in real time instead"
+            output = fallback
+            switch sink(for: format, at: now) {
+            case .ready(let sink, _), .fellBack(let sink, _): return .fellBack(sink, notice: notice)
+            case .failed(let message): return .failed(message)
+            }
+        }
+    }
+
+    /// Writes `bytes` (`seconds` of audio) to `sink`; returns the device's buffer when this
+    /// write was the one that measured it.
+    func write(_ bytes: UnsafeRawBufferPointer, seconds: Double, to sink: AudioSink, clock: PlaybackClock) throws(OutputFailure) -> Double? {
+        let started = clock.now
+        let blocked = try sink.write(bytes)
+        let measured = pacer.capacity
+        let now = clock.now
+        pacer.wrote(seconds, took: now - started, blocked: blocked, at: now)
+        return measured == nil ? pacer.capacity : nil
+    }
+
+    /// The sink refused a write: it is closed, to be opened again by `reopen`.
+    func drop() {
+        guard let failed = sink else { return }
+        sink = nil
+        try? failed.close()
+    }
+
+    /// Opens the device again after it was lost.
+    func reopen(_ format: PCMFormat) throws(OutputFailure) {
+        sink = try output.open(format)
+    }
+
+    /// Closes the sink (a file's final header); throws when that fails.
+    func close() throws(OutputFailure) {
+        guard let sink else { return }
+        self.sink = nil
+        try sink.close()
+    }
+
+    func restartPacing(at now: Double) {
+        pacer.restart(at: now)
+    }
+}

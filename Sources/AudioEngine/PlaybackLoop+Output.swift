@@ -1,0 +1,99 @@
+import PlayerCore
+
+/// The playback loop's writing: the held chunk to the output, opened for its format, and what
+/// happens when the output fails (a file ends the run; a live device is waited for).
+extension PlaybackLoop {
+    /// Writes what is held, opening or reopening the output for the song's format first; then
+    /// reports the grant it used up and the early end it carried.
+    func writeHeld() {
+        guard let current = song, let chunk = held else { return }
+        let format = current.format
+        if chunk.bytes > 0 {
+            fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
+            guard let sink = openSink(for: format) else { return }
+            let frames = chunk.bytes / format.bytesPerFrame
+            do {
+                let measured = try slot.write(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes),
+                                              seconds: Double(frames) / Double(format.rate), to: sink, clock: clock)
+                if let measured {
+                    let pacer = slot.pacer
+                    report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
+                }
+            } catch {
+                return lose(error, token: current.reportedToken)
+            }
+            shared.update { $0.position += Int64(frames) }
+        }
+        held = nil
+        if let spent = chunk.spentGrant { report(.budgetSpent(id: spent)) }
+        guard let end = chunk.end else { return }
+        move(to: .idle)
+        switch end {
+        case .damaged(let reason):
+            let position = shared.read(\.position)
+            report(.damaged(token: current.reportedToken, at: AudioTime(frames: position, rate: current.info.sampleRate), reason: reason))
+        case .cutShort(let was, let now):
+            report(.decodeFailed(token: current.reportedToken, message:
+                "the file was cut short while it played (\(was) bytes when it started, \(now) now)"))
+        }
+    }
+
+    /// The output open for `format`, or `nil` when nothing can be written (said, and the song
+    /// stopped).
+    private func openSink(for format: PCMFormat) -> AudioSink? {
+        switch slot.sink(for: format, at: clock.now) {
+        case .ready(let sink, let isNew):
+            // From here on the file's format is the only one the decoder may give: a stream
+            // that changes format partway is converted, not written under the wrong header.
+            if isNew, slot.isFile { keepFileFormat(sink.format) }
+            return sink
+        case .fellBack(let sink, let notice):
+            report(.outputFallback(message: notice))
+            return sink
+        case .failed(let message):
+            fail(with: message)
+            return nil
+        }
+    }
+
+    /// The stream's format changed mid-song. A live device is reopened (after draining) at the
+    /// next write; a file cannot change format, so the decoder must have converted.
+    func formatChanged(to format: PCMFormat) {
+        guard slot.isFile, let sink = slot.sink, sink.format != format else { return }
+        fail(with: "\(slot.name): the song changes to \(format), which cannot be converted to the file's \(sink.format)")
+    }
+
+    private func keepFileFormat(_ format: PCMFormat) {
+        do {
+            try decoder.restrictFormat(to: format)
+        } catch {
+            fail(with: "\(slot.name): cannot keep the file's format: \(error)")
+        }
+    }
+
+    /// The output refused a write: a file ends the run; a live device is waited for, what was
+    /// held kept for it.
+    private func lose(_ error: OutputFailure, token: Int) {
+        slot.drop()
+        guard !slot.isFile else { return fail(with: "\(slot.name): \(error)") }
+        move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: 0))
+        report(.deviceLost(token: token, message: error.message))
+    }
+
+    func retryDevice(retries: Int) {
+        guard let current = song else { return move(to: .idle) }
+        do {
+            try slot.reopen(current.format)
+        } catch {
+            return move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: retries + 1))
+        }
+        move(to: .idle)  // resumes (what is held first) when the player says play
+        report(.deviceRestored(token: current.reportedToken))
+    }
+
+    private func fail(with message: String) {
+        held = nil
+        move(to: .idle)
+        report(.outputFailed(message: message))
+    }
+}
