@@ -22,6 +22,10 @@ let package = Package(
             providers: [.apt(["libao-dev"])]
         ),
 
+        // libpulse's headers (libpulse-dev); libpulse itself is loaded when the PulseAudio output
+        // is chosen, not linked (see its shim.h).
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+
         // Linux calls Glibc's module leaves out (statfs): header only, nothing more is linked.
         .systemLibrary(name: "CLinux"),
 
@@ -37,7 +41,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse"]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),

@@ -88,4 +88,24 @@ protocol AudioSink: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool
     /// Drains a device, or finishes a file (its final header). Throws when that fails.
     func close() throws(OutputFailure)
+
+    // A sound server's stream (`PulseSink`) can say more, and pause and drop what it holds:
+
+    /// Bytes the output has room for now; `nil` for an output that says nothing (it blocks).
+    var writableBytes: Int? { get }
+    /// Frames written but not yet heard; `nil` for an output that cannot say.
+    var queuedFrames: Int? { get }
+    /// Whether `pause` stops the output where it is (a cork), with nothing lost.
+    var canPause: Bool { get }
+    func pause(_ paused: Bool)
+    /// Drops what is queued, so that what is written next is heard at once.
+    func discard()
+}
+
+extension AudioSink {
+    var writableBytes: Int? { nil }
+    var queuedFrames: Int? { nil }
+    var canPause: Bool { false }
+    func pause(_ paused: Bool) {}
+    func discard() {}
 }

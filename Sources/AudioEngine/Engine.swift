@@ -55,6 +55,10 @@ public final class Engine: PlayerEngine {
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
+        if let pulse = choice.primary as? PulseOutput {
+            // The server's requests for audio wake the playback thread.
+            pulse.wake = { [shared] in shared.update { $0.outputWoke = true } }
+        }
         let loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)
         do {
@@ -89,7 +93,8 @@ public final class Engine: PlayerEngine {
         post(.cue(path))
     }
 
-    public var position: Int64 { shared.read(\.position) }
+    /// The position heard: what a sound server still holds is not counted.
+    public var position: Int64 { EngineShared.heard(shared) }
     public func setVolume(_ fraction: Double) { post(.volume(min(max(fraction, 0), 1))) }
     public func limitPlayback(_ limited: Bool) { shared.update { $0.budget.limit(limited) } }
     public func grant(_ time: AudioTime, id: Int) { shared.update { $0.budget.grant(time, id: id) } }

@@ -6,6 +6,8 @@ final class OutputSlot {
     private let fallback: AudioOutput?
     private(set) var sink: AudioSink?
     private(set) var pacer: WritePacer
+    /// The sink is corked: paused where it is, its queue kept.
+    var corked = false
 
     /// What happened when a sink was asked for.
     enum Opening {
@@ -32,6 +34,7 @@ final class OutputSlot {
         if let sink, sink.format == format || output.isFile { return .ready(sink, isNew: false) }
         if let old = sink {
             sink = nil
+            corked = false
             try? old.close()
         }
         do {
@@ -68,6 +71,7 @@ final class OutputSlot {
     func drop() {
         guard let failed = sink else { return }
         sink = nil
+        corked = false
         try? failed.close()
     }
 
@@ -80,6 +84,8 @@ final class OutputSlot {
     func close() throws(OutputFailure) {
         guard let sink else { return }
         self.sink = nil
+        // What a sound server holds is not waited for: quitting is heard at once.
+        if sink.canPause { sink.discard() }
         try sink.close()
     }
 

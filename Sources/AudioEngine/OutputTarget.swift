@@ -70,18 +70,38 @@ struct OutputChoice {
     }
 
     init(_ target: OutputTarget) throws(OutputError) {
-        var notice: String?
-        let primary: AoOutput
         switch target {
         case .file(let name, let path, let overwrite):
             // Files are written by tplayer itself: libao is not even loaded.
             guard let kind = FileOutput.Kind(rawValue: name) else {
                 throw OutputError(message: "\(name): not a file output driver; use wav, au or raw (see tplayer --list-outputs)")
             }
-            self.primary = FileOutput(path: path, kind: kind, overwrite: overwrite)
-            fallback = nil
-            return
-        case .live(let name?):
+            self.init(primary: FileOutput(path: path, kind: kind, overwrite: overwrite), fallback: nil)
+        case .live(let name) where name == nil || name == "pulse":
+            // A PulseAudio server (or PipeWire's) that answers is the default device, played
+            // natively; otherwise libao's default device.
+            switch PulseOutput.connect() {
+            case .success(let pulse):
+                self.init(primary: pulse, fallback: NullOutput())
+            case .failure(let error) where name == "pulse":
+                // Asked for by name: the keys still work, in silence, and that is said.
+                self.init(primary: NullOutput(), fallback: nil)
+                notice = "output pulse: \(error); playing silently in real time instead"
+            case .failure:
+                try self.init(libao: nil)
+            }
+        case .live("ao"):
+            try self.init(libao: nil)  // libao's default device, whatever the server: `-o ao`
+        case .live(let name):
+            try self.init(libao: name)
+        }
+    }
+
+    /// libao's driver `name`, or its default live device (the null device when there is none).
+    private init(libao name: String?) throws(OutputError) {
+        var notice: String?
+        let primary: AoOutput
+        if let name {
             guard let driver = AoLibrary.driver(named: name) else {
                 throw OutputError(message: "\(name): no such output driver; see tplayer --list-outputs")
             }
@@ -89,18 +109,15 @@ struct OutputChoice {
                 throw OutputError(message: "\(name): this driver writes a file; use -w PATH instead")
             }
             primary = AoOutput(driver: driver)
-        case .live(nil):
-            if let driver = AoLibrary.defaultDriver() {
-                primary = AoOutput(driver: driver)
-            } else {
-                primary = AoOutput(driver: try Self.nullDriver())
-                notice = "output: no live audio device found; playing silently in real time (use -w FILE to write one)"
-            }
+        } else if let driver = AoLibrary.defaultDriver() {
+            primary = AoOutput(driver: driver)
+        } else {
+            primary = AoOutput(driver: try Self.nullDriver())
+            notice = "output: no live audio device found; playing silently in real time (use -w FILE to write one)"
         }
-        self.primary = primary
+        let fallsBack = primary.driver.shortName != "null"
+        self.init(primary: primary, fallback: fallsBack ? AoOutput(driver: try Self.nullDriver()) : nil)
         self.notice = notice
-        let fallsBack = !primary.isFile && primary.driver.shortName != "null"
-        fallback = fallsBack ? AoOutput(driver: try Self.nullDriver()) : nil
     }
 
     static func nullDriver() throws(OutputError) -> AoLibrary.Driver {

@@ -23,6 +23,9 @@ enum Pacing: Equatable, Sendable {
     case realTime
     /// A live device: its writes block once its buffer is full.
     case device
+    /// A sound server's stream: written when it asks (it says how much room it has), never
+    /// blocking; its buffer is large and can be corked and flushed.
+    case server
 }
 
 /// When the playback thread writes its next chunk to a live output, and how long the chunk is.
@@ -86,7 +89,7 @@ struct WritePacer {
     /// Seconds of audio to decode and write at once.
     var chunk: Double {
         switch pacing {
-        case .none: Self.fileChunk
+        case .none, .server: Self.fileChunk
         case .realTime: Self.maxChunk
         case .device: capacity.map { min(Self.maxChunk, $0 / 2) } ?? Self.maxChunk
         }
@@ -103,7 +106,7 @@ struct WritePacer {
     func nextWrite(at now: Double) -> Double? {
         let due: Double
         switch pacing {
-        case .none: return nil
+        case .none, .server: return nil
         case .realTime: due = origin + written
         case .device:
             if calibrating { return nil }
@@ -117,7 +120,7 @@ struct WritePacer {
     mutating func wrote(_ seconds: Double, took: Double, blocked: Bool, at now: Double) {
         written += seconds
         switch pacing {
-        case .none: return
+        case .none, .server: return
         case .realTime:
             // Far behind (the machine stalled): start afresh rather than rush to catch up.
             if now - (origin + written) > 0.2 { restart(at: now) }

@@ -46,8 +46,13 @@ extension PlaybackLoop {
             // From here on the file's format is the only one the decoder may give: a stream
             // that changes format partway is converted, not written under the wrong header.
             if isNew, slot.isFile { keepFileFormat(sink.format) }
+            if isNew { shared.update { $0.queued = sink.canPause ? QueueProbe(sink: sink) : nil } }
+            if isNew, let granted = (sink as? PulseSink)?.grantedBuffer {
+                report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
+            }
             return sink
         case .fellBack(let sink, let notice):
+            shared.update { $0.queued = nil }
             report(.outputFallback(message: notice))
             return sink
         case .failed(let message):

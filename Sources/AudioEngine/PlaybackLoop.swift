@@ -26,6 +26,8 @@ final class PlaybackLoop {
         case heldByBudget
         /// The device refused audio; it is tried again at `retryAt` (the `retries`th time).
         case deviceLost(retryAt: Double, retries: Int)
+        /// The song's last frame is written; a sound server still plays what it holds.
+        case draining
     }
 
     /// The open song: its token, what it is, and the format it decodes to now.
@@ -93,12 +95,14 @@ final class PlaybackLoop {
             let now = clock.now
             var timeout: Double?
             if case .deviceLost(let retryAt, _) = phase { timeout = max(retryAt - now, 0) }
+            if phase == .draining { timeout = Self.serverPoll }
             let due = nextWrite
             if let due { timeout = due - now }
             let commands = shared.wait(until: { [phase, held] state in
-                !state.commands.isEmpty
+                !state.commands.isEmpty || state.outputWoke
                     || due == nil && Self.hasWork(phase: phase, holding: held != nil, budget: state.budget, rate: rate)
             }, timeout: timeout) { state in
+                state.outputWoke = false
                 guard !state.commands.isEmpty else { return [EngineCommand]() }
                 defer { state.commands.removeAll(keepingCapacity: true) }
                 return state.commands
@@ -113,7 +117,7 @@ final class PlaybackLoop {
 
     private static func hasWork(phase: Phase, holding: Bool, budget: PlaybackBudget, rate: Int?) -> Bool {
         switch phase {
-        case .idle, .deviceLost: false
+        case .idle, .deviceLost, .draining: false
         case .playing, .heldByBudget: holding || rate.map(budget.allows) ?? false
         }
     }
@@ -133,20 +137,31 @@ final class PlaybackLoop {
         case .open(let path, let token): open(path, token: token)
         case .play:
             guard let song, phase == .idle else { return }  // already, or waiting for the device
+            if slot.corked, let sink = slot.sink {
+                sink.pause(false)
+                slot.corked = false
+            }
             move(to: .playing)
             slot.restartPacing(at: clock.now)
             fader.starting(song.format, capacity: Self.bufferCapacity)
         case .stop:
             // While the cued song has taken over, a stop is the ended song's (a load from
             // Prepare stops what is there first): the song taking over plays on.
-            if (phase == .playing || phase == .heldByBudget) && song?.token != nil {
-                fadeOut()
+            if (phase == .playing || phase == .heldByBudget || phase == .draining) && song?.token != nil {
+                if !fader.enabled, let sink = slot.sink, sink.canPause {
+                    sink.pause(true)  // stops where it is; play goes on from the same sample
+                    slot.corked = true
+                } else {
+                    rewindToHeard()
+                    fadeOut()
+                }
                 move(to: .idle)
             }
         case .seek(let target):
             // While the cued song has taken over, a seek is the ended song's (its rewind).
             guard let song, let token = song.token else { return }
-            let frame = target.frame(in: song.info, from: shared.read(\.position))  // from where it was asked
+            let frame = target.frame(in: song.info, from: EngineShared.heard(shared))  // from where it was asked
+            rewindToHeard()
             let playing = phase == .playing
             fadeOut()
             held = nil
@@ -159,6 +174,7 @@ final class PlaybackLoop {
             }
             if playing { fader.starting(song.format, capacity: Self.bufferCapacity) }
         case .volume(let fraction):
+            rewindToHeard()  // heard at once, not after what a sound server holds
             decoder.setVolume(fraction)
             next.setVolume(fraction)
         case .cue(let path):
@@ -177,6 +193,7 @@ final class PlaybackLoop {
             return
         }
         if case .deviceLost = phase {} else {
+            rewindToHeard()
             fadeOut()  // a song left while it played (next, load); one that ended is already idle
             move(to: .idle)
         }
@@ -205,13 +222,18 @@ final class PlaybackLoop {
         case .deviceLost(let retryAt, let retries):
             if clock.now >= retryAt { retryDevice(retries: retries) }
             return
+        case .draining: return checkDrained()
         case .playing, .heldByBudget: break
         }
         guard let current = song else { return move(to: .idle) }
         if held != nil { return writeHeld() }
         if nextWrite != nil { return }  // not due yet
         let format = current.format
-        let chunk = min(max(Int(Double(format.rate) * slot.pacer.chunk), 1), Self.bufferCapacity / format.bytesPerFrame)
+        var chunk = min(max(Int(Double(format.rate) * slot.pacer.chunk), 1), Self.bufferCapacity / format.bytesPerFrame)
+        if onServer {
+            chunk = min(chunk, serverRoom(for: format) / format.bytesPerFrame)
+            guard chunk > 0 else { return }  // the server's next request wakes the loop
+        }
         let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: format.rate) }
         guard ticket.frames > 0 else { return move(to: .heldByBudget) }
         if phase == .heldByBudget {
@@ -229,8 +251,7 @@ final class PlaybackLoop {
                 held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now))
                 writeHeld()
             } else if !takeOverByCue(from: current) {
-                move(to: .idle)
-                report(.ended(token: current.reportedToken))
+                endOfSong(current)
             }
         case .damaged(let bytes, let reason):
             // The last good bytes play; then the song ends there, as in mpg123. A file that
@@ -286,7 +307,12 @@ final class PlaybackLoop {
 
     /// When the next chunk is due, while playing ahead of it; `nil` when there is work now.
     var nextWrite: Double? {
-        phase == .playing && held == nil ? slot.pacer.nextWrite(at: clock.now) : nil
+        guard phase == .playing, held == nil, let rate = song?.format.rate else { return nil }
+        if onServer {
+            // No room: the server's request wakes the loop, or this poll (a script's short queue).
+            return serverRoom(for: PCMFormat(rate: rate, channels: song?.format.channels ?? 2)) > 0 ? nil : clock.now + Self.serverPoll
+        }
+        return slot.pacer.nextWrite(at: clock.now)
     }
 
     /// The output's buffer, once measured (the live device's, in seconds).
@@ -300,6 +326,7 @@ extension PlaybackLoop.Phase {
         case .idle: .idle
         case .playing: .playing
         case .heldByBudget: .heldByBudget
+        case .draining: .playing
         case .deviceLost(_, let retries): .waitingForDevice(retries: retries)
         }
     }

@@ -244,7 +244,7 @@ final class LoopRig {
     func run(limit: Int = 10_000) {
         for _ in 0..<limit {
             switch loop.phase {
-            case .idle, .deviceLost, .heldByBudget: return
+            case .idle, .deviceLost, .heldByBudget, .draining: return
             case .playing:
                 if let due = loop.nextWrite { clock.now = due }  // the wait between chunks
                 loop.step()

@@ -15,7 +15,10 @@ import Testing
         return try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
     }
 
-    @Test func sigtermEndsTplayerWithinASecondWhileTheSoundServerIsFrozen() throws {
+    /// Native PulseAudio (`pulse`): nothing waits on the server, so tplayer ends cleanly. libao's
+    /// pulse plugin (`ao`) blocks in ao_play: its thread is left, and that is said.
+    @Test(arguments: [("pulse", [String]()), ("ao", ["tplayer: output: the ao device did not stop in time; left as it is"])])
+    func sigtermEndsTplayerWithinASecondWhileTheSoundServerIsFrozen(output: String, said: [String]) throws {
         let server = try PulseServer.start()
         let daemon = try Self.daemonPID(server)
         defer {
@@ -23,7 +26,7 @@ import Testing
             server.stop()
         }
         var took = 0.0
-        let result = try Harness.run(Harness.binary, ["-q", "-o", "pulse", Harness.songs[2]], environment: server.environment) { process in
+        let result = try Harness.run(Harness.binary, ["-q", "-o", output, Harness.songs[2]], environment: server.environment) { process in
             usleep(1_000_000)
             kill(daemon, SIGSTOP)
             // Long enough for the device's buffer to fill: the playback thread is stuck in ao_play.
@@ -36,7 +39,7 @@ import Testing
         }
         #expect(result.status == 128 + SIGTERM)
         #expect(took < Self.limit, "SIGTERM took \(took) s")
-        #expect(result.stderrLines == ["tplayer: output: the pulse device did not stop in time; left as it is"])
+        #expect(result.stderrLines == said)
     }
 
     @Test func qEndsTplayerWithinASecondWhileTheSoundServerIsFrozenAndTheTerminalIsAsBefore() throws {
