@@ -144,10 +144,13 @@ struct TPlayer: ParsableCommand {
             return
         }
         if listOutputs {
+            // tplayer's own: PulseAudio natively, and libao's default device by name.
+            printOutput("\("pulse".padding(toLength: 8)) live  PulseAudio or PipeWire, natively  (default when a server answers)")
+            printOutput("\("ao".padding(toLength: 8)) live  libao's default device")
             let fallback = OutputDriverInfo.defaultLive()
-            for driver in OutputDriverInfo.all() {
+            for driver in OutputDriverInfo.all() where driver.shortName != "pulse" {  // `-o pulse` is the native one
                 let kind = driver.isLive ? "live" : "file"
-                let mark = driver.shortName == fallback ? "  (default)" : ""
+                let mark = driver.shortName == fallback ? "  (libao's default)" : ""
                 printOutput("\(driver.shortName.padding(toLength: 8)) \(kind)  \(driver.name)\(mark)")
             }
             return

@@ -134,7 +134,8 @@ import Testing
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("null") && $0.contains(" live ") })
         #expect(lines.contains { $0.hasPrefix("wav") && $0.contains(" file ") })
-        #expect(lines.contains { $0.hasPrefix("pulse") })
+        #expect(lines.filter { $0.hasPrefix("pulse ") }.count == 1, "the native output, once")
+        #expect(lines.contains { $0.hasPrefix("ao ") && $0.contains(" live ") })
     }
 
     /// With no terminal there is no one to wait for: --keep-open does not keep a run going.

@@ -1,0 +1,44 @@
+import PlayerCore
+
+/// The values the playback loop's state is made of.
+extension PlaybackLoop {
+    /// The open song: its token, what it is, and the format it decodes to now.
+    struct Song {
+        /// The session's token for it; `nil` while it is the cued song that took over at the
+        /// end of the last one, until the session's `open` for it adopts it.
+        var token: Int?
+        let info: SongInfo
+        var format: PCMFormat
+
+        /// The token its events carry: one the session never gave, before it is adopted.
+        var reportedToken: Int { token ?? -1 }
+    }
+
+    /// Audio decoded but not yet written (kept while the device is lost), and what follows
+    /// once it is: the script's grant it used up, and why the song ends there, if it does.
+    struct Held {
+        var bytes: Int
+        var spentGrant: Int?
+        var end: EarlyEnd?
+    }
+
+    enum EarlyEnd {
+        /// libmpg123 found damage (its reason).
+        case damaged(String)
+        /// The file shrank while it played.
+        case cutShort(was: Int64, now: Int64)
+    }
+}
+
+extension PlaybackLoop.Phase {
+    /// The phase as the rest of the player sees it (for `--trace`).
+    var reported: PlaybackPhase {
+        switch self {
+        case .idle: .idle
+        case .playing: .playing
+        case .heldByBudget: .heldByBudget
+        case .draining: .playing
+        case .deviceLost(_, let retries): .waitingForDevice(retries: retries)
+        }
+    }
+}
