@@ -21,6 +21,7 @@ public final class MprisServer: OutsideControl {
     private var bus: OpaquePointer?
     /// libsystemd's functions, loaded when the server starts.
     private let api: UnsafeMutablePointer<tp_sdbus>
+    private let sd: SdBus
     private let handlers: UnsafeMutablePointer<tp_bus_handlers>
     private var slots: [OpaquePointer?] = [nil, nil]
     /// The two vtables, built when the server starts; freed after the objects leave the bus.
@@ -66,6 +67,7 @@ public final class MprisServer: OutsideControl {
     private init(bus: OpaquePointer, api: UnsafeMutablePointer<tp_sdbus>, session: Session, position: @escaping () -> Int64) {
         self.bus = bus
         self.api = api
+        sd = SdBus(api: api)
         self.session = session
         self.position = position
         handlers = .allocate(capacity: 1)
@@ -101,11 +103,11 @@ public final class MprisServer: OutsideControl {
         guard let bus else { return false }
         vtables = [tp_mpris_root(api.pointee.vtable_format), tp_mpris_player(api.pointee.vtable_format)]
         guard let root = vtables[0], let player = vtables[1],
-              sd_bus_add_object_vtable(bus, &slots[0], Self.objectPath, Self.rootInterface, root, handlers) >= 0,
-              sd_bus_add_object_vtable(bus, &slots[1], Self.objectPath, Self.playerInterface, player, handlers) >= 0
+              sd.addObjectVtable(bus, &slots[0], Self.objectPath, Self.rootInterface, root, handlers) >= 0,
+              sd.addObjectVtable(bus, &slots[1], Self.objectPath, Self.playerInterface, player, handlers) >= 0
         else { return false }
         for candidate in ["org.mpris.MediaPlayer2.tplayer", "org.mpris.MediaPlayer2.tplayer.instance\(getpid())"] {
-            if sd_bus_request_name(bus, candidate, 0) >= 0 {
+            if sd.requestName(bus, candidate) >= 0 {
                 name = candidate
                 return true
             }
@@ -115,9 +117,9 @@ public final class MprisServer: OutsideControl {
 
     /// Leaves the bus (the name goes with the connection).
     public func close() {
-        for slot in slots where slot != nil { sd_bus_slot_unref(slot) }
+        for slot in slots where slot != nil { sd.unref(slot: slot) }
         slots = [nil, nil]
-        if let bus { sd_bus_flush_close_unref(bus) }
+        if let bus { sd.flushCloseUnref(bus) }
         bus = nil
         vtables.forEach { free($0) }
         vtables = []
@@ -127,14 +129,14 @@ public final class MprisServer: OutsideControl {
 
     public var descriptor: Int32? {
         guard let bus else { return nil }
-        let fd = sd_bus_get_fd(bus)
+        let fd = sd.fd(bus)
         return fd >= 0 ? fd : nil
     }
 
     public func process() {
         guard let bus else { return }
         while true {
-            let result = sd_bus_process(bus, nil)
+            let result = sd.process(bus)
             if result < 0 {
                 // The bus went away: MPRIS ends quietly, the player plays on.
                 close()
@@ -148,12 +150,12 @@ public final class MprisServer: OutsideControl {
         guard case .seeked(let token, let frame, _) = event, token == session.state.token,
               let song = session.state.song, let bus else { return }
         var message: OpaquePointer?
-        guard sd_bus_message_new_signal(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0,
+        guard sd.newSignal(bus, &message, Self.objectPath, Self.playerInterface, "Seeked") >= 0,
               let message else { return }
-        var microseconds = MprisTime.microseconds(frames: frame, rate: song.sampleRate)
-        sd_bus_message_append_basic(message, CChar(UInt8(ascii: "x")), &microseconds)
-        sd_bus_send(bus, message, nil)
-        sd_bus_message_unref(message)
+        let microseconds = MprisTime.microseconds(frames: frame, rate: song.sampleRate)
+        sd.append(message, microseconds)
+        sd.send(message, on: bus)
+        sd.unref(message)
     }
 
     public func update() {
@@ -174,8 +176,8 @@ public final class MprisServer: OutsideControl {
         if before.canPlay != now.canPlay { changed.append("CanPlay") }
         if before.canPause != now.canPause { changed.append("CanPause") }
         if before.canSeek != now.canSeek { changed.append("CanSeek") }
-        _ = withCStrings(changed) { sd_bus_emit_properties_changed_strv(bus, Self.objectPath, Self.playerInterface, $0) }
-        sd_bus_flush(bus)
+        sd.emitPropertiesChanged(bus, Self.objectPath, Self.playerInterface, changed)
+        sd.flush(bus)
     }
 
     // MARK: - The player as MPRIS sees it
@@ -218,14 +220,14 @@ public final class MprisServer: OutsideControl {
             session.perform(.seek(.to(.zero)))
         case "Seek":
             var offset: Int64 = 0
-            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &offset) > 0 else { return -EINVAL }
+            guard sd.read(message, "x", &offset) > 0 else { return -EINVAL }
             guard let target = MprisTime.seek(offset: offset) else { return -EINVAL }
             session.perform(.seek(target))
         case "SetPosition":
             var track: UnsafePointer<CChar>?
             var microseconds: Int64 = 0
-            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "o")), &track) > 0, let track,
-                  sd_bus_message_read_basic(message, CChar(UInt8(ascii: "x")), &microseconds) > 0 else { return -EINVAL }
+            guard sd.read(message, "o", &track) > 0, let track,
+                  sd.read(message, "x", &microseconds) > 0 else { return -EINVAL }
             // The spec: ignored unless it is about the song playing, and within it.
             if let token = session.state.token, let song = session.state.song, String(cString: track) == trackPath(token),
                let target = MprisTime.setPosition(microseconds, in: song) {
@@ -233,18 +235,18 @@ public final class MprisServer: OutsideControl {
             }
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "s")), &uri) > 0, let uri else { return -EINVAL }
+            guard sd.read(message, "s", &uri) > 0, let uri else { return -EINVAL }
             guard case .success(let path) = FileURL.path(String(cString: uri)) else {
-                return tp_bus_error(api, error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs of this machine only")
+                return sd.error(error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs of this machine only")
             }
             session.perform(.load(path))
         default:
-            return tp_bus_error(api, error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+            return sd.error(error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
         }
         var reply: OpaquePointer?
-        guard sd_bus_message_new_method_return(message, &reply) >= 0, let reply else { return -ENOMEM }
-        defer { sd_bus_message_unref(reply) }
-        return sd_bus_send(nil, reply, nil)
+        guard sd.newMethodReturn(message, &reply) >= 0, let reply else { return -ENOMEM }
+        defer { sd.unref(reply) }
+        return sd.send(reply)
     }
 
     // MARK: - Properties
@@ -253,23 +255,23 @@ public final class MprisServer: OutsideControl {
         let state = session.state
         let now = snapshot()
         switch property {
-        case "CanQuit", "CanControl": return append(reply, true)
-        case "CanRaise", "HasTrackList": return append(reply, false)
-        case "Identity": return append(reply, "tplayer")
-        case "SupportedUriSchemes": return appendList(reply, ["file"])
-        case "SupportedMimeTypes": return appendList(reply, ["audio/mpeg"])
-        case "PlaybackStatus": return append(reply, now.status)
-        case "LoopStatus": return append(reply, now.loop)
-        case "Shuffle": return append(reply, now.shuffle)
-        case "Volume": return append(reply, now.volume)
-        case "Rate", "MinimumRate", "MaximumRate": return append(reply, 1.0)
+        case "CanQuit", "CanControl": return sd.append(reply, true)
+        case "CanRaise", "HasTrackList": return sd.append(reply, false)
+        case "Identity": return sd.append(reply, "tplayer")
+        case "SupportedUriSchemes": return sd.appendList(reply, ["file"])
+        case "SupportedMimeTypes": return sd.appendList(reply, ["audio/mpeg"])
+        case "PlaybackStatus": return sd.append(reply, now.status)
+        case "LoopStatus": return sd.append(reply, now.loop)
+        case "Shuffle": return sd.append(reply, now.shuffle)
+        case "Volume": return sd.append(reply, now.volume)
+        case "Rate", "MinimumRate", "MaximumRate": return sd.append(reply, 1.0)
         case "Position":
-            return append(reply, state.song.map { MprisTime.microseconds(frames: position(), rate: $0.sampleRate) } ?? 0)
-        case "CanGoNext": return append(reply, now.canGoNext)
-        case "CanGoPrevious": return append(reply, now.canGoPrevious)
-        case "CanPlay": return append(reply, now.canPlay)
-        case "CanPause": return append(reply, now.canPause)
-        case "CanSeek": return append(reply, now.canSeek)
+            return sd.append(reply, state.song.map { MprisTime.microseconds(frames: position(), rate: $0.sampleRate) } ?? 0)
+        case "CanGoNext": return sd.append(reply, now.canGoNext)
+        case "CanGoPrevious": return sd.append(reply, now.canGoPrevious)
+        case "CanPlay": return sd.append(reply, now.canPlay)
+        case "CanPause": return sd.append(reply, now.canPause)
+        case "CanSeek": return sd.append(reply, now.canSeek)
         case "Metadata": return appendMetadata(reply)
         default: return -ENOENT
         }
@@ -279,147 +281,57 @@ public final class MprisServer: OutsideControl {
         switch property {
         case "LoopStatus":
             var text: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "s")), &text) > 0, let text else { return -EINVAL }
+            guard sd.read(value, "s", &text) > 0, let text else { return -EINVAL }
             switch String(cString: text) {
             case "None": session.perform(.setRepeat(false))
             // tplayer repeats the list; a single song repeats as a list of one.
             case "Playlist", "Track": session.perform(.setRepeat(true))
-            default: return tp_bus_error(api, error, "org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist")
+            default: return sd.error(error, "org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist")
             }
         case "Shuffle":
             var on: Int32 = 0
-            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "b")), &on) > 0 else { return -EINVAL }
+            guard sd.read(value, "b", &on) > 0 else { return -EINVAL }
             session.perform(.setShuffle(on != 0))
         case "Volume":
             var volume = 0.0
-            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &volume) > 0, volume.isFinite else { return -EINVAL }
+            guard sd.read(value, "d", &volume) > 0, volume.isFinite else { return -EINVAL }
             session.perform(.volume(Int((min(max(volume, 0), 1) * 100).rounded())))
             if session.muted { session.perform(.setMute(false)) }
         case "Rate":
             var rate = 0.0
-            guard sd_bus_message_read_basic(value, CChar(UInt8(ascii: "d")), &rate) > 0 else { return -EINVAL }
+            guard sd.read(value, "d", &rate) > 0 else { return -EINVAL }
             if rate == 0 { session.perform(.stop) }  // the spec's "Rate 0 is Pause"
         default:
-            return tp_bus_error(api, error, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
+            return sd.error(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
         }
         return 1
     }
 
     private func appendMetadata(_ reply: OpaquePointer) -> Int32 {
-        guard sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "{sv}") >= 0 else { return -ENOMEM }
+        guard sd.openContainer(reply, "a", "{sv}") >= 0 else { return -ENOMEM }
         if let song = session.state.song, let token = session.state.token {
-            entry(reply, "mpris:trackid", "o") { append(reply, trackPath(token), type: "o") }
+            sd.entry(reply, "mpris:trackid", "o") { sd.append(reply, trackPath(token), type: "o") }
             if let total = song.totalFrames {
-                entry(reply, "mpris:length", "x") { append(reply, MprisTime.microseconds(frames: total, rate: song.sampleRate)) }
+                sd.entry(reply, "mpris:length", "x") { sd.append(reply, MprisTime.microseconds(frames: total, rate: song.sampleRate)) }
             }
             let title = nonEmpty(song.title) ?? session.songName ?? song.fileName
-            entry(reply, "xesam:title", "s") { append(reply, title) }
+            sd.entry(reply, "xesam:title", "s") { sd.append(reply, title) }
             if let artist = nonEmpty(song.artist) {
-                entry(reply, "xesam:artist", "as") { appendList(reply, [artist]) }
+                sd.entry(reply, "xesam:artist", "as") { sd.appendList(reply, [artist]) }
             }
             if let album = nonEmpty(song.album) {
-                entry(reply, "xesam:album", "s") { append(reply, album) }
+                sd.entry(reply, "xesam:album", "s") { sd.append(reply, album) }
             }
             let absolute = song.path.isAbsolute ? song.path : song.path.resolved(against: FileSystem.currentFolder())
-            entry(reply, "xesam:url", "s") { append(reply, FileURL.string(for: absolute)) }
+            sd.entry(reply, "xesam:url", "s") { sd.append(reply, FileURL.string(for: absolute)) }
         } else {
-            entry(reply, "mpris:trackid", "o") { append(reply, "/org/mpris/MediaPlayer2/TrackList/NoTrack", type: "o") }
+            sd.entry(reply, "mpris:trackid", "o") { sd.append(reply, "/org/mpris/MediaPlayer2/TrackList/NoTrack", type: "o") }
         }
-        return sd_bus_message_close_container(reply)
+        return sd.closeContainer(reply)
     }
 
     private func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
         return text
-    }
-
-    /// One `{sv}` dictionary entry.
-    private func entry(_ reply: OpaquePointer, _ key: String, _ signature: String, _ value: () -> Int32) {
-        sd_bus_message_open_container(reply, CChar(UInt8(ascii: "e")), "sv")
-        _ = append(reply, key)
-        sd_bus_message_open_container(reply, CChar(UInt8(ascii: "v")), signature)
-        _ = value()
-        sd_bus_message_close_container(reply)
-        sd_bus_message_close_container(reply)
-    }
-
-    @discardableResult
-    private func append(_ reply: OpaquePointer, _ value: Bool) -> Int32 {
-        var flag: Int32 = value ? 1 : 0
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "b")), &flag)
-    }
-
-    @discardableResult
-    private func append(_ reply: OpaquePointer, _ value: Double) -> Int32 {
-        var number = value
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "d")), &number)
-    }
-
-    @discardableResult
-    private func append(_ reply: OpaquePointer, _ value: Int64) -> Int32 {
-        var number = value
-        return sd_bus_message_append_basic(reply, CChar(UInt8(ascii: "x")), &number)
-    }
-
-    /// A string (Swift strings are valid UTF-8, as D-Bus requires; a NUL ends it early).
-    @discardableResult
-    private func append(_ reply: OpaquePointer, _ value: String, type: Character = "s") -> Int32 {
-        value.withCString { sd_bus_message_append_basic(reply, CChar(type.asciiValue!), $0) }
-    }
-
-    @discardableResult
-    private func appendList(_ reply: OpaquePointer, _ values: [String]) -> Int32 {
-        guard sd_bus_message_open_container(reply, CChar(UInt8(ascii: "a")), "s") >= 0 else { return -ENOMEM }
-        for value in values { append(reply, value) }
-        return sd_bus_message_close_container(reply)
-    }
-
-    // libsystemd's functions by their own names, through `api` (members shadow the C ones).
-    private func sd_bus_add_object_vtable(_ bus: OpaquePointer, _ slot: UnsafeMutablePointer<OpaquePointer?>, _ path: String,
-                                          _ interface: String, _ vtable: UnsafePointer<sd_bus_vtable>, _ userdata: UnsafeMutableRawPointer) -> Int32 {
-        api.pointee.add_object_vtable(bus, slot, path, interface, vtable, userdata)
-    }
-    private func sd_bus_request_name(_ bus: OpaquePointer, _ name: String, _ flags: UInt64) -> Int32 { api.pointee.request_name(bus, name, flags) }
-    private func sd_bus_slot_unref(_ slot: OpaquePointer?) { _ = api.pointee.slot_unref(slot) }
-    private func sd_bus_flush_close_unref(_ bus: OpaquePointer) { _ = api.pointee.flush_close_unref(bus) }
-    private func sd_bus_get_fd(_ bus: OpaquePointer) -> Int32 { api.pointee.get_fd(bus) }
-    private func sd_bus_process(_ bus: OpaquePointer, _ ret: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 { api.pointee.process(bus, ret) }
-    @discardableResult
-    private func sd_bus_flush(_ bus: OpaquePointer) -> Int32 { api.pointee.flush(bus) }
-    @discardableResult
-    private func sd_bus_send(_ bus: OpaquePointer?, _ message: OpaquePointer, _ cookie: UnsafeMutablePointer<UInt64>?) -> Int32 {
-        api.pointee.send(bus, message, cookie)
-    }
-    @discardableResult
-    private func sd_bus_emit_properties_changed_strv(_ bus: OpaquePointer, _ path: String, _ interface: String,
-                                                     _ names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
-        api.pointee.emit_properties_changed_strv(bus, path, interface, names)
-    }
-    private func sd_bus_message_new_signal(_ bus: OpaquePointer, _ message: UnsafeMutablePointer<OpaquePointer?>, _ path: String,
-                                           _ interface: String, _ member: String) -> Int32 {
-        api.pointee.message_new_signal(bus, message, path, interface, member)
-    }
-    private func sd_bus_message_new_method_return(_ call: OpaquePointer, _ message: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
-        api.pointee.message_new_method_return(call, message)
-    }
-    private func sd_bus_message_unref(_ message: OpaquePointer) { _ = api.pointee.message_unref(message) }
-    @discardableResult
-    private func sd_bus_message_append_basic(_ message: OpaquePointer, _ type: CChar, _ value: UnsafeRawPointer) -> Int32 {
-        api.pointee.message_append_basic(message, type, value)
-    }
-    private func sd_bus_message_read_basic(_ message: OpaquePointer, _ type: CChar, _ value: UnsafeMutableRawPointer) -> Int32 {
-        api.pointee.message_read_basic(message, type, value)
-    }
-    @discardableResult
-    private func sd_bus_message_open_container(_ message: OpaquePointer, _ type: CChar, _ contents: String) -> Int32 {
-        api.pointee.message_open_container(message, type, contents)
-    }
-    @discardableResult
-    private func sd_bus_message_close_container(_ message: OpaquePointer) -> Int32 { api.pointee.message_close_container(message) }
-
-    private func withCStrings<Result>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result) -> Result {
-        var pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
     }
 }
