@@ -69,23 +69,17 @@ struct PlayerRun {
         }
         let engine: Engine
         let signals: SignalWatcher
-        switch Startup.engineAndSignals(output: output, fades: options.fades) {
-        case .success(let started): (engine, signals) = started
+        let work: BackgroundWork
+        switch Startup.start(output: output, fades: options.fades) {
+        case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }
+        defer { work.cancelAll() }
         // Keys whenever stdin is a terminal; then the list stays open at its end, as in cmus,
         // and q quits. With no one at the keys, the run ends with the list.
         // A folder or a playlist loaded while playing, and Tab's listing of a folder, are done
         // off the main loop: the keys are answered meanwhile, and a newer one (or quitting)
         // stops them.
-        let work: BackgroundWork
-        do {
-            work = try BackgroundWork()
-        } catch {
-            printError("tplayer: cannot start: \(error.reason)")
-            return 1
-        }
-        defer { work.cancelAll() }
         let terminal = TerminalSession(showsStatus: !options.quiet) { typed, done in
             work.start(.completion, { cancel in TypedPath.complete(typed) { cancel.isSet } }, then: { completion in
                 done(Console.Completion(text: completion.text, choices: completion.choices))

@@ -26,10 +26,12 @@ struct RemoteRun {
         }
         let engine: Engine
         let signals: SignalWatcher
-        switch Startup.engineAndSignals(output: output, fades: fades, measuresStartDelay: true) {
-        case .success(let started): (engine, signals) = started
+        let work: BackgroundWork
+        switch Startup.start(output: output, fades: fades, measuresStartDelay: true) {
+        case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }
+        defer { work.cancelAll() }
         // Commands from stdin, or from a named pipe (`--fifo`), which tplayer removes at the end
         // if it made it.
         var pipe: CommandPipe?
@@ -47,14 +49,6 @@ struct RemoteRun {
         session.failedSongsFailTheRun = false
         // LOAD plays one stream, as in mpg123 (the session's default); LOADLIST's playlist is
         // read off the main loop.
-        let work: BackgroundWork
-        do {
-            work = try BackgroundWork()
-        } catch {
-            printError("tplayer: cannot start: \(error.reason)")
-            return 1
-        }
-        defer { work.cancelAll() }
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO
         let remote = RemoteControl(
             session: session, position: { engine.position },

@@ -1,16 +1,18 @@
 import AudioEngine
+import PlayerApp
 import Terminal
 
-/// What every playing run starts with: the engine on its output, and the signal watcher. A
-/// failure is said in one line; the caller exits with its status.
+/// What every playing run starts with: the engine on its output, the signal watcher, and the
+/// helper for work done off the main loop. A failure is said in one line; the caller exits
+/// with its status.
 enum Startup {
     struct Failure: Error {
         /// 64 for a mistake in the command line (an unknown driver), 1 when the system refused.
         let status: Int32
     }
 
-    static func engineAndSignals(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false)
-        -> Result<(engine: Engine, signals: SignalWatcher), Failure> {
+    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false)
+        -> Result<(engine: Engine, signals: SignalWatcher, work: BackgroundWork), Failure> {
         let engine: Engine
         do {
             engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay)
@@ -19,7 +21,7 @@ enum Startup {
             return .failure(Failure(status: error.isUsageError ? 64 : 1))
         }
         do {
-            return .success((engine, try SignalWatcher()))
+            return .success((engine, try SignalWatcher(), try BackgroundWork()))
         } catch {
             printError("tplayer: cannot start: \(error.reason)")
             return .failure(Failure(status: 1))
