@@ -21,9 +21,9 @@ struct EngineShared {
     var budget = PlaybackBudget()
     /// Frames of the current song handed to the output.
     var position: Int64 = 0
-    /// Of those, the frames not yet heard, where the output can say (a sound server's stream,
+    /// The output that can say how many of those are not yet heard (a sound server's stream;
     /// asked outside this lock: libpulse's thread takes this lock under its own).
-    var queued: QueueProbe?
+    var queueHolder: AudioSink?
     /// A sound server asked for audio since the playback thread last looked.
     var outputWoke = false
     /// Set by the playback thread as its last act: whether the output closed cleanly.
@@ -32,14 +32,9 @@ struct EngineShared {
     /// The frames of the current song heard so far: those handed to the output less those it
     /// still holds.
     static func heard(_ shared: Locked<EngineShared>) -> Int64 {
-        let (written, probe) = shared.read { ($0.position, $0.queued) }
-        guard let queued = probe?.sink.queuedFrames else { return written }
+        let (written, holder) = shared.read { ($0.position, $0.queueHolder) }
+        guard let queued = holder?.queuedFrames else { return written }
         return max(written - Int64(queued), 0)
     }
-}
-
-/// The output whose queue the position discounts.
-struct QueueProbe {
-    let sink: AudioSink
 }
 

@@ -45,14 +45,15 @@ extension PlaybackLoop {
         case .ready(let sink, let isNew):
             // From here on the file's format is the only one the decoder may give: a stream
             // that changes format partway is converted, not written under the wrong header.
-            if isNew, slot.isFile { keepFileFormat(sink.format) }
-            if isNew { shared.update { $0.queued = sink.canPause ? QueueProbe(sink: sink) : nil } }
-            if isNew, let granted = (sink as? PulseSink)?.grantedBuffer {
+            guard isNew else { return sink }
+            if slot.isFile { keepFileFormat(sink.format) }
+            shared.update { $0.queueHolder = sink.canPause ? sink : nil }
+            if let granted = (sink as? PulseSink)?.grantedBuffer {
                 report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
             }
             return sink
         case .fellBack(let sink, let notice):
-            shared.update { $0.queued = nil }
+            shared.update { $0.queueHolder = nil }
             report(.outputFallback(message: notice))
             return sink
         case .failed(let message):

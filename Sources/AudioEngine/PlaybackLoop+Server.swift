@@ -42,16 +42,19 @@ extension PlaybackLoop {
 
     /// The song's last frame was written: on a server's stream, what it holds plays out first.
     func endOfSong(_ current: Song) {
-        if onServer, (slot.sink?.queuedFrames ?? 0) > 0 {
-            return move(to: .draining)
-        }
-        move(to: .idle)
-        report(.ended(token: current.reportedToken))
+        if onServer, queued > 0 { return move(to: .draining) }
+        ended(current)
     }
 
     /// While draining: the song has ended once nothing is queued.
     func checkDrained() {
-        guard let current = song, (slot.sink?.queuedFrames ?? 0) <= 0 else { return }
+        if let current = song, queued <= 0 { ended(current) }
+    }
+
+    /// Frames a sound server still holds (none on other outputs).
+    private var queued: Int { slot.sink?.queuedFrames ?? 0 }
+
+    private func ended(_ current: Song) {
         move(to: .idle)
         report(.ended(token: current.reportedToken))
     }

@@ -280,10 +280,10 @@ final class PlaybackLoop {
 
     /// When the next chunk is due, while playing ahead of it; `nil` when there is work now.
     var nextWrite: Double? {
-        guard phase == .playing, held == nil, let rate = song?.format.rate else { return nil }
+        guard phase == .playing, held == nil, let format = song?.format else { return nil }
         if onServer {
             // No room: the server's request wakes the loop, or this poll (a script's short queue).
-            return serverRoom(for: PCMFormat(rate: rate, channels: song?.format.channels ?? 2)) > 0 ? nil : clock.now + Self.serverPoll
+            return serverRoom(for: format) > 0 ? nil : clock.now + Self.serverPoll
         }
         return slot.pacer.nextWrite(at: clock.now)
     }

@@ -278,7 +278,7 @@ final class PulseSink: AudioSink {
                 Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue().signals.update { $0.drained = true }
             }, box)
         }
-        _ = signals.wait(until: { $0.drained || (PA_STREAM_IS_GOOD($0.stream) == 0) }, timeout: left + 0.2) { _ in () }
+        signals.wait(until: { $0.drained || (PA_STREAM_IS_GOOD($0.stream) == 0) }, timeout: left + 0.2) { _ in () }
         release()
     }
 
@@ -288,6 +288,7 @@ final class PulseSink: AudioSink {
             self.stream = nil
             connection.api.stream_set_state_callback(stream, nil, nil)
             connection.api.stream_set_write_callback(stream, nil, nil)
+            connection.api.stream_set_underflow_callback(stream, nil, nil)
             _ = connection.api.stream_disconnect(stream)
             connection.api.stream_unref(stream)
         }

@@ -7,7 +7,6 @@
 // loading would cost every run's start-up, `-w` runs included, which never play live.
 #include <dlfcn.h>
 #include <pulse/context.h>
-#include <pulse/error.h>
 #include <pulse/stream.h>
 #include <pulse/thread-mainloop.h>
 
@@ -26,7 +25,6 @@ typedef struct tp_pulse {
     void (*context_unref)(pa_context *c);
     pa_context_state_t (*context_get_state)(const pa_context *c);
     void (*context_set_state_callback)(pa_context *c, pa_context_notify_cb_t cb, void *userdata);
-    int (*context_errno)(const pa_context *c);
 
     pa_stream *(*stream_new)(pa_context *c, const char *name, const pa_sample_spec *ss, const pa_channel_map *map);
     int (*stream_connect_playback)(pa_stream *s, const char *dev, const pa_buffer_attr *attr, pa_stream_flags_t flags,
@@ -42,13 +40,10 @@ typedef struct tp_pulse {
     pa_operation *(*stream_cork)(pa_stream *s, int b, pa_stream_success_cb_t cb, void *userdata);
     pa_operation *(*stream_flush)(pa_stream *s, pa_stream_success_cb_t cb, void *userdata);
     pa_operation *(*stream_drain)(pa_stream *s, pa_stream_success_cb_t cb, void *userdata);
-    pa_operation *(*stream_trigger)(pa_stream *s, pa_stream_success_cb_t cb, void *userdata);
     int (*stream_get_latency)(pa_stream *s, pa_usec_t *r_usec, int *negative);
     const pa_buffer_attr *(*stream_get_buffer_attr)(pa_stream *s);
 
-    pa_operation_state_t (*operation_get_state)(const pa_operation *o);
     void (*operation_unref)(pa_operation *o);
-    const char *(*strerror)(int error);
 } tp_pulse;
 
 /// Loads libpulse and fills `api`; 0 on success, -1 when it or a function is missing.
@@ -69,7 +64,6 @@ static inline int tp_pulse_load(tp_pulse *api) {
     TP_LOAD(context_unref, pa_context_unref);
     TP_LOAD(context_get_state, pa_context_get_state);
     TP_LOAD(context_set_state_callback, pa_context_set_state_callback);
-    TP_LOAD(context_errno, pa_context_errno);
     TP_LOAD(stream_new, pa_stream_new);
     TP_LOAD(stream_connect_playback, pa_stream_connect_playback);
     TP_LOAD(stream_disconnect, pa_stream_disconnect);
@@ -83,12 +77,9 @@ static inline int tp_pulse_load(tp_pulse *api) {
     TP_LOAD(stream_cork, pa_stream_cork);
     TP_LOAD(stream_flush, pa_stream_flush);
     TP_LOAD(stream_drain, pa_stream_drain);
-    TP_LOAD(stream_trigger, pa_stream_trigger);
     TP_LOAD(stream_get_latency, pa_stream_get_latency);
     TP_LOAD(stream_get_buffer_attr, pa_stream_get_buffer_attr);
-    TP_LOAD(operation_get_state, pa_operation_get_state);
     TP_LOAD(operation_unref, pa_operation_unref);
-    TP_LOAD(strerror, pa_strerror);
 #undef TP_LOAD
     return 0;
 }
