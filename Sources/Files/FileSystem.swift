@@ -250,8 +250,7 @@ public enum FileSystem {
         }
         if let refusal = OpenedFiles.shared.claimOutput(file, existed: existed) { return .failure(.refused(refusal)) }
         if existed, path != Path("-"), case .success(let info) = file.status(), info.kind == .regular,
-           ftruncate(file.descriptor, 0) != 0 {
-            let error = SystemError.current
+           let error = file.truncate(to: 0) {
             OpenedFiles.shared.releaseOutput(file)
             return .failure(.system(error))
         }

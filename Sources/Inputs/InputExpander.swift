@@ -178,10 +178,14 @@ public struct InputExpander: Sendable {
             return
         }
         let items: [FileSystem.DirectoryItem]
-        switch FileSystem.status(of: path).flatMap({ info in FileSystem.list(path).map { (info, $0) } }) {
+        // The listing itself stops on a cancel too: a folder of 200,000 files is long to list.
+        let isCancelled = isCancelled
+        switch FileSystem.status(of: path).flatMap({ info in FileSystem.list(path, isCancelled: isCancelled).map { (info, $0) } }) {
         case .success(let (info, listed)):
             guard visited.insert(info.id).inserted else { return }
             items = listed
+        case .failure where isCancelled():
+            return
         case .failure(let error):
             let which = path == root && place == nil ? "" : " " + path.abbreviated()
             return report(place, "cannot read folder\(which): \(error.reason)", about: root)

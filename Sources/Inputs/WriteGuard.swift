@@ -12,8 +12,10 @@ public enum WriteGuard {
     /// Names `-w` refuses whatever `--force` says: audio, playlists and scripts.
     public static let inputExtensions: [String: String] = {
         var kinds = ["m3u": "playlist", "m3u8": "playlist", "pls": "playlist", "cue": "CUE sheet", "tps": "script"]
-        for song in ["mp3", "mp2", "mp1", "mpga", "flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "alac",
-                     "wma", "ape", "wv", "mpc", "aif", "aiff", "webm", "mka"] {
+        // The songs tplayer plays, and those of the other formats a music folder holds.
+        let otherSongs: Set = ["flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "alac",
+                               "wma", "ape", "wv", "mpc", "aif", "aiff", "webm", "mka"]
+        for song in InputExpander.audioExtensions.union(otherSongs) {
             kinds[song] = "song"
         }
         return kinds
