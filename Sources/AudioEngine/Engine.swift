@@ -56,8 +56,9 @@ public final class Engine: PlayerEngine {
             outbox.post(.outputFallback(message: notice))
         }
         if let pulse = choice.primary as? PulseOutput {
-            // The server's requests for audio wake the playback thread.
-            pulse.wake = { [shared] in shared.update { $0.outputWoke = true } }
+            // The server's requests for audio wake the playback thread. Weakly: the shared state
+            // holds the open sink (for the position heard), and the sink holds this.
+            pulse.wake = { [weak shared] in shared?.update { $0.outputWoke = true } }
         }
         let loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)

@@ -100,7 +100,10 @@ final class PlaybackLoop {
         var result: Result<Void, OutputFailure> = .success(())
         do { try slot.close() } catch { result = .failure(error) }
         decoder.close()
-        shared.update { $0.finished = result }
+        shared.update {
+            $0.queueHolder = nil
+            $0.finished = result
+        }
     }
 
     // MARK: Commands
