@@ -100,6 +100,10 @@ protocol AudioSink: AnyObject {
     func pause(_ paused: Bool)
     /// Drops what is queued, so that what is written next is heard at once.
     func discard()
+    /// Asks to be told when what is queued has played (`isDrained`); the server's word, not an
+    /// estimate, is what ends a song.
+    func drain()
+    var isDrained: Bool { get }
 }
 
 extension AudioSink {
@@ -108,4 +112,6 @@ extension AudioSink {
     var canPause: Bool { false }
     func pause(_ paused: Bool) {}
     func discard() {}
+    func drain() {}
+    var isDrained: Bool { true }
 }

@@ -42,17 +42,16 @@ extension PlaybackLoop {
 
     /// The song's last frame was written: on a server's stream, what it holds plays out first.
     func endOfSong(_ current: Song) {
-        if onServer, queued > 0 { return move(to: .draining) }
-        ended(current)
+        guard onServer, let sink = slot.sink else { return ended(current) }
+        sink.drain()
+        move(to: .draining)
     }
 
-    /// While draining: the song has ended once nothing is queued.
+    /// While draining: the song has ended once the server says all of it has played (as mpv and
+    /// paplay wait for it: an estimate from the latency ended songs early on some sinks).
     func checkDrained() {
-        if let current = song, queued <= 0 { ended(current) }
+        if let current = song, slot.sink?.isDrained ?? true { ended(current) }
     }
-
-    /// Frames a sound server still holds (none on other outputs).
-    private var queued: Int { slot.sink?.queuedFrames ?? 0 }
 
     private func ended(_ current: Song) {
         move(to: .idle)

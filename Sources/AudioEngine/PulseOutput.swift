@@ -268,16 +268,27 @@ final class PulseSink: AudioSink {
         }
     }
 
-    /// Plays what is queued (at most what it lasts, and a little more), then closes the stream.
-    func close() throws(OutputFailure) {
-        let left = Double(queuedFrames ?? 0) / Double(format.rate)
+    /// Asks the server to say when what is queued has been played (`isDrained`).
+    func drain() {
+        signals.update { $0.drained = false }
         let box = Unmanaged.passUnretained(waker).toOpaque()
         run { api, stream in
             api.stream_drain(stream, { _, _, box in
                 guard let box else { return }
-                Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue().signals.update { $0.drained = true }
+                let waker = Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue()
+                waker.signals.update { $0.drained = true }
+                waker.wake()
             }, box)
         }
+    }
+
+    /// The server has played all that was queued when `drain` was asked (or the stream is gone).
+    var isDrained: Bool { signals.read { $0.drained || PA_STREAM_IS_GOOD($0.stream) == 0 } }
+
+    /// Plays what is queued (at most what it lasts, and a little more), then closes the stream.
+    func close() throws(OutputFailure) {
+        let left = Double(queuedFrames ?? 0) / Double(format.rate)
+        drain()
         signals.wait(until: { $0.drained || (PA_STREAM_IS_GOOD($0.stream) == 0) }, timeout: left + 0.2) { _ in () }
         release()
     }
