@@ -24,6 +24,9 @@ enum DecodeResult: Equatable, Sendable {
     /// The stream is damaged here: `bytes` were decoded before the damage, and the song ends
     /// after them, as in mpg123.
     case damaged(bytes: Int, reason: String)
+    /// Nothing decoded yet (a decoder that decodes ahead on a thread of its own, `AheadDecoder`):
+    /// it wakes the reader when it has more.
+    case pending
 }
 
 /// A song open in a decoder: what the player needs to know about it.
@@ -54,10 +57,17 @@ protocol AudioDecoder: AnyObject {
     /// The song open on this decoder is the one playing (opened so, or opened ahead on the spare
     /// decoder and taken over).
     func promoted()
+    /// Begins to open `path` as the next song, where the decoder can do that on a thread of its
+    /// own (`AheadDecoder`); `opened` then gives the outcome, waiting for it if need be.
+    func startOpening(_ path: Path)
+    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong
 }
 
 extension AudioDecoder {
     func promoted() {}
+    func startOpening(_ path: Path) {}
+    /// A decoder with no thread of its own opens it now.
+    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
 }
 
 /// Why the output failed: one line for the user.

@@ -41,26 +41,33 @@ public final class Engine: PlayerEngine {
         } catch {
             throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
-        // Seeks matter where they are heard: a file is written start to end, without the cost
-        // of reading each song twice.
-        // Live output also opens the next song ahead, on a second decoder, for gapless play.
-        var spare: Mpg123Decoder?
+        // The server's requests for audio and the decoders' threads wake the playback thread.
+        // Weakly: the shared state holds the open sink (for the position heard), and the sink
+        // holds this.
+        let wake: @Sendable () -> Void = { [weak shared] in shared?.update { $0.woke = true } }
+        var live: AudioDecoder = decoder
+        var spare: AudioDecoder?
         if !target.isFile {
+            // Seeks matter where they are heard: a file is written start to end, without the
+            // cost of reading each song twice.
             let indexer = FrameIndexer()
             decoder.indexer = indexer
-            spare = try? Mpg123Decoder()
-            spare?.indexer = indexer
-            spare?.measuresStartDelay = measuresStartDelay
+            // Live output also opens the next song ahead, on a second decoder, for gapless play;
+            // and both decode ahead on threads of their own, so a slow disk is not heard. (A
+            // file is written as fast as decoding goes: it has nothing to wait for.)
+            let second = try? Mpg123Decoder()
+            second?.indexer = indexer
+            second?.measuresStartDelay = measuresStartDelay
+            live = AheadDecoder.around(decoder, wake: wake)
+            if let second { spare = AheadDecoder.around(second, wake: wake) }
         }
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
         if let pulse = choice.primary as? PulseOutput {
-            // The server's requests for audio wake the playback thread. Weakly: the shared state
-            // holds the open sink (for the position heard), and the sink holds this.
-            pulse.wake = { [weak shared] in shared?.update { $0.outputWoke = true } }
+            pulse.wake = wake
         }
-        let loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
+        let loop = PlaybackLoop(decoder: live, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)
         do {
             thread = try HelperThread.start(name: "tplayer-play") { loop.run() }

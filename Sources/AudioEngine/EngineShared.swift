@@ -24,8 +24,9 @@ struct EngineShared {
     /// The output that can say how many of those are not yet heard (a sound server's stream;
     /// asked outside this lock: libpulse's thread takes this lock under its own).
     var queueHolder: AudioSink?
-    /// A sound server asked for audio since the playback thread last looked.
-    var outputWoke = false
+    /// A sound server asked for audio, or the decoder's thread has decoded more, since the
+    /// playback thread last looked.
+    var woke = false
     /// Set by the playback thread as its last act: whether the output closed cleanly.
     var finished: Result<Void, OutputFailure>?
 

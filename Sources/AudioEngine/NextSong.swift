@@ -5,31 +5,33 @@ import PlayerCore
 struct NextSong {
     /// The second decoder; `nil` where nothing is opened ahead.
     private(set) var spare: AudioDecoder?
-    /// The song open on `spare`, if it could be opened.
-    private(set) var cued: OpenedSong?
+    /// The song asked to open on `spare` (on its own thread, where it has one).
+    private(set) var cued: Path?
 
     init(spare: AudioDecoder?) {
         self.spare = spare
     }
 
-    /// Opens `path` ahead (`nil`: nothing follows), unless it is the one open already.
+    /// Begins to open `path` ahead (`nil`: nothing follows), unless it is the one cued already.
     mutating func cue(_ path: Path?) {
-        guard let spare, cued?.info.path != path else { return }
+        guard let spare, cued != path else { return }
         cued = nil
         spare.close()
         guard let path else { return }
         do throws(LoadFailure) {
             try spare.restrictFormat(to: nil)
-            cued = try spare.open(path)
         } catch {
-            // Not now: the session's own open of it says why, in its turn.
+            return  // not now: the session's own open of it says why, in its turn
         }
+        spare.startOpening(path)
+        cued = path
     }
 
     /// At the clean end of the song on `finished`: the spare decoder, with the cued song open
-    /// on it, takes over; `finished` is closed and becomes the spare. `nil` when nothing is cued.
+    /// on it, takes over; `finished` is closed and becomes the spare. `nil` when nothing is cued
+    /// or it could not be opened (the session's own open of it says why).
     mutating func takeOver(from finished: AudioDecoder) -> (decoder: AudioDecoder, song: OpenedSong)? {
-        guard let next = cued, let decoder = spare else { return nil }
+        guard let path = cued, let decoder = spare, let next = try? decoder.opened(path) else { return nil }
         cued = nil
         spare = finished
         finished.close()

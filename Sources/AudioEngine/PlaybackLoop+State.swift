@@ -36,6 +36,7 @@ extension PlaybackLoop.Phase {
         switch self {
         case .idle: .idle
         case .playing: .playing
+        case .starved: .playing  // said by `starve` when it matters
         case .heldByBudget: .heldByBudget
         case .draining: .playing
         case .deviceLost(_, let retries): .waitingForDevice(retries: retries)

@@ -16,12 +16,17 @@ final class PlaybackLoop {
     /// How often a lost device is tried again.
     static let deviceRetrySeconds = 0.5
     static let bufferCapacity = 1 << 16
+    /// Less than this queued on a sound server is close to running dry.
+    static let lowQueue = 0.25
 
     /// What the playback thread is doing.
     enum Phase: Equatable {
         /// Nothing to play: no song, stopped, or at the song's end.
         case idle
         case playing
+        /// Playing, but all that was decoded ahead has been written: the decoder's thread wakes
+        /// the loop when it has more.
+        case starved
         /// Playing, but the script's grant is used up: nothing more until the next one.
         case heldByBudget
         /// The device refused audio; it is tried again at `retryAt` (the `retries`th time).
@@ -72,10 +77,10 @@ final class PlaybackLoop {
             let due = nextWrite
             if let due { timeout = due - now }
             let commands = shared.wait(until: { [phase, held] state in
-                !state.commands.isEmpty || state.outputWoke
+                !state.commands.isEmpty || state.woke
                     || due == nil && Self.hasWork(phase: phase, holding: held != nil, budget: state.budget, rate: rate)
             }, timeout: timeout) { state in
-                state.outputWoke = false
+                state.woke = false
                 guard !state.commands.isEmpty else { return [EngineCommand]() }
                 defer { state.commands.removeAll(keepingCapacity: true) }
                 return state.commands
@@ -90,7 +95,7 @@ final class PlaybackLoop {
 
     private static func hasWork(phase: Phase, holding: Bool, budget: PlaybackBudget, rate: Int?) -> Bool {
         switch phase {
-        case .idle, .deviceLost, .draining: false
+        case .idle, .deviceLost, .draining, .starved: false
         case .playing, .heldByBudget: holding || rate.map(budget.allows) ?? false
         }
     }
@@ -123,7 +128,7 @@ final class PlaybackLoop {
         case .stop:
             // While the cued song has taken over, a stop is the ended song's (a load from
             // Prepare stops what is there first): the song taking over plays on.
-            if (phase == .playing || phase == .heldByBudget || phase == .draining) && song?.token != nil {
+            if (phase == .playing || phase == .starved || phase == .heldByBudget || phase == .draining) && song?.token != nil {
                 if !fader.enabled, let sink = slot.sink, sink.canPause {
                     sink.pause(true)  // stops where it is; play goes on from the same sample
                     slot.corked = true
@@ -138,7 +143,7 @@ final class PlaybackLoop {
             guard let song, let token = song.token else { return }
             let frame = target.frame(in: song.info, from: EngineShared.heard(shared))  // from where it was asked
             rewindToHeard()
-            let playing = phase == .playing
+            let playing = phase == .playing || phase == .starved
             fadeOut()
             held = nil
             let started = clock.now
@@ -199,7 +204,7 @@ final class PlaybackLoop {
             if clock.now >= retryAt { retryDevice(retries: retries) }
             return
         case .draining: return checkDrained()
-        case .playing, .heldByBudget: break
+        case .playing, .heldByBudget, .starved: break
         }
         guard let current = song else { return move(to: .idle) }
         if held != nil { return writeHeld() }
@@ -216,7 +221,11 @@ final class PlaybackLoop {
             move(to: .playing)
             slot.restartPacing(at: clock.now)  // real time restarts from now, not from before the hold
         }
-        switch decoder.read(into: buffer, capacity: ticket.frames * format.bytesPerFrame) {
+        let result = decoder.read(into: buffer, capacity: ticket.frames * format.bytesPerFrame)
+        if phase == .starved, result != .pending { move(to: .playing) }
+        switch result {
+        case .pending:
+            starve()
         case .data(let bytes):
             hold(bytes, ticket: ticket, format: format)
         case .newFormat(let next):
@@ -270,15 +279,27 @@ final class PlaybackLoop {
             writeHeld()
         case .newFormat(let next):
             song?.format = next
-        case .done, .damaged:
-            break  // nothing more to fade: the song is over anyway
+        case .done, .damaged, .pending:
+            break  // nothing more to fade: the song is over anyway, or the disk is slow
         }
     }
 
     func move(to next: Phase) {
         guard next != phase else { return }
+        let before = phase.reported
         phase = next
-        report(.playback(next.reported))
+        if next.reported != before { report(.playback(next.reported)) }
+    }
+
+    /// The decoder has nothing yet. Said (for `--trace`) only when the output is about to run
+    /// dry: a sound server's buffer, filled at the start faster than the decoder's thread
+    /// decodes, is not a slow disk.
+    private func starve() {
+        guard phase != .starved else { return }
+        move(to: .starved)
+        let format = song?.format
+        let queued = slot.sink?.queuedFrames.flatMap { frames in format.map { Double(frames) / Double($0.rate) } }
+        if queued.map({ $0 < Self.lowQueue }) ?? true { report(.playback(.waitingForDecoder)) }
     }
 
     /// When the next chunk is due, while playing ahead of it; `nil` when there is work now.

@@ -59,6 +59,8 @@ public final class SongChecker {
             case .damaged(let bytes, let reason):
                 seconds += Double(bytes / format.bytesPerFrame) / Double(format.rate)
                 return .damaged(at: seconds, reason: reason)
+            case .pending:
+                return .damaged(at: seconds, reason: "the decoder gave nothing")  // libmpg123 decodes at once: never
             }
         }
     }

@@ -221,12 +221,17 @@ final class LoopRig {
     let loop: PlaybackLoop
     private let reported = Locked<[EngineEvent]>([])
 
-    init(decoder: FakeDecoder, spare: FakeDecoder? = nil, output: FakeOutput, fades: Bool = false) {
+    /// `ahead`: the decoders decode ahead on threads of their own (`AheadDecoder`), as live.
+    init(decoder: FakeDecoder, spare: FakeDecoder? = nil, output: FakeOutput, fades: Bool = false, ahead: Bool = false) {
         self.decoder = decoder
         self.output = output
         output.clock = clock
         let reported = self.reported
-        loop = PlaybackLoop(decoder: decoder, spare: spare, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
+        let shared = self.shared
+        let wake = { shared.update { $0.woke = true } }
+        let live = ahead ? AheadDecoder.around(decoder, wake: wake) : decoder
+        let second: AudioDecoder? = ahead ? spare.map { AheadDecoder.around($0, wake: wake) } : spare
+        loop = PlaybackLoop(decoder: live, spare: second, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
                             fades: fades, shared: shared) { event in
             reported.update { $0.append(event) }
         }
@@ -245,10 +250,19 @@ final class LoopRig {
         for _ in 0..<limit {
             switch loop.phase {
             case .idle, .deviceLost, .heldByBudget, .draining: return
-            case .playing:
-                if let due = loop.nextWrite { clock.now = due }  // the wait between chunks
-                loop.step()
+            case .playing, .starved: advance()
             }
         }
+    }
+
+    /// One step, after the wait the engine would make: for the next chunk to be due, or for a
+    /// decoder decoding ahead on its own thread to wake it.
+    func advance() {
+        if loop.phase == .starved {
+            shared.wait(until: { $0.woke }, timeout: nil) { $0.woke = false }
+        } else if let due = loop.nextWrite {
+            clock.now = due
+        }
+        loop.step()
     }
 }

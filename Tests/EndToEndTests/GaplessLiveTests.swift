@@ -16,50 +16,46 @@ struct GaplessLiveTests {
         try Harness.tplayer(["-q", "-w", reference.path] + Harness.songs)
         let expected = try Data(contentsOf: reference)
 
-        let server = try PulseServer.start(sink: "module-null-sink sink_name=exact rate=44100 format=s16le channels=2")
-        defer { server.stop() }
-        try Harness.run("/usr/bin/pactl", ["set-sink-volume", "exact", "100%"], environment: server.environment)
-        let recorded = folder.appendingPathComponent("recorded.raw")
-        FileManager.default.createFile(atPath: recorded.path, contents: nil)
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        recorder.arguments = ["-d", "exact.monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=10"]
-        recorder.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
-        recorder.standardOutput = try FileHandle(forWritingTo: recorded)
-        try recorder.run()
-        var recording = true
-        // SIGKILL: parec may inherit SIGTERM blocked from the test process.
-        defer { if recording { kill(recorder.processIdentifier, SIGKILL); recorder.waitUntilExit() } }
-        usleep(500_000)
-        let played = try Harness.tplayer(["-q", "-o", "pulse"] + Harness.songs, environment: server.environment)
+        let recording = try MonitorRecording()
+        let played = try Harness.tplayer(["-q", "-o", "pulse"] + Harness.songs, environment: recording.server.environment)
         #expect(played.status == 0, "\(played.stderr)")
-        usleep(700_000)
-        kill(recorder.processIdentifier, SIGKILL)
-        recorder.waitUntilExit()
-        recording = false
-
-        let ours = Self.frames(expected)
-        let heard = Self.frames(try Data(contentsOf: recorded))
+        let ours = Heard.frames(expected)
+        let heard = try Heard.compare(recording.stop(), with: ours)
         // The monitor starts recording once the sink wakes, a little into the first song (mpg123
-        // loses 50 ms there too): line the recording up by where its first frames are in ours.
-        let probe = Array(heard.prefix(256))
-        try #require(probe.count == 256 && probe.contains { $0 != 0 }, "nothing was heard")
-        let start = try #require((0..<min(ours.count - 256, 44100)).first { ours[$0..<($0 + 256)].elementsEqual(probe) },
-                                 "the recording does not start within the first second of the songs")
-        #expect(start <= 4410, "at most 100 ms missing at the start (\(start) frames)")
-        let rest = ours.count - start
-        try #require(heard.count >= rest, "the recording holds all the rest (\(heard.count) of \(rest) frames)")
-        let window = heard[0..<rest]
-        if let first = (0..<rest).first(where: { window[$0] != ours[start + $0] }) {
-            Issue.record("the first difference is at frame \(start + first) of \(ours.count) (songs end at \(Self.boundaries()))")
-        }
-        let same = window.elementsEqual(ours[start...])
-        #expect(same, "the recording is the file, frame for frame")
+        // loses 50 ms there too).
+        #expect(heard.start <= 4410, "at most 100 ms missing at the start (\(heard.start) frames)")
+        #expect(heard.gaps.isEmpty, "no silence anywhere: \(heard.gaps) (songs end at \(Self.boundaries()))")
+        let difference = heard.difference.map { "the first difference is at frame \($0) of \(ours.count) (songs end at \(Self.boundaries()))" }
+        #expect(heard.difference == nil, "the recording is the file, frame for frame: \(difference ?? "")")
     }
 
-    /// Stereo 16-bit frames, each as one 32-bit value.
-    static func frames(_ data: Data) -> [UInt32] {
-        data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+    /// Paused on the server (`--no-fade`: the stream is corked where it is) and resumed: the
+    /// recording with the pause's silence cut out is the file, not a frame lost or repeated.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
+    func aPauseAndResumeLosesAndRepeatsNothing() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = Harness.songs[1]
+        let reference = folder.appendingPathComponent("reference.raw")
+        try Harness.tplayer(["-q", "-w", reference.path, song])
+        let ours = Heard.frames(try Data(contentsOf: reference))
+
+        let recording = try MonitorRecording()
+        let player = try RemotePlayer(["-o", "pulse", "--no-fade"], environment: recording.server.environment)
+        player.send("LOAD \(song)")
+        try player.waitFor("@P 2")
+        usleep(1_200_000)
+        player.send("PAUSE")
+        try player.waitFor("@P 1")
+        usleep(800_000)
+        player.send("PAUSE")
+        try player.waitFor("@P 2")
+        try player.waitFor("@P 0")  // the song's end
+        #expect(player.quit() == 0)
+        let heard = try Heard.compare(recording.stop(), with: ours)
+        #expect(heard.start <= 4410, "at most 100 ms missing at the start (\(heard.start) frames)")
+        #expect(heard.difference == nil, "the first difference is at frame \(heard.difference ?? 0) of \(ours.count)")
+        #expect(heard.gaps.count == 1, "one silence, the pause: \(heard.gaps)")
+        #expect(heard.gaps.first.map { $0.frames >= 44100 / 2 } == true, "the pause is heard as one: \(heard.gaps)")
     }
 
     /// Where the songs end, in frames, for the message when something differs.

@@ -124,7 +124,26 @@ struct PulseServer {
             usleep(50_000)
         }
         try #require(FileManager.default.fileExists(atPath: runtime.path + "/pulse/native"))
+        try server.keepRunning()
         return server
+    }
+
+    /// Plays silence into the sink, asking for 20 ms of latency, for as long as the server runs.
+    /// A null sink has no clock of its own to keep: it renders as far ahead as the latency its
+    /// clients ask for allows (2 s when none asks), and idles, its monitor silent, while nothing
+    /// plays. Kept busy at a short latency it plays in real time, as a sound card does: a song
+    /// takes its length, a pause is heard as a pause on the monitor. (The silence adds nothing
+    /// to the samples.) It ends when the server does.
+    private func keepRunning() throws {
+        let keeper = Process()
+        keeper.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
+        keeper.arguments = ["-p", "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=20",
+                            "--client-name=tplayer-tests-keep-running"]
+        keeper.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        keeper.standardInput = FileHandle(forReadingAtPath: "/dev/zero")
+        keeper.standardOutput = FileHandle.nullDevice
+        keeper.standardError = FileHandle.nullDevice
+        try keeper.run()
     }
 
     func stop() {

@@ -1,0 +1,278 @@
+import Files
+import Glibc
+import PlayerCore
+
+extension AheadDecoder {
+    /// The queue, and the decoder underneath: what the decoder's thread and the playback thread
+    /// share, behind one lock. Whoever uses the decoder underneath marks it `busy`; the queue
+    /// is only touched under the lock.
+    struct State {
+        var queued: [Item] = []
+        /// Chunks not in the queue, to be filled again.
+        var free: [UnsafeMutableRawPointer] = []
+        /// Chunks allocated: never more than the bound.
+        var allocated = 0
+        var song: Song?
+        var opening: Opening?
+        var busy = false
+        /// Calls of the playback thread waiting to use the decoder underneath: the decoder's
+        /// thread starts nothing new until they have.
+        var callersWaiting = 0
+        /// Changes whenever the queue is dropped: what a read begun before then decoded is stale.
+        var generation = 0
+        /// The thread decodes until the queue is full, then waits until a quarter has played.
+        var refilling = true
+        /// A read found the queue empty: the reader is to be woken when it is not.
+        var readerWaiting = false
+        var quit = false
+
+        /// Forgets the queue and anything asked of the decoder's thread.
+        mutating func drop() {
+            generation += 1
+            for case .pcm(let chunk) in queued { free.append(chunk.memory) }
+            queued.removeAll(keepingCapacity: true)
+            opening = nil
+            refilling = true
+        }
+
+        /// The decoder underneath moved (to `landed`, if it says): what comes next is decoded
+        /// from there, in the format it decodes in now.
+        mutating func restart(at landed: Int64?) {
+            guard var song else { return }
+            if let landed { song.read = landed }
+            song.format = song.decoding
+            song.ended = false
+            self.song = song
+        }
+
+        /// Chunks holding PCM (those in the queue, and one being filled).
+        var chunksInUse: Int { allocated - free.count }
+
+        /// What one read of the decoder underneath gave, into `memory`, queued.
+        mutating func append(_ result: DecodeResult, in memory: UnsafeMutableRawPointer) {
+            var used = false
+            switch result {
+            case .data(let bytes) where bytes > 0:
+                queued.append(.pcm(Chunk(memory: memory, start: 0, end: bytes)))
+                used = true
+            case .data, .pending:
+                break
+            case .newFormat(let format):
+                queued.append(.format(format))
+                song?.decoding = format
+            case .done:
+                queued.append(.end(.done))
+                song?.ended = true
+            case .damaged(let bytes, let reason):
+                if bytes > 0 {
+                    queued.append(.pcm(Chunk(memory: memory, start: 0, end: bytes)))
+                    used = true
+                }
+                queued.append(.end(.damaged(bytes: 0, reason: reason)))
+                song?.ended = true
+            }
+            if !used { free.append(memory) }
+        }
+
+        /// A chunk to decode into, if the bound allows one.
+        mutating func takeChunk(bound: Int) -> UnsafeMutableRawPointer? {
+            if let memory = free.popLast() { return memory }
+            guard allocated < bound else { return nil }
+            allocated += 1
+            return .allocate(byteCount: AheadDecoder.chunkBytes, alignment: 16)
+        }
+
+        /// What the decoder's thread is to do next, if anything.
+        func job(bound: Int) -> Job? {
+            if quit { return .quit }
+            guard !busy, callersWaiting == 0 else { return nil }
+            if let opening, opening.result == nil, !opening.started { return .open(opening.path) }
+            guard let song, !song.ended, refilling, chunksInUse < bound else { return nil }
+            return .decode(song.decoding)
+        }
+    }
+
+    enum Job {
+        case quit
+        case open(Path)
+        case decode(PCMFormat)
+    }
+
+    /// The shared state and the two sides that use it: the decoder's thread (`run`) and the
+    /// calls of the playback thread.
+    final class Core: @unchecked Sendable {
+        // `@unchecked Sendable`: `value` is only touched inside `lock`; `inner` only by whoever
+        // has marked it busy.
+        let inner: AudioDecoder
+        /// The bound, in chunks.
+        let chunks: Int
+        private let wake: () -> Void
+        private let lock = ConditionLock()
+        private var value = State()
+
+        init(inner: AudioDecoder, chunks: Int, wake: @escaping () -> Void) {
+            self.inner = inner
+            self.chunks = chunks
+            self.wake = wake
+        }
+
+        deinit {
+            for case .pcm(let chunk) in value.queued { chunk.memory.deallocate() }
+            for memory in value.free { memory.deallocate() }
+        }
+
+        /// Reads or changes the state under the lock, then wakes every waiter.
+        @discardableResult
+        func state<T>(_ body: (inout State) -> T) -> T {
+            lock.withLock {
+                defer { lock.broadcast() }
+                return body(&value)
+            }
+        }
+
+        /// The decoder's thread: opens songs cued ahead, and decodes until the queue is full.
+        func run() {
+            while true {
+                let (job, generation, memory) = lock.withLock { () -> (Job, Int, UnsafeMutableRawPointer?) in
+                    var job = value.job(bound: chunks)
+                    while job == nil {
+                        lock.wait()
+                        job = value.job(bound: chunks)
+                    }
+                    value.busy = true
+                    var memory: UnsafeMutableRawPointer?
+                    switch job {
+                    case .open: value.opening?.started = true
+                    case .decode: memory = value.takeChunk(bound: chunks)
+                    case .quit, nil: break
+                    }
+                    return (job ?? .quit, value.generation, memory)
+                }
+                switch job {
+                case .quit:
+                    return
+                case .open(let path):
+                    let result = Self.open(path, on: inner)
+                    state { state in
+                        state.busy = false
+                        guard state.generation == generation else { return }
+                        state.opening?.result = result
+                        state.song = (try? result.get()).map { Song(format: $0.format, read: 0, decoding: $0.format) }
+                    }
+                case .decode(let format):
+                    guard let memory else { continue }
+                    let result = inner.read(into: memory, capacity: AheadDecoder.chunkBytes / format.bytesPerFrame * format.bytesPerFrame)
+                    let wakesReader = state { state in
+                        state.busy = false
+                        guard state.generation == generation else {
+                            state.free.append(memory)
+                            return false
+                        }
+                        state.append(result, in: memory)
+                        if state.chunksInUse >= chunks { state.refilling = false }
+                        defer { state.readerWaiting = false }
+                        return state.readerWaiting
+                    }
+                    if wakesReader { wake() }
+                }
+            }
+        }
+
+        static func open(_ path: Path, on decoder: AudioDecoder) -> Result<OpenedSong, LoadFailure> {
+            do throws(LoadFailure) { return .success(try decoder.open(path)) } catch { return .failure(error) }
+        }
+
+        /// Drops the queue and waits for the decoder's thread to let go of the decoder; runs
+        /// `body` on it here; then `settle` under the lock; then, if a song is open, decodes its
+        /// next chunk here, so that the next read finds audio at once.
+        func exclusive<T>(_ body: (AudioDecoder) -> T, settle: (inout State, T) -> Void) -> T {
+            lock.withLock {
+                value.drop()
+                claim()
+            }
+            let result = body(inner)
+            let (format, memory) = lock.withLock { () -> (PCMFormat?, UnsafeMutableRawPointer?) in
+                settle(&value, result)
+                guard let song = value.song, !song.ended else { return (nil, nil) }
+                return (song.decoding, value.takeChunk(bound: chunks))
+            }
+            var primed: DecodeResult?
+            if let format, let memory {
+                primed = inner.read(into: memory, capacity: AheadDecoder.chunkBytes / format.bytesPerFrame * format.bytesPerFrame)
+            }
+            state { state in
+                if let primed, let memory { state.append(primed, in: memory) }
+                state.busy = false
+            }
+            return result
+        }
+
+        /// Runs `body` on the decoder underneath once the decoder's thread has let go of it,
+        /// keeping the queue.
+        func withDecoder<T>(_ body: (AudioDecoder) -> T) -> T {
+            lock.withLock { claim() }
+            defer { state { $0.busy = false } }
+            return body(inner)
+        }
+
+        /// Waits for the decoder underneath to be free, and marks it busy; under the lock.
+        private func claim() {
+            value.callersWaiting += 1
+            while value.busy { lock.wait() }
+            value.callersWaiting -= 1
+            value.busy = true
+        }
+
+        /// Waits for the song asked for by `startOpening` to be opened on the decoder's thread.
+        func waitForOpening() -> Result<OpenedSong, LoadFailure>? {
+            lock.withLock {
+                while let opening = value.opening, opening.result == nil { lock.wait() }
+                return value.opening?.result
+            }
+        }
+
+        /// What is queued, up to `capacity` bytes, or where the stream changes format or ends;
+        /// `.pending` when nothing is queued yet.
+        func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+            lock.withLock {
+                var copied = 0
+                var freed = false
+                gathering: while copied < capacity, let first = value.queued.first {
+                    switch first {
+                    case .pcm(var chunk):
+                        let count = min(chunk.end - chunk.start, capacity - copied)
+                        memcpy(buffer + copied, chunk.memory + chunk.start, count)
+                        copied += count
+                        chunk.start += count
+                        if chunk.start == chunk.end {
+                            value.queued.removeFirst()
+                            value.free.append(chunk.memory)
+                            freed = true
+                        } else {
+                            value.queued[0] = .pcm(chunk)
+                        }
+                    case .format(let format):
+                        guard copied == 0 else { break gathering }
+                        value.queued.removeFirst()
+                        value.song?.format = format
+                        return .newFormat(format)
+                    case .end(let result):
+                        guard copied == 0 else { break gathering }
+                        return result  // stays queued: read again, the same
+                    }
+                }
+                if freed, !value.refilling, value.chunksInUse <= chunks * 3 / 4 {
+                    value.refilling = true
+                    lock.broadcast()
+                }
+                if copied > 0 {
+                    if let format = value.song?.format { value.song?.read += Int64(copied / format.bytesPerFrame) }
+                    return .data(bytes: copied)
+                }
+                guard value.song != nil || value.opening != nil else { return .done }
+                value.readerWaiting = true
+                return .pending
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// A private PulseAudio server whose null sink runs at the songs' format (44.1 kHz, 16-bit
+/// stereo) at 100 % volume, so nothing is resampled or scaled, and a recording of its monitor:
+/// what the player wrote, as the server played it. The sink never rewinds: what it has rendered
+/// has reached the monitor, which cannot take it back, so a rewind (a cork, a flush) would show
+/// on the recording as audio played twice; without rewinds, a cork or a flush takes effect
+/// after the little the sink has rendered ahead (its latency, ~20 ms here), as on a sound card
+/// that cannot rewind.
+final class MonitorRecording {
+    let server: PulseServer
+    private let recorder = Process()
+    private let file: URL
+    private var running = true
+
+    init(sink name: String = "exact") throws {
+        server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=44100 format=s16le channels=2 norewinds=1")
+        try Harness.run("/usr/bin/pactl", ["set-sink-volume", name, "100%"], environment: server.environment)
+        file = try Harness.temporaryFolder().appendingPathComponent("recorded.raw")
+        FileManager.default.createFile(atPath: file.path, contents: nil)
+        recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
+        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=10"]
+        recorder.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
+        recorder.standardOutput = try FileHandle(forWritingTo: file)
+        try recorder.run()
+        // On a server just started, the monitor may take a second to deliver anything: what
+        // plays before then would be missing from the recording.
+        for _ in 0..<200 where ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) < 17640 {
+            usleep(50_000)
+        }
+        usleep(200_000)
+    }
+
+    deinit {
+        _ = stop()
+        server.stop()
+    }
+
+    /// Stops recording (after the last of what was played has reached the monitor) and gives
+    /// the frames recorded, each stereo frame as one 32-bit value.
+    func stop() -> [UInt32] {
+        if running {
+            usleep(700_000)
+            // SIGKILL: parec may inherit SIGTERM blocked from the test process.
+            kill(recorder.processIdentifier, SIGKILL)
+            recorder.waitUntilExit()
+            running = false
+        }
+        return Heard.frames((try? Data(contentsOf: file)) ?? Data())
+    }
+}
+
+/// What was heard, set against what `tplayer -w` writes.
+struct Heard {
+    /// Where in ours the recording starts (the monitor starts once the sink wakes, a little into
+    /// the first song).
+    var start: Int
+    /// Silences inside the recording, each where it fell in ours and how many frames long: a
+    /// pause, or a dropout.
+    var gaps: [(at: Int, frames: Int)] = []
+    /// The first frame of ours that was heard differently, or not at all.
+    var difference: Int?
+
+    static func frames(_ data: Data) -> [UInt32] {
+        data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+    }
+
+    /// Lines `heard` up with `ours` and walks both: equal frames match; a run of silence in
+    /// `heard` that `ours` does not have is a gap; anything else is a difference.
+    static func compare(_ heard: [UInt32], with ours: [UInt32]) throws -> Heard {
+        let sound = try #require(heard.firstIndex { $0 != 0 }, "nothing was heard")
+        let probe = Array(heard[sound..<min(sound + 256, heard.count)])
+        try #require(probe.count == 256, "less than 256 frames were heard")
+        let start = try #require((0..<min(ours.count - 256, 44100)).first { ours[$0..<($0 + 256)].elementsEqual(probe) },
+                                 "the recording does not start within the first second of the songs")
+        var result = Heard(start: start)
+        var index = sound
+        var frame = start
+        while frame < ours.count {
+            guard index < heard.count else {
+                result.difference = frame
+                break
+            }
+            if heard[index] == ours[frame] {
+                index += 1
+                frame += 1
+                continue
+            }
+            guard heard[index] == 0 else {
+                result.difference = frame
+                break
+            }
+            // Silence that is not ours: skip it, but not the silent frames ours has next.
+            let run = heard[index...].prefix { $0 == 0 }.count
+            let oursSilent = ours[frame...].prefix { $0 == 0 }.count
+            let gap = run - min(run, oursSilent)
+            result.gaps.append((frame, gap))
+            index += gap  // > 0: ours is not silent here, or the frames would have matched
+        }
+        return result
+    }
+}
+
+/// `tplayer -R` driven line by line through pipes, as a front-end drives it: commands sent,
+/// replies waited for in order.
+final class RemotePlayer: @unchecked Sendable {
+    // `@unchecked Sendable`: what the reading handler shares is touched only under `condition`.
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var partial = Data()
+    private var cursor = 0
+
+    init(_ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = URL(fileURLWithPath: Harness.binary)
+        process.arguments = ["-R"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.take(handle.availableData) }
+        try process.run()
+    }
+
+    deinit {
+        output.fileHandleForReading.readabilityHandler = nil
+        if process.isRunning { process.terminate() }
+    }
+
+    private func take(_ data: Data) {
+        condition.lock()
+        defer { condition.unlock() }
+        partial += data
+        while let newline = partial.firstIndex(of: 10) {
+            lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+            partial = Data(partial[(newline + 1)...])
+        }
+        condition.broadcast()
+    }
+
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits for `line` among the replies after the last one waited for (at most `timeout`
+    /// seconds: a guard against a hang, not a measure).
+    func waitFor(_ line: String, timeout: Double = 60) throws {
+        condition.lock()
+        defer { condition.unlock() }
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            if let found = lines[cursor...].firstIndex(of: line) {
+                cursor = found + 1
+                return
+            }
+            guard condition.wait(until: deadline) else { break }
+        }
+        throw Failure(message: "no \"\(line)\" in \(timeout) s; the replies: \(lines.filter { !$0.hasPrefix("@F") })")
+    }
+
+    /// Quits and waits for the player to end; its exit status.
+    func quit() -> Int32 {
+        send("QUIT")
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
