@@ -12,6 +12,9 @@ extension AheadDecoder {
         var free: [UnsafeMutableRawPointer] = []
         /// Chunks allocated: never more than the bound.
         var allocated = 0
+        /// How many chunks may hold PCM now: the whole bound for the song playing, a few for the
+        /// song opened ahead (enough to start it while the thread decodes more).
+        var bound: Int
         var song: Song?
         var opening: Opening?
         var busy = false
@@ -48,6 +51,14 @@ extension AheadDecoder {
         /// Chunks holding PCM (those in the queue, and one being filled).
         var chunksInUse: Int { allocated - free.count }
 
+        /// Frees the chunks beyond the bound that nothing holds.
+        mutating func trim() {
+            while allocated > bound, let memory = free.popLast() {
+                memory.deallocate()
+                allocated -= 1
+            }
+        }
+
         /// What one read of the decoder underneath gave, into `memory`, queued.
         mutating func append(_ result: DecodeResult, in memory: UnsafeMutableRawPointer) {
             var used = false
@@ -75,7 +86,8 @@ extension AheadDecoder {
         }
 
         /// A chunk to decode into, if the bound allows one.
-        mutating func takeChunk(bound: Int) -> UnsafeMutableRawPointer? {
+        mutating func takeChunk() -> UnsafeMutableRawPointer? {
+            guard chunksInUse < bound else { return nil }
             if let memory = free.popLast() { return memory }
             guard allocated < bound else { return nil }
             allocated += 1
@@ -83,7 +95,7 @@ extension AheadDecoder {
         }
 
         /// What the decoder's thread is to do next, if anything.
-        func job(bound: Int) -> Job? {
+        func job() -> Job? {
             if quit { return .quit }
             guard !busy, callersWaiting == 0 else { return nil }
             if let opening, opening.result == nil, !opening.started { return .open(opening.path) }
@@ -104,16 +116,17 @@ extension AheadDecoder {
         // `@unchecked Sendable`: `value` is only touched inside `lock`; `inner` only by whoever
         // has marked it busy.
         let inner: AudioDecoder
-        /// The bound, in chunks.
+        /// The bound for the song playing, in chunks.
         let chunks: Int
         private let wake: () -> Void
         private let lock = ConditionLock()
-        private var value = State()
+        private var value: State
 
         init(inner: AudioDecoder, chunks: Int, wake: @escaping () -> Void) {
             self.inner = inner
             self.chunks = chunks
             self.wake = wake
+            value = State(bound: chunks)
         }
 
         deinit {
@@ -134,16 +147,16 @@ extension AheadDecoder {
         func run() {
             while true {
                 let (job, generation, memory) = lock.withLock { () -> (Job, Int, UnsafeMutableRawPointer?) in
-                    var job = value.job(bound: chunks)
+                    var job = value.job()
                     while job == nil {
                         lock.wait()
-                        job = value.job(bound: chunks)
+                        job = value.job()
                     }
                     value.busy = true
                     var memory: UnsafeMutableRawPointer?
                     switch job {
                     case .open: value.opening?.started = true
-                    case .decode: memory = value.takeChunk(bound: chunks)
+                    case .decode: memory = value.takeChunk()
                     case .quit, nil: break
                     }
                     return (job ?? .quit, value.generation, memory)
@@ -169,7 +182,7 @@ extension AheadDecoder {
                             return false
                         }
                         state.append(result, in: memory)
-                        if state.chunksInUse >= chunks { state.refilling = false }
+                        if state.chunksInUse >= state.bound { state.refilling = false }
                         defer { state.readerWaiting = false }
                         return state.readerWaiting
                     }
@@ -185,6 +198,7 @@ extension AheadDecoder {
         /// Drops the queue and waits for the decoder's thread to let go of the decoder; runs
         /// `body` on it here; then `settle` under the lock; then, if a song is open, decodes its
         /// next chunk here, so that the next read finds audio at once.
+        @discardableResult
         func exclusive<T>(_ body: (AudioDecoder) -> T, settle: (inout State, T) -> Void) -> T {
             lock.withLock {
                 value.drop()
@@ -194,7 +208,7 @@ extension AheadDecoder {
             let (format, memory) = lock.withLock { () -> (PCMFormat?, UnsafeMutableRawPointer?) in
                 settle(&value, result)
                 guard let song = value.song, !song.ended else { return (nil, nil) }
-                return (song.decoding, value.takeChunk(bound: chunks))
+                return (song.decoding, value.takeChunk())
             }
             var primed: DecodeResult?
             if let format, let memory {
@@ -261,7 +275,7 @@ extension AheadDecoder {
                         return result  // stays queued: read again, the same
                     }
                 }
-                if freed, !value.refilling, value.chunksInUse <= chunks * 3 / 4 {
+                if freed, !value.refilling, value.chunksInUse <= value.bound * 3 / 4 {
                     value.refilling = true
                     lock.broadcast()
                 }

@@ -8,8 +8,9 @@ import PlayerCore
 /// thread (`wake`) when there is more. So a disk that stalls for seconds is heard only once the
 /// queue and the output's buffer have both run dry.
 ///
-/// The bound: `limit` bytes of PCM (1.5 MiB: 8.9 s at 44.1 kHz stereo, 4.1 s at 96 kHz), in
-/// chunks of `chunkBytes`; the thread refills once a quarter of it has been played.
+/// The bound: `limit` bytes of PCM (1 MiB: 5.9 s at 44.1 kHz stereo, 2.7 s at 96 kHz), in
+/// chunks of `chunkBytes`; the thread refills once a quarter of it has been played. A song
+/// opened ahead, the next one, has `aheadChunks` decoded until it plays (128 KiB: 0.7 s).
 ///
 /// Everything that changes what comes next (open, seek, a new volume, a format imposed, close)
 /// drops the queue and runs on the caller's thread once the decoder's thread has let go of the
@@ -17,7 +18,8 @@ import PlayerCore
 /// a slow disk never holds up the playback thread while the current song plays.
 final class AheadDecoder: AudioDecoder {
     static let chunkBytes = 32 * 1024
-    static let limit = 48 * chunkBytes
+    static let limit = 32 * chunkBytes
+    static let aheadChunks = 4
 
     private let core: Core
 
@@ -60,6 +62,8 @@ final class AheadDecoder: AudioDecoder {
             state.drop()
             state.song = nil
             state.opening = Opening(path: path)
+            state.bound = min(Self.aheadChunks, core.chunks)
+            state.trim()
         }
     }
 
@@ -102,8 +106,13 @@ final class AheadDecoder: AudioDecoder {
 
     var truncation: (was: Int64, now: Int64)? { core.withDecoder { $0.truncation } }
 
+    /// It plays now: it decodes ahead as far as the whole bound.
     func promoted() {
         core.withDecoder { $0.promoted() }
+        core.state { state in
+            state.bound = core.chunks
+            state.refilling = true
+        }
     }
 }
 

@@ -235,18 +235,36 @@ final class AheadReader {
         #expect(try ahead.opened("c.mp3").info.path == "c.mp3", "a song not asked for ahead is opened now")
     }
 
+    /// Polls (a guard of 60 s, not a measure) until `ready` holds.
+    static func eventually(_ ready: () -> Bool) -> Bool {
+        for _ in 0..<60_000 {
+            if ready() { return true }
+            usleep(1000)
+        }
+        return ready()
+    }
+
+    @Test func theNextSongHasOnlyItsStartDecodedUntilItPlays() throws {
+        let ahead = try AheadDecoder(Self.song(seconds: 60)) {}
+        let opening = AheadDecoder.aheadChunks * AheadDecoder.chunkBytes
+        ahead.startOpening("b.mp3")
+        _ = try ahead.opened("b.mp3")
+        #expect(Self.eventually { ahead.queuedBytes >= opening })
+        usleep(100_000)
+        #expect(ahead.queuedBytes == opening, "no more than its start, while another song plays")
+        ahead.promoted()
+        #expect(Self.eventually { ahead.queuedBytes >= AheadDecoder.limit }, "then as far as the whole bound")
+        usleep(100_000)
+        #expect(ahead.queuedBytes == AheadDecoder.limit)
+    }
+
     @Test func theQueueNeverHoldsMoreThanItsBound() throws {
         let reader = try AheadReader(Self.song(seconds: 60), limit: 4 * AheadDecoder.chunkBytes)
         _ = try reader.decoder.open("a.mp3")
         let full = 4 * AheadDecoder.chunkBytes
         // Wait for the thread to fill it (the bound reached ends the wait), then give it time
         // to overfill, which it must not.
-        var waited = 0
-        while reader.decoder.queuedBytes < full, waited < 60_000 {
-            usleep(1000)
-            waited += 1
-        }
-        #expect(reader.decoder.queuedBytes == full)
+        #expect(Self.eventually { reader.decoder.queuedBytes >= full })
         usleep(100_000)
         #expect(reader.decoder.queuedBytes == full)
         reader.read(frames: 44100)
