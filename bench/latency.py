@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""How soon a key is heard: stop and seek, measured on what reaches a sound server.
+"""How soon a key is heard: pause, seek and next, measured on what reaches a sound server.
 
 tplayer plays a steady tone to a private PulseAudio null sink in a real terminal (a pty);
-the sink's monitor is recorded. Once the tone has played 1 to 13 s, a key is pressed: `s`
-(stop), or `9` (seek to 90 %, where the song is silent). The latency is from the key to the
-last loud sample the monitor received, so it includes the device buffer, not just the call.
-Prints `stop MEDIAN MAX` and `seek MEDIAN MAX` in milliseconds over RUNS runs.
+the sink's monitor is recorded. Once the tone has played 1 to 13 s, a key is pressed: space
+(pause), `9` (seek to 90 %, where the song is silent) or `n` (the next song, silence). The
+latency is from the key to the last loud sample the monitor received, so it includes the
+device buffer, not just the call. Prints `pause MEDIAN MAX`, `seek MEDIAN MAX` and `next MEDIAN
+MAX` in milliseconds over RUNS runs.
 
 Usage: latency.py TPLAYER [RUNS]
 """
@@ -29,6 +30,18 @@ def make_song():
     return song
 
 
+def make_silence():
+    """10 s of silence: what `n` goes on to."""
+    song = os.path.join(out, "silence.mp3")
+    if not os.path.exists(song):
+        os.makedirs(out, exist_ok=True)
+        wav = song[:-4] + ".wav"
+        subprocess.run(["sox", "-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "trim", "0", "10"], check=True)
+        subprocess.run(["lame", "--quiet", "-b", "128", wav, song], check=True)
+        os.unlink(wav)
+    return song
+
+
 DELAYS = [1.0, 7.0, 3.0, 13.0, 5.0]
 
 
@@ -44,14 +57,14 @@ def drain(fd, seconds):
                 return
 
 
-def one_run(tplayer, song, server, key, delay):
+def one_run(tplayer, songs, server, key, delay):
     recorder = Recorder(server)
     drain_until = time.monotonic() + 0.3
     while time.monotonic() < drain_until:
         time.sleep(0.01)
     pid, master = pty.fork()
     if pid == 0:
-        os.execve(tplayer, [tplayer, "-o", "pulse", song], server.env)
+        os.execve(tplayer, [tplayer, "-o", "pulse"] + songs, server.env)
     try:
         # Wait for the tone, then let it play a second.
         deadline = time.monotonic() + 10
@@ -81,15 +94,16 @@ def one_run(tplayer, song, server, key, delay):
 
 
 def measure(tplayer, runs=5):
-    """Median and max heard latency of a stop and of a seek, in ms, over `runs` runs each."""
-    song = make_song()
-    results = {"stop": [], "seek": []}
+    """Median and max heard latency of a pause, a seek and a next, in ms, over `runs` runs each."""
+    song, silence = make_song(), make_silence()
+    results = {"pause": [], "seek": [], "next": []}
     with SoundServer() as server:
         for run in range(runs):
             # Keys at different moments: the queue the player keeps varies as it plays.
             delay = DELAYS[run % len(DELAYS)]
-            results["stop"].append(one_run(tplayer, song, server, b"s", delay))
-            results["seek"].append(one_run(tplayer, song, server, b"9", delay + 0.5))
+            results["pause"].append(one_run(tplayer, [song], server, b" ", delay))
+            results["seek"].append(one_run(tplayer, [song], server, b"9", delay + 0.5))
+            results["next"].append(one_run(tplayer, [song, silence], server, b"n", delay + 0.25))
     return {name: (statistics.median(values), max(values)) for name, values in results.items()}
 
 

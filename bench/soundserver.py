@@ -4,6 +4,13 @@ The sink runs at the songs' format (44.1 kHz, 16-bit stereo) at 100 % volume, so
 resampled or scaled: what the monitor records is exactly what the player wrote. Each block the
 recorder reads is stamped with the monotonic time it arrived, so a moment in the recording can
 be set against a moment a key was pressed.
+
+A null sink keeps no clock of its own: it renders as far ahead as the latency its clients ask
+for allows (2 s when none asks) and idles, its monitor silent, while nothing plays. So the server
+plays silence into it at 20 ms of latency for as long as it runs, which makes it play in real
+time as a sound card does, and it never rewinds: what it rendered has reached the monitor, which
+cannot take it back (a cork or a flush is heard after the ~20 ms it rendered ahead, as on a card
+that cannot rewind).
 """
 import os, shutil, subprocess, tempfile, threading, time
 
@@ -19,7 +26,7 @@ class SoundServer:
         self.env.pop("PULSE_LATENCY_MSEC", None)
         subprocess.run(
             ["pulseaudio", "-D", "-n", "--exit-idle-time=-1", "--use-pid-file=yes", "--log-target=stderr",
-             f"--load=module-null-sink sink_name=bench rate={RATE} format=s16le channels={CHANNELS}",
+             f"--load=module-null-sink sink_name=bench rate={RATE} format=s16le channels={CHANNELS} norewinds=1",
              "--load=module-native-protocol-unix"],
             env=self.env, check=True, stderr=subprocess.DEVNULL)
         for _ in range(100):
@@ -27,8 +34,15 @@ class SoundServer:
                 break
             time.sleep(0.05)
         subprocess.run(["pactl", "set-sink-volume", "bench", "100%"], env=self.env, check=True)
+        with open("/dev/zero", "rb") as zero:
+            self.keeper = subprocess.Popen(
+                ["pacat", "-p", "-d", "bench", "--raw", "--format=s16le", f"--rate={RATE}", f"--channels={CHANNELS}",
+                 "--latency-msec=20", "--client-name=bench-keep-running"],
+                env=self.env, stdin=zero, stderr=subprocess.DEVNULL)
 
     def stop(self):
+        self.keeper.kill()
+        self.keeper.wait()
         subprocess.run(["pulseaudio", "--kill"], env=self.env, stderr=subprocess.DEVNULL)
         shutil.rmtree(self.runtime, ignore_errors=True)
 
@@ -52,6 +66,10 @@ class Recorder:
         self.lock = threading.Lock()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
+        # On a server just started the monitor may take a second to deliver anything.
+        deadline = time.monotonic() + 10
+        while self.frames() < RATE // 10 and time.monotonic() < deadline:
+            time.sleep(0.02)
 
     def _read(self):
         fd = self.process.stdout.fileno()
