@@ -2,15 +2,11 @@
 #define TPLAYER_CMPG123_SHIM_H
 
 // libmpg123 renames its offset-taking functions through macros when large-file support is
-// switched on (`mpg123_open` becomes `mpg123_open_64`), and Swift cannot follow a macro to a
+// switched on (`mpg123_seek` becomes `mpg123_seek_64`), and Swift cannot follow a macro to a
 // function. These inline wrappers resolve the macro in C, so Swift always calls a real
 // function, whatever `_FILE_OFFSET_BITS` the build uses. The `*2` variants (`mpg123_param2`,
 // `mpg123_getformat2`) have no macro and are called directly from Swift.
 #include <mpg123.h>
-
-static inline int tp_mpg123_open(mpg123_handle *mh, const char *path) {
-    return mpg123_open(mh, path);
-}
 
 // tplayer opens each song itself (only regular files, never blocking on a FIFO) and hands
 // libmpg123 the descriptor, which `mpg123_close` leaves open.
