@@ -8,15 +8,14 @@
 ///
 /// While the script runs, the end of the list does not end the run (the script may add more);
 /// when the script runs out, the session goes on as without one: a song playing plays on to the
-/// end of the list, otherwise the run is over (unless `--keep-open`). A key pressed by a person
+/// end of the list, otherwise the run is over (unless the session's policy keeps it open:
+/// `--keep-open`). A key pressed by a person
 /// takes over: the rest of the script is dropped and playback is free again.
 public final class ScriptRunner {
     public let lines: [ScriptLine]
     public let session: Session
     /// Waits with nothing playing take real time (live device) or none (file output).
     public let realTime: Bool
-    /// `--keep-open`: what the session does at the end of the list once the script is over.
-    public let keepsOpenAfter: Bool
     /// True once the script has run out, quit, or been taken over.
     public private(set) var isDone = false
     /// Called before each line runs (for `--trace`).
@@ -38,11 +37,10 @@ public final class ScriptRunner {
     /// More audio than any song holds: what `wait end` grants.
     static let unlimited = AudioTime(flicks: Int64.max / 4)
 
-    public init(lines: [ScriptLine], session: Session, realTime: Bool, keepsOpenAfter: Bool) {
+    public init(lines: [ScriptLine], session: Session, realTime: Bool) {
         self.lines = lines
         self.session = session
         self.realTime = realTime
-        self.keepsOpenAfter = keepsOpenAfter
     }
 
     private var engine: any PlaybackEngine { session.engine }
@@ -50,7 +48,7 @@ public final class ScriptRunner {
 
     /// Holds the engine to granted time and runs the first lines.
     public func start() {
-        session.keepsOpen = true
+        session.holdOpen(true)
         engine.limitPlayback(true)
         run()
     }
@@ -144,8 +142,8 @@ public final class ScriptRunner {
         waiting = nil
         _ = engine.revokeGrant()
         engine.limitPlayback(false)
-        session.keepsOpen = keepsOpenAfter
-        if !takenOver, !isPlaying, !keepsOpenAfter {
+        session.holdOpen(false)
+        if !takenOver, !isPlaying, !session.keepsOpen {
             session.perform(.quit)
         }
     }

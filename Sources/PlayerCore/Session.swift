@@ -10,8 +10,12 @@ public final class Session {
     public let engine: any PlaybackEngine
     public private(set) var entries: [Entry]
     public private(set) var queue: PlayQueue
+    /// The rules of this run, fixed when it starts.
+    public let policy: Policy
+    /// While a script runs the end of the list does not end the run (the script may add more).
+    private var heldOpen = false
     /// At the end of the list: stay on the last song (true) or finish the run (false).
-    public var keepsOpen: Bool
+    public var keepsOpen: Bool { policy.keepsOpen || heldOpen }
     /// True once the run is over: the list played through, or `quit`.
     public private(set) var isFinished = false
     /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
@@ -21,10 +25,6 @@ public final class Session {
     public private(set) var muted = false
     /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
     public private(set) var isAtEndOfList = false
-    /// When a song asked for with `load` cannot be opened, the song that was playing goes on
-    /// (a person at the keys); without, the player is left with no song (mpg123's remote
-    /// protocol, whose front-ends expect that).
-    public var keepsSongOnFailedLoad = true
     /// Receives each problem as `"<input>: <what went wrong>"`.
     public var report: (String) -> Void = { _ in }
     /// Called for every transition taken (for `--trace`).
@@ -65,10 +65,34 @@ public final class Session {
         case rewind
     }
 
-    public init(engine: any PlaybackEngine, entries: [Entry], queue: PlayQueue? = nil, keepsOpen: Bool = false) {
+    /// How a run behaves where front-ends differ: a person at the keys, a script, or a program
+    /// speaking mpg123's remote protocol.
+    public struct Policy: Sendable, Equatable {
+        /// At the end of the list: stay on the last song, rewound (true), or finish the run.
+        public var keepsOpen: Bool
+        /// When a song asked for with `load` cannot be opened, the song that was playing goes on
+        /// (a person at the keys); without, the player is left with no song (mpg123's remote
+        /// protocol, whose front-ends expect that).
+        public var keepsSongOnFailedLoad: Bool
+        /// Whether a song that could not be played makes the exit status 1. Off for the remote
+        /// protocol, which answers each failure with `@E` and whose run ends when it is told.
+        public var failedSongsFailTheRun: Bool
+
+        public init(keepsOpen: Bool = false, keepsSongOnFailedLoad: Bool = true, failedSongsFailTheRun: Bool = true) {
+            self.keepsOpen = keepsOpen
+            self.keepsSongOnFailedLoad = keepsSongOnFailedLoad
+            self.failedSongsFailTheRun = failedSongsFailTheRun
+        }
+
+        /// mpg123's remote protocol (`-R`): open until told to quit, a failed load leaves no
+        /// song, and failures are answered, not counted.
+        public static let remote = Policy(keepsOpen: true, keepsSongOnFailedLoad: false, failedSongsFailTheRun: false)
+    }
+
+    public init(engine: any PlaybackEngine, entries: [Entry], queue: PlayQueue? = nil, policy: Policy = Policy()) {
         self.engine = engine
         self.entries = entries
-        self.keepsOpen = keepsOpen
+        self.policy = policy
         var queue = queue ?? PlayQueue(seed: 0)
         queue.append(entries.count - queue.count)
         self.queue = queue
@@ -80,12 +104,16 @@ public final class Session {
     public var place: Int? { queue.cursor.map { $0 + 1 } }
     public var state: PlayerState { context.state }
 
-    /// 0 when every entry played, 1 when at least one could not be played (unless
-    /// `failedSongsFailTheRun` is off) or the output failed.
-    public var exitStatus: Int32 { (failedEntries.isEmpty || !failedSongsFailTheRun) && !outputFailed ? 0 : 1 }
-    /// Whether a song that could not be played makes the exit status 1. Off for the remote
-    /// protocol, which answers each failure with `@E` and whose run ends when it is told.
-    public var failedSongsFailTheRun = true
+    /// 0 when every entry played, 1 when at least one could not be played (unless the policy
+    /// says failed songs do not fail the run) or the output failed.
+    public var exitStatus: Int32 {
+        (failedEntries.isEmpty || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
+    }
+
+    /// A script holds the run open while it runs (`true`), and lets go when it is over.
+    public func holdOpen(_ held: Bool) {
+        heldOpen = held
+    }
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -133,7 +161,7 @@ public final class Session {
             expand(path) { [weak self] entries in
                 // Only the newest load plays; one the player quit before is dropped.
                 guard let self, load == self.loads, !self.isFinished else { return }
-                self.playNow(entries, asked: self.keepsSongOnFailedLoad)
+                self.playNow(entries, asked: self.policy.keepsSongOnFailedLoad)
             }
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()

@@ -94,7 +94,8 @@ struct PlayerRun {
         let interactive = terminal != nil
         let queue = PlayQueue(shuffle: saved?.shuffles ?? options.shuffles, repeats: saved?.repeats ?? options.repeats,
                               seed: options.seed)
-        let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue, keepsOpen: interactive)
+        let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
+                              policy: Session.Policy(keepsOpen: interactive))
         session.expand = { path, done in
             work.start(.load, { cancel in InputExpander.expandLoaded(path) { cancel.isSet } }, then: { expanded in
                 expanded.problems.forEach { say("tplayer: " + $0.brief) }
@@ -102,7 +103,7 @@ struct PlayerRun {
             })
         }
         let runner = launch.script.map {
-            ScriptRunner(lines: $0, session: session, realTime: !output.isFile, keepsOpenAfter: interactive)
+            ScriptRunner(lines: $0, session: session, realTime: !output.isFile)
         }
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         io.work = work

@@ -44,9 +44,7 @@ struct RemoteRun {
             }
         }
         defer { pipe?.close() }
-        let session = Session(engine: engine, entries: [], keepsOpen: true)
-        session.keepsSongOnFailedLoad = false
-        session.failedSongsFailTheRun = false
+        let session = Session(engine: engine, entries: [], policy: .remote)
         // LOAD plays one stream, as in mpg123 (the session's default); LOADLIST's playlist is
         // read off the main loop.
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO

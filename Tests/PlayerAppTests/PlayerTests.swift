@@ -109,10 +109,11 @@ struct PlayerTests {
                         log: @escaping (String) -> Void = { _ in })
         -> Player
     {
-        let session = Session(engine: engine, entries: entries.map { Entry(path: $0) }, keepsOpen: keepsOpen)
+        let session = Session(engine: engine, entries: entries.map { Entry(path: $0) },
+                              policy: Session.Policy(keepsOpen: keepsOpen))
         let runner = script.map { commands in
             ScriptRunner(lines: commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) },
-                         session: session, realTime: false, keepsOpenAfter: keepsOpen)
+                         session: session, realTime: false)
         }
         engine.outputName = output.0
         engine.writesFile = output.1

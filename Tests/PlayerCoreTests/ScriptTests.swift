@@ -64,9 +64,9 @@ private func runner(_ commands: [ScriptCommand], realTime: Bool = false, keepOpe
     -> (ScriptRunner, Session, FakeEngine)
 {
     let engine = FakeEngine()
-    let session = Session(engine: engine, entries: [])
+    let session = Session(engine: engine, entries: [], policy: Session.Policy(keepsOpen: keepOpen))
     let lines = commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) }
-    return (ScriptRunner(lines: lines, session: session, realTime: realTime, keepsOpenAfter: keepOpen), session, engine)
+    return (ScriptRunner(lines: lines, session: session, realTime: realTime), session, engine)
 }
 
 private let songs = [Entry(path: "a.mp3"), Entry(path: "b.mp3")]

@@ -1,9 +1,10 @@
 import Testing
 @testable import PlayerCore
 
-private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) -> (Session, FakeEngine, Reports) {
+private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"],
+                     policy: Session.Policy = Session.Policy()) -> (Session, FakeEngine, Reports) {
     let engine = FakeEngine(goodPaths: good)
-    let session = Session(engine: engine, entries: inputs.map { Entry(path: Path($0)) })
+    let session = Session(engine: engine, entries: inputs.map { Entry(path: Path($0)) }, policy: policy)
     let reports = Reports()
     session.report = { reports.lines.append($0) }
     return (session, engine, reports)
@@ -177,8 +178,7 @@ struct SessionTests {
     }
 
     @Test func keepOpenStaysOnTheLastSongRewound() {
-        let (session, engine, _) = session(["a.mp3", "b.mp3"])
-        session.keepsOpen = true
+        let (session, engine, _) = session(["a.mp3", "b.mp3"], policy: Session.Policy(keepsOpen: true))
         session.start()
         session.settle()
         session.perform(.next)
@@ -298,5 +298,34 @@ struct SessionTests {
         session.handle(.ended(token: session.token))
         session.settle()
         #expect(session.state.song?.path == "b.mp3", "and the list goes on after it")
+    }
+
+    @Test func theRemotePolicyLeavesNoSongAfterAFailedLoadAndDoesNotCountIt() {
+        let (session, engine, reports) = session([], policy: .remote)
+        session.perform(.load("a.mp3"))
+        session.settle()
+        engine.position = 88_200
+        session.perform(.load("broken.mp3"))
+        session.settle()
+        #expect(reports.lines == ["broken.mp3: no such file"])
+        #expect(session.state.song == nil, "mpg123's front-ends expect no song after a failed load")
+        #expect(!session.isFinished, "open until told to quit")
+        session.perform(.quit)
+        #expect(session.exitStatus == 0, "the failure was answered, not counted")
+    }
+
+    @Test func aScriptHoldsTheRunOpenOnlyWhileItRuns() {
+        let (session, _, _) = session(["a.mp3"])
+        session.holdOpen(true)
+        session.start()
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(!session.isFinished, "held open at the end of the list")
+        session.holdOpen(false)
+        #expect(!session.keepsOpen)
+        session.perform(.next)
+        session.settle()
+        #expect(session.isFinished, "let go, the end of the list ends the run")
     }
 }
