@@ -26,7 +26,8 @@ public final class MprisServer: OutsideControl {
     private var slots: [OpaquePointer?] = [nil, nil]
     /// The two vtables, built when the server starts; freed after the objects leave the bus.
     private var vtables: [UnsafeMutablePointer<sd_bus_vtable>?] = []
-    private let session: Session
+    private let controls: Controls
+    private var session: Session { controls.session }
     private let position: () -> Int64
     /// The well-known name it owns.
     public private(set) var name = ""
@@ -48,7 +49,7 @@ public final class MprisServer: OutsideControl {
     }
 
     /// Connects to the session bus and takes the name; `nil` when there is no bus to take.
-    public static func start(session: Session, position: @escaping () -> Int64) -> MprisServer? {
+    public static func start(controls: Controls, position: @escaping () -> Int64) -> MprisServer? {
         let api = UnsafeMutablePointer<tp_sdbus>.allocate(capacity: 1)
         api.initialize(to: tp_sdbus())
         var bus: OpaquePointer?
@@ -56,7 +57,7 @@ public final class MprisServer: OutsideControl {
             api.deallocate()
             return nil
         }
-        let server = MprisServer(bus: bus, api: api, session: session, position: position)
+        let server = MprisServer(bus: bus, api: api, controls: controls, position: position)
         guard server.register() else {
             server.close()
             return nil
@@ -64,11 +65,11 @@ public final class MprisServer: OutsideControl {
         return server
     }
 
-    private init(bus: OpaquePointer, api: UnsafeMutablePointer<tp_sdbus>, session: Session, position: @escaping () -> Int64) {
+    private init(bus: OpaquePointer, api: UnsafeMutablePointer<tp_sdbus>, controls: Controls, position: @escaping () -> Int64) {
         self.bus = bus
         self.api = api
         sd = SdBus(api: api)
-        self.session = session
+        self.controls = controls
         self.position = position
         handlers = .allocate(capacity: 1)
         handlers.initialize(to: tp_bus_handlers(
@@ -202,51 +203,54 @@ public final class MprisServer: OutsideControl {
         }
     }
 
-    private func trackPath(_ token: Int) -> String { "/org/tplayer/track/\(token)" }
-
     // MARK: - Methods
 
     private func call(_ member: String, _ message: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let request: MprisRequest
         switch member {
-        case "Raise": break
-        case "Quit": session.perform(.quit)
-        case "Next": session.perform(.next)
-        case "Previous": session.perform(.previous)
-        case "Pause": if session.state.isPlaying { session.perform(.stop) }
-        case "Play": session.perform(.play)
-        case "PlayPause": session.perform(.toggle)
-        case "Stop":
-            session.perform(.stop)
-            session.perform(.seek(.to(.zero)))
+        case "Raise": request = .raise
+        case "Quit": request = .quit
+        case "Next": request = .next
+        case "Previous": request = .previous
+        case "Pause": request = .pause
+        case "Play": request = .play
+        case "PlayPause": request = .playPause
+        case "Stop": request = .stop
         case "Seek":
             var offset: Int64 = 0
             guard sd.read(message, "x", &offset) > 0 else { return -EINVAL }
-            guard let target = MprisTime.seek(offset: offset) else { return -EINVAL }
-            session.perform(.seek(target))
+            request = .seek(offset: offset)
         case "SetPosition":
             var track: UnsafePointer<CChar>?
             var microseconds: Int64 = 0
             guard sd.read(message, "o", &track) > 0, let track,
                   sd.read(message, "x", &microseconds) > 0 else { return -EINVAL }
-            // The spec: ignored unless it is about the song playing, and within it.
-            if let token = session.state.token, let song = session.state.song, String(cString: track) == trackPath(token),
-               let target = MprisTime.setPosition(microseconds, in: song) {
-                session.perform(.seek(target))
-            }
+            request = .setPosition(track: String(cString: track), microseconds: microseconds)
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
             guard sd.read(message, "s", &uri) > 0, let uri else { return -EINVAL }
-            guard case .success(let path) = FileURL.path(String(cString: uri)) else {
-                return sd.error(error, "org.freedesktop.DBus.Error.InvalidArgs", "tplayer opens file:// URIs of this machine only")
-            }
-            session.perform(.load(path))
+            request = .openUri(String(cString: uri))
         default:
             return sd.error(error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
         }
+        if let refused = submit(request, error) { return refused }
         var reply: OpaquePointer?
         guard sd.newMethodReturn(message, &reply) >= 0, let reply else { return -ENOMEM }
         defer { sd.unref(reply) }
         return sd.send(reply)
+    }
+
+    /// Hands what `request` means to the one door; a refusal is returned as sd-bus's answer.
+    private func submit(_ request: MprisRequest, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32? {
+        switch MprisMapping.commands(for: request, state: session.state, muted: session.muted) {
+        case .success(let commands):
+            controls.submit(commands, from: .mpris)
+            return nil
+        case .failure(.invalid):
+            return -EINVAL
+        case .failure(.invalidArguments(let why)):
+            return sd.error(error, "org.freedesktop.DBus.Error.InvalidArgs", why)
+        }
     }
 
     // MARK: - Properties
@@ -278,39 +282,34 @@ public final class MprisServer: OutsideControl {
     }
 
     private func write(_ property: String, from value: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let request: MprisRequest
         switch property {
         case "LoopStatus":
             var text: UnsafePointer<CChar>?
             guard sd.read(value, "s", &text) > 0, let text else { return -EINVAL }
-            switch String(cString: text) {
-            case "None": session.perform(.setRepeat(false))
-            // tplayer repeats the list; a single song repeats as a list of one.
-            case "Playlist", "Track": session.perform(.setRepeat(true))
-            default: return sd.error(error, "org.freedesktop.DBus.Error.InvalidArgs", "LoopStatus is None, Track or Playlist")
-            }
+            request = .setLoopStatus(String(cString: text))
         case "Shuffle":
             var on: Int32 = 0
             guard sd.read(value, "b", &on) > 0 else { return -EINVAL }
-            session.perform(.setShuffle(on != 0))
+            request = .setShuffle(on != 0)
         case "Volume":
             var volume = 0.0
-            guard sd.read(value, "d", &volume) > 0, volume.isFinite else { return -EINVAL }
-            session.perform(.volume(Int((min(max(volume, 0), 1) * 100).rounded())))
-            if session.muted { session.perform(.setMute(false)) }
+            guard sd.read(value, "d", &volume) > 0 else { return -EINVAL }
+            request = .setVolume(volume)
         case "Rate":
             var rate = 0.0
             guard sd.read(value, "d", &rate) > 0 else { return -EINVAL }
-            if rate == 0 { session.perform(.stop) }  // the spec's "Rate 0 is Pause"
+            request = .setRate(rate)
         default:
             return sd.error(error, "org.freedesktop.DBus.Error.PropertyReadOnly", "read-only property")
         }
-        return 1
+        return submit(request, error) ?? 1
     }
 
     private func appendMetadata(_ reply: OpaquePointer) -> Int32 {
         guard sd.openContainer(reply, "a", "{sv}") >= 0 else { return -ENOMEM }
         if let song = session.state.song, let token = session.state.token {
-            sd.entry(reply, "mpris:trackid", "o") { sd.append(reply, trackPath(token), type: "o") }
+            sd.entry(reply, "mpris:trackid", "o") { sd.append(reply, MprisMapping.trackPath(token), type: "o") }
             if let total = song.totalFrames {
                 sd.entry(reply, "mpris:length", "x") { sd.append(reply, MprisTime.microseconds(frames: total, rate: song.sampleRate)) }
             }

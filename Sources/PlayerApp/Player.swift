@@ -79,6 +79,8 @@ public final class Player {
         public var outside: (any OutsideControl)?
         /// Folder walks, playlist reads and completions under way off the main loop.
         public var work: BackgroundWork?
+        /// The clock the loop's deadlines are measured by.
+        public var now: () -> ContinuousClock.Instant = { .now }
 
         public init(engine: any PlayerEngine, screen: (any PlayerScreen)?, keys: Int32?, signals: any SignalSource,
                     log: @escaping (String) -> Void, remote: RemoteControl? = nil) {
@@ -91,8 +93,9 @@ public final class Player {
         }
     }
 
-    private let session: Session
-    private let script: ScriptRunner?
+    private let controls: Controls
+    private var session: Session { controls.session }
+    private var script: ScriptRunner? { controls.script }
     private let io: IO
     private let options: Options
     private var loop: EventLoop
@@ -102,21 +105,22 @@ public final class Player {
     /// Where a resumed run picks up.
     private let resuming: SavedSession?
 
-    public init(session: Session, script: ScriptRunner?, io: IO, options: Options = Options(), earlierProblems: Int = 0,
+    /// `controls` is the one door every front-end's commands go through: the session, and the
+    /// script if there is one.
+    public init(controls: Controls, io: IO, options: Options = Options(), earlierProblems: Int = 0,
                 resuming: SavedSession? = nil) {
         self.resuming = resuming
-        self.session = session
-        self.script = script
+        self.controls = controls
         self.io = io
         self.options = options
         self.earlierProblems = earlierProblems
         loop = EventLoop(keyFD: io.screen == nil && io.remote == nil ? nil : io.keys, signalFD: io.signals.readFD,
                          engineFD: io.engine.eventFD, workFD: io.work?.descriptor)
-        session.report = { [weak self] in self?.say("tplayer: " + $0) }
-        script?.report = { [weak self] in self?.say("tplayer: " + $0) }
+        controls.session.report = { [weak self] in self?.say("tplayer: " + $0) }
+        controls.script?.report = { [weak self] in self?.say("tplayer: " + $0) }
         if options.trace {
-            session.onTransition = { [weak self] in self?.say("\($0)") }
-            script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
+            controls.session.onTransition = { [weak self] in self?.say("\($0)") }
+            controls.script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
             io.remote?.onLine = { [weak self] in self?.say($0) }
         }
     }
@@ -159,8 +163,7 @@ public final class Player {
                         if case .load(let typed) = command { return Command.load(TypedPath.resolve("\(typed)")) }
                         return command
                     }
-                    if !commands.isEmpty { script?.takeOver() }
-                    commands.forEach(session.perform)
+                    controls.submit(commands, from: .keys)
                 case .signals:
                     for signal in io.signals.take() {
                         switch signal {
@@ -235,7 +238,7 @@ public final class Player {
         let ticking = screen != nil && !options.quiet && session.state.id == .play
         var timeout = ticking ? options.statusInterval : nil
         for deadline in [script?.deadline, screen?.nextChange, io.remote?.deadline].compactMap({ $0 }) {
-            let left = ContinuousClock.now.duration(to: deadline)
+            let left = io.now().duration(to: deadline)
             let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
             timeout = min(timeout ?? .infinity, max(seconds, 0))
         }

@@ -16,7 +16,8 @@ public final class RemoteControl {
         case playing = 2
     }
 
-    private let session: Session
+    private let controls: Controls
+    private var session: Session { controls.session }
     private let position: () -> Int64
     /// Writes one reply line (without its `@`); false when no one reads them any more.
     private let send: (String) -> Bool
@@ -52,9 +53,14 @@ public final class RemoteControl {
     /// How long a load or a seek may take before the lines after it go on regardless.
     static let patience: Duration = .seconds(5)
 
-    public init(session: Session, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
-                readList: @escaping (Path, @escaping ([Entry]) -> Void) -> Void) {
-        self.session = session
+    /// The clock the waits and the progress lines are timed by.
+    private let now: () -> ContinuousClock.Instant
+
+    public init(controls: Controls, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
+                readList: @escaping (Path, @escaping ([Entry]) -> Void) -> Void,
+                now: @escaping () -> ContinuousClock.Instant = { .now }) {
+        self.controls = controls
+        self.now = now
         self.position = position
         self.send = send
         self.readList = readList
@@ -89,7 +95,7 @@ public final class RemoteControl {
     /// Sends the progress line when it is due, and goes on with waiting lines after a wait
     /// that took too long.
     public func tick() {
-        let now = ContinuousClock.now
+        let now = self.now()
         switch awaiting {
         case .load(let since) where now >= since + Self.patience:
             awaiting = nil
@@ -204,13 +210,13 @@ public final class RemoteControl {
         case .pause:
             switch mode {
             case .stopped: break
-            case .playing: session.perform(.stop)
-            case .paused: session.perform(.play)
+            case .playing: controls.submit(.stop, from: .remote)
+            case .paused: controls.submit(.play, from: .remote)
             }
             reply("P \(mode.rawValue)")
             sendHeaderIfPlaying()
         case .stop:
-            if !closed { session.perform(.stop) }
+            if !closed { controls.submit(.stop, from: .remote) }
             closeTrack()
             reply("P 0")
         case .jump(let jump):
@@ -220,13 +226,13 @@ public final class RemoteControl {
             guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
             seek(toSample: RemoteReplies.sample(forSeek: samples, relative: relative, from: position()), in: song, jump: false)
         case .volume(let percent):
-            session.perform(.volume(Int(min(max(percent, 0), 100).rounded())))
+            controls.submit(.volume(Int(min(max(percent, 0), 100).rounded())), from: .remote)
             reply(RemoteReplies.volume(Double(session.volume)))
         case .mute:
-            session.perform(.setMute(true))
+            controls.submit(.setMute(true), from: .remote)
             reply("mute")
         case .unmute:
-            session.perform(.setMute(false))
+            controls.submit(.setMute(false), from: .remote)
             reply("unmute")
         case .silence:
             silent = true
@@ -258,17 +264,17 @@ public final class RemoteControl {
 
     private func load(_ path: Path, paused: Bool) {
         let before = session.state.token
-        session.perform(.load(path))
+        controls.submit(.load(path), from: .remote)
         guard session.state.token != before, case .loading = session.state else {
             // Nothing to open (the path names nothing playable): mpg123 closes what played.
-            if !closed { session.perform(.stop) }
+            if !closed { controls.submit(.stop, from: .remote) }
             closeTrack()
             reply("E Error opening stream: \(RemoteReplies.line("\(path)"))")
             return reply("P 0")
         }
-        if paused { session.perform(.stop) }
+        if paused { controls.submit(.stop, from: .remote) }
         closed = false
-        awaiting = .load(since: .now)
+        awaiting = .load(since: now())
     }
 
     private func loadList(_ entry: Int, _ path: Path) {
@@ -296,8 +302,8 @@ public final class RemoteControl {
     }
 
     private func seek(toSample sample: Int64, in song: SongInfo, jump: Bool) {
-        session.perform(.seek(.to(AudioTime(frames: sample, rate: song.sampleRate))))
-        awaiting = .seek(jump: jump, since: .now)
+        controls.submit(.seek(.to(AudioTime(frames: sample, rate: song.sampleRate))), from: .remote)
+        awaiting = .seek(jump: jump, since: now())
     }
 
     private func sendSeekReply(jump: Bool, landed: Int64) {
@@ -330,13 +336,13 @@ public final class RemoteControl {
         guard mode == .playing, let announced, !announced.headerSent, let song = session.state.song else { return }
         self.announced?.headerSent = true
         if let header = RemoteReplies.stream(song) { reply(header) }
-        nextProgress = .now
+        nextProgress = now()
     }
 
     private func quit() {
         guard !isDone else { return }
         isDone = true
-        session.perform(.quit)
+        controls.submit(.quit, from: .remote)
     }
 
     private func reply(_ line: String) {

@@ -21,6 +21,8 @@ public final class ScriptRunner {
     /// Called before each line runs (for `--trace`).
     public var onLine: ((ScriptLine) -> Void)?
     public var report: (String) -> Void = { _ in }
+    /// Where the script's commands go: the session, or the one door (`Controls`) that sets it.
+    var submit: (Command) -> Void
     private var next = 0
     private var waiting: Waiting?
     private var grantID = 0
@@ -37,10 +39,16 @@ public final class ScriptRunner {
     /// More audio than any song holds: what `wait end` grants.
     static let unlimited = AudioTime(flicks: Int64.max / 4)
 
-    public init(lines: [ScriptLine], session: Session, realTime: Bool) {
+    /// The clock real-time waits are timed by.
+    private let now: () -> ContinuousClock.Instant
+
+    public init(lines: [ScriptLine], session: Session, realTime: Bool,
+                now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.lines = lines
         self.session = session
         self.realTime = realTime
+        self.now = now
+        submit = { [unowned session] in session.perform($0) }
     }
 
     private var engine: any PlaybackEngine { session.engine }
@@ -60,7 +68,9 @@ public final class ScriptRunner {
     }
 
     /// Runs lines until one waits for something that has not happened yet, or the end.
-    public func run(now: ContinuousClock.Instant = .now) {
+    public func run() { run(now: now()) }
+
+    func run(now: ContinuousClock.Instant) {
         while !isDone, !session.isFinished {
             switch waiting {
             case .clock(let until) where now < until: return
@@ -93,15 +103,16 @@ public final class ScriptRunner {
         session.handle(event)
         if !isDone, case .audio = waiting, !isPlaying {
             // The list ran out mid-wait: the rest of it passes with nothing playing.
-            passIdle(engine.revokeGrant(), now: .now)
+            passIdle(engine.revokeGrant(), now: now())
         }
         if !isDone { run() }
     }
 
-    /// A person pressed a key: the script stops here and playback is free.
-    public func takeOver() {
+    /// A person (or a program driving the player) asked for something: the script stops here
+    /// and playback is free.
+    public func takeOver(by origin: Origin = .keys) {
         guard !isDone else { return }
-        report("a key was pressed: the script stops before line \(next < lines.count ? lines[next].location.line : lines.last?.location.line ?? 0); the keys have control")
+        report("\(origin): the script stops before line \(next < lines.count ? lines[next].location.line : lines.last?.location.line ?? 0); the keys have control")
         finish(takenOver: true)
     }
 
@@ -110,7 +121,7 @@ public final class ScriptRunner {
         case .add(let entries, playNow: false): session.append(entries)
         case .add(let entries, playNow: true): session.playNow(entries)
         case .perform(let command):
-            session.perform(command)
+            submit(command)
             if command == .quit { isDone = true }
         case .wait(let time):
             guard time > .zero else { return }
@@ -144,7 +155,7 @@ public final class ScriptRunner {
         engine.limitPlayback(false)
         session.holdOpen(false)
         if !takenOver, !isPlaying, !session.keepsOpen {
-            session.perform(.quit)
+            submit(.quit)
         }
     }
 }

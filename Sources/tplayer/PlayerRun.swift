@@ -105,14 +105,15 @@ struct PlayerRun {
         let runner = launch.script.map {
             ScriptRunner(lines: $0, session: session, realTime: !output.isFile)
         }
+        let controls = Controls(session: session, script: runner)
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         io.work = work
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
-        let mpris = options.mpris && !output.isFile ? MprisServer.start(session: session, position: { engine.position }) : nil
+        let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil
         defer { mpris?.close() }
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
-        let player = Player(session: session, script: runner, io: io,
+        let player = Player(controls: controls, io: io,
                             options: Player.Options(quiet: options.quiet, trace: options.trace),
                             earlierProblems: launch.problems.count, resuming: saved)
         let status = player.run()

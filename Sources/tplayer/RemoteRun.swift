@@ -48,8 +48,9 @@ struct RemoteRun {
         // LOAD plays one stream, as in mpg123 (the session's default); LOADLIST's playlist is
         // read off the main loop.
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO
+        let controls = Controls(session: session)
         let remote = RemoteControl(
-            session: session, position: { engine.position },
+            controls: controls, position: { engine.position },
             send: { writeAll(replies, "@" + $0 + "\n") },
             readList: { path, done in
                 if case .failure(let error) = FileSystem.status(of: path) {
@@ -69,7 +70,7 @@ struct RemoteRun {
         var io = Player.IO(engine: engine, screen: nil, keys: pipe?.descriptor ?? STDIN_FILENO, signals: signals, log: printError,
                            remote: remote)
         io.work = work
-        return Player(session: session, script: nil, io: io, options: Player.Options(quiet: true, trace: trace)).run()
+        return Player(controls: controls, io: io, options: Player.Options(quiet: true, trace: trace)).run()
     }
 
     static func reason(_ failure: CommandPipe.Failure) -> String {

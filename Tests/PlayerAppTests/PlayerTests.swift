@@ -118,7 +118,7 @@ struct PlayerTests {
         engine.outputName = output.0
         engine.writesFile = output.1
         let io = Player.IO(engine: engine, screen: screen, keys: keys?.pipe.readFD, signals: signals, log: log)
-        return Player(session: session, script: runner, io: io, options: Player.Options(quiet: quiet, trace: trace))
+        return Player(controls: Controls(session: session, script: runner), io: io, options: Player.Options(quiet: quiet, trace: trace))
     }
 
     @Test func theListPlaysToItsEndAndTheEngineIsShutDown() throws {

@@ -1,0 +1,134 @@
+import Testing
+@testable import PlayerApp
+import PlayerCore
+
+/// mpg123's remote protocol driven without a process: lines in, `@` lines out, the engine's
+/// answers handed over as the main loop does, and time moved by hand.
+private final class RemoteRig {
+    let engine: PipeEngine
+    let session: Session
+    let remote: RemoteControl
+    private let outside = Outside()
+    var sent: [String] {
+        get { outside.sent }
+        set { outside.sent = newValue }
+    }
+    var clock: ContinuousClock.Instant {
+        get { outside.clock }
+        set { outside.clock = newValue }
+    }
+
+    /// What the remote writes to and reads the time from.
+    private final class Outside {
+        var sent: [String] = []
+        var clock = ContinuousClock.now
+    }
+
+    init() throws {
+        engine = try PipeEngine(goodPaths: ["a.mp3", "b.mp3"])
+        engine.songsEnd = false
+        session = Session(engine: engine, entries: [], policy: .remote)
+        let outside = outside
+        remote = RemoteControl(controls: Controls(session: session), position: { [engine] in engine.position },
+                               send: { outside.sent.append($0); return true },
+                               readList: { _, done in done([]) }, now: { outside.clock })
+        remote.start()
+    }
+
+    /// Sends `line` and hands the engine's answers over until there are none.
+    func send(_ line: String) {
+        remote.received(Array((line + "\n").utf8))
+        settle()
+    }
+
+    func settle() {
+        while case let events = engine.takeEvents(), !events.isEmpty {
+            for event in events {
+                session.handle(event)
+                remote.observe(event)
+            }
+        }
+    }
+
+    /// The lines sent since the last call.
+    func replies() -> [String] {
+        defer { sent = [] }
+        return sent
+    }
+}
+
+struct RemoteControlTests {
+    @Test func aLoadIsAnsweredOnceTheSongHasOpened() throws {
+        let rig = try RemoteRig()
+        #expect(rig.replies() == ["R MPG123 (ThOr) v10"])
+        rig.send("LOAD a.mp3")
+        #expect(rig.replies() == ["I a", "P 2"])
+        rig.send("PAUSE")
+        #expect(rig.replies() == ["P 1"])
+        #expect(rig.session.state.id == .stop)
+        rig.send("LOAD missing.mp3")
+        #expect(rig.replies() == ["E Error opening stream: missing.mp3", "P 0"])
+    }
+
+    /// A jump waits for the engine's answer before the lines after it run; when none comes in
+    /// five seconds (on the injected clock) the lines go on regardless.
+    @Test func linesAfterASeekWaitForItsAnswerButNotForever() throws {
+        let rig = try RemoteRig()
+        rig.send("LOAD a.mp3")
+        _ = rig.replies()
+        rig.send("J +1")  // the fake engine never reports a seek
+        rig.send("V 30")
+        #expect(rig.replies() == [])
+        #expect(rig.remote.deadline == rig.clock + .seconds(5))
+        rig.clock += .seconds(4)
+        rig.remote.tick()
+        #expect(!rig.replies().contains("V 30.000000%"))
+        rig.clock += .seconds(1)
+        rig.remote.tick()
+        let replies = rig.replies()
+        #expect(replies.first?.hasPrefix("J ") == true)
+        #expect(replies.contains("V 30.000000%"))
+        #expect(rig.session.volume == 30)
+    }
+
+    /// `@F` lines come once per MPEG frame's time while a song plays, by the injected clock.
+    @Test func progressLinesArePacedByTheClock() throws {
+        let rig = try RemoteRig()
+        rig.send("LOAD a.mp3")
+        _ = rig.replies()
+        rig.remote.tick()
+        #expect(rig.replies().count == 1)
+        rig.clock += .milliseconds(10)
+        rig.remote.tick()
+        #expect(rig.replies().isEmpty, "a frame of 1152 samples at 44.1 kHz lasts 26 ms")
+        rig.clock += .milliseconds(17)
+        rig.remote.tick()
+        #expect(rig.replies().first?.hasPrefix("F ") == true)
+        rig.send("SILENCE")
+        _ = rig.replies()
+        rig.clock += .seconds(1)
+        rig.remote.tick()
+        #expect(rig.replies().isEmpty)
+    }
+
+    /// STOP is mpg123's: the track closes, and only a new load plays again.
+    @Test func stopClosesTheTrack() throws {
+        let rig = try RemoteRig()
+        rig.send("LOAD a.mp3")
+        _ = rig.replies()
+        rig.send("STOP")
+        #expect(rig.replies() == ["P 0"])
+        rig.send("PAUSE")
+        #expect(rig.replies() == ["P 0"], "as mpg123 answers a pause with no track")
+        #expect(rig.session.state.id == .stop)
+        rig.send("SAMPLE")
+        #expect(rig.replies() == ["E No stream opened. (code 24)"])
+    }
+
+    @Test func quitEndsTheSession() throws {
+        let rig = try RemoteRig()
+        rig.send("QUIT")
+        #expect(rig.remote.isDone)
+        #expect(rig.session.isFinished)
+    }
+}

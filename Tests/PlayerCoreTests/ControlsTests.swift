@@ -1,0 +1,163 @@
+import Testing
+@testable import PlayerCore
+
+/// A session over the fake engine with `a.mp3` and `b.mp3`, playing the first when `playing`.
+private func playingSession(_ playing: Bool = true) -> (Session, FakeEngine) {
+    let engine = FakeEngine()
+    let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")])
+    if playing {
+        session.start()
+        session.settle()
+    }
+    return (session, engine)
+}
+
+private func seconds(_ value: Int64) -> AudioTime { AudioTime(flicks: value * AudioTime.flicksPerSecond) }
+
+struct ControlsTests {
+    private func scripted(_ commands: [ScriptCommand]) -> (Controls, ScriptRunner, Session, [String]) {
+        let engine = FakeEngine()
+        let session = Session(engine: engine, entries: [])
+        let lines = commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) }
+        let runner = ScriptRunner(lines: lines, session: session, realTime: false)
+        let controls = Controls(session: session, script: runner)
+        return (controls, runner, session, [])
+    }
+
+    /// Every front-end but the script takes over from a running script, each named in the
+    /// report, and its command is then performed as asked.
+    @Test func aCommandFromAnyFrontEndTakesOverFromTheScript() {
+        for origin in [Origin.keys, .remote, .mpris] { takesOver(origin) }
+    }
+
+    private func takesOver(_ origin: Origin) {
+        let (controls, runner, session, _) = scripted([
+            .add([Entry(path: "a.mp3"), Entry(path: "b.mp3")], playNow: false), .perform(.play), .wait(seconds(30)), .perform(.quit),
+        ])
+        var reports: [String] = []
+        runner.report = { reports.append($0) }
+        runner.start()
+        runner.settle()
+        #expect(session.state.song?.path == "a.mp3")
+        controls.submit(.next, from: origin)
+        runner.settle()
+        #expect(runner.isDone)
+        #expect(session.state.song?.path == "b.mp3")
+        #expect((session.engine as! FakeEngine).budget == nil, "playback is free again")
+        #expect(reports == ["\(origin): the script stops before line 4; the keys have control"])
+        #expect(!session.isFinished, "the script's quit was dropped")
+    }
+
+    /// The script's own commands come through the same door without taking over.
+    @Test func theScriptsOwnCommandsDoNotTakeOver() {
+        let (controls, runner, session, _) = scripted([
+            .add([Entry(path: "a.mp3"), Entry(path: "b.mp3")], playNow: false), .perform(.play), .perform(.next), .wait(seconds(30)),
+        ])
+        var reports: [String] = []
+        runner.report = { reports.append($0) }
+        runner.start()
+        runner.settle()
+        #expect(!runner.isDone)
+        #expect(session.state.song?.path == "b.mp3")
+        controls.submit(.volume(40), from: .script)
+        #expect(!runner.isDone)
+        #expect(reports.isEmpty)
+        #expect(session.volume == 40)
+    }
+
+    @Test func withNoScriptACommandIsSimplyPerformed() {
+        let (session, _) = playingSession()
+        let controls = Controls(session: session)
+        controls.submit([.stop, .volume(30)], from: .mpris)
+        #expect(session.state.id == .stop)
+        #expect(session.volume == 30)
+    }
+}
+
+struct MprisMappingTests {
+    private func commands(_ request: MprisRequest, _ session: Session) -> Result<[Command], MprisRefusal> {
+        MprisMapping.commands(for: request, state: session.state, muted: session.muted)
+    }
+
+    @Test func theSimpleMethodsAreTheKeysCommands() {
+        let (session, _) = playingSession()
+        #expect(commands(.raise, session) == .success([]))
+        #expect(commands(.quit, session) == .success([.quit]))
+        #expect(commands(.next, session) == .success([.next]))
+        #expect(commands(.previous, session) == .success([.previous]))
+        #expect(commands(.play, session) == .success([.play]))
+        #expect(commands(.playPause, session) == .success([.toggle]))
+    }
+
+    /// Pause never starts a song (as a toggle would when stopped), and Rate 0 is a pause.
+    @Test func pauseAndRateZeroPauseOnlyWhatPlays() {
+        let (playing, _) = playingSession()
+        #expect(commands(.pause, playing) == .success([.stop]))
+        #expect(commands(.setRate(0), playing) == .success([.stop]))
+        #expect(commands(.setRate(1), playing) == .success([]))
+        let (stopped, _) = playingSession(false)
+        #expect(commands(.pause, stopped) == .success([]))
+        #expect(commands(.setRate(0), stopped) == .success([]))
+        playing.perform(.stop)
+        #expect(commands(.pause, playing) == .success([]))
+    }
+
+    /// The spec's Stop goes back to the start; tplayer's own stop keeps the place.
+    @Test func stopRewinds() {
+        let (session, engine) = playingSession()
+        #expect(commands(.stop, session) == .success([.stop, .seek(.to(.zero))]))
+        engine.position = 44_100 * 3
+        Controls(session: session).submit(try! commands(.stop, session).get(), from: .mpris)
+        #expect(session.state.id == .stop)
+        #expect(engine.calls.suffix(2) == ["stop", "seek 0"])
+    }
+
+    @Test func seekIsRelativeAndAnOffsetThatCannotBeATimeIsRefused() {
+        let (session, _) = playingSession()
+        #expect(commands(.seek(offset: 5_000_000), session) == .success([.seek(.by(seconds(5)))]))
+        #expect(commands(.seek(offset: -2_000_000), session) == .success([.seek(.by(seconds(-2)))]))
+        #expect(commands(.seek(offset: .min), session) == .failure(.invalid))
+    }
+
+    /// SetPosition is ignored unless it names the song playing and lands inside it.
+    @Test func setPositionMovesOnlyWithinTheSongItNames() throws {
+        let (session, _) = playingSession()
+        let token = try #require(session.state.token)
+        let track = MprisMapping.trackPath(token)
+        #expect(commands(.setPosition(track: track, microseconds: 3_000_000), session) == .success([.seek(.to(seconds(3)))]))
+        #expect(commands(.setPosition(track: MprisMapping.trackPath(token + 1), microseconds: 3_000_000), session) == .success([]))
+        #expect(commands(.setPosition(track: track, microseconds: -1), session) == .success([]))
+        // The fake's songs are 10 s long.
+        #expect(commands(.setPosition(track: track, microseconds: 10_000_000), session) == .success([.seek(.to(seconds(10)))]))
+        #expect(commands(.setPosition(track: track, microseconds: 10_000_001), session) == .success([]))
+        let (stopped, _) = playingSession(false)
+        #expect(commands(.setPosition(track: track, microseconds: 0), stopped) == .success([]))
+    }
+
+    @Test func openUriTakesLocalFileURIsOnly() {
+        let (session, _) = playingSession()
+        #expect(commands(.openUri("file:///music/a%20b.mp3"), session) == .success([.load("/music/a b.mp3")]))
+        #expect(commands(.openUri("file://localhost/m/x.mp3"), session) == .success([.load("/m/x.mp3")]))
+        for refused in ["http://example.com/x.mp3", "file://otherhost/x.mp3", "relative.mp3", ""] {
+            guard case .failure(.invalidArguments) = commands(.openUri(refused), session) else {
+                Issue.record("\(refused) was not refused")
+                continue
+            }
+        }
+    }
+
+    @Test func theWritablePropertiesAreCheckedAndMapped() {
+        let (session, _) = playingSession()
+        #expect(commands(.setLoopStatus("None"), session) == .success([.setRepeat(false)]))
+        #expect(commands(.setLoopStatus("Playlist"), session) == .success([.setRepeat(true)]))
+        #expect(commands(.setLoopStatus("Track"), session) == .success([.setRepeat(true)]))
+        #expect(commands(.setLoopStatus("Always"), session) == .failure(.invalidArguments("LoopStatus is None, Track or Playlist")))
+        #expect(commands(.setShuffle(true), session) == .success([.setShuffle(true)]))
+        #expect(commands(.setVolume(0.424), session) == .success([.volume(42)]))
+        #expect(commands(.setVolume(7), session) == .success([.volume(100)]))
+        #expect(commands(.setVolume(-1), session) == .success([.volume(0)]))
+        #expect(commands(.setVolume(.nan), session) == .failure(.invalid))
+        session.perform(.setMute(true))
+        #expect(commands(.setVolume(0.5), session) == .success([.volume(50), .setMute(false)]), "a volume set from a widget is heard")
+    }
+}
