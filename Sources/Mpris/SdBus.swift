@@ -1,37 +1,116 @@
 import CSdBus
 import Glibc
 
-/// The sd-bus calls MPRIS makes, through libsystemd's functions loaded at start (`tp_sdbus`),
-/// and the values it writes into messages and reads from them.
-struct SdBus {
-    let api: UnsafeMutablePointer<tp_sdbus>
+/// A connection to the D-Bus user bus, owned as GRDB's `Database` owns its `sqlite3 *`: this
+/// handle holds the `sd_bus *`, the objects it serves (their slots and vtables) and libsystemd's
+/// functions, loaded when it opens; every sd-bus call goes through it; closing it (or releasing
+/// it) takes the objects off the bus, gives up the names and frees what it holds. Messages are
+/// sd-bus's own, borrowed for the length of a callback or made and released around one send.
+final class SdBus {
+    private let api: UnsafeMutablePointer<tp_sdbus>
+    private var bus: OpaquePointer?
+    private var slots: [OpaquePointer?] = []
+    /// Built when an object is added; freed once it has left the bus.
+    private var vtables: [UnsafeMutablePointer<sd_bus_vtable>] = []
 
-    // MARK: - The bus
-
-    func addObjectVtable(_ bus: OpaquePointer, _ slot: UnsafeMutablePointer<OpaquePointer?>, _ path: String, _ interface: String,
-                         _ vtable: UnsafePointer<sd_bus_vtable>, _ userdata: UnsafeMutableRawPointer) -> Int32 {
-        api.pointee.add_object_vtable(bus, slot, path, interface, vtable, userdata)
+    /// Connects to the user's session bus; `nil` when libsystemd or the bus is not there.
+    static func openUser() -> SdBus? {
+        let api = UnsafeMutablePointer<tp_sdbus>.allocate(capacity: 1)
+        api.initialize(to: tp_sdbus())
+        var bus: OpaquePointer?
+        guard tp_sdbus_load(api) == 0, api.pointee.open_user(&bus) >= 0, let bus else {
+            api.deallocate()
+            return nil
+        }
+        return SdBus(api: api, bus: bus)
     }
 
-    func requestName(_ bus: OpaquePointer, _ name: String) -> Int32 { api.pointee.request_name(bus, name, 0) }
-    func unref(slot: OpaquePointer?) { _ = api.pointee.slot_unref(slot) }
-    func flushCloseUnref(_ bus: OpaquePointer) { _ = api.pointee.flush_close_unref(bus) }
-    func fd(_ bus: OpaquePointer) -> Int32 { api.pointee.get_fd(bus) }
-    /// Handles one message; 0 when there was none, negative when the bus went away.
-    func process(_ bus: OpaquePointer) -> Int32 { api.pointee.process(bus, nil) }
+    private init(api: UnsafeMutablePointer<tp_sdbus>, bus: OpaquePointer) {
+        self.api = api
+        self.bus = bus
+    }
 
-    @discardableResult
-    func flush(_ bus: OpaquePointer) -> Int32 { api.pointee.flush(bus) }
+    deinit {
+        close()
+        api.deallocate()
+    }
 
-    /// Sends `message`: a reply on the bus of the call it answers (`bus` nil), a signal on `bus`.
-    @discardableResult
-    func send(_ message: OpaquePointer, on bus: OpaquePointer? = nil) -> Int32 { api.pointee.send(bus, message, nil) }
+    /// libsystemd's functions, for the C trampolines that call back into Swift.
+    var functions: UnsafePointer<tp_sdbus> { UnsafePointer(api) }
 
+    var isOpen: Bool { bus != nil }
+
+    /// The descriptor to poll; `nil` once closed.
+    var descriptor: Int32? {
+        guard let bus else { return nil }
+        let fd = api.pointee.get_fd(bus)
+        return fd >= 0 ? fd : nil
+    }
+
+    /// Serves `interface` at `path` with the vtable `build` makes (given sd-bus's vtable format),
+    /// calling back with `userdata`; false when the bus refuses.
+    func addObject(_ path: String, _ interface: String, userdata: UnsafeMutableRawPointer,
+                   vtable build: (UnsafePointer<UInt32>) -> UnsafeMutablePointer<sd_bus_vtable>?) -> Bool {
+        guard let bus, let vtable = build(api.pointee.vtable_format) else { return false }
+        vtables.append(vtable)
+        var slot: OpaquePointer?
+        guard api.pointee.add_object_vtable(bus, &slot, path, interface, vtable, userdata) >= 0 else { return false }
+        slots.append(slot)
+        return true
+    }
+
+    /// Takes the well-known `name`; false when another connection has it.
+    func requestName(_ name: String) -> Bool {
+        guard let bus else { return false }
+        return api.pointee.request_name(bus, name, 0) >= 0
+    }
+
+    /// Leaves the bus: the objects first, then the connection (its names go with it).
+    func close() {
+        for slot in slots where slot != nil { _ = api.pointee.slot_unref(slot) }
+        slots = []
+        if let bus { _ = api.pointee.flush_close_unref(bus) }
+        bus = nil
+        vtables.forEach { free($0) }
+        vtables = []
+    }
+
+    /// Handles one message; 0 when there was none, negative when the bus went away (or is closed).
+    func process() -> Int32 {
+        guard let bus else { return -ENOTCONN }
+        return api.pointee.process(bus, nil)
+    }
+
+    func flush() {
+        if let bus { _ = api.pointee.flush(bus) }
+    }
+
+    /// Sends `message`: a reply goes on the bus of the call it answers.
     @discardableResult
-    func emitPropertiesChanged(_ bus: OpaquePointer, _ path: String, _ interface: String, _ names: [String]) -> Int32 {
+    func send(_ message: OpaquePointer) -> Int32 { api.pointee.send(nil, message, nil) }
+
+    func emitPropertiesChanged(_ path: String, _ interface: String, _ names: [String]) {
+        guard let bus else { return }
         var pointers = names.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeMutableBufferPointer { api.pointee.emit_properties_changed_strv(bus, path, interface, $0.baseAddress!) }
+        _ = pointers.withUnsafeMutableBufferPointer { api.pointee.emit_properties_changed_strv(bus, path, interface, $0.baseAddress!) }
+    }
+
+    /// Emits the signal `member` with what `fill` appends.
+    func emitSignal(_ path: String, _ interface: String, _ member: String, _ fill: (OpaquePointer) -> Void) {
+        var message: OpaquePointer?
+        guard let bus, api.pointee.message_new_signal(bus, &message, path, interface, member) >= 0, let message else { return }
+        defer { unref(message) }
+        fill(message)
+        _ = api.pointee.send(bus, message, nil)
+    }
+
+    /// Replies to `call` with an empty return.
+    func replyEmpty(to call: OpaquePointer) -> Int32 {
+        var reply: OpaquePointer?
+        guard api.pointee.message_new_method_return(call, &reply) >= 0, let reply else { return -ENOMEM }
+        defer { unref(reply) }
+        return send(reply)
     }
 
     /// Sets `error` to the D-Bus error `name`, with `message`; returns what a handler returns.
@@ -41,16 +120,7 @@ struct SdBus {
 
     // MARK: - Messages
 
-    func newSignal(_ bus: OpaquePointer, _ message: UnsafeMutablePointer<OpaquePointer?>, _ path: String, _ interface: String,
-                   _ member: String) -> Int32 {
-        api.pointee.message_new_signal(bus, message, path, interface, member)
-    }
-
-    func newMethodReturn(_ call: OpaquePointer, _ message: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
-        api.pointee.message_new_method_return(call, message)
-    }
-
-    func unref(_ message: OpaquePointer) { _ = api.pointee.message_unref(message) }
+    private func unref(_ message: OpaquePointer) { _ = api.pointee.message_unref(message) }
 
     /// Reads the next value, of D-Bus type `type`, into `value`; positive when one was read.
     func read(_ message: OpaquePointer, _ type: Character, _ value: UnsafeMutableRawPointer) -> Int32 {

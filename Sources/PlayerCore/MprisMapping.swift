@@ -72,3 +72,95 @@ public enum MprisMapping {
     }
 }
 
+/// What MPRIS's player properties say about the session: computed without a bus, compared
+/// after each turn of the loop to announce the ones that changed.
+public struct MprisProperties: Equatable, Sendable {
+    public var playbackStatus: String
+    public var loopStatus: String
+    public var shuffle: Bool
+    public var volume: Double
+    /// The song's token (its `mpris:trackid`), `nil` with none.
+    public var track: Int?
+    public var title: String?
+    public var canGoNext: Bool
+    public var canGoPrevious: Bool
+    public var canPlay: Bool
+    public var canPause: Bool
+    public var canSeek: Bool
+
+    public init(_ session: Session) {
+        let state = session.state
+        let hasSong = state.song != nil
+        let many = session.entries.count > 1 || session.queue.repeats
+        playbackStatus = Self.status(of: state)
+        loopStatus = session.queue.repeats ? "Playlist" : "None"
+        shuffle = session.queue.shuffles
+        volume = session.muted ? 0 : Double(session.volume) / 100
+        track = hasSong ? state.token : nil
+        title = session.songName
+        canGoNext = many
+        canGoPrevious = many
+        canPlay = !session.entries.isEmpty
+        canPause = hasSong
+        canSeek = hasSong
+    }
+
+    static func status(of state: PlayerState) -> String {
+        switch state {
+        case .play, .deviceLost: "Playing"
+        case .stop: "Paused"
+        case .loading(let loading): loading.startsPlaying ? "Playing" : "Stopped"
+        case .idle, .prepare: "Stopped"
+        }
+    }
+
+    /// The names of the properties that differ from `before`, for `PropertiesChanged`.
+    public func changed(since before: MprisProperties) -> [String] {
+        var names: [String] = []
+        if before.playbackStatus != playbackStatus { names.append("PlaybackStatus") }
+        if before.loopStatus != loopStatus { names.append("LoopStatus") }
+        if before.shuffle != shuffle { names.append("Shuffle") }
+        if before.volume != volume { names.append("Volume") }
+        if before.track != track || before.title != title { names.append("Metadata") }
+        if before.canGoNext != canGoNext { names.append("CanGoNext") }
+        if before.canGoPrevious != canGoPrevious { names.append("CanGoPrevious") }
+        if before.canPlay != canPlay { names.append("CanPlay") }
+        if before.canPause != canPause { names.append("CanPause") }
+        if before.canSeek != canSeek { names.append("CanSeek") }
+        return names
+    }
+}
+
+/// The `Metadata` property: the song's fields, as the server writes them into an `a{sv}`.
+public struct MprisMetadata: Equatable, Sendable {
+    /// `mpris:trackid`: the song's object path, or the spec's NoTrack.
+    public var trackID: String
+    /// `mpris:length` in microseconds, when the song's length is known.
+    public var length: Int64?
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    /// `xesam:url`: a `file://` URL of the song's absolute path.
+    public var url: String?
+
+    public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+
+    /// The playing song's metadata; relative paths are made absolute against `folder`.
+    public init(_ session: Session, folder: Path) {
+        guard let song = session.state.song, let token = session.state.token else {
+            trackID = Self.noTrack
+            return
+        }
+        trackID = MprisMapping.trackPath(token)
+        length = song.totalFrames.map { MprisTime.microseconds(frames: $0, rate: song.sampleRate) }
+        title = Self.nonEmpty(song.title) ?? session.songName ?? song.fileName
+        artist = Self.nonEmpty(song.artist)
+        album = Self.nonEmpty(song.album)
+        url = FileURL.string(for: song.path.resolved(against: folder))
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
+        return text
+    }
+}

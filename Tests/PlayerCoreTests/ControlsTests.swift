@@ -161,3 +161,55 @@ struct MprisMappingTests {
         #expect(commands(.setVolume(0.5), session) == .success([.volume(50), .setMute(false)]), "a volume set from a widget is heard")
     }
 }
+
+struct MprisPropertiesTests {
+    @Test func aSessionWithNothingLoadedIsStoppedWithNoTrack() {
+        let (session, _) = playingSession(false)
+        let properties = MprisProperties(session)
+        #expect(properties.playbackStatus == "Stopped")
+        #expect(properties.track == nil)
+        #expect(properties.canPlay && !properties.canPause && !properties.canSeek)
+        #expect(properties.canGoNext && properties.canGoPrevious, "two entries")
+        #expect(MprisMetadata(session, folder: "/home/u") == MprisMetadata(session, folder: "/"))
+        #expect(MprisMetadata(session, folder: "/").trackID == MprisMetadata.noTrack)
+        #expect(MprisMetadata(session, folder: "/").url == nil)
+    }
+
+    /// Each command changes what it should, and `changed` names exactly those properties.
+    @Test func theChangedPropertiesAreNamed() {
+        let (session, _) = playingSession()
+        let playing = MprisProperties(session)
+        #expect(playing.playbackStatus == "Playing")
+        #expect(playing.canPause && playing.canSeek)
+        session.perform(.stop)
+        let paused = MprisProperties(session)
+        #expect(paused.playbackStatus == "Paused")
+        #expect(paused.changed(since: playing) == ["PlaybackStatus"])
+        session.perform(.setRepeat(true))
+        session.perform(.volume(40))
+        let repeated = MprisProperties(session)
+        #expect(repeated.changed(since: paused) == ["LoopStatus", "Volume"])
+        #expect(repeated.loopStatus == "Playlist" && repeated.volume == 0.4)
+        session.perform(.setMute(true))
+        #expect(MprisProperties(session).volume == 0, "muted is heard as 0")
+        session.perform(.next)
+        session.settle()
+        let next = MprisProperties(session)
+        #expect(next.changed(since: repeated).contains("Metadata"))
+        #expect(next.track != repeated.track)
+        #expect(next.changed(since: next).isEmpty)
+    }
+
+    @Test func theMetadataNamesTheSongByItsAbsoluteURL() throws {
+        let (session, engine) = playingSession(false)
+        engine.tagged = false
+        session.start()
+        session.settle()
+        let metadata = MprisMetadata(session, folder: "/music/my songs")
+        #expect(metadata.trackID == MprisMapping.trackPath(try #require(session.state.token)))
+        #expect(metadata.length == 10_000_000)
+        #expect(metadata.title == "a.mp3", "no tags: the file name")
+        #expect(metadata.artist == nil && metadata.album == nil)
+        #expect(metadata.url == "file:///music/my%20songs/a.mp3")
+    }
+}
