@@ -229,6 +229,7 @@ public final class Player {
         status.volume = session.volume
         status.muted = session.muted
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play
+        if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         screen.show(status)
     }
 

@@ -81,11 +81,16 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
     case by(AudioTime)  // negative flicks go back
     /// Per ten thousand of the song's length (`50%` is 5000), so `12.5%` stays exact.
     case fraction(permyriad: Int64)
+    /// These targets one after another, each from where the one before landed: the seeks
+    /// asked for while a song was loading, made as one when it opens.
+    case sequence([SeekTarget])
 
     /// The frame this target names in a song of `song`, from `position`; clamped to the song.
     public func frame(in song: SongInfo, from position: Int64) -> Int64 {
         let frame: Int64
         switch self {
+        case .sequence(let targets):
+            return targets.reduce(min(max(position, 0), song.totalFrames ?? .max)) { $1.frame(in: song, from: $0) }
         case .to(let time): frame = time.frames(rate: song.sampleRate)
         case .by(let offset):
             // Frames are whole, so a step back rounds toward zero as a step forward does.
@@ -105,6 +110,7 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
         case .to(let time): "\(time.seconds)s"
         case .by(let offset): (offset.flicks < 0 ? "" : "+") + "\(offset.seconds)s"
         case .fraction(let permyriad): "\(Double(permyriad) / 100)%"
+        case .sequence(let targets): targets.map(\.description).joined(separator: " then ")
         }
     }
 }

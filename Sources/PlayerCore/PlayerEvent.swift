@@ -51,7 +51,7 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case .load(let path): "load \(path)"
         case .seek(let target): "seek \(target)"
         case .openFailed(let error, _): "open failed: \(error.reason)"
-        default: kind.rawValue
+        case .play, .stop, .toggle, .opened, .ended, .deviceLost, .deviceRestored: kind.rawValue
         }
     }
 

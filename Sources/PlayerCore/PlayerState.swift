@@ -16,6 +16,13 @@ public enum StateID: String, CaseIterable, Sendable {
 /// No song. Seeks asked for now apply to the next song that loads (as `mpv --start` does).
 public struct IdleState: Equatable, Sendable {
     public var pendingSeeks: [SeekTarget] = []
+    /// Why the last load failed, when that is how the player came here.
+    public var lastFailure: LoadError?
+
+    public init(pendingSeeks: [SeekTarget] = [], lastFailure: LoadError? = nil) {
+        self.pendingSeeks = pendingSeeks
+        self.lastFailure = lastFailure
+    }
 }
 
 /// A song being opened: the seeds' multi-step process, which ends in `Prepare` or, with the

@@ -75,7 +75,7 @@ public final class ScriptRunner {
             switch waiting {
             case .clock(let until) where now < until: return
             case .audio, .songEnd: return
-            default: waiting = nil
+            case .clock, nil: waiting = nil
             }
             guard next < lines.count else { return finish(takenOver: false) }
             let line = lines[next]
@@ -97,7 +97,7 @@ public final class ScriptRunner {
                 _ = engine.revokeGrant()
                 waiting = nil
             }
-        default:
+        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer:
             break
         }
         session.handle(event)

@@ -145,13 +145,8 @@ public final class Session {
         guard !isFinished else { return }
         defer { cueNext() }
         switch command {
-        case .play, .toggle:
-            if case .idle = context.state {
-                // Nothing open yet (a script's first `play`): start the list.
-                playCurrentOrNext()
-            } else {
-                apply(command == .play ? .play : .toggle)
-            }
+        case .play: apply(.play)
+        case .toggle: apply(.toggle)
         case .stop: apply(.stop)
         case .next: advance(atEnd: .rewind)
         case .previous: retreat()
@@ -280,12 +275,17 @@ public final class Session {
         return nil
     }
 
-    /// Hands `event` to the state machine and makes the engine calls it returns.
+    /// Hands `event` to the state machine, makes the engine calls it returns and does what
+    /// the row asks of the session.
     @discardableResult
     private func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
         let outcome = context.handle(event)
-        outcome.steps.forEach { onTransition?($0) }
+        if let step = outcome.step { onTransition?(step) }
         outcome.calls.forEach(engine.perform)
+        switch outcome.followUp {
+        case .startList?: playCurrentOrNext()
+        case nil: break
+        }
         return outcome
     }
 

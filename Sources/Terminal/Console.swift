@@ -63,7 +63,7 @@ public final class Console {
             case .help:
                 openPanel(["Keys:"] + KeyMap.helpLines)
             case .info:
-                openPanel(SongDetails.lines(lastStatus?.song))
+                openPanel(SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure))
             default:
                 commands.append(command)
             }

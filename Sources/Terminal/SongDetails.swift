@@ -2,8 +2,10 @@ import PlayerCore
 
 /// What `i` shows about a song: its tags, its stream, its exact length and its path.
 public enum SongDetails {
-    public static func lines(_ song: SongInfo?) -> [String] {
-        guard let song else { return ["No song is open."] }
+    public static func lines(_ song: SongInfo?, failure: String? = nil) -> [String] {
+        guard let song else {
+            return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? [])
+        }
         let tags = song.tags
         func field(_ name: String, _ value: String?) -> String {
             name.padding(toLength: 9) + (value.flatMap { $0.isEmpty ? nil : $0 } ?? "–")

@@ -14,6 +14,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var muted = false
     /// The list has played to its end (and waits, with its last song rewound).
     public var atEndOfList = false
+    /// With no song open: why the last load failed (`Idle` keeps it), as one line.
+    public var failure: String?
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {
@@ -67,7 +69,11 @@ public enum StatusLine {
         let (label, style) = label(status)
         var line = StyledLine(label.padding(toLength: 8), style)
         guard let song = status.song else {
-            line.append(" " + (status.name.map { "\($0)" } ?? ""))
+            if let failure = status.failure {
+                line.append(" " + TextWidth.fit(TerminalText.safe(failure), max(columns - line.columns - 1, 0)), .red)
+            } else {
+                line.append(" " + (status.name.map { "\($0)" } ?? ""))
+            }
             return fitted(line, columns)
         }
         let elapsed = song.seconds(status.position)

@@ -114,8 +114,7 @@ import Testing
         #expect(result.stderrLines == [
             "Idle -> Loading (load \(Harness.songs[0]))",
             "Loading -> Loading (play)",
-            "Loading -> Prepare (opened)",
-            "Prepare -> Play (play)",
+            "Loading -> Play (opened, play asked)",
             "Play -> Prepare (ended)",
         ])
     }

@@ -93,8 +93,7 @@ extension OutputTests {
         #expect(result.stderrLines.filter { !$0.hasPrefix("engine: ") } == [
             "Idle -> Loading (load \(song))",
             "Loading -> Loading (play)",
-            "Loading -> Prepare (opened)",
-            "Prepare -> Play (play)",
+            "Loading -> Play (opened, play asked)",
             "tplayer: output: the pulse device stopped taking audio; will resume when it is back",
             "Play -> DeviceLost (device lost)",
             "DeviceLost -> Play (device restored)",

@@ -161,7 +161,7 @@ struct RemoteTests {
         #expect(result.stdout.split(separator: "\n").map(String.init) == ["paused", "resumed", "music ended"],
                 "\(result.stdout)\n\(result.stderr)")
         let log = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
-        for step in ["remote: LOAD \(song)", "Prepare -> Play (play)", "remote: PAUSE\nPlay -> Stop (stop)",
+        for step in ["remote: LOAD \(song)", "Loading -> Play (opened, play asked)", "remote: PAUSE\nPlay -> Stop (stop)",
                      "remote: PAUSE\nStop -> Play (play)", "remote: JUMP +40", "Play -> Play (seek", "remote: VOLUME 50",
                      "Play -> Prepare (ended)", "remote: QUIT"] {
             #expect(log.contains(step), "\(step) not in:\n\(log)")

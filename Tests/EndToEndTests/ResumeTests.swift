@@ -34,7 +34,7 @@ struct ResumeTests {
         let environment = ["XDG_STATE_HOME": state.path]
         let firstTrace = folder.appendingPathComponent("first.txt")
         let first = try Pane(arguments: ["-o", "null", "--trace"] + songs, environment: environment, stderr: firstTrace.path)
-        _ = try Self.waitForFile(firstTrace) { $0.contains("Prepare -> Play (play)") }
+        _ = try Self.waitForFile(firstTrace) { $0.contains("Loading -> Play (opened") }
         try first.send("n")
         try first.send("Right")  // +5 s into song 2
         usleep(2_000_000)
@@ -62,7 +62,7 @@ struct ResumeTests {
         try FileManager.default.removeItem(atPath: songs[1])
         let thirdTrace = folder.appendingPathComponent("third.txt")
         let third = try Pane(arguments: ["-o", "null", "--trace", "--resume"], environment: environment, stderr: thirdTrace.path)
-        let moved = try Self.waitForFile(thirdTrace) { $0.contains("Prepare -> Play (play)") }
+        let moved = try Self.waitForFile(thirdTrace) { $0.contains("Loading -> Play (opened") }
         #expect(moved.contains("tplayer: \(songs[0]): no longer there; skipped\n"))
         #expect(moved.contains("tplayer: \(songs[1]): no longer there; skipped\n"))
         #expect(moved.contains("Idle -> Loading (load \(songs[2]))"))

@@ -152,6 +152,19 @@ struct PlayerTests {
         #expect(screen.statuses.last?.state == .play, "shown before the keys came")
     }
 
+    /// A list that cannot be played, kept open: Idle, and the status line says why.
+    @Test func theStatusLineShowsWhyTheLastLoadFailed() throws {
+        let engine = try PipeEngine()
+        let screen = FakeScreen()
+        let keys = try Keyboard()
+        let signals = try PipeSignals()
+        keys.type("q")
+        let status = player(["gone.mp3"], engine: engine, screen: screen, keys: keys, signals: signals, keepsOpen: true).run()
+        #expect(status == 1)
+        #expect(screen.statuses.last?.state == .idle)
+        #expect(screen.statuses.last?.failure == "gone.mp3: no such file")
+    }
+
     @Test func theFirstOfTwoEndingSignalsDecidesTheStatus() throws {
         let engine = try PipeEngine()
         engine.songsEnd = false
@@ -211,7 +224,7 @@ struct PlayerTests {
         let status = player(["a.mp3"], engine: engine, signals: try PipeSignals(), script: [.perform(.play), .perform(.quit)],
                             trace: true, log: { logged.append($0) }).run()
         #expect(status == 0)
-        #expect(logged == ["s.tps:1: play", "Idle -> Loading (load a.mp3)", "Loading -> Loading (play)",
+        #expect(logged == ["s.tps:1: play", "Idle -> Idle (play)", "Idle -> Loading (load a.mp3)", "Loading -> Loading (play)",
                            "s.tps:2: quit", "Loading -> Loading (stop)"])
     }
 

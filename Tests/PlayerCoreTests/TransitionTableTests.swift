@@ -10,6 +10,8 @@ private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
     .idle: [
         .load: (.loading, ["stop", "open a.mp3"]),
         .seek: (.idle, []),
+        .play: (.idle, []),
+        .toggle: (.idle, []),
     ],
     .loading: [
         .load: (.loading, ["stop", "open a.mp3"]),
@@ -89,7 +91,7 @@ struct TransitionTableTests {
         if let (next, calls) = expected[state]?[kind] {
             #expect(context.state.id == next)
             #expect(outcome.calls.map(\.description) == calls)
-            #expect(outcome.steps.map { "\($0.transition.from)/\($0.transition.to)" } == ["\(state)/\(next)"])
+            #expect(outcome.step.map { "\($0.transition.from)/\($0.transition.to)" } == "\(state)/\(next)")
         } else {
             #expect(outcome.isIgnored)
             #expect(outcome.calls.isEmpty, "an ignored event must not touch the engine")
@@ -99,17 +101,39 @@ struct TransitionTableTests {
 
     @Test func theTableHasExactlyTheExpectedRows() {
         let count = expected.values.map(\.count).reduce(0, +)
-        #expect(TransitionTable.rows.count == count)
-        let pairs = TransitionTable.rows.map { "\($0.from)/\($0.on)" }
-        #expect(Set(pairs).count == pairs.count, "one row per (state, event)")
+        // A song opening has a row for each of what was asked while it loaded.
+        #expect(TransitionTable.rows.count == count + 3)
+        let pairs = TransitionTable.rows.map { "\($0.from)/\($0.on)/\($0.when)" }
+        #expect(Set(pairs).count == pairs.count, "one row per (state, event, condition)")
+        let opened = TransitionTable.rows.filter { $0.from == .loading && $0.on == .opened }
+        #expect(opened.map(\.when) == [.asked(play: false, seek: false), .asked(play: false, seek: true),
+                                        .asked(play: true, seek: false), .asked(play: true, seek: true)])
+    }
+
+    /// Whatever was asked while a song loaded, one row says what its opening does.
+    @Test func aSongOpensIntoWhatWasAskedWhileItLoaded() {
+        for play in [false, true] {
+            for seek in [false, true] {
+                var context = PlayerContext()
+                context.handle(.load("a.mp3"))
+                if seek { context.handle(.seek(.to(.seconds(3)))) }
+                if play { context.handle(.play) }
+                let outcome = context.handle(.opened(songA, token: 1))
+                #expect(context.state.id == (play ? .play : .prepare))
+                #expect(outcome.calls == (seek ? [.seek(.to(.seconds(3)))] : []) + (play ? [.play] : []))
+                #expect(outcome.step?.transition.when == .asked(play: play, seek: seek))
+            }
+        }
     }
 
     @Test func markdownListsEveryRowAndADiagram() {
         let markdown = TransitionTable.markdown()
-        #expect(markdown.hasPrefix("| From | Event | To | Engine calls |\n"))
-        #expect(markdown.contains("| Play | stop | Stop | stop |"))
-        #expect(markdown.contains("| Idle | load | Loading | stop, open |"))
-        #expect(markdown.contains("| Loading | opened | Prepare | seek |"))
+        #expect(markdown.hasPrefix("| From | Event | To | Engine calls | Then |\n"))
+        #expect(markdown.contains("| Play | stop | Stop | stop | – |"))
+        #expect(markdown.contains("| Idle | load | Loading | stop, open | – |"))
+        #expect(markdown.contains("| Loading | opened, seek asked | Prepare | seek | – |"))
+        #expect(markdown.contains("| Loading | opened, play and seek asked | Play | seek, play | – |"))
+        #expect(markdown.contains("| Idle | toggle | Idle | – | start the list |"))
         #expect(markdown.contains("    DeviceLost --> Play: device restored"))
         let tableLines = markdown.split(separator: "\n").filter { $0.hasPrefix("| ") }
         #expect(tableLines.count == TransitionTable.rows.count + 2, "header, separator, one line per row")
@@ -127,7 +151,7 @@ struct PlayerContextTests {
         #expect(context.handle(.load("a.mp3")).calls == [.stop, .open("a.mp3", token: 1)])
         #expect(context.handle(.play).calls.isEmpty, "nothing to play yet")
         let opened = context.handle(.opened(songA, token: 1))
-        #expect(opened.steps.map(\.description) == ["Loading -> Prepare (opened)", "Prepare -> Play (play)"])
+        #expect(opened.step?.description == "Loading -> Play (opened, play asked)")
         #expect(opened.calls == [.play])
         #expect(context.state == .play(PlayState(song: songA, token: 1)))
     }
@@ -136,9 +160,18 @@ struct PlayerContextTests {
         var context = context(in: .play)
         context.handle(.load("missing.mp3"))
         let failed = context.handle(.openFailed(LoadError(path: "missing.mp3", reason: .missing), token: 2))
-        #expect(failed.steps.map(\.description) == ["Loading -> Idle (open failed: no such file)"])
-        #expect(context.state == .idle(IdleState()))
-        #expect(context.handle(.play).isIgnored, "nothing to play in Idle")
+        #expect(failed.step?.description == "Loading -> Idle (open failed: no such file)")
+        let reason = LoadError(path: "missing.mp3", reason: .missing)
+        #expect(context.state == .idle(IdleState(lastFailure: reason)), "Idle keeps why")
+        let play = context.handle(.play)
+        #expect(play.calls.isEmpty && play.followUp == .startList, "nothing to play in Idle: the session starts the list")
+        context.handle(.seek(.by(.seconds(1))))
+        #expect(context.state == .idle(IdleState(pendingSeeks: [.by(.seconds(1))], lastFailure: reason)))
+        context.handle(.load("a.mp3"))
+        context.handle(.opened(songA, token: 3))
+        context.handle(.load("gone.mp3"))
+        context.handle(.openFailed(LoadError(path: "gone.mp3", reason: .empty), token: 4))
+        #expect(context.state == .idle(IdleState(lastFailure: LoadError(path: "gone.mp3", reason: .empty))), "the last failure only")
     }
 
     @Test func aReportAboutAnEarlierSongIsIgnored() {
@@ -160,7 +193,7 @@ struct PlayerContextTests {
         context.handle(.seek(.by(.seconds(5))))
         context.handle(.play)
         let opened = context.handle(.opened(songA, token: 1))
-        #expect(opened.calls == [.seek(.to(.seconds(54 * 60))), .seek(.by(.seconds(5))), .play], "in order, before playing")
+        #expect(opened.calls == [.seek(.sequence([.to(.seconds(54 * 60)), .by(.seconds(5))])), .play], "in order, before playing")
     }
 
     @Test func loadingDropsTheSeeksOfTheSongItReplaces() {
@@ -169,5 +202,21 @@ struct PlayerContextTests {
         context.handle(.seek(.to(.seconds(30))))
         context.handle(.load("b.mp3"))
         #expect(context.handle(.opened(songB, token: 2)).calls.isEmpty)
+    }
+}
+
+struct SeekSequenceTests {
+    /// A sequence lands where its targets would, made one after another, each clamped.
+    @Test func eachTargetCountsFromWhereTheOneBeforeLanded() {
+        let rate = 44100
+        func frames(_ seconds: Int64) -> Int64 { seconds * Int64(rate) }
+        #expect(SeekTarget.sequence([.to(.seconds(3)), .by(.seconds(5))]).frame(in: songA, from: 0) == frames(8))
+        #expect(SeekTarget.sequence([.by(.seconds(-5)), .by(.seconds(8))]).frame(in: songA, from: frames(2)) == frames(8),
+                "the step back stops at the start")
+        #expect(SeekTarget.sequence([.to(.seconds(60)), .by(.seconds(-5))]).frame(in: songA, from: 0) == frames(5),
+                "the first stops at the end (10 s)")
+        #expect(SeekTarget.sequence([.fraction(permyriad: 5000), .by(.seconds(1))]).frame(in: songA, from: 0) == frames(6))
+        #expect(SeekTarget.sequence([]).frame(in: songA, from: frames(3)) == frames(3))
+        #expect(SeekTarget.sequence([.to(.seconds(3)), .by(.seconds(-1))]).description == "3.0s then -1.0s")
     }
 }

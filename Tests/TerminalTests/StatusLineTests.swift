@@ -29,6 +29,16 @@ struct StatusLineTests {
         #expect(render(status, width: 80).hasPrefix(label))
     }
 
+    /// Idle keeps why the last load failed; the line shows it, made safe and cut to fit.
+    @Test func idleShowsTheLastFailure() {
+        var status = StatusSnapshot(state: .idle, song: nil, position: 0, entry: nil, entryCount: 1)
+        status.failure = "gone\u{1B}[2J.mp3: no such file"
+        #expect(render(status, width: 80) == "Idle     gone\\e[2J.mp3: no such file")
+        #expect(render(status, width: 20) == "Idle     gone\\e[2J…")
+        #expect(SongDetails.lines(nil, failure: status.failure) == ["No song is open.", "The last load failed: gone\\e[2J.mp3: no such file"])
+        #expect(SongDetails.lines(nil) == ["No song is open."])
+    }
+
     @Test func muteIsShownInsteadOfTheVolume() {
         var status = StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1)
         status.muted = true
