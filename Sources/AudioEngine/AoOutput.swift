@@ -109,7 +109,7 @@ final class AoOutput: AudioOutput {
 }
 
 /// One open libao device. Opened in `init`, closed exactly once (by `close()` or `deinit`).
-final class AoSink: AudioSink {
+final class AoSink: BlockingSink {
     let driver: AoLibrary.Driver
     let format: PCMFormat
     private var device: OpaquePointer?

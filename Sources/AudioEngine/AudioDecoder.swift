@@ -63,13 +63,6 @@ protocol AudioDecoder: AnyObject {
     func opened(_ path: Path) throws(LoadFailure) -> OpenedSong
 }
 
-extension AudioDecoder {
-    func promoted() {}
-    func startOpening(_ path: Path) {}
-    /// A decoder with no thread of its own opens it now.
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
-}
-
 /// Why the output failed: one line for the user.
 struct OutputFailure: Error, Equatable, Sendable, CustomStringConvertible {
     let message: String
@@ -116,7 +109,12 @@ protocol AudioSink: AnyObject {
     var isDrained: Bool { get }
 }
 
-extension AudioSink {
+/// A device or file that says nothing of what it holds: a write blocks until it has room, it
+/// cannot pause or drop what it holds, and it is drained when closed (libao, a file). Sinks opt
+/// in by name; a sound server's stream implements each of these itself.
+protocol BlockingSink: AudioSink {}
+
+extension BlockingSink {
     var writableBytes: Int? { nil }
     var queuedFrames: Int? { nil }
     var canPause: Bool { false }

@@ -87,30 +87,21 @@ public final class Engine: PlayerEngine {
     public func takeEvents() -> [EngineEvent] { outbox.take() }
 
     public func perform(_ call: EngineCall) {
+        var call = call
         switch call {
-        case .stop: post(.stop)
-        case .open(let path, let token): post(.open(path, token: token))
-        case .play: post(.play)
-        case .seek(let target): post(.seek(target))
+        case .cue(let path):
+            guard path != lastCue else { return }  // the session asks after everything it does
+            lastCue = path
+        case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
+        case .stop, .open, .play, .seek, .limitPlayback, .grant, .revokeGrant: break
         }
-    }
-
-    public func cue(_ path: Path?) {
-        guard path != lastCue else { return }  // the session asks after everything it does
-        lastCue = path
-        post(.cue(path))
+        // Pacing takes effect at once, under the lock; the rest is the playback thread's.
+        shared.update { if !$0.budget.apply(call) { $0.commands.append(call) } }
     }
 
     /// The position heard: what a sound server still holds is not counted.
     public var position: Int64 { EngineShared.heard(shared) }
-    public func setVolume(_ fraction: Double) { post(.volume(min(max(fraction, 0), 1))) }
-    public func limitPlayback(_ limited: Bool) { shared.update { $0.budget.limit(limited) } }
-    public func grant(_ time: AudioTime, id: Int) { shared.update { $0.budget.grant(time, id: id) } }
-    public func revokeGrant() -> AudioTime { shared.update { $0.budget.revoke() } }
-
-    private func post(_ command: EngineCommand) {
-        shared.update { $0.commands.append(command) }
-    }
+    public var grantLeft: AudioTime { shared.read { $0.budget.grantLeft } }
 
     /// Closes the output (writing a file's final header) and ends the playback thread, waiting
     /// at most `timeout` seconds for it: a frozen sound server never holds the player hostage.
@@ -124,7 +115,7 @@ public final class Engine: PlayerEngine {
     public func shutdown(timeout: Double) -> EngineShutdown {
         guard let thread else { return .closed }
         self.thread = nil
-        post(.shutdown)
+        shared.update { $0.shutdownAsked = true }
         let finished = shared.wait(until: { $0.finished != nil }, timeout: timeout) { $0.finished }
         guard let finished else {
             pthread_detach(thread)

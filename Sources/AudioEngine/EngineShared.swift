@@ -1,23 +1,14 @@
 import Files
 import PlayerCore
 
-/// What other threads ask of the playback thread.
-enum EngineCommand: Equatable, Sendable {
-    case open(Path, token: Int)
-    case play
-    case stop
-    case seek(SeekTarget)
-    case volume(Double)
-    /// The song that follows if the current one plays to its end (`nil`: none), opened ahead
-    /// on the spare decoder so that it starts without a gap.
-    case cue(Path?)
-    case shutdown
-}
-
 /// What the playback thread shares with the rest of the process, behind one lock (`Locked`):
-/// commands in, the script's budget, the play position, and how it ended.
+/// calls in, the script's budget, the play position, and how it ended.
 struct EngineShared {
-    var commands: [EngineCommand] = []
+    /// The calls for the playback thread, oldest first (pacing calls are made on the budget
+    /// at once, under the lock).
+    var commands: [EngineCall] = []
+    /// Set by `shutdown`: the thread closes the output and ends.
+    var shutdownAsked = false
     var budget = PlaybackBudget()
     /// Frames of the current song handed to the output.
     var position: Int64 = 0

@@ -57,7 +57,7 @@ final class FileOutput: AudioOutput {
     }
 }
 
-final class FileSink: AudioSink {
+final class FileSink: BlockingSink {
     let format: PCMFormat
     private let file: OpenFile
     private let kind: FileOutput.Kind

@@ -135,6 +135,10 @@ final class Mpg123Decoder: AudioDecoder {
         if indexRequest == nil, let openedPath { indexRequest = indexer?.index(openedPath) }
     }
 
+    /// With no thread of its own, it opens the next song when asked for the outcome.
+    func startOpening(_ path: Path) {}
+    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
+
     /// The song's file is now smaller than when it was opened (someone truncated it while it
     /// played): its size then and now.
     var truncation: (was: Int64, now: Int64)? {

@@ -10,7 +10,7 @@ final class NullOutput: AudioOutput {
         NullSink(format: format)
     }
 
-    private final class NullSink: AudioSink {
+    private final class NullSink: BlockingSink {
         let format: PCMFormat
         init(format: PCMFormat) { self.format = format }
         func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool { false }

@@ -46,6 +46,21 @@ struct PlaybackBudget: Equatable, Sendable {
         return remaining
     }
 
+    /// Applies `call` if it is about pacing (limit, grant, revoke); false for any other call,
+    /// which is the playback thread's.
+    mutating func apply(_ call: EngineCall) -> Bool {
+        switch call {
+        case .limitPlayback(let on): limit(on)
+        case .grant(let time, let id): grant(time, id: id)
+        case .revokeGrant: _ = revoke()
+        case .stop, .open, .play, .seek, .setVolume, .cue: return false
+        }
+        return true
+    }
+
+    /// What is left of the current grant; `.zero` when there is none or playback is free.
+    var grantLeft: AudioTime { left ?? .zero }
+
     /// Up to `wanted` frames at `rate` that may be played now (zero frames: hold).
     func allowance(frames wanted: Int, rate: Int) -> Ticket {
         guard let left else { return Ticket(grant: grantID, frames: wanted, rate: rate) }

@@ -64,7 +64,7 @@ final class PlaybackLoop {
         buffer.deallocate()
     }
 
-    /// Runs until a `shutdown` command; never spins: with nothing to play it sleeps on the
+    /// Runs until `shutdown` is asked; never spins: with nothing to play it sleeps on the
     /// lock, a lost device is retried on a timer, and between chunks it waits for the next one
     /// to be due. A command ends any of these waits at once.
     func run() {
@@ -76,19 +76,17 @@ final class PlaybackLoop {
             if phase == .draining { timeout = Self.serverPoll }
             let due = nextWrite
             if let due { timeout = due - now }
-            let commands = shared.wait(until: { [phase, held] state in
-                !state.commands.isEmpty || state.woke
+            let (calls, ending) = shared.wait(until: { [phase, held] state in
+                !state.commands.isEmpty || state.woke || state.shutdownAsked
                     || due == nil && Self.hasWork(phase: phase, holding: held != nil, budget: state.budget, rate: rate)
             }, timeout: timeout) { state in
                 state.woke = false
-                guard !state.commands.isEmpty else { return [EngineCommand]() }
+                guard !state.commands.isEmpty else { return ([EngineCall](), state.shutdownAsked) }
                 defer { state.commands.removeAll(keepingCapacity: true) }
-                return state.commands
+                return (state.commands, state.shutdownAsked)
             }
-            for command in commands {
-                if command == .shutdown { return finish() }
-                execute(command)
-            }
+            calls.forEach(execute)
+            if ending { return finish() }
             step()
         }
     }
@@ -113,8 +111,8 @@ final class PlaybackLoop {
 
     // MARK: Commands
 
-    func execute(_ command: EngineCommand) {
-        switch command {
+    func execute(_ call: EngineCall) {
+        switch call {
         case .open(let path, let token): open(path, token: token)
         case .play:
             guard let song, phase == .idle else { return }  // already, or waiting for the device
@@ -154,14 +152,14 @@ final class PlaybackLoop {
                 report(.decodeFailed(token: token, message: "cannot seek in this file"))
             }
             if playing { fader.starting(song.format, capacity: Self.bufferCapacity) }
-        case .volume(let fraction):
+        case .setVolume(let fraction):
             rewindToHeard()  // heard at once, not after what a sound server holds
             decoder.setVolume(fraction)
             next.setVolume(fraction)
         case .cue(let path):
             next.cue(path)
-        case .shutdown:
-            break  // `run` ends the thread
+        case .limitPlayback, .grant, .revokeGrant:
+            shared.update { _ = $0.budget.apply(call) }  // made on the budget by `Engine` already
         }
     }
 

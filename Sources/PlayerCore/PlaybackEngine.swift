@@ -4,28 +4,12 @@
 /// returns at once; what comes of it (a song opened, or why not; its end) arrives later as an
 /// `EngineEvent`. The test implementation records the calls and answers to order.
 public protocol PlaybackEngine: AnyObject {
-    /// Makes one call the state machine returned.
+    /// Makes one call: every effect the session and the script runner want goes through here.
     func perform(_ call: EngineCall)
     /// Frames of the current song already handed to the output.
     var position: Int64 { get }
-    /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
-    func setVolume(_ fraction: Double)
-
-    /// Script pacing. With `limited`, the engine plays only audio time it has been granted:
-    /// output holds (in any state) until `grant`, and `budgetSpent` reports when a grant is used
-    /// up. Without it (the default) the engine plays freely.
-    func limitPlayback(_ limited: Bool)
-    /// Allows `time` more audio to be played (replacing what was left), reported as grant `id`.
-    func grant(_ time: AudioTime, id: Int)
-    /// Takes back what is left of the current grant (none is reported for it) and returns it.
-    func revokeGrant() -> AudioTime
-    /// The song that follows the current one if it plays to its end (`nil`: none), for an
-    /// engine that opens it ahead to start it without a gap.
-    func cue(_ path: Path?)
-}
-
-extension PlaybackEngine {
-    public func cue(_ path: Path?) {}
+    /// What is left of the current grant (`EngineCall.grant`); `.zero` with none.
+    var grantLeft: AudioTime { get }
 }
 
 /// An engine a main loop drives: its reports arrive on a descriptor a `poll` loop watches, and
@@ -54,7 +38,8 @@ public enum EngineShutdown: Equatable, Sendable {
     case timedOut
 }
 
-/// A call the state machine makes on the engine when it takes a transition.
+/// A call on the engine: those the state machine's rows make (stop, open, play, seek), the
+/// session's volume and the song it cues, and the script's pacing.
 public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Holds output at the current position.
     case stop
@@ -66,6 +51,19 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Moves the position where the target says, sample-accurately (a relative target counts
     /// from where the engine is when it gets there).
     case seek(SeekTarget)
+    /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
+    case setVolume(Double)
+    /// The song that follows the current one if it plays to its end (`nil`: none), for an
+    /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
+    case cue(Path?)
+    /// Script pacing. Limited, the engine plays only audio time it has been granted: output
+    /// holds (in any state) until `grant`, and `budgetSpent` reports when a grant is used up.
+    /// Unlimited (the start) it plays freely.
+    case limitPlayback(Bool)
+    /// Allows `time` more audio to be played (replacing what was left), reported as grant `id`.
+    case grant(AudioTime, id: Int)
+    /// Takes back what is left of the current grant; none is reported for it.
+    case revokeGrant
 
     public var description: String {
         switch self {
@@ -73,10 +71,15 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .open(let path, _): "open \(path)"
         case .play: "play"
         case .seek(let target): "seek \(target)"
+        case .setVolume(let fraction): "volume \(fraction)"
+        case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
+        case .limitPlayback(let limited): "limit \(limited)"
+        case .grant(let time, let id): "grant \(time.seconds)s as \(id)"
+        case .revokeGrant: "revoke grant"
         }
     }
 
-    /// The call without its payload, as the transition table lists it (`rewind` is a seek to 0).
+    /// A call the transition table lists, without its payload (`rewind` is a seek to 0).
     public enum Kind: String, CaseIterable, Sendable {
         case stop
         case open

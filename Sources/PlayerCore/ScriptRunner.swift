@@ -1,7 +1,7 @@
 /// Runs a scripted playlist file against a session, one command after another.
 ///
 /// Time in a script is audio time: a `wait` while playing grants the engine exactly that much
-/// audio (`PlaybackEngine.grant`) and resumes when the engine reports it played, so a script
+/// audio (`EngineCall.grant`) and resumes when the engine reports it played, so a script
 /// writing to a file gives the same samples on every run, as fast as decoding allows, and a live
 /// device makes it real time. A wait that starts (or goes on) with nothing playing lets the time
 /// pass in real time on a live device and at once for a file.
@@ -57,7 +57,7 @@ public final class ScriptRunner {
     /// Holds the engine to granted time and runs the first lines.
     public func start() {
         session.holdOpen(true)
-        engine.limitPlayback(true)
+        engine.perform(.limitPlayback(true))
         run()
     }
 
@@ -94,7 +94,7 @@ public final class ScriptRunner {
         case .ended(let token), .decodeFailed(let token, _), .damaged(let token, _, _), .openFailed(_, let token):
             // Take the rest of `wait end`'s grant back before the next song starts.
             if waiting == .songEnd(token: token) {
-                _ = engine.revokeGrant()
+                engine.perform(.revokeGrant)
                 waiting = nil
             }
         case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer:
@@ -103,7 +103,10 @@ public final class ScriptRunner {
         session.handle(event)
         if !isDone, case .audio = waiting, !isPlaying {
             // The list ran out mid-wait: the rest of it passes with nothing playing.
-            passIdle(engine.revokeGrant(), now: now())
+            // Nothing plays, so nothing spends what is left while it is taken back.
+            let left = engine.grantLeft
+            engine.perform(.revokeGrant)
+            passIdle(left, now: now())
         }
         if !isDone { run() }
     }
@@ -127,7 +130,7 @@ public final class ScriptRunner {
             guard time > .zero else { return }
             if isPlaying {
                 grantID += 1
-                engine.grant(time, id: grantID)
+                engine.perform(.grant(time, id: grantID))
                 waiting = .audio(id: grantID)
             } else {
                 passIdle(time, now: now)
@@ -135,7 +138,7 @@ public final class ScriptRunner {
         case .waitEnd:
             guard isPlaying else { return }  // nothing is playing, so nothing will end
             grantID += 1
-            engine.grant(Self.unlimited, id: grantID)
+            engine.perform(.grant(Self.unlimited, id: grantID))
             waiting = .songEnd(token: session.state.token ?? 0)
         }
     }
@@ -151,8 +154,8 @@ public final class ScriptRunner {
         guard !isDone else { return }
         isDone = true
         waiting = nil
-        _ = engine.revokeGrant()
-        engine.limitPlayback(false)
+        engine.perform(.revokeGrant)
+        engine.perform(.limitPlayback(false))
         session.holdOpen(false)
         if !takenOver, !isPlaying, !session.keepsOpen {
             submit(.quit)

@@ -182,7 +182,7 @@ public final class Session {
     }
 
     private func applyVolume() {
-        engine.setVolume(muted ? 0 : Double(volume) / 100)
+        engine.perform(.setVolume(muted ? 0 : Double(volume) / 100))
     }
 
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
@@ -260,9 +260,9 @@ public final class Session {
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
     private func cueNext() {
-        guard !isFinished, context.state.song != nil else { return engine.cue(nil) }
+        guard !isFinished, context.state.song != nil else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
-        engine.cue(nextPlayable(advancing: &ahead).map { entries[$0].path })
+        engine.perform(.cue(nextPlayable(advancing: &ahead).map { entries[$0].path }))
     }
 
     /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the

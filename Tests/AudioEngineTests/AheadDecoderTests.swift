@@ -77,6 +77,9 @@ final class GatedDecoder: AudioDecoder {
         try inner.restrictFormat(to: format)
     }
 
+    func promoted() {}
+    func startOpening(_ path: Path) {}
+    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
     func setVolume(_ fraction: Double) {
         gate.update { $0.volumes.append(fraction) }
     }

@@ -99,6 +99,9 @@ final class FakeDecoder: AudioDecoder {
         restriction = format
     }
 
+    func promoted() {}
+    func startOpening(_ path: Path) {}
+    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
     func setVolume(_ fraction: Double) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
@@ -147,7 +150,7 @@ final class FakeOutput: AudioOutput {
     var samples: [Int16] { sinks.flatMap(\.samples) }
 }
 
-final class FakeSink: AudioSink {
+final class FakeSink: BlockingSink {
     let format: PCMFormat
     private weak var output: FakeOutput?
     private(set) var samples: [Int16] = []

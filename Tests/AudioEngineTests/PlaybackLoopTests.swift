@@ -140,7 +140,7 @@ struct PlaybackLoopTests {
     }
 
     @Test func closingAFileThatCannotBeFinishedSaysWhy() {
-        final class Unfinishable: AudioSink {
+        final class Unfinishable: BlockingSink {
             let format = FakeDecoder.cd
             func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool { false }
             func close() throws(OutputFailure) { throw OutputFailure(message: "could not finish the file: no space left on device") }

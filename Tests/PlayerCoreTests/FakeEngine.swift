@@ -15,6 +15,8 @@ final class FakeEngine: PlaybackEngine {
     var pending: [EngineEvent] = []
     /// The song open, for relative and percentage seeks.
     var current: SongInfo?
+    /// The song cued to follow (the last `cue` call).
+    var cued: Path?
     /// Whether the songs it opens have a title tag (their path).
     var tagged = true
 
@@ -40,23 +42,21 @@ final class FakeEngine: PlaybackEngine {
             let frame = current.map { target.frame(in: $0, from: position) } ?? 0
             calls.append("seek \(frame)")
             position = frame
+        case .setVolume(let fraction): calls.append("volume \(fraction)")
+        case .cue(let path): cued = path
+        case .limitPlayback(let limited):
+            calls.append("limit \(limited)")
+            budget = limited ? .zero : nil
+        case .grant(let time, let id):
+            calls.append("grant \(time.frames(rate: 44100))")
+            budget = time
+            grantID = id
+        case .revokeGrant:
+            budget = budget == nil ? nil : .zero
         }
     }
 
-    func setVolume(_ fraction: Double) { calls.append("volume \(fraction)") }
-    func limitPlayback(_ limited: Bool) {
-        calls.append("limit \(limited)")
-        budget = limited ? .zero : nil
-    }
-    func grant(_ time: AudioTime, id: Int) {
-        calls.append("grant \(time.frames(rate: 44100))")
-        budget = time
-        grantID = id
-    }
-    func revokeGrant() -> AudioTime {
-        defer { budget = budget == nil ? nil : .zero }
-        return budget ?? .zero
-    }
+    var grantLeft: AudioTime { budget ?? .zero }
 
     /// Hands every pending report to `handle` (which may make more), until there are none.
     func settle(_ handle: (EngineEvent) -> Void) {

@@ -51,6 +51,19 @@ struct SessionTests {
         #expect(session.exitStatus == 0)
     }
 
+    /// The song that follows is cued through the one engine seam, and cleared when nothing follows.
+    @Test func theNextSongIsCuedThroughTheEnginesOneDoor() {
+        let (session, engine, _) = session(["a.mp3", "b.mp3"])
+        session.start()
+        session.settle()
+        #expect(engine.cued == "b.mp3")
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(engine.cued == nil, "the last song: nothing follows")
+        session.perform(.setRepeat(true))
+        #expect(engine.cued == "a.mp3")
+    }
+
     @Test func anInputThatCannotLoadIsReportedAndTheNextOnePlays() {
         let (session, _, reports) = session(["a.mp3", "missing.mp3", "c.mp3"])
         session.start()
