@@ -46,10 +46,12 @@ let package = Package(
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),
 
-        // Raw mode, keys, the status line and signals: the only module that touches termios.
+        // Raw mode, keys, the status line, the --check progress bar and signals: the only module
+        // that touches termios.
         .target(name: "Terminal", dependencies: ["PlayerCore", "Files"]),
 
-        // The main loop (routing keys, signals, engine reports and the script; the exit status)
+        // The main loop and its EventLoop (routing keys, signals, engine reports, the script, -R and
+        // D-Bus; the exit status), the remote protocol, the saved session
         // and the checks before a run starts: everything the executable does but parse and wire.
         .target(name: "PlayerApp", dependencies: ["PlayerCore", "Files", "Inputs", "Terminal"]),
 

@@ -16,12 +16,25 @@ public final class CommandPipe {
     private var closed = false
 
     /// Why the pipe cannot be used.
-    public enum Failure: Error, Equatable, Sendable {
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// Something that is not a named pipe is at the path: left alone.
         case notAPipe
         case cannotCreate(SystemError)
         case cannotOpen(SystemError)
         case system(SystemError)
+
+        /// What to tell the user, after the path.
+        public var description: String {
+            switch self {
+            case .notAPipe: "exists and is not a named pipe; name a new path (tplayer creates the pipe) or an existing pipe"
+            case .cannotCreate(let error): "cannot create the named pipe: \(error.reason)"
+            case .cannotOpen(let error): "cannot open the named pipe: \(error.reason)"
+            case .system(let error): error.reason
+            }
+        }
+
+        /// A usage error (64) when the path names something else; 1 when the system refused.
+        public var status: Int32 { self == .notAPipe ? 64 : 1 }
     }
 
     private init(descriptor: Int32, writer: Int32, created: Path?) {

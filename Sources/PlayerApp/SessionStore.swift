@@ -48,6 +48,27 @@ public enum SessionStore {
         }
     }
 
+    /// The saved session without the songs that are no longer there (`exists` says), and those
+    /// songs; when the current one is gone, the list picks up at the next one, from its start.
+    public static func present(_ saved: SavedSession, exists: (Path) -> Bool = FileSystem.exists)
+        -> (session: SavedSession, gone: [Path])
+    {
+        var kept = saved
+        kept.entries = []
+        kept.current = nil
+        var gone: [Path] = []
+        for (index, entry) in saved.entries.enumerated() {
+            let there = exists(entry.path)
+            if !there { gone.append(entry.path) }
+            if let current = saved.current, index >= current, kept.current == nil, there {
+                kept.current = kept.entries.count
+                if index != current { kept.position = .zero }
+            }
+            if there { kept.entries.append(entry) }
+        }
+        return (kept, gone)
+    }
+
     /// Writes `session` to `path`; the reason when it could not be (the old file is then left).
     public static func save(_ session: SavedSession, to path: Path) -> String? {
         let folder = path.directory

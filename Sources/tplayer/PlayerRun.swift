@@ -59,7 +59,8 @@ struct PlayerRun {
                 if cut {
                     printError("tplayer: \(store): the saved list has more than \(Entry.listLimit) songs; the first \(Entry.listLimit) are kept")
                 }
-                let present = Self.present(session)
+                let (present, gone) = SessionStore.present(session)
+                gone.forEach { printError("tplayer: \($0): no longer there; skipped") }
                 guard !present.entries.isEmpty else {
                     printError("tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
                     return 64
@@ -129,23 +130,5 @@ struct PlayerRun {
             }
         }
         return status
-    }
-
-    /// The saved session without the songs that are no longer there, each said in one line;
-    /// when the current one is gone, the list picks up at the next one, from its start.
-    static func present(_ saved: SavedSession) -> SavedSession {
-        var kept = saved
-        kept.entries = []
-        kept.current = nil
-        for (index, entry) in saved.entries.enumerated() {
-            let there = FileSystem.exists(entry.path)
-            if !there { printError("tplayer: \(entry.path): no longer there; skipped") }
-            if let current = saved.current, index >= current, kept.current == nil, there {
-                kept.current = kept.entries.count
-                if index != current { kept.position = .zero }
-            }
-            if there { kept.entries.append(entry) }
-        }
-        return kept
     }
 }

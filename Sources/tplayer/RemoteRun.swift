@@ -39,8 +39,8 @@ struct RemoteRun {
             switch CommandPipe.open(fifo) {
             case .success(let opened): pipe = opened
             case .failure(let failure):
-                printError("tplayer: --fifo \(fifo): " + Self.reason(failure))
-                return failure == .notAPipe ? 64 : 1
+                printError("tplayer: --fifo \(fifo): \(failure)")
+                return failure.status
             }
         }
         defer { pipe?.close() }
@@ -71,14 +71,5 @@ struct RemoteRun {
                            remote: remote)
         io.work = work
         return Player(controls: controls, io: io, options: Player.Options(quiet: true, trace: trace)).run()
-    }
-
-    static func reason(_ failure: CommandPipe.Failure) -> String {
-        switch failure {
-        case .notAPipe: "exists and is not a named pipe; name a new path (tplayer creates the pipe) or an existing pipe"
-        case .cannotCreate(let error): "cannot create the named pipe: \(error.reason)"
-        case .cannotOpen(let error): "cannot open the named pipe: \(error.reason)"
-        case .system(let error): error.reason
-        }
     }
 }
