@@ -48,12 +48,12 @@ public final class CommandPipe {
 
     /// Opens the pipe at `path`, making it when nothing is there.
     public static func open(_ path: Path) -> Result<CommandPipe, Failure> {
-        guard !path.hasNUL else { return .failure(.system(SystemError(code: EINVAL))) }
+        guard !path.hasNUL else { return .failure(.system(.invalidArgument)) }
         var created: Path?
         var info = stat()
         if path.withCString({ lstat($0, &info) }) == 0 {
             guard info.st_mode & S_IFMT == S_IFIFO else { return .failure(.notAPipe) }
-        } else if errno == ENOENT {
+        } else if SystemError.current == .noSuchFileOrDirectory {
             guard path.withCString({ mkfifo($0, 0o600) }) == 0 else { return .failure(.cannotCreate(.current)) }
             created = path
         } else {

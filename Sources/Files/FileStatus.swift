@@ -19,11 +19,22 @@ public struct FileStatus: Equatable, Sendable {
     public struct ID: Hashable, Sendable {
         public let device: UInt64
         public let inode: UInt64
+
+        public init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
     }
 
     public let kind: Kind
     public let size: Int64
     public let id: ID
+
+    public init(kind: Kind, size: Int64, id: ID) {
+        self.kind = kind
+        self.size = size
+        self.id = id
+    }
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {

@@ -10,7 +10,7 @@ import PlayerCore
 public enum FileSystem {
     /// What `path` is (following symbolic links).
     public static func status(of path: Path) -> Result<FileStatus, SystemError> {
-        guard !path.hasNUL else { return .failure(SystemError(code: ENOENT)) }
+        guard !path.hasNUL else { return .failure(.noSuchFileOrDirectory) }
         var info = stat()
         let result = path.withCString { stat($0, &info) }
         return result == 0 ? .success(FileStatus(info)) : .failure(.current)
@@ -35,7 +35,7 @@ public enum FileSystem {
         var got = 0
         while got < count {
             let read = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, count - got) }
-            if read < 0 && errno == EINTR { continue }
+            if read < 0 && SystemError.current == .interrupted { continue }
             guard read > 0 else { break }
             got += read
         }
@@ -92,15 +92,15 @@ public enum FileSystem {
     /// `isCancelled` is asked as the listing goes: true ends it (`ECANCELED`).
     public static func list(_ path: Path, includingHidden: Bool = false,
                             isCancelled: () -> Bool = { false }) -> Result<[DirectoryItem], SystemError> {
-        guard !path.hasNUL else { return .failure(SystemError(code: ENOENT)) }
+        guard !path.hasNUL else { return .failure(.noSuchFileOrDirectory) }
         guard let directory = path.withCString({ opendir($0) }) else { return .failure(.current) }
         defer { closedir(directory) }
         var items: [DirectoryItem] = []
         while let entry = readdir(directory) {
             if items.count % 256 == 255 {
-                if isCancelled() { return .failure(SystemError(code: ECANCELED)) }
+                if isCancelled() { return .failure(.canceled) }
                 // A folder too large for the memory `ulimit -v` leaves: said, not a crash.
-                if items.count % 4096 == 4095, MemoryLimit.isNearlyExhausted { return .failure(SystemError(code: ENOMEM)) }
+                if items.count % 4096 == 4095, MemoryLimit.isNearlyExhausted { return .failure(.noMemory) }
             }
             let name = Path(bytes: entryName(entry))
             if name.bytes.first == UInt8(ascii: "."), !includingHidden || name == "." || name == ".." { continue }
@@ -155,7 +155,7 @@ public enum FileSystem {
     /// The open is non-blocking, so a named pipe with no writer cannot hang it; the kind is
     /// checked on the open descriptor (`fstat`), so the file cannot be swapped after the check.
     public static func openRegularFile(_ path: Path) -> Result<OpenFile, ReadError> {
-        guard !path.hasNUL else { return .failure(.system(SystemError(code: ENOENT))) }
+        guard !path.hasNUL else { return .failure(.system(.noSuchFileOrDirectory)) }
         let fd = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
         guard fd >= 0 else { return .failure(.system(.current)) }
         let file = OpenFile(fd: fd)
@@ -195,7 +195,7 @@ public enum FileSystem {
         var total = 0
         while true {
             let count = Glibc.read(file.descriptor, chunk.baseAddress, chunk.count)
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && SystemError.current == .interrupted { continue }
             guard count >= 0 else { return .failure(.system(.current)) }
             if count == 0 { return .success(()) }
             total += count
@@ -234,18 +234,18 @@ public enum FileSystem {
             guard fd >= 0 else { return .failure(.system(.current)) }
             file = OpenFile(fd: fd)
         } else {
-            guard !path.hasNUL else { return .failure(.system(SystemError(code: EINVAL))) }
+            guard !path.hasNUL else { return .failure(.system(.invalidArgument)) }
             let flags = O_WRONLY | O_CLOEXEC | O_NOCTTY
             var fd = path.withCString { open($0, flags | O_CREAT | O_EXCL, 0o666) }
             if fd >= 0 {
                 existed = false
-            } else if errno == EEXIST {
+            } else if SystemError.current == .fileExists {
                 guard overwrite else { return .failure(.exists) }
                 fd = path.withCString { open($0, flags) }
                 // A dangling symbolic link: the file it names is made.
-                if fd < 0 && errno == ENOENT { fd = path.withCString { open($0, flags | O_CREAT, 0o666) } }
+                if fd < 0 && SystemError.current == .noSuchFileOrDirectory { fd = path.withCString { open($0, flags | O_CREAT, 0o666) } }
             }
-            guard fd >= 0 else { return .failure(errno == EISDIR ? .isDirectory : .system(.current)) }
+            guard fd >= 0 else { return .failure(SystemError.current == .isDirectory ? .isDirectory : .system(.current)) }
             file = OpenFile(fd: fd)
         }
         if let refusal = OpenedFiles.shared.claimOutput(file, existed: existed) { return .failure(.refused(refusal)) }
@@ -265,10 +265,79 @@ public enum FileSystem {
             let fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
             return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
         }
-        guard !path.hasNUL else { return .failure(SystemError(code: EINVAL)) }
+        guard !path.hasNUL else { return .failure(.invalidArgument) }
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | (overwrite ? O_TRUNC : O_EXCL)
         let fd = path.withCString { open($0, flags, permissions) }
         return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
+    }
+}
+
+extension FileSystem {
+    /// `mkdir -p`: `folder` and every missing folder above it, each made with `permissions`.
+    public static func makeFolders(_ folder: Path, permissions: mode_t) -> SystemError? {
+        if isDirectory(folder) { return nil }
+        guard !folder.hasNUL else { return .invalidArgument }
+        let parent = folder.directory
+        if parent != folder, !parent.isEmpty, let error = makeFolders(parent, permissions: permissions) { return error }
+        if folder.withCString({ mkdir($0, permissions) }) != 0 && SystemError.current != .fileExists { return .current }
+        return nil
+    }
+
+    /// Why `replace` left the file as it was.
+    public enum ReplaceFailure: Error, Equatable, Sendable {
+        /// The temporary file beside it could not be made.
+        case cannotCreate(temporary: Path, SystemError)
+        /// Writing, flushing or renaming it failed (the temporary file is removed).
+        case cannotWrite(SystemError)
+    }
+
+    /// Replaces the file at `path` with `bytes` whole or not at all: they are written to a
+    /// temporary file beside it (`NAME.PID.tmp`, with `permissions`), flushed to the disk, and
+    /// renamed over it, and the folder is flushed so that the rename is on the disk too. A crash,
+    /// a kill or a full disk midway leaves the old file as it was; the temporary files of such
+    /// replacements (whose process is gone) are removed first.
+    public static func replace(_ path: Path, with bytes: [UInt8], permissions: mode_t) -> ReplaceFailure? {
+        removeLeftovers(of: path)
+        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
+        let file: OpenFile
+        switch create(temporary, overwrite: false, permissions: permissions) {
+        case .success(let created): file = created
+        case .failure(let error): return .cannotCreate(temporary: temporary, error)
+        }
+        var failure = bytes.withUnsafeBytes { file.write($0) } ?? file.sync()
+        if let closing = file.close(), failure == nil { failure = closing }
+        if failure == nil, temporary.withCString({ from in path.withCString { rename(from, $0) } }) != 0 {
+            failure = .current
+        }
+        if let failure {
+            _ = temporary.withCString { unlink($0) }
+            return .cannotWrite(failure)
+        }
+        let directory = path.directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if directory >= 0 {
+            fsync(directory)
+            Glibc.close(directory)
+        }
+        return nil
+    }
+
+    /// Removes `NAME.PID.tmp` beside `path` where process PID is gone.
+    private static func removeLeftovers(of path: Path) {
+        guard case .success(let items) = list(path.directory, includingHidden: true) else { return }
+        let prefix = path.lastComponent.bytes + [UInt8(ascii: ".")]
+        for item in items {
+            let name = item.name.bytes
+            guard name.count > prefix.count + 4, name.starts(with: prefix), name.suffix(4) == Array(".tmp".utf8),
+                  let pid = Int32(String(decoding: name[prefix.count..<(name.count - 4)], as: UTF8.self)),
+                  kill(pid, 0) != 0, SystemError.current == .noSuchProcess else { continue }
+            _ = path.directory.appending(item.name).withCString { unlink($0) }
+        }
+    }
+
+    /// The controlling terminal (`/dev/tty`), opened for writing; `nil` without one.
+    public static func openControllingTerminal() -> OpenFile? {
+        let fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        return fd >= 0 ? OpenFile(fd: fd) : nil
     }
 }
 
@@ -298,8 +367,8 @@ public final class OpenFile {
             let rest = bytes.baseAddress! + done
             let count = offset.map { pwrite(descriptor, rest, bytes.count - done, off_t($0 + done)) }
                 ?? Glibc.write(descriptor, rest, bytes.count - done)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count < 0 ? .current : SystemError(code: EIO) }
+            if count < 0 && SystemError.current == .interrupted { continue }
+            guard count > 0 else { return count < 0 ? .current : .ioError }
             done += count
         }
         return nil
@@ -340,11 +409,11 @@ extension SystemError {
     /// The reason as one lowercase phrase for messages: `no such file`, `permission denied`,
     /// `file name too long`, `too many open files`, `read-only file system`.
     public var reason: String {
-        switch code {
-        case ENOENT, ENOTDIR: return "no such file"
+        switch self {
+        case .noSuchFileOrDirectory, .notDirectory: return "no such file"
         // Memory a limit keeps from the process (a thread's stack, a folder's listing): which one.
-        case ENOMEM where MemoryLimit.limit != nil: return "not enough memory (\(MemoryLimit.description))"
-        case EAGAIN where MemoryLimit.isNearlyExhausted: return "not enough memory (\(MemoryLimit.description))"
+        case .noMemory where MemoryLimit.limit != nil: return "not enough memory (\(MemoryLimit.description))"
+        case .resourceTemporarilyUnavailable where MemoryLimit.isNearlyExhausted: return "not enough memory (\(MemoryLimit.description))"
         default:
             let text = description
             guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? true else { return text }

@@ -38,7 +38,7 @@ public final class SelfPipe: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             let count = read(readFD, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && SystemError.current == .interrupted { continue }
             guard count > 0 else { return received }
             received += buffer[0..<count]
         }

@@ -41,15 +41,19 @@ public struct InputExpander: Sendable {
     /// Asked between folder entries and playlist pieces: true stops the walk where it is (a
     /// newer load, or the player quitting). What was found so far is kept.
     public var isCancelled: @Sendable () -> Bool = { false }
+    /// Where the files, folders and playlists are read: the disk, or memory in tests.
+    public let files: any FileAccess
 
-    public init(checksEntries: Bool = false, maxEntries: Int = Entry.listLimit) {
+    public init(checksEntries: Bool = false, maxEntries: Int = Entry.listLimit, files: any FileAccess = SystemFiles()) {
         self.checksEntries = checksEntries
         self.maxEntries = maxEntries
+        self.files = files
     }
 
     /// Expands every input, in order.
-    public static func expand(_ inputs: [Path], checksEntries: Bool = false, maxEntries: Int = Entry.listLimit) -> InputExpander {
-        var expander = InputExpander(checksEntries: checksEntries, maxEntries: maxEntries)
+    public static func expand(_ inputs: [Path], checksEntries: Bool = false, maxEntries: Int = Entry.listLimit,
+                              files: any FileAccess = SystemFiles()) -> InputExpander {
+        var expander = InputExpander(checksEntries: checksEntries, maxEntries: maxEntries, files: files)
         for input in inputs { expander.add(input) }
         return expander
     }
@@ -57,10 +61,11 @@ public struct InputExpander: Sendable {
     /// A path loaded while the player runs (the load prompt, MPRIS): like a command-line
     /// input, but a path that does not exist is a problem right away (the song playing goes
     /// on), not left for the loader. The walk stops early when `isCancelled` says so.
-    public static func expandLoaded(_ path: Path, isCancelled: @escaping @Sendable () -> Bool = { false }) -> InputExpander {
-        var expander = InputExpander()
+    public static func expandLoaded(_ path: Path, isCancelled: @escaping @Sendable () -> Bool = { false },
+                                    files: any FileAccess = SystemFiles()) -> InputExpander {
+        var expander = InputExpander(files: files)
         expander.isCancelled = isCancelled
-        if case .failure(let error) = FileSystem.status(of: path) {
+        if case .failure(let error) = files.status(of: path) {
             expander.problems.append(Diagnostic(SourceLocation(file: "\(path)"), error.reason))
         } else {
             expander.add(path)
@@ -75,7 +80,7 @@ public struct InputExpander: Sendable {
 
     /// Adds what `location` names; `place` is the playlist line it came from, if any.
     public mutating func add(_ location: Path, title: String?, from place: SourceLocation?) {
-        switch FileSystem.status(of: location) {
+        switch files.status(of: location) {
         case .success(let info) where info.kind == .directory:
             addDirectory(location, from: place)
         case .success where Playlist.isPlaylist(location):
@@ -111,7 +116,7 @@ public struct InputExpander: Sendable {
     // MARK: Playlists
 
     private mutating func addPlaylist(_ path: Path, from place: SourceLocation?) {
-        let canonical = FileSystem.canonicalPath(path) ?? path
+        let canonical = files.canonicalPath(path) ?? path
         if openPlaylists.contains(canonical) {
             let chain = (openPlaylists.drop { $0 != canonical } + [canonical]).map { "\($0.lastComponent)" }
             return report(place, "playlist cycle: \(chain.joined(separator: " -> ")); not followed", about: path)
@@ -126,7 +131,7 @@ public struct InputExpander: Sendable {
         let file = "\(path)"
         guard let format = Playlist.format(of: path) else { return }
         var parser = Playlist.Parser(format: format, file: file)
-        let read = FileSystem.read(path, limit: Self.maxPlaylistBytes) { chunk in
+        let read = files.read(path, limit: Self.maxPlaylistBytes) { chunk in
             parser.feed(chunk, item: { addItem($0, folder: folder) }, problem: { problems.append($0) }) && !isFull && !isCancelled()
         }
         if case .failure(let error) = read {
@@ -143,8 +148,8 @@ public struct InputExpander: Sendable {
         guard !isFull else { return }
         var path = item.path.resolved(against: folder)
         // An old playlist in Latin-1 may name files that were renamed to UTF-8 since.
-        if path.text == nil, !FileSystem.exists(path),
-           let renamed = item.path.latin1AsUTF8?.resolved(against: folder), FileSystem.exists(renamed) {
+        if path.text == nil, !files.exists(path),
+           let renamed = item.path.latin1AsUTF8?.resolved(against: folder), files.exists(renamed) {
             path = renamed
         }
         if !checksEntries, Self.isAudioFile(item.path) {
@@ -173,14 +178,14 @@ public struct InputExpander: Sendable {
         guard !isFull, !isCancelled() else { return }
         // /proc, /sys, /dev: the system's, not music (and /proc never ends). Named by the user,
         // it is said; met on the way (a walk of /), it is passed by.
-        if FileSystem.isSystemFolder(path) {
+        if files.isSystemFolder(path) {
             if path == root { report(place, "\(place == nil ? "" : "\(path): ")the system's own files, not music; not walked", about: root) }
             return
         }
         let items: [FileSystem.DirectoryItem]
         // The listing itself stops on a cancel too: a folder of 200,000 files is long to list.
         let isCancelled = isCancelled
-        switch FileSystem.status(of: path).flatMap({ info in FileSystem.list(path, isCancelled: isCancelled).map { (info, $0) } }) {
+        switch files.status(of: path).flatMap({ info in files.list(path, includingHidden: false, isCancelled: isCancelled).map { (info, $0) } }) {
         case .success(let (info, listed)):
             guard visited.insert(info.id).inserted else { return }
             items = listed

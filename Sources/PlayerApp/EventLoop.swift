@@ -1,3 +1,4 @@
+import Files
 import Glibc
 
 /// Waits, without spinning, for whatever the player must answer next: keys on stdin, signals,
@@ -54,7 +55,7 @@ public struct EventLoop {
             let count = read(keyFD, &bytes, bytes.count)
             if count > 0 {
                 inputs.append(.keys(Array(bytes[0..<count])))
-            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+            } else if count == 0 || ![.interrupted, .resourceTemporarilyUnavailable].contains(SystemError.current) {
                 self.keyFD = nil
                 inputs.append(.keysClosed)
             }

@@ -35,9 +35,9 @@ public enum SessionStore {
 
     /// Reads the session at `path` a piece at a time (`SavedSession.Reader`): however large the
     /// file, memory stays bounded and the list stops at `Entry.listLimit`.
-    public static func load(from path: Path) -> Loaded {
+    public static func load(from path: Path, files: any FileAccess = SystemFiles()) -> Loaded {
         var reader = SavedSession.Reader()
-        let read = FileSystem.read(path, limit: .max) { reader.feed($0) }
+        let read = files.read(path, limit: .max) { reader.feed($0) }
         if case .failure(let error) = read {
             if case .system(let system) = error, system.isMissing { return .none }
             return .unusable("\(path): \(error); starting fresh")
@@ -69,57 +69,16 @@ public enum SessionStore {
         return (kept, gone)
     }
 
-    /// Writes `session` to `path`; the reason when it could not be (the old file is then left).
-    public static func save(_ session: SavedSession, to path: Path) -> String? {
+    /// Writes `session` to `path`, whole or not at all (`FileAccess.replace`); the reason when
+    /// it could not be (the old file is then left).
+    public static func save(_ session: SavedSession, to path: Path, files: any FileAccess = SystemFiles()) -> String? {
         let folder = path.directory
-        if let reason = makeFolders(folder) { return "\(folder): \(reason)" }
-        removeLeftovers(of: path)
-        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
-        let file: OpenFile
-        switch FileSystem.create(temporary, overwrite: false, permissions: 0o600) {
-        case .success(let created): file = created
-        case .failure(let error): return "\(temporary): \(error.reason)"
+        // Private to the user: the folders it makes, and the file.
+        if let error = files.makeFolders(folder, permissions: 0o700) { return "\(folder): \(error.reason)" }
+        switch files.replace(path, with: session.encoded(), permissions: 0o600) {
+        case nil: return nil
+        case .cannotCreate(let temporary, let error)?: return "\(temporary): \(error.reason)"
+        case .cannotWrite(let error)?: return "\(path): could not save the session: \(error.reason); the previous one is kept"
         }
-        var failure = session.encoded().withUnsafeBytes { file.write($0) } ?? file.sync()
-        if let closing = file.close(), failure == nil { failure = closing }
-        if failure == nil, temporary.withCString({ from in path.withCString { rename(from, $0) } }) != 0 {
-            failure = .current
-        }
-        if let failure {
-            _ = temporary.withCString { unlink($0) }
-            return "\(path): could not save the session: \(failure.reason); the previous one is kept"
-        }
-        // The rename itself reaches the disk with the folder.
-        let directory = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
-        return nil
-    }
-
-    /// Removes the temporary files of saves that were killed midway (`last-session.PID.tmp`
-    /// whose process is gone).
-    private static func removeLeftovers(of path: Path) {
-        guard case .success(let items) = FileSystem.list(path.directory, includingHidden: true) else { return }
-        let prefix = path.lastComponent.bytes + [UInt8(ascii: ".")]
-        for item in items {
-            let name = item.name.bytes
-            guard name.count > prefix.count + 4, name.starts(with: prefix), name.suffix(4) == Array(".tmp".utf8),
-                  let pid = Int32(String(decoding: name[prefix.count..<(name.count - 4)], as: UTF8.self)),
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            _ = path.directory.appending(item.name).withCString { unlink($0) }
-        }
-    }
-
-    /// `mkdir -p`, private to the user for the folders it makes.
-    private static func makeFolders(_ folder: Path) -> String? {
-        if FileSystem.isDirectory(folder) { return nil }
-        let parent = folder.directory
-        if parent != folder, !parent.isEmpty, let reason = makeFolders(parent) { return reason }
-        if folder.withCString({ mkdir($0, 0o700) }) != 0 && errno != EEXIST {
-            return SystemError.current.reason
-        }
-        return nil
     }
 }

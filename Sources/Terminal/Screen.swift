@@ -1,3 +1,4 @@
+import Files
 import Glibc
 
 /// The bottom line of the terminal, redrawn in place: the status line, or the prompt while one
@@ -116,7 +117,7 @@ public func writeAll(_ fd: Int32, _ text: String) -> Bool {
             guard let base = raw.baseAddress else { return 0 }
             return write(fd, base + offset, raw.count - offset)
         }
-        if written < 0 && errno == EINTR { continue }
+        if written < 0 && SystemError.current == .interrupted { continue }
         guard written > 0 else { return false }
         offset += written
     }

@@ -10,6 +10,8 @@ public final class TerminalSession {
     private let rawMode: RawMode
     private let console: Console
     private let display: Int32
+    /// The controlling terminal, open for the status line; closed when the session goes.
+    private let tty: OpenFile?
     /// Messages go on the screen only when stderr is that terminal too; otherwise to stderr,
     /// wherever the user sent it.
     public let takesMessages: Bool
@@ -19,8 +21,8 @@ public final class TerminalSession {
                  complete: @escaping (String, @escaping (Console.Completion) -> Void) -> Void = { text, done in done(Console.Completion(text: text)) }) {
         guard let rawMode = RawMode() else { return nil }
         self.rawMode = rawMode
-        let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        display = tty >= 0 ? tty : (isatty(STDERR_FILENO) == 1 ? STDERR_FILENO : -1)
+        tty = FileSystem.openControllingTerminal()
+        display = tty?.descriptor ?? (isatty(STDERR_FILENO) == 1 ? STDERR_FILENO : -1)
         takesMessages = isatty(STDERR_FILENO) == 1
         console = Console(screen: Screen(fd: display), showsStatus: showsStatus)
         console.complete = complete
@@ -28,7 +30,6 @@ public final class TerminalSession {
 
     deinit {
         close()
-        if display > STDERR_FILENO { Glibc.close(display) }
     }
 
     public func commands(from bytes: [UInt8]) -> [Command] { console.commands(from: bytes) }

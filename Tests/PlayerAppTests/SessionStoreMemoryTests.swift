@@ -1,0 +1,49 @@
+import Files
+import Testing
+@testable import PlayerApp
+import PlayerCore
+
+/// The saved session written and read on a file system in memory.
+struct SessionStoreMemoryTests {
+    private let session = SavedSession(entries: [Entry(path: "/m/a b.mp3"), Entry(path: "/m/c.mp3")], current: 1,
+                                       position: .seconds(3), volume: 40, muted: true, repeats: false, shuffles: true)
+
+    @Test func whatIsSavedIsWhatIsLoaded() {
+        let files = MemoryFiles()
+        #expect(SessionStore.save(session, to: "/home/u/.local/state/tplayer/last-session", files: files) == nil)
+        #expect(files.node(at: "/home/u/.local/state/tplayer") == .folder, "the folders are made")
+        guard case .session(let loaded, let cut) = SessionStore.load(from: "/home/u/.local/state/tplayer/last-session", files: files) else {
+            Issue.record("not loaded")
+            return
+        }
+        #expect(loaded == session)
+        #expect(!cut)
+    }
+
+    @Test func noFileIsNoSessionAndABadOneIsSaidAndSetAside() {
+        let files = MemoryFiles()
+        guard case .none = SessionStore.load(from: "/s/last-session", files: files) else { Issue.record("a session from nothing"); return }
+        files.add("/s/last-session", text: "this is not a session\n")
+        guard case .unusable(let why) = SessionStore.load(from: "/s/last-session", files: files) else { Issue.record("read"); return }
+        #expect(why.hasPrefix("/s/last-session: not a session tplayer can resume ("))
+        #expect(why.hasSuffix("; starting fresh"))
+        files.add("/s/dir", .folder)
+        guard case .unusable(let folder) = SessionStore.load(from: "/s/dir", files: files) else { Issue.record("a folder read"); return }
+        #expect(folder == "/s/dir: is a folder; starting fresh")
+    }
+
+    /// A save that cannot be made says why and leaves the saved session as it was.
+    @Test func aFailedSaveKeepsThePreviousSession() {
+        let files = MemoryFiles()
+        #expect(SessionStore.save(session, to: "/s/last-session", files: files) == nil)
+        let before = files.contents("/s/last-session")
+        files.failures["/s/last-session"] = SystemError(code: 28)  // ENOSPC
+        var changed = session
+        changed.volume = 90
+        #expect(SessionStore.save(changed, to: "/s/last-session", files: files)
+                == "/s/last-session: could not save the session: no space left on device; the previous one is kept")
+        #expect(files.contents("/s/last-session") == before)
+        files.add("/t", text: "a file where the folder belongs")
+        #expect(SessionStore.save(session, to: "/t/last-session", files: files) == "/t: file exists")
+    }
+}
