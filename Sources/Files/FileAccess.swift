@@ -18,6 +18,9 @@ public protocol FileAccess: Sendable {
     /// Reads the regular file at `path` in chunks (refusing anything else, and a file over
     /// `limit` bytes), handing each to `body`, which returns false to stop early.
     func read(_ path: Path, limit: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Result<Void, FileSystem.ReadError>
+    /// The first `count` bytes (fewer when the file is shorter) of the regular file at `path`;
+    /// `nil` for anything else or when it cannot be read.
+    func peek(_ path: Path, count: Int) -> [UInt8]?
     /// `mkdir -p`.
     func makeFolders(_ folder: Path, permissions: mode_t) -> SystemError?
     /// Replaces the file at `path` with `bytes`, whole or not at all.
@@ -61,6 +64,8 @@ public struct SystemFiles: FileAccess {
     public func read(_ path: Path, limit: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Result<Void, FileSystem.ReadError> {
         FileSystem.read(path, limit: limit, body)
     }
+
+    public func peek(_ path: Path, count: Int) -> [UInt8]? { FileSystem.peek(path, count: count) }
 
     public func makeFolders(_ folder: Path, permissions: mode_t) -> SystemError? {
         FileSystem.makeFolders(folder, permissions: permissions)
@@ -201,6 +206,11 @@ public final class MemoryFiles: FileAccess, @unchecked Sendable {
             start = end
         }
         return .success(())
+    }
+
+    public func peek(_ path: Path, count: Int) -> [UInt8]? {
+        guard failures[path] == nil, case .success(let info) = status(of: path), info.kind == .regular else { return nil }
+        return contents(path).map { Array($0.prefix(count)) }
     }
 
     public func makeFolders(_ folder: Path, permissions: mode_t) -> SystemError? {

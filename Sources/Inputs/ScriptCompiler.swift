@@ -16,10 +16,14 @@ public struct ScriptCompiler {
     /// A script larger than this is refused before it is read: scripts are written by hand.
     public static let maxScriptBytes = 1 << 20
 
-    public init(path: Path) {
+    /// Where the script, its songs and its playlists are read from.
+    private let files: any FileAccess
+
+    public init(path: Path, files: any FileAccess = SystemFiles()) {
+        self.files = files
         let file = "\(path)"
         let bytes: [UInt8]
-        switch FileSystem.readAll(path, limit: Self.maxScriptBytes) {
+        switch files.readAll(path, limit: Self.maxScriptBytes) {
         case .success(let read): bytes = read
         case .failure(let error):
             let reason = error == .tooLarge(limit: Self.maxScriptBytes) ? "\(error); is it really a script?" : "\(error)"
@@ -37,7 +41,7 @@ public struct ScriptCompiler {
                 let place = SourceLocation(file: file, line: start.line, column: column)
                 lines.append(ScriptLine(start, .add(resolve(location, folder: folder, place: place), playNow: playNow)))
             case .bare(let text, let word):
-                if Self.looksLikePath(text) || FileSystem.exists(Self.resolved(text, folder: folder)) {
+                if Self.looksLikePath(text) || files.exists(Self.resolved(text, folder: folder)) {
                     lines.append(ScriptLine(start, .add(resolve(text, folder: folder, place: start), playNow: false)))
                 } else {
                     let hint = ScriptParser.suggestion(for: word).map { " (did you mean '\($0)'?)" } ?? ""
@@ -78,9 +82,9 @@ public struct ScriptCompiler {
 
     /// The songs `location` names; a missing file is a problem at `place`.
     private mutating func resolve(_ location: Path, folder: Path, place: SourceLocation) -> [Entry] {
-        var expander = InputExpander(checksEntries: true)
+        var expander = InputExpander(checksEntries: true, files: files)
         let path = Self.resolved(location, folder: folder)
-        if case .failure(let error) = FileSystem.status(of: path) {
+        if case .failure(let error) = files.status(of: path) {
             problems.append(Diagnostic(place, "\(error.reason): \(location)"))
             return []
         }

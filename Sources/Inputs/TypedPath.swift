@@ -22,11 +22,12 @@ public enum TypedPath {
     /// `text` completed as far as the names in its folder agree (a folder gets its `/`), and
     /// the names that still match when there are several. Hidden names are offered only when
     /// the typed part starts with a dot.
-    public static func complete(_ text: String, isCancelled: () -> Bool = { false }) -> (text: String, choices: [String]) {
+    public static func complete(_ text: String, files: any FileAccess = SystemFiles(),
+                                isCancelled: () -> Bool = { false }) -> (text: String, choices: [String]) {
         let typedFolder = text.lastIndex(of: "/").map { String(text[...$0]) } ?? ""
         let partial = String(text.dropFirst(typedFolder.count))
         let folder = typedFolder.isEmpty ? Path(".") : resolve(typedFolder)
-        guard case .success(let items) = FileSystem.list(folder, includingHidden: partial.hasPrefix("."), isCancelled: isCancelled) else {
+        guard case .success(let items) = files.list(folder, includingHidden: partial.hasPrefix("."), isCancelled: isCancelled) else {
             return (text, [])
         }
         let matches = items.filter { $0.name.description.hasPrefix(partial) }

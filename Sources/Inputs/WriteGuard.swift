@@ -28,9 +28,10 @@ public enum WriteGuard {
     /// This is the early check, with the friendliest messages; the file is checked again by
     /// identity when it is opened (`FileSystem.openOutput`), since what a path leads to can
     /// change in between.
-    public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: [Path]) -> Refusal? {
+    public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: [Path],
+                               files: any FileAccess = SystemFiles()) -> Refusal? {
         if let ext = output.lowercasedExtension, let kind = inputExtensions[ext] {
-            guard FileSystem.exists(output) else {
+            guard files.exists(output) else {
                 return .usage("-w \(output): tplayer writes WAV, AU or raw audio, not .\(ext); name the output e.g. out.wav")
             }
             // `-w a.mp3 b.mp3` means a.mp3 was meant as an input too, unless it is one already.
@@ -38,22 +39,22 @@ public enum WriteGuard {
             return .usage("-w \(output): that is a \(kind), not an output file, and writing would destroy it; "
                 + "did you forget the output name? e.g. tplayer -w out.wav " + preview(meant))
         }
-        let status = output == Path("-") ? FileSystem.status(ofDescriptor: 1) : FileSystem.status(of: output)
+        let status = output == Path("-") ? FileSystem.status(ofDescriptor: 1) : files.status(of: output)
         guard case .success(let target) = status else { return nil }
         if target.kind == .directory {
             return .usage("-w \(output): is a folder; name a file in it, e.g. -w \(output.appending("out.wav"))")
         }
-        if let read = reads.first(where: { (try? FileSystem.status(of: $0).get().id) == target.id }) {
+        if let read = reads.first(where: { (try? files.status(of: $0).get().id) == target.id }) {
             let what = output == Path("-") ? "standard output is" : "that is"
             return .usage("-w \(output): \(what) the same file as the input \(read); writing would destroy it: "
                 + "name a new file, e.g. tplayer -w out.wav" + (inputs.isEmpty ? "" : " " + preview(inputs)))
         }
         guard output != Path("-"), target.kind == .regular else { return nil }
         // A link that leads to a song or a playlist, or a file that holds one under another name.
-        if let real = FileSystem.canonicalPath(output), let ext = real.lowercasedExtension, let kind = inputExtensions[ext] {
+        if let real = files.canonicalPath(output), let ext = real.lowercasedExtension, let kind = inputExtensions[ext] {
             return .usage("-w \(output): that leads to \(real), a \(kind); writing would destroy it: name a new file, e.g. out.wav")
         }
-        if let head = FileSystem.peek(output, count: FileContent.headLength), let kind = FileContent.sniff(head), kind.isKeptMedia {
+        if let head = files.peek(output, count: FileContent.headLength), let kind = FileContent.sniff(head), kind.isKeptMedia {
             return .usage("-w \(output): that file holds \(kind), not audio tplayer wrote; writing would destroy it: "
                 + "name a new file, e.g. out.wav")
         }

@@ -20,7 +20,7 @@ public struct Check: Equatable {
 
     /// Checks `paths`; `found` hears each problem as soon as it is found (a library takes a while).
     public static func run(_ paths: [Path], decode: Decode, progress: Progress? = nil,
-                           found: ((String) -> Void)? = nil) -> Check {
+                           found: ((String) -> Void)? = nil, files: any FileAccess = SystemFiles()) -> Check {
         var check = Check()
         func report(_ lines: [String]) {
             lines.forEach { found?($0) }
@@ -31,8 +31,8 @@ public struct Check: Equatable {
         var songs: [(path: Path, playlist: Int?)] = []
         var playlists: [(line: String, clean: Bool)] = []
         for path in paths {
-            if Playlist.isPlaylist(path) || InputExpander.isAudioFile(path) || FileSystem.isDirectory(path) {
-                let expanded = InputExpander.expand([path], checksEntries: true)
+            if Playlist.isPlaylist(path) || InputExpander.isAudioFile(path) || files.isDirectory(path) {
+                let expanded = InputExpander.expand([path], checksEntries: true, files: files)
                 var problems = expanded.problems.map(\.located)
                 if expanded.entries.isEmpty && problems.isEmpty { problems.append("\(path): no entries in it") }
                 report(problems)
@@ -43,7 +43,7 @@ public struct Check: Equatable {
                 }
                 songs += expanded.entries.map { ($0.path, playlist) }
             } else {
-                let script = ScriptCompiler(path: path)
+                let script = ScriptCompiler(path: path, files: files)
                 report(script.problems.map(\.located))
                 if script.problems.isEmpty { check.summary.append("\(path): ok, \(script.lines.count) commands") }
             }

@@ -22,11 +22,12 @@ public struct Launch {
     /// Exit status when a script or playlist has problems (sysexits' EX_DATAERR).
     public static let problemsFound: Int32 = 65
 
-    public static func prepare(inputs: [Path], script: Path?, writing output: (path: Path, overwrite: Bool)?) -> Result<Launch, Refusal> {
+    public static func prepare(inputs: [Path], script: Path?, writing output: (path: Path, overwrite: Bool)?,
+                               files: any FileAccess = SystemFiles()) -> Result<Launch, Refusal> {
         var lines: [ScriptLine]?
         var scriptReads: [Path] = []
         if let script {
-            let compiled = ScriptCompiler(path: script)
+            let compiled = ScriptCompiler(path: script, files: files)
             guard compiled.problems.isEmpty else {
                 return .failure(Refusal(
                     lines: compiled.problems.map(\.located)
@@ -36,10 +37,10 @@ public struct Launch {
             lines = compiled.lines
             scriptReads = [script] + compiled.playlists + compiled.entries.map(\.path)
         }
-        let list = InputExpander.expand(inputs)
+        let list = InputExpander.expand(inputs, files: files)
         if let output {
             let reads = inputs + list.playlists + scriptReads + list.entries.map(\.path)
-            if let refusal = WriteGuard.refusal(output: output.path, overwrite: output.overwrite, inputs: inputs, reads: reads) {
+            if let refusal = WriteGuard.refusal(output: output.path, overwrite: output.overwrite, inputs: inputs, reads: reads, files: files) {
                 return .failure(Refusal(lines: ["tplayer: " + refusal.message], status: refusal.status))
             }
         }

@@ -56,4 +56,12 @@ struct MemoryInputTests {
             "/dev/snd: the system's own files, not music; not walked",
         ])
     }
+
+    @Test func tabCompletesAsFarAsTheNamesAgreeAndListsTheRest() {
+        let files = library()
+        #expect(TypedPath.complete("/music/Al", files: files) == ("/music/Album/", []))
+        #expect(TypedPath.complete("/music/l", files: files) == ("/music/li", ["link/", "list.m3u"]))
+        #expect(TypedPath.complete("/music/Album/.h", files: files) == ("/music/Album/.hidden.mp3", []))
+        #expect(TypedPath.complete("/music/Album/x", files: files) == ("/music/Album/x", []))
+    }
 }

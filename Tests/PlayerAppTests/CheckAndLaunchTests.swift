@@ -1,0 +1,98 @@
+import Files
+import PlayerCore
+import Testing
+@testable import PlayerApp
+
+/// `--check` and what a run checks before it starts, on a file system in memory and with the
+/// decoding injected: every verdict and refusal built in a line, no disk and no decoder.
+struct CheckAndLaunchTests {
+    private func library() -> MemoryFiles {
+        let files = MemoryFiles()
+        files.add("/music/a.mp3", text: "x")
+        files.add("/music/b.mp3", text: "x")
+        files.add("/music/list.m3u", text: "a.mp3\nb.mp3\n")
+        files.add("/music/broken.m3u", text: "a.mp3\ngone.mp3\n")
+        files.add("/music/good.tps", text: "add a.mp3\nplay\nwait 2s\nquit\n")
+        files.add("/music/bad.tps", text: "add a.mp3\nplya\n")
+        return files
+    }
+
+    private static func decode(_ verdicts: [Path: SongVerdict]) -> Check.Decode {
+        { verdicts[$0] ?? .clean(seconds: 30) }
+    }
+
+    @Test func aCleanPlaylistAndScriptAreOkWithTheirSongsLength() {
+        let check = Check.run(["/music/list.m3u", "/music/good.tps"], decode: Self.decode([:]), files: library())
+        #expect(check.problems.isEmpty)
+        #expect(check.status == 0)
+        #expect(check.summary == ["/music/good.tps: ok, 4 commands", "/music/list.m3u: ok, 2 songs",
+                                  "2 songs decoded (1:00): none damaged"])
+    }
+
+    @Test func aDamagedSongTakesItsPlaylistsOkAwayAndEveryProblemIsOneLine() {
+        var heard: [String] = []
+        let check = Check.run(["/music/list.m3u", "/music/broken.m3u", "/music/bad.tps"],
+                              decode: Self.decode(["/music/b.mp3": .damaged(at: 12.46, reason: "bad frame")]),
+                              found: { heard.append($0) }, files: library())
+        #expect(check.status == Launch.problemsFound)
+        #expect(check.problems == [
+            "/music/broken.m3u:2:1: no such file: /music/gone.mp3",
+            "/music/bad.tps:2:1: unknown command 'plya' (did you mean 'play'?); a song path needs a / or an extension, or add PATH",
+            "/music/b.mp3: damaged at 0:12.46: bad frame",
+        ])
+        #expect(heard == check.problems, "each problem is heard as it is found")
+        #expect(check.summary == ["3 songs decoded: 1 damaged or not playable"])
+    }
+
+    @Test func theProgressCountsEverySongAndEnds() {
+        var steps: [String] = []
+        _ = Check.run(["/music/list.m3u"], decode: Self.decode([:]),
+                      progress: { done, total, path in steps.append("\(done)/\(total) \(path)") }, files: library())
+        #expect(steps == ["0/2 /music/a.mp3", "1/2 /music/b.mp3", "2/2 "])
+    }
+
+    @Test func anEmptyFolderIsSaidWithWhatWasLookedFor() {
+        let files = library()
+        files.add("/music/empty", .folder)
+        let check = Check.run(["/music/empty"], decode: Self.decode([:]), files: files)
+        #expect(check.problems == ["/music/empty: no audio files in it (looked for .mp3 .mp2 .mp1 .mpga)"])
+    }
+
+    @Test func aScriptWithProblemsIsRefusedWholeAndNamesCheck() {
+        let refused = Launch.prepare(inputs: [], script: "/music/bad.tps", writing: nil, files: library())
+        guard case .failure(let refusal) = refused else {
+            Issue.record("a script with problems ran")
+            return
+        }
+        #expect(refusal.status == Launch.problemsFound)
+        #expect(refusal.lines.last == "tplayer: /music/bad.tps: not run because of the problems above; tplayer --check /music/bad.tps lists them")
+    }
+
+    @Test func theInputsBecomeTheListInOrder() throws {
+        let launch = try Launch.prepare(inputs: ["/music/broken.m3u", "/music/b.mp3"], script: "/music/good.tps",
+                                        writing: nil, files: library()).get()
+        // A missing song stays in the list: it is said when the player comes to it, and played
+        // if it is back by then.
+        #expect(launch.entries.map(\.path) == ["/music/a.mp3", "/music/gone.mp3", "/music/b.mp3"])
+        #expect(launch.problems.isEmpty)
+        #expect(launch.script?.count == 4)
+    }
+
+    @Test func writingOverAnInputOrAnExistingFileIsRefusedBeforeAnythingStarts() {
+        let files = library()
+        files.add("/music/out.wav", .link("/music/b.mp3"))
+        files.add("/music/old.wav", text: "RIFF")
+        func refusal(_ output: Path, overwrite: Bool = false) -> Launch.Refusal? {
+            if case .failure(let refusal) = Launch.prepare(inputs: ["/music/list.m3u"], script: nil,
+                                                           writing: (output, overwrite), files: files) {
+                return refusal
+            }
+            return nil
+        }
+        #expect(refusal("/music/out.wav")?.lines.first?.contains("the same file as the input /music/b.mp3") == true)
+        #expect(refusal("/music/out.wav")?.status == 64)
+        #expect(refusal("/music/old.wav") == Launch.Refusal(lines: ["tplayer: /music/old.wav: file exists; add --force to overwrite it"], status: 1))
+        #expect(refusal("/music/old.wav", overwrite: true) == nil)
+        #expect(refusal("/music/new.wav") == nil)
+    }
+}
