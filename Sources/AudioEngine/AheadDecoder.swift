@@ -96,9 +96,9 @@ final class AheadDecoder: AudioDecoder {
         }
     }
 
-    func restrictFormat(to format: PCMFormat?) throws(LoadFailure) {
+    func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
         try core.exclusive { inner -> Result<Void, LoadFailure> in
-            do throws(LoadFailure) { return .success(try inner.restrictFormat(to: format)) } catch { return .failure(error) }
+            do throws(LoadFailure) { return .success(try inner.restrictFormat(to: rule)) } catch { return .failure(error) }
         } settle: { state, _ in
             state.restart(at: nil)
         }.get()

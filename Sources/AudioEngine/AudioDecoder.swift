@@ -37,6 +37,17 @@ struct OpenedSong: Equatable, Sendable {
 
 /// Decodes one song at a time to PCM. The live one is libmpg123 (`Mpg123Decoder`); tests use a
 /// fake that makes PCM, format changes and damage to order.
+/// The formats a decoder may give: whatever the stream has at each point, or one format for the
+/// whole song (the decoder converts rate and channels to it).
+enum FormatRule: Equatable {
+    /// Each part of the stream in its own format (a live device is reopened when it changes).
+    case any
+    /// The format the song starts in, kept to its end: a file's first song.
+    case first
+    /// Exactly this one: the songs after the first in a file.
+    case exactly(PCMFormat)
+}
+
 protocol AudioDecoder: AnyObject {
     /// Opens `path`, closing any song before, and reads up to its first frame. The file `-w`
     /// writes is never opened as a song (`OpenedFiles`).
@@ -47,9 +58,8 @@ protocol AudioDecoder: AnyObject {
     /// Moves to `frame` (clamped by the decoder); the frame it landed on, or `nil` when the
     /// stream cannot seek.
     func seek(toFrame frame: Int64) -> Int64?
-    /// What the decoder may decode to from now on: exactly `format` (it converts rate and
-    /// channels), or any format the stream has (`nil`).
-    func restrictFormat(to format: PCMFormat?) throws(LoadFailure)
+    /// What the decoder may decode the songs opened from now on to.
+    func restrictFormat(to rule: FormatRule) throws(LoadFailure)
     /// Software volume, 0 to 1; kept across songs.
     func setVolume(_ fraction: Double)
     /// The song's file was truncated while it played: its size then and now.

@@ -11,6 +11,10 @@ final class Mpg123Decoder: AudioDecoder {
     private var file: OpenFile?
     /// The file's size when it was opened, to tell a song that ends from one cut short.
     private var openedSize: Int64 = 0
+    /// A format change read together with the last bytes before it: said at the next read.
+    private var formatAfterData: PCMFormat?
+    /// Each song opened is decoded to the format it starts in, to its end (`FormatRule.first`).
+    private var keepsFirstFormat = false
 
     static let seekPreframes = 10
 
@@ -51,9 +55,10 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_delete(handle)
     }
 
-    func restrictFormat(to format: PCMFormat?) throws(LoadFailure) {
+    func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
+        keepsFirstFormat = rule == .first
         do throws(Mpg123Error) {
-            if let format { try imposeFormat(format) } else { try allowAnyFormat() }
+            if case .exactly(let format) = rule { try imposeFormat(format) } else { try allowAnyFormat() }
         } catch {
             throw .damaged(error.description)
         }
@@ -99,6 +104,14 @@ final class Mpg123Decoder: AudioDecoder {
             var channels: Int32 = 0
             var encoding: Int32 = 0
             code = mpg123_getformat2(handle, &rate, &channels, &encoding, 1)
+            if code == MPG123_OK.rawValue, keepsFirstFormat {
+                // Before any sample is decoded: libmpg123 converts whatever comes after to it.
+                do throws(Mpg123Error) {
+                    try imposeFormat(PCMFormat(rate: rate, channels: Int(channels)))
+                } catch {
+                    code = error.code
+                }
+            }
             if code == MPG123_OK.rawValue {
                 file = opened
                 openedSize = size
@@ -108,6 +121,13 @@ final class Mpg123Decoder: AudioDecoder {
                                     tags: SongInfo.Tags(id3))
                 info.id3 = id3
                 var stream = stream()
+                if stream?.header.vbr == 1, let frames = lengthInFrames, frames > 0 {
+                    // VBR: the first frame's rate says little (often the highest); the average
+                    // is the audio's bytes (from the first frame on) over its length.
+                    let audioBytes = size - max(Int64(tp_mpg123_framepos(handle)), 0)
+                    let seconds = Double(frames) / Double(rate)
+                    stream?.averageBitrate = Int((Double(audioBytes) * 8 / seconds / 1000).rounded())
+                }
                 if measuresStartDelay {
                     let delay = startDelay(stream)
                     stream?.startDelay = delay
@@ -127,6 +147,7 @@ final class Mpg123Decoder: AudioDecoder {
     func close() {
         mpg123_close(handle)
         file = nil
+        formatAfterData = nil
         indexRequest = nil
         openedPath = nil
     }
@@ -147,6 +168,10 @@ final class Mpg123Decoder: AudioDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        if let format = formatAfterData {
+            formatAfterData = nil
+            return .newFormat(format)
+        }
         var done = 0
         let code = mpg123_read(handle, buffer, capacity, &done)
         switch code {
@@ -157,7 +182,12 @@ final class Mpg123Decoder: AudioDecoder {
             var channels: Int32 = 0
             var encoding: Int32 = 0
             mpg123_getformat2(handle, &rate, &channels, &encoding, 0)
-            return .newFormat(PCMFormat(rate: rate, channels: Int(channels)))
+            let format = PCMFormat(rate: rate, channels: Int(channels))
+            // The bytes that come with the change are the last ones in the old format (a short
+            // first part can be all of them): they play first, then the format changes.
+            guard done > 0 else { return .newFormat(format) }
+            formatAfterData = format
+            return .data(bytes: done)
         case MPG123_DONE.rawValue:
             return done > 0 ? .data(bytes: done) : .done
         default:
@@ -209,12 +239,17 @@ final class Mpg123Decoder: AudioDecoder {
         return FrameIndex(offsets: UnsafeBufferPointer(start: offsets, count: fill).map { Int64($0) }, step: Int64(step))
     }
 
-    /// Whether `lengthInFrames` is exact (a LAME/Xing tag counts the frames), not estimated from
-    /// the file's size.
+    /// Whether `lengthInFrames` is exact (a LAME/Info tag counts the frames), not estimated from
+    /// the file's size and its first frame (wrong for VBR without a tag, and for a stream whose
+    /// later part is in another format).
     var lengthIsExact: Bool {
-        var accurate = 0
+        state(MPG123_ACCURATE) == 1 && state(MPG123_ENC_DELAY) >= 0 && state(MPG123_FRANKENSTEIN) == 0
+    }
+
+    private func state(_ key: mpg123_state) -> Int {
+        var value = 0
         var ignored = 0.0
-        return mpg123_getstate2(handle, Int32(MPG123_ACCURATE.rawValue), &accurate, &ignored) == MPG123_OK.rawValue && accurate != 0
+        return mpg123_getstate2(handle, Int32(key.rawValue), &value, &ignored) == MPG123_OK.rawValue ? value : -1
     }
 
     /// Whether the background index for the song open now is built and not yet taken.

@@ -19,7 +19,7 @@ struct NextSong {
         spare.close()
         guard let path else { return }
         do throws(LoadFailure) {
-            try spare.restrictFormat(to: nil)
+            try spare.restrictFormat(to: .any)
         } catch {
             return  // not now: the session's own open of it says why, in its turn
         }

@@ -43,10 +43,8 @@ extension PlaybackLoop {
     private func openSink(for format: PCMFormat) -> AudioSink? {
         switch slot.sink(for: format, at: clock.now) {
         case .ready(let sink, let isNew):
-            // From here on the file's format is the only one the decoder may give: a stream
-            // that changes format partway is converted, not written under the wrong header.
+            // A file's format is the one its first song was opened to keep (`FormatRule.first`).
             guard isNew else { return sink }
-            if slot.isFile { keepFileFormat(sink.format) }
             shared.update { $0.queueHolder = sink.canPause ? sink : nil }
             if let granted = (sink as? PulseSink)?.grantedBuffer {
                 report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
@@ -67,14 +65,6 @@ extension PlaybackLoop {
     func formatChanged(to format: PCMFormat) {
         guard slot.isFile, let sink = slot.sink, sink.format != format else { return }
         fail(with: "\(slot.name): the song changes to \(format), which cannot be converted to the file's \(sink.format)")
-    }
-
-    private func keepFileFormat(_ format: PCMFormat) {
-        do {
-            try decoder.restrictFormat(to: format)
-        } catch {
-            fail(with: "\(slot.name): cannot keep the file's format: \(error)")
-        }
     }
 
     /// The output refused a write: a file ends the run; a live device is waited for, what was

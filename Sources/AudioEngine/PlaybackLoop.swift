@@ -179,8 +179,9 @@ final class PlaybackLoop {
         song = nil
         held = nil
         do throws(LoadFailure) {
-            // A file keeps the format it started with: libmpg123 converts later songs to it.
-            try decoder.restrictFormat(to: slot.isFile ? slot.sink?.format : nil)
+            // A file keeps the format its first song starts in, from the first sample on (a
+            // short first part too): libmpg123 converts the rest, and the later songs, to it.
+            try decoder.restrictFormat(to: slot.isFile ? slot.sink.map { .exactly($0.format) } ?? .first : .any)
             let opened = try decoder.open(path)
             decoder.promoted()
             song = Song(token: token, info: opened.info, format: opened.format)

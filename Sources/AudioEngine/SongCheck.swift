@@ -32,7 +32,8 @@ public final class SongChecker {
         }
     }
 
-    public func check(_ path: Path) -> SongVerdict {
+    /// Decodes the whole song; `progress` hears how far it is (0 to 1, when the length is known).
+    public func check(_ path: Path, progress: (Double) -> Void = { _ in }) -> SongVerdict {
         let song: OpenedSong
         do {
             song = try decoder.open(path)
@@ -44,12 +45,20 @@ public final class SongChecker {
         // an estimate from the file's size.
         let declared = decoder.lengthIsExact ? song.info.totalFrames : nil
         var format = song.format
-        var seconds = 0.0
+        // Whole parts in seconds, the part decoding now in frames: a sum of each chunk's
+        // seconds drifts below the length (30 s came out as 29.99999…, shown as 0:29).
+        var before = 0.0
+        var frames: Int64 = 0
+        var seconds: Double { before + Double(frames) / Double(format.rate) }
+        let length = song.info.totalFrames.map { Double($0) / Double(song.format.rate) }
         while true {
             switch decoder.read(into: buffer, capacity: Self.bufferBytes) {
             case .data(let bytes):
-                seconds += Double(bytes / format.bytesPerFrame) / Double(format.rate)
+                frames += Int64(bytes / format.bytesPerFrame)
+                if let length, length > 0 { progress(min(seconds / length, 1)) }
             case .newFormat(let next):
+                before = seconds
+                frames = 0
                 format = next
             case .done:
                 if let declared, seconds < Double(declared) / Double(song.format.rate) - 0.05 {
@@ -57,7 +66,7 @@ public final class SongChecker {
                 }
                 return .clean(seconds: seconds)
             case .damaged(let bytes, let reason):
-                seconds += Double(bytes / format.bytesPerFrame) / Double(format.rate)
+                frames += Int64(bytes / format.bytesPerFrame)
                 return .damaged(at: seconds, reason: reason)
             case .pending:
                 return .damaged(at: seconds, reason: "the decoder gave nothing")  // libmpg123 decodes at once: never

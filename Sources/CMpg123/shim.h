@@ -30,6 +30,11 @@ static inline off_t tp_mpg123_framelength(mpg123_handle *mh) {
     return mpg123_framelength(mh);
 }
 
+// Where in the file the frame decoded last starts: after the open, the first audio frame.
+static inline off_t tp_mpg123_framepos(mpg123_handle *mh) {
+    return mpg123_framepos(mh);
+}
+
 static inline off_t tp_mpg123_seek_frame(mpg123_handle *mh, off_t frame, int whence) {
     return mpg123_seek_frame(mh, frame, whence);
 }

@@ -13,10 +13,11 @@ public struct Check: Equatable {
     /// 0 when clean, 65 when there is any problem.
     public var status: Int32 = 0
 
-    /// What decoding one song found, and how far the run is (songs done, songs in all, the one
-    /// starting now): for a progress bar.
-    public typealias Decode = (Path) -> SongVerdict
-    public typealias Progress = (_ done: Int, _ total: Int, _ path: Path) -> Void
+    /// What decoding one song found; it says how far into the song it is (0 to 1) as it goes.
+    public typealias Decode = (Path, _ within: (Double) -> Void) -> SongVerdict
+    /// How far the run is (songs done, songs in all, how far into the one decoding now, which
+    /// one): for a progress bar.
+    public typealias Progress = (_ done: Int, _ total: Int, _ within: Double, _ path: Path) -> Void
 
     /// Checks `paths`; `found` hears each problem as soon as it is found (a library takes a while).
     public static func run(_ paths: [Path], decode: Decode, progress: Progress? = nil,
@@ -51,15 +52,15 @@ public struct Check: Equatable {
         var seconds = 0.0
         var failed = 0
         for (done, song) in songs.enumerated() {
-            progress?(done, songs.count, song.path)
-            let verdict = decode(song.path)
+            progress?(done, songs.count, 0, song.path)
+            let verdict = decode(song.path) { within in progress?(done, songs.count, within, song.path) }
             if case .clean(let length) = verdict { seconds += length }
             guard let line = verdict.report(for: song.path) else { continue }
             report([line])
             failed += 1
             if let playlist = song.playlist { playlists[playlist].clean = false }
         }
-        progress?(songs.count, songs.count, Path(""))
+        progress?(songs.count, songs.count, 0, Path(""))
         check.summary += playlists.filter(\.clean).map(\.line)
         if !songs.isEmpty {
             let count = "\(songs.count) song\(songs.count == 1 ? "" : "s") decoded"

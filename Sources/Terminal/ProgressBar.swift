@@ -1,27 +1,36 @@
 import PlayerCore
 
-/// `[=====-----] 12/120 album/07.mp3` on one line of stderr, redrawn at most ten times a second,
-/// cut to the terminal's width in columns so that it never wraps.
+/// `[=====-----] 12/120 43% album/07.mp3` on one line of stderr (songs done, songs in all, how far
+/// into the one decoding now), redrawn at most ten times a second, cut to the terminal's width
+/// in columns so that it never wraps. Nothing is drawn in the first `delay`: a check that ends
+/// sooner needs no bar.
 public struct ProgressBar {
     let fd: Int32
     let enabled: Bool
     private let now: () -> ContinuousClock.Instant
     private var shown = false
     private var last: ContinuousClock.Instant?
+    private let started: ContinuousClock.Instant
+    static let delay = Duration.milliseconds(300)
 
     /// Draws on `fd` when `enabled` (it is a terminal), timed by `now`.
     public init(fd: Int32, enabled: Bool, now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.fd = fd
         self.enabled = enabled
         self.now = now
+        started = now()
     }
 
-    public mutating func show(done: Int, total: Int, name: String) {
-        guard enabled, total > 1 else { return }
+    /// `done` of `total` songs decoded, and `within` (0 to 1) of the one decoding now.
+    public mutating func show(done: Int, total: Int, within: Double = 0, name: String) {
+        guard enabled, total > 0 else { return }
         let now = self.now()
-        if let last, done > 0, now - last < .milliseconds(100) { return }
+        guard now - started >= Self.delay else { return }
+        if let last, now - last < .milliseconds(100) { return }
         last = now
-        let head = StatusLine.bar(Double(done) / Double(total), width: 20) + " \(done)/\(total) "
+        let within = min(max(within, 0), 1)
+        let head = StatusLine.bar((Double(done) + within) / Double(total), width: 20) + " \(done)/\(total) "
+            + (within > 0 && done < total ? "\(Int(within * 100))% " : "")
         let columns = Screen.columns(of: fd) ?? 80
         // The name is from the disk: made safe, and cut to what is left of the line from its
         // start, so that the file's own name stays (`fit` keeps a prefix: fit the reversed name).

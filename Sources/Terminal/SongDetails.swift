@@ -13,7 +13,7 @@ public enum SongDetails {
         let roman = ["", "I", "II", "III"]
         let stream = song.stream.map { stream in
             "MPEG \(stream.version) layer \(stream.layer < roman.count ? roman[stream.layer] : "\(stream.layer)"), "
-                + "\(stream.bitrate) kbit/s \(stream.mode), \(song.sampleRate) Hz, \(stream.channels)"
+                + "\(stream.averageBitrate ?? stream.bitrate) kbit/s \(stream.mode), \(song.sampleRate) Hz, \(stream.channels)"
         } ?? "\(song.sampleRate) Hz, \(song.channels == 1 ? "mono" : "\(song.channels) channels")"
         let length = song.totalFrames.map { frames in
             "\(TimeFormat.precise(song.seconds(frames))) (\(grouped(frames)) samples)"

@@ -73,8 +73,8 @@ final class GatedDecoder: AudioDecoder {
         return inner.seek(toFrame: frame)
     }
 
-    func restrictFormat(to format: PCMFormat?) throws(LoadFailure) {
-        try inner.restrictFormat(to: format)
+    func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
+        try inner.restrictFormat(to: rule)
     }
 
     func promoted() {}

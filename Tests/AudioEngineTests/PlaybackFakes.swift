@@ -16,9 +16,9 @@ final class FakeDecoder: AudioDecoder {
     /// it returns what came before, with the error.
     var damagedAt: Int?
     var failingPaths: [Path: LoadFailure] = [:]
-    private(set) var restrictions: [PCMFormat?] = []
+    private(set) var restrictions: [FormatRule] = []
     private(set) var reads: [Int] = []
-    private var restriction: PCMFormat?
+    private var restriction: FormatRule = .any
     private var segment = 0
     private var frameInSegment = 0
     private var framesOut = 0
@@ -37,9 +37,9 @@ final class FakeDecoder: AudioDecoder {
         segment = 0
         frameInSegment = 0
         framesOut = 0
-        let format = restriction ?? segments[0].format
+        let format = fixedFormat ?? segments[0].format
         announced = format
-        let total = segments.reduce(0) { $0 + frames(of: $1, in: restriction ?? $1.format) }
+        let total = segments.reduce(0) { $0 + frames(of: $1, in: fixedFormat ?? $1.format) }
         let info = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: Int64(total))
         return OpenedSong(info: info, format: format)
     }
@@ -85,7 +85,16 @@ final class FakeDecoder: AudioDecoder {
     }
 
     /// The format the decoder gives now: the restriction, when there is one (libmpg123 converts).
-    private var current: PCMFormat { restriction ?? segments[min(segment, segments.count - 1)].format }
+    private var current: PCMFormat { fixedFormat ?? segments[min(segment, segments.count - 1)].format }
+
+    /// The one format of the whole song, when the rule fixes one.
+    private var fixedFormat: PCMFormat? {
+        switch restriction {
+        case .any: nil
+        case .first: segments[0].format
+        case .exactly(let format): format
+        }
+    }
 
     func seek(toFrame frame: Int64) -> Int64? {
         segment = 0
@@ -94,9 +103,9 @@ final class FakeDecoder: AudioDecoder {
         return frame
     }
 
-    func restrictFormat(to format: PCMFormat?) throws(LoadFailure) {
-        restrictions.append(format)
-        restriction = format
+    func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
+        restrictions.append(rule)
+        restriction = rule
     }
 
     func promoted() {}

@@ -43,6 +43,15 @@ struct CheckTests {
         #expect(lines.first?.hasSuffix("demo.m3u: ok, 3 songs") == true)
     }
 
+    /// The length is counted in samples, not summed in seconds chunk by chunk (which came to
+    /// 29.99…: `(0:29)` where the status line says 0:30).
+    @Test func theLengthIsTheSongsOwnToTheSecond() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 30, in: folder, name: "thirty.mp3")
+        let result = try Harness.tplayer("--check", song, song, song)
+        #expect(result.stdout == "3 songs decoded (1:30): none damaged\n")
+    }
+
     @Test func aSongInAPlaylistThatIsDamagedTakesItsOkAway() throws {
         let folder = try Self.library()
         try Data("album/01 clean.mp3\nalbum/02 cut.mp3\n".utf8).write(to: folder.appendingPathComponent("list.m3u"))

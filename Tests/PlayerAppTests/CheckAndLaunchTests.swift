@@ -18,7 +18,10 @@ struct CheckAndLaunchTests {
     }
 
     private static func decode(_ verdicts: [Path: SongVerdict]) -> Check.Decode {
-        { verdicts[$0] ?? .clean(seconds: 30) }
+        { path, within in
+            within(0.5)
+            return verdicts[path] ?? .clean(seconds: 30)
+        }
     }
 
     @Test func aCleanPlaylistAndScriptAreOkWithTheirSongsLength() {
@@ -47,8 +50,10 @@ struct CheckAndLaunchTests {
     @Test func theProgressCountsEverySongAndEnds() {
         var steps: [String] = []
         _ = Check.run(["/music/list.m3u"], decode: Self.decode([:]),
-                      progress: { done, total, path in steps.append("\(done)/\(total) \(path)") }, files: library())
-        #expect(steps == ["0/2 /music/a.mp3", "1/2 /music/b.mp3", "2/2 "])
+                      progress: { done, total, within, path in steps.append("\(done)/\(total) \(within) \(path)") },
+                      files: library())
+        #expect(steps == ["0/2 0.0 /music/a.mp3", "0/2 0.5 /music/a.mp3", "1/2 0.0 /music/b.mp3", "1/2 0.5 /music/b.mp3", "2/2 0.0 "],
+                "each song's own progress too")
     }
 
     @Test func anEmptyFolderIsSaidWithWhatWasLookedFor() {

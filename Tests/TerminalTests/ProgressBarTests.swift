@@ -20,6 +20,9 @@ struct ProgressBarTests {
         let clock = Clock()
         var bar = ProgressBar(fd: fds[1], enabled: true, now: { clock.now })
         bar.show(done: 0, total: 4, name: "album/01.mp3")
+        #expect(drained(fds[0]).isEmpty, "a check that ends at once needs no bar")
+        clock.now += ProgressBar.delay
+        bar.show(done: 0, total: 4, name: "album/01.mp3")
         let first = drained(fds[0])
         #expect(first.hasPrefix("\r\u{1b}[K[--------------------] 0/4 "))
         #expect(first.hasSuffix("album/01.mp3"))
@@ -35,16 +38,32 @@ struct ProgressBarTests {
         #expect(drained(fds[0]) == "\r\u{1b}[K")
     }
 
-    @Test func drawsNothingWhenDisabledOrForOneSong() throws {
+    /// One hour-long song is a long wait too: the bar moves within it.
+    @Test func showsHowFarIntoTheSongDecodingNow() throws {
         var fds: [Int32] = [0, 0]
         try #require(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
         _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        var off = ProgressBar(fd: fds[1], enabled: false)
+        let clock = Clock()
+        var bar = ProgressBar(fd: fds[1], enabled: true, now: { clock.now })
+        clock.now += ProgressBar.delay
+        bar.show(done: 0, total: 1, within: 0.5, name: "hour.mp3")
+        #expect(drained(fds[0]).contains("[==========----------] 0/1 50% hour.mp3"))
+        clock.now += .milliseconds(100)
+        bar.show(done: 1, total: 2, within: 0.25, name: "b.mp3")
+        #expect(drained(fds[0]).contains("[============--------] 1/2 25% b.mp3"))
+    }
+
+    @Test func drawsNothingWhenDisabled() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        let clock = Clock()
+        var off = ProgressBar(fd: fds[1], enabled: false, now: { clock.now })
+        clock.now += .seconds(1)
         off.show(done: 0, total: 5, name: "a.mp3")
-        var one = ProgressBar(fd: fds[1], enabled: true)
-        one.show(done: 0, total: 1, name: "a.mp3")
-        one.clear()
+        off.clear()
         #expect(drained(fds[0]).isEmpty)
     }
 }

@@ -91,6 +91,8 @@ public struct SongInfo: Equatable, Sendable {
         /// when the LAME tag is honoured): the song's sample `n` is in MPEG frame
         /// `(n + startDelay) / samplesPerFrame`. `nil` when it was not measured.
         public var startDelay: Int64?
+        /// For VBR: the average kilobits per second over the whole song.
+        public var averageBitrate: Int?
 
         public init(layer: Int, bitrate: Int, header: Header = Header()) {
             self.layer = layer
