@@ -71,6 +71,8 @@ extension AheadDecoder {
             case .newFormat(let format):
                 queued.append(.format(format))
                 song?.decoding = format
+            case .skipped(let seconds):
+                queued.append(.skipped(seconds))
             case .done:
                 queued.append(.end(.done))
                 song?.ended = true
@@ -270,6 +272,10 @@ extension AheadDecoder {
                         value.queued.removeFirst()
                         value.song?.format = format
                         return .newFormat(format)
+                    case .skipped(let seconds):
+                        guard copied == 0 else { break gathering }
+                        value.queued.removeFirst()
+                        return .skipped(seconds: seconds)
                     case .end(let result):
                         guard copied == 0 else { break gathering }
                         return result  // stays queued: read again, the same

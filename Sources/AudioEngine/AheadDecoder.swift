@@ -121,6 +121,8 @@ extension AheadDecoder {
     enum Item {
         case pcm(Chunk)
         case format(PCMFormat)
+        /// Damage skipped here (`DecodeResult.skipped`).
+        case skipped(Double)
         /// `.done`, or `.damaged` with no bytes (those before the damage are queued before it).
         case end(DecodeResult)
 

@@ -24,6 +24,9 @@ enum DecodeResult: Equatable, Sendable {
     /// The stream is damaged here: `bytes` were decoded before the damage, and the song ends
     /// after them, as in mpg123.
     case damaged(bytes: Int, reason: String)
+    /// The stream was damaged here and the decoder found its frames again after it: about
+    /// `seconds` of the song were lost (skipped, never played as noise); it plays on.
+    case skipped(seconds: Double)
     /// Nothing decoded yet (a decoder that decodes ahead on a thread of its own, `AheadDecoder`):
     /// it wakes the reader when it has more.
     case pending

@@ -15,8 +15,16 @@ final class Mpg123Decoder: AudioDecoder {
     private var formatAfterData: PCMFormat?
     /// Each song opened is decoded to the format it starts in, to its end (`FormatRule.first`).
     private var keepsFirstFormat = false
+    /// Damage skipped in the song open now, and junk frames after it (`SkipWatch`).
+    private var skips = SkipWatch(native: PCMFormat(rate: 44100, channels: 2), output: PCMFormat(rate: 44100, channels: 2), bytesPerSecond: 0)
+    /// MPEG samples per frame in the song open now: a read decodes about one frame's worth.
+    private var samplesPerFrame = 1152
+    /// The end of the song (or an error) read together with its last bytes: said next.
+    private var endAfterData: DecodeResult?
 
     static let seekPreframes = 10
+    /// The most junk skipped at once before the song is taken to end there.
+    static let resyncLimit = 1 << 20
 
     /// Builds the playing song's frame index in the background, for fast far seeks (live
     /// output), once the song plays (`promoted`): a song opened ahead on the spare decoder
@@ -46,6 +54,12 @@ final class Mpg123Decoder: AudioDecoder {
         // samples after a seek then differ from a straight decode. 10 is exact with margin, and
         // costs ~3 ms per seek.
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreframes, 0))
+        // Damage is skipped and the song plays on, as `mpg123 --resync-limit -1` (and cmus and
+        // mpv) do; what was skipped is said (`DecodeResult.skipped`). Up to 1 MiB of it at
+        // once: 26 s at 320 kbit/s, more than two minutes at 64. libmpg123 scans junk a byte
+        // (a read call) at a time, about 1 s of CPU per MiB: with no bound a sparse 16 TB file
+        // would keep it scanning zeros for days.
+        try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), Self.resyncLimit, 0))
         try allowAnyFormat()
     }
 
@@ -134,6 +148,11 @@ final class Mpg123Decoder: AudioDecoder {
                 }
                 info.stream = stream
                 openedPath = path
+                let native = currentFrame()?.native ?? format
+                skips = SkipWatch(native: native, output: format,
+                                  bytesPerSecond: Double(stream?.averageBitrate ?? stream?.bitrate ?? 0) * 125)
+                samplesPerFrame = stream?.samplesPerFrame ?? 1152
+                _ = state(MPG123_FRESH_DECODER)  // set by the opening itself
                 return OpenedSong(info: info, format: format)
             }
         }
@@ -148,6 +167,7 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_close(handle)
         file = nil
         formatAfterData = nil
+        endAfterData = nil
         indexRequest = nil
         openedPath = nil
     }
@@ -172,38 +192,93 @@ final class Mpg123Decoder: AudioDecoder {
             formatAfterData = nil
             return .newFormat(format)
         }
-        var done = 0
-        let code = mpg123_read(handle, buffer, capacity, &done)
-        switch code {
-        case MPG123_OK.rawValue:
-            return .data(bytes: done)
-        case MPG123_NEW_FORMAT.rawValue:
-            var rate = 0
-            var channels: Int32 = 0
-            var encoding: Int32 = 0
-            mpg123_getformat2(handle, &rate, &channels, &encoding, 0)
-            let format = PCMFormat(rate: rate, channels: Int(channels))
-            // The bytes that come with the change are the last ones in the old format (a short
-            // first part can be all of them): they play first, then the format changes.
-            guard done > 0 else { return .newFormat(format) }
-            formatAfterData = format
-            return .data(bytes: done)
-        case MPG123_DONE.rawValue:
-            return done > 0 ? .data(bytes: done) : .done
-        default:
-            // The bytes that come with an error are the last good ones: the song ends after
-            // them, as in mpg123, and nothing past the damage is played.
-            var error = Mpg123Error(code: code)
-            if error == .generic { error = Mpg123Error(code: mpg123_errcode(handle)) }  // the specific one
-            // A tag at the end that claims to run on past the file (an APE footer with an absurd
-            // size): libmpg123 skips it by seeking beyond the end, and then cannot read. Every
-            // frame has been decoded: the song ends there, as in mpg123.
-            if error == .readerFailed, let file, let offset = file.offset, case .success(let info) = file.status(),
-               offset >= info.size {
-                return done > 0 ? .data(bytes: done) : .done
-            }
-            return .damaged(bytes: done, reason: reason(for: error))
+        if let seconds = skips.skippedToSay {
+            skips.skippedToSay = nil
+            return .skipped(seconds: seconds)
         }
+        if let end = endAfterData {
+            endAfterData = nil
+            return end
+        }
+        // A frame's worth at a time, to see within a frame where damage was skipped.
+        var filled = 0
+        while filled < capacity {
+            let step = min(capacity - filled, samplesPerFrame * skips.told.bytesPerFrame)
+            var done = 0
+            let code = mpg123_read(handle, buffer + filled, step, &done)
+            var format: PCMFormat?
+            switch code {
+            case MPG123_OK.rawValue:
+                break
+            case MPG123_NEW_FORMAT.rawValue:
+                var rate = 0
+                var channels: Int32 = 0
+                var encoding: Int32 = 0
+                mpg123_getformat2(handle, &rate, &channels, &encoding, 0)
+                format = PCMFormat(rate: rate, channels: Int(channels))
+            default:
+                let end = finished(code)
+                filled += done
+                guard filled > 0 else { return end }
+                endAfterData = end
+                return .data(bytes: filled)
+            }
+            let fresh = state(MPG123_FRESH_DECODER) > 0
+            guard let frame = currentFrame() else {
+                filled += done
+                continue
+            }
+            switch skips.step(frame: frame, fresh: fresh, newFormat: format, bytes: done) {
+            case .keep:
+                filled += done
+            case .drop:
+                break
+            case .keepThenChange(let next):
+                // The bytes that come with the change are the last ones in the old format (a
+                // short first part can be all of them): they play first, then the format changes.
+                filled += done
+                guard filled > 0 else { return .newFormat(next) }
+                formatAfterData = next
+                return .data(bytes: filled)
+            case .dropThenChange(let next):
+                guard filled > 0 else { return .newFormat(next) }
+                formatAfterData = next
+                return .data(bytes: filled)
+            }
+            if skips.skippedToSay != nil {
+                guard filled > 0 else { return read(into: buffer, capacity: capacity) }
+                return .data(bytes: filled)
+            }
+            if done == 0 { break }
+        }
+        return .data(bytes: filled)
+    }
+
+    /// The frame libmpg123 read last: where it starts, its length, its header's format.
+    private func currentFrame() -> SkipWatch.Frame? {
+        var frame = mpg123_frameinfo2()
+        guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
+        let position = Int64(tp_mpg123_framepos(handle))
+        guard position >= 0 else { return nil }
+        return SkipWatch.Frame(position: position, size: Int64(frame.framesize) + 4,
+                               native: PCMFormat(rate: frame.rate, channels: frame.mode == MPG123_M_MONO.rawValue ? 1 : 2))
+    }
+
+    /// The end of the stream, or an error: what libmpg123's `code` means, after the bytes that
+    /// came with it.
+    private func finished(_ code: Int32) -> DecodeResult {
+        guard code != MPG123_DONE.rawValue else { return .done }
+        // The bytes that come with an error are the last good ones: the song ends after them.
+        var error = Mpg123Error(code: code)
+        if error == .generic { error = Mpg123Error(code: mpg123_errcode(handle)) }  // the specific one
+        // A tag at the end that claims to run on past the file (an APE footer with an absurd
+        // size): libmpg123 skips it by seeking beyond the end, and then cannot read. Every frame
+        // has been decoded: the song ends there, as in mpg123.
+        if error == .readerFailed, let file, let offset = file.offset, case .success(let info) = file.status(),
+           offset >= info.size {
+            return .done
+        }
+        return .damaged(bytes: 0, reason: reason(for: error))
     }
 
     /// What went wrong, as a phrase for "damaged at 0:15.05: ...".
@@ -267,6 +342,9 @@ final class Mpg123Decoder: AudioDecoder {
             _ = offsets.withUnsafeMutableBufferPointer { tp_mpg123_set_index(handle, $0.baseAddress, off_t(index.step), $0.count) }
         }
         let result = tp_mpg123_seek(handle, off_t(frame), SEEK_SET)
+        skips.restart()
+        endAfterData = nil
+        _ = state(MPG123_FRESH_DECODER)
         return result >= 0 ? Int64(result) : nil
     }
 

@@ -230,6 +230,10 @@ final class PlaybackLoop {
         case .newFormat(let next):
             song?.format = next
             formatChanged(to: next)
+        case .skipped(let seconds):
+            // Everything before it has been written: the place is where the damage was.
+            let at = AudioTime(frames: shared.read(\.position), rate: current.info.sampleRate)
+            report(.damageSkipped(token: current.reportedToken, at: at, seconds: seconds))
         case .done:
             if let cut = decoder.truncation {
                 held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now))
@@ -278,7 +282,7 @@ final class PlaybackLoop {
             writeHeld()
         case .newFormat(let next):
             song?.format = next
-        case .done, .damaged, .pending:
+        case .done, .damaged, .pending, .skipped:
             break  // nothing more to fade: the song is over anyway, or the disk is slow
         }
     }

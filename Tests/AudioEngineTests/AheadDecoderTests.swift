@@ -120,7 +120,7 @@ final class AheadReader {
                 pendings += 1
                 if stopAtPending { return result }
                 woke.wait(until: { $0 }, timeout: nil) { $0 = false }
-            case .newFormat:
+            case .newFormat, .skipped:
                 continue
             case .done, .damaged:
                 return result
@@ -186,6 +186,7 @@ final class AheadReader {
                 case .data(let bytes):
                     out += UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: Int16.self), count: bytes / 2).map { "\($0)" }
                 case .newFormat(let format): out.append("format \(format)")
+                case .skipped(let seconds): out.append("skipped \(seconds)")
                 case .done:
                     return out + ["done"]
                 case .damaged(let bytes, let reason):

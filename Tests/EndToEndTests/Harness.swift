@@ -182,7 +182,8 @@ enum Harness {
     /// `mpg123 -w` of `inputs`: the reference decode.
     static func referenceDecode(_ inputs: [String], in folder: URL) throws -> Data {
         let path = folder.appendingPathComponent("reference.wav").path
-        let result = try run("/usr/bin/mpg123", ["-q", "-w", path] + inputs)
+        // The reference: mpg123 playing on past damage, as tplayer does.
+        let result = try run("/usr/bin/mpg123", ["-q", "--resync-limit", "-1", "-w", path] + inputs)
         #expect(result.status == 0, "mpg123 -w failed: \(result.stderr)")
         return try pcm(ofWAV: path)
     }

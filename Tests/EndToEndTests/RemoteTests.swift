@@ -21,7 +21,7 @@ struct RemoteTests {
         let song = Harness.songs[1]
         let commands = Self.send(
             "SILENCE", "LP \(song)", "STATE", "SAMPLE", "TAG", "J 100", "SAMPLE", "J +10", "J -1s", "J 2s", "SAMPLE",
-            "K 44100", "K +1000", "K -500", "SAMPLE", "V 50", "v 20", "MUTE", "UNMUTE", "FOO", "  P", "p ", "J",
+            "K 44100", "K +1000", "K -500", "SAMPLE", "V 50", "v 20", "MUTE", "UNMUTE", "FOO", "FOO bar", "  P", "p ", "J",
             "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "LOADPAUSED \(song)", "S", "S", "P",
             "LL -1 \(Harness.root.path)/Resources/demo.m3u", "LL 1 /nonexistent/list.m3u", "LL x", "HELP", "Q")
         let reference = try Self.drive("/usr/bin/mpg123 -R -o dummy", commands)

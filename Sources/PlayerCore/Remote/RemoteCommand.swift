@@ -51,7 +51,9 @@ public enum RemoteCommand: Equatable, Sendable {
     public static func parse(_ line: [UInt8]) -> RemoteCommand? {
         guard !line.isEmpty else { return nil }
         if line.count > maximumLineLength {
-            return .invalid("line too long (\(line.count) bytes; at most \(maximumLineLength)): ignored")
+            // The reader keeps no more of a line than it must to know it is too long: its whole
+            // length is not known, only that it is over the limit.
+            return .invalid("line too long (longer than \(maximumLineLength) bytes): ignored")
         }
         if line.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             return .invalid("binary data in a command line (control bytes): ignored")
@@ -127,7 +129,8 @@ public enum RemoteCommand: Equatable, Sendable {
         case "RVA":
             return .unsupported(name: name, reason: "tplayer applies no ReplayGain/RVA; use VOLUME")
         default:
-            return .invalid("Unknown command or no arguments: \(String(decoding: line, as: UTF8.self))")
+            // mpg123's words for a name it does not know that came with arguments.
+            return .invalid("Unknown command with arguments: \(String(decoding: line, as: UTF8.self))")
         }
     }
 

@@ -97,7 +97,7 @@ public final class ScriptRunner {
                 engine.perform(.revokeGrant)
                 waiting = nil
             }
-        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer:
+        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer, .damageSkipped:
             break
         }
         session.handle(event)

@@ -37,6 +37,8 @@ public final class Session {
     /// The load whose entries are awaited: a newer one supersedes it.
     private var loads = 0
     private var failedEntries = Set<Int>()
+    /// A song played on past damage (skipped and said).
+    private var playedPastDamage = false
     private var outputFailed = false
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
     private var opening: (entry: Int, move: Move)?
@@ -104,10 +106,10 @@ public final class Session {
     public var place: Int? { queue.cursor.map { $0 + 1 } }
     public var state: PlayerState { context.state }
 
-    /// 0 when every entry played, 1 when at least one could not be played (unless the policy
-    /// says failed songs do not fail the run) or the output failed.
+    /// 0 when every entry played whole, 1 when at least one could not be played or was
+    /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
     public var exitStatus: Int32 {
-        (failedEntries.isEmpty || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
+        ((failedEntries.isEmpty && !playedPastDamage) || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
     }
 
     /// A script holds the run open while it runs (`true`), and lets go when it is over.
@@ -239,6 +241,10 @@ public final class Session {
             failCurrent(token, message)
         case .damaged(let token, let at, let reason):
             failCurrent(token, "damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
+        case .damageSkipped(let token, let at, let seconds):
+            guard token == context.state.token, let song = context.state.song else { return }
+            report("\(song.path): " + SongVerdict.damaged(at.seconds...(at.seconds + seconds)))
+            playedPastDamage = true
         case .deviceLost(let token, let message):
             guard token == context.state.token else { return }
             report("output: \(message); will resume when it is back")

@@ -112,6 +112,9 @@ public enum EngineEvent: Equatable, Sendable {
     case openFailed(LoadError, token: Int)
     /// The stream is damaged at `at` (libmpg123's `reason`): the song ended there, as in mpg123.
     case damaged(token: Int, at: AudioTime, reason: String)
+    /// The stream was damaged at `at`; about `seconds` of the song were skipped there, and it
+    /// plays on.
+    case damageSkipped(token: Int, at: AudioTime, seconds: Double)
     /// What the playback thread does now (for `--trace`: holds for a script's budget, retries).
     case playback(PlaybackPhase)
     /// A seek in the song with `token` landed at `frame` (the status line shows the new place),
