@@ -130,25 +130,18 @@ final class Mpg123Decoder: AudioDecoder {
                 file = opened
                 openedSize = size
                 let format = PCMFormat(rate: rate, channels: Int(channels))
-                let id3 = id3()
+                let id3 = Mpg123StreamInfo.id3(handle)
                 var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
                                     tags: SongInfo.Tags(id3))
                 info.id3 = id3
-                var stream = stream()
-                if stream?.header.vbr == 1, let frames = lengthInFrames, frames > 0 {
-                    // VBR: the first frame's rate says little (often the highest); the average
-                    // is the audio's bytes (from the first frame on) over its length.
-                    let audioBytes = size - max(Int64(tp_mpg123_framepos(handle)), 0)
-                    let seconds = Double(frames) / Double(rate)
-                    stream?.averageBitrate = Int((Double(audioBytes) * 8 / seconds / 1000).rounded())
-                }
+                var stream = Mpg123StreamInfo.stream(handle, fileSize: size, rate: rate)
                 if measuresStartDelay {
                     let delay = startDelay(stream)
                     stream?.startDelay = delay
                 }
                 info.stream = stream
                 openedPath = path
-                let native = currentFrame()?.native ?? format
+                let native = Mpg123StreamInfo.frame(handle)?.native ?? format
                 skips = SkipWatch(native: native, output: format,
                                   bytesPerSecond: Double(stream?.averageBitrate ?? stream?.bitrate ?? 0) * 125)
                 samplesPerFrame = stream?.samplesPerFrame ?? 1152
@@ -224,7 +217,7 @@ final class Mpg123Decoder: AudioDecoder {
                 return .data(bytes: filled)
             }
             let fresh = state(MPG123_FRESH_DECODER) > 0
-            guard let frame = currentFrame() else {
+            guard let frame = Mpg123StreamInfo.frame(handle) else {
                 filled += done
                 continue
             }
@@ -252,16 +245,6 @@ final class Mpg123Decoder: AudioDecoder {
             if done == 0 { break }
         }
         return .data(bytes: filled)
-    }
-
-    /// The frame libmpg123 read last: where it starts, its length, its header's format.
-    private func currentFrame() -> SkipWatch.Frame? {
-        var frame = mpg123_frameinfo2()
-        guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
-        let position = Int64(tp_mpg123_framepos(handle))
-        guard position >= 0 else { return nil }
-        return SkipWatch.Frame(position: position, size: Int64(frame.framesize) + 4,
-                               native: PCMFormat(rate: frame.rate, channels: frame.mode == MPG123_M_MONO.rawValue ? 1 : 2))
     }
 
     /// The end of the stream, or an error: what libmpg123's `code` means, after the bytes that
@@ -354,68 +337,6 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_volume(handle, fraction)
     }
 
-    /// What the first frame says: MPEG version, layer, bitrate, CBR / VBR / ABR, channel mode.
-    private func stream() -> SongInfo.Stream? {
-        var frame = mpg123_frameinfo2()
-        guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
-        let bitrate = frame.vbr == 2 /* ABR */ ? Int(frame.abr_rate) : Int(frame.bitrate)
-        var stream = SongInfo.Stream(layer: Int(frame.layer), bitrate: bitrate)
-        stream.header.version = Int(frame.version)
-        stream.header.mode = Int(frame.mode)
-        stream.header.modeExtension = Int(frame.mode_ext)
-        stream.header.frameSize = Int(frame.framesize)
-        stream.header.crc = frame.flags & Int32(MPG123_CRC.rawValue) != 0
-        stream.header.copyright = frame.flags & Int32(MPG123_COPYRIGHT.rawValue) != 0
-        stream.header.privateBit = frame.flags & Int32(MPG123_PRIVATE.rawValue) != 0
-        stream.header.emphasis = Int(frame.emphasis)
-        stream.header.vbr = Int(frame.vbr)
-        let frames = tp_mpg123_framelength(handle)
-        stream.frameCount = frames >= 0 ? Int64(frames) : nil
-        return stream
-    }
-
-    /// The tags as stored, for the remote protocol's `@I` lines and `TAG`.
-    private func id3() -> SongInfo.ID3 {
-        var v1: UnsafeMutablePointer<mpg123_id3v1>?
-        var v2: UnsafeMutablePointer<mpg123_id3v2>?
-        guard mpg123_id3(handle, &v1, &v2) == MPG123_OK.rawValue else { return SongInfo.ID3() }
-        var found = SongInfo.ID3()
-        if let tag = v1?.pointee {
-            var fields: [UInt8] = []
-            withUnsafeBytes(of: tag.title) { fields += $0 }
-            withUnsafeBytes(of: tag.artist) { fields += $0 }
-            withUnsafeBytes(of: tag.album) { fields += $0 }
-            withUnsafeBytes(of: tag.year) { fields += $0 }
-            withUnsafeBytes(of: tag.comment) { fields += $0 }
-            found.v1 = SongInfo.ID3.V1(fields: fields, genre: tag.genre)
-        }
-        if let tag = v2?.pointee {
-            var fields = SongInfo.ID3.V2()
-            fields.title = text(tag.title)
-            fields.artist = text(tag.artist)
-            fields.album = text(tag.album)
-            fields.year = text(tag.year)
-            fields.comment = text(tag.comment)
-            fields.genre = text(tag.genre)
-            func frames(_ list: UnsafeMutablePointer<mpg123_text>?, _ count: Int, described: Bool, language: Bool) -> [SongInfo.ID3.Frame] {
-                UnsafeBufferPointer(start: list, count: list == nil ? 0 : count).map { item in
-                    var item = item
-                    let id = withUnsafeBytes(of: item.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                    let lang = withUnsafeBytes(of: item.lang) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                    let description = withUnsafeMutablePointer(to: &item.description) { text($0) } ?? ""
-                    let body = withUnsafeMutablePointer(to: &item.text) { text($0) } ?? ""
-                    return SongInfo.ID3.Frame(id: id, language: language ? lang : nil,
-                                              description: described ? description : nil, text: body)
-                }
-            }
-            fields.frames = frames(tag.text, tag.texts, described: false, language: false)
-                + frames(tag.extra, tag.extras, described: true, language: false)
-                + frames(tag.comment_list, tag.comments, described: true, language: true)
-            if fields != SongInfo.ID3.V2() { found.v2 = fields }
-        }
-        return found
-    }
-
     /// How many samples libmpg123 drops before the song's first (the LAME tag's encoder delay
     /// plus the decoder's, when it honours the tag): measured by seeking to a frame past any
     /// possible delay and back, since libmpg123 says it nowhere. `nil` for songs too short.
@@ -430,12 +351,6 @@ final class Mpg123Decoder: AudioDecoder {
         let sample = Int64(tp_mpg123_tell(handle))
         guard sample >= 0 else { return nil }
         return max(probe * perFrame - sample, 0)
-    }
-
-    private func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
-        guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
-        let value = String(cString: bytes)
-        return value.isEmpty ? nil : value
     }
 
     private func check(_ code: Int32) throws(Mpg123Error) {

@@ -32,3 +32,20 @@ public struct SystemError: Error, Equatable, Hashable, Sendable, CustomStringCon
 
     public var isMissing: Bool { self == .noSuchFileOrDirectory || self == .notDirectory }
 }
+
+extension SystemError {
+    /// The reason as one lowercase phrase for messages: `no such file`, `permission denied`,
+    /// `file name too long`, `too many open files`, `read-only file system`.
+    public var reason: String {
+        switch self {
+        case .noSuchFileOrDirectory, .notDirectory: return "no such file"
+        // Memory a limit keeps from the process (a thread's stack, a folder's listing): which one.
+        case .noMemory where MemoryLimit.limit != nil: return "not enough memory (\(MemoryLimit.description))"
+        case .resourceTemporarilyUnavailable where MemoryLimit.isNearlyExhausted: return "not enough memory (\(MemoryLimit.description))"
+        default:
+            let text = description
+            guard let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? true else { return text }
+            return first.lowercased() + text.dropFirst()
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Glibc
+import PlayerCore
+
+/// What tplayer writes: the file `-w` names (checked by what is opened, never by its name),
+/// the saved session (whole or not at all), and the folders for it.
+extension FileSystem {
+    /// Why the file `-w` names cannot be opened.
+    public enum OutputError: Error, Equatable, Sendable {
+        /// There is a file there, and overwriting was not asked for.
+        case exists
+        case isDirectory
+        /// It is a file the run reads, or a descriptor of tplayer's own (`OpenedFiles`).
+        case refused(OpenedFiles.OutputRefusal)
+        case system(SystemError)
+    }
+
+    /// Opens the file `-w` writes, or standard output for `-`, checking what was really opened
+    /// before a byte of it changes: an existing file is opened without truncating it, compared
+    /// with everything the run reads and with tplayer's own descriptors (`OpenedFiles`), and only
+    /// then emptied. Without `overwrite` only a new file is created (atomically: `O_EXCL`).
+    public static func openOutput(_ path: Path, overwrite: Bool) -> Result<OpenFile, OutputError> {
+        let file: OpenFile
+        var existed = true
+        if path == Path("-") {
+            let fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            guard fd >= 0 else { return .failure(.system(.current)) }
+            file = OpenFile(fd: fd)
+        } else {
+            guard !path.hasNUL else { return .failure(.system(.invalidArgument)) }
+            let flags = O_WRONLY | O_CLOEXEC | O_NOCTTY
+            var fd = path.withCString { open($0, flags | O_CREAT | O_EXCL, 0o666) }
+            if fd >= 0 {
+                existed = false
+            } else if SystemError.current == .fileExists {
+                guard overwrite else { return .failure(.exists) }
+                fd = path.withCString { open($0, flags) }
+                // A dangling symbolic link: the file it names is made.
+                if fd < 0 && SystemError.current == .noSuchFileOrDirectory { fd = path.withCString { open($0, flags | O_CREAT, 0o666) } }
+            }
+            guard fd >= 0 else { return .failure(SystemError.current == .isDirectory ? .isDirectory : .system(.current)) }
+            file = OpenFile(fd: fd)
+        }
+        if let refusal = OpenedFiles.shared.claimOutput(file, existed: existed) { return .failure(.refused(refusal)) }
+        if existed, path != Path("-"), case .success(let info) = file.status(), info.kind == .regular,
+           let error = file.truncate(to: 0) {
+            OpenedFiles.shared.releaseOutput(file)
+            return .failure(.system(error))
+        }
+        return .success(file)
+    }
+
+    /// A file created for writing at `path`, or standard output for `-`. An existing file is
+    /// refused (`EEXIST`, atomically: `O_EXCL`) unless `overwrite`, when it is truncated. A new
+    /// file gets `permissions` (less the umask).
+    public static func create(_ path: Path, overwrite: Bool, permissions: mode_t = 0o666) -> Result<OpenFile, SystemError> {
+        if path == Path("-") {
+            let fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
+            return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
+        }
+        guard !path.hasNUL else { return .failure(.invalidArgument) }
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | (overwrite ? O_TRUNC : O_EXCL)
+        let fd = path.withCString { open($0, flags, permissions) }
+        return fd >= 0 ? .success(OpenFile(fd: fd)) : .failure(.current)
+    }
+
+    /// `mkdir -p`: `folder` and every missing folder above it, each made with `permissions`.
+    public static func makeFolders(_ folder: Path, permissions: mode_t) -> SystemError? {
+        if isDirectory(folder) { return nil }
+        guard !folder.hasNUL else { return .invalidArgument }
+        let parent = folder.directory
+        if parent != folder, !parent.isEmpty, let error = makeFolders(parent, permissions: permissions) { return error }
+        if folder.withCString({ mkdir($0, permissions) }) != 0 && SystemError.current != .fileExists { return .current }
+        return nil
+    }
+
+    /// Why `replace` left the file as it was.
+    public enum ReplaceFailure: Error, Equatable, Sendable {
+        /// The temporary file beside it could not be made.
+        case cannotCreate(temporary: Path, SystemError)
+        /// Writing, flushing or renaming it failed (the temporary file is removed).
+        case cannotWrite(SystemError)
+    }
+
+    /// Replaces the file at `path` with `bytes` whole or not at all: they are written to a
+    /// temporary file beside it (`NAME.PID.tmp`, with `permissions`), flushed to the disk, and
+    /// renamed over it, and the folder is flushed so that the rename is on the disk too. A crash,
+    /// a kill or a full disk midway leaves the old file as it was; the temporary files of such
+    /// replacements (whose process is gone) are removed first.
+    public static func replace(_ path: Path, with bytes: [UInt8], permissions: mode_t) -> ReplaceFailure? {
+        removeLeftovers(of: path)
+        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
+        let file: OpenFile
+        switch create(temporary, overwrite: false, permissions: permissions) {
+        case .success(let created): file = created
+        case .failure(let error): return .cannotCreate(temporary: temporary, error)
+        }
+        var failure = bytes.withUnsafeBytes { file.write($0) } ?? file.sync()
+        if let closing = file.close(), failure == nil { failure = closing }
+        if failure == nil, temporary.withCString({ from in path.withCString { rename(from, $0) } }) != 0 {
+            failure = .current
+        }
+        if let failure {
+            _ = temporary.withCString { unlink($0) }
+            return .cannotWrite(failure)
+        }
+        let directory = path.directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if directory >= 0 {
+            fsync(directory)
+            Glibc.close(directory)
+        }
+        return nil
+    }
+
+    /// Removes `NAME.PID.tmp` beside `path` where process PID is gone.
+    private static func removeLeftovers(of path: Path) {
+        guard case .success(let items) = list(path.directory, includingHidden: true) else { return }
+        let prefix = path.lastComponent.bytes + [UInt8(ascii: ".")]
+        for item in items {
+            let name = item.name.bytes
+            guard name.count > prefix.count + 4, name.starts(with: prefix), name.suffix(4) == Array(".tmp".utf8),
+                  let pid = Int32(String(decoding: name[prefix.count..<(name.count - 4)], as: UTF8.self)),
+                  kill(pid, 0) != 0, SystemError.current == .noSuchProcess else { continue }
+            _ = path.directory.appending(item.name).withCString { unlink($0) }
+        }
+    }
+
+    /// The controlling terminal (`/dev/tty`), opened for writing; `nil` without one.
+    public static func openControllingTerminal() -> OpenFile? {
+        let fd = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        return fd >= 0 ? OpenFile(fd: fd) : nil
+    }
+}
