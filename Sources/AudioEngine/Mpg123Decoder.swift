@@ -23,8 +23,11 @@ final class Mpg123Decoder: AudioDecoder {
     private var endAfterData: DecodeResult?
 
     static let seekPreframes = 10
-    /// The most junk skipped at once before the song is taken to end there.
-    static let resyncLimit = 1 << 20
+    /// The most junk skipped at once before the song is taken to end there: 16 MiB (a quarter
+    /// of an hour at 128 kbit/s) costs about a quarter of a second of CPU through the buffered
+    /// reader; unbounded (`mpg123 --resync-limit -1`), a sparse 16 TB file would be scanned for
+    /// days.
+    static let resyncLimit = 16 << 20
 
     /// Builds the playing song's frame index in the background, for fast far seeks (live
     /// output), once the song plays (`promoted`): a song opened ahead on the spare decoder
@@ -55,10 +58,9 @@ final class Mpg123Decoder: AudioDecoder {
         // costs ~3 ms per seek.
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreframes, 0))
         // Damage is skipped and the song plays on, as `mpg123 --resync-limit -1` (and cmus and
-        // mpv) do; what was skipped is said (`DecodeResult.skipped`). Up to 1 MiB of it at
-        // once: 26 s at 320 kbit/s, more than two minutes at 64. libmpg123 scans junk a byte
-        // (a read call) at a time, about 1 s of CPU per MiB: with no bound a sparse 16 TB file
-        // would keep it scanning zeros for days.
+        // mpv) do; what was skipped is said (`DecodeResult.skipped`), up to `resyncLimit` at
+        // once. libmpg123 scans junk a byte at a time: the reader (`tp_mpg123_open_fd`) makes
+        // that a copy from memory, not a system call per byte.
         try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), Self.resyncLimit, 0))
         try allowAnyFormat()
     }
@@ -257,8 +259,8 @@ final class Mpg123Decoder: AudioDecoder {
         // A tag at the end that claims to run on past the file (an APE footer with an absurd
         // size): libmpg123 skips it by seeking beyond the end, and then cannot read. Every frame
         // has been decoded: the song ends there, as in mpg123.
-        if error == .readerFailed, let file, let offset = file.offset, case .success(let info) = file.status(),
-           offset >= info.size {
+        if error == .readerFailed, let file, case .success(let info) = file.status(),
+           tp_mpg123_tell_stream(handle) >= info.size {
             return .done
         }
         return .damaged(bytes: 0, reason: reason(for: error))

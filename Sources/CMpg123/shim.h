@@ -8,10 +8,120 @@
 // `mpg123_getformat2`) have no macro and are called directly from Swift.
 #include <mpg123.h>
 
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// libmpg123 reads a descriptor as it parses: a 4-byte header, then the frame, and while it
+// looks for the next frame after damage, one read() per byte (a megabyte of zeros was a million
+// system calls, two seconds of CPU). tplayer's reader serves those reads from 64 KiB read
+// ahead; `pread` leaves the descriptor's own offset alone, and `position` is where libmpg123
+// reads next.
+typedef struct {
+    int fd;
+    off_t position;
+    off_t start;       // the file offset of buffer[0]
+    size_t filled;     // how many bytes of buffer are the file's
+    size_t capacity;
+    unsigned char *buffer;  // right after the struct, in the same allocation: `free` frees both
+} tp_mpg123_reader;
+
+// A reader of `fd` from its start, with `capacity` bytes of read-ahead; NULL without memory.
+static inline void *tp_mpg123_reader_new(int fd, size_t capacity) {
+    tp_mpg123_reader *reader = malloc(sizeof *reader + capacity);
+    if (reader == NULL) return NULL;
+    reader->fd = fd;
+    reader->position = 0;
+    reader->start = 0;
+    reader->filled = 0;
+    reader->capacity = capacity;
+    reader->buffer = (unsigned char *)(reader + 1);
+    return reader;
+}
+
+static inline ssize_t tp_mpg123_reader_read(void *handle, void *into, size_t count) {
+    tp_mpg123_reader *reader = handle;
+    unsigned char *out = into;
+    size_t done = 0;
+    while (done < count) {
+        if (reader->position >= reader->start && reader->position < reader->start + (off_t)reader->filled) {
+            size_t offset = (size_t)(reader->position - reader->start);
+            size_t step = reader->filled - offset;
+            if (step > count - done) step = count - done;
+            memcpy(out + done, reader->buffer + offset, step);
+            done += step;
+            reader->position += (off_t)step;
+            continue;
+        }
+        ssize_t got;
+        if (count - done >= reader->capacity) {
+            // A read as large as the buffer gains nothing from it.
+            got = pread(reader->fd, out + done, count - done, reader->position);
+            if (got > 0) {
+                done += (size_t)got;
+                reader->position += got;
+                continue;
+            }
+        } else {
+            got = pread(reader->fd, reader->buffer, reader->capacity, reader->position);
+            if (got >= 0) {
+                reader->start = reader->position;
+                reader->filled = (size_t)got;
+            }
+        }
+        if (got == 0) break;  // the end of the file
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return done > 0 ? (ssize_t)done : -1;
+        }
+    }
+    return (ssize_t)done;
+}
+
+static inline off_t tp_mpg123_reader_seek(void *handle, off_t offset, int whence) {
+    tp_mpg123_reader *reader = handle;
+    off_t base = 0;
+    if (whence == SEEK_CUR) {
+        base = reader->position;
+    } else if (whence == SEEK_END) {
+        struct stat info;
+        if (fstat(reader->fd, &info) != 0) return -1;
+        base = info.st_size;
+    } else if (whence != SEEK_SET) {
+        errno = EINVAL;
+        return -1;
+    }
+    if ((offset > 0 && base > INT64_MAX - offset) || base + offset < 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    reader->position = base + offset;
+    return reader->position;
+}
+
 // tplayer opens each song itself (only regular files, never blocking on a FIFO) and hands
-// libmpg123 the descriptor, which `mpg123_close` leaves open.
+// libmpg123 the descriptor, read through tplayer's reader; `mpg123_close` frees the reader and
+// leaves the descriptor open.
 static inline int tp_mpg123_open_fd(mpg123_handle *mh, int fd) {
-    return mpg123_open_fd(mh, fd);
+    void *reader = tp_mpg123_reader_new(fd, 64 * 1024);
+    if (reader == NULL) return MPG123_OUT_OF_MEM;
+    int code = mpg123_replace_reader_handle(mh, tp_mpg123_reader_read, tp_mpg123_reader_seek, free);
+    if (code != MPG123_OK) {
+        free(reader);
+        return code;
+    }
+    code = mpg123_open_handle(mh, reader);
+    // From here on the handle owns the reader: closing it frees the reader.
+    if (code != MPG123_OK) mpg123_close(mh);
+    return code;
+}
+
+// Where libmpg123 reads next in the file (the descriptor's own offset is the reader's).
+static inline off_t tp_mpg123_tell_stream(mpg123_handle *mh) {
+    return mpg123_tell_stream(mh);
 }
 
 static inline off_t tp_mpg123_length(mpg123_handle *mh) {

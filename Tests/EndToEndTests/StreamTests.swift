@@ -131,6 +131,33 @@ import Testing
         }
     }
 
+    /// Four megabytes of zeros, as a failing disk leaves, put in mid-frame: skipped in one
+    /// scan and the song plays on. libmpg123 looks for the next frame a byte at a time; through
+    /// tplayer's reader that is a copy from a 64 KiB read-ahead, not a system call per byte
+    /// (four million of them before: seconds of CPU).
+    @Test func aLongRunOfZerosIsSkippedInAFewReads() throws {
+        let folder = try Harness.temporaryFolder()
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: Harness.songs[2]))
+        bytes.insert(contentsOf: Data(count: 4 << 20), at: 92_777)
+        let song = folder.appendingPathComponent("zeros.mp3").path
+        try bytes.write(to: URL(fileURLWithPath: song))
+        let out = folder.appendingPathComponent("out.wav").path
+        let calls = folder.appendingPathComponent("calls.txt").path
+        let result = try Harness.run("/usr/bin/strace", ["-f", "-c", "-e", "trace=read,pread64", "-o", calls,
+                                                         Harness.binary, "-q", "-w", out, song])
+        #expect(result.status == 1, "a damaged song makes the exit status 1")
+        #expect(result.stderrLines.count == 1)
+        let line = result.stderrLines.first ?? ""
+        #expect(line.hasPrefix("tplayer: \(song): damaged from 0:") && line.hasSuffix(", skipped"), "\(line)")
+        let table = try String(contentsOfFile: calls, encoding: .utf8)
+        let total = table.split(separator: "\n").first { $0.hasSuffix(" total") }
+        let count = total.flatMap { row in row.split(separator: " ").dropFirst(3).first.flatMap { Int($0) } } ?? Int.max
+        #expect(count < 2_000, "\(table)")
+        let tail = 5 * 44100 * 4
+        let clean = try Harness.referenceDecode([Harness.songs[2]], in: folder)
+        #expect(try Harness.pcm(ofWAV: out).suffix(tail) == clean.suffix(tail), "the song after the damage")
+    }
+
     /// 100 KB of zeros in the middle of a 40 s song at 320 kbit/s: 2.5 s skipped, said as a
     /// span; the frame the zeros cut in two leaves bytes that look like frames at 24 and 11.025
     /// kHz, which mpg123 plays as a burst of noise (and its -w file stops there): they are
