@@ -334,8 +334,20 @@ import Testing
         // Only root can run a program as another user with a process limit of one (root itself
         // is exempt from the limit); elsewhere there is nothing to try.
         guard getuid() == 0 else { return }
+        // `nobody` may not be able to enter the checkout (a clone under root's home or a
+        // `mktemp -d` folder, mode 0700): the binary and the song are copied where it can.
+        var template = Array("/tmp/tplayer-nobody-XXXXXX".utf8CString)
+        let made = try #require(mkdtemp(&template))
+        let folder = String(cString: made)
+        defer { _ = try? Harness.run("/bin/rm", ["-rf", folder]) }
+        chmod(folder, 0o755)
+        let binary = folder + "/tplayer", song = folder + "/song.mp3"
+        try FileManager.default.copyItem(atPath: Harness.binary, toPath: binary)
+        try FileManager.default.copyItem(atPath: Harness.songs[0], toPath: song)
+        chmod(binary, 0o755)
+        chmod(song, 0o644)
         let result = try Harness.run("/usr/bin/timeout", ["10", "/bin/su", "nobody", "-s", "/bin/bash", "-c",
-                                                          "ulimit -u 1; exec '\(Harness.binary)' -q -o null '\(Harness.songs[0])'"],
+                                                          "ulimit -u 1; exec '\(binary)' -q -o null '\(song)'"],
                                      // Under `make test-sanitize`, LeakSanitizer's own checker needs a thread,
                                      // which this limit denies; its leak check is not what is tested here.
                                      environment: ["ASAN_OPTIONS": "detect_leaks=0"])
