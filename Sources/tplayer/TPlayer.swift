@@ -54,10 +54,10 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Play the list in random order, each entry once per round (key z toggles it).")
     var shuffle = false
 
-    @Option(help: ArgumentHelp("Seed for --shuffle, so the order is the same on every run.", valueName: "N"))
+    @Option(help: ArgumentHelp("Seed for shuffling (--shuffle, a script's shuffle on, the z key), so the order is the same on every run; without it each run shuffles anew.", valueName: "N"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Run a scripted playlist file: one command per line (add PATH, load PATH, play, stop, next, previous, wait 1.5s, wait end, seek 1:30, seek +10s, seek 50%, volume 80%, repeat on, shuffle off, quit).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Run a scripted playlist file: one command per line (add PATH, load PATH, play, stop, next, previous, wait 1.5s, wait end, seek 1:30, seek +10s, seek 50%, volume 80%, repeat on, shuffle off, seed 42, quit).", valueName: "FILE"))
     var script: String?
 
     @Flag(help: "Check the inputs without playing: scripts and playlists (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
@@ -116,9 +116,6 @@ struct TPlayer: ParsableCommand {
         }
         if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote && !resume && !Self.resumesByDefault {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
-        }
-        if seed != nil && !shuffle {
-            throw ValidationError("--seed only applies with --shuffle")
         }
         if force && write == nil {
             throw ValidationError("--force only applies with -w PATH")

@@ -58,6 +58,32 @@ import Testing
         #expect(others.contains { $0 != first }, "other seeds give other orders")
     }
 
+    /// A shuffle turned on mid-script is repeatable with `--seed` alone or with the script's
+    /// own `seed N`; without either, each run shuffles anew.
+    @Test func aScriptThatShufflesIsRepeatableWithASeed() throws {
+        let folder = try Harness.temporaryFolder()
+        let songs = try (0..<8).map { index in
+            let copy = folder.appendingPathComponent("song\(index).mp3").path
+            try FileManager.default.copyItem(atPath: Harness.songs[index % Harness.songs.count], toPath: copy)
+            return copy
+        }
+        func order(script: String, options: [String] = []) throws -> [String] {
+            let file = folder.appendingPathComponent("shuffle.tps")
+            try Data(script.utf8).write(to: file)
+            let result = try Harness.tplayer(["-q", "-o", "null", "--trace"] + options + ["--script", file.path] + songs)
+            #expect(result.status == 0, "\(result.stderrLines.suffix(3))")
+            return result.stderrLines.filter { $0.contains("(load ") }.map { String($0.split(separator: "/").last ?? "") }
+        }
+        let walk = "play\nshuffle on\n" + String(repeating: "next\n", count: 7) + "quit\n"
+        let seeded = try order(script: "seed 42\n" + walk)
+        #expect(seeded.count == 8 && Set(seeded).count == 8, "\(seeded)")
+        #expect(try order(script: "seed 42\n" + walk) == seeded)
+        let byOption = try order(script: walk, options: ["--seed", "42"])
+        #expect(try order(script: walk, options: ["--seed", "42"]) == byOption, "--seed without --shuffle")
+        let unseeded = try (0..<4).map { _ in try order(script: walk) }
+        #expect(Set(unseeded).count > 1, "without a seed each run shuffles anew")
+    }
+
     /// A script that loads each entry in turn and quits, for order tests without playing.
     static func nextScript(in folder: URL) throws -> String {
         let script = folder.appendingPathComponent("walk.tps")

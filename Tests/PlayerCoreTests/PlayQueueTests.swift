@@ -29,6 +29,25 @@ struct PlayQueueTests {
         #expect(Array(first[0..<50]) != Array(0..<50))
     }
 
+    /// A script's `seed N`: whatever the run started with, the shuffles after it are the same.
+    @Test func reseedingFixesTheShufflesThatFollow() {
+        var a = PlayQueue(count: 30, seed: 1)
+        var b = PlayQueue(count: 30, seed: 2)
+        _ = drain(&a, 3)
+        _ = drain(&b, 3)
+        a.seed(99)
+        b.seed(99)
+        a.setShuffle(true)
+        b.setShuffle(true)
+        let order = drain(&a, 27)
+        #expect(order == drain(&b, 27))
+        var c = PlayQueue(count: 30, seed: 1)
+        _ = drain(&c, 3)
+        c.seed(100)
+        c.setShuffle(true)
+        #expect(order != drain(&c, 27), "another seed, another order")
+    }
+
     @Test func togglingShuffleKeepsTheCurrentEntry() {
         var queue = PlayQueue(count: 10, seed: 9)
         _ = drain(&queue, 4)

@@ -21,6 +21,7 @@ struct ScriptParserTests {
             volume 7
             repeat on
             shuffle off
+            seed 18446744073709551615
             songs/x.mp3
             quit
             """)
@@ -33,13 +34,13 @@ struct ScriptParserTests {
             .command(.perform(.seek(.by(AudioTime(flicks: -5 * AudioTime.flicksPerSecond))))),
             .command(.perform(.seek(.fraction(permyriad: 5000)))), .command(.perform(.volume(80))), .command(.perform(.volume(7))),
             .command(.perform(.setRepeat(true))), .command(.perform(.setShuffle(false))),
-            .bare("songs/x.mp3", word: "songs/x.mp3"), .command(.perform(.quit)),
+            .command(.seed(UInt64.max)), .bare("songs/x.mp3", word: "songs/x.mp3"), .command(.perform(.quit)),
         ])
-        #expect(parsed.statements.map(\.location.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17])
+        #expect(parsed.statements.map(\.location.line) == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18])
     }
 
     @Test func problemsNameTheLineAndColumn() {
-        let parsed = parse("wait 1.5x\nplay now\n  volume 120%\nrepeat maybe\nadd\nseek\nwait")
+        let parsed = parse("wait 1.5x\nplay now\n  volume 120%\nrepeat maybe\nadd\nseek\nwait\nseed -1\nseed 18446744073709551616\nseed")
         let found = parsed.problems.map { "\($0.location.line):\($0.location.column): \($0.message)" }
         #expect(found == [
             "1:6: bad duration '1.5x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
@@ -49,6 +50,9 @@ struct ScriptParserTests {
             "5:4: add needs a path: add PATH",
             "6:5: bad seek '': use a time (1:30, 90s), +10s, -5s or a percentage (50%)",
             "7:5: wait needs a duration or 'end', e.g. wait 1.5s",
+            "8:6: seed needs a whole number from 0 to 18446744073709551615 (found '-1')",
+            "9:6: seed needs a whole number from 0 to 18446744073709551615 (found '18446744073709551616')",
+            "10:5: seed needs a whole number from 0 to 18446744073709551615 (found '')",
         ])
     }
 

@@ -94,6 +94,11 @@ public struct PlayQueue: Sendable {
         }
     }
 
+    /// The shuffles from now on follow `seed`; the order already made stays.
+    public mutating func seed(_ seed: UInt64) {
+        random = SplitMix64(seed: seed)
+    }
+
     /// Fisher–Yates with the queue's own generator.
     private mutating func shuffled(_ items: [Int]) -> [Int] {
         var items = items

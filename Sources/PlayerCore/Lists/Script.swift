@@ -10,6 +10,8 @@ public enum ScriptCommand: Equatable, Sendable, CustomStringConvertible {
     case wait(AudioTime)
     /// Wait until the current song ends.
     case waitEnd
+    /// Seed the shuffles that follow, so a script that shuffles plays the same order every run.
+    case seed(UInt64)
 
     /// The command as a script line would write it (a resolved path list as its first entry).
     public var description: String {
@@ -20,6 +22,7 @@ public enum ScriptCommand: Equatable, Sendable, CustomStringConvertible {
             return (playNow ? "load " : "add ") + (entries.first.map { "\($0.path)" } ?? "") + more
         case .wait(let time): return "wait \(time.seconds)s"
         case .waitEnd: return "wait end"
+        case .seed(let seed): return "seed \(seed)"
         }
     }
 }
@@ -56,7 +59,7 @@ public enum ScriptParser {
 
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "quit",
-        "wait", "seek", "volume", "repeat", "shuffle",
+        "wait", "seek", "volume", "repeat", "shuffle", "seed",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -146,6 +149,11 @@ public enum ScriptParser {
             default: return fail("\(name) needs on or off (found '\(argument)')")
             }
             return .success(.command(.perform(name == "repeat" ? .setRepeat(on) : .setShuffle(on))))
+        case "seed":
+            guard !argument.isEmpty, argument.count <= 20, argument.allSatisfy(\.isASCIIDigit), let seed = UInt64(argument) else {
+                return fail("seed needs a whole number from 0 to \(UInt64.max) (found '\(argument)')")
+            }
+            return .success(.command(.seed(seed)))
         default:
             return .success(.bare(Path(bytes: text), word: word))
         }

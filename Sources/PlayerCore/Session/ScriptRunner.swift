@@ -135,6 +135,7 @@ public final class ScriptRunner {
             } else {
                 passIdle(time, now: now)
             }
+        case .seed(let seed): session.seedShuffles(seed)
         case .waitEnd:
             guard isPlaying else { return }  // nothing is playing, so nothing will end
             grantID += 1

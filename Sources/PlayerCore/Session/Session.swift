@@ -187,6 +187,12 @@ public final class Session {
         engine.perform(.setVolume(muted ? 0 : Double(volume) / 100))
     }
 
+    /// The shuffles from now on (turning shuffle on, a new round with repeat, songs added in
+    /// shuffle mode) follow `seed`: the same seed, the same order.
+    public func seedShuffles(_ seed: UInt64) {
+        queue.seed(seed)
+    }
+
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
     public func append(_ added: [Entry]) {
         entries += added
