@@ -32,7 +32,11 @@ public struct Check: Equatable {
         var songs: [(path: Path, playlist: Int?)] = []
         var playlists: [(line: String, clean: Bool)] = []
         for path in paths {
-            if Playlist.isPlaylist(path) || InputExpander.isAudioFile(path) || files.isDirectory(path) {
+            if Self.isSongByContent(path, files: files) {
+                // Audio whatever its name (song.flac, a WAV named .mp3): said as a song, not as a
+                // script that is binary.
+                songs.append((path, nil))
+            } else if Playlist.isPlaylist(path) || InputExpander.isAudioFile(path) || files.isDirectory(path) {
                 let expanded = InputExpander.expand([path], checksEntries: true, files: files)
                 var problems = expanded.problems.map(\.located)
                 if expanded.entries.isEmpty && problems.isEmpty { problems.append("\(path): no entries in it") }
@@ -70,5 +74,14 @@ public struct Check: Equatable {
         }
         if !check.problems.isEmpty { check.status = Launch.problemsFound }
         return check
+    }
+
+    /// A file not named as a song whose first bytes say what it is (other audio, an image, an
+    /// archive): checked as a song, which says so. Not a playlist (checked as one) or a folder.
+    private static func isSongByContent(_ path: Path, files: any FileAccess) -> Bool {
+        guard !InputExpander.isAudioFile(path), !files.isDirectory(path),
+              let head = files.peek(path, count: FileContent.headLength), let content = FileContent.sniff(head)
+        else { return false }
+        return content != .m3u && content != .pls
     }
 }

@@ -40,6 +40,24 @@ struct Mpg123DecoderTests {
         #expect(average != stream.bitrate, "not the first frame's \(stream.bitrate)")
     }
 
+    /// Another format's data can hold bytes that look like MPEG frames (a WAV's samples did,
+    /// dozens of times a second): played, they are noise. What the first bytes say decides,
+    /// past an ID3 tag too, whatever the name.
+    @Test(arguments: [("wav.mp3", "sox -q -n -t wav \"$0\" synth 1 sine 300", FileContent.wav),
+                      ("song.flac", "sox -q -n -t flac \"$0\" synth 1 sine 300", FileContent.flac),
+                      ("tagged.mp3", "printf 'ID3\\004\\000\\000\\000\\000\\000\\012abcdefghij' > \"$0\" && sox -q -n -t wav - synth 1 sine 300 >> \"$0\"",
+                       FileContent.wav),
+                      ("list.mp3", "printf '#EXTM3U\\na.mp3\\n' > \"$0\"", FileContent.m3u)])
+    func anotherFormatIsRefusedByWhatItHoldsNotSearchedForFrames(name: String, script: String, content: FileContent) throws {
+        let file = try Self.make(name, script)
+        #expect(throws: LoadFailure.otherFormat(content)) { try Mpg123Decoder().open(file) }
+    }
+
+    @Test func anMP3BehindAnID3TagStillPlays() throws {
+        let song = try Self.make("id3.mp3", "\(Self.noise) trim 0 1 | lame --quiet -b 128 --tt Title --add-id3v2 - \"$0\"")
+        #expect(try Mpg123Decoder().open(song).info.sampleRate == 44100)
+    }
+
     @Test func aCBRSongHasNoAverageToShow() throws {
         let song = try Self.make("cbr.mp3", "\(Self.noise) trim 0 2 | lame --quiet -b 128 - \"$0\"")
         let info = try Mpg123Decoder().open(song).info

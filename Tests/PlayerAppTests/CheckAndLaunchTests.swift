@@ -56,6 +56,21 @@ struct CheckAndLaunchTests {
                 "each song's own progress too")
     }
 
+    /// A FLAC or WAV file is a song that cannot be played, said as the decoder says it, not a
+    /// script that is binary; a playlist by content stays a playlist, a text file a script.
+    @Test func audioOfAnotherFormatIsCheckedAsASongWhateverItsName() {
+        let files = library()
+        files.add("/music/song.flac", .file(Array("fLaC".utf8) + [0, 0, 0, 34, 1, 2, 3, 4]))
+        files.add("/music/take.wav", .file(Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WAVEfmt ".utf8)))
+        let check = Check.run(["/music/song.flac", "/music/take.wav", "/music/good.tps"],
+                              decode: Self.decode(["/music/song.flac": .unplayable(.otherFormat(.flac)),
+                                                   "/music/take.wav": .unplayable(.otherFormat(.wav))]),
+                              files: files)
+        #expect(check.problems == ["/music/song.flac: FLAC audio, not MP3: tplayer plays MP3 files only",
+                                   "/music/take.wav: WAV audio, not MP3: tplayer plays MP3 files only"])
+        #expect(check.summary == ["/music/good.tps: ok, 4 commands", "2 songs decoded: 2 damaged or not playable"])
+    }
+
     @Test func anEmptyFolderIsSaidWithWhatWasLookedFor() {
         let files = library()
         files.add("/music/empty", .folder)

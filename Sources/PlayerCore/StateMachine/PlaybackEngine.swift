@@ -159,6 +159,9 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     /// The file holds no MPEG audio that libmpg123 can find.
     case notAudio
+    /// The file's first bytes say it is something else (FLAC, Ogg, WAV, a playlist…): it is
+    /// never searched for MPEG frames, which such data can hold by chance and would play as noise.
+    case otherFormat(FileContent)
     /// MPEG audio, but libmpg123 cannot decode it (its reason).
     case damaged(String)
     /// The file `-w` is writing: reading it while it grows would never end.
@@ -172,6 +175,7 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .notRegular(let kind): "not a regular file (it is a \(kind))"
         case .empty: "file is empty"
         case .notAudio: "no MPEG audio found in it; is it an MP3 file?"
+        case .otherFormat(let content): "\(content), not MP3: tplayer plays MP3 files only"
         case .damaged(let reason): "cannot decode it: \(reason)"
         case .isOutput: "that is the file -w is writing; not played"
         }
