@@ -77,9 +77,10 @@ public struct Check: Equatable {
     }
 
     /// A file not named as a song whose first bytes say what it is (other audio, an image, an
-    /// archive): checked as a song, which says so. Not a playlist (checked as one) or a folder.
+    /// archive): checked as a song, which says so. Not one named as a playlist (checked as one, as
+    /// playing it does) or a folder.
     private static func isSongByContent(_ path: Path, files: any FileAccess) -> Bool {
-        guard !InputExpander.isAudioFile(path), !files.isDirectory(path),
+        guard !InputExpander.isAudioFile(path), !Playlist.isPlaylist(path), !files.isDirectory(path),
               let head = files.peek(path, count: FileContent.headLength), let content = FileContent.sniff(head)
         else { return false }
         return content != .m3u && content != .pls
