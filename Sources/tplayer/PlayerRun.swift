@@ -98,9 +98,19 @@ struct PlayerRun {
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive))
         session.expand = { path, done in
-            work.start(.load, { cancel in InputExpander.expandLoaded(path) { cancel.isSet } }, then: { expanded in
-                expanded.problems.forEach { say("tplayer: " + $0.brief) }
-                done(expanded.entries)
+            work.start(.load, { cancel in
+                let expanded = InputExpander.expandLoaded(path) { cancel.isSet }
+                // Opened here first, off the main loop: one that cannot be is said, and the
+                // song playing never stops for it.
+                let checker = try? SongChecker()
+                let probed = LoadProbe.playable(expanded.entries, opens: { path in
+                    guard let checker, case .failure(let failure) = checker.info(path) else { return nil }
+                    return failure
+                }, isCancelled: { cancel.isSet })
+                return (expanded.problems.map(\.brief) + probed.refused, probed.entries)
+            }, then: { (problems: [String], entries: [Entry]) in
+                problems.forEach { say("tplayer: " + $0) }
+                done(entries)
             })
         }
         let runner = launch.script.map {

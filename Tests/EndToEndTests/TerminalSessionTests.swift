@@ -175,6 +175,32 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// Two loads of files that are not MP3, typed one after the other: each is said, the song
+    /// plays on untouched, and the list stays as it was (they were added to it, 1/1 → 1/3, and
+    /// the song was stopped and reopened for each).
+    @Test func refusedLoadsLeaveTheSongAndTheListAlone() throws {
+        let folder = try Harness.temporaryFolder()
+        let flac = folder.appendingPathComponent("song.flac").path
+        let ogg = folder.appendingPathComponent("song.ogg").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-t", "flac", flac, "synth", "1", "sine", "300"])
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-t", "wav", ogg, "synth", "1", "sine", "300"])
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[0]], width: 200)
+        // Keys typed before the terminal is the player's are the shell's (flushed as it takes it).
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        for path in [flac, ogg] {
+            try pane.send("l")
+            try pane.waitForLine { $0 == "Load: _" }
+            try pane.type(path)
+            try pane.waitForLine { $0 == "Load: \(path)_" }
+            try pane.send("Enter")
+        }
+        try pane.waitForLine { $0 == "tplayer: \(flac): FLAC audio, not MP3: tplayer plays MP3 files only" }
+        try pane.waitForLine { $0 == "tplayer: \(ogg): WAV audio, not MP3: tplayer plays MP3 files only" }
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("Morning Arpeggio") && $0.contains(" 1/1 ") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     @Test func theListStaysOpenAtItsEndAndQQuits() throws {
         let folder = try Harness.temporaryFolder()
         let short = try Harness.makeSong(seconds: 1, in: folder)
