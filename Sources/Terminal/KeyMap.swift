@@ -11,9 +11,9 @@ public enum KeyMap {
 
     public static let all: [Binding] = {
         var bindings = [
-            Binding(keys: [.character(" ")], command: .toggle, help: "play / stop"),
+            Binding(keys: [.character(" ")], command: .toggle, help: "play / pause"),
             Binding(keys: [.character("p")], command: .play, help: "play"),
-            Binding(keys: [.character("s")], command: .stop, help: "stop (keeps the position)"),
+            Binding(keys: [.character("s")], command: .stop, help: "pause (the place is kept)"),
             Binding(keys: [.right], command: .seek(.by(.seconds(5))), help: "5 s forward (past the end: the next song)"),
             Binding(keys: [.left], command: .seek(.by(.seconds(-5))), help: "5 s back"),
             Binding(keys: [.up], command: .seek(.by(.seconds(60))), help: "a minute forward"),
@@ -35,7 +35,7 @@ public enum KeyMap {
             Binding(keys: [.character("z")], command: .toggleShuffle, help: "shuffle on / off"),
             Binding(keys: [.character("i")], command: .info, help: "the song's details (tags, stream, length, path)"),
             Binding(keys: [.character("l")], command: .promptLoad,
-                    help: "load a song, folder or playlist (Tab completes, Enter plays, Esc cancels)"),
+                    help: "load a song, folder or playlist (Tab completes, Esc cancels)"),
             Binding(keys: [.character("h"), .character("?")], command: .help, help: "show these keys"),
             Binding(keys: [.character("q")], command: .quit, help: "quit"),
         ]
@@ -73,7 +73,7 @@ public enum KeyMap {
         return rows
     }
 
-    /// One line per binding, e.g. `  space   play / stop`.
+    /// One line per binding, e.g. `  space   play / pause`.
     public static var helpLines: [String] {
         rows.map { "  " + $0.keys.padding(toLength: 7) + " " + $0.help }
     }

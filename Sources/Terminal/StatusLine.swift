@@ -16,6 +16,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var atEndOfList = false
     /// With no song open: why the last load failed (`Idle` keeps it), as one line.
     public var failure: String?
+    /// Says `h: keys` at the end where there is room: an interactive run before its first key.
+    public var keysHint = false
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {
@@ -48,8 +50,8 @@ public struct StatusSnapshot: Equatable, Sendable {
 ///
 /// Everything is measured in terminal columns and the line stays short of the last one, so it
 /// never wraps. The title gets its room before the progress bar does: the bar is drawn only
-/// where the whole title fits beside it, and at narrow widths the place, the volume and the
-/// modes give way before the title is cut (with `…`).
+/// where the whole title fits beside it, and at narrow widths the modes, the volume, the place
+/// and the total time give way before the title is cut (with `…`).
 public enum StatusLine {
     /// What the state is called on screen.
     public static func label(_ status: StatusSnapshot) -> (String, StyledLine.Style) {
@@ -59,7 +61,8 @@ public enum StatusLine {
         case .loading: ("Loading", .plain)
         case .prepare: ("Ready", .plain)
         case .play: ("Playing", .green)
-        case .stop: ("Stopped", .yellow)
+        // Stopped with its place kept: what a person (and cmus and mpv) calls paused.
+        case .stop: ("Paused", .yellow)
         case .deviceLost: ("No device", .red)
         }
     }
@@ -76,32 +79,65 @@ public enum StatusLine {
             }
             return fitted(line, columns)
         }
-        let elapsed = song.seconds(status.position)
-        let total = song.totalFrames.map(song.seconds)
-        let times = " \(TimeFormat.clock(elapsed)) / \(total.map(TimeFormat.clock) ?? "?:??")"
-        let place = status.list.entry.map { "  \($0 + 1)/\(status.list.count)" } ?? ""
-        let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
-        let modes = status.list.modes
-        let name = TerminalText.safe(status.name ?? song.displayName)
-        let nameColumns = TextWidth.columns(name)
-        let fixed = line.columns + TextWidth.columns(times)
-        // What gives way first when the title would be cut short.
-        let extras = [place + volume + modes, place + volume, place, ""]
-        // The whole title if dropping extras makes room for it; else as many extras as leave it
-        // a dozen columns.
-        let chosen = extras.first { fixed + TextWidth.columns($0) + 2 + nameColumns <= columns }
-            ?? extras.first { fixed + TextWidth.columns($0) + 2 + 12 <= columns } ?? ""
-        line.append(times)
-        let room = columns - fixed - TextWidth.columns(chosen) - 2
-        let barRoom = room - nameColumns - 3
-        if barRoom >= 8 {
-            let fraction = total.map { $0 > 0 ? elapsed / $0 : 0 } ?? 0
-            line.append(" " + Self.bar(fraction, width: min(barRoom, 40)), .dim)
+        let layout = Layout(status, song: song, columns: columns - line.columns)
+        line.append(layout.times)
+        if let bar = layout.bar {
+            let fraction = layout.total.map { $0 > 0 ? layout.elapsed / $0 : 0 } ?? 0
+            line.append(" " + Self.bar(fraction, width: bar), .dim)
         }
-        line.append(chosen)
+        line.append(layout.extras)
         line.append("  ")
-        line.append(TextWidth.fit(name, max(room, 0)), .bold)
+        line.append(TextWidth.fit(layout.name, max(columns - line.columns, 0)), .bold)
+        if status.keysHint, columns - line.columns >= TextWidth.columns(Layout.keysHint) {
+            line.append(Layout.keysHint, .cyan)
+        }
         return fitted(line, columns)
+    }
+
+    /// Where the room after the state's name goes. The bar's width is worked out from the widest
+    /// the place, the volume and the modes can be, so that it stays the same width while they
+    /// change (`vol 95%`, `muted`, `[repeat]`); and the elapsed time is padded to the total's
+    /// width. Without room for a bar, what gives way before the title is cut: the modes, the
+    /// volume, the place, then the total time.
+    struct Layout {
+        static let keysHint = "  h: keys"
+        let elapsed: Double
+        let total: Double?
+        let name: String
+        var times: String
+        var bar: Int?
+        var extras = ""
+
+        init(_ status: StatusSnapshot, song: SongInfo, columns: Int) {
+            elapsed = song.seconds(status.position)
+            total = song.totalFrames.map(song.seconds)
+            name = TerminalText.safe(status.name ?? song.displayName)
+            let nameColumns = TextWidth.columns(name)
+            let totalText = total.map(TimeFormat.clock) ?? "?:??"
+            let elapsedText = TimeFormat.clock(elapsed)
+            let padding = String(repeating: " ", count: max(TextWidth.columns(totalText) - elapsedText.count, 0))
+            times = " " + padding + elapsedText + " / " + totalText
+            let place = status.list.entry.map { "  \($0 + 1)/\(status.list.count)" } ?? ""
+            let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
+            let modes = status.list.modes
+            // The widest each can be: the place at the list's last entry, full volume, both modes.
+            let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
+                + TextWidth.columns("  vol 100%") + TextWidth.columns(" [repeat shuffle]")
+            let barRoom = columns - TextWidth.columns(times) - 1 - widest - 2 - nameColumns - 2
+            if barRoom >= 8 {
+                bar = min(barRoom, 40)
+                extras = place + volume + modes
+                return
+            }
+            let fixed = TextWidth.columns(times) + 2 + nameColumns
+            if let chosen = [place + volume + modes, place + volume, place].first(where: {
+                fixed + TextWidth.columns($0) <= columns
+            }) {
+                extras = chosen
+            } else if fixed > columns {
+                times = " " + elapsedText
+            }
+        }
     }
 
     /// `[=====-----]`: `fraction` (0 to 1) of `width` columns filled.

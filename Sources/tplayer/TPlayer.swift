@@ -17,8 +17,8 @@ struct TPlayer: ParsableCommand {
         discussion: """
             Inputs may be MP3 files, folders (their audio files, recursively, in natural order) \
             and M3U/M3U8/PLS playlists, in any mix.
-            Keys (when stdin is a terminal): space play/stop, p play, s stop, n next, b previous, \
-            r repeat, z shuffle, l load, h or ? help, q quit.
+            Keys (when stdin is a terminal; h shows them while playing):
+            \(KeyMap.helpLines.joined(separator: "\n"))
             Exit status: 0 when every input played, 1 when one could not be played, 64 for a \
             usage error, 65 when --check or --script finds problems in a script or playlist, or --check a damaged song.
             """,

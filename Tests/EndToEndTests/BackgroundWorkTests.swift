@@ -39,7 +39,7 @@ struct BackgroundWorkEndToEndTests {
         try pane.send("Tab")
         try pane.send("Escape")
         try pane.type("s")
-        try pane.waitForStatus(30) { $0.hasPrefix("Stopped") }
+        try pane.waitForStatus(30) { $0.hasPrefix("Paused") }
         #expect(Self.hasThread(pid, named: "tplayer-work"), "the listing was still under way when the key was answered")
         try pane.type("q")
         #expect(try pane.waitForExit() == 0)

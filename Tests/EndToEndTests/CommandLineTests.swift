@@ -149,3 +149,20 @@ import Testing
         #expect(result.stderrLines == ["Playing 1/1: short.mp3"], "each song named once on stderr, as mpg123 does")
     }
 }
+
+/// `--help` shows every key, as `h` does (it listed only `space p s n b r z l h q`).
+@Suite struct HelpTests {
+    @Test func helpListsEveryKeyTheHelpPanelShows() throws {
+        let help = try Harness.tplayer("--help")
+        #expect(help.status == 0)
+        let keyLines = [
+            "  space   play / pause", "  →       5 s forward", "  ←       5 s back", "  ↑       a minute forward",
+            "  ↓       a minute back", "  0 … 9   jump to", "  g       back to the start", "  + =     volume up",
+            "  -       volume down", "  m       mute", "  i       the song's details", "  l       load",
+            "  h ?     show these keys", "  q       quit", "  n       next", "  b       previous",
+        ]
+        for line in keyLines {
+            #expect(help.stdout.contains(line), "\(line)")
+        }
+    }
+}

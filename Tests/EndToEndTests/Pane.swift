@@ -86,10 +86,10 @@ final class Pane {
     }
 
     static func isStatus(_ line: String) -> Bool {
-        ["Playing", "Stopped", "Loading", "Ready", "Idle", "End of list", "No device"].contains { line.hasPrefix($0) }
+        ["Playing", "Paused", "Loading", "Ready", "Idle", "End of list", "No device"].contains { line.hasPrefix($0) }
     }
 
-    /// The elapsed seconds a status line shows (`Stopped  0:17 / 1:00 ...`).
+    /// The elapsed seconds a status line shows (`Paused  0:17 / 1:00 ...`).
     static func elapsed(_ line: String) -> Int? {
         guard let time = line.split(separator: " ").first(where: { $0.contains(":") }) else { return nil }
         let parts = time.split(separator: ":").compactMap { Int($0) }

@@ -12,9 +12,9 @@ import Testing
         #expect(playing.contains("/ 0:10"))
         try pane.send("Space")
         // Stopped: the position holds still.
-        let held = try pane.waitForStatus { $0.hasPrefix("Stopped ") }
+        let held = try pane.waitForStatus { $0.hasPrefix("Paused ") }
         usleep(1_200_000)
-        #expect(try pane.waitForStatus { $0.hasPrefix("Stopped ") } == held)
+        #expect(try pane.waitForStatus { $0.hasPrefix("Paused ") } == held)
         try pane.send("Space")
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("q")
@@ -42,11 +42,11 @@ import Testing
         let pane = try Pane(arguments: ["-o", "null", minute, Harness.songs[0]])
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("Space")
-        let start = try #require(Pane.elapsed(try pane.waitForStatus { $0.hasPrefix("Stopped ") }))
+        let start = try #require(Pane.elapsed(try pane.waitForStatus { $0.hasPrefix("Paused ") }))
         try pane.send("Right")
         try pane.send("Right")
         try pane.send("Right")
-        try pane.waitForStatus { $0.hasPrefix("Stopped ") && abs((Pane.elapsed($0) ?? 0) - (start + 15)) <= 1 }
+        try pane.waitForStatus { $0.hasPrefix("Paused ") && abs((Pane.elapsed($0) ?? 0) - (start + 15)) <= 1 }
         try pane.send("Left")
         try pane.waitForStatus { abs((Pane.elapsed($0) ?? 0) - (start + 10)) <= 1 }
         try pane.send("5")
@@ -57,7 +57,7 @@ import Testing
         try pane.send("Up")
         try pane.waitForStatus { $0.contains(" 1:00 / 1:00") }
         try pane.send("g")
-        try pane.waitForStatus { $0.hasPrefix("Stopped ") && $0.contains(" 0:00 / 1:00") }
+        try pane.waitForStatus { $0.hasPrefix("Paused ") && $0.contains(" 0:00 / 1:00") }
         // Playing, a minute on from 0:0x is past the end: the next song.
         try pane.send("Space")
         try pane.send("Up")
@@ -98,7 +98,7 @@ import Testing
         #expect(try pane.lines().contains("Length   0:09.00 (396,900 samples)"))
         #expect(!(try pane.lines()).contains("Keys:"), "the help went when the next key came")
         try pane.send("s")
-        try pane.waitForStatus { $0.hasPrefix("Stopped ") }
+        try pane.waitForStatus { $0.hasPrefix("Paused ") }
         #expect(!(try pane.screen()).contains("Title    Morning Arpeggio"), "and so did the details")
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)
@@ -107,13 +107,13 @@ import Testing
 
     /// The key map's help lines, as the README's table writes them, trimmed.
     static let keyMapLines = [
-        "space   play / stop", "p       play", "s       stop (keeps the position)",
+        "space   play / pause", "p       play", "s       pause (the place is kept)",
         "→       5 s forward (past the end: the next song)", "←       5 s back", "↑       a minute forward",
         "↓       a minute back", "g       back to the start of the song", "0 … 9   jump to 0 %, 10 %, … 90 % of the song",
         "n       next in the list", "b       previous in the list", "+ =     volume up 5 %", "-       volume down 5 %",
         "m       mute on / off", "r       repeat the list on / off", "z       shuffle on / off",
         "i       the song's details (tags, stream, length, path)",
-        "l       load a song, folder or playlist (Tab completes, Enter plays, Esc cancels)",
+        "l       load a song, folder or playlist (Tab completes, Esc cancels)",
         "h ?     show these keys", "q       quit",
     ]
 
@@ -252,7 +252,7 @@ import Testing
         try pane.waitForLine { $0.contains("the script stops before line 5; the keys have control") }
         try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("Night Drive") }
         try pane.send("Space")
-        try pane.waitForStatus { $0.hasPrefix("Stopped ") }
+        try pane.waitForStatus { $0.hasPrefix("Paused ") }
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)
         #expect(try pane.sttyUnchanged())
@@ -314,7 +314,7 @@ import Testing
         let pane = try Pane(arguments: ["-o", "null", Harness.songs[1]], stderr: "/dev/null")
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("Space")
-        try pane.waitForStatus { $0.hasPrefix("Stopped ") }
+        try pane.waitForStatus { $0.hasPrefix("Paused ") }
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)
         #expect(try pane.sttyUnchanged())
@@ -324,7 +324,7 @@ import Testing
         let pane = try Pane(arguments: ["-o", "null", Harness.songs[1]], shell: true)
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("Space")
-        let held = try pane.waitForStatus { $0.hasPrefix("Stopped ") }
+        let held = try pane.waitForStatus { $0.hasPrefix("Paused ") }
         try pane.send("C-z")
         try pane.waitForLine { $0.contains("Stopped") && $0.contains("tplayer") && !Pane.isStatus($0) }
         try pane.type("fg\n")

@@ -27,7 +27,7 @@ struct KeyMapTests {
     @Test func theHelpListsEveryBindingAndTheReadmeShowsTheSameTable() throws {
         let lines = KeyMap.helpLines
         #expect(lines.count == KeyMap.all.count - 9, "the ten digits share a line")
-        #expect(lines.contains("  space   play / stop"))
+        #expect(lines.contains("  space   play / pause"))
         #expect(lines.contains { $0.hasPrefix("  → ") && $0.contains("5 s forward") })
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)

@@ -21,7 +21,7 @@ struct StatusLineTests {
         #expect(bar.filter { $0 == "=" }.count == bar.count / 4, "a quarter played, a quarter filled")
     }
 
-    @Test(arguments: [(StateID.play, false, "Playing"), (.stop, false, "Stopped"), (.deviceLost, false, "No device"),
+    @Test(arguments: [(StateID.play, false, "Playing"), (.stop, false, "Paused"), (.deviceLost, false, "No device"),
                       (.prepare, true, "End of list"), (.loading, false, "Loading")])
     func theStateIsNamedAsAPersonReadsIt(state: StateID, atEnd: Bool, label: String) {
         var status = StatusSnapshot(state: state, song: song, position: 0, entry: 0, entryCount: 1)
@@ -66,6 +66,50 @@ struct StatusLineTests {
         #expect(narrow.hasSuffix("A Rather Long Song Title"), "\(narrow)")
         let wide = render(StatusSnapshot(state: .play, song: titled, position: 0, entry: 0, entryCount: 1), width: 120)
         #expect(wide.contains("[") && wide.hasSuffix("A Rather Long Song Title"))
+    }
+
+    /// At 40 columns the whole "artist – title" stays: the place, the volume and the total time
+    /// gave way for it (it was cut to `Test Artist…` with `1/1` kept).
+    @Test func atFortyColumnsTheTitleKeepsItsRoom() {
+        let tagged = SongInfo(path: "/m/t.mp3", sampleRate: 44100, channels: 2, totalFrames: 44100 * 30,
+                              title: "Test Title", artist: "Test Artist")
+        let line = render(StatusSnapshot(state: .play, song: tagged, position: 44100, entry: 0, entryCount: 1), width: 40)
+        #expect(line == "Playing  0:01  Test Artist – Test Title")
+        let wider = render(StatusSnapshot(state: .play, song: tagged, position: 44100, entry: 0, entryCount: 1), width: 53)
+        #expect(wider == "Playing  0:01 / 0:30  1/1  Test Artist – Test Title")
+    }
+
+    /// The bar stays where it is, as wide as it is, while the volume, mute, the modes and the
+    /// elapsed time's digits change.
+    @Test func theBarKeepsItsPlaceAndWidthWhileTheRestChanges() {
+        func barSpan(_ change: (inout StatusSnapshot) -> Void) -> (Int, Int) {
+            var status = StatusSnapshot(state: .play, song: song, position: 44100 * 5, entry: 2, entryCount: 12)
+            change(&status)
+            let line = Array(render(status, width: 100))
+            let open = line.firstIndex(of: "[") ?? -1
+            let close = line.firstIndex(of: "]") ?? -1
+            return (open, close)
+        }
+        let plain = barSpan { _ in }
+        #expect(plain.0 > 0 && plain.1 > plain.0 + 8)
+        let changes: [(inout StatusSnapshot) -> Void] = [
+            { $0.volume = 95 }, { $0.volume = 5 }, { $0.muted = true }, { $0.list.repeats = true },
+            { $0.list.repeats = true; $0.list.shuffles = true }, { $0.position = 44100 * 150 }, { $0.list.entry = 11 },
+        ]
+        for change in changes {
+            let span = barSpan(change)
+            #expect(span == plain)
+        }
+    }
+
+    @Test func theKeysHintEndsTheLineWhereThereIsRoom() {
+        var status = StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1)
+        status.keysHint = true
+        #expect(render(status, width: 100).hasSuffix("Artist – Title  h: keys"))
+        let narrow = render(status, width: 30)
+        #expect(!narrow.contains("h: keys") && narrow.hasSuffix("Artist – Title"))
+        status.keysHint = false
+        #expect(!render(status, width: 100).contains("h: keys"))
     }
 
     @Test func unknownLengthAndNoSong() {
