@@ -15,6 +15,8 @@ public protocol PlayerScreen: AnyObject {
     func resized()
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     func suspend()
+    /// Ctrl-C: true when the screen took it (it cancelled a prompt) and the player goes on.
+    func interrupted() -> Bool
     /// When the screen next changes by itself (a hint going away).
     var nextChange: ContinuousClock.Instant? { get }
     /// Whether messages go on the screen (stderr is the terminal) rather than to stderr.
@@ -169,6 +171,7 @@ public final class Player {
                         switch signal {
                         case SIGWINCH, SIGCONT: screen?.resized()
                         case SIGTSTP: screen?.suspend()
+                        case SIGINT where screen?.interrupted() == true: break
                         default: if endingSignal == nil { endingSignal = signal }  // the first one decides
                         }
                     }

@@ -26,8 +26,11 @@ public final class Console {
     /// The paths loaded this run, for ↑/↓ at the prompt.
     private var history: [String] = []
     private var lastStatus: StatusSnapshot?
-    /// The help or the song's details, shown above the status line until the next key.
-    private var panel: [String]?
+    /// The help, the song's details or Tab's choices, shown above the status line until the
+    /// next key: laid out again when the window changes size.
+    private var panel: ((Screen) -> [String])?
+    /// No key yet: the status line says `h: keys`.
+    private var keysSeen = false
     private var hint: (text: String, until: ContinuousClock.Instant)?
     /// Completes a path typed at the prompt (the file system's business, handed in): the
     /// completion is handed to the second argument, at once or later from the main loop (a
@@ -46,6 +49,7 @@ public final class Console {
         for key in decoder.decode(bytes) {
             closePanel()
             hint = nil
+            keysSeen = true
             if prompt != nil {
                 if let command = edit(with: key) { commands.append(command) }
                 redraw()
@@ -61,9 +65,12 @@ public final class Console {
                 prompt = PromptLine(label: "Load: ", history: history)
                 redraw()
             case .help:
-                openPanel(["Keys:"] + KeyMap.helpLines)
+                openPanel { screen in
+                    ["Keys:"] + PanelLayout.lines(KeyMap.helpLines, width: screen.width, rows: screen.height - 2, packed: false)
+                }
             case .info:
-                openPanel(SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure))
+                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
+                openPanel { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             default:
                 commands.append(command)
             }
@@ -100,9 +107,11 @@ public final class Console {
         open.complete(to: completion.text)
         prompt = open
         if completion.choices.count > 1 {
-            screen.print(TextWidth.fit(completion.choices.joined(separator: "  "), screen.width - 1))
+            let choices = completion.choices
+            openPanel { screen in PanelLayout.lines(choices, width: screen.width, rows: screen.height - 1, packed: true) }
+        } else {
+            redraw()
         }
-        redraw()
     }
 
     /// What the load prompt holds, while it is open.
@@ -121,10 +130,20 @@ public final class Console {
     /// When the screen next changes by itself (the hint going away), for the main loop's wait.
     public var nextChange: ContinuousClock.Instant? { hint?.until }
 
-    /// The terminal was resized.
+    /// The terminal was resized: the panel is laid out again for the new size.
     public func resized() {
         screen.measure()
+        if let panel { screen.showPanel(panel(screen)) }
         redraw()
+    }
+
+    /// Ctrl-C: cancels the open prompt, as a shell does; true when it did (the player goes on).
+    public func interrupted() -> Bool {
+        guard prompt != nil else { return false }
+        prompt = nil
+        closePanel()
+        redraw()
+        return true
     }
 
     /// Leaves the bottom line empty and the cursor visible.
@@ -133,10 +152,10 @@ public final class Console {
         screen.close()
     }
 
-    private func openPanel(_ lines: [String]) {
+    private func openPanel(_ layout: @escaping (Screen) -> [String]) {
         closePanel()
-        panel = lines
-        screen.showPanel(lines)
+        panel = layout
+        screen.showPanel(layout(screen))
         redraw()
     }
 
@@ -152,8 +171,9 @@ public final class Console {
             screen.draw(prompt.rendered(width: screen.width - 1))
         } else if let hint {
             screen.draw(StyledLine(hint.text, .cyan))
-        } else if showsStatus, let lastStatus {
-            screen.draw(StatusLine.render(lastStatus, width: screen.width))
+        } else if showsStatus, var status = lastStatus {
+            status.keysHint = !keysSeen
+            screen.draw(StatusLine.render(status, width: screen.width))
         } else {
             screen.draw("")
         }

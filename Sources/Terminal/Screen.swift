@@ -8,7 +8,10 @@ import Glibc
 public final class Screen {
     private let fd: Int32
     private var shown: String?
+    /// The columns the bottom line's text takes.
+    private var shownColumns = 0
     public private(set) var width = 80
+    public private(set) var height = 24
     /// Whether styles are drawn as colours: a terminal that has them, and NO_COLOR unset.
     public let colours: Bool
 
@@ -27,9 +30,26 @@ public final class Screen {
         return !name.isEmpty && name != "dumb"
     }
 
-    /// Reads the terminal width again (after SIGWINCH).
+    /// Reads the terminal's size again (after SIGWINCH), and takes away what was drawn at the
+    /// old width: a terminal that narrows wraps the panel's lines and the bottom line onto more
+    /// rows (tmux, VTE and kitty reflow them), so it is cleared from where they now start. The
+    /// caller draws them again at the new width.
     public func measure() {
-        if let columns = Self.columns(of: fd) { width = columns }
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return }
+        let old = width
+        width = Int(size.ws_col)
+        if size.ws_row > 0 { height = Int(size.ws_row) }
+        let rows = { (columns: Int) in max((columns + self.width - 1) / self.width, 1) }
+        if width < old, panelHeight > 0 || shown != nil {
+            let bottom = rows(shownColumns)
+            let up = panelLines.map { rows(TextWidth.columns($0)) }.reduce(0, +) + bottom - 1
+            emit("\r" + (up > 0 ? "\u{1B}[\(up)A" : "") + "\u{1B}[J")
+        } else if panelHeight > 0 {
+            emit("\r\u{1B}[\(panelHeight)A\u{1B}[J")
+        }
+        panelHeight = 0
+        panelLines = []
         shown = nil
     }
 
@@ -45,6 +65,7 @@ public final class Screen {
         let drawn = line.rendered(colours: colours)
         guard drawn != shown else { return }
         shown = drawn
+        shownColumns = line.columns
         emit("\r" + drawn + "\u{1B}[K")
     }
 
@@ -52,10 +73,14 @@ public final class Screen {
         draw(StyledLine(line))
     }
 
-    /// Prints `message` on its own line above the bottom line.
+    /// Prints `message` on its own line above the bottom line (and above the panel, which is
+    /// drawn again below it, so that taking the panel away never takes the message).
     public func print(_ message: String) {
         let redraw = shown
+        let panel = panelLines
+        hidePanel()
         emit("\r\u{1B}[K" + TerminalText.safe(message) + "\n")
+        if !panel.isEmpty { showPanel(panel) }
         shown = nil
         if let redraw {
             shown = redraw
@@ -63,8 +88,9 @@ public final class Screen {
         }
     }
 
-    /// How many lines the panel above the bottom line takes.
+    /// How many lines the panel above the bottom line takes, and what they say.
     private var panelHeight = 0
+    private var panelLines: [String] = []
 
     /// Shows `lines` above the bottom line (the help, a song's details) until `hidePanel`. Each
     /// is cut to the width, so none wraps and the panel can be taken away exactly.
@@ -73,6 +99,7 @@ public final class Screen {
         let text = lines.map { TextWidth.fit(TerminalText.safe($0), width - 1) }
         emit("\r\u{1B}[K" + text.map { $0 + "\r\n\u{1B}[K" }.joined())
         panelHeight = text.count
+        panelLines = text
         shown = nil
     }
 
@@ -81,6 +108,7 @@ public final class Screen {
         guard panelHeight > 0 else { return }
         emit("\r\u{1B}[\(panelHeight)A\u{1B}[J")
         panelHeight = 0
+        panelLines = []
         shown = nil
     }
 

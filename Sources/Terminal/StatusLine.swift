@@ -121,11 +121,13 @@ public enum StatusLine {
             let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
             let modes = status.list.modes
             // The widest each can be: the place at the list's last entry, full volume, both modes.
+            // Where the bar would be too short with room kept for both modes, it keeps room for
+            // none, and the title is cut while a mode is on.
             let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
-                + TextWidth.columns("  vol 100%") + TextWidth.columns(" [repeat shuffle]")
+                + TextWidth.columns("  vol 100%")
             let barRoom = columns - TextWidth.columns(times) - 1 - widest - 2 - nameColumns - 2
-            if barRoom >= 8 {
-                bar = min(barRoom, 40)
+            if let room = [barRoom - TextWidth.columns(" [repeat shuffle]"), barRoom].first(where: { $0 >= 8 }) {
+                bar = min(room, 40)
                 extras = place + volume + modes
                 return
             }

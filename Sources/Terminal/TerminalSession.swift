@@ -36,6 +36,7 @@ public final class TerminalSession {
     public func show(_ status: StatusSnapshot) { console.show(status) }
     public func print(_ line: String) { console.print(line) }
     public func resized() { console.resized() }
+    public func interrupted() -> Bool { console.interrupted() }
     public var nextChange: ContinuousClock.Instant? { console.nextChange }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.

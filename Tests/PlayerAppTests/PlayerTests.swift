@@ -84,6 +84,12 @@ final class FakeScreen: PlayerScreen {
     func print(_ line: String) { lines.append(line) }
     func resized() {}
     func suspend() { suspended += 1 }
+    /// Whether a prompt is open: Ctrl-C then cancels it.
+    var promptOpen = false
+    func interrupted() -> Bool {
+        defer { promptOpen = false }
+        return promptOpen
+    }
 }
 
 /// Stands in for the signal handler: a test writes signal numbers into the pipe.

@@ -81,11 +81,18 @@ struct StatusLineTests {
 
     /// The bar stays where it is, as wide as it is, while the volume, mute, the modes and the
     /// elapsed time's digits change.
-    @Test func theBarKeepsItsPlaceAndWidthWhileTheRestChanges() {
+    /// A long title leaves no room kept for the modes: the title is cut while one is on.
+    @Test(arguments: ["Title", "A Title Long Enough To Crowd The Line"])
+    func theBarKeepsItsPlaceAndWidthWhileTheRestChanges(title: String) {
+        var titled = song
+        titled.title = title
         func barSpan(_ change: (inout StatusSnapshot) -> Void) -> (Int, Int) {
-            var status = StatusSnapshot(state: .play, song: song, position: 44100 * 5, entry: 2, entryCount: 12)
+            var status = StatusSnapshot(state: .play, song: titled, position: 44100 * 5, entry: 2, entryCount: 12)
             change(&status)
-            let line = Array(render(status, width: 100))
+            let rendered = render(status, width: 100)
+            #expect(TextWidth.columns(rendered) <= 99)
+            if status.list.repeats { #expect(rendered.contains("[repeat")) }
+            let line = Array(rendered)
             let open = line.firstIndex(of: "[") ?? -1
             let close = line.firstIndex(of: "]") ?? -1
             return (open, close)
