@@ -106,6 +106,8 @@ public final class Player {
 
     /// Where a resumed run picks up.
     private let resuming: SavedSession?
+    /// A resumed run says so once its song opens (tags known): `Resuming: 3/12 artist – title at 1:23`.
+    private var resumeToSay = false
 
     /// `controls` is the one door every front-end's commands go through: the session, and the
     /// script if there is one.
@@ -140,6 +142,7 @@ public final class Player {
             if options.trace, let entry = resuming.current {
                 say("session: resuming entry \(entry + 1) of \(resuming.entries.count) at \(resuming.position.flicks) flicks")
             }
+            resumeToSay = resuming.current != nil
             session.resume(resuming)
         } else {
             session.start()
@@ -216,6 +219,12 @@ public final class Player {
         if let script { script.handle(event) } else { session.handle(event) }
         io.remote?.observe(event)
         io.outside?.observe(event)
+        if resumeToSay, case .opened(_, let token) = event, session.state.token == token, let name = session.songName {
+            resumeToSay = false
+            let place = session.place.map { "\($0)/\(session.entries.count) " } ?? ""
+            let at = TimeFormat.clock(resuming?.position.seconds ?? 0)
+            say("Resuming: \(place)\(name) at \(at) (tplayer --help for more)")
+        }
         // With no screen to show it, each song that starts is named once, as mpg123 does.
         if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,
            let name = session.songName {

@@ -54,6 +54,9 @@ struct ResumeTests {
         let trace = try Self.waitForFile(secondTrace) { $0.contains("engine: seeked to") }
         #expect(trace.contains("Idle -> Loading (load \(songs[1]))"))
         #expect(trace.contains("(sample \(sample)) in"), "\(trace)")
+        // It says so: where, what and at which time (it resumed without a word).
+        let said = try #require(trace.split(separator: "\n").first { $0.hasPrefix("Resuming: ") })
+        #expect(said == "Resuming: 2/3 tplayer demo band – Night Drive at 0:0\(sample / 44_100) (tplayer --help for more)")
         try second.send("q")
         #expect(try second.waitForExit() == 0)
 
