@@ -66,6 +66,8 @@ public final class Engine: PlayerEngine {
         }
         if let pulse = choice.primary as? PulseOutput {
             pulse.wake = wake
+        } else if let chosen = choice.primary as? DefaultOutput {
+            chosen.wake = wake
         }
         let loop = PlaybackLoop(decoder: live, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
                                 report: outbox.post)

@@ -77,19 +77,20 @@ struct OutputChoice {
                 throw OutputError(message: "\(name): not a file output driver; use wav, au or raw (see tplayer --list-outputs)")
             }
             self.init(primary: FileOutput(path: path, kind: kind, overwrite: overwrite), fallback: nil)
-        case .live(let name) where name == nil || name == "pulse":
-            // A PulseAudio server (or PipeWire's) that answers is the default device, played
-            // natively; otherwise libao's default device.
-            switch PulseOutput.connect() {
-            case .success(let pulse):
-                self.init(primary: pulse, fallback: NullOutput())
-            case .failure(let error) where name == "pulse":
-                // Asked for by name: the keys still work, in silence, and that is said.
+        case .live(nil):
+            // Chosen on the playback thread when the first song plays (a server that is slow to
+            // answer never holds the keys): PulseAudio (or PipeWire's) natively, else libao's
+            // default device.
+            self.init(primary: DefaultOutput(), fallback: NullOutput())
+        case .live("pulse"):
+            // Asked for by name: connected when the first song plays; a server that does not
+            // answer then gives way to silence in real time, and that is said.
+            guard let pulse = PulseOutput.unconnected() else {
                 self.init(primary: NullOutput(), fallback: nil)
-                notice = "output pulse: \(error); playing silently in real time instead"
-            case .failure:
-                try self.init(libao: nil)
+                notice = "output pulse: libpulse is not installed; playing silently in real time instead"
+                return
             }
+            self.init(primary: pulse, fallback: NullOutput())
         case .live("ao"):
             try self.init(libao: nil)  // libao's default device, whatever the server: `-o ao`
         case .live(let name):
@@ -120,10 +121,45 @@ struct OutputChoice {
         self.notice = notice
     }
 
+    /// The default live output, for `DefaultOutput`: libao's default device, or `nil` when it
+    /// has none.
+    static func defaultLibao() -> AoOutput? {
+        AoLibrary.defaultDriver().map { AoOutput(driver: $0) }
+    }
+
     static func nullDriver() throws(OutputError) -> AoLibrary.Driver {
         guard let null = AoLibrary.driver(named: "null") else {
             throw OutputError(message: "output: libao has no null driver", isUsageError: false)
         }
         return null
+    }
+}
+
+/// The default live output, chosen when it is first opened, on the playback thread: a
+/// PulseAudio server that answers (played natively), else libao's default device. Connecting
+/// can take as long as a busy server makes it (up to `PulseOutput.connectTimeout`); done at
+/// start-up on the main thread, it held every key typed meanwhile.
+final class DefaultOutput: AudioOutput {
+    private var chosen: AudioOutput?
+    /// Handed on to the PulseAudio output (its server's requests for audio wake the playback thread).
+    var wake: @Sendable () -> Void = {}
+
+    var name: String { chosen?.name ?? "default" }
+    var isFile: Bool { false }
+    var pacing: Pacing { chosen?.pacing ?? .realTime }
+
+    func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
+        if chosen == nil {
+            if case .success(let pulse) = PulseOutput.connect() {
+                pulse.wake = wake
+                chosen = pulse
+            } else if let libao = OutputChoice.defaultLibao(), libao.driver.shortName != "null" {
+                chosen = libao
+            } else {
+                throw OutputFailure(message: "no live audio device found (use -w FILE to write one)")
+            }
+        }
+        guard let chosen else { throw OutputFailure(message: "no live audio device found") }
+        return try chosen.open(format)
     }
 }

@@ -29,9 +29,15 @@ final class PulseOutput: AudioOutput {
     /// Called (on libpulse's thread) when the server asks for audio: the playback thread wakes.
     var wake: @Sendable () -> Void = {}
 
-    private init(api: tp_pulse, connection: PulseConnection) {
+    private init(api: tp_pulse, connection: PulseConnection?) {
         self.api = api
         self.connection = connection
+    }
+
+    /// The output with no connection yet: the first `open` connects (on the playback thread).
+    /// `nil` when libpulse is not installed.
+    static func unconnected() -> PulseOutput? {
+        PulseLibrary.api.map { PulseOutput(api: $0, connection: nil) }
     }
 
     /// A connection to the default server (`PULSE_SERVER` or the user's), if one answers.
@@ -39,6 +45,9 @@ final class PulseOutput: AudioOutput {
         guard let api = PulseLibrary.api else { return .failure(OutputFailure(message: "libpulse is not installed")) }
         return PulseConnection.connect(api: api, timeout: connectTimeout).map { PulseOutput(api: api, connection: $0) }
     }
+
+    /// Connected to a server (the first `open` connects).
+    var isConnected: Bool { connection != nil }
 
     var name: String { "pulse" }
     var isFile: Bool { false }

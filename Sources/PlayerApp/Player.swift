@@ -237,7 +237,7 @@ public final class Player {
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.queue.cursor, entryCount: session.entries.count,
-            name: session.songName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
+            name: session.songName ?? session.loadingName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
         status.volume = session.volume
         status.muted = session.muted
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play

@@ -75,7 +75,9 @@ public enum StatusLine {
             if let failure = status.failure {
                 line.append(" " + TextWidth.fit(TerminalText.safe(failure), max(columns - line.columns - 1, 0)), .red)
             } else {
-                line.append(" " + (status.name.map { "\($0)" } ?? ""))
+                // Loading: where in the list and what, at once (the tags come when it opens).
+                line.append(status.list.entry.map { " \($0 + 1)/\(status.list.count)" } ?? "")
+                line.append(status.name.map { "  " + TerminalText.safe($0) } ?? "")
             }
             return fitted(line, columns)
         }

@@ -30,6 +30,20 @@ extension Engine {
 
 /// The real engine: libmpg123 decoding, libao's null device paced in real time.
 @Suite struct EngineTests {
+    /// The sound server is connected to on the playback thread when the first song plays, never
+    /// while the engine is set up on the main thread (a slow server held the keys for up to 2 s).
+    @Test func choosingTheDefaultOrPulseOutputConnectsToNothing() throws {
+        let chosen = try OutputChoice(.live(driver: nil))
+        #expect(chosen.primary is DefaultOutput)
+        #expect(chosen.primary.name == "default")
+        let pulse = try OutputChoice(.live(driver: "pulse"))
+        if PulseLibrary.api != nil {
+            let output = try #require(pulse.primary as? PulseOutput)
+            #expect(!output.isConnected)
+        }
+        #expect(pulse.fallback is NullOutput)
+    }
+
     @Test func openReadsFormatLengthAndTags() throws {
         let engine = try Engine(output: .live(driver: "null"))
         let info = try engine.open(song, token: 1)

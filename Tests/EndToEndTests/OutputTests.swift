@@ -148,4 +148,34 @@ struct PulseServer {
     func stop() {
         _ = try? Harness.run("/usr/bin/pulseaudio", ["--kill"], environment: environment, detached: true)
     }
+
+    /// The server's process, from its pid file.
+    var pid: pid_t? {
+        (try? String(contentsOfFile: runtime.path + "/pulse/pid", encoding: .utf8))
+            .flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+}
+
+/// A sound server that is slow to answer (stopped with SIGSTOP while tplayer starts): the keys
+/// are taken and answered at once, and the song plays once it answers. The connection was made
+/// on the main thread before the terminal was taken: keys typed meanwhile waited up to 2 s or
+/// were thrown away.
+@Suite(.serialized) struct SlowServerTests {
+    @Test func keysAreAnsweredWhileTheServerIsSlowToAnswer() throws {
+        let server = try PulseServer.start()
+        defer { server.stop() }
+        let pid = try #require(server.pid)
+        kill(pid, SIGSTOP)
+        var stopped = true
+        defer { if stopped { kill(pid, SIGCONT) } }
+        let pane = try Pane(arguments: Harness.songs, environment: server.environment, width: 150)
+        try pane.waitForStatus { $0.contains(" 1/3 ") }
+        try pane.send("n")
+        try pane.waitForStatus { $0.contains(" 2/3 ") && $0.contains("02-night-drive.mp3") }
+        kill(pid, SIGCONT)
+        stopped = false
+        try pane.waitForStatus(20) { $0.hasPrefix("Playing ") && $0.contains(" 2/3 ") && $0.contains("Night Drive") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
 }

@@ -119,6 +119,14 @@ struct StatusLineTests {
         #expect(!render(status, width: 100).contains("h: keys"))
     }
 
+    /// A song still loading (the device slow to open) shows where it is in the list and its
+    /// name at once: a key that moved on is seen to have acted (it showed just `Loading`).
+    @Test func loadingShowsThePlaceAndTheName() {
+        let status = StatusSnapshot(state: .loading, song: nil, position: 0, entry: 1, entryCount: 3,
+                                    name: "02-night-drive.mp3")
+        #expect(render(status, width: 80) == "Loading  2/3  02-night-drive.mp3")
+    }
+
     @Test func unknownLengthAndNoSong() {
         var noLength = song
         noLength.totalFrames = nil

@@ -347,6 +347,12 @@ public final class Session {
         return song.displayName
     }
 
+    /// What is loading, before its tags are read: the playlist's title for it, or its file name.
+    public var loadingName: String? {
+        guard context.state.id == .loading, let index else { return nil }
+        return entries[index].title ?? "\(entries[index].path.lastComponent)"
+    }
+
     private func playCurrentOrNext() {
         guard let entry = queue.current, !failedEntries.contains(entry) else { return advance(atEnd: .rewind) }
         open(entry, moving: .forward(.rewind))
