@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// Gapless on a live device, proven on the samples that reach a real sound server: the null
@@ -11,6 +12,33 @@ struct GaplessLiveTests {
     /// (Not under a sanitizer: a player slowed ten times cannot keep a real-time device fed.)
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func whatReachesTheServerIsExactlyWhatAFileGets() throws {
+        try Self.proveGapless()
+    }
+
+    /// The same on a busy machine: twice as many processes spinning as there are cores, at
+    /// tplayer's own priority, for the whole run (the server holds a second of audio for it).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
+    func whatReachesTheServerIsExactlyWhatAFileGetsOnABusyMachine() throws {
+        let spinners = try (0..<2 * ProcessInfo.processInfo.activeProcessorCount).map { _ in
+            let spinner = Process()
+            spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
+            spinner.arguments = ["-c", "while :; do :; done"]
+            spinner.standardOutput = FileHandle.nullDevice
+            spinner.standardError = FileHandle.nullDevice
+            try spinner.run()
+            return spinner
+        }
+        // SIGKILL: the test runner leaves SIGTERM ignored in the processes it starts.
+        defer {
+            for spinner in spinners {
+                kill(spinner.processIdentifier, SIGKILL)
+                spinner.waitUntilExit()
+            }
+        }
+        try Self.proveGapless()
+    }
+
+    static func proveGapless() throws {
         let folder = try Harness.temporaryFolder()
         let reference = folder.appendingPathComponent("reference.raw")
         try Harness.tplayer(["-q", "-w", reference.path] + Harness.songs)
