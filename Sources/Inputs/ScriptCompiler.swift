@@ -3,11 +3,16 @@ import Glibc
 import PlayerCore
 
 /// Reads a scripted playlist file and resolves its paths, relative to the script's own folder:
-/// the lines to run, or every problem found, each with its line and column. `tplayer --check`
-/// prints the problems; `tplayer --script` refuses to play when there is any.
+/// the lines to run, and every problem found, each with its line and column. The script's own
+/// problems (a line not understood, a path that is not there) are kept apart from those inside
+/// the playlists it names (an entry missing): `tplayer --check` prints them all.
 public struct ScriptCompiler {
     public private(set) var lines: [ScriptLine] = []
+    /// What is wrong in the script itself, in line order.
     public private(set) var problems: [Diagnostic] = []
+    /// What is wrong inside the playlists the script names (an entry missing, a line not
+    /// understood), in the order found; the entries are left out of `lines`.
+    public private(set) var playlistProblems: [Diagnostic] = []
     /// Every playlist the script's paths led to (read while checking them).
     public private(set) var playlists: [Path] = []
     /// At most this many problems are listed; a file with more is surely not a script.
@@ -49,12 +54,25 @@ public struct ScriptCompiler {
                 }
             }
         }
-        problems.sort { ($0.location.file, $0.location.line, $0.location.column) < ($1.location.file, $1.location.line, $1.location.column) }
+        problems.sort(by: Self.inPlaceOrder)
         if problems.count > Self.maxProblems {
             let more = problems.count - Self.maxProblems
             problems.removeLast(more)
             problems.append(Diagnostic(SourceLocation(file: file), "\(more) more problems not listed; is it really a script?"))
         }
+    }
+
+    /// Every problem, the script's and its playlists', in file and line order (a note that more
+    /// of the script's were not listed stays last): what `--check` lists.
+    public var allProblems: [Diagnostic] {
+        guard !playlistProblems.isEmpty else { return problems }
+        let listed = problems.prefix(Self.maxProblems)
+        return (listed + playlistProblems).sorted(by: Self.inPlaceOrder) + problems.dropFirst(listed.count)
+    }
+
+    /// Whether `a` comes before `b`: by file, then line, then column.
+    static func inPlaceOrder(_ a: Diagnostic, _ b: Diagnostic) -> Bool {
+        (a.location.file, a.location.line, a.location.column) < (b.location.file, b.location.line, b.location.column)
     }
 
     /// Every song the script's lines name.
@@ -80,7 +98,9 @@ public struct ScriptCompiler {
         return location.resolved(against: folder)
     }
 
-    /// The songs `location` names; a missing file is a problem at `place`.
+    /// The songs `location` names; a missing file is a problem at `place`. What is wrong there
+    /// (a folder with no audio, a playlist that cannot be read) is the script's problem; what is
+    /// wrong further in, inside a playlist, is the playlist's.
     private mutating func resolve(_ location: Path, folder: Path, place: SourceLocation) -> [Entry] {
         var expander = InputExpander(checksEntries: true, files: files)
         let path = Self.resolved(location, folder: folder)
@@ -89,7 +109,8 @@ public struct ScriptCompiler {
             return []
         }
         expander.add(path, title: nil, from: place)
-        problems += expander.problems
+        problems += expander.problems.filter { $0.location == place }
+        playlistProblems += expander.problems.filter { $0.location != place }
         playlists += expander.playlists
         return expander.entries
     }

@@ -49,8 +49,8 @@ public struct Check: Equatable {
                 songs += expanded.entries.map { ($0.path, playlist) }
             } else {
                 let script = ScriptCompiler(path: path, files: files)
-                report(script.problems.map(\.located))
-                if script.problems.isEmpty { check.summary.append("\(path): ok, \(script.lines.count) commands") }
+                report(script.allProblems.map(\.located))
+                if script.allProblems.isEmpty { check.summary.append("\(path): ok, \(script.lines.count) commands") }
             }
         }
         var seconds = 0.0

@@ -28,9 +28,9 @@ public struct Launch {
         var scriptReads: [Path] = []
         if let script {
             let compiled = ScriptCompiler(path: script, files: files)
-            guard compiled.problems.isEmpty else {
+            guard compiled.allProblems.isEmpty else {
                 return .failure(Refusal(
-                    lines: compiled.problems.map(\.located)
+                    lines: compiled.allProblems.map(\.located)
                         + ["tplayer: \(script): not run because of the problems above; tplayer --check \(script) lists them"],
                     status: problemsFound))
             }

@@ -161,7 +161,7 @@ struct ScriptCompilerTests {
             wait 2x
             """.utf8).write(to: URL(fileURLWithPath: root + "/s/go.tps"))
         let script = ScriptCompiler(path: root + "/s/go.tps")
-        #expect(script.problems.map(\.located) == [
+        #expect(script.allProblems.map(\.located) == [
             "\(root)/s/go.tps:3:1: unknown command 'plya' (did you mean 'play'?); a song path needs a / or an extension, or add PATH",
             "\(root)/s/go.tps:4:6: no such file: nothing.mp3",
             "\(root)/s/go.tps:5:6: bad duration '2x': use e.g. 1.5s, 250ms, 2m, 1:30 or end",
@@ -170,6 +170,31 @@ struct ScriptCompilerTests {
         let origin = SourceLocation(file: root + "/s/go.tps", line: 1, column: 5)
         #expect(script.lines.first == ScriptLine(SourceLocation(file: root + "/s/go.tps", line: 1),
                                                  .add([Entry(path: Path(root + "/s/a.mp3"), origin: origin)], playNow: false)))
+    }
+
+    /// A playlist's missing entry is the playlist's problem, not the script's: it is left out of
+    /// the lines (a run says it and plays the rest); a missing song the script names is the
+    /// script's own.
+    @Test func aMissingPlaylistEntryIsThePlaylistsProblemAndLeftOut() throws {
+        let root = try folder(["a.mp3": "x", "b.mp3": "x", "list.m3u": "a.mp3\ngone.mp3\nb.mp3\n"])
+        try Data("load list.m3u\nadd nothing.mp3\n".utf8).write(to: URL(fileURLWithPath: root + "/go.tps"))
+        let script = ScriptCompiler(path: root + "/go.tps")
+        #expect(script.problems.map(\.located) == ["\(root)/go.tps:2:5: no such file: nothing.mp3"])
+        #expect(script.playlistProblems.map(\.located) == ["\(root)/list.m3u:2:1: no such file: \(root)/gone.mp3"])
+        #expect(script.allProblems == script.problems + script.playlistProblems, "in file and line order")
+        #expect(names(script.entries, under: root) == ["a.mp3", "b.mp3"])
+    }
+
+    /// A script with more problems than are listed still lists its playlists' problems, and
+    /// the note of what was not listed stays last.
+    @Test func theNoteOfProblemsNotListedStaysLast() throws {
+        let junk = (0..<60).map { "w\($0) x\n" }.joined()
+        let root = try folder(["a.mp3": "x", "list.m3u": "gone.mp3\n", "junk.tps": "add list.m3u\n" + junk])
+        let script = ScriptCompiler(path: root + "/junk.tps")
+        #expect(script.problems.count == ScriptCompiler.maxProblems + 1)
+        #expect(script.playlistProblems.count == 1)
+        #expect(script.allProblems.count == ScriptCompiler.maxProblems + 2)
+        #expect(script.allProblems.last?.message.hasSuffix("is it really a script?") == true)
     }
 
     @Test func aBinaryFileIsOneProblemFromItsFirstBytes() throws {
