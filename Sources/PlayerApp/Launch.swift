@@ -3,12 +3,14 @@ import Inputs
 import PlayerCore
 
 /// What a run needs before anything plays, checked: the script read and compiled (one with
-/// problems is refused whole), the inputs expanded into songs, and the `-w` path known to
-/// destroy nothing. Nothing is created or changed here.
+/// problems of its own is refused whole; a missing entry in a playlist it names is skipped, as
+/// when the playlist is named directly), the inputs expanded into songs, and the `-w` path
+/// known to destroy nothing. Nothing is created or changed here.
 public struct Launch {
     /// The songs the inputs name, in order.
     public let entries: [Entry]
-    /// What expanding the inputs found wrong; said at the start, and the exit status counts it.
+    /// What expanding the inputs and the script's playlists found wrong; said at the start, and
+    /// the exit status counts it.
     public let problems: [Diagnostic]
     /// The script's lines, when there is a script.
     public let script: [ScriptLine]?
@@ -26,15 +28,17 @@ public struct Launch {
                                files: any FileAccess = SystemFiles()) -> Result<Launch, Refusal> {
         var lines: [ScriptLine]?
         var scriptReads: [Path] = []
+        var skipped: [Diagnostic] = []
         if let script {
             let compiled = ScriptCompiler(path: script, files: files)
-            guard compiled.allProblems.isEmpty else {
+            guard compiled.problems.isEmpty else {
                 return .failure(Refusal(
-                    lines: compiled.allProblems.map(\.located)
+                    lines: compiled.problems.map(\.located)
                         + ["tplayer: \(script): not run because of the problems above; tplayer --check \(script) lists them"],
                     status: problemsFound))
             }
             lines = compiled.lines
+            skipped = compiled.playlistProblems
             scriptReads = [script] + compiled.playlists + compiled.entries.map(\.path)
         }
         let list = InputExpander.expand(inputs, files: files)
@@ -44,6 +48,6 @@ public struct Launch {
                 return .failure(Refusal(lines: ["tplayer: " + refusal.message], status: refusal.status))
             }
         }
-        return .success(Launch(entries: list.entries, problems: list.problems, script: lines))
+        return .success(Launch(entries: list.entries, problems: list.problems + skipped, script: lines))
     }
 }

@@ -20,7 +20,7 @@ struct TPlayer: ParsableCommand {
             Keys (when stdin is a terminal; h shows them while playing):
             \(KeyMap.helpLines.joined(separator: "\n"))
             Exit status: 0 when every input played, 1 when one could not be played, 64 for a \
-            usage error, 65 when --check or --script finds problems in a script or playlist, or --check a damaged song.
+            usage error, 65 when --check finds problems in a script or playlist (--script, in the script itself), or --check a damaged song.
             """,
         version: version
     )

@@ -161,6 +161,34 @@ import Testing
         #expect(check.stdout.isEmpty)
     }
 
+    /// A playlist with a missing entry plays the same named in a script as named directly: the
+    /// entry is said with its line and skipped, the rest plays, and the exit status is 1; the
+    /// script was refused whole (65). `--check` lists the entry.
+    @Test func aScriptsPlaylistWithAMissingEntryPlaysTheRestAsItDoesDirectly() throws {
+        let folder = try Harness.temporaryFolder()
+        let list = folder.appendingPathComponent("list.m3u").path
+        try Data("\(Harness.songs[0])\ngone.mp3\n\(Harness.songs[2])\n".utf8).write(to: URL(fileURLWithPath: list))
+        let said = "tplayer: \(list):2: no such file: \(folder.path)/gone.mp3"
+        let out = folder.appendingPathComponent("direct.wav").path
+        let direct = try Harness.tplayer("-q", "-w", out, list)
+        #expect(direct.status == 1)
+        #expect(direct.stderrLines == [said])
+
+        let (ours, result) = try Self.run(["load list.m3u", "wait 0.5s", "next", "wait 0.5s", "quit"], in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderrLines == [said])
+        let first = try Harness.referenceDecode([Harness.songs[0]], in: folder)
+        let third = try Harness.referenceDecode([Harness.songs[2]], in: folder)
+        _ = Harness.samePCM(ours, Self.frames(first, 0..<22050) + Self.frames(third, 0..<22050))
+
+        let script = folder.appendingPathComponent("list.tps")
+        try Data("load list.m3u\n".utf8).write(to: script)
+        let check = try Harness.tplayer("--check", script.path)
+        #expect(check.status == 65)
+        #expect(check.stderrLines == ["\(list):2:1: no such file: \(folder.path)/gone.mp3"])
+        #expect(check.stdout.isEmpty)
+    }
+
     @Test func checkAcceptsACleanScriptAndPlaylist() throws {
         let folder = try Harness.temporaryFolder()
         let script = folder.appendingPathComponent("ok.tps")

@@ -14,6 +14,7 @@ struct CheckAndLaunchTests {
         files.add("/music/broken.m3u", text: "a.mp3\ngone.mp3\n")
         files.add("/music/good.tps", text: "add a.mp3\nplay\nwait 2s\nquit\n")
         files.add("/music/bad.tps", text: "add a.mp3\nplya\n")
+        files.add("/music/broken.tps", text: "load broken.m3u\nquit\n")
         return files
     }
 
@@ -86,6 +87,35 @@ struct CheckAndLaunchTests {
         }
         #expect(refusal.status == Launch.problemsFound)
         #expect(refusal.lines.last == "tplayer: /music/bad.tps: not run because of the problems above; tplayer --check /music/bad.tps lists them")
+    }
+
+    /// The lines above the refusal are its reasons: a playlist's missing entry, which would be
+    /// skipped, is left for `--check`.
+    @Test func aRefusalListsOnlyTheScriptsOwnProblems() {
+        let files = library()
+        files.add("/music/both.tps", text: "load broken.m3u\nplya\n")
+        guard case .failure(let refusal) = Launch.prepare(inputs: [], script: "/music/both.tps", writing: nil, files: files) else {
+            Issue.record("a script with problems ran")
+            return
+        }
+        #expect(refusal.lines == [
+            "/music/both.tps:2:1: unknown command 'plya' (did you mean 'play'?); a song path needs a / or an extension, or add PATH",
+            "tplayer: /music/both.tps: not run because of the problems above; tplayer --check /music/both.tps lists them",
+        ])
+        #expect(Check.run(["/music/both.tps"], decode: Self.decode([:]), files: files).problems.count == 2, "--check lists both")
+    }
+
+    /// A playlist's missing entry is said and skipped, as when the playlist is named directly:
+    /// the script runs (the exit status counts it), and `--check` lists it with its column.
+    @Test func aMissingEntryInAScriptsPlaylistIsSaidAndSkippedNotRefused() throws {
+        let launch = try Launch.prepare(inputs: [], script: "/music/broken.tps", writing: nil, files: library()).get()
+        #expect(launch.problems.map(\.brief) == ["/music/broken.m3u:2: no such file: /music/gone.mp3"])
+        let kept = Entry(path: "/music/a.mp3", origin: SourceLocation(file: "/music/broken.m3u", line: 1))
+        #expect(launch.script?.first?.command == .add([kept], playNow: true), "the missing entry is left out")
+        let check = Check.run(["/music/broken.tps"], decode: Self.decode([:]), files: library())
+        #expect(check.problems == ["/music/broken.m3u:2:1: no such file: /music/gone.mp3"])
+        #expect(check.summary.isEmpty, "no ok for a script whose playlist has a problem")
+        #expect(check.status == Launch.problemsFound)
     }
 
     @Test func theInputsBecomeTheListInOrder() throws {
