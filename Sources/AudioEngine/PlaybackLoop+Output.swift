@@ -10,11 +10,12 @@ extension PlaybackLoop {
         let format = current.format
         if chunk.bytes > 0 {
             fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
-            guard let sink = openSink(for: format) else { return }
+            let played = outputFormat(format)
+            guard let sink = openSink(for: played) else { return }
             let frames = chunk.bytes / format.bytesPerFrame
             do {
                 let measured = try slot.write(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes),
-                                              seconds: Double(frames) / Double(format.rate), to: sink, clock: clock)
+                                              seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
                 if let measured {
                     let pacer = slot.pacer
                     report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
@@ -38,6 +39,25 @@ extension PlaybackLoop {
         }
     }
 
+    /// Sets the sink whose queue the position heard leaves out. The sink it replaces is let go
+    /// only after the lock is released: letting go of a PulseAudio stream takes libpulse's lock,
+    /// and libpulse's thread takes this one (to wake the playback thread) while it holds its
+    /// own. Done under the lock, reopening the stream (a new format, a pitch) deadlocked.
+    func holdQueue(of sink: AudioSink?) {
+        let replaced = shared.update { state -> AudioSink? in
+            defer { state.queueHolder = sink }
+            return state.queueHolder
+        }
+        withExtendedLifetime(replaced) {}
+    }
+
+    /// What the device is opened for to play `format`: its rate changed by the pitch (a file
+    /// is written as decoded).
+    func outputFormat(_ format: PCMFormat) -> PCMFormat {
+        guard pitch != 0, !slot.isFile else { return format }
+        return PCMFormat(rate: max(Int((Double(format.rate) * (1 + pitch)).rounded()), 1), channels: format.channels)
+    }
+
     /// The output open for `format`, or `nil` when nothing can be written (said, and the song
     /// stopped).
     private func openSink(for format: PCMFormat) -> AudioSink? {
@@ -45,13 +65,13 @@ extension PlaybackLoop {
         case .ready(let sink, let isNew):
             // A file's format is the one its first song was opened to keep (`FormatRule.first`).
             guard isNew else { return sink }
-            shared.update { $0.queueHolder = sink.canPause ? sink : nil }
+            holdQueue(of: sink.canPause ? sink : nil)
             if let granted = (sink as? PulseSink)?.grantedBuffer {
                 report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
             }
             return sink
         case .fellBack(let sink, let notice):
-            shared.update { $0.queueHolder = nil }
+            holdQueue(of: nil)
             report(.outputFallback(message: notice))
             return sink
         case .failed(let message):
@@ -79,7 +99,7 @@ extension PlaybackLoop {
     func retryDevice(retries: Int) {
         guard let current = song else { return move(to: .idle) }
         do {
-            try slot.reopen(current.format)
+            try slot.reopen(outputFormat(current.format))
         } catch {
             return move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: retries + 1))
         }

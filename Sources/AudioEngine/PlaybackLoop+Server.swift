@@ -17,9 +17,9 @@ extension PlaybackLoop {
     /// Bytes to decode and write now on a server's stream: what it has room for, at most a
     /// buffer; 0 when it has no room (the loop waits for its request, or for `serverPoll`).
     func serverRoom(for format: PCMFormat) -> Int {
-        guard let sink = slot.sink, sink.format == format else { return Self.bufferCapacity }  // opened at the write
+        guard let sink = slot.sink, sink.format == outputFormat(format) else { return Self.bufferCapacity }  // opened at the write
         if shared.read({ $0.budget.isLimited }),
-           Double(sink.queuedFrames ?? 0) > Self.scriptedAhead * Double(format.rate) {
+           Double(sink.queuedFrames ?? 0) > Self.scriptedAhead * Double(sink.format.rate) {
             return 0
         }
         let room = min(sink.writableBytes ?? Self.bufferCapacity, Self.bufferCapacity)

@@ -38,6 +38,9 @@ final class PlaybackLoop {
     private(set) var phase = Phase.idle
     private(set) var song: Song?
     var held: Held?
+    /// `PITCH` (mpg123's remote protocol): the song plays this fraction faster (and higher) on
+    /// a live device, which is opened at the song's rate times `1 + pitch`.
+    var pitch = 0.0
     var decoder: AudioDecoder
     private var next: NextSong
     let slot: OutputSlot
@@ -103,10 +106,8 @@ final class PlaybackLoop {
         var result: Result<Void, OutputFailure> = .success(())
         do { try slot.close() } catch { result = .failure(error) }
         decoder.close()
-        shared.update {
-            $0.queueHolder = nil
-            $0.finished = result
-        }
+        holdQueue(of: nil)
+        shared.update { $0.finished = result }
     }
 
     // MARK: Commands
@@ -156,6 +157,10 @@ final class PlaybackLoop {
             rewindToHeard()  // heard at once, not after what a sound server holds
             decoder.setVolume(fraction)
             next.setVolume(fraction)
+        case .setPitch(let value):
+            guard !slot.isFile, value != pitch else { return }
+            rewindToHeard()  // the new speed heard at once: the device reopens at the next write
+            pitch = value
         case .cue(let path):
             next.cue(path)
         case .limitPlayback, .grant, .revokeGrant:

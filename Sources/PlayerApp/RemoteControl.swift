@@ -1,3 +1,4 @@
+import Files
 import PlayerCore
 
 /// mpg123's generic remote interface (`-R`, protocol v10) on top of the session: command lines
@@ -41,6 +42,8 @@ public final class RemoteControl {
     /// The song whose `@I` lines were sent, and whether its `@S` line was.
     private var announced: (token: Int, headerSent: Bool)?
     private var nextProgress: ContinuousClock.Instant?
+    /// What `EQ`, `SHOWEQ` and `RVA` answer.
+    private var equalizer = RemoteEqualizer()
 
     private enum Awaiting {
         case load(since: ContinuousClock.Instant)
@@ -255,8 +258,19 @@ public final class RemoteControl {
             RemoteReplies.help.forEach(reply)
         case .quit:
             quit()
-        case .unsupported(let name, let reason):
-            reply("E Unknown command: \(name) is not available in tplayer (\(reason))")
+        case .equalizer, .simpleEqualizer, .showEqualizer, .rva:
+            equalizer.answer(command)?.forEach(reply)
+        case .equalizerFile(let path):
+            let text = try? FileSystem.readAll(path, limit: 1 << 16).get()
+            reply(text.map { equalizer.load(String(decoding: $0, as: UTF8.self)) } == true ? "EQFILE done" : "E failed to parse given eq file")
+        case .scan:
+            reply(mode == .stopped || session.state.song == nil ? "E No track loaded!" : "SCAN done")
+        case .pitch(let value):
+            // mpg123 applies a pitch only to an open track's format, and answers 0 without one.
+            guard mode != .stopped, session.state.song != nil else { return reply("PITCH 0.000000") }
+            let pitch = max(value, -0.99)
+            controls.submit(.pitch(pitch), from: .remote)
+            reply("PITCH \(RemoteReplies.pitch(pitch))")
         case .invalid(let message):
             reply("E " + RemoteReplies.line(message))
         }

@@ -22,17 +22,21 @@ struct RemoteTests {
         let commands = Self.send(
             "SILENCE", "LP \(song)", "STATE", "SAMPLE", "TAG", "J 100", "SAMPLE", "J +10", "J -1s", "J 2s", "SAMPLE",
             "K 44100", "K +1000", "K -500", "SAMPLE", "V 50", "v 20", "MUTE", "UNMUTE", "FOO", "FOO bar", "  P", "p ", "J",
-            "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "LOADPAUSED \(song)", "S", "S", "P",
+            "  V   50 ", "SAMPLE x", "MUTE 1", "EQ 1 2 0.5", "EQ 3 0 2", "EQ 0 1 1", "EQ 1 40 1", "EQ 2 5 abc", "SEQ 1 1 1",
+            "SHOWEQ", "RVA album", "RVA foo", "RVA radio", "SCAN", "PITCH abc", "PITCH 0.1", "PITCH -1", "PITCH 0",
+            "EQFILE /nonexistent/eq.txt",
+            "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "SCAN", "PITCH 0.2", "LOADPAUSED \(song)", "S", "S", "P",
             "LL -1 \(Harness.root.path)/Resources/demo.m3u", "LL 1 /nonexistent/list.m3u", "LL x", "HELP", "Q")
         let reference = try Self.drive("/usr/bin/mpg123 -R -o dummy", commands)
         let ours = try Self.drive("\(Harness.binary) -R -o null", commands)
         #expect(ours.status == 0)
         let theirs = reference.stdout.split(separator: "\n").map(String.init)
         let mine = ours.stdout.split(separator: "\n").map(String.init)
-        // tplayer's HELP lists what it does (and not EQ, PITCH...): compared up to it.
-        let help = { (lines: [String]) in Array(lines.prefix { $0 != "@H {" }) }
+        // HELP is mpg123's text, with tplayer's own lines before its end.
+        let help = { (lines: [String]) in lines.filter { !$0.hasPrefix("@H tplayer: ") } }
         #expect(help(mine) == help(theirs), "\(zip(help(mine), help(theirs)).filter { $0 != $1 })")
-        #expect(help(mine).count > 40)
+        #expect(mine.count > theirs.count && mine.contains { $0.hasPrefix("@H tplayer: PITCH") })
+        #expect(help(mine).count > 100)
         #expect(mine.contains("@H }") && mine.contains("@H LOAD/L <trackname>: load and start playing resource <trackname>"))
         #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\ntplayer: /nonexistent/list.m3u: no such file\n")
     }
@@ -97,10 +101,12 @@ struct RemoteTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let errors = lines.filter { $0.hasPrefix("@E ") }
-        #expect(errors.count == 7, "\(errors)")
+        #expect(errors.count == 4, "\(errors)")
         #expect(errors[0].contains("too long"))
         #expect(errors[1].contains("binary"))
-        #expect(errors[2].hasPrefix("@E Unknown command: EQ is not available in tplayer"))
+        // mpg123's equaliser, pitch and RVA commands are answered as mpg123 answers them.
+        #expect(errors[2] == "@E No track loaded!", "SCAN with no track")
+        #expect(lines.contains("@1 : 2 : 3.000000") && lines.contains("@PITCH 0.000000") && lines.contains("@RVA mix"))
         #expect(lines.last?.hasPrefix("@SAMPLE 0 ") == true)
     }
 
@@ -166,5 +172,32 @@ struct RemoteTests {
                      "Play -> Prepare (ended)", "remote: QUIT"] {
             #expect(log.contains(step), "\(step) not in:\n\(log)")
         }
+    }
+}
+
+/// `PITCH` on a real sound server: the stream is reopened at the song's rate times 1 + pitch,
+/// and set back; reopening it again and again never hangs (letting go of the old stream under
+/// the engine's lock deadlocked with libpulse's thread).
+@Suite(.serialized)
+struct RemotePitchTests {
+    @Test func pitchPlaysAtAnotherRateOnTheServer() throws {
+        let server = try PulseServer.start()
+        defer { server.stop() }
+        let commands = RemoteTests.send("SILENCE", "LOAD \(Harness.songs[1])") + ["sleep 0.5"]
+            + RemoteTests.send("PITCH 0.5") + ["sleep 1", "echo pitched >&2", "pactl list sink-inputs | grep 'Sample Specification' >&2"]
+            + RemoteTests.send("PITCH 0.1", "PITCH 0.2", "PITCH -0.2", "PITCH 0.3", "PITCH 0") + ["sleep 1"]
+            + ["echo back >&2", "pactl list sink-inputs | grep 'Sample Specification' >&2"] + RemoteTests.send("SAMPLE", "Q")
+        let script = "(" + commands.joined(separator: "; ") + ") | timeout 30 \(Harness.binary) -R -o pulse"
+        let result = try Harness.run("/bin/sh", ["-c", script], environment: server.environment)
+        #expect(result.status == 0, "it ended by itself, never hung: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("@PITCH") } == ["@PITCH 0.500000", "@PITCH 0.100000", "@PITCH 0.200000",
+                                                           "@PITCH -0.200000", "@PITCH 0.300000", "@PITCH 0.000000"])
+        // The server's streams: the test's own keeper at 44.1 kHz, and tplayer's.
+        let parts = result.stderr.components(separatedBy: "back\n")
+        try #require(parts.count == 2, "\(result.stderr)")
+        #expect(parts[0].contains("s16le 2ch 66150Hz"), "44.1 kHz × 1.5: \(parts[0])")
+        #expect(!parts[1].contains("66150Hz") && parts[1].contains("s16le 2ch 44100Hz"), "\(parts[1])")
+        #expect(lines.contains { $0.hasPrefix("@SAMPLE ") })
     }
 }

@@ -42,7 +42,7 @@ final class PipeEngine: PlayerEngine {
     func perform(_ call: EngineCall) {
         switch call {
         case .cue, .limitPlayback, .grant, .revokeGrant: break
-        case .stop, .open, .play, .seek, .setVolume: calls.append("\(call)")
+        case .stop, .open, .play, .seek, .setVolume, .setPitch: calls.append("\(call)")
         }
         switch call {
         case .open(let path, let token):

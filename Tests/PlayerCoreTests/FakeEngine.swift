@@ -43,6 +43,7 @@ final class FakeEngine: PlaybackEngine {
             calls.append("seek \(frame)")
             position = frame
         case .setVolume(let fraction): calls.append("volume \(fraction)")
+        case .setPitch(let value): calls.append("pitch \(value)")
         case .cue(let path): cued = path
         case .limitPlayback(let limited):
             calls.append("limit \(limited)")

@@ -33,9 +33,16 @@ struct RemoteCommandTests {
         #expect(parse("p ") == .invalid("Unknown command or no arguments: p"))
         #expect(parse("LL 1") == .invalid("empty list name"))
         if case .invalid = parse("J abc") {} else { Issue.record("J abc") }
-        if case .unsupported(let name, _) = parse("EQ 1 2 3") { #expect(name == "EQ") } else { Issue.record("EQ") }
-        if case .unsupported = parse("PITCH +0.1") {} else { Issue.record("PITCH") }
-        if case .unsupported = parse("RVA mix") {} else { Issue.record("RVA") }
+        #expect(parse("SAMPLE x") == .invalid("Unknown command with arguments: SAMPLE x"))
+        #expect(parse("  V   50 ") == .volume(50), "blanks before and between skipped, as mpg123 reads them")
+        #expect(parse(" LOAD /x.mp3") == .load("/x.mp3"))
+        #expect(parse("EQ 1 2 0.5") == .equalizer(channel: 1, band: 2, value: 0.5))
+        #expect(parse("EQ 2 5 abc") == .invalid("invalid arguments for EQ: 2 5 abc"))
+        #expect(parse("SEQ 1 1.5 2x") == .simpleEqualizer(bass: 1, mid: 1.5, treble: 2), "each number read as sscanf reads it")
+        #expect(parse("PITCH +0.1") == .pitch(0.1))
+        #expect(parse("PITCH abc") == .invalid("invalid arguments for PITCH: abc"))
+        #expect(parse("RVA mix") == .rva("mix"))
+        #expect(parse("SCAN") == .scan && parse("SHOWEQ") == .showEqualizer)
         if case .invalid(let why) = RemoteCommand.parse(Array(repeating: UInt8(ascii: "L"), count: 3000)) {
             #expect(why == "line too long (longer than 2048 bytes): ignored", "not a length the reader never saw")
         } else { Issue.record("long line") }
@@ -134,5 +141,35 @@ struct TagsFromID3Tests {
         v2.title = nil
         #expect(SongInfo.Tags(SongInfo.ID3(v1: v1, v2: v2)).title == "Title")  // no v2 title or artist
         #expect(SongInfo.Tags(SongInfo.ID3()) == SongInfo.Tags())
+    }
+}
+
+/// What mpg123 answers to its equaliser and RVA commands, kept as it keeps them.
+struct RemoteEqualizerTests {
+    @Test func bandsSetAreShownAndAFileSetsThemAll() {
+        var equalizer = RemoteEqualizer()
+        let answer1 = equalizer.answer(.equalizer(channel: 2, band: 31, value: 0.25))
+        #expect(answer1 == ["2 : 31 : 0.250000"])
+        let answer2 = equalizer.answer(.equalizer(channel: 4, band: 1, value: 1))
+        #expect(answer2?.first?.hasPrefix("E failed to set eq") == true)
+        let answer3 = equalizer.answer(.showEqualizer)
+        #expect(answer3?.contains("SHOWEQ 2 : 31 : 0.250000") == true)
+        let answer4 = equalizer.answer(.showEqualizer)
+        #expect(answer4?.contains("SHOWEQ 1 : 31 : 1.000000") == true, "the left band untouched")
+        let file = "# comment\n" + (0..<32).map { "\(Double($0) / 10) 0.5" }.joined(separator: "\r\n")
+        let loaded5 = equalizer.load(file)
+        #expect(loaded5)
+        let answer6 = equalizer.answer(.showEqualizer)
+        #expect(answer6?.contains("SHOWEQ 1 : 3 : 0.300000") == true)
+        let loaded7 = equalizer.load("1 1\n2 2\n")
+        #expect(!loaded7, "fewer than 32 bands is no eq file")
+        let loaded8 = equalizer.load(String(repeating: "x y\n", count: 32))
+        #expect(!loaded8)
+        let answer9 = equalizer.answer(.rva("audiophile"))
+        #expect(answer9 == ["RVA album"])
+        let answer10 = equalizer.answer(.rva("loud"))
+        #expect(answer10 == ["RVA album"], "a word mpg123 does not know keeps the mode")
+        let answer11 = equalizer.answer(.pitch(0.1))
+        #expect(answer11 == nil)
     }
 }

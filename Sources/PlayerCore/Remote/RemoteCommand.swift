@@ -30,8 +30,19 @@ public enum RemoteCommand: Equatable, Sendable {
     case tag
     case help
     case quit
-    /// A command mpg123 has that tplayer does not do (EQ, PITCH, RVA…): answered with `@E`.
-    case unsupported(name: String, reason: String)
+    /// `PITCH <value>`: play faster (+0.01 is 1 % faster) or slower, higher or lower, by
+    /// playing at another rate, as mpg123 does. The value is where the pitch goes, not a step.
+    case pitch(Double)
+    /// `EQ <channel> <band> <value>` and the other equaliser commands: answered as mpg123
+    /// answers them (tplayer does not equalise; see the README).
+    case equalizer(channel: Int, band: Int, value: Double)
+    case simpleEqualizer(bass: Double, mid: Double, treble: Double)
+    case equalizerFile(Path)
+    case showEqualizer
+    /// `RVA <mode>`: the word as given (mpg123 keeps its mode for a word it does not know).
+    case rva(String)
+    /// `SCAN`: tplayer builds the seek index itself when a track opens; answered at once.
+    case scan
     /// Not a command, or one missing its argument: the `@E` line to answer.
     case invalid(String)
 
@@ -72,19 +83,24 @@ public enum RemoteCommand: Equatable, Sendable {
         case "SAMPLE": return .sample
         case "FORMAT": return .format
         case "STATE": return .state
-        case "SCAN": return .unsupported(name: "SCAN", reason: "not needed: tplayer builds the seek index itself when a song opens")
-        case "SHOWEQ": return .unsupported(name: "SHOWEQ", reason: "tplayer has no equalizer")
+        case "SCAN": return .scan
+        case "SHOWEQ": return .showEqualizer
         default: break
         }
-        // A command with an argument: the name up to the first blank, the rest as it is.
-        guard let blank = line.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }), blank > 0 else {
-            return .invalid("Unknown command or no arguments: \(whole.isEmpty ? "" : String(decoding: line, as: UTF8.self))")
+        // A command with an argument: blanks before it skipped, the name up to the next blank,
+        // and after that one blank the rest as it is (`  V   50 ` is VOLUME with `  50 `, as
+        // mpg123 reads it).
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let command = line.drop(while: isBlank)
+        guard let blank = command.firstIndex(where: isBlank) else {
+            return .invalid("Unknown command or no arguments: \(String(decoding: line, as: UTF8.self))")
         }
-        let name = String(decoding: line[..<blank], as: UTF8.self).uppercased()
-        let argumentBytes = Array(line[(blank + 1)...])
+        let written = String(decoding: command[..<blank], as: UTF8.self)
+        let name = written.uppercased()
+        let argumentBytes = Array(command[(blank + 1)...])
         let argument = String(decoding: argumentBytes, as: UTF8.self)
         guard !argumentBytes.isEmpty else {
-            return .invalid("Unknown command or no arguments: \(String(decoding: line[..<blank], as: UTF8.self))")
+            return .invalid("Unknown command or no arguments: \(written)")
         }
         switch name {
         case "L", "LOAD": return .load(Path(bytes: argumentBytes))
@@ -122,16 +138,41 @@ public enum RemoteCommand: Equatable, Sendable {
                 return .invalid("invalid arguments for VOLUME: \(argument) (a percentage, 0 to 100)")
             }
             return .volume(percent)
-        case "E", "EQ", "SEQ", "EQFILE":
-            return .unsupported(name: name, reason: "tplayer has no equalizer; the audio is played exactly as decoded")
+        case "E", "EQ":
+            let numbers = leadingNumbers(argument, count: 3)
+            guard numbers.count == 3, let channel = Int(exactly: numbers[0].rounded(.towardZero)),
+                  let band = Int(exactly: numbers[1].rounded(.towardZero)) else {
+                return .invalid("invalid arguments for EQ: \(argument)")
+            }
+            return .equalizer(channel: channel, band: band, value: numbers[2])
+        case "SEQ":
+            let numbers = leadingNumbers(argument, count: 3)
+            guard numbers.count == 3 else { return .invalid("invalid arguments for SEQ: \(argument)") }
+            return .simpleEqualizer(bass: numbers[0], mid: numbers[1], treble: numbers[2])
+        case "EQFILE": return .equalizerFile(Path(bytes: argumentBytes))
         case "PITCH":
-            return .unsupported(name: name, reason: "tplayer plays at the song's own speed")
-        case "RVA":
-            return .unsupported(name: name, reason: "tplayer applies no ReplayGain/RVA; use VOLUME")
+            guard let value = leadingNumbers(argument, count: 1).first else {
+                return .invalid("invalid arguments for PITCH: \(argument)")
+            }
+            return .pitch(value)
+        case "RVA": return .rva(argument)
         default:
             // mpg123's words for a name it does not know that came with arguments.
-            return .invalid("Unknown command with arguments: \(String(decoding: line, as: UTF8.self))")
+            return .invalid("Unknown command with arguments: \(written) \(argument)")
         }
+    }
+
+    /// The first `count` numbers of `text`, each read from the start of a blank-separated word as
+    /// C's `sscanf("%lf")` reads it; fewer when a word does not start with one.
+    static func leadingNumbers(_ text: String, count: Int) -> [Double] {
+        var numbers: [Double] = []
+        for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(count) {
+            let characters = Array(word.prefix(64))
+            guard let number = (1...characters.count).reversed().lazy
+                .compactMap({ Double(String(characters[..<$0])) }).first(where: { $0.isFinite }) else { break }
+            numbers.append(number)
+        }
+        return numbers
     }
 
     private static func clamp(_ value: Int64) -> Int64 {

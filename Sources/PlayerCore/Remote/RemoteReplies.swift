@@ -112,49 +112,15 @@ public enum RemoteReplies {
         Double(samplesPerFrame(song)) / Double(max(song.sampleRate, 1))
     }
 
+    /// `@PITCH`'s value, as mpg123 prints it (`0.100000`).
+    public static func pitch(_ value: Double) -> String {
+        fixed(value, 6)
+    }
+
     /// `@V`: the volume, as mpg123 prints it (`50.000000%`).
     public static func volume(_ percent: Double) -> String {
         "V \(fixed(percent, 6))%"
     }
-
-    public static let help: [String] = [
-        "H {",
-        "H HELP/H: command listing (LONG/SHORT forms), command case insensitve",
-        "H LOAD/L <trackname>: load and start playing resource <trackname>",
-        "H LOADPAUSED/LP <trackname>: load but do not start playing resource <trackname>",
-        "H LOADLIST/LL <entry> <url>: load a playlist from given <url>, and display its entries, optionally load and play one of these specificed by the integer <entry> (<0: just list, 0: play last track, >0:play track with that position in list)",
-        "H PAUSE/P: pause playback",
-        "H STOP/S: stop playback (closes file)",
-        "H JUMP/J <frame>|<+offset>|<-offset>|<[+|-]seconds>s: jump to mpeg frame <frame> or change position by offset, same in seconds if number followed by \"s\"",
-        "H VOLUME/V <percent>: set volume in % (0..100); float value",
-        "H MUTE: turn on software mute in output",
-        "H UNMUTE: turn off software mute in output",
-        "H SEEK/K <sample>|<+offset>|<-offset>: jump to output sample position <samples> or change position by offset",
-        "H SAMPLE: print out the sample position and total number of samples",
-        "H FORMAT: print out sampling rate in Hz and channel count",
-        "H SILENCE: be silent during playback (no progress info, opposite of PROGRESS)",
-        "H PROGRESS: turn on progress display (opposite of SILENCE)",
-        "H STATE: Print auxiliary state info in several lines (just try it to see what info is there).",
-        "H TAG/T: Print all available (ID3) tag info, for ID3v2 that gives output of all collected text fields, using the ID3v2.3/4 4-character names.",
-        "H    The output is multiple lines, begin marked by \"@T {\", end by \"@T }\".",
-        "H    ID3v1 data is like in the @I info lines (see below), just with \"@T\" in front.",
-        "H    An ID3v2 data field is introduced via ([ ... ] means optional):",
-        "H     @T ID3v2.<NAME>[ [lang(<LANG>)] desc(<description>)]:",
-        "H    The lines of data follow with \"=\" prefixed:",
-        "H     @T =<one line of content in UTF-8 encoding>",
-        "H QUIT/Q: quit",
-        "H Not in tplayer (answered with @E): EQ/E, SEQ, EQFILE, SHOWEQ (no equalizer), PITCH, RVA, SCAN.",
-        "H meaning of the @S stream info:",
-        "H S <mpeg-version> <layer> <sampling freq> <mode(stereo/mono/...)> <mode_ext> <framesize> <stereo> <copyright> <error_protected> <emphasis> <bitrate> <extension> <vbr(0/1/2=CBR/VBR/ABR)>",
-        "H The @I lines after loading a track give some ID3 info, the format:",
-        "H      @I ID3:artist  album  year  comment genretext",
-        "H     where artist,album and comment are exactly 30 characters each, year is 4 characters, genre text unspecified.",
-        "H     You will encounter \"@I ID3.genre:<number>\" and \"@I ID3.track:<number>\".",
-        "H     Then, there is an excerpt of ID3v2 info in the structure",
-        "H      @I ID3v2.title:Blabla bla Bla",
-        "H     for every line of the \"title\" data field. Likewise for other fields (author, album, etc).",
-        "H }",
-    ]
 
     /// `text` made one line: every control character (a line break, an escape) becomes a space.
     public static func line(_ text: String) -> String {

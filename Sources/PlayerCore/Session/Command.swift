@@ -21,6 +21,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case toggleMute
     /// Mute (true) or unmute (false), whatever it was.
     case setMute(Bool)
+    /// Play this fraction faster (and higher), by playing at another rate (mpg123's `PITCH`).
+    case pitch(Double)
     /// Ask for a path to load (the terminal shows a prompt).
     case promptLoad
     /// Show the key list.
@@ -47,6 +49,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .changeVolume(let step): "volume \(step < 0 ? "" : "+")\(step)%"
         case .toggleMute: "mute toggle"
         case .setMute(let on): "mute " + (on ? "on" : "off")
+        case .pitch(let value): "pitch \(value)"
         case .promptLoad: "prompt"
         case .help: "help"
         case .info: "info"

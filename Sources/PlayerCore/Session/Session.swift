@@ -179,6 +179,8 @@ public final class Session {
         case .setMute(let on):
             muted = on
             applyVolume()
+        case .pitch(let value):
+            engine.perform(.setPitch(value))
         case .promptLoad, .help, .info: break  // the terminal's own business
         }
     }

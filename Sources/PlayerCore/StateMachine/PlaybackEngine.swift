@@ -53,6 +53,9 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     case seek(SeekTarget)
     /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
     case setVolume(Double)
+    /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
+    /// kept across songs (mpg123's `PITCH`).
+    case setPitch(Double)
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
     case cue(Path?)
@@ -72,6 +75,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .play: "play"
         case .seek(let target): "seek \(target)"
         case .setVolume(let fraction): "volume \(fraction)"
+        case .setPitch(let value): "pitch \(value)"
         case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
         case .limitPlayback(let limited): "limit \(limited)"
         case .grant(let time, let id): "grant \(time.seconds)s as \(id)"
