@@ -30,6 +30,8 @@ typedef struct tp_sdbus {
     int (*emit_properties_changed_strv)(sd_bus *bus, const char *path, const char *interface, char **names);
     int (*message_new_signal)(sd_bus *bus, sd_bus_message **m, const char *path, const char *interface, const char *member);
     int (*message_new_method_return)(sd_bus_message *call, sd_bus_message **m);
+    int (*reply_method_error)(sd_bus_message *call, const sd_bus_error *e);
+    sd_bus_message *(*message_ref)(sd_bus_message *m);
     sd_bus_message *(*message_unref)(sd_bus_message *m);
     int (*message_append_basic)(sd_bus_message *m, char type, const void *p);
     int (*message_read_basic)(sd_bus_message *m, char type, void *p);
@@ -37,6 +39,7 @@ typedef struct tp_sdbus {
     int (*message_close_container)(sd_bus_message *m);
     const char *(*message_get_member)(sd_bus_message *m);
     int (*error_set)(sd_bus_error *e, const char *name, const char *message);
+    void (*error_free)(sd_bus_error *e);
     /// What a vtable's first entry points to, to say which vtable format it is in.
     const unsigned *vtable_format;
 } tp_sdbus;
@@ -58,6 +61,8 @@ static inline int tp_sdbus_load(tp_sdbus *api) {
     TP_LOAD(emit_properties_changed_strv, sd_bus_emit_properties_changed_strv);
     TP_LOAD(message_new_signal, sd_bus_message_new_signal);
     TP_LOAD(message_new_method_return, sd_bus_message_new_method_return);
+    TP_LOAD(reply_method_error, sd_bus_reply_method_error);
+    TP_LOAD(message_ref, sd_bus_message_ref);
     TP_LOAD(message_unref, sd_bus_message_unref);
     TP_LOAD(message_append_basic, sd_bus_message_append_basic);
     TP_LOAD(message_read_basic, sd_bus_message_read_basic);
@@ -65,6 +70,7 @@ static inline int tp_sdbus_load(tp_sdbus *api) {
     TP_LOAD(message_close_container, sd_bus_message_close_container);
     TP_LOAD(message_get_member, sd_bus_message_get_member);
     TP_LOAD(error_set, sd_bus_error_set);
+    TP_LOAD(error_free, sd_bus_error_free);
     TP_LOAD(vtable_format, sd_bus_object_vtable_format);
 #undef TP_LOAD
     return 0;
@@ -115,8 +121,8 @@ static inline sd_bus_vtable *tp_vtable_copy(const sd_bus_vtable *table, size_t s
     return copy;
 }
 
-/// org.mpris.MediaPlayer2
-static inline sd_bus_vtable *tp_mpris_root(const unsigned *format) {
+/// org.mpris.MediaPlayer2; `DesktopEntry` only when `desktop_entry` (a desktop file is installed).
+static inline sd_bus_vtable *tp_mpris_root(const unsigned *format, int desktop_entry) {
     const sd_bus_vtable table[] = {
     SD_BUS_VTABLE_START(0),
     SD_BUS_METHOD("Raise", "", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
@@ -127,9 +133,14 @@ static inline sd_bus_vtable *tp_mpris_root(const unsigned *format) {
     SD_BUS_PROPERTY("Identity", "s", tp_bus_get, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("SupportedUriSchemes", "as", tp_bus_get, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_PROPERTY("SupportedMimeTypes", "as", tp_bus_get, 0, SD_BUS_VTABLE_PROPERTY_CONST),
+    SD_BUS_PROPERTY("DesktopEntry", "s", tp_bus_get, 0, SD_BUS_VTABLE_PROPERTY_CONST),
     SD_BUS_VTABLE_END
 };
-    return tp_vtable_copy(table, sizeof table);
+    sd_bus_vtable *copy = tp_vtable_copy(table, sizeof table);
+    size_t count = sizeof table / sizeof table[0];
+    // Without a desktop file the table ends where DesktopEntry would be.
+    if (copy && !desktop_entry) copy[count - 2] = copy[count - 1];
+    return copy;
 }
 
 /// org.mpris.MediaPlayer2.Player
@@ -142,10 +153,12 @@ static inline sd_bus_vtable *tp_mpris_player(const unsigned *format) {
     SD_BUS_METHOD("PlayPause", "", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("Stop", "", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_METHOD("Play", "", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("Seek", "x", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("SetPosition", "ox", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_METHOD("OpenUri", "s", "", tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
-    SD_BUS_SIGNAL("Seeked", "x", 0),
+    // The arguments are named as the spec names them (introspection shows them).
+    SD_BUS_METHOD_WITH_NAMES("Seek", "x", SD_BUS_PARAM(Offset), "", , tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_NAMES("SetPosition", "ox", SD_BUS_PARAM(TrackId) SD_BUS_PARAM(Position), "", ,
+                             tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_NAMES("OpenUri", "s", SD_BUS_PARAM(Uri), "", , tp_bus_method, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_SIGNAL_WITH_NAMES("Seeked", "x", SD_BUS_PARAM(Position), 0),
     SD_BUS_PROPERTY("PlaybackStatus", "s", tp_bus_get, 0, TP_CHANGES),
     SD_BUS_WRITABLE_PROPERTY("LoopStatus", "s", tp_bus_get, tp_bus_set, 0, TP_CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
     SD_BUS_WRITABLE_PROPERTY("Rate", "d", tp_bus_get, tp_bus_set, 0, TP_CHANGES | SD_BUS_VTABLE_UNPRIVILEGED),
@@ -171,6 +184,15 @@ static inline sd_bus_vtable *tp_mpris_player(const unsigned *format) {
 /// sd_bus_error_set, whose name and message are constant strings here.
 static inline int tp_bus_error(const tp_sdbus *api, sd_bus_error *error, const char *name, const char *message) {
     return api->error_set(error, name, message);
+}
+
+/// Answers `call` later (after its handler returned) with the D-Bus error `name` and `message`.
+static inline int tp_bus_reply_error(const tp_sdbus *api, sd_bus_message *call, const char *name, const char *message) {
+    sd_bus_error error = SD_BUS_ERROR_NULL;
+    api->error_set(&error, name, message);
+    int result = api->reply_method_error(call, &error);
+    api->error_free(&error);
+    return result;
 }
 
 #endif

@@ -29,11 +29,18 @@ public final class MprisServer: OutsideControl {
     /// The well-known name it owns.
     public private(set) var name = ""
     private var announced: MprisProperties?
+    /// `DesktopEntry`, offered only when a desktop file for tplayer is installed.
+    private let desktopEntry: String?
 
     /// Connects to the session bus and takes the name; `nil` when there is no bus to take.
     public static func start(controls: Controls, position: @escaping () -> Int64) -> MprisServer? {
         guard let bus = SdBus.openUser() else { return nil }
-        let server = MprisServer(bus: bus, controls: controls, position: position)
+        var environment: [String: String] = [:]
+        for name in ["XDG_DATA_HOME", "XDG_DATA_DIRS", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        let desktopEntry = MprisDesktopEntry.find(environment: environment, exists: FileSystem.exists)
+        let server = MprisServer(bus: bus, controls: controls, position: position, desktopEntry: desktopEntry)
         guard server.register() else {
             server.close()
             return nil
@@ -41,8 +48,9 @@ public final class MprisServer: OutsideControl {
         return server
     }
 
-    private init(bus: SdBus, controls: Controls, position: @escaping () -> Int64) {
+    private init(bus: SdBus, controls: Controls, position: @escaping () -> Int64, desktopEntry: String?) {
         self.bus = bus
+        self.desktopEntry = desktopEntry
         self.controls = controls
         self.position = position
         handlers = .allocate(capacity: 1)
@@ -74,7 +82,7 @@ public final class MprisServer: OutsideControl {
     }
 
     private func register() -> Bool {
-        guard bus.addObject(Self.objectPath, Self.rootInterface, userdata: handlers, vtable: { tp_mpris_root($0) }),
+        guard bus.addObject(Self.objectPath, Self.rootInterface, userdata: handlers, vtable: { tp_mpris_root($0, desktopEntry == nil ? 0 : 1) }),
               bus.addObject(Self.objectPath, Self.playerInterface, userdata: handlers, vtable: { tp_mpris_player($0) })
         else { return false }
         for candidate in ["org.mpris.MediaPlayer2.tplayer", "org.mpris.MediaPlayer2.tplayer.instance\(getpid())"] {
@@ -180,6 +188,7 @@ public final class MprisServer: OutsideControl {
         case "CanQuit", "CanControl": return bus.append(reply, true)
         case "CanRaise", "HasTrackList": return bus.append(reply, false)
         case "Identity": return bus.append(reply, "tplayer")
+        case "DesktopEntry": return desktopEntry.map { bus.append(reply, $0) } ?? -ENOENT
         case "SupportedUriSchemes": return bus.appendList(reply, ["file"])
         case "SupportedMimeTypes": return bus.appendList(reply, ["audio/mpeg"])
         case "PlaybackStatus": return bus.append(reply, now.playbackStatus)
