@@ -28,7 +28,7 @@ public final class MprisServer: OutsideControl {
     private let position: () -> Int64
     /// The well-known name it owns.
     public private(set) var name = ""
-    private var announced: MprisProperties?
+    private var announcer = MprisAnnouncer(folder: FileSystem.currentFolder())
     /// `DesktopEntry`, offered only when a desktop file for tplayer is installed.
     private let desktopEntry: String?
 
@@ -126,10 +126,9 @@ public final class MprisServer: OutsideControl {
         // Messages sd-bus has already read off the socket do not make it readable again.
         process()
         guard bus.isOpen else { return }
-        let now = MprisProperties(session)
-        defer { announced = now }
-        guard let before = announced, before != now else { return }
-        bus.emitPropertiesChanged(Self.objectPath, Self.playerInterface, now.changed(since: before))
+        let changed = announcer.changes(in: session)
+        guard !changed.isEmpty else { return }
+        bus.emitPropertiesChanged(Self.objectPath, Self.playerInterface, changed)
         bus.flush()
     }
 
@@ -159,7 +158,7 @@ public final class MprisServer: OutsideControl {
         case "OpenUri":
             var uri: UnsafePointer<CChar>?
             guard bus.read(message, "s", &uri) > 0, let uri else { return -EINVAL }
-            request = .openUri(String(cString: uri))
+            return open(String(cString: uri), message, error)
         default:
             return bus.error(error, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
         }
@@ -169,21 +168,52 @@ public final class MprisServer: OutsideControl {
 
     /// Hands what `request` means to the one door; a refusal is returned as sd-bus's answer.
     private func submit(_ request: MprisRequest, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32? {
-        switch MprisMapping.commands(for: request, state: session.state, muted: session.muted) {
+        switch MprisMapping.commands(for: request, in: session) {
         case .success(let commands):
             controls.submit(commands, from: .mpris)
             return nil
-        case .failure(.invalid):
-            return -EINVAL
-        case .failure(.invalidArguments(let why)):
-            return bus.error(error, "org.freedesktop.DBus.Error.InvalidArgs", why)
+        case .failure(let refusal):
+            return refuse(refusal, error)
         }
+    }
+
+    private func refuse(_ refusal: MprisRefusal, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        guard let (name, message) = Self.error(for: refusal) else { return -EINVAL }
+        return bus.error(error, name, message)
+    }
+
+    /// The D-Bus error name and message of `refusal`; `nil` for plain `EINVAL`.
+    private static func error(for refusal: MprisRefusal) -> (String, String)? {
+        switch refusal {
+        case .invalid: nil
+        case .invalidArguments(let why): ("org.freedesktop.DBus.Error.InvalidArgs", why)
+        case .failed(let why): ("org.freedesktop.DBus.Error.Failed", why)
+        }
+    }
+
+    /// `OpenUri`: answered once what the URI names has been opened off the main loop (a slow
+    /// file, even a FIFO, never holds the loop): success when its first song plays, an error
+    /// when nothing in it can be played (and nothing is added) or a newer load came first.
+    private func open(_ uri: String, _ call: OpaquePointer, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let commands: [Command]
+        switch MprisMapping.commands(for: .openUri(uri), in: session) {
+        case .success(let mapped): commands = mapped
+        case .failure(let refusal): return refuse(refusal, error)
+        }
+        guard case .load(let path)? = commands.first else { return bus.replyEmpty(to: call) }
+        let kept = bus.keep(call)
+        controls.load(path, from: .mpris) { [weak self] answer in
+            guard let self else { return }
+            let error = MprisMapping.refusal(for: answer).flatMap(Self.error)
+            self.bus.answer(kept, error: error)
+        }
+        return 1  // answered later
     }
 
     // MARK: - Properties
 
     private func read(_ property: String, into reply: OpaquePointer) -> Int32 {
-        let now = MprisProperties(session)
+        let now = announcer.properties(of: session)
         switch property {
         case "CanQuit", "CanControl": return bus.append(reply, true)
         case "CanRaise", "HasTrackList": return bus.append(reply, false)
@@ -234,7 +264,7 @@ public final class MprisServer: OutsideControl {
     }
 
     private func appendMetadata(_ reply: OpaquePointer) -> Int32 {
-        let metadata = MprisMetadata(session, folder: FileSystem.currentFolder())
+        let metadata = announcer.metadata(of: session)
         guard bus.openContainer(reply, "a", "{sv}") >= 0 else { return -ENOMEM }
         bus.entry(reply, "mpris:trackid", "o") { bus.append(reply, metadata.trackID, type: "o") }
         if let length = metadata.length { bus.entry(reply, "mpris:length", "x") { bus.append(reply, length) } }

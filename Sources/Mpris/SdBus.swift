@@ -113,6 +113,25 @@ final class SdBus {
         return send(reply)
     }
 
+    /// Keeps the method call `call` (its handler returns without replying) to `answer` later.
+    func keep(_ call: OpaquePointer) -> OpaquePointer {
+        _ = api.pointee.message_ref(call)
+        return call
+    }
+
+    /// Answers a call kept with `keep`, with an empty return or `error` (its name and message),
+    /// and lets it go. Once the bus is closed the caller has nothing to hear.
+    func answer(_ call: OpaquePointer, error: (name: String, message: String)?) {
+        defer { unref(call) }
+        guard isOpen else { return }
+        if let error {
+            _ = tp_bus_reply_error(api, call, error.name, error.message)
+        } else {
+            _ = replyEmpty(to: call)
+        }
+        flush()
+    }
+
     /// Sets `error` to the D-Bus error `name`, with `message`; returns what a handler returns.
     func error(_ error: UnsafeMutablePointer<sd_bus_error>?, _ name: String, _ message: String) -> Int32 {
         tp_bus_error(api, error, name, message)

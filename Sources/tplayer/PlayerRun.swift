@@ -110,7 +110,7 @@ struct PlayerRun {
                 return (expanded.problems.map(\.brief) + probed.refused, probed.entries)
             }, then: { (problems: [String], entries: [Entry]) in
                 problems.forEach { say("tplayer: " + $0) }
-                done(entries)
+                done(entries, problems)
             })
         }
         let runner = launch.script.map {

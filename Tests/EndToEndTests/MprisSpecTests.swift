@@ -22,7 +22,8 @@ struct MprisSpecTests {
     /// (a root property), `track` (the current trackid) and `settle` (a short wait) to hand.
     static func run(_ songs: [String], in folder: URL, environment: String = "", _ body: String) throws -> Said {
         let socket = "tplayer-spec-\(getpid())"
-        let quoted = songs.map { "'\($0)'" }.joined(separator: " ")
+        // A name with a `*` is left to the shell (a name that is not UTF-8, by a pattern).
+        let quoted = songs.map { $0.contains("*") ? $0 : "'\($0)'" }.joined(separator: " ")
         let script = """
             set -u
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
@@ -72,5 +73,80 @@ struct MprisSpecTests {
         try Data("[Desktop Entry]\nName=tplayer\n".utf8).write(to: URL(fileURLWithPath: dirs + "/applications/tplayer.desktop"))
         let installed = try Self.run([song], in: folder, environment: "XDG_DATA_HOME='\(data)' XDG_DATA_DIRS='\(dirs)'", body)
         #expect(installed.value("entry") == "(<'tplayer'>,)", "\(installed.all)")
+    }
+
+    /// Stop is Stopped (and Play plays from the start); on the last song with LoopStatus None
+    /// CanGoNext is false and Next does nothing; SetPosition at or past the end is ignored.
+    @Test func stopNextAndSetPositionFollowTheSpec() throws {
+        let folder = try Harness.temporaryFolder()
+        let first = try Harness.makeSong(seconds: 10, in: folder, name: "first.mp3")
+        let last = try Harness.makeSong(seconds: 10, in: folder, name: "last.mp3")
+        let said = try Self.run([first, last], in: folder, """
+            ${CALL}Stop; settle
+            echo "stop $($GET PlaybackStatus) $(playerctl -p tplayer position)"
+            ${CALL}Play; settle
+            echo "play $($GET PlaybackStatus)"
+            ${CALL}Next; settle
+            echo "last $($GET CanGoNext) $($GET CanGoPrevious) $(track)"
+            ${CALL}Next; settle
+            echo "next $($GET PlaybackStatus) $(track)"
+            ${CALL}SetPosition "$(track)" 10000000; settle
+            ${CALL}SetPosition "$(track)" 40000000; settle
+            echo "setposition $($GET PlaybackStatus) $(track)"
+            """)
+        #expect(said.value("stop") == "(<'Stopped'>,) 0.000000", "\(said.all)")
+        #expect(said.value("play") == "(<'Playing'>,)")
+        #expect(said.value("last") == "(<false>,) (<true>,) /org/tplayer/track/1", "\(said.all)")
+        #expect(said.value("next") == "(<'Playing'>,) /org/tplayer/track/1", "\(said.all)")
+        #expect(said.value("setposition") == "(<'Playing'>,) /org/tplayer/track/1", "\(said.all)")
+        #expect(!said.all.contains("(seek 10.0s)") && !said.all.contains("(seek 40.0s)"), "\(said.all)")
+    }
+
+    /// OpenUri answers once the file is opened: an error for a missing or non-audio file, with
+    /// nothing added and the song playing untouched; tplayer's own `xesam:url` of a name that
+    /// is not UTF-8 plays that song.
+    @Test func openUriAnswersWhetherItPlays() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 10, in: folder, name: "song.mp3")
+        let plain = try Harness.makeSong(seconds: 10, in: folder, name: "plain.mp3")
+        try Data("not audio\n".utf8).write(to: folder.appendingPathComponent("text.mp3"))
+        try Harness.run("/bin/sh", ["-c", "mv '\(plain)' \"$(printf '\(folder.path)/odd-\\377.mp3')\""])
+        let said = try Self.run([song, "'\(folder.path)'/odd-*.mp3"], in: folder, """
+            ${CALL}Next; settle
+            url=$(playerctl -p tplayer metadata xesam:url); echo "url $url"
+            ${CALL}Previous; settle
+            echo "missing $(${CALL}OpenUri 'file://\(folder.path)/gone.mp3' 2>&1 | tr '\n' ' ')"
+            echo "text $(${CALL}OpenUri 'file://\(folder.path)/text.mp3' 2>&1 | tr '\n' ' ')"
+            settle
+            echo "after $(track)"
+            echo "odd $(${CALL}OpenUri "$url" 2>&1)"; settle
+            echo "playing $(playerctl -p tplayer metadata xesam:url) $(track)"
+            """)
+        #expect(said.value("url") == "file://\(folder.path)/odd-%FF.mp3", "\(said.all)")
+        #expect(said.value("missing").contains("org.freedesktop.DBus.Error.InvalidArgs: nothing to play, nothing added: \(folder.path)/gone.mp3: no such file"), "\(said.all)")
+        #expect(said.value("text").contains("org.freedesktop.DBus.Error.InvalidArgs: nothing to play, nothing added: \(folder.path)/text.mp3:"), "\(said.all)")
+        #expect(said.value("after").hasPrefix("/org/tplayer/track/0"), "the same song, the same trackid: \(said.all)")
+        #expect(said.value("odd") == "()", "\(said.all)")
+        #expect(said.value("playing") == "file://\(folder.path)/odd-%FF.mp3 /org/tplayer/track/2", "a third entry: \(said.all)")
+    }
+
+    /// Each track change is one PropertiesChanged with the new Metadata, never "no track" first.
+    @Test func aTrackChangeIsAnnouncedOnce() throws {
+        let folder = try Harness.temporaryFolder()
+        let first = try Harness.makeSong(seconds: 10, in: folder, name: "first.mp3")
+        let second = try Harness.makeSong(seconds: 10, in: folder, name: "second.mp3")
+        let monitor = folder.appendingPathComponent("monitor.txt").path
+        let said = try Self.run([first, second], in: folder, """
+            dbus-monitor "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'" > '\(monitor)' 2>/dev/null & watch=$!
+            sleep 0.3
+            ${CALL}Next; settle
+            kill $watch
+            echo "changes $(grep -c 'member=PropertiesChanged' '\(monitor)')"
+            echo "notrack $(grep -c 'NoTrack' '\(monitor)')"
+            echo "tracks $(grep -o '/org/tplayer/track/[0-9]*' '\(monitor)' | tr '\n' ' ')"
+            """)
+        #expect(said.value("changes") == "1", "\(said.all)")
+        #expect(said.value("notrack") == "0", "\(said.all)")
+        #expect(said.value("tracks") == "/org/tplayer/track/1 ", "\(said.all)")
     }
 }

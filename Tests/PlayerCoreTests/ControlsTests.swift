@@ -76,7 +76,7 @@ struct ControlsTests {
 
 struct MprisMappingTests {
     private func commands(_ request: MprisRequest, _ session: Session) -> Result<[Command], MprisRefusal> {
-        MprisMapping.commands(for: request, state: session.state, muted: session.muted)
+        MprisMapping.commands(for: request, in: session)
     }
 
     @Test func theSimpleMethodsAreTheKeysCommands() {
@@ -84,7 +84,6 @@ struct MprisMappingTests {
         #expect(commands(.raise, session) == .success([]))
         #expect(commands(.quit, session) == .success([.quit]))
         #expect(commands(.next, session) == .success([.next]))
-        #expect(commands(.previous, session) == .success([.previous]))
         #expect(commands(.play, session) == .success([.play]))
         #expect(commands(.playPause, session) == .success([.toggle]))
     }
@@ -102,14 +101,20 @@ struct MprisMappingTests {
         #expect(commands(.pause, playing) == .success([]))
     }
 
-    /// The spec's Stop goes back to the start; tplayer's own stop keeps the place.
-    @Test func stopRewinds() {
+    /// The spec's Stop goes back to the start and is Stopped; tplayer's own stop keeps the
+    /// place and is Paused. A later Play plays from the start.
+    @Test func stopRewindsAndIsStopped() {
         let (session, engine) = playingSession()
-        #expect(commands(.stop, session) == .success([.stop, .seek(.to(.zero))]))
+        #expect(commands(.stop, session) == .success([.rewind]))
         engine.position = 44_100 * 3
         Controls(session: session).submit(try! commands(.stop, session).get(), from: .mpris)
         #expect(session.state.id == .stop)
         #expect(engine.calls.suffix(2) == ["stop", "seek 0"])
+        #expect(MprisProperties(session).playbackStatus == "Stopped")
+        session.perform(.play)
+        #expect(MprisProperties(session).playbackStatus == "Playing")
+        session.perform(.stop)
+        #expect(MprisProperties(session).playbackStatus == "Paused", "a pause after the Stop keeps its place")
     }
 
     @Test func seekIsRelativeAndAnOffsetThatCannotBeATimeIsRefused() {
@@ -122,14 +127,17 @@ struct MprisMappingTests {
     /// SetPosition is ignored unless it names the song playing and lands inside it.
     @Test func setPositionMovesOnlyWithinTheSongItNames() throws {
         let (session, _) = playingSession()
-        let token = try #require(session.state.token)
-        let track = MprisMapping.trackPath(token)
+        let entry = try #require(session.index)
+        let track = MprisMapping.trackPath(entry)
         #expect(commands(.setPosition(track: track, microseconds: 3_000_000), session) == .success([.seek(.to(seconds(3)))]))
-        #expect(commands(.setPosition(track: MprisMapping.trackPath(token + 1), microseconds: 3_000_000), session) == .success([]))
+        #expect(commands(.setPosition(track: MprisMapping.trackPath(entry + 1), microseconds: 3_000_000), session) == .success([]))
         #expect(commands(.setPosition(track: track, microseconds: -1), session) == .success([]))
-        // The fake's songs are 10 s long.
-        #expect(commands(.setPosition(track: track, microseconds: 10_000_000), session) == .success([.seek(.to(seconds(10)))]))
+        // The fake's songs are 10 s long: the last microsecond is inside; its very end would
+        // end the song and skip to the next, and past it is ignored.
+        #expect(commands(.setPosition(track: track, microseconds: 9_999_999), session) != .success([]))
+        #expect(commands(.setPosition(track: track, microseconds: 10_000_000), session) == .success([]))
         #expect(commands(.setPosition(track: track, microseconds: 10_000_001), session) == .success([]))
+        #expect(commands(.setPosition(track: track, microseconds: 40_000_000), session) == .success([]))
         let (stopped, _) = playingSession(false)
         #expect(commands(.setPosition(track: track, microseconds: 0), stopped) == .success([]))
     }
@@ -169,7 +177,7 @@ struct MprisPropertiesTests {
         #expect(properties.playbackStatus == "Stopped")
         #expect(properties.track == nil)
         #expect(properties.canPlay && !properties.canPause && !properties.canSeek)
-        #expect(properties.canGoNext && properties.canGoPrevious, "two entries")
+        #expect(properties.canGoNext && !properties.canGoPrevious, "two entries, none played yet")
         #expect(MprisMetadata(session, folder: "/home/u") == MprisMetadata(session, folder: "/"))
         #expect(MprisMetadata(session, folder: "/").trackID == MprisMetadata.noTrack)
         #expect(MprisMetadata(session, folder: "/").url == nil)
@@ -188,7 +196,7 @@ struct MprisPropertiesTests {
         session.perform(.setRepeat(true))
         session.perform(.volume(40))
         let repeated = MprisProperties(session)
-        #expect(repeated.changed(since: paused) == ["LoopStatus", "Volume"])
+        #expect(repeated.changed(since: paused) == ["LoopStatus", "Volume", "CanGoPrevious"], "repeat goes round to the last")
         #expect(repeated.loopStatus == "Playlist" && repeated.volume == 0.4)
         session.perform(.setMute(true))
         #expect(MprisProperties(session).volume == 0, "muted is heard as 0")
@@ -206,7 +214,7 @@ struct MprisPropertiesTests {
         session.start()
         session.settle()
         let metadata = MprisMetadata(session, folder: "/music/my songs")
-        #expect(metadata.trackID == MprisMapping.trackPath(try #require(session.state.token)))
+        #expect(metadata.trackID == MprisMapping.trackPath(try #require(session.index)))
         #expect(metadata.length == 10_000_000)
         #expect(metadata.title == "a.mp3", "no tags: the file name")
         #expect(metadata.artist == nil && metadata.album == nil)

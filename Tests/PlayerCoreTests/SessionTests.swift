@@ -18,7 +18,7 @@ struct SessionTests {
     @Test func onlyTheNewestLoadPlaysWhenItsSongsArrive() {
         let (session, _, _) = session(["a.mp3"])
         var waiting: [Path: ([Entry]) -> Void] = [:]
-        session.expand = { path, done in waiting[path] = done }
+        session.expand = { path, done in waiting[path] = { done($0, []) } }
         session.start()
         session.settle()
         session.perform(.load("first"))
@@ -33,6 +33,33 @@ struct SessionTests {
         session.perform(.quit)
         waiting["third"]?([Entry(path: "b.mp3")])
         #expect(session.entries.count == 2)
+    }
+
+    /// A load whose asker waits (MPRIS's OpenUri) is answered: playing, refused with its
+    /// problems (nothing added, the song playing untouched), or overtaken by a newer load or
+    /// by quitting.
+    @Test func aLoadIsAnsweredOnceItsSongsAreKnown() {
+        let (session, _, _) = session(["a.mp3"])
+        var waiting: [Path: ([Entry], [String]) -> Void] = [:]
+        session.expand = { path, done in waiting[path] = done }
+        session.start()
+        session.settle()
+        var answers: [Session.LoadAnswer] = []
+        session.load("gone.mp3") { answers.append($0) }
+        waiting["gone.mp3"]?([], ["gone.mp3: no such file"])
+        session.settle()
+        #expect(answers == [.refused(["gone.mp3: no such file"])])
+        #expect(session.entries.count == 1 && session.state.song?.path == "a.mp3" && session.state.token == 1)
+        session.load("first") { answers.append($0) }
+        session.load("b.mp3") { answers.append($0) }
+        #expect(answers.last == .overtaken)
+        waiting["b.mp3"]?([Entry(path: "b.mp3")], [])
+        session.settle()
+        #expect(answers.last == .playing)
+        #expect(session.state.song?.path == "b.mp3")
+        session.load("c.mp3") { answers.append($0) }
+        session.perform(.quit)
+        #expect(answers == [.refused(["gone.mp3: no such file"]), .overtaken, .playing, .overtaken])
     }
 
     @Test func playsTheFirstInputAndMovesOnWhenItEnds() {

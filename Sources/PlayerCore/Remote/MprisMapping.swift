@@ -19,36 +19,41 @@ public enum MprisRefusal: Error, Equatable, Sendable {
     case invalid
     /// `org.freedesktop.DBus.Error.InvalidArgs` with a message for the caller.
     case invalidArguments(String)
+    /// `org.freedesktop.DBus.Error.Failed` with a message for the caller.
+    case failed(String)
 }
 
 /// What each MPRIS request means for the player, as commands for the one door (`Controls`): a
 /// pure translation, so the mapping is tested without a bus. The server reads the arguments off
 /// the bus and submits what this returns.
 public enum MprisMapping {
-    /// The object path that names the song with `token` (`mpris:trackid`).
-    public static func trackPath(_ token: Int) -> String { "/org/tplayer/track/\(token)" }
+    /// The object path that names the list's entry `entry` (`mpris:trackid`): one per entry,
+    /// however often it is played or opened again.
+    public static func trackPath(_ entry: Int) -> String { "/org/tplayer/track/\(entry)" }
 
-    /// The commands `request` means while the player is in `state` (`muted` or not).
-    public static func commands(for request: MprisRequest, state: PlayerState, muted: Bool) -> Result<[Command], MprisRefusal> {
+    /// The commands `request` means for `session` as it is now.
+    public static func commands(for request: MprisRequest, in session: Session) -> Result<[Command], MprisRefusal> {
+        let state = session.state
         switch request {
         case .raise: return .success([])
         case .quit: return .success([.quit])
-        case .next: return .success([.next])
-        case .previous: return .success([.previous])
+        // The spec: with CanGoNext (CanGoPrevious) false, Next (Previous) does nothing.
+        case .next: return .success(session.hasNext ? [.next] : [])
+        case .previous: return .success(session.hasPrevious ? [.previous] : [])
         // Pause never starts playing, and the spec's Rate 0 is a pause.
         case .pause, .setRate(0): return .success(state.isPlaying ? [.stop] : [])
         case .setRate: return .success([])
         case .play: return .success([.play])
         case .playPause: return .success([.toggle])
-        // MPRIS's Stop goes back to the start, as its spec says, where tplayer's stop keeps
-        // the place: a stop, then a seek to the start.
-        case .stop: return .success([.stop, .seek(.to(.zero))])
+        // MPRIS's Stop leaves the song Stopped at its start (a later Play plays it from
+        // there), where tplayer's own stop keeps the place and is a pause.
+        case .stop: return .success([.rewind])
         case .seek(let offset):
             guard let target = MprisTime.seek(offset: offset) else { return .failure(.invalid) }
             return .success([.seek(target)])
         case .setPosition(let track, let microseconds):
             // The spec: ignored unless it is about the song playing, and within it.
-            guard let token = state.token, let song = state.song, track == trackPath(token),
+            guard let entry = session.index, let song = state.song, track == trackPath(entry),
                   let target = MprisTime.setPosition(microseconds, in: song) else { return .success([]) }
             return .success([.seek(target)])
         case .openUri(let uri):
@@ -67,7 +72,17 @@ public enum MprisMapping {
         case .setVolume(let volume):
             guard volume.isFinite else { return .failure(.invalid) }
             let percent = Int((min(max(volume, 0), 1) * 100).rounded())
-            return .success(muted ? [.volume(percent), .setMute(false)] : [.volume(percent)])
+            return .success(session.muted ? [.volume(percent), .setMute(false)] : [.volume(percent)])
+        }
+    }
+
+    /// How `OpenUri` is answered once its load is known: nothing (success), or the error.
+    public static func refusal(for answer: Session.LoadAnswer) -> MprisRefusal? {
+        switch answer {
+        case .playing: nil
+        case .refused(let problems):
+            .invalidArguments("nothing to play, nothing added: " + (problems.isEmpty ? "no songs in it" : problems.joined(separator: "; ")))
+        case .overtaken: .failed("a newer load (or quitting) came first; nothing added")
         }
     }
 }
@@ -79,7 +94,7 @@ public struct MprisProperties: Equatable, Sendable {
     public var loopStatus: String
     public var shuffle: Bool
     public var volume: Double
-    /// The song's token (its `mpris:trackid`), `nil` with none.
+    /// The song's entry in the list (its `mpris:trackid`), `nil` with none.
     public var track: Int?
     public var title: String?
     public var canGoNext: Bool
@@ -91,24 +106,23 @@ public struct MprisProperties: Equatable, Sendable {
     public init(_ session: Session) {
         let state = session.state
         let hasSong = state.song != nil
-        let many = session.entries.count > 1 || session.queue.repeats
-        playbackStatus = Self.status(of: state)
+        playbackStatus = Self.status(of: state, stoppedAtStart: session.isStoppedAtStart)
         loopStatus = session.queue.repeats ? "Playlist" : "None"
         shuffle = session.queue.shuffles
         volume = session.muted ? 0 : Double(session.volume) / 100
-        track = hasSong ? state.token : nil
+        track = hasSong ? session.index : nil
         title = session.songName
-        canGoNext = many
-        canGoPrevious = many
+        canGoNext = session.hasNext
+        canGoPrevious = session.hasPrevious
         canPlay = !session.entries.isEmpty
         canPause = hasSong
         canSeek = hasSong
     }
 
-    static func status(of state: PlayerState) -> String {
+    static func status(of state: PlayerState, stoppedAtStart: Bool) -> String {
         switch state {
         case .play, .deviceLost: "Playing"
-        case .stop: "Paused"
+        case .stop: stoppedAtStart ? "Stopped" : "Paused"
         case .loading(let loading): loading.startsPlaying ? "Playing" : "Stopped"
         case .idle, .prepare: "Stopped"
         }
@@ -147,11 +161,11 @@ public struct MprisMetadata: Equatable, Sendable {
 
     /// The playing song's metadata; relative paths are made absolute against `folder`.
     public init(_ session: Session, folder: Path) {
-        guard let song = session.state.song, let token = session.state.token else {
+        guard let song = session.state.song, let entry = session.index else {
             trackID = Self.noTrack
             return
         }
-        trackID = MprisMapping.trackPath(token)
+        trackID = MprisMapping.trackPath(entry)
         length = song.totalFrames.map { MprisTime.microseconds(frames: $0, rate: song.sampleRate) }
         title = Self.nonEmpty(song.title) ?? session.songName ?? song.fileName
         artist = Self.nonEmpty(song.artist)

@@ -14,10 +14,12 @@ public enum MprisTime {
     }
 
     /// `SetPosition(TrackId, Position)`: where to go in `song`; `nil` when the spec says to do
-    /// nothing (a position before the start or past the end).
+    /// nothing (a position before the start or past the end). A position at the very end is
+    /// ignored too: nothing is left to play there, and going there would end the song and move
+    /// on to the next (a slider dragged to its end sends exactly the length).
     public static func setPosition(_ microseconds: Int64, in song: SongInfo) -> SeekTarget? {
         guard microseconds >= 0, let time = AudioTime(microseconds: microseconds) else { return nil }
-        if let total = song.totalFrames, time > AudioTime(frames: total, rate: song.sampleRate) { return nil }
+        if let total = song.totalFrames, time >= AudioTime(frames: total, rate: song.sampleRate) { return nil }
         return .to(time)
     }
 }

@@ -2,6 +2,8 @@
 public enum Command: Equatable, Sendable, CustomStringConvertible {
     case play
     case stop
+    /// Stop and go back to the song's start (MPRIS's `Stop`); `play` then plays it from there.
+    case rewind
     case toggle
     case next
     case previous
@@ -35,6 +37,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .play: "play"
         case .stop: "stop"
+        case .rewind: "rewind"
         case .toggle: "toggle"
         case .next: "next"
         case .previous: "previous"

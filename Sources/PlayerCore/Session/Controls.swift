@@ -42,4 +42,10 @@ public final class Controls {
     public func submit(_ commands: [Command], from origin: Origin) {
         commands.forEach { submit($0, from: origin) }
     }
+
+    /// `load` for a front-end that answers its caller once the load is known to play or not.
+    public func load(_ path: Path, from origin: Origin, answer: @escaping (Session.LoadAnswer) -> Void) {
+        if origin != .script { script?.takeOver(by: origin) }
+        session.load(path, answer: answer)
+    }
 }

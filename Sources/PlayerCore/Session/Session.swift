@@ -25,6 +25,10 @@ public final class Session {
     public private(set) var muted = false
     /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
     public private(set) var isAtEndOfList = false
+    /// Stopped and taken back to the start (`rewind`, or the end of the list after `next`):
+    /// what MPRIS calls Stopped, where a stop that keeps its place is Paused. The next
+    /// transition ends it.
+    public private(set) var isStoppedAtStart = false
     /// Receives each problem as `"<input>: <what went wrong>"`.
     public var report: (String) -> Void = { _ in }
     /// Called for every transition taken (for `--trace`).
@@ -33,9 +37,13 @@ public final class Session {
     /// problems itself, and hands them to its second argument: at once, or later from the main
     /// loop when walking a folder takes a while (the keys are answered meanwhile). The default
     /// takes the path as one song, at once.
-    public var expand: (Path, @escaping ([Entry]) -> Void) -> Void = { path, done in done([Entry(path: path)]) }
+    public var expand: (Path, @escaping (_ entries: [Entry], _ problems: [String]) -> Void) -> Void = { path, done in
+        done([Entry(path: path)], [])
+    }
     /// The load whose entries are awaited: a newer one supersedes it.
     private var loads = 0
+    /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
+    private var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
     private var failedEntries = Set<Int>()
     /// A song played on past damage (skipped and said).
     private var playedPastDamage = false
@@ -65,30 +73,6 @@ public final class Session {
         case rest
         /// The user asked for the next song: stop and rewind the current one.
         case rewind
-    }
-
-    /// How a run behaves where front-ends differ: a person at the keys, a script, or a program
-    /// speaking mpg123's remote protocol.
-    public struct Policy: Sendable, Equatable {
-        /// At the end of the list: stay on the last song, rewound (true), or finish the run.
-        public var keepsOpen: Bool
-        /// When a song asked for with `load` cannot be opened, the song that was playing goes on
-        /// (a person at the keys); without, the player is left with no song (mpg123's remote
-        /// protocol, whose front-ends expect that).
-        public var keepsSongOnFailedLoad: Bool
-        /// Whether a song that could not be played makes the exit status 1. Off for the remote
-        /// protocol, which answers each failure with `@E` and whose run ends when it is told.
-        public var failedSongsFailTheRun: Bool
-
-        public init(keepsOpen: Bool = false, keepsSongOnFailedLoad: Bool = true, failedSongsFailTheRun: Bool = true) {
-            self.keepsOpen = keepsOpen
-            self.keepsSongOnFailedLoad = keepsSongOnFailedLoad
-            self.failedSongsFailTheRun = failedSongsFailTheRun
-        }
-
-        /// mpg123's remote protocol (`-R`): open until told to quit, a failed load leaves no
-        /// song, and failures are answered, not counted.
-        public static let remote = Policy(keepsOpen: true, keepsSongOnFailedLoad: false, failedSongsFailTheRun: false)
     }
 
     public init(engine: any PlaybackEngine, entries: [Entry], queue: PlayQueue? = nil, policy: Policy = Policy()) {
@@ -122,14 +106,6 @@ public final class Session {
         advance(atEnd: .rewind)
     }
 
-    /// Where the run is now, to pick up from next time (`--resume`).
-    public var saved: SavedSession {
-        let song = context.state.song
-        let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
-        return SavedSession(entries: entries, current: song == nil ? nil : queue.current, position: position,
-                            volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles)
-    }
-
     /// Starts where `saved` left off: its song at its position, with its volume (the list and
     /// the modes are the session's own, made from it).
     public func resume(_ saved: SavedSession) {
@@ -150,16 +126,10 @@ public final class Session {
         case .play: apply(.play)
         case .toggle: apply(.toggle)
         case .stop: apply(.stop)
+        case .rewind: rewind()
         case .next: advance(atEnd: .rewind)
         case .previous: retreat()
-        case .load(let path):
-            loads += 1
-            let load = loads
-            expand(path) { [weak self] entries in
-                // Only the newest load plays; one the player quit before is dropped.
-                guard let self, load == self.loads, !self.isFinished else { return }
-                self.playNow(entries, asked: self.policy.keepsSongOnFailedLoad)
-            }
+        case .load(let path): startLoad(path)
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()
         case .toggleShuffle: queue.setShuffle(!queue.shuffles)
@@ -200,6 +170,35 @@ public final class Session {
         entries += added
         queue.append(added.count)
         cueNext()
+    }
+
+    /// Plays what `path` names now, as `load` does, and answers `answer` once it is known: its
+    /// first song plays, nothing in it can be played (nothing is added), or a newer load (or
+    /// quitting) came first. For a front-end that must answer its caller (MPRIS's `OpenUri`).
+    public func load(_ path: Path, answer: @escaping (LoadAnswer) -> Void) {
+        guard !isFinished else { return answer(.overtaken) }
+        defer { cueNext() }
+        startLoad(path, answer: answer)
+    }
+
+    private func startLoad(_ path: Path, answer: ((LoadAnswer) -> Void)? = nil) {
+        answerLoad(.overtaken)
+        loads += 1
+        let load = loads
+        if let answer { awaitingAnswer = (load, answer) }
+        expand(path) { [weak self] entries, problems in
+            // Only the newest load plays; one the player quit before is dropped.
+            guard let self, load == self.loads, !self.isFinished else { return }
+            self.answerLoad(entries.isEmpty ? .refused(problems) : .playing)
+            self.playNow(entries, asked: self.policy.keepsSongOnFailedLoad)
+        }
+    }
+
+    /// Answers the load whose asker waits, if any.
+    private func answerLoad(_ outcome: LoadAnswer) {
+        guard let waiting = awaitingAnswer else { return }
+        awaitingAnswer = nil
+        waiting.answer(outcome)
     }
 
     /// Adds entries and plays them now; the list goes on after them from where it was. When a
@@ -294,7 +293,10 @@ public final class Session {
     @discardableResult
     private func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
         let outcome = context.handle(event)
-        if let step = outcome.step { onTransition?(step) }
+        if let step = outcome.step {
+            onTransition?(step)
+            isStoppedAtStart = false
+        }
         outcome.calls.forEach(engine.perform)
         switch outcome.followUp {
         case .startList?: playCurrentOrNext()
@@ -321,38 +323,47 @@ public final class Session {
         guard keepsOpen else { return finish() }
         isAtEndOfList = true
         if let original { queue.select(original) }
-        if atEnd == .rewind, context.state.song != nil {
-            apply(.stop)
-            apply(.seek(.to(.zero)))
-        }
+        if atEnd == .rewind, context.state.song != nil { rewind() }
+    }
+
+    /// Stops the song (or the one loading) and takes it back to its start.
+    private func rewind() {
+        guard context.state.id != .idle else { return }
+        apply(.stop)
+        apply(.seek(.to(.zero)))
+        isStoppedAtStart = context.state.id == .stop
     }
 
     /// Plays the previous playable entry; with none before it, starts the current song again.
     private func retreat() {
         let original = queue.current
-        for _ in 0..<entries.count {
-            let before = queue.cursor
-            guard let entry = queue.retreat(), queue.cursor != before else { break }
-            if !failedEntries.contains(entry) { return open(entry, moving: .backward) }
-        }
+        if let entry = previousPlayable(retreating: &queue) { return open(entry, moving: .backward) }
         if let original { queue.select(original) }
         apply(.seek(.to(.zero)))
     }
 
-    /// What the status line names the current song: its tags, else the playlist's title for
-    /// it, else its file name.
-    public var songName: String? {
-        guard let song = context.state.song else { return nil }
-        if song.title == nil && song.artist == nil, let index, let title = entries[index].title {
-            return title
+    /// Moves `queue` back to the previous entry that has not failed, and returns it; `nil` at
+    /// the start of the list (without repeat).
+    private func previousPlayable(retreating queue: inout PlayQueue) -> Int? {
+        for _ in 0..<entries.count {
+            let before = queue.cursor
+            guard let entry = queue.retreat(), queue.cursor != before else { return nil }
+            if !failedEntries.contains(entry) { return entry }
         }
-        return song.displayName
+        return nil
     }
 
-    /// What is loading, before its tags are read: the playlist's title for it, or its file name.
-    public var loadingName: String? {
-        guard context.state.id == .loading, let index else { return nil }
-        return entries[index].title ?? "\(entries[index].path.lastComponent)"
+    /// Whether `next` goes to another entry (one that has not failed follows in the queue's
+    /// order; with repeat the list starts again) rather than stopping at the end.
+    public var hasNext: Bool {
+        var ahead = queue
+        return !isFinished && nextPlayable(advancing: &ahead) != nil
+    }
+
+    /// Whether `previous` goes to another entry rather than back to the song's start.
+    public var hasPrevious: Bool {
+        var behind = queue
+        return !isFinished && queue.current != nil && previousPlayable(retreating: &behind) != nil
     }
 
     private func playCurrentOrNext() {
@@ -373,5 +384,6 @@ public final class Session {
         guard !isFinished else { return }
         apply(.stop)
         isFinished = true
+        answerLoad(.overtaken)
     }
 }

@@ -1,0 +1,26 @@
+/// What the session tells its front-ends about itself, read from its public state.
+extension Session {
+    /// Where the run is now, to pick up from next time (`--resume`).
+    public var saved: SavedSession {
+        let song = context.state.song
+        let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
+        return SavedSession(entries: entries, current: song == nil ? nil : queue.current, position: position,
+                            volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles)
+    }
+
+    /// What the status line names the current song: its tags, else the playlist's title for
+    /// it, else its file name.
+    public var songName: String? {
+        guard let song = context.state.song else { return nil }
+        if song.title == nil && song.artist == nil, let index, let title = entries[index].title {
+            return title
+        }
+        return song.displayName
+    }
+
+    /// What is loading, before its tags are read: the playlist's title for it, or its file name.
+    public var loadingName: String? {
+        guard context.state.id == .loading, let index else { return nil }
+        return entries[index].title ?? "\(entries[index].path.lastComponent)"
+    }
+}
