@@ -27,8 +27,9 @@ public enum SessionStore {
 
     public enum Loaded {
         case none
-        /// The session, and whether its list was cut at `Entry.listLimit`.
-        case session(SavedSession, cut: Bool)
+        /// The session, whether its list was cut at `Entry.listLimit`, and what in it was set
+        /// right or left out, one line each (`PATH:5: repeat yes: not 0 or 1; ignored`).
+        case session(SavedSession, cut: Bool, notes: [String])
         /// There is a file, but it cannot be used: why, in one line.
         case unusable(String)
     }
@@ -43,7 +44,10 @@ public enum SessionStore {
             return .unusable("\(path): \(error); starting fresh")
         }
         switch reader.finish() {
-        case .success(let result): return .session(result.session, cut: result.cut)
+        case .success(let result):
+            var notes = result.notes.map { SourceLocation(file: "\(path)", line: $0.line).brief + ": " + $0.text }
+            if result.unnoted > 0 { notes.append("\(path): \(result.unnoted) more lines like these") }
+            return .session(result.session, cut: result.cut, notes: notes)
         case .failure(let why): return .unusable("\(path): not a session tplayer can resume (\(why)); starting fresh")
         }
     }

@@ -55,7 +55,8 @@ struct PlayerRun {
                 printError("tplayer: " + reason)
                 printError("tplayer: nothing to play: name an MP3 file, a folder or a playlist")
                 return 64
-            case .session(let session, let cut):
+            case .session(let session, let cut, let notes):
+                notes.forEach { printError("tplayer: " + $0) }
                 if cut {
                     printError("tplayer: \(store): the saved list has more than \(Entry.listLimit) songs; the first \(Entry.listLimit) are kept")
                 }

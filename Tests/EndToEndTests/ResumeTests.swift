@@ -111,6 +111,30 @@ struct ResumeTests {
         #expect(refused.status == 64)
     }
 
+    /// One bad field (a volume of 900, `repeat yes`) and CR LF line ends cost nothing else: each
+    /// is said in one located line and the session is resumed (it was thrown away whole).
+    @Test func aBadFieldIsSaidAndTheRestResumed() throws {
+        let folder = try Harness.temporaryFolder()
+        let file = Self.stateFile(folder)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let lines = ["tplayer saved session 1", "volume 900", "muted 0", "repeat yes", "shuffle 0", "current 1", "position 0",
+                     "entry \(Harness.songs[0])", "entry \(Harness.songs[1])", "end"]
+        try Data(lines.map { $0 + "\r\n" }.joined().utf8).write(to: file)
+        let trace = folder.appendingPathComponent("trace.txt")
+        let pane = try Pane(arguments: ["-o", "null", "--trace", "--resume"], environment: ["XDG_STATE_HOME": folder.path],
+                            stderr: trace.path)
+        let said = try Self.waitForFile(trace) { $0.contains("Resuming: ") }
+        #expect(said.contains("tplayer: \(file.path):2: volume 900: not 0 to 100; 100 is used\n"), "\(said)")
+        #expect(said.contains("tplayer: \(file.path):4: repeat yes: not 0 or 1; ignored\n"))
+        #expect(said.contains("Idle -> Loading (load \(Harness.songs[1]))"))
+        #expect(said.contains("Resuming: 2/2 "))
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        // Saved again as tplayer writes it: LF, the volume set right, repeat as it was by default.
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("\r") && text.contains("volume 100\n") && text.contains("repeat 0\n"))
+    }
+
     /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
     /// one before or the one after, never a part. The list is 20,000 entries long, so each save
     /// writes about 2 MB and takes a while.

@@ -12,7 +12,7 @@ struct SessionStoreMemoryTests {
         let files = MemoryFiles()
         #expect(SessionStore.save(session, to: "/home/u/.local/state/tplayer/last-session", files: files) == nil)
         #expect(files.node(at: "/home/u/.local/state/tplayer") == .folder, "the folders are made")
-        guard case .session(let loaded, let cut) = SessionStore.load(from: "/home/u/.local/state/tplayer/last-session", files: files) else {
+        guard case .session(let loaded, let cut, _) = SessionStore.load(from: "/home/u/.local/state/tplayer/last-session", files: files) else {
             Issue.record("not loaded")
             return
         }

@@ -13,7 +13,8 @@ struct SavedSessionTests {
         #expect(try SavedSession.decode(bytes).get() == session)
     }
 
-    @Test func anythingElseIsRefusedWithWhere() {
+    /// Only a file that is no session is refused: another first line, one cut short.
+    @Test func whatIsNoSessionIsRefusedWithWhere() {
         let good = SavedSession(entries: [Entry(path: "/m/a.mp3")], current: 0, position: .zero).encoded()
         func why(_ bytes: [UInt8]) -> String? {
             if case .failure(let error) = SavedSession.decode(bytes) { return error.description }
@@ -24,11 +25,68 @@ struct SavedSessionTests {
         #expect(why(Array(good.dropLast(4))) == "cut short (no end line)")
         #expect(why(Array("hello\n".utf8)) == "line 1: not a tplayer saved session")
         #expect(why([]) != nil)
-        let text = String(decoding: good, as: UTF8.self)
-        #expect(why(Array(text.replacingOccurrences(of: "volume 100", with: "volume 900").utf8)) == "line 2: not a field tplayer writes")
-        #expect(why(Array(text.replacingOccurrences(of: "current 0", with: "current 5").utf8)) == "its current entry is not in its list")
-        #expect(why(Array(text.replacingOccurrences(of: "entry /m/a.mp3", with: "entry /m/a%ZZ.mp3").utf8)) != nil)
-        #expect(why(Array(text.replacingOccurrences(of: "muted 0", with: "muted 0\nmuted 1").utf8)) != nil)
+    }
+
+    /// The text of a saved session with `line` in place of `old`: what it reads as, and its notes.
+    private func edited(_ old: String, _ line: String) throws -> (SavedSession, [String]) {
+        let whole = SavedSession(entries: [Entry(path: "/m/a.mp3"), Entry(path: "/m/b.mp3"), Entry(path: "/m/c.mp3")],
+                                 current: 1, position: .seconds(7), volume: 60, repeats: true).encoded()
+        let text = String(decoding: whole, as: UTF8.self)
+        #expect(text.contains(old + "\n"))
+        let result = try SavedSession.decodeNoting(Array(text.replacingOccurrences(of: old + "\n", with: line + "\n").utf8)).get()
+        return (result.session, result.notes.map(\.description))
+    }
+
+    /// One bad field costs that field, set right or ignored, with a located note; the rest of
+    /// the session is kept (the whole session was thrown away).
+    @Test func oneBadFieldIsSetRightOrIgnoredAndTheRestKept() throws {
+        let (loud, loudNotes) = try edited("volume 60", "volume 900")
+        #expect(loud.volume == 100 && loud.current == 1 && loud.position == .seconds(7) && loud.entries.count == 3)
+        #expect(loudNotes == ["line 2: volume 900: not 0 to 100; 100 is used"])
+        #expect(try edited("volume 60", "volume -4").1 == ["line 2: volume -4: not 0 to 100; 0 is used"])
+        let (yes, yesNotes) = try edited("repeat 1", "repeat yes")
+        #expect(!yes.repeats && yes.volume == 60 && yes.current == 1)
+        #expect(yesNotes == ["line 4: repeat yes: not 0 or 1; ignored"])
+        #expect(try edited("muted 0", "muted 0\nmuted 1").1 == ["line 4: muted 1: muted again; the first is kept"])
+        #expect(try edited("muted 0", "muted 0\ncolour blue").1 == ["line 4: colour blue: not a field tplayer writes; ignored"])
+        #expect(try edited("position 4939200000", "position many").1 == ["line 7: position many: not a number; ignored"])
+        let (nowhere, nowhereNotes) = try edited("current 1", "current 5")
+        #expect(nowhere.current == nil && nowhere.position == .zero && nowhere.entries.count == 3)
+        #expect(nowhereNotes == ["line 6: current 5: no such song in the list; the list starts at its first"])
+        #expect(try edited("end", "end\nmore").1 == ["line 12: more: after the end line; ignored"])
+    }
+
+    /// An entry that cannot be read is left out, and `current` still names its song.
+    @Test func aBadEntryIsLeftOutAndTheCurrentSongStaysTheSame() throws {
+        let (session, notes) = try edited("entry /m/a.mp3", "entry /m/a%ZZ.mp3")
+        #expect(session.entries.map(\.path) == ["/m/b.mp3", "/m/c.mp3"])
+        #expect(session.current == 0 && session.position == .seconds(7))
+        #expect(notes == ["line 8: entry: not a valid path; left out"])
+        let (titled, titleNotes) = try edited("entry /m/b.mp3", "entry /m/b.mp3 %FF%FE")
+        #expect(titled.entries.count == 3 && titled.entries[1].title == nil && titled.current == 1)
+        #expect(titleNotes == ["line 9: entry: not a valid title; the song is kept without it"])
+        let (gone, goneNotes) = try edited("entry /m/b.mp3", "entry")
+        #expect(gone.entries.map(\.path) == ["/m/a.mp3", "/m/c.mp3"] && gone.current == nil && gone.position == .zero)
+        #expect(goneNotes.count == 2)
+    }
+
+    /// Lines ending in CR LF (an editor, a copy from Windows) read as LF ones.
+    @Test func crlfLineEndsReadAsLF() throws {
+        let session = SavedSession(entries: [Entry(path: "/m/a.mp3", title: "A"), Entry(path: "/m/b%0D.mp3")], current: 1,
+                                   position: .seconds(2), volume: 30, muted: true, shuffles: true)
+        let crlf = session.encoded().flatMap { $0 == 0x0A ? [0x0D, 0x0A] : [$0] }
+        let result = try SavedSession.decodeNoting(crlf).get()
+        #expect(result.session == session)
+        #expect(result.notes.isEmpty)
+    }
+
+    /// A file of nothing but bad lines is said in a few notes, with the count of the rest;
+    /// what is shown of a line is short.
+    @Test func notesAreFewAndShort() throws {
+        let junk = (0..<5000).map { "junk\($0) " + String(repeating: "x", count: 500) + "\n" }.joined()
+        let result = try SavedSession.decodeNoting(Array((SavedSession.header + "\n" + junk + "end\n").utf8)).get()
+        #expect(result.notes.count == SavedSession.Reader.noteLimit && result.unnoted == 5000 - SavedSession.Reader.noteLimit)
+        #expect(result.notes.allSatisfy { $0.text.count < 120 })
     }
 
     /// Read in pieces of any size, a file gives the same session as read whole.

@@ -1,0 +1,195 @@
+extension SavedSession {
+    /// A line the reader set right or left out, and what it did: the rest of the session is
+    /// kept. `line 5: repeat yes: not 0 or 1; ignored`.
+    public struct Note: Equatable, Sendable, CustomStringConvertible {
+        public let line: Int
+        public let text: String
+        public var description: String { line > 0 ? "line \(line): \(text)" : text }
+    }
+
+    /// Reads a saved session a piece at a time, as playlists are read: memory stays bounded
+    /// however large the file, and the list stops at `limit` (`Entry.listLimit`; the rest of the
+    /// file is then not read).
+    ///
+    /// Only what makes the file no session at all refuses it (another first line, a file cut
+    /// short, a line too long to be tplayer's). A field it cannot take is set right (a volume
+    /// past 100 is 100) or ignored, an entry it cannot take is left out, each with a `Note`,
+    /// and the rest is kept. Lines may end in CR LF.
+    public struct Reader {
+        private var session = SavedSession(entries: [], current: nil, position: .zero)
+        /// The line each field was read from.
+        private var fields: [String: Int] = [:]
+        /// The start of a line whose end has not been read yet.
+        private var partial: [UInt8] = []
+        private var lineNumber = 0
+        private var ended = false
+        private var full = false
+        private var failure: Unreadable?
+        /// Entry lines read, those left out included: the number of the next one.
+        private var entryLines = 0
+        /// The entry lines left out (by their number), so that `current` still names its song.
+        private var leftOut: [Int] = []
+        private var notes: [Note] = []
+        private var unnoted = 0
+
+        /// The longest line taken: a path and a title, each percent-encoded (three bytes a byte).
+        public static let maximumLineLength = 64 << 10
+
+        /// The most notes kept: a file of nothing but bad lines is said in a few lines, not millions.
+        public static let noteLimit = 10
+
+        /// The most entries kept.
+        private let limit: Int
+
+        public init(limit: Int = Entry.listLimit) {
+            self.limit = limit
+        }
+
+        /// What was read, and whether the list was cut at the limit (the rest of the file was
+        /// then not read).
+        public struct Result {
+            public var session: SavedSession
+            public var cut: Bool
+            /// What was set right or left out, in line order (at most `noteLimit`).
+            public var notes: [Note] = []
+            /// How many more there were.
+            public var unnoted = 0
+        }
+
+        /// Reads the next piece of the file; false once nothing more is wanted (a problem was
+        /// found, or the list is full).
+        public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>) -> Bool {
+            var start = 0
+            while failure == nil, !full, let end = chunk[start...].firstIndex(of: 0x0A) {
+                if partial.isEmpty {
+                    line(chunk[start..<end])
+                } else {
+                    partial += chunk[start..<end]
+                    let whole = partial
+                    partial = []
+                    line(whole[...])
+                }
+                start = end + 1
+            }
+            guard failure == nil, !full else { return false }
+            partial += chunk[start...]
+            if partial.count > Self.maximumLineLength {
+                failure = Unreadable(line: lineNumber + 1, reason: "a line longer than \(Self.maximumLineLength) bytes")
+            }
+            return failure == nil
+        }
+
+        /// The session read, or why the file is not one.
+        public mutating func finish() -> Swift.Result<Result, Unreadable> {
+            if let failure { return .failure(failure) }
+            if !full {
+                guard partial.isEmpty else { return .failure(Unreadable(line: 0, reason: "cut short (no final line break)")) }
+                guard lineNumber > 0 else { return .failure(Unreadable(line: 1, reason: "not a tplayer saved session")) }
+                guard ended else { return .failure(Unreadable(line: 0, reason: "cut short (no end line)")) }
+            }
+            var read = session
+            if read.current == nil, let line = fields["position"] {
+                note(line, "position: no current entry; ignored")
+                read.position = .zero
+            }
+            if let current = read.current {
+                if let place = kept(current), place < read.entries.count {
+                    read.current = place
+                } else {
+                    // A list cut at the limit may have left its current song out: start at the first.
+                    if !full || leftOut.contains(current) {
+                        note(fields["current"] ?? 0, "current \(current): no such song in the list; the list starts at its first")
+                    }
+                    read.current = nil
+                    read.position = .zero
+                }
+            }
+            notes.sort { $0.line < $1.line }
+            return .success(Result(session: read, cut: full, notes: notes, unnoted: unnoted))
+        }
+
+        /// Where entry line `number` is in the list read, `nil` when it was left out.
+        private func kept(_ number: Int) -> Int? {
+            guard !leftOut.contains(number) else { return nil }
+            return number - leftOut.count(where: { $0 < number })
+        }
+
+        private mutating func note(_ line: Int, _ text: String) {
+            if notes.count < Self.noteLimit { notes.append(Note(line: line, text: text)) } else { unnoted += 1 }
+        }
+
+        private mutating func line<Bytes: BidirectionalCollection<UInt8>>(_ raw: Bytes) where Bytes.Index == Int {
+            lineNumber += 1
+            let number = lineNumber
+            // CR LF as well as LF: a file that passed through an editor or a copy from Windows.
+            let line = raw.last == 0x0D ? raw.dropLast() : raw[...]
+            if number == 1 {
+                if !line.elementsEqual(header.utf8) { failure = Unreadable(line: number, reason: "not a tplayer saved session") }
+                return
+            }
+            guard !ended else { return note(number, "\(Self.shown(line)): after the end line; ignored") }
+            if line.elementsEqual("end".utf8) {
+                ended = true
+                return
+            }
+            let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
+            let key = String(decoding: parts[0], as: UTF8.self)
+            if key == "entry" { return entry(parts.dropFirst(), at: number) }
+            field(key, parts.count == 2 ? parts[1] : nil, shown: Self.shown(line), at: number)
+        }
+
+        /// `entry PATH [TITLE]`: a path that is not valid leaves the entry out; a title that is
+        /// not valid leaves the title out.
+        private mutating func entry<Part: Collection<UInt8>>(_ parts: ArraySlice<Part>, at number: Int) {
+            guard entryLines < limit else {
+                full = true
+                return
+            }
+            entryLines += 1
+            guard let first = parts.first, let path = percentDecoded(Array(first)), !path.isEmpty else {
+                leftOut.append(entryLines - 1)
+                return note(number, "entry: not a valid path; left out")
+            }
+            var title: String?
+            if parts.count == 2 {
+                if let decoded = percentDecoded(Array(parts[parts.startIndex + 1])), let text = String(validating: decoded, as: UTF8.self) {
+                    title = text
+                } else {
+                    note(number, "entry: not a valid title; the song is kept without it")
+                }
+            }
+            session.entries.append(Entry(path: Path(bytes: path), title: title))
+        }
+
+        /// `KEY VALUE`: a value out of range is set right or ignored, an unknown key ignored.
+        private mutating func field<Part: Collection<UInt8>>(_ key: String, _ part: Part?, shown: String, at number: Int) {
+            guard ["volume", "muted", "repeat", "shuffle", "current", "position"].contains(key) else {
+                return note(number, "\(shown): not a field tplayer writes; ignored")
+            }
+            guard fields[key] == nil else { return note(number, "\(shown): \(key) again; the first is kept") }
+            let value = part.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+            if let flag = [("muted", \SavedSession.muted), ("repeat", \.repeats), ("shuffle", \.shuffles)].first(where: { $0.0 == key }) {
+                guard let value, value == 0 || value == 1 else { return note(number, "\(shown): not 0 or 1; ignored") }
+                session[keyPath: flag.1] = value == 1
+            } else {
+                guard let value else { return note(number, "\(shown): not a number; ignored") }
+                switch key {
+                case "volume":
+                    session.volume = Int(min(max(value, 0), 100))
+                    if Int64(session.volume) != value { note(number, "\(shown): not 0 to 100; \(session.volume) is used") }
+                case "current" where value >= 0 && value < Int64(Int32.max): session.current = Int(value)
+                case "position" where value >= 0 && value < 1 << 60: session.position = AudioTime(flicks: value)
+                default: return note(number, "\(shown): out of range; ignored")
+                }
+            }
+            fields[key] = number
+        }
+
+        /// A line as a note shows it: its first 60 bytes (the terminal's gate, `TerminalText`,
+        /// shows what is not printable).
+        private static func shown<Bytes: Collection<UInt8>>(_ line: Bytes) -> String {
+            let text = String(decoding: line.prefix(60), as: UTF8.self)
+            return line.count > 60 ? text + "…" : text
+        }
+    }
+}
