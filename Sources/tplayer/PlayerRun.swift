@@ -94,8 +94,10 @@ struct PlayerRun {
         launch.problems.forEach { say("tplayer: " + $0.brief) }
 
         let interactive = terminal != nil
-        let queue = PlayQueue(shuffle: saved?.shuffles ?? options.shuffles, repeats: saved?.repeats ?? options.repeats,
-                              seed: options.seed)
+        let shuffles = saved?.shuffles ?? options.shuffles, repeats = saved?.repeats ?? options.repeats
+        // A resumed list plays in the order it was playing in (shuffled, or with songs put next).
+        let queue = saved?.order.map { PlayQueue(order: $0, shuffle: shuffles, repeats: repeats, seed: options.seed) }
+            ?? PlayQueue(shuffle: shuffles, repeats: repeats, seed: options.seed)
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive))
         session.expand = { path, done in

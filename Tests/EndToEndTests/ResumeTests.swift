@@ -135,6 +135,52 @@ struct ResumeTests {
         #expect(!text.contains("\r") && text.contains("volume 100\n") && text.contains("repeat 0\n"))
     }
 
+    /// The paths loaded, in the order the trace shows them.
+    static func loads(in trace: String) -> [String] {
+        trace.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "-> Loading (load ") else { return nil }
+            return String(line[range.upperBound...].dropLast())
+        }
+    }
+
+    /// A shuffled list comes back in the order it was playing in (it was shuffled anew), from
+    /// the song it was on, whatever the seed of the resumed run.
+    @Test func aShuffledListResumesInTheSameOrder() throws {
+        let folder = try Harness.temporaryFolder()
+        let songs = try (0..<8).map { index -> String in
+            let copy = folder.appendingPathComponent("song \(index + 1).mp3")
+            try FileManager.default.copyItem(atPath: Harness.songs[index % 3], toPath: copy.path)
+            return copy.path
+        }
+        let environment = ["XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+        let firstTrace = folder.appendingPathComponent("first.txt")
+        let first = try Pane(arguments: ["-o", "null", "--trace", "--shuffle", "--seed", "5"] + songs, environment: environment,
+                             stderr: firstTrace.path)
+        _ = try Self.waitForFile(firstTrace) { $0.contains("Loading -> Play (opened") }
+        try first.send("n")
+        _ = try Self.waitForFile(firstTrace) { Self.loads(in: $0).count == 2 }
+        try first.send("q")
+        #expect(try first.waitForExit() == 0)
+        let played = Self.loads(in: try String(contentsOf: firstTrace, encoding: .utf8))
+        let text = try String(contentsOf: Self.stateFile(folder.appendingPathComponent("state")), encoding: .utf8)
+        let order = try #require(text.split(separator: "\n").first { $0.hasPrefix("order ") }).split(separator: " ").dropFirst()
+            .compactMap { Int($0) }
+        #expect(order.count == 8 && Set(order) == Set(0..<8))
+        #expect(played == order.prefix(2).map { songs[$0] })
+
+        let secondTrace = folder.appendingPathComponent("second.txt")
+        let second = try Pane(arguments: ["-o", "null", "--trace", "--seed", "6"], environment: environment, stderr: secondTrace.path)
+        _ = try Self.waitForFile(secondTrace) { $0.contains("Loading -> Play (opened") }
+        for _ in 0..<6 {
+            try second.send("n")
+            usleep(150_000)
+        }
+        let resumed = Self.loads(in: try Self.waitForFile(secondTrace) { Self.loads(in: $0).count == 7 })
+        #expect(resumed == order.dropFirst().map { songs[$0] }, "\(order)")
+        try second.send("q")
+        #expect(try second.waitForExit() == 0)
+    }
+
     /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
     /// one before or the one after, never a part. The list is 20,000 entries long, so each save
     /// writes about 2 MB and takes a while.

@@ -12,6 +12,16 @@ struct PlayQueueTests {
         #expect(queue.current == 2)
     }
 
+    /// A resumed list plays in the order it was saved in, from the song it was on.
+    @Test func aQueueMadeFromAnOrderPlaysInIt() {
+        var queue = PlayQueue(order: [2, 0, 3, 1], shuffle: true, repeats: false, seed: 1)
+        #expect(queue.count == 4 && queue.shuffles && queue.current == nil)
+        queue.select(3)
+        #expect(drain(&queue, 3) == [1])
+        var fresh = PlayQueue(order: [2, 0, 3, 1], shuffle: false, repeats: false, seed: 1)
+        #expect(drain(&fresh, 5) == [2, 0, 3, 1])
+    }
+
     @Test func repeatStartsOverForever() {
         var queue = PlayQueue(count: 2, repeats: true, seed: 1)
         #expect(drain(&queue, 5) == [0, 1, 0, 1, 0])

@@ -70,6 +70,48 @@ struct SavedSessionTests {
         #expect(goneNotes.count == 2)
     }
 
+    /// The play order round-trips, on as many `order` lines as it takes; list order writes none
+    /// (the file is then as an older tplayer wrote it).
+    @Test func thePlayOrderRoundTrips() throws {
+        let count = 2500
+        let order = (0..<count).map { ($0 * 7 + 3) % count }
+        let session = SavedSession(entries: (0..<count).map { Entry(path: Path("/m/\($0).mp3")) }, current: order[10],
+                                   position: .seconds(5), shuffles: true, order: order)
+        let text = String(decoding: session.encoded(), as: UTF8.self)
+        #expect(text.split(separator: "\n").filter { $0.hasPrefix("order ") }.count == 3)
+        #expect(try SavedSession.decode(session.encoded()).get() == session)
+        var plain = session
+        plain.order = nil
+        #expect(!String(decoding: plain.encoded(), as: UTF8.self).contains("order"))
+        #expect(try SavedSession.decode(plain.encoded()).get().order == nil)
+    }
+
+    /// An order that does not fit the list (a song missing or twice, a number past it, not a
+    /// number) is ignored with a note: the list plays in list order.
+    @Test func anOrderThatDoesNotFitTheListIsIgnored() throws {
+        for bad in ["order 2 0", "order 2 0 1 3", "order 2 0 0", "order 2 x 1", "order 2 0 1\norder 1"] {
+            let (session, notes) = try edited("position 4939200000", "position 4939200000\n" + bad)
+            #expect(session.order == nil && session.current == 1 && session.entries.count == 3, "\(bad)")
+            #expect(notes == ["line 8: order: not an order of the 3 songs; list order is used"], "\(bad)")
+        }
+        let (fits, none) = try edited("position 4939200000", "position 4939200000\norder 2 0\norder 1")
+        #expect(fits.order == [2, 0, 1] && none.isEmpty)
+        // An entry left out leaves the order too; the others keep their turns.
+        let (short, _) = try edited("entry /m/a.mp3", "order 2 0 1\nentry /m/a%ZZ.mp3")
+        #expect(short.order == [1, 0] && short.current == 0)
+    }
+
+    /// A list cut at the limit keeps the order of the songs kept.
+    @Test func aCutListKeepsTheOrderOfWhatIsKept() throws {
+        let order = [9, 2, 7, 0, 5, 3, 1, 8, 6, 4]
+        let bytes = SavedSession(entries: (0..<10).map { Entry(path: Path("/m/\($0).mp3")) }, current: 2, position: .zero,
+                                 shuffles: true, order: order).encoded()
+        var reader = SavedSession.Reader(limit: 4)
+        _ = bytes.withUnsafeBufferPointer { reader.feed($0) }
+        let result = try reader.finish().get()
+        #expect(result.cut && result.session.order == [2, 0, 3, 1] && result.notes.isEmpty)
+    }
+
     /// Lines ending in CR LF (an editor, a copy from Windows) read as LF ones.
     @Test func crlfLineEndsReadAsLF() throws {
         let session = SavedSession(entries: [Entry(path: "/m/a.mp3", title: "A"), Entry(path: "/m/b%0D.mp3")], current: 1,

@@ -62,6 +62,18 @@ struct SessionTests {
         #expect(answers == [.refused(["gone.mp3: no such file"]), .overtaken, .playing, .overtaken])
     }
 
+    /// What is saved holds the play order when it is not list order, and none when it is.
+    @Test func theSavedSessionHoldsThePlayOrder() {
+        let (session, _, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        #expect(session.saved.order == nil)
+        session.seedShuffles(7)
+        session.perform(.toggleShuffle)
+        let order = session.queue.order
+        #expect(order != [0, 1, 2] && session.saved.order == order && session.saved.shuffles)
+    }
+
     @Test func playsTheFirstInputAndMovesOnWhenItEnds() {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.start()

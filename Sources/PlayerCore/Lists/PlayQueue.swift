@@ -21,6 +21,16 @@ public struct PlayQueue: Sendable {
         if shuffle { setShuffle(true) }
     }
 
+    /// A queue that plays in `order`, made before (a resumed session's), with no entry current
+    /// yet: `order` must be a permutation of `0..<order.count`.
+    public init(order: [Int], shuffle: Bool, repeats: Bool, seed: UInt64) {
+        random = SplitMix64(seed: seed)
+        self.repeats = repeats
+        count = order.count
+        self.order = order
+        shuffles = shuffle
+    }
+
     /// The entry index under the cursor.
     public var current: Int? { cursor.map { order[$0] } }
 

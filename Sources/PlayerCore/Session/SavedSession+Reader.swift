@@ -31,6 +31,10 @@ extension SavedSession {
         private var leftOut: [Int] = []
         private var notes: [Note] = []
         private var unnoted = 0
+        /// The `order` lines' numbers (only those below `limit`), and the first such line.
+        private var order: [Int] = []
+        private var orderLine: Int?
+        private var orderBroken = false
 
         /// The longest line taken: a path and a title, each percent-encoded (three bytes a byte).
         public static let maximumLineLength = 64 << 10
@@ -92,9 +96,10 @@ extension SavedSession {
                 note(line, "position: no current entry; ignored")
                 read.position = .zero
             }
+            let places = places()
             if let current = read.current {
-                if let place = kept(current), place < read.entries.count {
-                    read.current = place
+                if current < places.count, places[current] >= 0 {
+                    read.current = places[current]
                 } else {
                     // A list cut at the limit may have left its current song out: start at the first.
                     if !full || leftOut.contains(current) {
@@ -104,14 +109,45 @@ extension SavedSession {
                     read.position = .zero
                 }
             }
+            if let orderLine {
+                read.order = playOrder(places: places, count: read.entries.count)
+                if read.order == nil { note(orderLine, "order: not an order of the \(read.entries.count) songs; list order is used") }
+            }
             notes.sort { $0.line < $1.line }
             return .success(Result(session: read, cut: full, notes: notes, unnoted: unnoted))
         }
 
-        /// Where entry line `number` is in the list read, `nil` when it was left out.
-        private func kept(_ number: Int) -> Int? {
-            guard !leftOut.contains(number) else { return nil }
-            return number - leftOut.count(where: { $0 < number })
+        /// Where each entry line read is in the list read; -1 for one left out.
+        private func places() -> [Int] {
+            guard !leftOut.isEmpty else { return Array(0..<entryLines) }
+            var places = [Int](repeating: 0, count: entryLines)
+            var out = 0
+            for number in 0..<entryLines {
+                if out < leftOut.count, leftOut[out] == number {
+                    places[number] = -1
+                    out += 1
+                } else {
+                    places[number] = number - out
+                }
+            }
+            return places
+        }
+
+        /// The `order` lines as a play order of the list read: the entries left out (and, in a
+        /// list cut at the limit, those past it) taken out; `nil` unless every song is in it once.
+        private func playOrder(places: [Int], count: Int) -> [Int]? {
+            guard !orderBroken else { return nil }
+            let kept = order.compactMap { index -> Int? in
+                if index < places.count { return places[index] >= 0 ? places[index] : nil }
+                return full ? nil : -1  // past the list: in a list cut at the limit, a song not read
+            }
+            guard kept.count == count else { return nil }
+            var seen = [Bool](repeating: false, count: count)
+            for index in kept {
+                guard index >= 0, !seen[index] else { return nil }
+                seen[index] = true
+            }
+            return kept
         }
 
         private mutating func note(_ line: Int, _ text: String) {
@@ -132,6 +168,7 @@ extension SavedSession {
                 ended = true
                 return
             }
+            if line.starts(with: "order ".utf8) { return orderNumbers(line.dropFirst(6), at: number) }
             let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
             let key = String(decoding: parts[0], as: UTF8.self)
             if key == "entry" { return entry(parts.dropFirst(), at: number) }
@@ -159,6 +196,21 @@ extension SavedSession {
                 }
             }
             session.entries.append(Entry(path: Path(bytes: path), title: title))
+        }
+
+        /// `order N N …`, on as many lines as it takes: kept to be checked against the list at
+        /// the end (at most `limit` numbers: no list holds more).
+        private mutating func orderNumbers<Numbers: Collection<UInt8>>(_ numbers: Numbers, at number: Int) {
+            orderLine = orderLine ?? number
+            guard !orderBroken else { return }
+            for part in numbers.split(separator: 0x20, omittingEmptySubsequences: false) {
+                guard let index = Int(String(decoding: part, as: UTF8.self)), index >= 0, index >= limit || order.count < limit else {
+                    orderBroken = true
+                    order = []
+                    return
+                }
+                if index < limit { order.append(index) }
+            }
         }
 
         /// `KEY VALUE`: a value out of range is set right or ignored, an unknown key ignored.

@@ -16,9 +16,12 @@ public struct SavedSession: Equatable, Sendable {
     public var muted: Bool
     public var repeats: Bool
     public var shuffles: Bool
+    /// The play order (`PlayQueue.order`: a permutation of the entry indices), when it is not
+    /// list order: a shuffled list, or one with songs loaded to play next.
+    public var order: [Int]?
 
     public init(entries: [Entry], current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
-                repeats: Bool = false, shuffles: Bool = false) {
+                repeats: Bool = false, shuffles: Bool = false, order: [Int]? = nil) {
         self.entries = entries
         self.current = current
         self.position = position
@@ -26,14 +29,23 @@ public struct SavedSession: Equatable, Sendable {
         self.muted = muted
         self.repeats = repeats
         self.shuffles = shuffles
+        self.order = order
     }
 
     static let header = "tplayer saved session 1"
+
+    /// The most numbers an `order` line holds (the rest go on the next ones).
+    static let orderLineLength = 1000
 
     public func encoded() -> [UInt8] {
         var text = Self.header + "\n"
         text += "volume \(volume)\nmuted \(muted ? 1 : 0)\nrepeat \(repeats ? 1 : 0)\nshuffle \(shuffles ? 1 : 0)\n"
         if let current { text += "current \(current)\nposition \(position.flicks)\n" }
+        // Before the list, so that a reader that stops at its limit has read it; a line holds at
+        // most `orderLineLength` numbers, well under `Reader.maximumLineLength`.
+        for start in stride(from: 0, to: order?.count ?? 0, by: Self.orderLineLength) {
+            text += "order " + order![start..<min(start + Self.orderLineLength, order!.count)].map(String.init).joined(separator: " ") + "\n"
+        }
         var bytes = Array(text.utf8)
         for entry in entries {
             bytes += Array("entry ".utf8) + Self.percentEncoded(entry.path.bytes)

@@ -5,7 +5,8 @@ extension Session {
         let song = context.state.song
         let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
         return SavedSession(entries: entries, current: song == nil ? nil : queue.current, position: position,
-                            volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles)
+                            volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles,
+                            order: queue.order == Array(0..<queue.count) ? nil : queue.order)
     }
 
     /// What the status line names the current song: its tags, else the playlist's title for
