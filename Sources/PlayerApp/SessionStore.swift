@@ -52,25 +52,21 @@ public enum SessionStore {
         }
     }
 
-    /// The saved session without the songs that are no longer there (`exists` says), and those
-    /// songs; when the current one is gone, the list picks up at the next one, from its start.
+    /// The songs of the saved session that are no longer there (`exists` says), by index, and
+    /// the session to start from: the whole list still (a song that moved away and comes back
+    /// plays again on a later run), but when the current song is gone, the one after it in the
+    /// play order that is there, from its start (or the list's first, when none after it is).
     public static func present(_ saved: SavedSession, exists: (Path) -> Bool = FileSystem.exists)
-        -> (session: SavedSession, gone: [Path])
+        -> (session: SavedSession, gone: [Int])
     {
-        var kept = saved
-        kept.entries = []
-        kept.current = nil
-        var gone: [Path] = []
-        for (index, entry) in saved.entries.enumerated() {
-            let there = exists(entry.path)
-            if !there { gone.append(entry.path) }
-            if let current = saved.current, index >= current, kept.current == nil, there {
-                kept.current = kept.entries.count
-                if index != current { kept.position = .zero }
-            }
-            if there { kept.entries.append(entry) }
-        }
-        return (kept, gone)
+        let gone = saved.entries.indices.filter { !exists(saved.entries[$0].path) }
+        var session = saved
+        let missing = Set(gone)
+        guard let current = saved.current, missing.contains(current) else { return (session, gone) }
+        let order = saved.order ?? Array(saved.entries.indices)
+        session.current = order.drop { $0 != current }.dropFirst().first { !missing.contains($0) }
+        session.position = .zero
+        return (session, gone)
     }
 
     /// Writes `session` to `path`, whole or not at all (`FileAccess.replace`); the reason when

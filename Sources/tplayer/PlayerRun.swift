@@ -42,6 +42,8 @@ struct PlayerRun {
         // Only a person's runs are saved and resumed: never -w, --check, a script or -R.
         let store = script == nil && !output.isFile ? SessionStore.location : nil
         var saved: SavedSession?
+        // The saved songs that are not there: skipped in this run, kept in the list it saves.
+        var missing: [Int] = []
         if options.resume {
             guard let store else {
                 printError("tplayer: --resume: neither XDG_STATE_HOME nor HOME says where the saved session is")
@@ -61,12 +63,13 @@ struct PlayerRun {
                     printError("tplayer: \(store): the saved list has more than \(Entry.listLimit) songs; the first \(Entry.listLimit) are kept")
                 }
                 let (present, gone) = SessionStore.present(session)
-                gone.forEach { printError("tplayer: \($0): no longer there; skipped") }
-                guard !present.entries.isEmpty else {
+                gone.forEach { printError("tplayer: \(session.entries[$0].path): no longer there; skipped") }
+                guard gone.count < session.entries.count else {
                     printError("tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
                     return 64
                 }
                 saved = present
+                missing = gone
             }
         }
         let engine: Engine
@@ -100,6 +103,7 @@ struct PlayerRun {
             ?? PlayQueue(shuffle: shuffles, repeats: repeats, seed: options.seed)
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive))
+        session.setAside(missing)
         session.expand = { path, done in
             work.start(.load, { cancel in
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }

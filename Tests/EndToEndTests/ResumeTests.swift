@@ -78,8 +78,21 @@ struct ResumeTests {
         let gone = try Harness.tplayer(["--resume", "-o", "null"], environment: environment)
         #expect(gone.status == 64)
         #expect(gone.stderrLines.last == "tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
-        // (The third run saved the list without the two that had gone.)
-        #expect(gone.stderrLines == ["tplayer: \(songs[2]): no longer there; skipped", gone.stderrLines.last ?? ""], "\(gone.stderr)")
+        // The third run kept the two that had gone in the list it saved (it dropped them for good).
+        #expect(gone.stderrLines == songs.map { "tplayer: \($0): no longer there; skipped" } + [gone.stderrLines.last ?? ""],
+                "\(gone.stderr)")
+
+        // Back again: played again, not a word about them, and the run goes on where it was.
+        for (index, song) in songs.enumerated() { try FileManager.default.copyItem(atPath: Harness.songs[index], toPath: song) }
+        let fourthTrace = folder.appendingPathComponent("fourth.txt")
+        let fourth = try Pane(arguments: ["-o", "null", "--trace", "--resume"], environment: environment, stderr: fourthTrace.path)
+        _ = try Self.waitForFile(fourthTrace) { $0.contains("Resuming: 3/3 ") }
+        try fourth.send("b")
+        let back = try Self.waitForFile(fourthTrace) { Self.loads(in: $0).count == 2 }
+        #expect(Self.loads(in: back) == [songs[2], songs[1]])
+        #expect(!back.contains("no longer there"))
+        try fourth.send("q")
+        #expect(try fourth.waitForExit() == 0)
     }
 
     @Test func aTruncatedOrForeignStateFileIsReportedAndIgnored() throws {

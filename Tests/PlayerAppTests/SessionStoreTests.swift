@@ -14,25 +14,40 @@ struct SessionStoreTests {
         #expect(gone.isEmpty)
     }
 
-    /// The song that was playing is gone: the list picks up at the next one, from its start.
+    /// The song that was playing is gone: the run picks up at the next one, from its start;
+    /// the list keeps every song (they were dropped from it for good).
     @Test func aGoneCurrentSongMovesOnToTheNextFromItsStart() {
         let (kept, gone) = SessionStore.present(saved(current: 1), exists: { $0 != "/m/b.mp3" })
-        #expect(gone == ["/m/b.mp3"])
-        #expect(kept.entries.map(\.path) == ["/m/a.mp3", "/m/c.mp3"])
-        #expect(kept.current == 1)
+        #expect(gone == [1])
+        #expect(kept.entries == saved(current: 1).entries)
+        #expect(kept.current == 2)
         #expect(kept.position == .zero)
         #expect(kept.volume == 70 && kept.repeats)
+        // The last one gone: the list's first.
+        let (first, _) = SessionStore.present(saved(current: 2), exists: { $0 != "/m/c.mp3" })
+        #expect(first.current == nil && first.position == .zero)
     }
 
-    /// A song before the current one is gone: the current keeps its place in the song.
+    /// A song before the current one is gone: the current keeps its place and its position.
     @Test func aGoneEarlierSongKeepsThePosition() {
         let (kept, gone) = SessionStore.present(saved(current: 2), exists: { $0 != "/m/a.mp3" })
-        #expect(gone == ["/m/a.mp3"])
-        #expect(kept.current == 1)
-        #expect(kept.position == .seconds(42))
+        #expect(gone == [0])
+        #expect(kept == saved(current: 2))
         let (none, all) = SessionStore.present(saved(current: 0), exists: { _ in false })
-        #expect(none.entries.isEmpty && none.current == nil)
-        #expect(all.count == 3)
+        #expect(none.entries.count == 3)
+        #expect(all == [0, 1, 2])
+    }
+
+    /// "The next one" is the next in the play order, for a shuffled list.
+    @Test func aGoneCurrentSongMovesOnInThePlayOrder() {
+        var shuffled = saved(current: 0)
+        shuffled.order = [1, 0, 2]
+        shuffled.shuffles = true
+        let (kept, gone) = SessionStore.present(shuffled, exists: { $0 == "/m/b.mp3" })
+        #expect(gone == [0, 2])
+        #expect(kept.current == nil && kept.order == [1, 0, 2])
+        let (next, _) = SessionStore.present(shuffled, exists: { $0 != "/m/a.mp3" })
+        #expect(next.current == 2)
     }
 
     @Test func theLocationFollowsXDGThenHome() {

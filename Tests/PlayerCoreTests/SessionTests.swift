@@ -74,6 +74,21 @@ struct SessionTests {
         #expect(order != [0, 1, 2] && session.saved.order == order && session.saved.shuffles)
     }
 
+    /// Entries set aside (saved songs not there) are passed over both ways, without a word and
+    /// without failing the run, and stay in the list (and in what is saved).
+    @Test func entriesSetAsideArePassedOverAndKept() {
+        let (session, _, reports) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.setAside([0, 1])
+        session.start()
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3")
+        session.perform(.previous)
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3")
+        #expect(reports.lines.isEmpty && session.exitStatus == 0)
+        #expect(session.saved.entries.count == 3 && session.saved.current == 2)
+    }
+
     @Test func playsTheFirstInputAndMovesOnWhenItEnds() {
         let (session, _, _) = session(["a.mp3", "b.mp3"])
         session.start()

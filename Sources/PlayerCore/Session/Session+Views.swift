@@ -24,4 +24,17 @@ extension Session {
         guard context.state.id == .loading, let index else { return nil }
         return entries[index].title ?? "\(entries[index].path.lastComponent)"
     }
+
+    /// Whether `next` goes to another entry (one that has not failed follows in the queue's
+    /// order; with repeat the list starts again) rather than stopping at the end.
+    public var hasNext: Bool {
+        var ahead = queue
+        return !isFinished && nextPlayable(advancing: &ahead) != nil
+    }
+
+    /// Whether `previous` goes to another entry rather than back to the song's start.
+    public var hasPrevious: Bool {
+        var behind = queue
+        return !isFinished && queue.current != nil && previousPlayable(retreating: &behind) != nil
+    }
 }

@@ -45,6 +45,8 @@ public final class Session {
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
     private var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
     private var failedEntries = Set<Int>()
+    /// Entries not to be played in this run, nor counted as failed (`setAside`).
+    private var setAsideEntries = Set<Int>()
     /// A song played on past damage (skipped and said).
     private var playedPastDamage = false
     private var outputFailed = false
@@ -100,6 +102,15 @@ public final class Session {
     public func holdOpen(_ held: Bool) {
         heldOpen = held
     }
+
+    /// Skips `entries` in this run without a word and without failing it (saved songs that
+    /// are not there: said once before the run); they stay in the list.
+    public func setAside(_ entries: [Int]) {
+        setAsideEntries.formUnion(entries)
+    }
+
+    /// Whether the list passes over `entry`: it failed, or it was set aside.
+    private func skips(_ entry: Int) -> Bool { failedEntries.contains(entry) || setAsideEntries.contains(entry) }
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -280,10 +291,10 @@ public final class Session {
 
     /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the
     /// end (the queue is then left wherever it stopped).
-    private func nextPlayable(advancing queue: inout PlayQueue) -> Int? {
+    func nextPlayable(advancing queue: inout PlayQueue) -> Int? {
         for _ in 0...entries.count {
             guard let entry = queue.advance() else { return nil }
-            if !failedEntries.contains(entry) { return entry }
+            if !skips(entry) { return entry }
         }
         return nil
     }
@@ -344,30 +355,17 @@ public final class Session {
 
     /// Moves `queue` back to the previous entry that has not failed, and returns it; `nil` at
     /// the start of the list (without repeat).
-    private func previousPlayable(retreating queue: inout PlayQueue) -> Int? {
+    func previousPlayable(retreating queue: inout PlayQueue) -> Int? {
         for _ in 0..<entries.count {
             let before = queue.cursor
             guard let entry = queue.retreat(), queue.cursor != before else { return nil }
-            if !failedEntries.contains(entry) { return entry }
+            if !skips(entry) { return entry }
         }
         return nil
     }
 
-    /// Whether `next` goes to another entry (one that has not failed follows in the queue's
-    /// order; with repeat the list starts again) rather than stopping at the end.
-    public var hasNext: Bool {
-        var ahead = queue
-        return !isFinished && nextPlayable(advancing: &ahead) != nil
-    }
-
-    /// Whether `previous` goes to another entry rather than back to the song's start.
-    public var hasPrevious: Bool {
-        var behind = queue
-        return !isFinished && queue.current != nil && previousPlayable(retreating: &behind) != nil
-    }
-
     private func playCurrentOrNext() {
-        guard let entry = queue.current, !failedEntries.contains(entry) else { return advance(atEnd: .rewind) }
+        guard let entry = queue.current, !skips(entry) else { return advance(atEnd: .rewind) }
         open(entry, moving: .forward(.rewind))
     }
 
