@@ -214,15 +214,19 @@ public final class MemoryFiles: FileAccess, @unchecked Sendable {
     }
 
     public func makeFolders(_ folder: Path, permissions: mode_t) -> SystemError? {
-        if let failure = failures[folder] { return failure }
+        // As on the disk, a folder that is there is enough, whatever can be done in it.
         if let node = node(at: folder) { return node == .folder ? nil : .fileExists }
+        if let failure = failures[folder] { return failure }
         add(folder, .folder)
         return nil
     }
 
     public func replace(_ path: Path, with bytes: [UInt8], permissions: mode_t) -> FileSystem.ReplaceFailure? {
         if let failure = failures[path] { return .cannotWrite(failure) }
-        guard node(at: path.directory) == .folder else { return .cannotCreate(temporary: path, .noSuchFileOrDirectory) }
+        let temporary = Path(bytes: path.bytes + Array(".1.tmp".utf8))
+        // A failure for the folder: the temporary file cannot be made in it (read-only, not the user's).
+        if let failure = failures[path.directory] { return .cannotCreate(temporary: temporary, failure) }
+        guard node(at: path.directory) == .folder else { return .cannotCreate(temporary: temporary, .noSuchFileOrDirectory) }
         add(path, .file(bytes))
         return nil
     }

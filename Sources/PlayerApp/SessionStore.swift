@@ -69,16 +69,19 @@ public enum SessionStore {
         return (session, gone)
     }
 
-    /// Writes `session` to `path`, whole or not at all (`FileAccess.replace`); the reason when
-    /// it could not be (the old file is then left).
+    /// Writes `session` to `path`, whole or not at all (`FileAccess.replace`); when it could not
+    /// be, the line that says so, naming the file and why (the old file is then left):
+    /// `session not saved: …/last-session: cannot write in …/tplayer (permission denied)`.
     public static func save(_ session: SavedSession, to path: Path, files: any FileAccess = SystemFiles()) -> String? {
         let folder = path.directory
+        let unsaved = "session not saved: \(path): "
         // Private to the user: the folders it makes, and the file.
-        if let error = files.makeFolders(folder, permissions: 0o700) { return "\(folder): \(error.reason)" }
+        if let error = files.makeFolders(folder, permissions: 0o700) { return unsaved + "cannot make \(folder) (\(error.reason))" }
         switch files.replace(path, with: session.encoded(), permissions: 0o600) {
         case nil: return nil
-        case .cannotCreate(let temporary, let error)?: return "\(temporary): \(error.reason)"
-        case .cannotWrite(let error)?: return "\(path): could not save the session: \(error.reason); the previous one is kept"
+        // The temporary file is tplayer's business: the folder it could not be made in is the user's.
+        case .cannotCreate(let temporary, let error)?: return unsaved + "cannot write in \(temporary.directory) (\(error.reason))"
+        case .cannotWrite(let error)?: return unsaved + "\(error.reason); the previous one is kept"
         }
     }
 }

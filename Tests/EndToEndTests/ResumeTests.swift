@@ -194,6 +194,28 @@ struct ResumeTests {
         #expect(try second.waitForExit() == 0)
     }
 
+    /// A state folder tplayer cannot write in: the run ends saying the session was not saved,
+    /// where and why, in one line (it named the temporary file, and never said "not saved").
+    @Test func aReadOnlyStateFolderSaysTheSessionWasNotSaved() throws {
+        let folder = try Harness.temporaryFolder()
+        let state = folder.appendingPathComponent("state/tplayer")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        // A read-only file system where it can be mounted (root can write in any mode 0500 folder).
+        let mounted = try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "ro", "tmpfs", state.path])
+        defer { if mounted.status == 0 { _ = try? Harness.run("/bin/umount", [state.path]) } }
+        guard mounted.status == 0 || getuid() != 0 else { return }
+        if mounted.status != 0 { chmod(state.path, 0o500) }
+        let stderr = folder.appendingPathComponent("stderr.txt")
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[0]],
+                            environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path], stderr: stderr.path)
+        _ = try pane.waitForStatus { $0.contains("1/1") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        let lines = try String(contentsOf: stderr, encoding: .utf8).split(separator: "\n").map(String.init)
+        let why = mounted.status == 0 ? "read-only file system" : "permission denied"
+        #expect(lines == ["tplayer: session not saved: \(state.path)/last-session: cannot write in \(state.path) (\(why))"])
+    }
+
     /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
     /// one before or the one after, never a part. The list is 20,000 entries long, so each save
     /// writes about 2 MB and takes a while.

@@ -41,9 +41,20 @@ struct SessionStoreMemoryTests {
         var changed = session
         changed.volume = 90
         #expect(SessionStore.save(changed, to: "/s/last-session", files: files)
-                == "/s/last-session: could not save the session: no space left on device; the previous one is kept")
+                == "session not saved: /s/last-session: no space left on device; the previous one is kept")
         #expect(files.contents("/s/last-session") == before)
         files.add("/t", text: "a file where the folder belongs")
-        #expect(SessionStore.save(session, to: "/t/last-session", files: files) == "/t: file exists")
+        #expect(SessionStore.save(session, to: "/t/last-session", files: files) == "session not saved: /t/last-session: cannot make /t (file exists)")
+    }
+
+    /// A folder the session cannot be written in: said in one line that says it was not saved,
+    /// naming the file and the folder, never the temporary file (its name was all that was said).
+    @Test func aFolderThatCannotBeWrittenInSaysTheSessionWasNotSaved() {
+        let files = MemoryFiles()
+        files.add("/s", .folder)
+        files.failures["/s"] = .permissionDenied
+        let said = SessionStore.save(session, to: "/s/last-session", files: files)
+        #expect(said == "session not saved: /s/last-session: cannot write in /s (permission denied)")
+        #expect(files.node(at: "/s/last-session") == nil)
     }
 }
