@@ -222,6 +222,10 @@ public final class MemoryFiles: FileAccess, @unchecked Sendable {
     }
 
     public func replace(_ path: Path, with bytes: [UInt8], permissions: mode_t) -> FileSystem.ReplaceFailure? {
+        // Written through a symbolic link, as on the disk.
+        var path = path
+        for _ in 0..<16 { if case .link(let target) = node(at: path) { path = target } }
+        if case .link = node(at: path) { return .cannotWrite(SystemError(code: ELOOP)) }
         if let failure = failures[path] { return .cannotWrite(failure) }
         let temporary = Path(bytes: path.bytes + Array(".1.tmp".utf8))
         // A failure for the folder: the temporary file cannot be made in it (read-only, not the user's).

@@ -86,7 +86,15 @@ extension FileSystem {
     /// renamed over it, and the folder is flushed so that the rename is on the disk too. A crash,
     /// a kill or a full disk midway leaves the old file as it was; the temporary files of such
     /// replacements (whose process is gone) are removed first.
-    public static func replace(_ path: Path, with bytes: [UInt8], permissions: mode_t) -> ReplaceFailure? {
+    ///
+    /// A symbolic link at `path` is written through: the file it names (made, when it is
+    /// missing) is the one replaced, beside it, and the link stays as it is.
+    public static func replace(_ named: Path, with bytes: [UInt8], permissions: mode_t) -> ReplaceFailure? {
+        let path: Path
+        switch linkTarget(of: named) {
+        case .success(let target): path = target
+        case .failure(let error): return .cannotWrite(error)
+        }
         removeLeftovers(of: path)
         let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
         let file: OpenFile
@@ -109,6 +117,24 @@ extension FileSystem {
             Glibc.close(directory)
         }
         return nil
+    }
+
+    /// `path` with the symbolic links at its end followed (at most 40): the file that is there,
+    /// or that a new file there would be.
+    static func linkTarget(of path: Path) -> Result<Path, SystemError> {
+        var current = path
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        for _ in 0..<40 {
+            var info = stat()
+            guard !current.hasNUL, current.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFLNK else {
+                return .success(current)
+            }
+            let count = current.withCString { readlink($0, &buffer, buffer.count) }
+            guard count >= 0 else { return .failure(.current) }
+            guard count < buffer.count else { return .failure(SystemError(code: ENAMETOOLONG)) }
+            current = Path(bytes: buffer[..<count].map { UInt8(bitPattern: $0) }).resolved(against: current.directory)
+        }
+        return .failure(SystemError(code: ELOOP))
     }
 
     /// Removes `NAME.PID.tmp` beside `path` where process PID is gone.

@@ -216,6 +216,31 @@ struct ResumeTests {
         #expect(lines == ["tplayer: session not saved: \(state.path)/last-session: cannot write in \(state.path) (\(why))"])
     }
 
+    /// A state file that is a symbolic link (to a dotfiles folder, say) is written through: the
+    /// file it names is replaced, and stays a link (it was replaced by a regular file); one that
+    /// names a missing file makes it.
+    @Test func aSymbolicLinkStateFileIsWrittenThrough() throws {
+        let folder = try Harness.temporaryFolder()
+        let file = Self.stateFile(folder)
+        let target = folder.appendingPathComponent("dots/session")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        for existing in [true, false] {
+            try? FileManager.default.removeItem(at: target)
+            if existing { try Data("tplayer saved session 1\nend\n".utf8).write(to: target) }
+            try? FileManager.default.removeItem(at: file)
+            try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "../dots/session")
+            let pane = try Pane(arguments: ["-o", "null", Harness.songs[0]], environment: ["XDG_STATE_HOME": folder.path],
+                                stderr: "/dev/null")
+            _ = try pane.waitForStatus { $0.contains("1/1") }
+            try pane.send("q")
+            #expect(try pane.waitForExit() == 0)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file.path) == "../dots/session", "existing: \(existing)")
+            #expect(try String(contentsOf: target, encoding: .utf8).contains("entry \(Harness.songs[0])\n"), "existing: \(existing)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path) == ["session"])
+        }
+    }
+
     /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
     /// one before or the one after, never a part. The list is 20,000 entries long, so each save
     /// writes about 2 MB and takes a while.

@@ -32,6 +32,21 @@ struct SessionStoreMemoryTests {
         #expect(folder == "/s/dir: is a folder; starting fresh")
     }
 
+    /// A state file that is a symbolic link is written through: the file it names is replaced
+    /// (made, when missing), and the link stays (it was replaced by a regular file).
+    @Test func aSymbolicLinkIsWrittenThrough() {
+        let files = MemoryFiles()
+        files.add("/s/last-session", .link("/dots/session"))
+        files.add("/dots/session", text: "old")
+        #expect(SessionStore.save(session, to: "/s/last-session", files: files) == nil)
+        #expect(files.node(at: "/s/last-session") == .link("/dots/session"))
+        #expect(files.contents("/dots/session") == session.encoded())
+        files.add("/s/last-session", .link("/dots/new/session"))
+        files.add("/dots/new", .folder)
+        #expect(SessionStore.save(session, to: "/s/last-session", files: files) == nil)
+        #expect(files.contents("/dots/new/session") == session.encoded())
+    }
+
     /// A save that cannot be made says why and leaves the saved session as it was.
     @Test func aFailedSaveKeepsThePreviousSession() {
         let files = MemoryFiles()
