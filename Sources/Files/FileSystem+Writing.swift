@@ -73,6 +73,23 @@ extension FileSystem {
         return nil
     }
 
+    /// Takes an exclusive `flock(2)` on the file at `path` (made with `permissions` when it is
+    /// missing) without waiting: the file, open, for as long as the lock is to be held (the
+    /// kernel lets go when it is closed, however the process ends); `nil` when another process
+    /// holds the lock.
+    public static func lockExclusively(_ path: Path, permissions: mode_t) -> Result<OpenFile?, SystemError> {
+        guard !path.hasNUL else { return .failure(.invalidArgument) }
+        // Not blocking: a named pipe put in its place is opened (read and write) at once, never waited on.
+        let fd = path.withCString { open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, permissions) }
+        guard fd >= 0 else { return .failure(.current) }
+        let file = OpenFile(fd: fd)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if SystemError.current == .interrupted { continue }
+            return SystemError.current.code == EWOULDBLOCK ? .success(nil) : .failure(.current)
+        }
+        return .success(file)
+    }
+
     /// Why `replace` left the file as it was.
     public enum ReplaceFailure: Error, Equatable, Sendable {
         /// The temporary file beside it could not be made.

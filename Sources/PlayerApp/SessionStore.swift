@@ -69,6 +69,28 @@ public enum SessionStore {
         return (session, gone)
     }
 
+    /// Which of two runs at once saves its session: the first. It holds an exclusive
+    /// `flock(2)` on `last-session.lock` beside the file while it runs (the kernel lets go
+    /// however it ends); a run started meanwhile does not save, and says so when it starts, so
+    /// that its end never silently replaces the other's session.
+    public enum Claim {
+        /// This run saves: the lock, held while it is kept (none when no lock could be made
+        /// there: the save then says what is wrong).
+        case saves(OpenFile?)
+        /// Another run holds the lock.
+        case anotherRuns
+    }
+
+    /// Claims saving the session at `path` for this run (`Claim`).
+    public static func claim(_ path: Path) -> Claim {
+        guard FileSystem.makeFolders(path.directory, permissions: 0o700) == nil else { return .saves(nil) }
+        switch FileSystem.lockExclusively(Path(bytes: path.bytes + Array(".lock".utf8)), permissions: 0o600) {
+        case .success(let lock?): return .saves(lock)
+        case .success(nil): return .anotherRuns
+        case .failure: return .saves(nil)
+        }
+    }
+
     /// Writes `session` to `path`, whole or not at all (`FileAccess.replace`); when it could not
     /// be, the line that says so, naming the file and why (the old file is then left):
     /// `session not saved: …/last-session: cannot write in …/tplayer (permission denied)`.

@@ -97,6 +97,9 @@ struct PlayerRun {
         launch.problems.forEach { say("tplayer: " + $0.brief) }
 
         let interactive = terminal != nil
+        // Of two runs at once, the first saves its session; this one says now if it will not.
+        let claim = interactive ? store.map(SessionStore.claim) : nil
+        if case .anotherRuns? = claim { say("tplayer: another tplayer is running; this one will not save its session") }
         let shuffles = saved?.shuffles ?? options.shuffles, repeats = saved?.repeats ?? options.repeats
         // A resumed list plays in the order it was playing in (shuffled, or with songs put next).
         let queue = saved?.order.map { PlayQueue(order: $0, shuffle: shuffles, repeats: repeats, seed: options.seed) }
@@ -135,7 +138,8 @@ struct PlayerRun {
                             options: Player.Options(quiet: options.quiet, trace: options.trace),
                             earlierProblems: launch.problems.count, resuming: saved)
         let status = player.run()
-        if interactive, let store {
+        if case .saves(let lock)? = claim, let store {
+            defer { withExtendedLifetime(lock) {} }  // held until the session is saved
             var state = session.saved
             let folder = FileSystem.currentFolder()
             for index in state.entries.indices where !state.entries[index].path.isAbsolute {

@@ -241,6 +241,34 @@ struct ResumeTests {
         }
     }
 
+    /// Two runs at once: the first saves its session, the second says when it starts that it
+    /// will not, and does not (the last to quit silently replaced the other's session).
+    @Test func ofTwoRunsAtOnceOnlyTheFirstSaves() throws {
+        let folder = try Harness.temporaryFolder()
+        let environment = ["XDG_STATE_HOME": folder.path]
+        let file = Self.stateFile(folder)
+        let firstErrors = folder.appendingPathComponent("first.txt"), secondErrors = folder.appendingPathComponent("second.txt")
+        let first = try Pane(arguments: ["-o", "null", Harness.songs[0]], environment: environment, stderr: firstErrors.path)
+        _ = try first.waitForStatus { $0.contains("1/1") }
+        let second = try Pane(arguments: ["-o", "null", Harness.songs[1]], environment: environment, stderr: secondErrors.path)
+        _ = try second.waitForStatus { $0.contains("1/1") }
+        try first.send("q")
+        #expect(try first.waitForExit() == 0)
+        let saved = try String(contentsOf: file, encoding: .utf8)
+        #expect(saved.contains("entry \(Harness.songs[0])\n"))
+        try second.send("q")
+        #expect(try second.waitForExit() == 0)
+        #expect(try String(contentsOf: file, encoding: .utf8) == saved, "the second run left the first's session")
+        #expect(try String(contentsOf: secondErrors, encoding: .utf8) == "tplayer: another tplayer is running; this one will not save its session\n")
+        #expect(try String(contentsOf: firstErrors, encoding: .utf8) == "")
+        // The next run after both saves again.
+        let third = try Pane(arguments: ["-o", "null", Harness.songs[2]], environment: environment, stderr: "/dev/null")
+        _ = try third.waitForStatus { $0.contains("1/1") }
+        try third.send("q")
+        #expect(try third.waitForExit() == 0)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("entry \(Harness.songs[2])\n"))
+    }
+
     /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
     /// one before or the one after, never a part. The list is 20,000 entries long, so each save
     /// writes about 2 MB and takes a while.
@@ -285,6 +313,6 @@ struct ResumeTests {
         try last.send("q")
         _ = try last.waitForExit()
         let left = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
-        #expect(left == ["last-session"])
+        #expect(left.sorted() == ["last-session", "last-session.lock"])
     }
 }

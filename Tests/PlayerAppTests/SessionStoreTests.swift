@@ -1,3 +1,5 @@
+import Files
+import Foundation
 import Testing
 @testable import PlayerApp
 import PlayerCore
@@ -48,6 +50,23 @@ struct SessionStoreTests {
         #expect(kept.current == nil && kept.order == [1, 0, 2])
         let (next, _) = SessionStore.present(shuffled, exists: { $0 != "/m/a.mp3" })
         #expect(next.current == 2)
+    }
+
+    /// Of two runs at once the first saves: a second claim, while the first is held, is
+    /// refused; once the first is let go (the run ended), the next one saves.
+    @Test func onlyTheFirstOfTwoRunsSaves() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("claim-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = Path(folder.path).appending("tplayer/last-session")
+        func whileTheFirstRuns() {
+            let first = SessionStore.claim(store), second = SessionStore.claim(store)
+            guard case .saves(let lock) = first else { return #expect(Bool(false), "the first run must save") }
+            #expect(lock != nil, "the folder is made and the lock taken")
+            guard case .anotherRuns = second else { return #expect(Bool(false), "a second run must not save") }
+        }
+        whileTheFirstRuns()
+        guard case .saves(let next) = SessionStore.claim(store) else { return #expect(Bool(false), "the lock was let go") }
+        #expect(next != nil)
     }
 
     @Test func theLocationFollowsXDGThenHome() {
