@@ -136,16 +136,23 @@ public enum ParserChecks {
     }
 
     /// Saved sessions: never a trap; read in two pieces (split where the input says) it reads as
-    /// read whole; what decodes encodes back to the same session.
+    /// read whole, notes and all; a few notes at most; what decodes encodes back to the same session.
     public static func savedSession(_ bytes: [UInt8]) -> [String] {
         var broken: [String] = []
-        let whole = SavedSession.decode(bytes)
+        let noting = SavedSession.decodeNoting(bytes)
+        let whole = noting.map(\.session)
         let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
         var reader = SavedSession.Reader()
         if bytes[..<split].withUnsafeBufferPointer({ reader.feed($0) }) {
             _ = bytes[split...].withUnsafeBufferPointer { reader.feed($0) }
         }
-        if reader.finish().map(\.session) != whole { broken.append("read in pieces at \(split), it reads differently") }
+        let pieces = reader.finish()
+        if pieces.map(\.session) != whole || pieces.map(\.notes) != noting.map(\.notes) {
+            broken.append("read in pieces at \(split), it reads differently")
+        }
+        if case .success(let read) = noting, read.notes.count > SavedSession.Reader.noteLimit {
+            broken.append("more than \(SavedSession.Reader.noteLimit) notes kept")
+        }
         if case .success(let session) = whole, SavedSession.decode(session.encoded()) != .success(session) {
             broken.append("a decoded session does not survive encoding")
         }
