@@ -65,7 +65,8 @@ struct PlayerRun {
                 let (present, gone) = SessionStore.present(session)
                 gone.forEach { printError("tplayer: \(session.entries[$0].path): no longer there; skipped") }
                 guard gone.count < session.entries.count else {
-                    printError("tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
+                    let none = session.entries.isEmpty ? "the saved session holds no songs" : "none of the saved session's songs is there any more"
+                    printError("tplayer: \(none); name an MP3 file, a folder or a playlist")
                     return 64
                 }
                 saved = present

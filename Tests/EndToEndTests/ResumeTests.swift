@@ -109,6 +109,13 @@ struct ResumeTests {
             #expect(result.stderrLines.first?.hasSuffix("; starting fresh") == true)
             #expect(try Data(contentsOf: file) == Data(content.utf8))  // left as it was
         }
+        // Every entry unreadable: each said, and a list with no songs is no list to resume.
+        try Data((whole.replacingOccurrences(of: "entry /", with: "entry %ZZ/")).utf8).write(to: file)
+        let empty = try Harness.tplayer(["--resume", "-o", "null"], environment: ["XDG_STATE_HOME": folder.path])
+        #expect(empty.status == 64)
+        #expect(empty.stderrLines == ["tplayer: \(file.path):6: current 0: no such song in the list; the list starts at its first",
+                                      "tplayer: \(file.path):8: entry: not a valid path; left out",
+                                      "tplayer: the saved session holds no songs; name an MP3 file, a folder or a playlist"], "\(empty.stderr)")
         // A FIFO in its place is never opened for reading (no hang).
         try FileManager.default.removeItem(at: file)
         #expect(mkfifo(file.path, 0o600) == 0)
