@@ -25,8 +25,10 @@ public final class Engine: PlayerEngine {
     /// (`--no-fade` turns it off; a file never fades).
     /// `measuresStartDelay`: each song's start delay is measured when it opens, for mpg123's
     /// remote protocol, which counts MPEG frames.
-    public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false) throws(OutputError) {
-        let choice = try OutputChoice(target)
+    /// `device`: the PulseAudio sink to play on (mpg123's `-a`), when the output is PulseAudio's.
+    public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false,
+                device: String? = nil) throws(OutputError) {
+        let choice = try OutputChoice(target, device: device)
         outputName = target.name
         writesFile = target.isFile
         do {

@@ -69,7 +69,8 @@ struct OutputChoice {
         self.fallback = fallback
     }
 
-    init(_ target: OutputTarget) throws(OutputError) {
+    /// `device`: the PulseAudio sink to play on, when the output is PulseAudio's.
+    init(_ target: OutputTarget, device: String? = nil) throws(OutputError) {
         switch target {
         case .file(let name, let path, let overwrite):
             // Files are written by tplayer itself: libao is not even loaded.
@@ -81,7 +82,9 @@ struct OutputChoice {
             // Chosen on the playback thread when the first song plays (a server that is slow to
             // answer never holds the keys): PulseAudio (or PipeWire's) natively, else libao's
             // default device.
-            self.init(primary: DefaultOutput(), fallback: NullOutput())
+            let chosen = DefaultOutput()
+            chosen.device = device
+            self.init(primary: chosen, fallback: NullOutput())
         case .live("pulse"):
             // Asked for by name: connected when the first song plays; a server that does not
             // answer then gives way to silence in real time, and that is said.
@@ -90,6 +93,7 @@ struct OutputChoice {
                 notice = "output pulse: libpulse is not installed; playing silently in real time instead"
                 return
             }
+            pulse.device = device
             self.init(primary: pulse, fallback: NullOutput())
         case .live("ao"):
             try self.init(libao: nil)  // libao's default device, whatever the server: `-o ao`
@@ -143,6 +147,8 @@ final class DefaultOutput: AudioOutput {
     private var chosen: AudioOutput?
     /// Handed on to the PulseAudio output (its server's requests for audio wake the playback thread).
     var wake: @Sendable () -> Void = {}
+    /// The PulseAudio sink to play on, handed on too.
+    var device: String?
 
     var name: String { chosen?.name ?? "default" }
     var isFile: Bool { false }
@@ -152,6 +158,7 @@ final class DefaultOutput: AudioOutput {
         if chosen == nil {
             if case .success(let pulse) = PulseOutput.connect() {
                 pulse.wake = wake
+                pulse.device = device
                 chosen = pulse
             } else if let libao = OutputChoice.defaultLibao(), libao.driver.shortName != "null" {
                 chosen = libao

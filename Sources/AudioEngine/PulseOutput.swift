@@ -28,6 +28,8 @@ final class PulseOutput: AudioOutput {
     private var connection: PulseConnection?
     /// Called (on libpulse's thread) when the server asks for audio: the playback thread wakes.
     var wake: @Sendable () -> Void = {}
+    /// The sink to play on (mpg123's `-a`); `nil` (or one the server does not have): its default.
+    var device: String?
 
     private init(api: tp_pulse, connection: PulseConnection?) {
         self.api = api
@@ -60,6 +62,14 @@ final class PulseOutput: AudioOutput {
             connection = try PulseConnection.connect(api: api, timeout: Self.connectTimeout).get()
         }
         guard let connection else { throw OutputFailure(message: "no PulseAudio server") }
+        if let device {
+            // A sink by that name (mpg123's `-a`) that the server does not have: its default plays.
+            if let sink = try? PulseSink(connection: connection, format: format, bufferSeconds: Self.bufferSeconds,
+                                         device: device, wake: wake) {
+                return sink
+            }
+            self.device = nil
+        }
         return try PulseSink(connection: connection, format: format, bufferSeconds: Self.bufferSeconds, wake: wake)
     }
 }
@@ -153,7 +163,9 @@ final class PulseSink: AudioSink {
         }
     }
 
-    init(connection: PulseConnection, format: PCMFormat, bufferSeconds: Double, wake: @escaping @Sendable () -> Void) throws(OutputFailure) {
+    /// `device`: the sink to play on (`nil`: the server's default).
+    init(connection: PulseConnection, format: PCMFormat, bufferSeconds: Double, device: String? = nil,
+         wake: @escaping @Sendable () -> Void) throws(OutputFailure) {
         self.format = format
         self.connection = connection
         waker = Waker(signals: signals, api: connection.api, wake: wake)
@@ -192,7 +204,8 @@ final class PulseSink: AudioSink {
                 waker.wake()
             }, box)
             let flags = pa_stream_flags_t(rawValue: PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue)
-            return api.stream_connect_playback(stream, nil, &attributes, flags, nil, nil) >= 0
+            guard let device else { return api.stream_connect_playback(stream, nil, &attributes, flags, nil, nil) >= 0 }
+            return device.withCString { api.stream_connect_playback(stream, $0, &attributes, flags, nil, nil) } >= 0
         }
         guard connected else { throw OutputFailure(message: "the PulseAudio server refused the stream") }
         let state = signals.wait(until: { $0.stream == PA_STREAM_READY || (PA_STREAM_IS_GOOD($0.stream) == 0) },

@@ -15,6 +15,9 @@ struct RemoteRun {
     let output: OutputTarget
     let fades: Bool
     let trace: Bool
+    /// What mpg123's options honoured here asked for (`-a`, `-f`/`-g`).
+    var device: String?
+    var volume: Int?
 
     func run() -> Int32 {
         // The same guard as every other run: what `LOAD` opens later is checked again when the
@@ -27,7 +30,7 @@ struct RemoteRun {
         let engine: Engine
         let signals: SignalWatcher
         let work: BackgroundWork
-        switch Startup.start(output: output, fades: fades, measuresStartDelay: true) {
+        switch Startup.start(output: output, fades: fades, measuresStartDelay: true, device: device) {
         case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }
@@ -45,6 +48,7 @@ struct RemoteRun {
         }
         defer { pipe?.close() }
         let session = Session(engine: engine, entries: [], policy: .remote)
+        if let volume { session.perform(.volume(volume)) }
         // LOAD plays one stream, as in mpg123 (the session's default); LOADLIST's playlist is
         // read off the main loop.
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO

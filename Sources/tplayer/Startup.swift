@@ -11,11 +11,11 @@ enum Startup {
         let status: Int32
     }
 
-    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false)
+    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, device: String? = nil)
         -> Result<(engine: Engine, signals: SignalWatcher, work: BackgroundWork), Failure> {
         let engine: Engine
         do {
-            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay)
+            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, device: device)
         } catch {
             printError("tplayer: \(error.message)")
             return .failure(Failure(status: error.isUsageError ? 64 : 1))

@@ -159,7 +159,8 @@ struct TPlayer: ParsableCommand {
         }
         if remote {
             let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
-                                   output: try outputTarget(), fades: !noFade, trace: trace).run()
+                                   output: try outputTarget(), fades: !noFade, trace: trace,
+                                   device: Self.mpg123Options.device, volume: Self.mpg123Options.volume).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -174,6 +175,10 @@ struct TPlayer: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
+    /// mpg123's options given with `-R`, as read before parsing (written once, before anything
+    /// else runs).
+    nonisolated(unsafe) static var mpg123Options = Mpg123Options.Translation()
+
     /// `tplayer` alone in a terminal resumes, when a session is saved.
     static var resumesByDefault: Bool {
         guard isatty(STDIN_FILENO) == 1 else { return false }
@@ -187,7 +192,16 @@ struct TPlayer: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         // Before tplayer opens anything of its own: `-w /dev/fd/N` may name only these.
         OpenedFiles.shared.noteInheritedDescriptors()
-        let arguments = RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+        var arguments = RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
+        // A front-end starting "mpg123 -R" passes mpg123's options: read as mpg123 would, never
+        // a reason to stop.
+        if Mpg123Options.asksForRemote(arguments) {
+            mpg123Options = Mpg123Options.translate(arguments) { name in
+                ["pulse", "ao", "null", "wav", "au", "raw"].contains(name) || OutputDriverInfo.all().contains { $0.shortName == name }
+            }
+            mpg123Options.notes.forEach { printError("tplayer: " + $0) }
+            arguments = mpg123Options.arguments
+        }
         if arguments.contains("--version"), arguments.count > 1 {
             printError("tplayer: --version takes nothing else (see tplayer --help)")
             Glibc.exit(64)

@@ -67,8 +67,10 @@ struct BackgroundWorkEndToEndTests {
               "XDG_STATE_HOME='\(state.path)' exec '\(Harness.binary)' -o null '\(Harness.songs[1])' 2>/dev/null"
             for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             pid=$(tmux -L \(socket) display-message -p '#{pane_pid}')
+            # OpenUri is answered once the folder is walked; meanwhile the bus is answered.
             dbus-send --print-reply --dest=org.mpris.MediaPlayer2.tplayer /org/mpris/MediaPlayer2 \\
-              org.mpris.MediaPlayer2.Player.OpenUri string:file://\(folder) > /dev/null
+              org.mpris.MediaPlayer2.Player.OpenUri string:file://\(folder) > /dev/null 2>&1 &
+            sleep 0.5
             echo "status $(playerctl -p tplayer status)"
             echo "working $(cat /proc/$pid/task/*/comm | grep -c tplayer-work)"
             tmux -L \(socket) send-keys q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null

@@ -201,3 +201,36 @@ struct RemotePitchTests {
         #expect(lines.contains { $0.hasPrefix("@SAMPLE ") })
     }
 }
+
+/// Front-ends start "mpg123 -R" with mpg123's own options: tplayer takes them (it exited 64,
+/// and the client died with it), honours `-a` (the sink played on), and says what it leaves out.
+@Suite(.serialized)
+struct RemoteOptionsTests {
+    @Test func mpg123sOptionsNeverEndTheRun() throws {
+        let commands = RemoteTests.send("SILENCE", "LP \(Harness.songs[0])", "SAMPLE", "Q")
+        let program = "\(Harness.binary) -R --aggressive -b 1024 -v -s -k 3 -f 16384 -g 50 -C -@ x.m3u --stereo --utf8 -o dummy ''"
+        let result = try RemoteTests.drive(program, commands)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").last == "@SAMPLE 0 396900")
+        let notes = result.stderrLines
+        #expect(notes.count == 9 && notes.allSatisfy { $0.hasPrefix("tplayer: -R: ") && $0.hasSuffix("; ignored") }, "\(notes)")
+    }
+
+    @Test func dashAChoosesTheSinkAndAnUnknownOneIsTheDefault() throws {
+        let server = try PulseServer.start()
+        defer { server.stop() }
+        try Harness.run("/usr/bin/pactl", ["load-module", "module-null-sink", "sink_name=second"], environment: server.environment)
+        let sinks = try Harness.run("/usr/bin/pactl", ["list", "short", "sinks"], environment: server.environment).stdout
+        let second = try #require(sinks.split(separator: "\n").first { $0.contains("\tsecond\t") }?.split(separator: "\t").first)
+        for (device, onSecond) in [("second", true), ("nosuch", false)] {
+            let commands = RemoteTests.send("SILENCE", "LOAD \(Harness.songs[1])") + ["sleep 1",
+                "pactl list short sink-inputs | grep -v keep-running >&2"] + RemoteTests.send("Q")
+            let script = "(" + commands.joined(separator: "; ") + ") | timeout 20 \(Harness.binary) -R -a \(device)"
+            let result = try Harness.run("/bin/sh", ["-c", script], environment: server.environment)
+            #expect(result.status == 0)
+            let streams = result.stderr.split(separator: "\n").filter { $0.contains("protocol-native") }
+            let sinksUsed = streams.compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }
+            #expect(sinksUsed.contains(String(second)) == onSecond, "-a \(device): \(result.stderr)")
+        }
+    }
+}
