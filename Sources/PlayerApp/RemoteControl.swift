@@ -42,6 +42,10 @@ public final class RemoteControl {
     /// The song whose `@I` lines were sent, and whether its `@S` line was.
     private var announced: (token: Int, headerSent: Bool)?
     private var nextProgress: ContinuousClock.Instant?
+    /// The frame the last `@F` line was for (`nil`: none yet for this song or since a seek).
+    private var progressFrame: Int64?
+    /// The most frames one late tick sends `@F` lines for; beyond that it sends the frame now.
+    static let progressCatchUp: Int64 = 40
     /// What `EQ`, `SHOWEQ` and `RVA` answer.
     private var equalizer = RemoteEqualizer()
 
@@ -111,7 +115,14 @@ public final class RemoteControl {
         }
         guard !silent, mode == .playing, let song = session.state.song else { return nextProgress = nil }
         if let due = nextProgress, now < due { return }
-        reply(RemoteReplies.progress(song, position: position()))
+        // One `@F` per frame, as mpg123 sends them: each frame played since the last line (a
+        // late tick catches up, at most a second's worth), none twice.
+        let frame = RemoteReplies.mpegFrame(of: position(), in: song)
+        let first = progressFrame.map { $0 < frame && frame - $0 <= Self.progressCatchUp ? $0 + 1 : frame } ?? frame
+        if progressFrame != frame {
+            for shown in first...frame { reply(RemoteReplies.progress(song, frame: shown)) }
+        }
+        progressFrame = frame
         nextProgress = now + .milliseconds(Int64(RemoteReplies.secondsPerFrame(song) * 1000))
     }
 
@@ -321,6 +332,7 @@ public final class RemoteControl {
     }
 
     private func sendSeekReply(jump: Bool, landed: Int64) {
+        progressFrame = nil  // counted anew from where it landed
         guard jump else { return reply("K \(landed)") }
         guard let song = session.state.song else { return reply("J 0") }
         reply("J \(RemoteReplies.mpegFrame(of: landed, in: song))")
@@ -351,6 +363,7 @@ public final class RemoteControl {
         self.announced?.headerSent = true
         if let header = RemoteReplies.stream(song) { reply(header) }
         nextProgress = now()
+        progressFrame = nil
     }
 
     private func quit() {

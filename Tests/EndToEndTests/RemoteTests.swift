@@ -26,6 +26,7 @@ struct RemoteTests {
             "SHOWEQ", "RVA album", "RVA foo", "RVA radio", "SCAN", "PITCH abc", "PITCH 0.1", "PITCH -1", "PITCH 0",
             "EQFILE /nonexistent/eq.txt",
             "LOAD /nonexistent/file.mp3", "SAMPLE", "J 5", "K 5", "SCAN", "PITCH 0.2", "LOADPAUSED \(song)", "S", "S", "P",
+            "LP file://\(song)", "SAMPLE", "LP FILE://\(song)", "S",
             "LL -1 \(Harness.root.path)/Resources/demo.m3u", "LL 1 /nonexistent/list.m3u", "LL x", "HELP", "Q")
         let reference = try Self.drive("/usr/bin/mpg123 -R -o dummy", commands)
         let ours = try Self.drive("\(Harness.binary) -R -o null", commands)
@@ -73,6 +74,9 @@ struct RemoteTests {
         #expect(progress.count > 20)
         // Frames count up, frames + left is the song's length, seconds follow the frames.
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0[0] <= $1[0] })
+        // One line per frame, as mpg123 sends them: none repeated, none left out (a timed
+        // line repeated a frame and skipped the next).
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $1[0] == $0[0] + 1 }, "\(progress.map { Int($0[0]) })")
         let total = progress[0][0] + progress[0][1]
         #expect(progress.allSatisfy { $0[0] + $0[1] == total && abs($0[2] - $0[0] * 1152 / 44100) < 0.006 })
         // Paused, the position holds: the SAMPLE after the pause equals the one in it.

@@ -85,6 +85,22 @@ struct RemoteCommandTests {
         #expect(lines[3] == "I ID3.track:7")
     }
 
+    /// Latin-1 text is sent as UTF-8, and every field stays as many bytes wide as mpg123's: a
+    /// front-end that cuts the line by bytes finds each field where mpg123 puts it.
+    @Test func id3v1FieldsKeepTheirWidthInBytes() {
+        var fields = [UInt8](repeating: 0x20, count: 124)
+        fields.replaceSubrange(0..<5, with: [0x43, 0x61, 0x66, 0xE9, 0x21])  // "Café!" in Latin-1
+        fields.replaceSubrange(30..<60, with: [UInt8](repeating: 0xE9, count: 30))  // 30 × é: 60 bytes in UTF-8
+        fields.replaceSubrange(60..<65, with: Array("Album".utf8))
+        var song = SongInfo(path: "/music/x.mp3", sampleRate: 44100, channels: 2, totalFrames: 44100)
+        song.id3.v1 = SongInfo.ID3.V1(fields: fields, genre: 255)
+        let line = Array(RemoteReplies.info(song)[1].utf8.dropFirst("I ID3:".utf8.count))
+        #expect(String(decoding: line[0..<30], as: UTF8.self) == "Café!" + String(repeating: " ", count: 24))
+        #expect(String(decoding: line[30..<60], as: UTF8.self) == String(repeating: "é", count: 15))
+        #expect(String(decoding: line[60..<65], as: UTF8.self) == "Album")
+        #expect(String(decoding: line[124...], as: UTF8.self) == "Unknown")
+    }
+
     @Test func aSongWithoutTagsIsNamedByItsFileName() {
         let song = SongInfo(path: "/music/dir.x/Song One.mp3", sampleRate: 44100, channels: 2, totalFrames: 1)
         #expect(RemoteReplies.info(song) == ["I Song One"])

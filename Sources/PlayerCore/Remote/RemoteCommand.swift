@@ -103,8 +103,8 @@ public enum RemoteCommand: Equatable, Sendable {
             return .invalid("Unknown command or no arguments: \(written)")
         }
         switch name {
-        case "L", "LOAD": return .load(Path(bytes: argumentBytes))
-        case "LP", "LOADPAUSED": return .loadPaused(Path(bytes: argumentBytes))
+        case "L", "LOAD": return .load(Path(bytes: withoutFileScheme(argumentBytes)))
+        case "LP", "LOADPAUSED": return .loadPaused(Path(bytes: withoutFileScheme(argumentBytes)))
         case "LL", "LOADLIST":
             // `<entry> <list>`, blanks around both.
             var rest = argumentBytes[...].drop { $0 == 0x20 || $0 == 0x09 }
@@ -160,6 +160,15 @@ public enum RemoteCommand: Equatable, Sendable {
             // mpg123's words for a name it does not know that came with arguments.
             return .invalid("Unknown command with arguments: \(written) \(argument)")
         }
+    }
+
+    /// A track named as a `file://` URL is the path after it, as mpg123 reads it (the scheme
+    /// in any case; the rest taken as it is, `%` and all).
+    static func withoutFileScheme(_ bytes: [UInt8]) -> [UInt8] {
+        let scheme = Array("file://".utf8)
+        guard bytes.count > scheme.count,
+              zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 || ($0 == $1) }) else { return bytes }
+        return Array(bytes[scheme.count...])
     }
 
     /// The first `count` numbers of `text`, each read from the start of a blank-separated word as

@@ -55,7 +55,11 @@ public enum RemoteReplies {
 
     /// `@F`: the MPEG frame playing, frames left, and the same in seconds.
     public static func progress(_ song: SongInfo, position: Int64) -> String {
-        let frame = mpegFrame(of: position, in: song)
+        progress(song, frame: mpegFrame(of: position, in: song))
+    }
+
+    /// `@F` for MPEG frame `frame` of `song`.
+    public static func progress(_ song: SongInfo, frame: Int64) -> String {
         let perFrame = secondsPerFrame(song)
         let total = song.stream?.frameCount ?? frame
         let left = max(total - frame, 0)
@@ -153,15 +157,30 @@ public enum RemoteReplies {
     }
 
     /// `@I ID3:` and its genre and track lines: the five fixed fields back to back, NULs as
-    /// spaces, Latin-1 read as such.
+    /// spaces, Latin-1 read as such and sent as UTF-8, each field exactly as many bytes wide as
+    /// mpg123's (30, 30, 30, 4, 30): front-ends cut the line by bytes (Audio::Play::MPG123), and
+    /// an `é` that became two bytes shifted every field after it.
     private static func id3v1(_ tag: SongInfo.ID3.V1, prefix: String) -> [String] {
-        let fields = String(String.UnicodeScalarView(tag.fields.prefix(124).map { $0 == 0 ? " " : Unicode.Scalar($0) }))
+        var fields = ""
+        var offset = 0
+        for width in [30, 30, 30, 4, 30] {
+            let bytes = tag.fields.dropFirst(offset).prefix(width)
+            fields += field(String(String.UnicodeScalarView(bytes.map { $0 == 0 ? " " : Unicode.Scalar($0) })), bytes: width)
+            offset += width
+        }
         let genre = Int(tag.genre) < genres.count ? genres[Int(tag.genre)] : "Unknown"
-        var lines = ["\(prefix) ID3:\(line(fields))\(genre)", "\(prefix) ID3.genre:\(tag.genre)"]
+        var lines = ["\(prefix) ID3:\(fields)\(genre)", "\(prefix) ID3.genre:\(tag.genre)"]
         if tag.fields.count >= 124, tag.fields[94 + 28] == 0, tag.fields[94 + 29] != 0 {
             lines.append("\(prefix) ID3.track:\(tag.fields[94 + 29])")
         }
         return lines
+    }
+
+    /// `text` made one line and exactly `bytes` bytes of UTF-8: cut at a character, or padded.
+    static func field(_ text: String, bytes width: Int) -> String {
+        var text = line(text)
+        while text.utf8.count > width { text.removeLast() }
+        return text + String(repeating: " ", count: width - text.utf8.count)
     }
 
     /// `value` with `digits` decimals, as C's `%.Nf` prints it.
