@@ -41,6 +41,9 @@ public struct InputExpander: Sendable {
     /// Asked between folder entries and playlist pieces: true stops the walk where it is (a
     /// newer load, or the player quitting). What was found so far is kept.
     public var isCancelled: @Sendable () -> Bool = { false }
+    /// Playlist entries that name no local file (`http://…`) are kept, as written, rather than
+    /// said and left out: mpg123's `LOADLIST` numbers every entry.
+    public var keepsURLs = false
     /// Where the files, folders and playlists are read: the disk, or memory in tests.
     public let files: any FileAccess
 
@@ -131,6 +134,7 @@ public struct InputExpander: Sendable {
         let file = "\(path)"
         guard let format = Playlist.format(of: path) else { return }
         var parser = Playlist.Parser(format: format, file: file)
+        parser.keepsURLs = keepsURLs
         let read = files.read(path, limit: Self.maxPlaylistBytes) { chunk in
             parser.feed(chunk, item: { addItem($0, folder: folder) }, problem: { problems.append($0) }) && !isFull && !isCancelled()
         }
@@ -146,6 +150,12 @@ public struct InputExpander: Sendable {
     /// One playlist entry, resolved against the playlist's folder.
     private mutating func addItem(_ item: Playlist.Item, folder: Path) {
         guard !isFull else { return }
+        if let written = item.written, !FileURL.isFileURL(written) {
+            // Kept for its number (`keepsURLs`): said when it is chosen, as it cannot be opened.
+            var entry = Entry(path: item.path, title: item.title, origin: item.location)
+            entry.written = written
+            return append(entry)
+        }
         var path = item.path.resolved(against: folder)
         // An old playlist in Latin-1 may name files that were renamed to UTF-8 since.
         if path.text == nil, !files.exists(path),
@@ -154,7 +164,9 @@ public struct InputExpander: Sendable {
         }
         if !checksEntries, Self.isAudioFile(item.path) {
             // The common case, without a system call: the loader reports it if it is missing.
-            append(Entry(path: path, title: item.title, origin: item.location))
+            var entry = Entry(path: path, title: item.title, origin: item.location)
+            entry.written = item.written
+            append(entry)
         } else {
             add(path, title: item.title, from: item.location)
         }

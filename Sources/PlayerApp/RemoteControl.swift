@@ -318,7 +318,7 @@ public final class RemoteControl {
     private func listRead(_ entries: [Entry], entry: Int) {
         reply("I {")
         for (number, item) in entries.enumerated() {
-            reply("I LISTENTRY \(number + 1): \(RemoteReplies.line("\(item.path)"))")
+            reply("I LISTENTRY \(number + 1): \(RemoteReplies.line(item.written ?? "\(item.path)"))")
         }
         if entries.isEmpty { reply("I LIST EMPTY") }
         reply("I }")

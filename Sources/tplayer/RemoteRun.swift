@@ -64,6 +64,7 @@ struct RemoteRun {
                 work.start(.list, { cancel in
                     var expander = InputExpander()
                     expander.isCancelled = { cancel.isSet }
+                    expander.keepsURLs = true
                     expander.add(path)
                     return expander
                 }, then: { expanded in

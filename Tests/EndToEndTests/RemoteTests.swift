@@ -238,3 +238,33 @@ struct RemoteOptionsTests {
         }
     }
 }
+
+/// `LOADLIST` numbers every entry as mpg123 does: a URL entry keeps its place (it was left out,
+/// so `LL 3` played entry 4), a `file://` entry is listed as the list wrote it, and an entry
+/// that cannot be played is said when it is chosen.
+@Suite(.serialized)
+struct RemoteListTests {
+    @Test func everyEntryKeepsItsNumber() throws {
+        let folder = try Harness.temporaryFolder()
+        for (index, song) in Harness.songs.enumerated() {
+            try FileManager.default.copyItem(atPath: song, toPath: folder.appendingPathComponent("\(index + 1).mp3").path)
+        }
+        let list = folder.appendingPathComponent("list.m3u")
+        try "#EXTM3U\n1.mp3\nhttp://example.invalid/radio.mp3\nfile://\(folder.path)/2.mp3\n3.mp3\n".write(to: list, atomically: true, encoding: .utf8)
+        let commands = RemoteTests.send("SILENCE", "LL -1 \(list.path)", "LL 4 \(list.path)", "STOP", "LL 3 \(list.path)", "STOP")
+            + ["sleep 1"] + RemoteTests.send("Q")
+        let reference = try RemoteTests.drive("/usr/bin/mpg123 -R -o dummy", commands)
+        let ours = try RemoteTests.drive("\(Harness.binary) -R -o null", commands)
+        #expect(ours.status == 0)
+        // `@S` comes when the first frame plays: before or after STOP, a matter of timing.
+        let lines = { (result: Harness.Result) in
+            result.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("@S ") && !$0.hasPrefix("@F ") }
+        }
+        #expect(lines(ours) == lines(reference))
+        #expect(lines(ours).contains("@I LISTENTRY 2: http://example.invalid/radio.mp3"))
+        #expect(lines(ours).contains("@I LISTENTRY 3: file://\(folder.path)/2.mp3"))
+        let chosen = try RemoteTests.drive("\(Harness.binary) -R -o null",
+                                           RemoteTests.send("SILENCE", "LL 2 \(list.path)") + ["sleep 1"] + RemoteTests.send("Q"))
+        #expect(chosen.stdout.split(separator: "\n").suffix(2) == ["@E Error opening stream: http://example.invalid/radio.mp3", "@P 0"])
+    }
+}

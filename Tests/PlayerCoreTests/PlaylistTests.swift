@@ -164,3 +164,21 @@ struct FileURLTests {
         #expect(FileURL.path("http://x/y.mp3") == .failure(.notFileURL))
     }
 }
+
+/// For mpg123's `LOADLIST`, which numbers every entry, a URL is kept as written.
+struct PlaylistURLTests {
+    @Test func urlsAreKeptAsWrittenWhenAsked() {
+        let text = Array("a.mp3\nhttp://radio.example/live\nfile:///music/b%20c.mp3\n".utf8)
+        var parser = Playlist.Parser(format: .m3u, file: "l.m3u")
+        parser.keepsURLs = true
+        var items: [Playlist.Item] = []
+        var problems: [Diagnostic] = []
+        text.withUnsafeBufferPointer { _ = parser.feed($0, item: { items.append($0) }, problem: { problems.append($0) }) }
+        parser.finish(item: { items.append($0) }, problem: { problems.append($0) })
+        #expect(problems.isEmpty)
+        #expect(items.map(\.path) == ["a.mp3", "http://radio.example/live", "/music/b c.mp3"])
+        #expect(items.map(\.written) == [nil, "http://radio.example/live", "file:///music/b%20c.mp3"])
+        let (plain, said) = Playlist.parse(text, format: .m3u, file: "l.m3u")
+        #expect(plain.count == 2 && said.count == 1, "by default a URL is a problem, located")
+    }
+}

@@ -5,6 +5,8 @@ public struct Entry: Equatable, Hashable, Sendable {
     public var title: String?
     /// The playlist or script line that named it, for messages about it.
     public var origin: SourceLocation?
+    /// How the playlist wrote it, when that was a URL (mpg123's `LISTENTRY` shows it so).
+    public var written: String?
 
     /// A list stops at this many entries (about 100 MB of them), whatever a playlist, a folder
     /// or a saved session holds: no input, however large, makes memory grow without bound.

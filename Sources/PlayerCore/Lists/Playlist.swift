@@ -14,6 +14,8 @@ public enum Playlist {
         public var title: String?
         /// Where the playlist names it.
         public var location: SourceLocation
+        /// The entry as the playlist wrote it, when that was a URL (`file://…`, `http://…`).
+        public var written: String? = nil
     }
 
     /// A playlist with more problems than this is not read further: it is surely not a playlist.
@@ -56,6 +58,9 @@ public enum Playlist {
         /// PLS: entries and titles by number, sorted at the end.
         private var files: [Int: Item] = [:]
         private var titles: [Int: String] = [:]
+        /// An entry that names no local file (`http://…`) is an item, kept as written (for
+        /// mpg123's `LOADLIST`, which numbers every entry), rather than a problem.
+        public var keepsURLs = false
 
         public init(format: Format, file: String = "") {
             self.format = format
@@ -172,7 +177,9 @@ public enum Playlist {
             let column = TextLines.column(of: text.startIndex - line.bytes.startIndex, in: line.bytes)
             let here = place(line: line.number, column: column)
             switch location(text) {
-            case .success(let path): return .item(Item(path: path, title: title, location: here))
+            case .success(let path): return .item(Item(path: path, title: title, location: here, written: url(text)))
+            case .failure(let failure) where keepsURLs && failure.isURL:
+                return .item(Item(path: Path(bytes: text), title: title, location: here, written: url(text)))
             case .failure(let failure): return .problem(Diagnostic(here, failure.message))
             }
         }
@@ -196,7 +203,9 @@ public enum Playlist {
                 }
                 switch location(value) {
                 case .success(let path):
-                    files[number] = Item(path: path, title: nil, location: here)
+                    files[number] = Item(path: path, title: nil, location: here, written: url(value))
+                case .failure(let failure) where keepsURLs && failure.isURL:
+                    files[number] = Item(path: Path(bytes: value), title: nil, location: here, written: url(value))
                 case .failure(let failure):
                     return .problem(Diagnostic(here, failure.message))
                 }
@@ -207,7 +216,16 @@ public enum Playlist {
         }
     }
 
-    private struct LocationProblem: Error { let message: String }
+    private struct LocationProblem: Error {
+        let message: String
+        /// A well-formed URL that names no local file.
+        var isURL = false
+    }
+
+    /// The entry's text when it is a URL, as written.
+    private static func url<C: Collection<UInt8>>(_ bytes: C) -> String? {
+        TextLines.mayBeURL(bytes) && bytes.count < 8192 ? TextLines.decode(bytes) : nil
+    }
 
     /// A path as written, or a `file://` URL decoded to one; other URLs are not local files.
     private static func location<C: Collection<UInt8>>(_ bytes: C) -> Result<Path, LocationProblem> {
@@ -223,7 +241,7 @@ public enum Playlist {
         }
         if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://"),
            lower[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }) {
-            return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine"))
+            return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine", isURL: true))
         }
         return .success(Path(bytes: bytes))
     }
