@@ -239,6 +239,22 @@ struct RemoteOptionsTests {
     }
 }
 
+/// `LOAD` plays exactly one stream, as in mpg123: a playlist given to it is not walked and
+/// leaves nothing behind (after `LP list.m3u`, a failed `LP` started one of its entries).
+@Suite(.serialized)
+struct RemoteOneStreamTests {
+    @Test func aPlaylistLoadedIsOneStreamAndAFailedLoadStaysStopped() throws {
+        let list = "\(Harness.root.path)/Resources/demo.m3u"
+        let commands = RemoteTests.send("SILENCE", "LP \(list)", "STOP", "LP /nonexistent/song.mp3") + ["sleep 1.5"]
+            + RemoteTests.send("LOAD \(list)") + ["sleep 1.5"] + RemoteTests.send("Q")
+        let result = try RemoteTests.drive("\(Harness.binary) -R -o null", commands)
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(!lines.contains("@P 2") && !lines.contains { $0.hasPrefix("@I ") || $0.hasPrefix("@F ") }, "nothing plays: \(lines)")
+        #expect(lines.filter { $0.hasPrefix("@E Error opening stream: ") }.count == 3)
+    }
+}
+
 /// `LOADLIST` numbers every entry as mpg123 does: a URL entry keeps its place (it was left out,
 /// so `LL 3` played entry 4), a `file://` entry is listed as the list wrote it, and an entry
 /// that cannot be played is said when it is chosen.
