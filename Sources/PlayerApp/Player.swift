@@ -241,6 +241,7 @@ public final class Player {
         status.volume = session.volume
         status.muted = session.muted
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play
+        status.stoppedAtStart = session.isStoppedAtStart
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         screen.show(status)
     }

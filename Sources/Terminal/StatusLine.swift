@@ -18,6 +18,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var failure: String?
     /// Says `h: keys` at the end where there is room: an interactive run before its first key.
     public var keysHint = false
+    /// Stopped and rewound (MPRIS `Stop`), rather than paused where it was.
+    public var stoppedAtStart = false
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {
@@ -62,7 +64,7 @@ public enum StatusLine {
         case .prepare: ("Ready", .plain)
         case .play: ("Playing", .green)
         // Stopped with its place kept: what a person (and cmus and mpv) calls paused.
-        case .stop: ("Paused", .yellow)
+        case .stop: status.stoppedAtStart ? ("Stopped", .yellow) : ("Paused", .yellow)
         case .deviceLost: ("No device", .red)
         }
     }

@@ -127,6 +127,14 @@ struct StatusLineTests {
         #expect(render(status, width: 80) == "Loading  2/3  02-night-drive.mp3")
     }
 
+    /// MPRIS `Stop` rewinds: the line says Stopped, as MPRIS does; a pause keeps Paused.
+    @Test func stoppedAtTheStartIsStopped() {
+        var status = StatusSnapshot(state: .stop, song: song, position: 0, entry: 0, entryCount: 1)
+        #expect(render(status, width: 80).hasPrefix("Paused "))
+        status.stoppedAtStart = true
+        #expect(render(status, width: 80).hasPrefix("Stopped "))
+    }
+
     @Test func unknownLengthAndNoSong() {
         var noLength = song
         noLength.totalFrames = nil
