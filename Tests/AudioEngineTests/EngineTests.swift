@@ -28,6 +28,17 @@ extension Engine {
     func seek(_ target: SeekTarget) { perform(.seek(target)) }
 }
 
+/// Whether `condition` comes true within `seconds` (asked every 10 ms): what the playback
+/// thread does takes its time on a busy machine, and a fixed sleep guessed it short.
+private func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(10_000)
+    }
+    return condition()
+}
+
 /// The real engine: libmpg123 decoding, libao's null device paced in real time.
 @Suite struct EngineTests {
     /// The sound server is connected to on the playback thread when the first song plays, never
@@ -60,28 +71,36 @@ extension Engine {
         let engine = try Engine(output: .live(driver: "null"))
         _ = try engine.open(song, token: 1)
         #expect(engine.position == 0)
+        let started = ContinuousClock.now
         engine.play()
-        usleep(300_000)
+        #expect(waitUntil { engine.position > 0 }, "playing moved the position")
         engine.stop()
-        usleep(100_000)
-        let held = engine.position
-        #expect(held > 0, "playing moved the position")
-        #expect(held < 44100, "the null output is paced in real time, not decoded at once")
+        // The stop is the playback thread's: it has landed once the position holds still.
+        var held = engine.position
+        #expect(waitUntil {
+            usleep(100_000)
+            defer { held = engine.position }
+            return engine.position == held
+        })
+        let played = started.duration(to: .now)
+        let realTime = Double(played.components.seconds) + Double(played.components.attoseconds) / 1e18
+        #expect(Double(held) <= realTime * 44100 + 8192, "the null output is paced in real time, not decoded at once")
         usleep(300_000)
         #expect(engine.position == held, "stopped: the position holds")
         engine.play()
-        usleep(200_000)
-        #expect(engine.position > held)
+        #expect(waitUntil { engine.position > held })
     }
 
     @Test func theEndIsReportedWithTheSongsToken() throws {
         let engine = try Engine(output: .file(driver: "raw", path: "/dev/null", overwrite: true))
         _ = try engine.open(song, token: 7)
         engine.play()
+        // Every report until the end (they may come apart: on a busy machine "playing" came
+        // alone, and the test took it for all of them).
         var events: [EngineEvent] = []
-        for _ in 0..<200 where events.isEmpty {
+        for _ in 0..<3000 where !events.contains(.ended(token: 7)) {
             usleep(20_000)
-            events = engine.takeEvents()
+            events += engine.takeEvents()
         }
         #expect(events == [.playback(.playing), .playback(.idle), .ended(token: 7)])
         #expect(engine.position == 396_900, "every frame was written")
@@ -94,8 +113,7 @@ extension Engine {
         _ = try engine.open(song, token: 2)  // a round trip through the playback thread
         #expect(engine.position == 0, "a new song starts at 0")
         engine.seek(.to(AudioTime(frames: 100_000, rate: 44100)))
-        usleep(100_000)
-        #expect(engine.position == 100_000)
+        #expect(waitUntil { engine.position == 100_000 })
     }
 
     @Test func loadFailuresSayWhatIsWrong() throws {
