@@ -178,7 +178,7 @@ struct ResumeTests {
                              stderr: firstTrace.path)
         _ = try Self.waitForFile(firstTrace) { $0.contains("Loading -> Play (opened") }
         try first.send("n")
-        _ = try Self.waitForFile(firstTrace) { Self.loads(in: $0).count == 2 }
+        _ = try Self.waitForFile(firstTrace) { $0.components(separatedBy: "Loading -> Play (opened").count == 3 }
         try first.send("q")
         #expect(try first.waitForExit() == 0)
         let played = Self.loads(in: try String(contentsOf: firstTrace, encoding: .utf8))

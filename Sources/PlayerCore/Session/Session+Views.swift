@@ -4,7 +4,9 @@ extension Session {
     public var saved: SavedSession {
         let song = context.state.song
         let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
-        return SavedSession(entries: entries, current: song == nil ? nil : queue.current, position: position,
+        // A song still loading when the run ends is the one to pick up, from its start.
+        let current = song != nil || context.state.id == .loading ? queue.current : nil
+        return SavedSession(entries: entries, current: current, position: position,
                             volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles,
                             order: queue.order == Array(0..<queue.count) ? nil : queue.order)
     }
