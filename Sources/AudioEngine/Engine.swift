@@ -110,11 +110,16 @@ public final class Engine: PlayerEngine {
 
     /// Closes the output (writing a file's final header) and ends the playback thread, waiting
     /// at most `timeout` seconds for it: a frozen sound server never holds the player hostage.
+    /// A file being written is given longer (its header makes it whole; on a machine busy
+    /// enough, half a second was too short and the run ended saying the file was not finished).
     /// Safe to call twice.
     @discardableResult
     public func shutdown() -> EngineShutdown {
-        shutdown(timeout: 0.5)
+        shutdown(timeout: writesFile ? Self.fileShutdownSeconds : 0.5)
     }
+
+    /// How long a file's writer is waited for at the end (a frozen disk is given up on after it).
+    static let fileShutdownSeconds = 10.0
 
     @discardableResult
     public func shutdown(timeout: Double) -> EngineShutdown {

@@ -173,7 +173,7 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: mp3))
         let out = folder.appendingPathComponent("out.wav").path
         let result = try Harness.tplayer("-q", "-w", out, mp3)
-        #expect(result.stderrLines.count == 1)
+        #expect(result.stderrLines.count == 1, "\(result.stderr)")
         let line = result.stderrLines.first ?? ""
         #expect(line.hasPrefix("tplayer: \(mp3): damaged from 0:13.3") && line.hasSuffix(", skipped"), "\(line)")
         #expect(try Self.format(ofWAV: out) == (44100, 2))
