@@ -11,12 +11,13 @@ BIN          := .build/release/tplayer
 # (mpg123), a real terminal (tmux), a sound server (pulseaudio), the song makers (sox, lame),
 # GNU time and python3 for the benchmarks, and python3-venv for the mpyg321 front-end that the
 # remote-protocol test installs from PyPI into .build/frontends-venv, and a private D-Bus
-# (dbus-run-session) with playerctl for the MPRIS test, strace to count a scan's system calls.
+# (dbus-run-session) with playerctl and gdbus (libglib2.0-bin) for the MPRIS tests, pactl
+# (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls.
 # sd-bus (libsystemd-dev) builds MPRIS;
 # libpulse-dev the native PulseAudio output.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev
-TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio sox lame time python3 python3-venv \
-                dbus-daemon dbus-bin playerctl strace
+TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame time python3 python3-venv \
+                dbus-daemon dbus-bin playerctl libglib2.0-bin strace
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test bench fuzz test-sanitize deps-build deps-test clean
