@@ -8,9 +8,9 @@ public enum PanelLayout {
 
     /// `items` in at most `rows` lines of at most `width - 1` columns, filled column by column.
     /// `packed`: as many columns as the widest item allows (a completion list); otherwise the
-    /// fewest that fit `rows` (the help: one column when it fits), each item cut to its column. Items are cut with `…` where
-    /// the columns are narrower than they are; what does not fit at all is counted on a last line
-    /// (`… and 12 more`).
+    /// fewest that fit `rows` (the help: one column when it fits). Items are cut with `…` where
+    /// the columns are narrower than they are; what does not fit at all is counted on a last
+    /// line (`… and 12 more`).
     public static func lines(_ items: [String], width: Int, rows: Int, packed: Bool) -> [String] {
         guard !items.isEmpty else { return [] }
         let room = max(width - 1, narrowest)

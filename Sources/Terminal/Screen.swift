@@ -35,19 +35,18 @@ public final class Screen {
     /// rows (tmux, VTE and kitty reflow them), so it is cleared from where they now start. The
     /// caller draws them again at the new width.
     public func measure() {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return }
+        guard let size = Self.size(of: fd) else { return }
         let old = width
-        width = Int(size.ws_col)
-        if size.ws_row > 0 { height = Int(size.ws_row) }
+        width = size.columns
+        if let rows = size.rows { height = rows }
         let rows = { (columns: Int) in max((columns + self.width - 1) / self.width, 1) }
-        if width < old, panelHeight > 0 || shown != nil {
-            let bottom = rows(shownColumns)
-            let up = panelLines.map { rows(TextWidth.columns($0)) }.reduce(0, +) + bottom - 1
-            emit("\r" + (up > 0 ? "\u{1B}[\(up)A" : "") + "\u{1B}[J")
-        } else if panelHeight > 0 {
-            emit("\r\u{1B}[\(panelHeight)A\u{1B}[J")
+        guard width < old, panelHeight > 0 || shown != nil else {
+            hidePanel()
+            shown = nil
+            return
         }
+        let up = panelLines.map { rows(TextWidth.columns($0)) }.reduce(0, +) + rows(shownColumns) - 1
+        emit("\r" + (up > 0 ? "\u{1B}[\(up)A" : "") + "\u{1B}[J")
         panelHeight = 0
         panelLines = []
         shown = nil
@@ -55,9 +54,15 @@ public final class Screen {
 
     /// The width of the terminal `fd` is, in columns; `nil` when it is not one.
     public static func columns(of fd: Int32) -> Int? {
+        size(of: fd)?.columns
+    }
+
+    /// The size of the terminal `fd` is: its columns, and its rows when it says; `nil` when it
+    /// is not one.
+    static func size(of fd: Int32) -> (columns: Int, rows: Int?)? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : nil)
     }
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.

@@ -130,7 +130,9 @@ public enum StatusLine {
             let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
                 + TextWidth.columns("  vol 100%")
             let barRoom = columns - TextWidth.columns(times) - 1 - widest - 2 - nameColumns - 2
-            if let room = [barRoom - TextWidth.columns(" [repeat shuffle]"), barRoom].first(where: { $0 >= 8 }) {
+            var bothModes = status.list
+            (bothModes.repeats, bothModes.shuffles) = (true, true)
+            if let room = [barRoom - TextWidth.columns(bothModes.modes), barRoom].first(where: { $0 >= 8 }) {
                 bar = min(room, 40)
                 extras = place + volume + modes
                 return

@@ -26,22 +26,19 @@ import Testing
     @Test func theDetailsGoWholeAfterAResize() throws {
         let pane = try Pane(arguments: ["-o", "null", Harness.songs[0], Harness.songs[1]], width: 120)
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
-        try pane.send("i")
-        try pane.waitForLine { $0.hasPrefix("Stream   MPEG 1 layer III, 128 kbit/s CBR, 44100 Hz, joint stereo") }
-        try pane.resize(width: 40)
-        try pane.waitForLine { $0.hasPrefix("Stream   MPEG 1 layer III") && $0.hasSuffix("…") }
-        try pane.send("s")
-        try pane.waitForStatus { $0.hasPrefix("Paused ") }
-        let lines = try pane.lines().filter { !$0.isEmpty }
-        #expect(lines.count == 1, "only the status line is left: \(lines)")
-        try pane.resize(width: 100)
-        try pane.send("i")
-        try pane.waitForLine { $0.hasPrefix("Title    Morning Arpeggio") }
-        try pane.resize(width: 30)
-        try pane.waitForLine { $0.hasPrefix("Stream   MPEG 1") && $0.hasSuffix("…") }
-        try pane.send("p")
-        try pane.waitForStatus { $0.hasPrefix("Playing ") }
-        #expect(try pane.lines().filter { !$0.isEmpty }.count == 1)
+        // Twice: shown wide, narrowed, then a key (a pause, then a play) takes the panel away.
+        for (wide, narrow, key, state) in [(120, 40, "s", "Paused "), (100, 30, "p", "Playing ")] {
+            try pane.resize(width: wide)
+            try pane.send("i")
+            try pane.waitForLine { $0.hasPrefix("Title    Morning Arpeggio") }
+            try pane.waitForLine { $0.hasPrefix("Stream   MPEG 1 layer III, 128 kbit/s CBR, 44100 Hz, joint stereo") }
+            try pane.resize(width: narrow)
+            try pane.waitForLine { $0.hasPrefix("Stream   MPEG 1 layer III") && $0.hasSuffix("…") }
+            try pane.send(key)
+            try pane.waitForStatus { $0.hasPrefix(state) }
+            let lines = try pane.lines().filter { !$0.isEmpty }
+            #expect(lines.count == 1, "only the status line is left at \(narrow) columns: \(lines)")
+        }
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)
     }
