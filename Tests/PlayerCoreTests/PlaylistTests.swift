@@ -181,4 +181,16 @@ struct PlaylistURLTests {
         let (plain, said) = Playlist.parse(text, format: .m3u, file: "l.m3u")
         #expect(plain.count == 2 && said.count == 1, "by default a URL is a problem, located")
     }
+
+    /// A file name with `://` in it that is no URL (its "scheme" has a space) is a path, resolved
+    /// as one, never kept as a URL.
+    @Test func aNameThatOnlyLooksLikeAURLIsAPath() {
+        var parser = Playlist.Parser(format: .m3u, file: "l.m3u")
+        parser.keepsURLs = true
+        var items: [Playlist.Item] = []
+        Array("my song://x.mp3\n".utf8).withUnsafeBufferPointer { _ = parser.feed($0, item: { items.append($0) }, problem: { _ in }) }
+        parser.finish(item: { items.append($0) }, problem: { _ in })
+        #expect(items.map(\.path) == ["my song://x.mp3"])
+        #expect(items.map(\.written) == [nil])
+    }
 }

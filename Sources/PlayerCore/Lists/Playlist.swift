@@ -176,10 +176,8 @@ public enum Playlist {
             pendingTitle = nil
             let column = TextLines.column(of: text.startIndex - line.bytes.startIndex, in: line.bytes)
             let here = place(line: line.number, column: column)
-            switch location(text) {
-            case .success(let path): return .item(Item(path: path, title: title, location: here, written: url(text)))
-            case .failure(let failure) where keepsURLs && failure.isURL:
-                return .item(Item(path: Path(bytes: text), title: title, location: here, written: url(text)))
+            switch location(text, keepingURLs: keepsURLs) {
+            case .success(let found): return .item(Item(path: found.path, title: title, location: here, written: found.written))
             case .failure(let failure): return .problem(Diagnostic(here, failure.message))
             }
         }
@@ -201,11 +199,9 @@ public enum Playlist {
                 guard !value.isEmpty else {
                     return .problem(Diagnostic(here, "empty entry (\(key)=); skipped"))
                 }
-                switch location(value) {
-                case .success(let path):
-                    files[number] = Item(path: path, title: nil, location: here, written: url(value))
-                case .failure(let failure) where keepsURLs && failure.isURL:
-                    files[number] = Item(path: Path(bytes: value), title: nil, location: here, written: url(value))
+                switch location(value, keepingURLs: keepsURLs) {
+                case .success(let found):
+                    files[number] = Item(path: found.path, title: nil, location: here, written: found.written)
                 case .failure(let failure):
                     return .problem(Diagnostic(here, failure.message))
                 }
@@ -216,33 +212,32 @@ public enum Playlist {
         }
     }
 
-    private struct LocationProblem: Error {
-        let message: String
-        /// A well-formed URL that names no local file.
-        var isURL = false
-    }
+    private struct LocationProblem: Error { let message: String }
 
-    /// The entry's text when it is a URL, as written.
-    private static func url<C: Collection<UInt8>>(_ bytes: C) -> String? {
-        TextLines.mayBeURL(bytes) && bytes.count < 8192 ? TextLines.decode(bytes) : nil
-    }
-
-    /// A path as written, or a `file://` URL decoded to one; other URLs are not local files.
-    private static func location<C: Collection<UInt8>>(_ bytes: C) -> Result<Path, LocationProblem> {
-        guard TextLines.mayBeURL(bytes) else { return .success(Path(bytes: bytes)) }
+    /// A path as written, or a `file://` URL decoded to one (`written`: the URL, when not too
+    /// long to keep); other URLs are not local files: a problem, or with `keepingURLs` an entry
+    /// whose path is the URL as written.
+    private static func location<C: Collection<UInt8>>(_ bytes: C, keepingURLs: Bool)
+        -> Result<(path: Path, written: String?), LocationProblem>
+    {
+        guard TextLines.mayBeURL(bytes) else { return .success((Path(bytes: bytes), nil)) }
         let text = TextLines.decode(bytes)
+        let written = bytes.count < 8192 ? text : nil
         let lower = text.lowercased()
         if FileURL.isFileURL(text) {
             switch FileURL.path(text) {
-            case .success(let path): return .success(path)
+            case .success(let path): return .success((path, written))
             case .failure(.otherHost): return .failure(LocationProblem(message: "file URL on another host: \(text)"))
             case .failure: return .failure(LocationProblem(message: "bad %-escape in URL: \(text)"))
             }
         }
         if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://"),
            lower[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }) {
-            return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine", isURL: true))
+            guard keepingURLs else {
+                return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine"))
+            }
+            return .success((Path(bytes: bytes), written))
         }
-        return .success(Path(bytes: bytes))
+        return .success((Path(bytes: bytes), nil))
     }
 }
