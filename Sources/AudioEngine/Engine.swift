@@ -97,7 +97,7 @@ public final class Engine: PlayerEngine {
             guard path != lastCue else { return }  // the session asks after everything it does
             lastCue = path
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
-        case .setPitch(let value): call = .setPitch(max(value, -0.99))
+        case .setPitch(let value): call = .setPitch(max(value, EngineCall.slowestPitch))
         case .stop, .open, .play, .seek, .limitPlayback, .grant, .revokeGrant: break
         }
         // Pacing takes effect at once, under the lock; the rest is the playback thread's.

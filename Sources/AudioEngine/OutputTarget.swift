@@ -155,18 +155,21 @@ final class DefaultOutput: AudioOutput {
     var pacing: Pacing { chosen?.pacing ?? .realTime }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
-        if chosen == nil {
-            if case .success(let pulse) = PulseOutput.connect() {
-                pulse.wake = wake
-                pulse.device = device
-                chosen = pulse
-            } else if let libao = OutputChoice.defaultLibao(), libao.driver.shortName != "null" {
-                chosen = libao
-            } else {
-                throw OutputFailure(message: "no live audio device found (use -w FILE to write one)")
-            }
+        if let chosen { return try chosen.open(format) }
+        let output = try choose()
+        chosen = output
+        return try output.open(format)
+    }
+
+    private func choose() throws(OutputFailure) -> AudioOutput {
+        if case .success(let pulse) = PulseOutput.connect() {
+            pulse.wake = wake
+            pulse.device = device
+            return pulse
         }
-        guard let chosen else { throw OutputFailure(message: "no live audio device found") }
-        return try chosen.open(format)
+        guard let libao = OutputChoice.defaultLibao(), libao.driver.shortName != "null" else {
+            throw OutputFailure(message: "no live audio device found (use -w FILE to write one)")
+        }
+        return libao
     }
 }

@@ -90,7 +90,6 @@ public enum RemoteCommand: Equatable, Sendable {
         // A command with an argument: blanks before it skipped, the name up to the next blank,
         // and after that one blank the rest as it is (`  V   50 ` is VOLUME with `  50 `, as
         // mpg123 reads it).
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         let command = line.drop(while: isBlank)
         guard let blank = command.firstIndex(where: isBlank) else {
             return .invalid("Unknown command or no arguments: \(String(decoding: line, as: UTF8.self))")
@@ -107,9 +106,9 @@ public enum RemoteCommand: Equatable, Sendable {
         case "LP", "LOADPAUSED": return .loadPaused(Path(bytes: withoutFileScheme(argumentBytes)))
         case "LL", "LOADLIST":
             // `<entry> <list>`, blanks around both.
-            var rest = argumentBytes[...].drop { $0 == 0x20 || $0 == 0x09 }
-            let number = rest.prefix { $0 != 0x20 && $0 != 0x09 }
-            rest = rest.dropFirst(number.count).drop { $0 == 0x20 || $0 == 0x09 }
+            var rest = argumentBytes[...].drop(while: isBlank)
+            let number = rest.prefix { !isBlank($0) }
+            rest = rest.dropFirst(number.count).drop(while: isBlank)
             guard !rest.isEmpty else { return .invalid("empty list name") }
             let entry = Int(clamping: leadingInteger(String(decoding: number, as: UTF8.self)))
             return .loadList(entry: entry, Path(bytes: rest))
@@ -162,12 +161,15 @@ public enum RemoteCommand: Equatable, Sendable {
         }
     }
 
+    /// A space or a tab: what separates a command from its argument.
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
     /// A track named as a `file://` URL is the path after it, as mpg123 reads it (the scheme
     /// in any case; the rest taken as it is, `%` and all).
     static func withoutFileScheme(_ bytes: [UInt8]) -> [UInt8] {
         let scheme = Array("file://".utf8)
-        guard bytes.count > scheme.count,
-              zip(bytes, scheme).allSatisfy({ ($0 | 0x20) == $1 || ($0 == $1) }) else { return bytes }
+        // `| 0x20` lowercases the letters and leaves `:` and `/` as they are.
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return bytes }
         return Array(bytes[scheme.count...])
     }
 

@@ -54,7 +54,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
     case setVolume(Double)
     /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
-    /// kept across songs (mpg123's `PITCH`).
+    /// kept across songs (mpg123's `PITCH`), at least `slowestPitch`.
     case setPitch(Double)
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
@@ -67,6 +67,9 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     case grant(AudioTime, id: Int)
     /// Takes back what is left of the current grant; none is reported for it.
     case revokeGrant
+
+    /// The slowest a pitch plays (mpg123's bound): 1 % of the song's speed.
+    public static let slowestPitch = -0.99
 
     public var description: String {
         switch self {
