@@ -36,10 +36,10 @@ public final class Engine: PlayerEngine {
         } catch {
             throw OutputError(message: "cannot start the audio engine: \(error.reason)", isUsageError: false)
         }
-        let decoder: Mpg123Decoder
+        let decoder: SongDecoder
         do {
-            decoder = try Mpg123Decoder()
-            decoder.measuresStartDelay = measuresStartDelay
+            decoder = SongDecoder(mpeg: try Mpg123Decoder())
+            decoder.mpeg.measuresStartDelay = measuresStartDelay
         } catch {
             throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
@@ -53,13 +53,13 @@ public final class Engine: PlayerEngine {
             // Seeks matter where they are heard: a file is written start to end, without the
             // cost of reading each song twice.
             let indexer = FrameIndexer()
-            decoder.indexer = indexer
+            decoder.mpeg.indexer = indexer
             // Live output also opens the next song ahead, on a second decoder, for gapless play;
             // and both decode ahead on threads of their own, so a slow disk is not heard. (A
             // file is written as fast as decoding goes: it has nothing to wait for.)
-            let second = try? Mpg123Decoder()
-            second?.indexer = indexer
-            second?.measuresStartDelay = measuresStartDelay
+            let second = (try? Mpg123Decoder()).map { SongDecoder(mpeg: $0) }
+            second?.mpeg.indexer = indexer
+            second?.mpeg.measuresStartDelay = measuresStartDelay
             live = AheadDecoder.around(decoder, wake: wake)
             if let second { spare = AheadDecoder.around(second, wake: wake) }
         }

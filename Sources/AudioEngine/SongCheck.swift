@@ -1,16 +1,17 @@
 import Files
 import PlayerCore
 
-/// Decodes a whole song as fast as libmpg123 goes, to nothing: `tplayer --check` on audio, and
-/// the counterpart of `mpg123 -t`.
+/// Decodes a whole song as fast as its decoder goes, to nothing: `tplayer --check` on audio, and
+/// the counterpart of `mpg123 -t` and `flac -t`.
 public final class SongChecker {
-    private let decoder: Mpg123Decoder
+    private let decoder: SongDecoder
     private let buffer: UnsafeMutableRawPointer
     private static let bufferBytes = 1 << 18
 
     public init() throws(OutputError) {
         do {
-            decoder = try Mpg123Decoder()
+            decoder = SongDecoder(mpeg: try Mpg123Decoder())
+            decoder.verifies = true
         } catch {
             throw OutputError(message: "decoder: \(error)", isUsageError: false)
         }
@@ -73,7 +74,7 @@ public final class SongChecker {
                 frames += Int64(bytes / format.bytesPerFrame)
                 return .damaged(at: seconds, reason: reason)
             case .pending:
-                return .damaged(at: seconds, reason: "the decoder gave nothing")  // libmpg123 decodes at once: never
+                return .damaged(at: seconds, reason: "the decoder gave nothing")  // the decoders decode at once: never
             }
         }
     }

@@ -55,7 +55,7 @@ struct BackgroundWorkEndToEndTests {
         #expect(result.status == 0)
         #expect(result.stdout.split(separator: "\n").map(String.init)
             == ["@R MPG123 (ThOr) v10", "@E Error opening stream: /", "@P 0"])
-        #expect(result.stderrLines == ["tplayer: /: is a directory, not an MP3 file"])
+        #expect(result.stderrLines == ["tplayer: /: is a directory, not a song"])
     }
 
     @Test func mprisOpenUriOfAHugeFolderLeavesTheBusAnswered() throws {

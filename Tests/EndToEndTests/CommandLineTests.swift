@@ -29,7 +29,7 @@ import Testing
             case .missing: "tplayer: nope.mp3: no such file"
             case .directory: "tplayer: album: no audio files in it (looked for .mp3 .mp2 .mp1 .mpga)"
             case .empty: "tplayer: empty.mp3: file is empty"
-            case .text: "tplayer: list.mp3: no MPEG audio found in it; is it an MP3 file?"
+            case .text: "tplayer: list.mp3: not an audio format tplayer plays (no MPEG audio or other format found in it)"
             }
         }
     }

@@ -67,8 +67,8 @@ struct CheckAndLaunchTests {
                               decode: Self.decode(["/music/song.flac": .unplayable(.otherFormat(.flac)),
                                                    "/music/take.wav": .unplayable(.otherFormat(.wav))]),
                               files: files)
-        #expect(check.problems == ["/music/song.flac: FLAC audio, not MP3: tplayer plays MP3 files only",
-                                   "/music/take.wav: WAV audio, not MP3: tplayer plays MP3 files only"])
+        #expect(check.problems == ["/music/song.flac: FLAC audio, which tplayer cannot decode",
+                                   "/music/take.wav: WAV audio, which tplayer cannot decode"])
         #expect(check.summary == ["/music/good.tps: ok, 4 commands", "2 songs decoded: 2 damaged or not playable"])
     }
 

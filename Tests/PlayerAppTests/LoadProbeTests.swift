@@ -10,13 +10,13 @@ struct LoadProbeTests {
         let entries = [Entry(path: "/m/a.flac"), Entry(path: "/m/gone.mp3"), Entry(path: "/m/b.mp3"), Entry(path: "/m/gone.mp3")]
         let probed = LoadProbe.playable(entries, opens: opens)
         #expect(probed.entries.map(\.path) == ["/m/b.mp3", "/m/gone.mp3"], "only the start is opened: later songs are skipped as they come")
-        #expect(probed.refused == ["/m/a.flac: FLAC audio, not MP3: tplayer plays MP3 files only", "/m/gone.mp3: no such file"])
+        #expect(probed.refused == ["/m/a.flac: FLAC audio, which tplayer cannot decode", "/m/gone.mp3: no such file"])
     }
 
     @Test func aLoadOfNothingThatOpensBringsNothing() {
         let probed = LoadProbe.playable([Entry(path: "/m/a.flac")], opens: opens)
         #expect(probed.entries.isEmpty)
-        #expect(probed.refused == ["/m/a.flac: FLAC audio, not MP3: tplayer plays MP3 files only"])
+        #expect(probed.refused == ["/m/a.flac: FLAC audio, which tplayer cannot decode"])
     }
 
     @Test func aCancelledLoadBringsNothing() {

@@ -2,6 +2,11 @@
 public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     case mpegAudio
     case flac
+    /// Ogg Vorbis, Opus, FLAC in Ogg, or another codec in Ogg (Speex, Theora…), by the first
+    /// page's first packet.
+    case oggVorbis
+    case opus
+    case oggFlac
     case ogg
     case mp4
     case wav
@@ -10,6 +15,12 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     case ape
     case wavPack
     case asf
+    /// Matroska or WebM.
+    case matroska
+    /// AAC in ADTS frames (a bare `.aac`).
+    case adts
+    case tta
+    case musepack
     case m3u
     case pls
     case png
@@ -20,7 +31,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     case executable
 
     /// How many bytes `sniff` looks at, at most.
-    public static let headLength = 16
+    public static let headLength = 40
 
     /// What `head`, a file's first bytes, says it is; `nil` when it says nothing known.
     public static func sniff(_ head: some Collection<UInt8>) -> FileContent? {
@@ -31,13 +42,25 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         }
         if starts("ID3") || isMPEGFrameHeader(bytes) { return .mpegAudio }
         if starts("fLaC") { return .flac }
-        if starts("OggS") { return .ogg }
+        if starts("OggS") {
+            // The first page's first packet: 27 bytes of header and one lacing byte (a first
+            // page holds the one identification packet).
+            if starts("\u{1}vorbis", at: 28) { return .oggVorbis }
+            if starts("OpusHead", at: 28) { return .opus }
+            if starts("\u{7F}FLAC", at: 28) { return .oggFlac }
+            return .ogg
+        }
         if starts("ftyp", at: 4) { return .mp4 }
         if starts("RIFF") && starts("WAVE", at: 8) { return .wav }
         if starts("FORM") && (starts("AIFF", at: 8) || starts("AIFC", at: 8)) { return .aiff }
         if starts(".snd") { return .au }
         if starts("MAC ") { return .ape }
         if starts("wvpk") { return .wavPack }
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .matroska }
+        if starts("TTA1") { return .tta }
+        if starts("MPCK") || starts("MP+") { return .musepack }
+        // ADTS: a 12-bit sync and layer 0, which no MPEG audio frame has.
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .adts }
         if bytes.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return .asf }
         if starts("#EXTM3U") || starts("\u{FEFF}#EXTM3U") { return .m3u }
         if starts("[playlist]") { return .pls }
@@ -60,11 +83,21 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         return version != 1 && layer != 0 && bitrate != 15 && rate != 3
     }
 
+    /// Audio that a decoder library plays (the rest is a playlist, or not audio at all).
+    public var isAudio: Bool {
+        switch self {
+        case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf,
+             .matroska, .adts, .tta, .musepack: true
+        case .m3u, .pls, .png, .jpeg, .gif, .pdf, .zip, .executable: false
+        }
+    }
+
     /// A song or a playlist: something a person keeps, that writing audio over would destroy.
     /// WAV and AU are what `-w` itself writes, so they are not counted.
     public var isKeptMedia: Bool {
         switch self {
-        case .mpegAudio, .flac, .ogg, .mp4, .aiff, .ape, .wavPack, .asf, .m3u, .pls: true
+        case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .aiff, .ape, .wavPack, .asf, .matroska, .adts,
+             .tta, .musepack, .m3u, .pls: true
         case .wav, .au, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
@@ -73,7 +106,10 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .mpegAudio: "MPEG audio (MP3)"
         case .flac: "FLAC audio"
-        case .ogg: "Ogg audio"
+        case .oggVorbis: "Ogg Vorbis audio"
+        case .opus: "Opus audio"
+        case .oggFlac: "FLAC audio in Ogg"
+        case .ogg: "Ogg media"
         case .mp4: "MP4 audio or video"
         case .wav: "WAV audio"
         case .aiff: "AIFF audio"
@@ -81,6 +117,10 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         case .ape: "Monkey's Audio"
         case .wavPack: "WavPack audio"
         case .asf: "Windows Media audio"
+        case .matroska: "Matroska or WebM media"
+        case .adts: "AAC audio"
+        case .tta: "TTA audio"
+        case .musepack: "Musepack audio"
         case .m3u: "an M3U playlist"
         case .pls: "a PLS playlist"
         case .png: "a PNG image"

@@ -10,6 +10,11 @@ public struct SongInfo: Equatable, Sendable {
     public var stream: Stream?
     /// The ID3 tags as they are in the file (for mpg123's remote protocol, `@I` and `TAG`).
     public var id3 = ID3()
+    /// The song's ReplayGain, from its tags (empty when it has none).
+    public var replayGain = ReplayGain()
+    /// The codec and how it is stored ("FLAC, 16 bits", "Ogg Vorbis", "Opus", "AAC (MP4)"), for
+    /// the details; `nil` for MPEG audio, which `stream` describes.
+    public var codec: String?
 
     /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
     public struct Tags: Equatable, Sendable {

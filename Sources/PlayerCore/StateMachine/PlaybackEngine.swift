@@ -164,12 +164,15 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// A named pipe, a device or a socket: never opened as a song.
     case notRegular(String)
     case empty
-    /// The file holds no MPEG audio that libmpg123 can find.
+    /// Nothing in the file is audio that a decoder knows (no MPEG frames, no container FFmpeg reads).
     case notAudio
-    /// The file's first bytes say it is something else (FLAC, Ogg, WAV, a playlist…): it is
-    /// never searched for MPEG frames, which such data can hold by chance and would play as noise.
+    /// The file's first bytes say it is something no decoder plays (an image, a playlist, Speex
+    /// in Ogg…): it is never searched for MPEG frames, which such data can hold by chance and
+    /// would play as noise.
     case otherFormat(FileContent)
-    /// MPEG audio, but libmpg123 cannot decode it (its reason).
+    /// The format's decoder library could not be loaded (it is loaded when first needed).
+    case decoderMissing(String)
+    /// Audio, but its decoder cannot decode it (its reason).
     case damaged(String)
     /// The file `-w` is writing: reading it while it grows would never end.
     case isOutput
@@ -178,11 +181,13 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .missing: "no such file"
         case .notReadable(let reason): reason
-        case .isDirectory: "is a directory, not an MP3 file"
+        case .isDirectory: "is a directory, not a song"
         case .notRegular(let kind): "not a regular file (it is a \(kind))"
         case .empty: "file is empty"
-        case .notAudio: "no MPEG audio found in it; is it an MP3 file?"
-        case .otherFormat(let content): "\(content), not MP3: tplayer plays MP3 files only"
+        case .notAudio: "not an audio format tplayer plays (no MPEG audio or other format found in it)"
+        case .otherFormat(let content) where content.isAudio: "\(content), which tplayer cannot decode"
+        case .otherFormat(let content): "not an audio format tplayer plays (it looks like \(content))"
+        case .decoderMissing(let library): "its decoder, \(library), cannot be loaded; install it"
         case .damaged(let reason): "cannot decode it: \(reason)"
         case .isOutput: "that is the file -w is writing; not played"
         }

@@ -102,19 +102,14 @@ final class Mpg123Decoder: AudioDecoder {
 
     func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        let opened: OpenFile
-        switch FileSystem.openRegularFile(path) {
-        case .success(let file): opened = file
-        case .failure(.system(let error)): throw error.isMissing ? .missing : .notReadable(error.reason)
-        case .failure(.notRegular(.directory)): throw .isDirectory
-        case .failure(.notRegular(let kind)): throw .notRegular(kind.rawValue)
-        case .failure(.tooLarge): throw .notReadable("too large")
-        case .failure(.isOutput): throw .isOutput
-        }
-        let status = try? opened.status().get()
-        let size = status?.size ?? 0
-        guard size > 0 else { throw .empty }
-        if let content = Self.content(of: opened), content != .mpegAudio { throw .otherFormat(content) }
+        let (opened, size) = try SongFile.open(path)
+        if let content = SongFile.content(of: opened), content != .mpegAudio { throw .otherFormat(content) }
+        return try open(opened, size: size, path: path)
+    }
+
+    /// Opens the song in `opened`, a file `SongFile` opened and checked.
+    func open(_ opened: OpenFile, size: Int64, path: Path) throws(LoadFailure) -> OpenedSong {
+        close()
         var code = tp_mpg123_open_fd(handle, opened.descriptor)
         if code == MPG123_OK.rawValue {
             var rate = 0
@@ -157,19 +152,6 @@ final class Mpg123Decoder: AudioDecoder {
         case .done, .generic: throw .notAudio
         case let error: throw .damaged(error.description)
         }
-    }
-
-    /// What the file's first bytes say it is, past an ID3v2 tag (which a FLAC file can carry too).
-    private static func content(of file: OpenFile) -> FileContent? {
-        let head = file.read(FileContent.headLength, at: 0)
-        guard head.count >= 10, head.starts(with: Array("ID3".utf8)), head[6...9].allSatisfy({ $0 < 0x80 }) else {
-            return FileContent.sniff(head)
-        }
-        let footer = head[5] & 0x10 != 0 ? 10 : 0
-        let tag = 10 + footer + (Int(head[6]) << 21 | Int(head[7]) << 14 | Int(head[8]) << 7 | Int(head[9]))
-        let after = file.read(FileContent.headLength, at: Int64(tag))
-        // A tag and nothing known after it (MPEG frames may follow junk): libmpg123 decides.
-        return FileContent.sniff(after).flatMap { $0 == .mpegAudio ? nil : $0 } ?? .mpegAudio
     }
 
     func close() {

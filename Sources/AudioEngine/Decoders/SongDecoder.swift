@@ -1,0 +1,123 @@
+import Files
+import PlayerCore
+
+/// The decoder the engine uses: opens and checks each song's file, chooses its format's decoder
+/// by what the file holds (libmpg123 for MPEG audio, `FormatDecoder`s for the rest, each made
+/// when first needed), and gives the PCM in the format the output was promised (`FormatRule`),
+/// at the volume asked. libmpg123 converts and scales itself; the other formats go through a
+/// `PCMConverter`.
+final class SongDecoder: AudioDecoder {
+    /// MPEG audio's decoder, always there (the engine sets up its frame indexer).
+    let mpeg: Mpg123Decoder
+    /// The other formats' decoders, made when a song of their format first opens.
+    private var decoders: [Codec: FormatDecoder] = [:]
+    /// The decoder of the song open now, when it is not MPEG audio.
+    private var active: FormatDecoder?
+    private var converter: PCMConverter?
+    private var file: OpenFile?
+    private var openedSize: Int64 = 0
+    private var rule: FormatRule = .any
+    private var volume = 1.0
+    /// Songs are opened to be decoded whole, from start to end, and checked (`--check`).
+    var verifies = false
+    /// Makes the decoder of a format: the live libraries, or fakes in tests.
+    private let make: (Codec) throws(LoadFailure) -> FormatDecoder
+
+    init(mpeg: Mpg123Decoder, make: @escaping (Codec) throws(LoadFailure) -> FormatDecoder = SongDecoder.library) {
+        self.mpeg = mpeg
+        self.make = make
+    }
+
+    /// The library's decoder for `codec`, loading the library.
+    static func library(_ codec: Codec) throws(LoadFailure) -> FormatDecoder {
+        switch codec {
+        case .mpeg: throw .otherFormat(.mpegAudio)  // never asked: libmpg123 is `mpeg`
+        case .flac: throw .otherFormat(.flac)
+        case .vorbis: throw .otherFormat(.oggVorbis)
+        case .opus: throw .otherFormat(.opus)
+        case .ffmpeg: throw .notAudio
+        }
+    }
+
+    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
+        close()
+        let (opened, size) = try SongFile.open(path)
+        let content = SongFile.content(of: opened)
+        guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
+        if codec == .mpeg {
+            return try mpeg.open(opened, size: size, path: path)
+        }
+        let decoder: FormatDecoder
+        if let made = decoders[codec] {
+            decoder = made
+        } else {
+            decoder = try make(codec)
+            decoders[codec] = decoder
+        }
+        let song = try decoder.open(opened, size: size, path: path, verifies: verifies)
+        let output: PCMFormat
+        switch rule {
+        case .any, .first: output = song.format
+        case .exactly(let format): output = format
+        }
+        active = decoder
+        file = opened
+        openedSize = size
+        converter = PCMConverter(from: song.format, to: output, volume: volume)
+        var info = song.info
+        info.sampleRate = output.rate
+        info.channels = output.channels
+        if output.rate != song.format.rate {
+            info.totalFrames = info.totalFrames.map { $0 * Int64(output.rate) / Int64(song.format.rate) }
+        }
+        return OpenedSong(info: info, format: output)
+    }
+
+    func close() {
+        mpeg.close()
+        active?.close()
+        active = nil
+        converter = nil
+        file = nil
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        guard let active, let converter else { return mpeg.read(into: buffer, capacity: capacity) }
+        return converter.read(into: buffer, capacity: capacity, keepsFormat: rule != .any, from: active)
+    }
+
+    func seek(toFrame frame: Int64) -> Int64? {
+        guard let active, let converter else { return mpeg.seek(toFrame: frame) }
+        return converter.seek(toFrame: frame, in: active)
+    }
+
+    func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
+        self.rule = rule
+        try mpeg.restrictFormat(to: rule)
+    }
+
+    func setVolume(_ fraction: Double) {
+        volume = fraction
+        converter?.volume = fraction
+        mpeg.setVolume(fraction)
+    }
+
+    var truncation: (was: Int64, now: Int64)? {
+        guard active != nil else { return mpeg.truncation }
+        guard let file, case .success(let info) = file.status(), info.size < openedSize else { return nil }
+        return (openedSize, info.size)
+    }
+
+    /// Whether the song's length is exact: what the format declares (FLAC's STREAMINFO, an Ogg
+    /// stream's last granule position), or for MPEG a LAME/Info tag's frame count, not an estimate
+    /// from the file's size.
+    var lengthIsExact: Bool { active != nil || mpeg.lengthIsExact }
+
+    func promoted() {
+        if active == nil { mpeg.promoted() }
+    }
+
+    /// With no thread of its own, it opens the next song when asked for the outcome.
+    func startOpening(_ path: Path) {}
+    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
+}

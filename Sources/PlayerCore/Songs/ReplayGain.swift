@@ -1,0 +1,48 @@
+/// A song's ReplayGain: how loud it and its album are, as its tags say (REPLAYGAIN_* in Vorbis
+/// comments, APE and ID3v2 TXXX frames; Opus's R128 gains; MP3's LAME tag and RVA2). Gains are in
+/// dB against ReplayGain's reference (89 dB, about -18 LUFS); peaks are linear, 1 = full scale.
+public struct ReplayGain: Equatable, Sendable {
+    public var trackGain: Double?
+    public var trackPeak: Double?
+    public var albumGain: Double?
+    public var albumPeak: Double?
+
+    public init(trackGain: Double? = nil, trackPeak: Double? = nil, albumGain: Double? = nil, albumPeak: Double? = nil) {
+        self.trackGain = trackGain
+        self.trackPeak = trackPeak
+        self.albumGain = albumGain
+        self.albumPeak = albumPeak
+    }
+
+    public var isEmpty: Bool { trackGain == nil && albumGain == nil }
+
+    /// Reads one tag, `REPLAYGAIN_TRACK_GAIN` = "-6.50 dB" and the like (any case); false when
+    /// the key is not one of the four or the value is not a finite number in a sane range.
+    @discardableResult
+    public mutating func read(key: String, value: String) -> Bool {
+        let name = key.uppercased()
+        guard name.hasPrefix("REPLAYGAIN_") else { return false }
+        var text = Substring(value).drop { $0 == " " }
+        if name.hasSuffix("_GAIN") {
+            // "-6.50 dB", "+2.1dB", "-6.50"
+            if text.lowercased().hasSuffix("db") { text = text.dropLast(2) }
+            while text.last == " " { text = text.dropLast() }
+            if text.first == "+" { text = text.dropFirst() }
+            guard let gain = Double(text), gain.isFinite, abs(gain) <= 64 else { return false }
+            switch name {
+            case "REPLAYGAIN_TRACK_GAIN": trackGain = gain
+            case "REPLAYGAIN_ALBUM_GAIN": albumGain = gain
+            default: return false
+            }
+            return true
+        }
+        while text.last == " " { text = text.dropLast() }
+        guard let peak = Double(text), peak.isFinite, peak > 0, peak <= 64 else { return false }
+        switch name {
+        case "REPLAYGAIN_TRACK_PEAK": trackPeak = peak
+        case "REPLAYGAIN_ALBUM_PEAK": albumPeak = peak
+        default: return false
+        }
+        return true
+    }
+}

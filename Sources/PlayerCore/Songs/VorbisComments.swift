@@ -1,0 +1,46 @@
+/// Vorbis comments (`TITLE=Night Drive`): the tags of FLAC, Ogg Vorbis and Opus files, as their
+/// libraries hand them over. Untrusted text: shown only through the terminal's sanitiser.
+public struct VorbisComments: Equatable, Sendable {
+    /// Every comment as stored: the field name (any case) and its value, in file order.
+    public var fields: [(name: String, value: String)] = []
+
+    public init() {}
+
+    /// From the raw `NAME=value` comments (bytes, not necessarily UTF-8: repaired); a comment
+    /// with no `=` or an empty name is left out.
+    public init(raw comments: [[UInt8]]) {
+        for comment in comments {
+            guard let equals = comment.firstIndex(of: UInt8(ascii: "=")), equals > 0 else { continue }
+            let name = String(decoding: comment[..<equals], as: UTF8.self)
+            let value = String(decoding: comment[(equals + 1)...], as: UTF8.self)
+            fields.append((name, value))
+        }
+    }
+
+    /// The first value of `name` (any case), if any.
+    public func first(_ name: String) -> String? {
+        let wanted = name.uppercased()
+        return fields.first { $0.name.uppercased() == wanted }?.value
+    }
+
+    /// Title, artist, album, date, genre, track number and comment.
+    public var tags: SongInfo.Tags {
+        var tags = SongInfo.Tags(title: first("TITLE"), artist: first("ARTIST") ?? first("ALBUMARTIST"), album: first("ALBUM"))
+        tags.year = first("DATE") ?? first("YEAR")
+        tags.genre = first("GENRE")
+        tags.track = first("TRACKNUMBER")
+        tags.comment = first("COMMENT") ?? first("DESCRIPTION")
+        return tags
+    }
+
+    /// The REPLAYGAIN_* fields.
+    public var replayGain: ReplayGain {
+        var gain = ReplayGain()
+        for field in fields { gain.read(key: field.name, value: field.value) }
+        return gain
+    }
+
+    public static func == (lhs: VorbisComments, rhs: VorbisComments) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
