@@ -26,6 +26,10 @@ let package = Package(
         // is chosen, not linked (see its shim.h).
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
+        // libsoxr's header (libsoxr-dev); libsoxr is loaded when a song must be resampled for the
+        // file -w writes, not linked (see its shim.h).
+        .systemLibrary(name: "CSoxr", providers: [.apt(["libsoxr-dev"])]),
+
         // Linux calls Glibc's module leaves out (statfs): header only, nothing more is linked.
         .systemLibrary(name: "CLinux"),
 
@@ -41,7 +45,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr"]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),

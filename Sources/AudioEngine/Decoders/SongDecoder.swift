@@ -63,7 +63,7 @@ final class SongDecoder: AudioDecoder {
         active = decoder
         file = opened
         openedSize = size
-        converter = PCMConverter(from: song.format, to: output, volume: volume)
+        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, volume: volume)
         var info = song.info
         info.sampleRate = output.rate
         info.channels = output.channels
@@ -83,7 +83,11 @@ final class SongDecoder: AudioDecoder {
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
         guard let active, let converter else { return mpeg.read(into: buffer, capacity: capacity) }
-        return converter.read(into: buffer, capacity: capacity, keepsFormat: rule != .any, from: active)
+        do {
+            return try converter.read(into: buffer, capacity: capacity, from: active)
+        } catch {
+            return .damaged(bytes: 0, reason: error.description)
+        }
     }
 
     func seek(toFrame frame: Int64) -> Int64? {

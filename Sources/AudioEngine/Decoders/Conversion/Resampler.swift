@@ -1,0 +1,87 @@
+import CSoxr
+import PlayerCore
+
+/// libsoxr, loaded once, on first use (see CSoxr's shim.h for why it is not linked).
+enum SoxrLibrary {
+    static let api: tp_soxr? = {
+        var api = tp_soxr()
+        return tp_soxr_load(&api) == 0 ? api : nil
+    }()
+}
+
+/// One libsoxr resampler of interleaved signed 16-bit samples, from one rate to another: what
+/// converts a song for the file `-w` writes when its rate is not the first song's. libsoxr starts
+/// its output at the input's first sample (its filter delay is taken away), and `flush` gives the
+/// rest at the end, so a song keeps its length at the new rate.
+final class Resampler {
+    private let api: tp_soxr
+    private let handle: soxr_t
+    let channels: Int
+    let inputRate: Int
+    let outputRate: Int
+
+    init(from inputRate: Int, to outputRate: Int, channels: Int) throws(LoadFailure) {
+        guard let api = SoxrLibrary.api else { throw .decoderMissing("libsoxr.so.0 (the resampler)") }
+        var error: soxr_error_t?
+        let made = withUnsafeTemporaryAllocation(of: tp_soxr.self, capacity: 1) { table -> soxr_t? in
+            table.initialize(repeating: api)
+            return tp_soxr_new(table.baseAddress, Double(inputRate), Double(outputRate), UInt32(channels), &error)
+        }
+        guard let made else {
+            throw .damaged("cannot resample \(inputRate) Hz to \(outputRate) Hz: \(error.map { String(cString: $0) } ?? "libsoxr refused")")
+        }
+        self.api = api
+        handle = made
+        self.channels = channels
+        self.inputRate = inputRate
+        self.outputRate = outputRate
+    }
+
+    deinit {
+        api.delete_?(handle)
+    }
+
+    /// Resamples `input` (whole frames) and appends what comes out to `output`.
+    func process(_ input: UnsafeBufferPointer<Int16>, into output: inout [Int16]) {
+        let frames = input.count / channels
+        run(input.baseAddress, frames: frames, into: &output)
+    }
+
+    /// The end of the input: appends what libsoxr still holds to `output`.
+    func flush(into output: inout [Int16]) {
+        run(nil, frames: 0, into: &output)
+    }
+
+    /// Forgets what it holds, for a seek.
+    func clear() {
+        _ = api.clear?(handle)
+    }
+
+    /// Feeds `frames` (none and `nil`: the end) and collects the output, room made as it comes.
+    private func run(_ input: UnsafePointer<Int16>?, frames: Int, into output: inout [Int16]) {
+        var offered = frames
+        var position = input
+        let room = max(frames * outputRate / max(inputRate, 1) + 1024, 4096)
+        while true {
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: room * channels))
+            var used = 0
+            var made = 0
+            output.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                _ = api.process?(handle, position.map { UnsafeRawPointer($0) }, offered, &used,
+                                 UnsafeMutableRawPointer(base + start), room, &made)
+            }
+            output.removeLast((room - made) * channels)
+            if let current = position, used > 0 { position = current + used * channels }
+            offered -= used
+            if input == nil {
+                // The end: libsoxr gives what it holds over as many calls as it takes.
+                if made == 0 { return }
+            } else if offered == 0 && made < room || made == 0 && used == 0 {
+                // All was taken and the output had room to spare.
+                return
+            }
+        }
+    }
+}
