@@ -3,7 +3,7 @@ import PlayerCore
 
 /// Turns what the user names (files, directories, playlists, in any mix) into the list of songs.
 ///
-/// - A directory gives its audio files (`.mp3 .mp2 .mp1 .mpga`, any case), recursively, in
+/// - A directory gives its audio files (`audioExtensions`, any case), recursively, in
 ///   natural order (`track2` before `track10`), hidden entries skipped; a directory reached
 ///   twice through symbolic links is walked once.
 /// - A playlist (M3U, M3U8, PLS) gives its entries, resolved against its own folder; an entry
@@ -34,7 +34,14 @@ public struct InputExpander: Sendable {
     /// The list stops here, whatever the playlists say (`Entry.listLimit`).
     public let maxEntries: Int
 
-    public static let audioExtensions: Set<String> = ["mp3", "mp2", "mp1", "mpga"]
+    /// The names a folder's songs have: every format a decoder plays (the content decides how a
+    /// file is decoded; the name only which files of a folder are songs).
+    public static let audioExtensions: Set<String> = [
+        "mp3", "mp2", "mp1", "mpga", "flac", "fla", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "wav", "aif", "aiff",
+        "aifc", "au", "snd", "ape", "wv", "wma", "asf", "mka", "webm", "tta", "mpc", "caf",
+    ]
+    /// How the message about a folder without songs names them.
+    public static let audioExtensionsSaid = ".mp3 .flac .ogg .opus .m4a .wav and other audio extensions"
 
     /// Whether every playlist entry is checked for existence while expanding.
     public var checksEntries: Bool
@@ -181,7 +188,7 @@ public struct InputExpander: Sendable {
         // Problems found on the way say why; "no audio" only when there were none.
         if entries.count == before.0, problems.count == before.1, !isCancelled() {
             let what = place == nil ? "no audio files in it" : "no audio files in \(path)"
-            report(place, "\(what) (looked for .mp3 .mp2 .mp1 .mpga)", about: path)
+            report(place, "\(what) (looked for \(Self.audioExtensionsSaid))", about: path)
         }
     }
 

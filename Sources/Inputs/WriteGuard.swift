@@ -12,10 +12,9 @@ public enum WriteGuard {
     /// Names `-w` refuses whatever `--force` says: audio, playlists and scripts.
     public static let inputExtensions: [String: String] = {
         var kinds = ["m3u": "playlist", "m3u8": "playlist", "pls": "playlist", "cue": "CUE sheet", "tps": "script"]
-        // The songs tplayer plays, and those of the other formats a music folder holds.
-        let otherSongs: Set = ["flac", "ogg", "oga", "opus", "m4a", "m4b", "mp4", "aac", "alac",
-                               "wma", "ape", "wv", "mpc", "aif", "aiff", "webm", "mka"]
-        for song in InputExpander.audioExtensions.union(otherSongs) {
+        // The songs tplayer plays (but WAV and AU, which it writes), and a few more a music folder holds.
+        let songs = InputExpander.audioExtensions.subtracting(["wav", "au", "snd"]).union(["alac", "dsf", "spx"])
+        for song in songs {
             kinds[song] = "song"
         }
         return kinds

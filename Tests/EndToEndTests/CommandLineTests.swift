@@ -27,7 +27,7 @@ import Testing
         var message: String {
             switch self {
             case .missing: "tplayer: nope.mp3: no such file"
-            case .directory: "tplayer: album: no audio files in it (looked for .mp3 .mp2 .mp1 .mpga)"
+            case .directory: "tplayer: album: no audio files in it (looked for .mp3 .flac .ogg .opus .m4a .wav and other audio extensions)"
             case .empty: "tplayer: empty.mp3: file is empty"
             case .text: "tplayer: list.mp3: not an audio format tplayer plays (no MPEG audio or other format found in it)"
             }

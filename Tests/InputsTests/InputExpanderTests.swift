@@ -100,7 +100,7 @@ struct InputExpanderTests {
         let root = try folder(["readme.txt": "x"])
         let expanded = InputExpander.expand([root])
         #expect(expanded.entries.isEmpty)
-        #expect(expanded.problems.map(\.brief) == ["\(root): no audio files in it (looked for .mp3 .mp2 .mp1 .mpga)"])
+        #expect(expanded.problems.map(\.brief) == ["\(root): no audio files in it (looked for .mp3 .flac .ogg .opus .m4a .wav and other audio extensions)"])
     }
 
     @Test func playlistEntriesResolveAgainstThePlaylistsFolderAndMissingOnesAreReported() throws {
@@ -138,7 +138,7 @@ struct InputExpanderTests {
     }
 
     @Test(arguments: [("a.mp3", true), ("A.MPGA", true), ("x/b.Mp2", true), ("c.mp1", true), ("mp3", false),
-                      (".mp3", false), ("x.mp3/", false), ("song.ogg", false), ("dir.mp3/x", false), ("a.mp33", false)])
+                      (".mp3", false), ("x.mp3/", false), ("song.ogg", true), ("Cover.JPG", false), ("dir.mp3/x", false), ("a.mp33", false)])
     func audioFilesAreKnownByExtension(name: String, isAudio: Bool) {
         #expect(InputExpander.isAudioFile(Path(name)) == isAudio)
     }

@@ -76,7 +76,7 @@ struct CheckAndLaunchTests {
         let files = library()
         files.add("/music/empty", .folder)
         let check = Check.run(["/music/empty"], decode: Self.decode([:]), files: files)
-        #expect(check.problems == ["/music/empty: no audio files in it (looked for .mp3 .mp2 .mp1 .mpga)"])
+        #expect(check.problems == ["/music/empty: no audio files in it (looked for .mp3 .flac .ogg .opus .m4a .wav and other audio extensions)"])
     }
 
     @Test func aScriptWithProblemsIsRefusedWholeAndNamesCheck() {
