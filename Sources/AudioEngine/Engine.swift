@@ -98,7 +98,7 @@ public final class Engine: PlayerEngine {
             lastCue = path
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
         case .setPitch(let value): call = .setPitch(max(value, EngineCall.slowestPitch))
-        case .stop, .open, .play, .seek, .limitPlayback, .grant, .revokeGrant: break
+        case .stop, .open, .play, .seek, .setReplayGain, .limitPlayback, .grant, .revokeGrant: break
         }
         // Pacing takes effect at once, under the lock; the rest is the playback thread's.
         shared.update { if !$0.budget.apply(call) { $0.commands.append(call) } }

@@ -42,4 +42,8 @@ struct NextSong {
     func setVolume(_ fraction: Double) {
         spare?.setVolume(fraction)
     }
+
+    func setReplayGain(_ choice: ReplayGainChoice) {
+        spare?.setReplayGain(choice)
+    }
 }

@@ -161,6 +161,9 @@ final class PlaybackLoop {
             guard !slot.isFile, value != pitch else { return }
             rewindToHeard()  // the new speed heard at once: the device reopens at the next write
             pitch = value
+        case .setReplayGain(let choice):
+            decoder.setReplayGain(choice)
+            next.setReplayGain(choice)
         case .cue(let path):
             next.cue(path)
         case .limitPlayback, .grant, .revokeGrant:

@@ -14,7 +14,8 @@ public enum SongDetails {
         let stream = song.stream.map { stream in
             "MPEG \(stream.version) layer \(stream.layer < roman.count ? roman[stream.layer] : "\(stream.layer)"), "
                 + "\(stream.averageBitrate ?? stream.bitrate) kbit/s \(stream.mode), \(song.sampleRate) Hz, \(stream.channels)"
-        } ?? "\(song.sampleRate) Hz, \(song.channels == 1 ? "mono" : "\(song.channels) channels")"
+        } ?? (song.codec.map { TerminalText.safe($0) + ", " } ?? "")
+            + "\(song.sampleRate) Hz, \(song.channels == 1 ? "mono" : song.channels == 2 ? "stereo" : "\(song.channels) channels")"
         let length = song.totalFrames.map { frames in
             "\(TimeFormat.precise(song.seconds(frames))) (\(grouped(frames)) samples)"
         } ?? "not known"
@@ -22,8 +23,37 @@ public enum SongDetails {
             field("Title", tags.title), field("Artist", tags.artist), field("Album", tags.album),
             field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track),
             field("Comment", tags.comment), field("Stream", stream), field("Length", length),
+            field("Gain", gain(song)),
             field("File", "\(song.path)"),
         ]
+    }
+
+    /// The song's ReplayGain as its tags give it, and what was applied.
+    static func gain(_ song: SongInfo) -> String? {
+        let tags = song.replayGain
+        func kind(_ name: String, _ gain: Double?, _ peak: Double?) -> String? {
+            guard let gain else { return nil }
+            return "\(name) \(decibels(gain))" + (peak.map { " (peak \(fixed($0, 3)))" } ?? "")
+        }
+        let stored = [kind("track", tags.trackGain, tags.trackPeak), kind("album", tags.albumGain, tags.albumPeak)].compactMap { $0 }
+        let applied = song.appliedGain.map { "applied \(decibels($0))" } ?? (stored.isEmpty ? nil : "not applied")
+        let parts = stored + [applied].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// -6.2 as `-6.20 dB`, 1.5 as `+1.50 dB`.
+    static func decibels(_ value: Double) -> String {
+        (value >= 0 ? "+" : "-") + fixed(abs(value), 2) + " dB"
+    }
+
+    /// `value` with `places` decimals, rounded.
+    static func fixed(_ value: Double, _ places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((value * scale).rounded())
+        let whole = String(scaled / Int(scale))
+        let fraction = String(scaled % Int(scale))
+        return whole + "." + String(repeating: "0", count: places - fraction.count) + fraction
     }
 
     /// 396900 as `396,900`.

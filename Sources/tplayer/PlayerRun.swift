@@ -14,6 +14,7 @@ struct PlayerRun {
         var repeats: Bool
         var shuffles: Bool
         var fades: Bool
+        var replayGain = ReplayGainSetting()
         var seed: UInt64
         var quiet: Bool
         var trace: Bool
@@ -108,6 +109,7 @@ struct PlayerRun {
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive))
         session.setAside(missing)
+        session.replayGain = options.replayGain
         session.expand = { path, done in
             work.start(.load, { cancel in
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }

@@ -45,6 +45,12 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "On a live device, no 10 ms fades on stop, play, seek, next and load (files never fade).")
     var noFade = false
 
+    @Option(help: ArgumentHelp("ReplayGain from the songs' tags: off (the default: every sample as decoded), track, album, or auto (the album's gain while the list plays in order, each track's when shuffled).", valueName: "MODE"))
+    var replaygain: ReplayGainMode = .off
+
+    @Option(help: ArgumentHelp("dB added to every ReplayGain gain (-15 to 15; default 0). The loudest sample never clips when the tags give the peak.", valueName: "DB"))
+    var replaygainPreamp: Double = 0
+
     @Flag(help: "Accepted for old command lines: in a terminal the list always stays open at its end (q quits); with no terminal a run ends with its list.")
     var keepOpen = false
 
@@ -117,6 +123,9 @@ struct TPlayer: ParsableCommand {
         if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote && !resume && !Self.resumesByDefault {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
         }
+        if !(-15...15).contains(replaygainPreamp) {
+            throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
+        }
         if force && write == nil {
             throw ValidationError("--force only applies with -w PATH")
         }
@@ -166,6 +175,7 @@ struct TPlayer: ParsableCommand {
         }
         let options = PlayerRun.Options(
             repeats: repeats, shuffles: shuffle, fades: !noFade,
+            replayGain: ReplayGainSetting(mode: replaygain, preamp: replaygainPreamp),
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,
             resume: resume || (inputs.isEmpty && script == nil && Self.resumesByDefault))
         let status = PlayerRun(
@@ -219,3 +229,5 @@ struct TPlayer: ParsableCommand {
         }
     }
 }
+
+extension ReplayGainMode: ExpressibleByArgument {}

@@ -84,6 +84,8 @@ final class GatedDecoder: AudioDecoder {
         gate.update { $0.volumes.append(fraction) }
     }
 
+    func setReplayGain(_ choice: ReplayGainChoice) {}
+
     var truncation: (was: Int64, now: Int64)? { nil }
 }
 

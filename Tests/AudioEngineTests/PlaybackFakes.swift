@@ -112,6 +112,7 @@ final class FakeDecoder: AudioDecoder {
     func startOpening(_ path: Path) {}
     func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
     func setVolume(_ fraction: Double) {}
+    func setReplayGain(_ choice: ReplayGainChoice) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
 }

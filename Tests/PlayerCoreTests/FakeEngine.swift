@@ -17,6 +17,8 @@ final class FakeEngine: PlaybackEngine {
     var current: SongInfo?
     /// The song cued to follow (the last `cue` call).
     var cued: Path?
+    /// The ReplayGain choices it was given, in order.
+    var replayGains: [ReplayGainChoice] = []
     /// Whether the songs it opens have a title tag (their path).
     var tagged = true
 
@@ -44,6 +46,7 @@ final class FakeEngine: PlaybackEngine {
             position = frame
         case .setVolume(let fraction): calls.append("volume \(fraction)")
         case .setPitch(let value): calls.append("pitch \(value)")
+        case .setReplayGain(let choice): replayGains.append(choice)
         case .cue(let path): cued = path
         case .limitPlayback(let limited):
             calls.append("limit \(limited)")

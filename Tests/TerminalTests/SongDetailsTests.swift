@@ -19,3 +19,16 @@ struct SongDetailsTests {
         #expect(stream(0, bitrate: 128, average: nil) == "Stream   MPEG 1 layer III, 128 kbit/s CBR, 44100 Hz, joint stereo")
     }
 }
+
+struct SongDetailsGainTests {
+    @Test func theGainIsShownAsTaggedAndAsApplied() {
+        var song = SongInfo(path: "a.flac", sampleRate: 44100, channels: 2, totalFrames: 44100, title: "A")
+        song.codec = "FLAC, 16 bits"
+        #expect(SongDetails.lines(song).contains("Gain     –"))
+        #expect(SongDetails.lines(song).contains("Stream   FLAC, 16 bits, 44100 Hz, stereo"))
+        song.replayGain = ReplayGain(trackGain: -6.2, trackPeak: 0.98765, albumGain: 1.5)
+        #expect(SongDetails.lines(song).contains("Gain     track -6.20 dB (peak 0.988), album +1.50 dB, not applied"))
+        song.appliedGain = -6.2
+        #expect(SongDetails.lines(song).contains("Gain     track -6.20 dB (peak 0.988), album +1.50 dB, applied -6.20 dB"))
+    }
+}

@@ -96,6 +96,11 @@ final class AheadDecoder: AudioDecoder {
         }
     }
 
+    /// For the songs opened from now on: what is queued keeps its gain.
+    func setReplayGain(_ choice: ReplayGainChoice) {
+        core.withDecoder { $0.setReplayGain(choice) }
+    }
+
     func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
         try core.exclusive { inner -> Result<Void, LoadFailure> in
             do throws(LoadFailure) { return .success(try inner.restrictFormat(to: rule)) } catch { return .failure(error) }

@@ -65,6 +65,8 @@ protocol AudioDecoder: AnyObject {
     func restrictFormat(to rule: FormatRule) throws(LoadFailure)
     /// Software volume, 0 to 1; kept across songs.
     func setVolume(_ fraction: Double)
+    /// The ReplayGain the songs opened from now on get.
+    func setReplayGain(_ choice: ReplayGainChoice)
     /// The song's file was truncated while it played: its size then and now.
     var truncation: (was: Int64, now: Int64)? { get }
     /// The song open on this decoder is the one playing (opened so, or opened ahead on the spare

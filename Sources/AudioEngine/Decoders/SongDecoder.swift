@@ -1,4 +1,5 @@
 import Files
+import Glibc
 import PlayerCore
 
 /// The decoder the engine uses: opens and checks each song's file, chooses its format's decoder
@@ -18,6 +19,9 @@ final class SongDecoder: AudioDecoder {
     private var openedSize: Int64 = 0
     private var rule: FormatRule = .any
     private var volume = 1.0
+    private var replayGain = ReplayGainChoice.off
+    /// What the song open now is scaled by besides the volume: its ReplayGain, when applied.
+    private var songFactor = 1.0
     /// Songs are opened to be decoded whole, from start to end, and checked (`--check`).
     var verifies = false
     /// Makes the decoder of a format: the live libraries, or fakes in tests.
@@ -44,8 +48,18 @@ final class SongDecoder: AudioDecoder {
         let (opened, size) = try SongFile.open(path)
         let content = SongFile.content(of: opened)
         guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
+        songFactor = 1
         if codec == .mpeg {
-            return try mpeg.open(opened, size: size, path: path)
+            var song = try mpeg.open(opened, size: size, path: path)
+            song.info.replayGain = ReplayGain(song.info.id3)
+            // libmpg123 applies the gain and prevents clipping; the pre-amp goes with the volume.
+            let decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
+            if decibels != 0 {
+                songFactor = pow(10, replayGain.preamp / 20)
+                song.info.appliedGain = decibels + replayGain.preamp
+            }
+            mpeg.setVolume(volume * songFactor)
+            return song
         }
         let decoder: FormatDecoder
         if let made = decoders[codec] {
@@ -63,8 +77,12 @@ final class SongDecoder: AudioDecoder {
         active = decoder
         file = opened
         openedSize = size
-        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, volume: volume)
         var info = song.info
+        if let applied = info.replayGain.applied(replayGain) {
+            songFactor = applied.factor
+            info.appliedGain = applied.decibels
+        }
+        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, volume: volume * songFactor)
         info.sampleRate = output.rate
         info.channels = output.channels
         if output.rate != song.format.rate {
@@ -102,8 +120,13 @@ final class SongDecoder: AudioDecoder {
 
     func setVolume(_ fraction: Double) {
         volume = fraction
-        converter?.volume = fraction
-        mpeg.setVolume(fraction)
+        converter?.volume = fraction * songFactor
+        mpeg.setVolume(active == nil ? fraction * songFactor : fraction)
+    }
+
+    func setReplayGain(_ choice: ReplayGainChoice) {
+        replayGain = choice
+        mpeg.setReplayGain(choice)
     }
 
     var truncation: (was: Int64, now: Int64)? {

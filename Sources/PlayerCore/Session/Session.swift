@@ -23,6 +23,10 @@ public final class Session {
     public private(set) var volume = 100
     /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
     public private(set) var muted = false
+    /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
+    public var replayGain = ReplayGainSetting() {
+        didSet { applyReplayGain() }
+    }
     /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
     public private(set) var isAtEndOfList = false
     /// Stopped and taken back to the start (`rewind`, or the end of the list after `next`):
@@ -143,9 +147,13 @@ public final class Session {
         case .load(let path): startLoad(path)
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()
-        case .toggleShuffle: queue.setShuffle(!queue.shuffles)
+        case .toggleShuffle:
+            queue.setShuffle(!queue.shuffles)
+            applyReplayGain()
         case .setRepeat(let on): queue.repeats = on
-        case .setShuffle(let on): queue.setShuffle(on)
+        case .setShuffle(let on):
+            queue.setShuffle(on)
+            applyReplayGain()
         case .seek(let target): apply(.seek(target))
         case .volume(let percent):
             volume = min(max(percent, 0), 100)
@@ -168,6 +176,10 @@ public final class Session {
 
     private func applyVolume() {
         engine.perform(.setVolume(muted ? 0 : Double(volume) / 100))
+    }
+
+    private func applyReplayGain() {
+        engine.perform(.setReplayGain(replayGain.choice(shuffled: queue.shuffles)))
     }
 
     /// The shuffles from now on (turning shuffle on, a new round with repeat, songs added in

@@ -46,3 +46,65 @@ public struct ReplayGain: Equatable, Sendable {
         return true
     }
 }
+
+/// What `--replaygain` asks for.
+public enum ReplayGainMode: String, CaseIterable, Sendable {
+    case off
+    case track
+    case album
+    /// The album's gain while the list plays in order, each track's own when it is shuffled (the
+    /// rule foobar2000 calls "by playback order").
+    case auto
+}
+
+/// The ReplayGain setting of a run: the mode and the pre-amp, in dB, added to every gain.
+public struct ReplayGainSetting: Equatable, Sendable {
+    public var mode: ReplayGainMode
+    public var preamp: Double
+
+    public init(mode: ReplayGainMode = .off, preamp: Double = 0) {
+        self.mode = mode
+        self.preamp = preamp
+    }
+
+    /// What the engine applies to the songs it opens, with the list shuffled or not.
+    public func choice(shuffled: Bool) -> ReplayGainChoice {
+        switch mode {
+        case .off: ReplayGainChoice(gain: .off, preamp: preamp)
+        case .track: ReplayGainChoice(gain: .track, preamp: preamp)
+        case .album: ReplayGainChoice(gain: .album, preamp: preamp)
+        case .auto: ReplayGainChoice(gain: shuffled ? .track : .album, preamp: preamp)
+        }
+    }
+}
+
+/// Which of a song's gains the engine applies to the songs it opens from now on.
+public struct ReplayGainChoice: Equatable, Sendable, CustomStringConvertible {
+    public enum Gain: String, Sendable {
+        case off
+        case track
+        case album
+    }
+
+    public var gain: Gain
+    public var preamp: Double
+
+    public init(gain: Gain, preamp: Double = 0) {
+        self.gain = gain
+        self.preamp = preamp
+    }
+
+    public static let off = ReplayGainChoice(gain: .off)
+
+    public var description: String { gain == .off ? "off" : "\(gain.rawValue) gain, pre-amp \(preamp) dB" }
+}
+
+extension ReplayGain {
+    /// The ReplayGain in ID3v2 `TXXX` frames (`replaygain_track_gain`…, any case).
+    public init(_ id3: SongInfo.ID3) {
+        self.init()
+        for frame in id3.v2?.frames ?? [] where frame.id == "TXXX" {
+            if let description = frame.description { read(key: description, value: frame.text) }
+        }
+    }
+}

@@ -15,6 +15,9 @@ public struct SongInfo: Equatable, Sendable {
     /// The codec and how it is stored ("FLAC, 16 bits", "Ogg Vorbis", "Opus", "AAC (MP4)"), for
     /// the details; `nil` for MPEG audio, which `stream` describes.
     public var codec: String?
+    /// The ReplayGain applied to it as it was opened, in dB (the pre-amp and clipping
+    /// prevention counted); `nil` when none was.
+    public var appliedGain: Double?
 
     /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
     public struct Tags: Equatable, Sendable {

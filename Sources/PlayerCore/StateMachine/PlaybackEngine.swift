@@ -56,6 +56,9 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
     /// kept across songs (mpg123's `PITCH`), at least `slowestPitch`.
     case setPitch(Double)
+    /// Which ReplayGain the songs opened from now on get (`--replaygain`; auto's choice changes
+    /// with shuffle); the song playing keeps its own.
+    case setReplayGain(ReplayGainChoice)
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
     case cue(Path?)
@@ -79,6 +82,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .seek(let target): "seek \(target)"
         case .setVolume(let fraction): "volume \(fraction)"
         case .setPitch(let value): "pitch \(value)"
+        case .setReplayGain(let choice): "replaygain \(choice)"
         case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
         case .limitPlayback(let limited): "limit \(limited)"
         case .grant(let time, let id): "grant \(time.seconds)s as \(id)"

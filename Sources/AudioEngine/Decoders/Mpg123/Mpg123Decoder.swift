@@ -335,6 +335,26 @@ final class Mpg123Decoder: AudioDecoder {
         mpg123_volume(handle, fraction)
     }
 
+    /// libmpg123 applies an MP3's own ReplayGain itself (from its LAME tag, an RVA2 frame or
+    /// `replaygain_*` TXXX frames, in that order of trust), lowered where the peak says the
+    /// song would clip.
+    func setReplayGain(_ choice: ReplayGainChoice) {
+        let mode = switch choice.gain {
+        case .off: MPG123_RVA_OFF
+        case .track: MPG123_RVA_MIX
+        case .album: MPG123_RVA_ALBUM
+        }
+        _ = mpg123_param2(handle, Int32(MPG123_RVA.rawValue), Int(mode.rawValue), 0)
+    }
+
+    /// The ReplayGain libmpg123 applies to the song open now, in dB: 0 when it found none.
+    var replayGainDecibels: Double {
+        var base = 0.0
+        var really = 0.0
+        var gain = 0.0
+        return mpg123_getvolume(handle, &base, &really, &gain) == MPG123_OK.rawValue ? gain : 0
+    }
+
     /// How many samples libmpg123 drops before the song's first (the LAME tag's encoder delay
     /// plus the decoder's, when it honours the tag): measured by seeking to a frame past any
     /// possible delay and back, since libmpg123 says it nowhere. `nil` for songs too short.
