@@ -15,7 +15,7 @@ public final class Engine: PlayerEngine {
     private let outbox: EventOutbox
     private var thread: pthread_t?
     /// The song last cued (main thread only).
-    private var lastCue: Path?
+    private var lastCue: SongSource?
     public let outputName: String
     public let writesFile: Bool
 
@@ -93,9 +93,9 @@ public final class Engine: PlayerEngine {
     public func perform(_ call: EngineCall) {
         var call = call
         switch call {
-        case .cue(let path):
-            guard path != lastCue else { return }  // the session asks after everything it does
-            lastCue = path
+        case .cue(let source):
+            guard source != lastCue else { return }  // the session asks after everything it does
+            lastCue = source
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
         case .setPitch(let value): call = .setPitch(max(value, EngineCall.slowestPitch))
         case .stop, .open, .play, .seek, .setReplayGain, .limitPlayback, .grant, .revokeGrant: break

@@ -6,37 +6,37 @@ struct NextSong {
     /// The second decoder; `nil` where nothing is opened ahead.
     private(set) var spare: AudioDecoder?
     /// The song asked to open on `spare` (on its own thread, where it has one).
-    private(set) var cued: Path?
+    private(set) var cued: SongSource?
 
     init(spare: AudioDecoder?) {
         self.spare = spare
     }
 
-    /// Begins to open `path` ahead (`nil`: nothing follows), unless it is the one cued already.
-    mutating func cue(_ path: Path?) {
-        guard let spare, cued != path else { return }
+    /// Begins to open `source` ahead (`nil`: nothing follows), unless it is the one cued already.
+    mutating func cue(_ source: SongSource?) {
+        guard let spare, cued != source else { return }
         cued = nil
         spare.close()
-        guard let path else { return }
+        guard let source else { return }
         do throws(LoadFailure) {
             try spare.restrictFormat(to: .any)
         } catch {
             return  // not now: the session's own open of it says why, in its turn
         }
-        spare.startOpening(path)
-        cued = path
+        spare.startOpening(source)
+        cued = source
     }
 
     /// At the clean end of the song on `finished`: the spare decoder, with the cued song open
     /// on it, takes over; `finished` is closed and becomes the spare. `nil` when nothing is cued
     /// or it could not be opened (the session's own open of it says why).
-    mutating func takeOver(from finished: AudioDecoder) -> (decoder: AudioDecoder, song: OpenedSong)? {
-        guard let path = cued, let decoder = spare, let next = try? decoder.opened(path) else { return nil }
+    mutating func takeOver(from finished: AudioDecoder) -> (decoder: AudioDecoder, source: SongSource, song: OpenedSong)? {
+        guard let source = cued, let decoder = spare, let next = try? decoder.opened(source) else { return nil }
         cued = nil
         spare = finished
         finished.close()
         decoder.promoted()
-        return (decoder, next)
+        return (decoder, source, next)
     }
 
     func setVolume(_ fraction: Double) {

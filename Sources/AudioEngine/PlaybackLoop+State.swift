@@ -7,6 +7,8 @@ extension PlaybackLoop {
         /// The session's token for it; `nil` while it is the cued song that took over at the
         /// end of the last one, until the session's `open` for it adopts it.
         var token: Int?
+        /// What was opened: a file, or a track of it.
+        let source: SongSource
         let info: SongInfo
         var format: PCMFormat
 

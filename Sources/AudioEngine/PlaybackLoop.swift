@@ -164,15 +164,15 @@ final class PlaybackLoop {
         case .setReplayGain(let choice):
             decoder.setReplayGain(choice)
             next.setReplayGain(choice)
-        case .cue(let path):
-            next.cue(path)
+        case .cue(let source):
+            next.cue(source)
         case .limitPlayback, .grant, .revokeGrant:
             shared.update { _ = $0.budget.apply(call) }  // made on the budget by `Engine` already
         }
     }
 
-    private func open(_ path: Path, token: Int) {
-        if var current = song, current.token == nil, current.info.path == path {
+    private func open(_ source: SongSource, token: Int) {
+        if var current = song, current.token == nil, current.source == source {
             // The song the list goes on to is the one that took over: it plays on, gaplessly.
             current.token = token
             song = current
@@ -190,13 +190,13 @@ final class PlaybackLoop {
             // A file keeps the format its first song starts in, from the first sample on (a
             // short first part too): libmpg123 converts the rest, and the later songs, to it.
             try decoder.restrictFormat(to: slot.isFile ? slot.sink.map { .exactly($0.format) } ?? .first : .any)
-            let opened = try decoder.open(path)
+            let opened = try decoder.open(source)
             decoder.promoted()
-            song = Song(token: token, info: opened.info, format: opened.format)
+            song = Song(token: token, source: source, info: opened.info, format: opened.format)
             shared.update { $0.position = 0 }
             report(.opened(opened.info, token: token))
         } catch {
-            report(.openFailed(LoadError(path: path, reason: error), token: token))
+            report(.openFailed(LoadError(path: source.path, reason: error), token: token))
         }
     }
 
@@ -269,9 +269,9 @@ final class PlaybackLoop {
     /// script paces playback (its next command may be anything). Reports `current` ended; the
     /// session's `open` of the cued song then finds it playing.
     private func takeOverByCue(from current: Song) -> Bool {
-        guard !shared.read({ $0.budget.isLimited }), let (spare, opened) = next.takeOver(from: decoder) else { return false }
+        guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
         decoder = spare
-        song = Song(token: nil, info: opened.info, format: opened.format)
+        song = Song(token: nil, source: source, info: opened.info, format: opened.format)
         shared.update { $0.position = 0 }
         report(.ended(token: current.reportedToken))
         return true

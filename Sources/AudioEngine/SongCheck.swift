@@ -24,20 +24,20 @@ public final class SongChecker {
 
     /// What the song at `path` is (its tags, stream and length), from opening it, without
     /// decoding it.
-    public func info(_ path: Path) -> Result<SongInfo, LoadFailure> {
+    public func info(_ source: SongSource) -> Result<SongInfo, LoadFailure> {
         defer { decoder.close() }
         do {
-            return .success(try decoder.open(path).info)
+            return .success(try decoder.open(source).info)
         } catch {
             return .failure(error)
         }
     }
 
     /// Decodes the whole song; `progress` hears how far it is (0 to 1, when the length is known).
-    public func check(_ path: Path, progress: (Double) -> Void = { _ in }) -> SongVerdict {
+    public func check(_ source: SongSource, progress: (Double) -> Void = { _ in }) -> SongVerdict {
         let song: OpenedSong
         do {
-            song = try decoder.open(path)
+            song = try decoder.open(source)
         } catch {
             return .unplayable(error)
         }

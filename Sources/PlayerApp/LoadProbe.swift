@@ -1,16 +1,16 @@
 import PlayerCore
 
 /// What a load (the `l` prompt, MPRIS `OpenUri`) brings, from its first song that opens: the
-/// entries before it that cannot be opened (a FLAC file, a missing song in a playlist) are
+/// entries before it that cannot be opened (an image, a missing song in a playlist) are
 /// said and dropped before the list or the song playing is touched. A refused load then leaves
 /// both as they were: nothing added, no pause, no reopen of the song.
 public enum LoadProbe {
-    public static func playable(_ entries: [Entry], opens: (Path) -> LoadFailure?,
+    public static func playable(_ entries: [Entry], opens: (SongSource) -> LoadFailure?,
                                 isCancelled: () -> Bool = { false }) -> (entries: [Entry], refused: [String]) {
         var refused: [String] = []
         for (index, entry) in entries.enumerated() {
             guard !isCancelled() else { return ([], refused) }
-            guard let failure = opens(entry.path) else { return (Array(entries[index...]), refused) }
+            guard let failure = opens(entry.source) else { return (Array(entries[index...]), refused) }
             refused.append(entry.describe(LoadError(path: entry.path, reason: failure)))
         }
         return ([], refused)

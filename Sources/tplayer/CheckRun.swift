@@ -18,7 +18,7 @@ struct CheckRun {
             return 1
         }
         var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
-        let result = Check.run(inputs, decode: { checker.check($0, progress: $1) }, progress: { done, total, within, path in
+        let result = Check.run(inputs, decode: { checker.check(SongSource($0), progress: $1) }, progress: { done, total, within, path in
             bar.show(done: done, total: total, within: within, name: "\(path)")
         }, found: { line in
             bar.clear()

@@ -116,8 +116,8 @@ struct PlayerRun {
                 // Opened here first, off the main loop: one that cannot be is said, and the
                 // song playing never stops for it.
                 let checker = try? SongChecker()
-                let probed = LoadProbe.playable(expanded.entries, opens: { path in
-                    guard let checker, case .failure(let failure) = checker.info(path) else { return nil }
+                let probed = LoadProbe.playable(expanded.entries, opens: { source in
+                    guard let checker, case .failure(let failure) = checker.info(source) else { return nil }
                     return failure
                 }, isCancelled: { cancel.isSet })
                 return (expanded.problems.map(\.brief) + probed.refused, probed.entries)

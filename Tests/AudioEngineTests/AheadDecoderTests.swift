@@ -48,10 +48,10 @@ final class GatedDecoder: AudioDecoder {
         if stuck { gate.wait(until: { $0.isOpen }, timeout: nil) { _ in } }
     }
 
-    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
+    func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
         pass(at: 0)
         frames = 0
-        return try inner.open(path)
+        return try inner.open(source)
     }
 
     func close() {}
@@ -78,8 +78,8 @@ final class GatedDecoder: AudioDecoder {
     }
 
     func promoted() {}
-    func startOpening(_ path: Path) {}
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
+    func startOpening(_ source: SongSource) {}
+    func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong { try open(source) }
     func setVolume(_ fraction: Double) {
         gate.update { $0.volumes.append(fraction) }
     }

@@ -9,7 +9,7 @@ private let song = Path("/" + resources + "/Resources/01-morning-arpeggio.mp3")
 extension Engine {
     /// Opens `path` and waits (at most 2 s) for the playback thread's answer, as the main loop would.
     func open(_ path: Path, token: Int) throws(LoadError) -> SongInfo {
-        perform(.open(path, token: token))
+        perform(.open(SongSource(path), token: token))
         for _ in 0..<200 {
             for event in takeEvents() {
                 switch event {

@@ -81,12 +81,12 @@ struct Mpg123DecoderTests {
         #expect(!decoder.lengthIsExact, "the length of an untagged stream is a guess")
         decoder.close()
         let checker = try SongChecker()
-        let verdict = checker.check(joined)
+        let verdict = checker.check(SongSource(joined))
         if case .clean(let seconds) = verdict {
             #expect(abs(seconds - 4) < 0.1, "both parts, 1 s and 3 s: \(seconds)")
         } else {
             Issue.record("an untagged stream called damaged: \(verdict)")
         }
-        #expect(checker.check(tagged).isClean)
+        #expect(checker.check(SongSource(tagged)).isClean)
     }
 }

@@ -32,7 +32,8 @@ final class FakeDecoder: AudioDecoder {
     static let cd = PCMFormat(rate: 44100, channels: 2)
     static let halfMono = PCMFormat(rate: 22050, channels: 1)
 
-    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
+    func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
+        let path = source.path
         if let failure = failingPaths[path] { throw failure }
         segment = 0
         frameInSegment = 0
@@ -109,8 +110,8 @@ final class FakeDecoder: AudioDecoder {
     }
 
     func promoted() {}
-    func startOpening(_ path: Path) {}
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
+    func startOpening(_ source: SongSource) {}
+    func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong { try open(source) }
     func setVolume(_ fraction: Double) {}
     func setReplayGain(_ choice: ReplayGainChoice) {}
 

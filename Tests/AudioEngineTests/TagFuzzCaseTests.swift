@@ -15,7 +15,7 @@ struct TagFuzzCaseTests {
         let checker = try SongChecker()
         var opened = 0
         for name in names {
-            guard case .success(let song) = checker.info(Path(folder.appendingPathComponent(name).path)) else { continue }
+            guard case .success(let song) = checker.info(SongSource(Path(folder.appendingPathComponent(name).path))) else { continue }
             opened += 1
             #expect(ParserChecks.songInfo(song) == [], "\(name)")
         }

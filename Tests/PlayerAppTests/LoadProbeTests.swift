@@ -4,7 +4,7 @@ import Testing
 
 struct LoadProbeTests {
     private let failures: [Path: LoadFailure] = ["/m/a.flac": .otherFormat(.flac), "/m/gone.mp3": .missing]
-    private func opens(_ path: Path) -> LoadFailure? { failures[path] }
+    private func opens(_ source: SongSource) -> LoadFailure? { failures[source.path] }
 
     @Test func aLoadStartsAtItsFirstSongThatOpensAndSaysTheOnesBefore() {
         let entries = [Entry(path: "/m/a.flac"), Entry(path: "/m/gone.mp3"), Entry(path: "/m/b.mp3"), Entry(path: "/m/gone.mp3")]

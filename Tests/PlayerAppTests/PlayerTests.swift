@@ -45,7 +45,8 @@ final class PipeEngine: PlayerEngine {
         case .stop, .open, .play, .seek, .setVolume, .setPitch: calls.append("\(call)")
         }
         switch call {
-        case .open(let path, let token):
+        case .open(let source, let token):
+            let path = source.path
             self.token = token
             if goodPaths.contains(path) {
                 post(.opened(SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 44100), token: token))

@@ -30,7 +30,8 @@ final class FakeEngine: PlaybackEngine {
         switch call {
         case .stop: calls.append("stop")
         case .play: calls.append("play")
-        case .open(let path, let token):
+        case .open(let source, let token):
+            let path = source.path
             calls.append("open \(path)")
             guard goodPaths.contains(path) else {
                 pending.append(.openFailed(LoadError(path: path, reason: .missing), token: token))
@@ -47,7 +48,7 @@ final class FakeEngine: PlaybackEngine {
         case .setVolume(let fraction): calls.append("volume \(fraction)")
         case .setPitch(let value): calls.append("pitch \(value)")
         case .setReplayGain(let choice): replayGains.append(choice)
-        case .cue(let path): cued = path
+        case .cue(let source): cued = source?.path
         case .limitPlayback(let limited):
             calls.append("limit \(limited)")
             budget = limited ? .zero : nil

@@ -100,7 +100,7 @@ extension AheadDecoder {
         func job() -> Job? {
             if quit { return .quit }
             guard !busy, callersWaiting == 0 else { return nil }
-            if let opening, opening.result == nil, !opening.started { return .open(opening.path) }
+            if let opening, opening.result == nil, !opening.started { return .open(opening.source) }
             guard let song, !song.ended, refilling, chunksInUse < bound else { return nil }
             return .decode(song.decoding)
         }
@@ -108,7 +108,7 @@ extension AheadDecoder {
 
     enum Job {
         case quit
-        case open(Path)
+        case open(SongSource)
         case decode(PCMFormat)
     }
 
@@ -166,8 +166,8 @@ extension AheadDecoder {
                 switch job {
                 case .quit:
                     return
-                case .open(let path):
-                    let result = Self.open(path, on: inner)
+                case .open(let source):
+                    let result = Self.open(source, on: inner)
                     state { state in
                         state.busy = false
                         guard state.generation == generation else { return }
@@ -193,8 +193,8 @@ extension AheadDecoder {
             }
         }
 
-        static func open(_ path: Path, on decoder: AudioDecoder) -> Result<OpenedSong, LoadFailure> {
-            do throws(LoadFailure) { return .success(try decoder.open(path)) } catch { return .failure(error) }
+        static func open(_ source: SongSource, on decoder: AudioDecoder) -> Result<OpenedSong, LoadFailure> {
+            do throws(LoadFailure) { return .success(try decoder.open(source)) } catch { return .failure(error) }
         }
 
         /// Drops the queue and waits for the decoder's thread to let go of the decoder; runs

@@ -51,25 +51,25 @@ final class AheadDecoder: AudioDecoder {
     /// Bytes of PCM queued now (tests, `--trace`).
     var queuedBytes: Int { core.state { $0.queued.reduce(0) { $0 + $1.byteCount } } }
 
-    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
-        try core.exclusive { inner in Core.open(path, on: inner) } settle: { state, result in
+    func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
+        try core.exclusive { inner in Core.open(source, on: inner) } settle: { state, result in
             state.song = (try? result.get()).map { Song(format: $0.format, read: 0, decoding: $0.format) }
         }.get()
     }
 
-    func startOpening(_ path: Path) {
+    func startOpening(_ source: SongSource) {
         core.state { state in
             state.drop()
             state.song = nil
-            state.opening = Opening(path: path)
+            state.opening = Opening(source: source)
             state.bound = min(Self.aheadChunks, core.chunks)
             state.trim()
         }
     }
 
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong {
-        let asked = core.state { $0.opening?.path == path }
-        guard asked, let result = core.waitForOpening() else { return try open(path) }
+    func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
+        let asked = core.state { $0.opening?.source == source }
+        guard asked, let result = core.waitForOpening() else { return try open(source) }
         return try result.get()
     }
 
@@ -156,7 +156,7 @@ extension AheadDecoder {
 
     /// A song opened on the decoder's thread: asked for, then its outcome.
     struct Opening {
-        let path: Path
+        let source: SongSource
         var started = false
         var result: Result<OpenedSong, LoadFailure>?
     }

@@ -52,9 +52,9 @@ enum FormatRule: Equatable {
 }
 
 protocol AudioDecoder: AnyObject {
-    /// Opens `path`, closing any song before, and reads up to its first frame. The file `-w`
-    /// writes is never opened as a song (`OpenedFiles`).
-    func open(_ path: Path) throws(LoadFailure) -> OpenedSong
+    /// Opens `source` (a file, or a track of it), closing any song before, and reads up to its
+    /// first frame. The file `-w` writes is never opened as a song (`OpenedFiles`).
+    func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong
     func close()
     /// Decodes up to `capacity` bytes into `buffer`.
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult
@@ -72,10 +72,10 @@ protocol AudioDecoder: AnyObject {
     /// The song open on this decoder is the one playing (opened so, or opened ahead on the spare
     /// decoder and taken over).
     func promoted()
-    /// Begins to open `path` as the next song, where the decoder can do that on a thread of its
+    /// Begins to open `source` as the next song, where the decoder can do that on a thread of its
     /// own (`AheadDecoder`); `opened` then gives the outcome, waiting for it if need be.
-    func startOpening(_ path: Path)
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong
+    func startOpening(_ source: SongSource)
+    func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong
 }
 
 /// Why the output failed: one line for the user.

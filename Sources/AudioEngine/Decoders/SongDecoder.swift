@@ -22,6 +22,10 @@ final class SongDecoder: AudioDecoder {
     private var replayGain = ReplayGainChoice.off
     /// What the song open now is scaled by besides the volume: its ReplayGain, when applied.
     private var songFactor = 1.0
+    /// The part of the file the song open now is, when it is a track of it.
+    private var window: TrackWindow?
+    /// The format given out now (a stream can change it).
+    private var format = PCMFormat(rate: 44100, channels: 2)
     /// Songs are opened to be decoded whole, from start to end, and checked (`--check`).
     var verifies = false
     /// Makes the decoder of a format: the live libraries, or fakes in tests.
@@ -43,7 +47,27 @@ final class SongDecoder: AudioDecoder {
         }
     }
 
-    func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
+    func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
+        var song = try openFile(source.path)
+        format = song.format
+        guard let span = source.span else { return song }
+        // A track of the file: from its start to its end, positions counted from its start.
+        let total = song.info.totalFrames
+        var window = try TrackWindow(span, rate: song.format.rate, total: total)
+        if window.start > 0 {
+            guard let landed = seekFile(toFrame: window.start), landed == window.start else {
+                close()
+                throw .damaged("cannot seek to the track's start at \(TrackSpan.time(span.start))")
+            }
+            window.landed(at: landed)
+        }
+        song.info.totalFrames = window.length(ofFile: total)
+        self.window = window
+        return song
+    }
+
+    /// Opens the whole file at `path`.
+    private func openFile(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
         let (opened, size) = try SongFile.open(path)
         let content = SongFile.content(of: opened)
@@ -92,6 +116,7 @@ final class SongDecoder: AudioDecoder {
     }
 
     func close() {
+        window = nil
         mpeg.close()
         active?.close()
         active = nil
@@ -100,7 +125,31 @@ final class SongDecoder: AudioDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
-        guard let active, let converter else { return mpeg.read(into: buffer, capacity: capacity) }
+        guard var window else { return readFile(into: buffer, capacity: capacity) }
+        if window.isOver { return .done }
+        var result = readFile(into: buffer, capacity: capacity)
+        switch result {
+        case .data(let bytes):
+            let kept = window.take(bytes, bytesPerFrame: format.bytesPerFrame)
+            result = kept > 0 ? .data(bytes: kept) : .done
+        case .damaged(let bytes, let reason):
+            result = .damaged(bytes: window.take(bytes, bytesPerFrame: format.bytesPerFrame), reason: reason)
+        case .newFormat(let next):
+            format = next
+        case .done, .skipped, .pending:
+            break
+        }
+        self.window = window
+        return result
+    }
+
+    /// Reads on in the file, whatever track it holds.
+    private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        guard let active, let converter else {
+            let result = mpeg.read(into: buffer, capacity: capacity)
+            if case .newFormat(let next) = result { format = next }
+            return result
+        }
         do {
             return try converter.read(into: buffer, capacity: capacity, from: active)
         } catch {
@@ -109,6 +158,16 @@ final class SongDecoder: AudioDecoder {
     }
 
     func seek(toFrame frame: Int64) -> Int64? {
+        guard var window else { return seekFile(toFrame: frame) }
+        let target = window.end.map { min(window.start + max(frame, 0), $0) } ?? window.start + max(frame, 0)
+        guard let landed = seekFile(toFrame: target) else { return nil }
+        window.landed(at: landed)
+        self.window = window
+        return landed - window.start
+    }
+
+    /// Moves in the file, whatever track it holds.
+    private func seekFile(toFrame frame: Int64) -> Int64? {
         guard let active, let converter else { return mpeg.seek(toFrame: frame) }
         return converter.seek(toFrame: frame, in: active)
     }
@@ -145,6 +204,6 @@ final class SongDecoder: AudioDecoder {
     }
 
     /// With no thread of its own, it opens the next song when asked for the outcome.
-    func startOpening(_ path: Path) {}
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
+    func startOpening(_ source: SongSource) {}
+    func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong { try open(source) }
 }

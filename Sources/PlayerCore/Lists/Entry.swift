@@ -7,6 +7,11 @@ public struct Entry: Equatable, Hashable, Sendable {
     public var origin: SourceLocation?
     /// How the playlist wrote it, when that was a URL (mpg123's `LISTENTRY` shows it so).
     public var written: String?
+    /// The part of the file that is this entry (a CUE sheet's track); `nil`: the whole file.
+    public var span: TrackSpan?
+
+    /// What the engine opens for it.
+    public var source: SongSource { SongSource(path, span: span) }
 
     /// A list stops at this many entries (about 100 MB of them), whatever a playlist, a folder
     /// or a saved session holds: no input, however large, makes memory grow without bound.

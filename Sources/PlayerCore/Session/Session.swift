@@ -261,7 +261,7 @@ public final class Session {
             case .instead(let resume):
                 queue.select(resume.entry)
                 self.opening = (resume.entry, .forward(.rewind))
-                apply(.load(entries[resume.entry].path))
+                apply(.load(entries[resume.entry].source))
                 apply(.seek(.to(resume.at)))
                 if resume.playing { apply(.play) }
             }
@@ -298,7 +298,7 @@ public final class Session {
     private func cueNext() {
         guard !isFinished, context.state.song != nil else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
-        engine.perform(.cue(nextPlayable(advancing: &ahead).map { entries[$0].path }))
+        engine.perform(.cue(nextPlayable(advancing: &ahead).map { entries[$0].source }))
     }
 
     /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the
@@ -386,7 +386,7 @@ public final class Session {
     private func open(_ entry: Int, moving move: Move) {
         isAtEndOfList = false
         opening = (entry, move)
-        apply(.load(entries[entry].path))
+        apply(.load(entries[entry].source))
         apply(.play)
     }
 

@@ -45,7 +45,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     case stop
     /// Stops the song and opens `path` on the playback thread; the answer (`opened` or
     /// `openFailed`) and every later report about this song carry `token`.
-    case open(Path, token: Int)
+    case open(SongSource, token: Int)
     /// Starts or resumes output from the current position.
     case play
     /// Moves the position where the target says, sample-accurately (a relative target counts
@@ -61,7 +61,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     case setReplayGain(ReplayGainChoice)
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
-    case cue(Path?)
+    case cue(SongSource?)
     /// Script pacing. Limited, the engine plays only audio time it has been granted: output
     /// holds (in any state) until `grant`, and `budgetSpent` reports when a grant is used up.
     /// Unlimited (the start) it plays freely.

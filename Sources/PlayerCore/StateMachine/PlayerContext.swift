@@ -53,8 +53,8 @@ public struct PlayerContext: Sendable {
         case .play: return .play
         case .rewind: return .seek(.to(.zero))
         case .open:
-            guard case .load(let path) = event, let token else { impossible(row, event) }
-            return .open(path, token: token)
+            guard case .load(let source) = event, let token else { impossible(row, event) }
+            return .open(source, token: token)
         case .seek:
             if case .seek(let target) = event { return .seek(target) }
             // A song opening: the seeks asked for while it loaded, in order, as one.
@@ -97,9 +97,9 @@ public struct PlayerContext: Sendable {
 
     private func loading(after row: Transition, _ event: PlayerEvent, token: Int?) -> LoadingState {
         switch (state, event) {
-        case (_, .load(let path)):
+        case (_, .load(let source)):
             guard let token else { impossible(row, event) }
-            var loading = LoadingState(path: path, token: token)
+            var loading = LoadingState(path: source.path, token: token)
             // Seeks asked for with nothing loaded apply to this song.
             if case .idle(let idle) = state { loading.pendingSeeks = idle.pendingSeeks }
             return loading

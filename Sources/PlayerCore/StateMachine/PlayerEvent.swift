@@ -1,8 +1,8 @@
 /// Something that asks the player to change state: a user command or an engine report. Engine
 /// reports carry the token of the song they are about; the context ignores stale ones.
 public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
-    /// Open the song at this path (it then waits in `Prepare`).
-    case load(Path)
+    /// Open this song (it then waits in `Prepare`).
+    case load(SongSource)
     case play
     case stop
     /// Play when not playing, stop when playing.

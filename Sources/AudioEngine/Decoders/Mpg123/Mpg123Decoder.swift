@@ -5,7 +5,7 @@ import PlayerCore
 
 /// One libmpg123 handle, reused from song to song. Created in `init`, freed in `deinit`, and
 /// only ever touched by the playback thread.
-final class Mpg123Decoder: AudioDecoder {
+final class Mpg123Decoder {
     private let handle: OpaquePointer
     /// The song's file, opened by tplayer (regular files only) and read by libmpg123.
     private var file: OpenFile?
@@ -166,10 +166,6 @@ final class Mpg123Decoder: AudioDecoder {
     func promoted() {
         if indexRequest == nil, let openedPath { indexRequest = indexer?.index(openedPath) }
     }
-
-    /// With no thread of its own, it opens the next song when asked for the outcome.
-    func startOpening(_ path: Path) {}
-    func opened(_ path: Path) throws(LoadFailure) -> OpenedSong { try open(path) }
 
     /// The song's file is now smaller than when it was opened (someone truncated it while it
     /// played): its size then and now.

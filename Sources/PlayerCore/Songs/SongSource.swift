@@ -1,0 +1,50 @@
+/// What the engine opens as one song: a file, or one track of a file (a CUE sheet's track in
+/// its image file).
+public struct SongSource: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public var path: Path
+    /// The part of the file that is the song; `nil`: the whole file.
+    public var span: TrackSpan?
+
+    public init(_ path: Path, span: TrackSpan? = nil) {
+        self.path = path
+        self.span = span
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(Path(value))
+    }
+
+    public var description: String {
+        guard let span else { return "\(path)" }
+        return "\(path) [\(span)]"
+    }
+}
+
+/// Where a track lies in its file, as a CUE sheet says: from its INDEX 01 to the next track's
+/// INDEX 01 (or the end of the file), in CD frames of 1/75 s.
+public struct TrackSpan: Hashable, Sendable, CustomStringConvertible {
+    public static let framesPerSecond: Int64 = 75
+
+    public var start: Int64
+    /// `nil`: to the end of the file.
+    public var end: Int64?
+
+    public init(start: Int64, end: Int64? = nil) {
+        self.start = start
+        self.end = end
+    }
+
+    /// The span in sample frames at `rate`: exact at every rate that is a multiple of 75 Hz
+    /// (44100 Hz: 588 samples per CD frame); rounded down at others.
+    public func samples(at rate: Int) -> (start: Int64, end: Int64?) {
+        (start * Int64(rate) / Self.framesPerSecond, end.map { $0 * Int64(rate) / Self.framesPerSecond })
+    }
+
+    /// `mm:ss:ff`, as a sheet writes a time.
+    public static func time(_ frames: Int64) -> String {
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(two(frames / 75 / 60)):\(two(frames / 75 % 60)):\(two(frames % 75))"
+    }
+
+    public var description: String { "\(Self.time(start))–\(end.map(Self.time) ?? "end")" }
+}
