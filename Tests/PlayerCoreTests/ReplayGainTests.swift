@@ -56,3 +56,15 @@ struct ReplayGainTests {
         #expect(ReplayGain(id3) == ReplayGain(trackGain: -4.5, albumPeak: 0.5))
     }
 }
+
+struct OtherFormatTagsTests {
+    /// A FLAC's or an Opus file's tags reach mpg123's remote protocol as ID3v2 fields.
+    @Test func tagsOfAnotherFormatAreSaidAsID3v2() {
+        var tags = SongInfo.Tags(title: "Night Drive", artist: "Band", album: "Nights")
+        tags.track = "2"
+        var song = SongInfo(path: "/m/02.flac", sampleRate: 44100, channels: 2, totalFrames: 1, tags: tags)
+        song.id3.v2 = SongInfo.ID3.V2(tags)
+        #expect(RemoteReplies.info(song) == ["I {", "I ID3v2.title:Night Drive", "I ID3v2.artist:Band", "I ID3v2.album:Nights", "I }"])
+        #expect(RemoteReplies.tag(song).contains("T ID3v2.TRCK:"))
+    }
+}

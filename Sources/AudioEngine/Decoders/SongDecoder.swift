@@ -102,6 +102,10 @@ final class SongDecoder: AudioDecoder {
         file = opened
         openedSize = size
         var info = song.info
+        let tags = info.tags
+        if info.id3.v1 == nil, info.id3.v2 == nil, [tags.title, tags.artist, tags.album].contains(where: { $0 != nil }) {
+            info.id3.v2 = SongInfo.ID3.V2(tags)  // what mpg123's remote protocol shows
+        }
         if let applied = info.replayGain.applied(replayGain) {
             songFactor = applied.factor
             info.appliedGain = applied.decibels

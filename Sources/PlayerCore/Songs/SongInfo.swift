@@ -218,3 +218,21 @@ extension SongInfo.Tags {
         if v1.fields[122] == 0, v1.fields[123] != 0 { track = "\(v1.fields[123])" }
     }
 }
+
+extension SongInfo.ID3.V2 {
+    /// Another format's tags (Vorbis comments, MP4 atoms…) as the ID3v2 fields and text frames
+    /// mpg123's remote protocol speaks of (`@I`, `TAG`): what a front-end reads for every song.
+    public init(_ tags: SongInfo.Tags) {
+        self.init()
+        title = tags.title
+        artist = tags.artist
+        album = tags.album
+        year = tags.year
+        comment = tags.comment
+        genre = tags.genre
+        let frames: [(String, String?)] = [("TIT2", tags.title), ("TPE1", tags.artist), ("TALB", tags.album), ("TDRC", tags.year),
+                                           ("TCON", tags.genre), ("TRCK", tags.track)]
+        self.frames = frames.compactMap { id, text in text.map { SongInfo.ID3.Frame(id: id, text: $0) } }
+        if let comment = tags.comment { self.frames.append(SongInfo.ID3.Frame(id: "COMM", language: "", description: "", text: comment)) }
+    }
+}
