@@ -3,7 +3,8 @@ import Glibc
 import ParserChecks
 import PlayerCore
 
-/// The bytes become a file that libmpg123 opens as a song (tags, stream header, length), and the
+/// The bytes become a file that the decoders open as a song (its format told by its first bytes:
+/// libmpg123, libFLAC, vorbisfile, opusfile or FFmpeg read its tags, stream and length), and the
 /// song read from it must keep the promises of `ParserChecks.songInfo`.
 private let file = Path("/tmp/tplayer-fuzz-tags-\(getpid()).mp3")
 nonisolated(unsafe) private let checker = try? SongChecker()
@@ -16,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard fd >= 0 else { fatalError("cannot write \(file)") }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        guard let checker, case .success(let song) = checker.info(file) else { return [] }
+        guard let checker, case .success(let song) = checker.info(SongSource(file)) else { return [] }
         return ParserChecks.songInfo(song)
     }
 }
