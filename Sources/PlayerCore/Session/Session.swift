@@ -114,7 +114,7 @@ public final class Session {
     }
 
     /// Whether the list passes over `entry`: it failed, or it was set aside.
-    private func skips(_ entry: Int) -> Bool { failedEntries.contains(entry) || setAsideEntries.contains(entry) }
+    func skips(_ entry: Int) -> Bool { failedEntries.contains(entry) || setAsideEntries.contains(entry) }
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -301,16 +301,6 @@ public final class Session {
         engine.perform(.cue(nextPlayable(advancing: &ahead).map { entries[$0].source }))
     }
 
-    /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the
-    /// end (the queue is then left wherever it stopped).
-    func nextPlayable(advancing queue: inout PlayQueue) -> Int? {
-        for _ in 0...entries.count {
-            guard let entry = queue.advance() else { return nil }
-            if !skips(entry) { return entry }
-        }
-        return nil
-    }
-
     /// Hands `event` to the state machine, makes the engine calls it returns and does what
     /// the row asks of the session.
     @discardableResult
@@ -363,17 +353,6 @@ public final class Session {
         if let entry = previousPlayable(retreating: &queue) { return open(entry, moving: .backward) }
         if let original { queue.select(original) }
         apply(.seek(.to(.zero)))
-    }
-
-    /// Moves `queue` back to the previous entry that has not failed, and returns it; `nil` at
-    /// the start of the list (without repeat).
-    func previousPlayable(retreating queue: inout PlayQueue) -> Int? {
-        for _ in 0..<entries.count {
-            let before = queue.cursor
-            guard let entry = queue.retreat(), queue.cursor != before else { return nil }
-            if !skips(entry) { return entry }
-        }
-        return nil
     }
 
     private func playCurrentOrNext() {
