@@ -38,22 +38,24 @@ struct GaplessLiveTests {
         try Self.proveGapless()
     }
 
-    static func proveGapless() throws {
+    /// `songs` (44.1 kHz stereo unless `rate` says otherwise) played on the server are what
+    /// `-w` writes of them.
+    static func proveGapless(_ songs: [String] = Harness.songs, rate: Int = 44100) throws {
         let folder = try Harness.temporaryFolder()
         let reference = folder.appendingPathComponent("reference.raw")
-        try Harness.tplayer(["-q", "-w", reference.path] + Harness.songs)
+        try Harness.tplayer(["-q", "-w", reference.path] + songs)
         let expected = try Data(contentsOf: reference)
 
-        let recording = try MonitorRecording()
-        let played = try Harness.tplayer(["-q", "-o", "pulse"] + Harness.songs, environment: recording.server.environment)
+        let recording = try MonitorRecording(rate: rate)
+        let played = try Harness.tplayer(["-q", "-o", "pulse"] + songs, environment: recording.server.environment)
         #expect(played.status == 0, "\(played.stderr)")
         let ours = Heard.frames(expected)
         let heard = try Heard.compare(recording.stop(), with: ours)
         // The monitor starts recording once the sink wakes, a little into the first song (mpg123
         // loses 50 ms there too).
         #expect(heard.start <= 4410, "at most 100 ms missing at the start (\(heard.start) frames)")
-        #expect(heard.gaps.isEmpty, "no silence anywhere: \(heard.gaps) (songs end at \(Self.boundaries()))")
-        let difference = heard.difference.map { "the first difference is at frame \($0) of \(ours.count) (songs end at \(Self.boundaries()))" }
+        #expect(heard.gaps.isEmpty, "no silence anywhere: \(heard.gaps) (songs end at \(Self.boundaries(songs)))")
+        let difference = heard.difference.map { "the first difference is at frame \($0) of \(ours.count) (songs end at \(Self.boundaries(songs)))" }
         #expect(heard.difference == nil, "the recording is the file, frame for frame: \(difference ?? "")")
     }
 
@@ -87,9 +89,9 @@ struct GaplessLiveTests {
     }
 
     /// Where the songs end, in frames, for the message when something differs.
-    static func boundaries() -> [Int] {
+    static func boundaries(_ songs: [String] = Harness.songs) -> [Int] {
         var total = 0
-        return Harness.songs.compactMap { song in
+        return songs.compactMap { song in
             let folder = try? Harness.temporaryFolder()
             guard let out = folder?.appendingPathComponent("one.raw").path,
                   (try? Harness.tplayer("-q", "-w", out, song)) != nil,

@@ -14,13 +14,13 @@ final class MonitorRecording {
     private let file: URL
     private var running = true
 
-    init(sink name: String = "exact") throws {
-        server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=44100 format=s16le channels=2 norewinds=1")
+    init(sink name: String = "exact", rate: Int = 44100) throws {
+        server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=\(rate) format=s16le channels=2 norewinds=1")
         try Harness.run("/usr/bin/pactl", ["set-sink-volume", name, "100%"], environment: server.environment)
         file = try Harness.temporaryFolder().appendingPathComponent("recorded.raw")
         FileManager.default.createFile(atPath: file.path, contents: nil)
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=s16le", "--rate=44100", "--channels=2", "--latency-msec=10"]
+        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=s16le", "--rate=\(rate)", "--channels=2", "--latency-msec=10"]
         recorder.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
         recorder.standardOutput = try FileHandle(forWritingTo: file)
         try recorder.run()
