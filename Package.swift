@@ -26,6 +26,10 @@ let package = Package(
         // is chosen, not linked (see its shim.h).
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
+        // libFLAC's headers (libflac-dev); libFLAC is loaded when the first FLAC song opens, not
+        // linked (see its shim.h). The same for the other formats' libraries.
+        .systemLibrary(name: "CFlac", providers: [.apt(["libflac-dev"])]),
+
         // libsoxr's header (libsoxr-dev); libsoxr is loaded when a song must be resampled for the
         // file -w writes, not linked (see its shim.h).
         .systemLibrary(name: "CSoxr", providers: [.apt(["libsoxr-dev"])]),
@@ -45,7 +49,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac"]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),

@@ -40,7 +40,7 @@ final class SongDecoder: AudioDecoder {
     static func library(_ codec: Codec) throws(LoadFailure) -> FormatDecoder {
         switch codec {
         case .mpeg: throw .otherFormat(.mpegAudio)  // never asked: libmpg123 is `mpeg`
-        case .flac: throw .otherFormat(.flac)
+        case .flac: return try FlacDecoder()
         case .vorbis: throw .otherFormat(.oggVorbis)
         case .opus: throw .otherFormat(.opus)
         case .ffmpeg: throw .notAudio

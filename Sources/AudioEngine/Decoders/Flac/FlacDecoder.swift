@@ -1,0 +1,196 @@
+import CFlac
+import Files
+import PlayerCore
+
+/// libFLAC, loaded once, on first use (see CFlac's shim.h for why it is not linked).
+enum FlacLibrary {
+    static let api: tp_flac? = {
+        var api = tp_flac()
+        return tp_flac_load(&api) == 0 ? api : nil
+    }()
+    static let name = String(cString: tp_flac_library())
+}
+
+/// FLAC, native or in Ogg, through libFLAC, the format's reference decoder: the samples are
+/// exactly what `flac -d` writes (16-bit streams; deeper ones are rounded to 16 bits, to the
+/// nearest, and clipped), and a seek lands on the very sample asked for. One libFLAC decoder,
+/// reused from song to song; the stream callbacks live in the shim, in C, and read the
+/// descriptor tplayer opened.
+///
+/// Damage: libFLAC finds the next frame after lost sync, a bad header or a frame whose CRC does
+/// not match, and goes on; each such place is said once, as `.skipped` (about a block). With
+/// `verifies` (`--check`), a song decoded whole whose audio does not match the MD5 signature in
+/// its STREAMINFO is damaged at its end, as `flac -t` says.
+final class FlacDecoder: FormatDecoder {
+    private let api: tp_flac
+    private let handle: UnsafeMutablePointer<FLAC__StreamDecoder>
+    /// The callbacks' state (in C; allocated once, the sample buffer reused).
+    private let stream: UnsafeMutablePointer<tp_flac_stream>
+    private var file: OpenFile?
+    private var initialized = false
+    private var verifies = false
+    private var format = PCMFormat(rate: 44100, channels: 2)
+    /// Errors libFLAC reported that have been said.
+    private var errorsSaid: UInt32 = 0
+    private var ended = false
+
+    init() throws(LoadFailure) {
+        guard let api = FlacLibrary.api else { throw .decoderMissing(FlacLibrary.name) }
+        guard let handle = api.decoder_new?() else { throw .damaged("libFLAC cannot make a decoder") }
+        self.api = api
+        self.handle = handle
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: tp_flac_stream())
+    }
+
+    deinit {
+        close()
+        api.decoder_delete?(handle)
+        tp_flac_release(stream, 1)
+        stream.deallocate()
+    }
+
+    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+        close()
+        let ogg = SongFile.content(of: file) == .oggFlac
+        _ = api.set_md5_checking?(handle, verifies ? 1 : 0)
+        _ = api.set_metadata_respond?(handle, FLAC__METADATA_TYPE_VORBIS_COMMENT)
+        let status = withUnsafePointer(to: api) { tp_flac_init($0, handle, stream, file.descriptor, ogg ? 1 : 0) }
+        guard status == Int32(FLAC__STREAM_DECODER_INIT_STATUS_OK.rawValue) else {
+            throw .damaged("libFLAC cannot start decoding it (init status \(status))")
+        }
+        initialized = true
+        self.file = file
+        guard api.process_until_end_of_metadata?(handle) == 1, stream.pointee.has_info != 0 else {
+            close()
+            throw .damaged("no FLAC stream information (STREAMINFO) in it")
+        }
+        let header = stream.pointee
+        guard (1...655_350).contains(header.rate), (1...8).contains(header.channels), (4...32).contains(header.bits) else {
+            close()
+            throw .damaged("its STREAMINFO is impossible (\(header.rate) Hz, \(header.channels) channels, \(header.bits) bits)")
+        }
+        self.verifies = verifies
+        format = PCMFormat(rate: Int(header.rate), channels: Int(header.channels))
+        errorsSaid = header.errors
+        ended = false
+        var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels,
+                            totalFrames: header.total > 0 ? Int64(header.total) : nil)
+        let comments = VorbisComments(raw: self.comments())
+        song.tags = comments.tags
+        song.replayGain = comments.replayGain
+        song.codec = "FLAC\(ogg ? " in Ogg" : ""), \(header.bits) bits"
+        return OpenedSong(info: song, format: format)
+    }
+
+    /// The Vorbis comments the metadata callback copied.
+    private func comments() -> [[UInt8]] {
+        let count = Int(stream.pointee.comment_count)
+        return withUnsafePointer(to: &stream.pointee.comments) { entries in
+            entries.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: count) { pointers in
+                withUnsafePointer(to: &stream.pointee.comment_lengths) { sizes in
+                    sizes.withMemoryRebound(to: UInt32.self, capacity: count) { lengths in
+                        (0..<count).map { index in
+                            pointers[index].map { Array(UnsafeBufferPointer(start: $0, count: Int(lengths[index]))) } ?? []
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        while true {
+            let state = stream.pointee
+            if state.errors > errorsSaid {
+                errorsSaid = state.errors
+                let block = state.pcm_frames > 0 ? Double(state.pcm_frames) : 4096
+                return .skipped(seconds: block / Double(format.rate))
+            }
+            if state.pcm_taken < state.pcm_frames, let pcm = state.pcm {
+                let channels = Int(state.pcm_channels)
+                if channels != format.channels || (state.pcm_rate != 0 && Int(state.pcm_rate) != format.rate) {
+                    format = PCMFormat(rate: state.pcm_rate != 0 ? Int(state.pcm_rate) : format.rate, channels: channels)
+                    return .newFormat(format)
+                }
+                let frames = min(capacity / format.bytesPerFrame, state.pcm_frames - state.pcm_taken)
+                guard frames > 0 else { return .data(bytes: 0) }
+                buffer.copyMemory(from: pcm + state.pcm_taken * channels, byteCount: frames * format.bytesPerFrame)
+                stream.pointee.pcm_taken += frames
+                return .data(bytes: frames * format.bytesPerFrame)
+            }
+            if ended || !initialized { return .done }
+            let decoded = api.process_single?(handle) == 1
+            switch api.get_state?(handle) ?? FLAC__STREAM_DECODER_ABORTED {
+            case FLAC__STREAM_DECODER_END_OF_STREAM:
+                ended = true
+                if stream.pointee.pcm_taken < stream.pointee.pcm_frames { continue }
+                return finish()
+            case FLAC__STREAM_DECODER_SEARCH_FOR_METADATA, FLAC__STREAM_DECODER_READ_METADATA,
+                 FLAC__STREAM_DECODER_SEARCH_FOR_FRAME_SYNC, FLAC__STREAM_DECODER_READ_FRAME:
+                if decoded { continue }
+                fallthrough
+            default:
+                ended = true
+                return .damaged(bytes: 0, reason: "libFLAC stopped decoding (\(stateName))")
+            }
+        }
+    }
+
+    /// The end of the stream: with `verifies`, the MD5 signature of all that was decoded is
+    /// checked, unless damage was said already (the signature cannot match then) or the file
+    /// ends before its STREAMINFO's length (`SongChecker` says it was cut short).
+    private func finish() -> DecodeResult {
+        let state = stream.pointee
+        let decoded = state.pcm_first + UInt64(state.pcm_frames)
+        guard verifies, initialized, errorsSaid == 0, state.total == 0 || decoded >= state.total else { return .done }
+        initialized = false
+        guard api.finish?(handle) == 1 else {
+            return .damaged(bytes: 0, reason: "the decoded audio does not match the MD5 signature in its STREAMINFO")
+        }
+        return .done
+    }
+
+    private var stateName: String {
+        let state = api.get_state?(handle) ?? FLAC__STREAM_DECODER_ABORTED
+        switch state {
+        case FLAC__STREAM_DECODER_OGG_ERROR: return "an Ogg error"
+        case FLAC__STREAM_DECODER_SEEK_ERROR: return "a seek error"
+        case FLAC__STREAM_DECODER_ABORTED: return "the file could not be read"
+        case FLAC__STREAM_DECODER_MEMORY_ALLOCATION_ERROR: return "out of memory"
+        default: return "state \(state.rawValue)"
+        }
+    }
+
+    func seek(toFrame frame: Int64) -> Int64? {
+        guard initialized else { return nil }
+        let total = Int64(stream.pointee.total)
+        var target = max(frame, 0)
+        stream.pointee.pcm_frames = 0
+        stream.pointee.pcm_taken = 0
+        if total > 0, target >= total {
+            target = total
+            ended = true
+            return target
+        }
+        ended = false
+        // libFLAC hands the block holding the target to the write callback, from the target on.
+        guard api.seek_absolute?(handle, UInt64(target)) == 1 else {
+            if api.get_state?(handle) == FLAC__STREAM_DECODER_SEEK_ERROR { _ = api.flush?(handle) }
+            return nil
+        }
+        errorsSaid = stream.pointee.errors
+        return target
+    }
+
+    func close() {
+        if initialized {
+            _ = api.finish?(handle)
+            initialized = false
+        }
+        tp_flac_release(stream, 0)
+        stream.pointee.pcm_frames = 0
+        stream.pointee.pcm_taken = 0
+        file = nil
+    }
+}

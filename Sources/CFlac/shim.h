@@ -1,0 +1,232 @@
+#ifndef TPLAYER_CFLAC_SHIM_H
+#define TPLAYER_CFLAC_SHIM_H
+
+// libFLAC for FLAC files (`FlacDecoder`): its headers (libflac-dev) and a table of the functions
+// used, loaded with dlopen when the first FLAC song opens, not linked, so that an MP3 run starts
+// as it did. The stream callbacks are here, in C: they read the descriptor tplayer opened (never
+// the name) and turn each decoded block into interleaved 16-bit samples, at C's speed.
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <FLAC/export.h>
+#include <FLAC/stream_decoder.h>
+
+#define TP_FLAC_STRINGIFY(x) #x
+#define TP_FLAC_SONAME(major) "libFLAC.so." TP_FLAC_STRINGIFY(major)
+/// The soname of the libFLAC whose headers this was built with (libFLAC.so.12 on Debian 12).
+#define TP_FLAC_LIBRARY TP_FLAC_SONAME(FLAC_API_VERSION_CURRENT)
+
+typedef struct tp_flac {
+    FLAC__StreamDecoder *(*decoder_new)(void);
+    void (*decoder_delete)(FLAC__StreamDecoder *);
+    FLAC__bool (*set_md5_checking)(FLAC__StreamDecoder *, FLAC__bool);
+    FLAC__bool (*set_metadata_respond)(FLAC__StreamDecoder *, FLAC__MetadataType);
+    FLAC__StreamDecoderInitStatus (*init_stream)(FLAC__StreamDecoder *, FLAC__StreamDecoderReadCallback,
+        FLAC__StreamDecoderSeekCallback, FLAC__StreamDecoderTellCallback, FLAC__StreamDecoderLengthCallback,
+        FLAC__StreamDecoderEofCallback, FLAC__StreamDecoderWriteCallback, FLAC__StreamDecoderMetadataCallback,
+        FLAC__StreamDecoderErrorCallback, void *);
+    FLAC__StreamDecoderInitStatus (*init_ogg_stream)(FLAC__StreamDecoder *, FLAC__StreamDecoderReadCallback,
+        FLAC__StreamDecoderSeekCallback, FLAC__StreamDecoderTellCallback, FLAC__StreamDecoderLengthCallback,
+        FLAC__StreamDecoderEofCallback, FLAC__StreamDecoderWriteCallback, FLAC__StreamDecoderMetadataCallback,
+        FLAC__StreamDecoderErrorCallback, void *);
+    FLAC__bool (*finish)(FLAC__StreamDecoder *);
+    FLAC__bool (*flush)(FLAC__StreamDecoder *);
+    FLAC__bool (*process_single)(FLAC__StreamDecoder *);
+    FLAC__bool (*process_until_end_of_metadata)(FLAC__StreamDecoder *);
+    FLAC__bool (*seek_absolute)(FLAC__StreamDecoder *, FLAC__uint64);
+    FLAC__StreamDecoderState (*get_state)(const FLAC__StreamDecoder *);
+} tp_flac;
+
+/// Loads libFLAC and fills `api`; 0 on success, -1 when it or a function is missing.
+static inline int tp_flac_load(tp_flac *api) {
+    void *library = dlopen(TP_FLAC_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!library) return -1;
+#define TP_FLAC_LOAD(field, symbol) if (!(*(void **)&api->field = dlsym(library, #symbol))) return -1
+    TP_FLAC_LOAD(decoder_new, FLAC__stream_decoder_new);
+    TP_FLAC_LOAD(decoder_delete, FLAC__stream_decoder_delete);
+    TP_FLAC_LOAD(set_md5_checking, FLAC__stream_decoder_set_md5_checking);
+    TP_FLAC_LOAD(set_metadata_respond, FLAC__stream_decoder_set_metadata_respond);
+    TP_FLAC_LOAD(init_stream, FLAC__stream_decoder_init_stream);
+    TP_FLAC_LOAD(init_ogg_stream, FLAC__stream_decoder_init_ogg_stream);
+    TP_FLAC_LOAD(finish, FLAC__stream_decoder_finish);
+    TP_FLAC_LOAD(flush, FLAC__stream_decoder_flush);
+    TP_FLAC_LOAD(process_single, FLAC__stream_decoder_process_single);
+    TP_FLAC_LOAD(process_until_end_of_metadata, FLAC__stream_decoder_process_until_end_of_metadata);
+    TP_FLAC_LOAD(seek_absolute, FLAC__stream_decoder_seek_absolute);
+    TP_FLAC_LOAD(get_state, FLAC__stream_decoder_get_state);
+#undef TP_FLAC_LOAD
+    return 0;
+}
+
+/// The soname, for messages.
+static inline const char *tp_flac_library(void) { return TP_FLAC_LIBRARY; }
+
+/// The most comments kept, and the most bytes of them: a hostile file's tags cannot take memory.
+#define TP_FLAC_MAX_COMMENTS 512
+#define TP_FLAC_MAX_COMMENT_BYTES (1 << 20)
+
+/// One song being decoded: the file, what its metadata said, and the samples of the last block.
+typedef struct tp_flac_stream {
+    int fd;
+    int64_t offset;
+    /// STREAMINFO, once read.
+    int has_info;
+    unsigned rate, channels, bits;
+    uint64_t total;
+    /// The Vorbis comments, copied (each `length` bytes, not NUL-terminated).
+    unsigned comment_count;
+    size_t comment_bytes;
+    unsigned char *comments[TP_FLAC_MAX_COMMENTS];
+    uint32_t comment_lengths[TP_FLAC_MAX_COMMENTS];
+    /// The last block decoded, interleaved 16-bit, and how many of its frames were taken.
+    int16_t *pcm;
+    size_t pcm_capacity, pcm_frames, pcm_taken;
+    unsigned pcm_channels, pcm_rate;
+    /// Its first sample's number in the stream.
+    uint64_t pcm_first;
+    /// Errors the decoder reported (lost sync, a bad header, a CRC mismatch), and the last one.
+    unsigned errors;
+    int last_error;
+} tp_flac_stream;
+
+static FLAC__StreamDecoderReadStatus tp_flac_read(const FLAC__StreamDecoder *d, FLAC__byte buffer[], size_t *bytes, void *data) {
+    (void)d;
+    tp_flac_stream *s = data;
+    if (*bytes == 0) return FLAC__STREAM_DECODER_READ_STATUS_ABORT;
+    ssize_t got;
+    do { got = pread(s->fd, buffer, *bytes, s->offset); } while (got < 0 && errno == EINTR);
+    if (got < 0) { *bytes = 0; return FLAC__STREAM_DECODER_READ_STATUS_ABORT; }
+    *bytes = (size_t)got;
+    s->offset += got;
+    return got == 0 ? FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM : FLAC__STREAM_DECODER_READ_STATUS_CONTINUE;
+}
+
+static FLAC__StreamDecoderSeekStatus tp_flac_seek(const FLAC__StreamDecoder *d, FLAC__uint64 offset, void *data) {
+    (void)d;
+    ((tp_flac_stream *)data)->offset = (int64_t)offset;
+    return FLAC__STREAM_DECODER_SEEK_STATUS_OK;
+}
+
+static FLAC__StreamDecoderTellStatus tp_flac_tell(const FLAC__StreamDecoder *d, FLAC__uint64 *offset, void *data) {
+    (void)d;
+    *offset = (FLAC__uint64)((tp_flac_stream *)data)->offset;
+    return FLAC__STREAM_DECODER_TELL_STATUS_OK;
+}
+
+static FLAC__StreamDecoderLengthStatus tp_flac_length(const FLAC__StreamDecoder *d, FLAC__uint64 *length, void *data) {
+    (void)d;
+    struct stat info;
+    if (fstat(((tp_flac_stream *)data)->fd, &info) != 0) return FLAC__STREAM_DECODER_LENGTH_STATUS_ERROR;
+    *length = (FLAC__uint64)info.st_size;
+    return FLAC__STREAM_DECODER_LENGTH_STATUS_OK;
+}
+
+static FLAC__bool tp_flac_eof(const FLAC__StreamDecoder *d, void *data) {
+    FLAC__uint64 length = 0;
+    if (tp_flac_length(d, &length, data) != FLAC__STREAM_DECODER_LENGTH_STATUS_OK) return 1;
+    return (FLAC__uint64)((tp_flac_stream *)data)->offset >= length;
+}
+
+/// A block into interleaved 16-bit samples: 16 bits as they are, fewer shifted up, more rounded
+/// to the nearest and clipped.
+static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d, const FLAC__Frame *frame,
+                                                    const FLAC__int32 *const buffer[], void *data) {
+    (void)d;
+    tp_flac_stream *s = data;
+    unsigned channels = frame->header.channels, bits = frame->header.bits_per_sample;
+    size_t frames = frame->header.blocksize;
+    if (channels == 0 || bits == 0 || bits > 32) return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT;
+    if (frames * channels > s->pcm_capacity) {
+        int16_t *grown = realloc(s->pcm, frames * channels * sizeof(int16_t));
+        if (!grown) return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT;
+        s->pcm = grown;
+        s->pcm_capacity = frames * channels;
+    }
+    int16_t *out = s->pcm;
+    if (bits == 16) {
+        for (size_t i = 0; i < frames; i++)
+            for (unsigned c = 0; c < channels; c++) *out++ = (int16_t)buffer[c][i];
+    } else if (bits < 16) {
+        unsigned shift = 16 - bits;
+        for (size_t i = 0; i < frames; i++)
+            for (unsigned c = 0; c < channels; c++) *out++ = (int16_t)(buffer[c][i] * (1 << shift));
+    } else {
+        unsigned shift = bits - 16;
+        int64_t half = (int64_t)1 << (shift - 1);
+        for (size_t i = 0; i < frames; i++)
+            for (unsigned c = 0; c < channels; c++) {
+                int64_t v = ((int64_t)buffer[c][i] + half) >> shift;
+                *out++ = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+            }
+    }
+    s->pcm_frames = frames;
+    s->pcm_taken = 0;
+    s->pcm_channels = channels;
+    s->pcm_rate = frame->header.sample_rate;
+    s->pcm_first = frame->header.number_type == FLAC__FRAME_NUMBER_TYPE_SAMPLE_NUMBER
+        ? frame->header.number.sample_number : (uint64_t)frame->header.number.frame_number * frames;
+    return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE;
+}
+
+static void tp_flac_metadata(const FLAC__StreamDecoder *d, const FLAC__StreamMetadata *metadata, void *data) {
+    (void)d;
+    tp_flac_stream *s = data;
+    if (metadata->type == FLAC__METADATA_TYPE_STREAMINFO) {
+        s->has_info = 1;
+        s->rate = metadata->data.stream_info.sample_rate;
+        s->channels = metadata->data.stream_info.channels;
+        s->bits = metadata->data.stream_info.bits_per_sample;
+        s->total = metadata->data.stream_info.total_samples;
+    } else if (metadata->type == FLAC__METADATA_TYPE_VORBIS_COMMENT) {
+        const FLAC__StreamMetadata_VorbisComment *vc = &metadata->data.vorbis_comment;
+        for (uint32_t i = 0; i < vc->num_comments && s->comment_count < TP_FLAC_MAX_COMMENTS; i++) {
+            uint32_t length = vc->comments[i].length;
+            if (!vc->comments[i].entry || s->comment_bytes + length > TP_FLAC_MAX_COMMENT_BYTES) continue;
+            unsigned char *copy = malloc(length ? length : 1);
+            if (!copy) return;
+            memcpy(copy, vc->comments[i].entry, length);
+            s->comments[s->comment_count] = copy;
+            s->comment_lengths[s->comment_count] = length;
+            s->comment_count++;
+            s->comment_bytes += length;
+        }
+    }
+}
+
+static void tp_flac_error(const FLAC__StreamDecoder *d, FLAC__StreamDecoderErrorStatus status, void *data) {
+    (void)d;
+    tp_flac_stream *s = data;
+    s->errors++;
+    s->last_error = (int)status;
+}
+
+/// Starts decoding the file open on `fd` (`ogg`: FLAC in Ogg) with `decoder`; `stream` is
+/// cleared first. Returns libFLAC's init status.
+static inline int tp_flac_init(const tp_flac *api, FLAC__StreamDecoder *decoder, tp_flac_stream *stream, int fd, int ogg) {
+    int16_t *pcm = stream->pcm;
+    size_t capacity = stream->pcm_capacity;
+    memset(stream, 0, sizeof *stream);
+    stream->pcm = pcm;
+    stream->pcm_capacity = capacity;
+    stream->fd = fd;
+    return (ogg ? api->init_ogg_stream : api->init_stream)(decoder, tp_flac_read, tp_flac_seek, tp_flac_tell, tp_flac_length,
+                                                           tp_flac_eof, tp_flac_write, tp_flac_metadata, tp_flac_error, stream);
+}
+
+/// Frees the copied comments (after each song) and, with `all`, the sample buffer.
+static inline void tp_flac_release(tp_flac_stream *stream, int all) {
+    for (unsigned i = 0; i < stream->comment_count; i++) free(stream->comments[i]);
+    stream->comment_count = 0;
+    stream->comment_bytes = 0;
+    if (all) {
+        free(stream->pcm);
+        stream->pcm = NULL;
+        stream->pcm_capacity = 0;
+    }
+}
+
+#endif

@@ -1,0 +1,131 @@
+import Files
+import Foundation
+import PlayerCore
+import Testing
+@testable import AudioEngine
+
+/// FLAC through libFLAC, judged by `flac -d`: the same samples, seeks on the very sample, the
+/// tags and the gain, in Ogg and behind an ID3 tag too.
+struct FlacDecoderTests {
+    /// Runs `script` with `$0` a new file's path in a temporary folder; returns the path.
+    static func make(_ name: String, _ script: String) throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-flac-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent(name).path
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", script, path]
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0, "\(script)")
+        return path
+    }
+
+    /// The 16-bit samples of a WAV file's data chunk.
+    static func samples(ofWAV path: String) throws -> [Int16] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
+            if bytes[offset..<offset + 4].elementsEqual("data".utf8) {
+                let data = bytes[(offset + 8)..<min(offset + 8 + size, bytes.count)]
+                return stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return []
+    }
+
+    /// Every sample the decoder gives from where it is to the end.
+    static func drain(_ decoder: SongDecoder) -> [Int16] {
+        var samples: [Int16] = []
+        var buffer = [Int16](repeating: 0, count: 8192)
+        while true {
+            let result = buffer.withUnsafeMutableBytes { decoder.read(into: $0.baseAddress!, capacity: $0.count) }
+            switch result {
+            case .data(let bytes): samples += buffer.prefix(bytes / 2)
+            case .newFormat, .skipped, .pending: continue
+            case .done, .damaged: return samples
+            }
+        }
+    }
+
+    static func decode(_ path: String) throws -> (song: OpenedSong, samples: [Int16]) {
+        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let song = try decoder.open(SongSource(Path(path)))
+        return (song, drain(decoder))
+    }
+
+    static let sweep = "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 7 sine 100:5000 gain -3"
+
+    @Test(arguments: [("16-bit stereo", "\(sweep) | flac -s -o \"$0\" -"),
+                      ("in Ogg", "\(sweep) | flac -s --ogg -o \"$0\" -"),  // named .flac: the content decides
+                      ("behind an ID3 tag", "\(sweep) | flac -s -o \"$0.raw\" - && printf 'ID3\\004\\000\\000\\000\\000\\000\\012abcdefghij' > \"$0\" && cat \"$0.raw\" >> \"$0\""),
+                      ("mono 22.05 kHz", "sox -q -n -r 22050 -c 1 -b 16 -t wav - synth 3 sine 440 | flac -s -o \"$0\" -")])
+    func theSamplesAreExactlyWhatFlacWrites(kind: String, script: String) throws {
+        let song = try Self.make("song.flac", script)
+        let ogg = kind == "in Ogg" ? "--ogg " : ""
+        let reference = try Self.make("reference.wav", "flac -s -d \(ogg)-f -o \"$0\" \"\(song)\"")
+        let (opened, samples) = try Self.decode(song)
+        let expected = try Self.samples(ofWAV: reference)
+        #expect(samples.count == expected.count, "\(kind)")
+        #expect(samples == expected, "\(kind)")
+        #expect(opened.info.totalFrames == Int64(expected.count / opened.format.channels))
+        #expect(opened.info.codec?.hasPrefix("FLAC") == true)
+    }
+
+    @Test func deeperSamplesAreRoundedTo16BitsToTheNearest() throws {
+        let song = try Self.make("deep.flac", "sox -q -n -r 96000 -c 2 -b 24 -t wav - synth 2 sine 300:9000 gain -1 | flac -s -o \"$0\" -")
+        // sox -D: no dither, rounded to the nearest.
+        let reference = try Self.make("reference.wav", "sox \"\(song)\" -b 16 -D \"$0\"")
+        let (opened, samples) = try Self.decode(song)
+        #expect(opened.format == PCMFormat(rate: 96000, channels: 2))
+        #expect(opened.info.codec == "FLAC, 24 bits")
+        #expect(samples == (try Self.samples(ofWAV: reference)))
+    }
+
+    @Test func aSeekLandsOnTheVerySample() throws {
+        let song = try Self.make("song.flac", "\(Self.sweep) | flac -s -o \"$0\" -")
+        let whole = try Self.decode(song).samples
+        let frames = whole.count / 2
+        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        _ = try decoder.open(SongSource(Path(song)))
+        for target in [100_000, 1, 4095, 4096, 4097, frames - 1, 0, 250_001] {
+            #expect(decoder.seek(toFrame: Int64(target)) == Int64(target))
+            let after = Self.drain(decoder)
+            #expect(after == Array(whole[(target * 2)...]), "after a seek to \(target)")
+        }
+        #expect(decoder.seek(toFrame: Int64(frames + 10)) == Int64(frames))
+        #expect(Self.drain(decoder).isEmpty)
+    }
+
+    @Test func theTagsAndTheGainAreRead() throws {
+        let song = try Self.make("tagged.flac", "\(Self.sweep) trim 0 1 | flac -s -T TITLE=Sweep -T ARTIST=Band -T ALBUM=Tones -T TRACKNUMBER=3 "
+            + "-T 'REPLAYGAIN_TRACK_GAIN=-3.50 dB' -T REPLAYGAIN_TRACK_PEAK=0.70 -o \"$0\" -")
+        let info = try Self.decode(song).song.info
+        #expect(info.tags.title == "Sweep" && info.tags.artist == "Band" && info.tags.album == "Tones" && info.tags.track == "3")
+        #expect(info.replayGain == ReplayGain(trackGain: -3.5, trackPeak: 0.7))
+        #expect(info.id3.v2?.title == "Sweep")  // what -R's @I says
+    }
+
+    @Test func checkingFindsDamageACutAndAWrongSignature() throws {
+        let good = try Self.make("good.flac", "\(Self.sweep) | flac -s -o \"$0\" -")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
+        let folder = URL(fileURLWithPath: good).deletingLastPathComponent()
+        var damaged = bytes
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 200) { damaged[index] = 0 }
+        var signed = bytes
+        let signature = 4 + 4 + 18  // fLaC, the block header, STREAMINFO up to its MD5
+        for index in signature..<(signature + 16) { signed[index] ^= 0x5A }
+        let files = [("damaged.flac", damaged), ("cut.flac", Array(bytes.prefix(bytes.count - 5000))), ("signed.flac", signed)]
+        for (name, content) in files { try Data(content).write(to: folder.appendingPathComponent(name)) }
+        let checker = try SongChecker()
+        #expect(checker.check(SongSource(Path(good))).isClean)
+        let verdicts = files.map { checker.check(SongSource(Path(folder.appendingPathComponent($0.0).path))) }
+        guard case .skippedDamage(let spans, _) = verdicts[0] else { Issue.record("damaged: \(verdicts[0])"); return }
+        #expect(spans.count == 1 && spans[0].lowerBound > 1 && spans[0].upperBound < 6.5, "\(spans)")
+        guard case .truncated(let at, let declared) = verdicts[1] else { Issue.record("cut: \(verdicts[1])"); return }
+        #expect(at < declared && declared == 7)
+        #expect(verdicts[2] == .damaged(at: 7, reason: "the decoded audio does not match the MD5 signature in its STREAMINFO"))
+    }
+}
