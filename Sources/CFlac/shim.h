@@ -39,6 +39,7 @@ typedef struct tp_flac {
     FLAC__bool (*process_until_end_of_metadata)(FLAC__StreamDecoder *);
     FLAC__bool (*seek_absolute)(FLAC__StreamDecoder *, FLAC__uint64);
     FLAC__StreamDecoderState (*get_state)(const FLAC__StreamDecoder *);
+    FLAC__bool (*get_decode_position)(const FLAC__StreamDecoder *, FLAC__uint64 *);
 } tp_flac;
 
 /// Loads libFLAC and fills `api`; 0 on success, -1 when it or a function is missing.
@@ -58,6 +59,7 @@ static inline int tp_flac_load(tp_flac *api) {
     TP_FLAC_LOAD(process_until_end_of_metadata, FLAC__stream_decoder_process_until_end_of_metadata);
     TP_FLAC_LOAD(seek_absolute, FLAC__stream_decoder_seek_absolute);
     TP_FLAC_LOAD(get_state, FLAC__stream_decoder_get_state);
+    TP_FLAC_LOAD(get_decode_position, FLAC__stream_decoder_get_decode_position);
 #undef TP_FLAC_LOAD
     return 0;
 }
@@ -91,6 +93,17 @@ typedef struct tp_flac_stream {
     /// Errors the decoder reported (lost sync, a bad header, a CRC mismatch), and the last one.
     unsigned errors;
     int last_error;
+    /// libFLAC reported damage since the last block: it drops every block it cannot decode
+    /// whole (lost sync, a bad header, a CRC mismatch) and numbers the next as if none were
+    /// missing, so how much is missing is estimated from the bytes it skipped.
+    int damaged;
+    /// The end of the last block, in libFLAC's count of the samples decoded.
+    uint64_t expected;
+    /// Frames missing (estimated) since damage was last said.
+    uint64_t missing;
+    /// Where the last block ended in the file, and its size in bytes (0: not known; Ogg FLAC).
+    uint64_t block_end, block_bytes;
+    FLAC__bool (*position)(const FLAC__StreamDecoder *, FLAC__uint64 *);
 } tp_flac_stream;
 
 static FLAC__StreamDecoderReadStatus tp_flac_read(const FLAC__StreamDecoder *d, FLAC__byte buffer[], size_t *bytes, void *data) {
@@ -135,11 +148,31 @@ static FLAC__bool tp_flac_eof(const FLAC__StreamDecoder *d, void *data) {
 /// to the nearest and clipped.
 static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d, const FLAC__Frame *frame,
                                                     const FLAC__int32 *const buffer[], void *data) {
-    (void)d;
     tp_flac_stream *s = data;
     unsigned channels = frame->header.channels, bits = frame->header.bits_per_sample;
     size_t frames = frame->header.blocksize;
     if (channels == 0 || bits == 0 || bits > 32) return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT;
+    uint64_t first = frame->header.number_type == FLAC__FRAME_NUMBER_TYPE_SAMPLE_NUMBER
+        ? frame->header.number.sample_number : (uint64_t)frame->header.number.frame_number * frames;
+    FLAC__uint64 end = 0;
+    int placed = s->position && s->position(d, &end) && end > s->block_end;
+    if (s->damaged) {
+        // The bytes from the last good block's end to this one's are this block and the
+        // damaged ones: as many blocks as the last block's size goes into them, less this one.
+        uint64_t blocks = 1;
+        if (placed && s->block_end > 0 && s->block_bytes > 0) {
+            uint64_t span = (end - s->block_end + s->block_bytes / 2) / s->block_bytes;
+            if (span > 1) blocks = span - 1;
+        }
+        s->missing += blocks * frames;
+        s->damaged = 0;
+    } else if (placed && s->block_end > 0) {
+        s->block_bytes = end - s->block_end;
+    }
+    s->block_end = placed ? end : 0;
+    s->expected = first + frames;
+    s->pcm_first = first;
+    s->pcm_taken = 0;
     if (frames * channels > s->pcm_capacity) {
         int16_t *grown = realloc(s->pcm, frames * channels * sizeof(int16_t));
         if (!grown) return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT;
@@ -147,7 +180,14 @@ static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d
         s->pcm_capacity = frames * channels;
     }
     int16_t *out = s->pcm;
-    if (bits == 16) {
+    if (bits == 16 && channels == 2) {
+        // The common case, in a loop the compiler can vectorise.
+        const FLAC__int32 *left = buffer[0], *right = buffer[1];
+        for (size_t i = 0; i < frames; i++) {
+            out[2 * i] = (int16_t)left[i];
+            out[2 * i + 1] = (int16_t)right[i];
+        }
+    } else if (bits == 16) {
         for (size_t i = 0; i < frames; i++)
             for (unsigned c = 0; c < channels; c++) *out++ = (int16_t)buffer[c][i];
     } else if (bits < 16) {
@@ -164,11 +204,8 @@ static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d
             }
     }
     s->pcm_frames = frames;
-    s->pcm_taken = 0;
     s->pcm_channels = channels;
     s->pcm_rate = frame->header.sample_rate;
-    s->pcm_first = frame->header.number_type == FLAC__FRAME_NUMBER_TYPE_SAMPLE_NUMBER
-        ? frame->header.number.sample_number : (uint64_t)frame->header.number.frame_number * frames;
     return FLAC__STREAM_DECODER_WRITE_STATUS_CONTINUE;
 }
 
@@ -202,6 +239,18 @@ static void tp_flac_error(const FLAC__StreamDecoder *d, FLAC__StreamDecoderError
     tp_flac_stream *s = data;
     s->errors++;
     s->last_error = (int)status;
+    s->damaged = 1;
+}
+
+/// Before a seek to `target`: damage before it is forgotten; the block libFLAC gives next starts
+/// there.
+static inline void tp_flac_seeking(tp_flac_stream *stream, uint64_t target) {
+    stream->pcm_frames = 0;
+    stream->pcm_taken = 0;
+    stream->damaged = 0;
+    stream->missing = 0;
+    stream->expected = target;
+    stream->block_end = 0;
 }
 
 /// Starts decoding the file open on `fd` (`ogg`: FLAC in Ogg) with `decoder`; `stream` is
@@ -213,6 +262,7 @@ static inline int tp_flac_init(const tp_flac *api, FLAC__StreamDecoder *decoder,
     stream->pcm = pcm;
     stream->pcm_capacity = capacity;
     stream->fd = fd;
+    stream->position = api->get_decode_position;
     return (ogg ? api->init_ogg_stream : api->init_stream)(decoder, tp_flac_read, tp_flac_seek, tp_flac_tell, tp_flac_length,
                                                            tp_flac_eof, tp_flac_write, tp_flac_metadata, tp_flac_error, stream);
 }

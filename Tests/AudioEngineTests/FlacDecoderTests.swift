@@ -38,15 +38,31 @@ struct FlacDecoderTests {
 
     /// Every sample the decoder gives from where it is to the end.
     static func drain(_ decoder: SongDecoder) -> [Int16] {
+        drainSayingSkips(decoder).samples
+    }
+
+    /// Every sample the decoder gives from where it is to the end, and each skip it says.
+    static func drainSayingSkips(_ decoder: SongDecoder) -> (samples: [Int16], skips: [Double]) {
         var samples: [Int16] = []
+        var skips: [Double] = []
         var buffer = [Int16](repeating: 0, count: 8192)
         while true {
             let result = buffer.withUnsafeMutableBytes { decoder.read(into: $0.baseAddress!, capacity: $0.count) }
             switch result {
             case .data(let bytes): samples += buffer.prefix(bytes / 2)
-            case .newFormat, .skipped, .pending: continue
-            case .done, .damaged: return samples
+            case .skipped(let seconds): skips.append(seconds)
+            case .newFormat, .pending: continue
+            case .done, .damaged: return (samples, skips)
             }
+        }
+    }
+
+    /// Where each frame of the FLAC at `path` starts in the file, from `flac -a`'s analysis.
+    static func frameOffsets(_ path: String) throws -> [Int] {
+        let analysis = try make("song.ana", "flac -s -a -f -o \"$0\" \"\(path)\"")
+        return try String(contentsOfFile: analysis, encoding: .utf8).split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("frame="), let field = line.split(separator: "\t").first(where: { $0.hasPrefix("offset=") }) else { return nil }
+            return Int(field.dropFirst("offset=".count))
         }
     }
 
@@ -82,6 +98,52 @@ struct FlacDecoderTests {
         #expect(opened.format == PCMFormat(rate: 96000, channels: 2))
         #expect(opened.info.codec == "FLAC, 24 bits")
         #expect(samples == (try Self.samples(ofWAV: reference)))
+    }
+
+    /// Depths, rates and channel counts as sox decodes them to 16 bits without dither: 8 bits
+    /// shifted up, 16 as they are, 24 rounded to the nearest; more than two channels as they are.
+    @Test(arguments: [(8, 8000, 1), (16, 8000, 2), (16, 192_000, 2), (24, 48000, 6), (16, 44100, 4), (8, 96000, 2)])
+    func everyDepthRateAndChannelCountDecodes(bits: Int, rate: Int, channels: Int) throws {
+        let song = try Self.make("song.flac", "sox -q -n -r \(rate) -c \(channels) -b \(bits) \"$0.wav\" synth 1.5 sine 200:3000 gain -1 "
+            + "&& flac -s -o \"$0\" \"$0.wav\"")
+        let reference = try Self.make("reference.wav", "sox \"\(song)\" -b 16 -D \"$0\"")
+        let (opened, samples) = try Self.decode(song)
+        let kind = "\(bits) bits, \(rate) Hz, \(channels) channels"
+        #expect(opened.format == PCMFormat(rate: rate, channels: channels), "\(kind)")
+        #expect(opened.info.codec == "FLAC, \(bits) bits")
+        #expect(opened.info.totalFrames == Int64(rate * 3 / 2), "\(kind)")
+        let expected = try Self.samples(ofWAV: reference)
+        #expect(samples.count == expected.count && samples == expected, "\(kind)")
+    }
+
+    /// Damage is skipped and said once per run of damaged blocks, as long as the blocks lost;
+    /// every other sample is as it was.
+    @Test(arguments: [("a block's residual", [37], false), ("a block's sync code", [37], true), ("two blocks in a row", [37, 38], false)])
+    func damageIsSkippedAndSaidOnce(kind: String, blocks: [Int], header: Bool) throws {
+        let song = try Self.make("song.flac", "\(Self.sweep) | flac -s -b 4096 -o \"$0\" -")
+        let whole = try Self.decode(song).samples
+        let offsets = try Self.frameOffsets(song)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: song)))
+        for block in blocks {
+            let (start, end) = (offsets[block], offsets[block + 1])
+            let damage = header ? start..<(start + 2) : ((start + end) / 2)..<((start + end) / 2 + 16)
+            for index in damage { bytes[index] ^= 0xA5 }
+        }
+        let damaged = URL(fileURLWithPath: song).deletingLastPathComponent().appendingPathComponent("damaged.flac")
+        try Data(bytes).write(to: damaged)
+        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        _ = try decoder.open(SongSource(Path(damaged.path)))
+        let (samples, skips) = Self.drainSayingSkips(decoder)
+        // libFLAC 1.4.2 gives a block of silence there and drops the block after the damage
+        // too; every block after those is as it was.
+        let block = 4096 * 2
+        let lost = (blocks[0] * block)..<((blocks.last! + 1) * block)
+        #expect(skips.count == 1, "\(kind): \(skips)")
+        #expect(skips.allSatisfy { $0 >= Double(blocks.count * 4096) / 44100 && $0 <= Double((blocks.count + 1) * 4096) / 44100 }, "\(kind): \(skips)")
+        #expect(samples[..<lost.lowerBound] == whole[..<lost.lowerBound], "\(kind)")
+        #expect(samples[lost.lowerBound..<(lost.lowerBound + block)].allSatisfy { $0 == 0 }, "\(kind)")
+        #expect(samples.count == whole.count - blocks.count * block, "\(kind)")
+        #expect(samples[(lost.lowerBound + block)...] == whole[(lost.upperBound + block)...], "\(kind)")
     }
 
     @Test func aSeekLandsOnTheVerySample() throws {

@@ -17,10 +17,21 @@ enum FlacLibrary {
 /// reused from song to song; the stream callbacks live in the shim, in C, and read the
 /// descriptor tplayer opened.
 ///
-/// Damage: libFLAC finds the next frame after lost sync, a bad header or a frame whose CRC does
-/// not match, and goes on; each such place is said once, as `.skipped` (about a block). With
-/// `verifies` (`--check`), a song decoded whole whose audio does not match the MD5 signature in
-/// its STREAMINFO is damaged at its end, as `flac -t` says.
+/// Damage is skipped and the song plays on, as `mpg123 --resync-limit -1` does, and each run of
+/// damaged blocks is said once, as `.skipped`. What libFLAC (1.4.2) does there, seen in the tests:
+/// whatever the damage (lost sync, a bad header, a block it cannot parse, a CRC mismatch), it
+/// finds the next frame and gives one block of silence in place of the damaged run, and the block
+/// after the run is lost with it; it numbers what follows as if nothing were missing. So how much
+/// is not heard is estimated, from the bytes skipped in blocks the size of the last good one (in
+/// Ogg, where libFLAC cannot say where it is in the file, one block per place).
+/// With `verifies`
+/// (`--check`), a song decoded whole whose audio does not match the MD5 signature in its
+/// STREAMINFO is damaged at its end, as `flac -t` says.
+///
+/// Fuzzing: everything read from the file goes through libFLAC (the reference decoder, fuzzed
+/// upstream in OSS-Fuzz) and the callbacks in CFlac's shim, which bound what they keep (comments,
+/// a block's samples, the silence a damaged span claims); a fuzz target for this decoder would
+/// open its bytes as a file through `SongDecoder`, as `FuzzTags` does, and read to the end.
 final class FlacDecoder: FormatDecoder {
     private let api: tp_flac
     private let handle: UnsafeMutablePointer<FLAC__StreamDecoder>
@@ -102,12 +113,16 @@ final class FlacDecoder: FormatDecoder {
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
         while true {
             let state = stream.pointee
-            if state.errors > errorsSaid {
+            let holdsBlock = state.pcm_taken < state.pcm_frames
+            // Said once a good block follows the damage, so that a run of damaged blocks is one
+            // span; damage in the last block is a file cut short (`SongChecker` compares where
+            // it ends with the STREAMINFO's length).
+            if state.errors > errorsSaid, holdsBlock {
                 errorsSaid = state.errors
-                let block = state.pcm_frames > 0 ? Double(state.pcm_frames) : 4096
-                return .skipped(seconds: block / Double(format.rate))
+                stream.pointee.missing = 0
+                return .skipped(seconds: Double(state.missing) / Double(format.rate))
             }
-            if state.pcm_taken < state.pcm_frames, let pcm = state.pcm {
+            if holdsBlock, let pcm = state.pcm {
                 let channels = Int(state.pcm_channels)
                 if channels != format.channels || (state.pcm_rate != 0 && Int(state.pcm_rate) != format.rate) {
                     format = PCMFormat(rate: state.pcm_rate != 0 ? Int(state.pcm_rate) : format.rate, channels: channels)
@@ -119,13 +134,13 @@ final class FlacDecoder: FormatDecoder {
                 stream.pointee.pcm_taken += frames
                 return .data(bytes: frames * format.bytesPerFrame)
             }
-            if ended || !initialized { return .done }
+            if ended { return finish() }
+            guard initialized else { return .done }
             let decoded = api.process_single?(handle) == 1
             switch api.get_state?(handle) ?? FLAC__STREAM_DECODER_ABORTED {
             case FLAC__STREAM_DECODER_END_OF_STREAM:
                 ended = true
-                if stream.pointee.pcm_taken < stream.pointee.pcm_frames { continue }
-                return finish()
+                continue
             case FLAC__STREAM_DECODER_SEARCH_FOR_METADATA, FLAC__STREAM_DECODER_READ_METADATA,
                  FLAC__STREAM_DECODER_SEARCH_FOR_FRAME_SYNC, FLAC__STREAM_DECODER_READ_FRAME:
                 if decoded { continue }
@@ -138,12 +153,12 @@ final class FlacDecoder: FormatDecoder {
     }
 
     /// The end of the stream: with `verifies`, the MD5 signature of all that was decoded is
-    /// checked, unless damage was said already (the signature cannot match then) or the file
+    /// checked, unless libFLAC met damage (the signature cannot match then) or the file
     /// ends before its STREAMINFO's length (`SongChecker` says it was cut short).
     private func finish() -> DecodeResult {
         let state = stream.pointee
-        let decoded = state.pcm_first + UInt64(state.pcm_frames)
-        guard verifies, initialized, errorsSaid == 0, state.total == 0 || decoded >= state.total else { return .done }
+        guard verifies, initialized, state.errors == 0, state.total == 0 || state.expected >= state.total,
+              api.get_state?(handle) == FLAC__STREAM_DECODER_END_OF_STREAM else { return .done }
         initialized = false
         guard api.finish?(handle) == 1 else {
             return .damaged(bytes: 0, reason: "the decoded audio does not match the MD5 signature in its STREAMINFO")
@@ -166,8 +181,7 @@ final class FlacDecoder: FormatDecoder {
         guard initialized else { return nil }
         let total = Int64(stream.pointee.total)
         var target = max(frame, 0)
-        stream.pointee.pcm_frames = 0
-        stream.pointee.pcm_taken = 0
+        tp_flac_seeking(stream, UInt64(target))
         if total > 0, target >= total {
             target = total
             ended = true
