@@ -86,10 +86,22 @@ struct FormatTests {
         try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", good, "synth", "4", "pinknoise", "gain", "-6"])
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
         try Data(bytes.prefix(bytes.count * 3 / 4)).write(to: folder.appendingPathComponent("cut.flac"))
-        let result = try Harness.tplayer("--check", good, folder.appendingPathComponent("cut.flac").path)
+        // 16 bytes in the middle of the audio: a frame there fails its CRC or cannot be parsed.
+        var damaged = bytes
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 16) { damaged[index] ^= 0xA5 }
+        try Data(damaged).write(to: folder.appendingPathComponent("damaged.flac"))
+        // Every frame good, the MD5 signature in the STREAMINFO (after fLaC and the block's
+        // header, 18 bytes in) wrong.
+        var signed = bytes
+        signed[26] ^= 0xFF
+        try Data(signed).write(to: folder.appendingPathComponent("signed.flac"))
+        let result = try Harness.tplayer(["--check", good] + ["cut", "damaged", "signed"].map { folder.appendingPathComponent("\($0).flac").path })
         #expect(result.status == 65)
-        let cut = result.stderrLines.first { $0.contains("cut.flac") } ?? ""
-        #expect(cut.contains("damaged at 0:0") && cut.hasSuffix("the file ends there, but its header says 0:04.00; was it cut short?"), "\(cut)")
+        let line = { (name: String) in result.stderrLines.first { $0.contains("/\(name).flac") } ?? "" }
+        #expect(line("cut").contains("damaged at 0:0") && line("cut").hasSuffix("the file ends there, but its header says 0:04.00; was it cut short?"), "\(line("cut"))")
+        #expect(line("damaged").contains(": damaged from 0:01.") || line("damaged").contains(": damaged from 0:02."), "\(line("damaged"))")
+        #expect(line("damaged").hasSuffix(", skipped"), "\(line("damaged"))")
+        #expect(line("signed").hasSuffix(": damaged at 0:04.00: the decoded audio does not match the MD5 signature in its STREAMINFO"), "\(line("signed"))")
         #expect(!result.stderr.contains("good.flac"))
     }
 
