@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""`make bench`: tplayer against the reference mpg123, side by side in one run, as one table.
+"""`make bench`: tplayer against the reference mpg123 (and flac for FLAC), side by side in one run, as one table.
 
 Every timing is the CPU time (user + system) of the whole process, from the kernel (`wait4`),
 the median of RUNS runs, the two players interleaved run by run; peak RSS is GNU time's. The songs are generated here
 with sox and lame (bench/out/, not committed): a 1 s song, a 10-minute and a 60-minute VBR one,
-and a 30 s tone. Live playing goes to a private PulseAudio server with a null sink.
+a 30 s tone, and a 10-minute FLAC (flac). Live playing goes to a private PulseAudio server with a null sink.
 
 Usage: run.py TPLAYER [RUNS]      (writes the table to stdout and to bench/out/table.md)
 """
@@ -34,6 +34,34 @@ def song(name, seconds, synth, encode):
         sox.wait()
         os.rename(path + ".part", path)
     return path
+
+
+def flac_song(name, seconds, synth):
+    """bench/out/NAME.flac: `seconds` of sox's `synth` arguments, 16-bit stereo, encoded by flac."""
+    path = os.path.join(out, name + ".flac")
+    if not os.path.exists(path):
+        os.makedirs(out, exist_ok=True)
+        print(f"making {path} ({seconds} s)...", file=sys.stderr)
+        sox = subprocess.Popen(["sox", "-q", "-n", "-r", "44100", "-c", "2", "-b", "16", "-t", "wav", "-",
+                                "synth", str(seconds)] + synth, stdout=subprocess.PIPE)
+        subprocess.run(["flac", "-s", "-f", "-o", path + ".part", "-"], stdin=sox.stdout, check=True)
+        sox.wait()
+        os.rename(path + ".part", path)
+    return path
+
+
+def flac_rows(wav):
+    """Decoding a 10-minute FLAC: `tplayer -w` against `flac -d` (which checks the MD5 signature
+    besides: tplayer -w does not), and the like for like, `--check` against `flac -t` (both decode
+    to nothing and check the signature)."""
+    ten = flac_song("ten-minutes", 600, ["pinknoise", "tremolo", "0.3", "60", "gain", "-12"])
+    t, f = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-flac"), ten], ["flac", "-s", "-d", "-f", "-o", wav("f-flac"), ten])
+    same = subprocess.run(["cmp", "-s", wav("t-flac"), wav("f-flac")]).returncode == 0
+    row("FLAC: decode 10 min to WAV (-w / flac -d, which checks the MD5 too)" + ("" if same else " — BYTES DIFFER"),
+        f"{t:.3f} s", f"{f:.3f} s", f"{t / f:.3f}", "≤ 1.05, same bytes", t / f <= 1.05 and same)
+    t, f = side_by_side([TPLAYER, "--check", ten], ["flac", "-s", "-t", ten])
+    row("FLAC: decode 10 min checking its MD5 (--check / flac -t)", f"{t:.3f} s", f"{f:.3f} s", f"{t / f:.3f}",
+        "≤ 1.05", t / f <= 1.05)
 
 
 def cpu(command, env=None):
@@ -126,6 +154,9 @@ def main():
     # 5. --check against mpg123 -t: decoding to nothing.
     t, m = side_by_side([TPLAYER, "--check", ten], ["mpg123", "-q", "-t", ten])
     row("decode 10 min to nothing (--check / -t)", f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}", "≤ 1.05", t / m <= 1.05)
+
+    # 5b. FLAC, against the flac tool.
+    flac_rows(wav)
 
     # 6. Peak RSS, 1 s to 60 minutes (the most of RUNS runs each).
     def most(command):
