@@ -242,6 +242,13 @@ static void tp_flac_error(const FLAC__StreamDecoder *d, FLAC__StreamDecoderError
     s->damaged = 1;
 }
 
+/// libFLAC gave up on a block without saying why (a residual that runs past the data, say) and
+/// its input was flushed: damage, like the errors it reports.
+static inline void tp_flac_gave_up(tp_flac_stream *stream) {
+    stream->errors++;
+    stream->damaged = 1;
+}
+
 /// Before a seek to `target`: damage before it is forgotten; the block libFLAC gives next starts
 /// there.
 static inline void tp_flac_seeking(tp_flac_stream *stream, uint64_t target) {

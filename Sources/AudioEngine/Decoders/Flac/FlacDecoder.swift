@@ -44,6 +44,8 @@ final class FlacDecoder: FormatDecoder {
     /// Errors libFLAC reported that have been said.
     private var errorsSaid: UInt32 = 0
     private var ended = false
+    /// Where in the file libFLAC last gave up on a block.
+    private var givenUpAt: Int64 = -1
 
     init() throws(LoadFailure) {
         guard let api = FlacLibrary.api else { throw .decoderMissing(FlacLibrary.name) }
@@ -84,6 +86,7 @@ final class FlacDecoder: FormatDecoder {
         self.verifies = verifies
         format = PCMFormat(rate: Int(header.rate), channels: Int(header.channels))
         errorsSaid = header.errors
+        givenUpAt = -1
         ended = false
         var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels,
                             totalFrames: header.total > 0 ? Int64(header.total) : nil)
@@ -144,6 +147,14 @@ final class FlacDecoder: FormatDecoder {
             case FLAC__STREAM_DECODER_SEARCH_FOR_METADATA, FLAC__STREAM_DECODER_READ_METADATA,
                  FLAC__STREAM_DECODER_SEARCH_FOR_FRAME_SYNC, FLAC__STREAM_DECODER_READ_FRAME:
                 if decoded { continue }
+                // libFLAC gave up on a block but not on the stream: what it holds is dropped and
+                // it looks for the next frame from as far as the file has been read, once per
+                // place (the read position moves on each time, to the end at the latest).
+                if stream.pointee.offset > givenUpAt, api.flush?(handle) == 1 {
+                    givenUpAt = stream.pointee.offset
+                    tp_flac_gave_up(stream)
+                    continue
+                }
                 fallthrough
             default:
                 ended = true
@@ -182,6 +193,7 @@ final class FlacDecoder: FormatDecoder {
         let total = Int64(stream.pointee.total)
         var target = max(frame, 0)
         tp_flac_seeking(stream, UInt64(target))
+        givenUpAt = -1
         if total > 0, target >= total {
             target = total
             ended = true
