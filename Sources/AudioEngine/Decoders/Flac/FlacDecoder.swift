@@ -23,15 +23,14 @@ enum FlacLibrary {
 /// finds the next frame and gives one block of silence in place of the damaged run, and the block
 /// after the run is lost with it; it numbers what follows as if nothing were missing. So how much
 /// is not heard is estimated, from the bytes skipped in blocks the size of the last good one (in
-/// Ogg, where libFLAC cannot say where it is in the file, one block per place).
-/// With `verifies`
+/// Ogg, where libFLAC cannot say where it is in the file, one block per place). With `verifies`
 /// (`--check`), a song decoded whole whose audio does not match the MD5 signature in its
 /// STREAMINFO is damaged at its end, as `flac -t` says.
 ///
 /// Fuzzing: everything read from the file goes through libFLAC (the reference decoder, fuzzed
-/// upstream in OSS-Fuzz) and the callbacks in CFlac's shim, which bound what they keep (comments,
-/// a block's samples, the silence a damaged span claims); a fuzz target for this decoder would
-/// open its bytes as a file through `SongDecoder`, as `FuzzTags` does, and read to the end.
+/// upstream in OSS-Fuzz) and the callbacks in CFlac's shim, which bound what they keep (512
+/// comments, 1 MiB of them, one block's samples); a fuzz target for this decoder would open its
+/// bytes as a file through `SongDecoder`, as `FuzzTags` does, and read to the end.
 final class FlacDecoder: FormatDecoder {
     private let api: tp_flac
     private let handle: UnsafeMutablePointer<FLAC__StreamDecoder>
