@@ -155,8 +155,9 @@ struct FlacDecoderTests {
         #expect(skips.allSatisfy { $0 >= 4096.0 / 44100 && $0 <= Double((resumed - blocks[0]) * 4096) / 44100 }, "\(kind): \(skips), resumed at block \(resumed)")
     }
 
-    @Test func aSeekLandsOnTheVerySample() throws {
-        let song = try Self.make("song.flac", "\(Self.sweep) | flac -s -o \"$0\" -")
+    @Test(arguments: ["", "--ogg "])
+    func aSeekLandsOnTheVerySample(container: String) throws {
+        let song = try Self.make("song.flac", "\(Self.sweep) | flac -s \(container)-o \"$0\" -")
         let whole = try Self.decode(song).samples
         let frames = whole.count / 2
         let decoder = SongDecoder(mpeg: try Mpg123Decoder())
