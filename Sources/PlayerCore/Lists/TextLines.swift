@@ -135,6 +135,24 @@ public enum TextLines {
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
+    /// Windows-1252 (what Windows rippers write CUE sheets in): Latin-1 but for 0x80–0x9F, which
+    /// hold printable signs (`€ ‘ ’ “ ”`); the five it leaves undefined stay the C1 code points
+    /// of the same value, as web browsers decode them.
+    public static func windows1252<C: Collection<UInt8>>(_ bytes: C) -> String {
+        String(String.UnicodeScalarView(bytes.map { byte in
+            guard (0x80...0x9F).contains(byte), let scalar = Unicode.Scalar(windows1252High[Int(byte) - 0x80]) else {
+                return Unicode.Scalar(byte)
+            }
+            return scalar
+        }))
+    }
+
+    /// Windows-1252's 0x80–0x9F as Unicode (the C1 code point itself where it defines none).
+    private static let windows1252High: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+
     /// The 1-based column, in characters, of the byte at `offset` in `line`.
     public static func column<C: Collection<UInt8>>(of offset: Int, in line: C) -> Int {
         decode(line.prefix(offset)).count + 1
