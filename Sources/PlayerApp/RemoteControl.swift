@@ -132,7 +132,7 @@ public final class RemoteControl {
         case .opened(let song, let token) where session.state.token == token:
             closed = false
             announced = (token, false)
-            RemoteReplies.info(song).forEach(reply)
+            RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
             reply("P \(mode.rawValue)")
             sendHeaderIfPlaying()
             finishLoadWait()

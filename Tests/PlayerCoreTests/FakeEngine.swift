@@ -21,6 +21,8 @@ final class FakeEngine: PlaybackEngine {
     var replayGains: [ReplayGainChoice] = []
     /// Whether the songs it opens have a title tag (their path).
     var tagged = true
+    /// Every source opened, spans and all.
+    var opened: [SongSource] = []
 
     init(goodPaths: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) {
         self.goodPaths = goodPaths
@@ -33,6 +35,7 @@ final class FakeEngine: PlaybackEngine {
         case .open(let source, let token):
             let path = source.path
             calls.append("open \(path)")
+            opened.append(source)
             guard goodPaths.contains(path) else {
                 pending.append(.openFailed(LoadError(path: path, reason: .missing), token: token))
                 return

@@ -13,6 +13,38 @@ struct SavedSessionTests {
         #expect(try SavedSession.decode(bytes).get() == session)
     }
 
+    /// A CUE sheet's track keeps its span and the sheet's fields; an older tplayer's reader
+    /// would note the two lines and play the whole image.
+    @Test func aSheetsTrackRoundTripsWithItsSpanAndTags() throws {
+        var track = Entry(path: "/m/album.flac", title: "Breathe")
+        track.span = TrackSpan(start: 5175, end: 17_849)
+        var tags = SongInfo.Tags(title: "Breathe", artist: "The Band", album: "The Album, 1973")
+        tags.track = "2"
+        track.sheetTags = tags
+        var last = track
+        last.span = TrackSpan(start: 17_849)
+        last.sheetTags = nil
+        let session = SavedSession(entries: [track, last, Entry(path: "/m/b.mp3")], current: 1, position: .seconds(3))
+        let bytes = session.encoded()
+        #expect(String(decoding: bytes, as: UTF8.self).contains("span 5175 17849\ntags Breathe The%20Band The%20Album,%201973   2 \n"))
+        #expect(try SavedSession.decode(bytes).get() == session)
+    }
+
+    @Test func aSpanThatIsNotValidLeavesItsEntryOutAndStrayLinesAreNoted() throws {
+        func read(_ lines: String) throws -> (SavedSession, [String]) {
+            let text = "tplayer saved session 1\ncurrent 1\n" + lines + "entry /m/z.mp3\nend\n"
+            let result = try SavedSession.decodeNoting(Array(text.utf8)).get()
+            return (result.session, result.notes.map(\.description))
+        }
+        let (backwards, notes) = try read("entry /m/a.flac\nspan 200 100\nentry /m/b.flac\nspan 0 -\n")
+        #expect(backwards.entries.map(\.path) == ["/m/b.flac", "/m/z.mp3"])
+        #expect(backwards.entries[0].span == TrackSpan(start: 0))
+        #expect(backwards.current == 0, "current still names the same song")
+        #expect(notes == ["line 4: span: not a valid track of a file; the song is left out"])
+        #expect(try read("span 0 -\n").1.contains("line 3: span 0 -: not after an entry; ignored"))
+        #expect(try read("entry /m/a.flac\ntags a b\nentry /m/b.flac\n").1 == ["line 4: tags: not 7 fields; left out"])
+    }
+
     /// Only a file that is no session is refused: another first line, one cut short.
     @Test func whatIsNoSessionIsRefusedWithWhere() {
         let good = SavedSession(entries: [Entry(path: "/m/a.mp3")], current: 0, position: .zero).encoded()

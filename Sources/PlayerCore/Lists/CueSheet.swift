@@ -1,8 +1,8 @@
 /// A CUE sheet: the tracks of one or more image files (`album.flac` ripped whole from a CD), with
 /// their titles and where each starts, and every problem found, located.
 ///
-/// A parser of our own rather than libcue: libcue is a flex/bison grammar that stops at the
-/// first line it does not know, prints to stderr, and keeps global state, where sheets in the
+/// A parser of our own rather than libcue: libcue would be one more C library to load, and its
+/// flex/bison grammar gives no sheet at all for a line it does not expect, where sheets in the
 /// wild are sloppy (unquoted titles with spaces, lower-case commands, `REM` lines of every
 /// ripper); this one is small, pure Swift, keeps every good track and says where every bad one
 /// is, and is fuzzed (`Fuzz/FuzzCue`) against the promises `ParserChecks.cue` states.

@@ -9,6 +9,9 @@ public struct Entry: Equatable, Hashable, Sendable {
     public var written: String?
     /// The part of the file that is this entry (a CUE sheet's track); `nil`: the whole file.
     public var span: TrackSpan?
+    /// What a CUE sheet says of its track (title, performer, album…): it wins over the image
+    /// file's own tags, field by field, once the song is opened (`SongInfo.named(by:)`).
+    public var sheetTags: SongInfo.Tags?
 
     /// What the engine opens for it.
     public var source: SongSource { SongSource(path, span: span) }

@@ -35,6 +35,8 @@ extension SavedSession {
         private var order: [Int] = []
         private var orderLine: Int?
         private var orderBroken = false
+        /// The line before was an entry kept (or its `span` or `tags`): a `span` or `tags` line is its.
+        private var afterEntry = false
 
         /// The longest line taken: a path and a title, each percent-encoded (three bytes a byte).
         public static let maximumLineLength = 64 << 10
@@ -168,6 +170,11 @@ extension SavedSession {
                 ended = true
                 return
             }
+            let attached = afterEntry
+            afterEntry = false
+            if line.starts(with: "span ".utf8) || line.starts(with: "tags ".utf8) {
+                return attached ? sheetTrack(line, at: number) : note(number, "\(Self.shown(line)): not after an entry; ignored")
+            }
             if line.starts(with: "order ".utf8) { return orderNumbers(line.dropFirst(6), at: number) }
             let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
             let key = String(decoding: parts[0], as: UTF8.self)
@@ -196,6 +203,37 @@ extension SavedSession {
                 }
             }
             session.entries.append(Entry(path: Path(bytes: path), title: title))
+            afterEntry = true
+        }
+
+        /// `span START END|-` (CD frames) or `tags TITLE ARTIST ALBUM YEAR GENRE TRACK COMMENT`
+        /// after an entry: a CUE sheet's track. A span that is not valid leaves the entry out (the
+        /// whole image is not the song that was listed); tags that are not valid are left out.
+        private mutating func sheetTrack<Bytes: BidirectionalCollection<UInt8>>(_ line: Bytes, at number: Int) {
+            let parts = line.split(separator: 0x20, omittingEmptySubsequences: false).dropFirst()
+            afterEntry = true
+            if line.starts(with: "span ".utf8) {
+                let numbers = parts.map { Int64(String(decoding: $0, as: UTF8.self)) }
+                let end = parts.last.map { $0.elementsEqual("-".utf8) } == true ? nil : numbers.last ?? nil
+                guard parts.count == 2, let start = numbers[0], start >= 0, start < 1 << 40,
+                      end.map({ $0 > start && $0 < 1 << 40 }) ?? (parts.last.map { $0.elementsEqual("-".utf8) } == true) else {
+                    session.entries.removeLast()
+                    leftOut.append(entryLines - 1)
+                    afterEntry = false
+                    return note(number, "span: not a valid track of a file; the song is left out")
+                }
+                session.entries[session.entries.count - 1].span = TrackSpan(start: start, end: end)
+                return
+            }
+            var tags = SongInfo.Tags()
+            guard parts.count == sheetFields.count else { return note(number, "tags: not \(sheetFields.count) fields; left out") }
+            for (field, part) in zip(sheetFields, parts) {
+                guard let decoded = percentDecoded(Array(part)), let text = String(validating: decoded, as: UTF8.self) else {
+                    return note(number, "tags: not valid text; left out")
+                }
+                tags[keyPath: field] = text.isEmpty ? nil : text
+            }
+            session.entries[session.entries.count - 1].sheetTags = tags
         }
 
         /// `order N N …`, on as many lines as it takes: kept to be checked against the list at

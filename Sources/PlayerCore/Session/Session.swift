@@ -249,7 +249,9 @@ public final class Session {
         defer { cueNext() }
         switch event {
         case .opened(let song, let token):
-            if !apply(.opened(song, token: token)).isIgnored { opening = nil }
+            // A CUE sheet's track is named by the sheet, not by its image file's tags.
+            let tags = (opening?.entry ?? index).flatMap { entries[$0].sheetTags }
+            if !apply(.opened(tags.map(song.named(by:)) ?? song, token: token)).isIgnored { opening = nil }
         case .openFailed(let error, let token):
             guard !apply(.openFailed(error, token: token)).isIgnored, let opening else { return }
             self.opening = nil

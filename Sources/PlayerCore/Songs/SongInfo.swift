@@ -20,7 +20,7 @@ public struct SongInfo: Equatable, Sendable {
     public var appliedGain: Double?
 
     /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
-    public struct Tags: Equatable, Sendable {
+    public struct Tags: Hashable, Sendable {
         public var title: String?
         public var artist: String?
         public var album: String?
@@ -188,7 +188,24 @@ public struct SongInfo: Equatable, Sendable {
     }
 }
 
+extension SongInfo {
+    /// The song as a CUE sheet names one of its tracks: each field the sheet gives wins over the
+    /// image file's own (whose title is the album's, or none), and mpg123's remote protocol
+    /// (`@I`, `TAG`) is given the same fields as ID3v2, so every front-end shows the track.
+    public func named(by sheet: Tags) -> SongInfo {
+        var song = self
+        for field in Tags.fields where sheet[keyPath: field] != nil { song.tags[keyPath: field] = sheet[keyPath: field] }
+        song.id3 = ID3(v2: ID3.V2(song.tags))
+        return song
+    }
+}
+
 extension SongInfo.Tags {
+    /// Every field, in the order a saved session writes them.
+    public static var fields: [WritableKeyPath<SongInfo.Tags, String?>] {
+        [\.title, \.artist, \.album, \.year, \.genre, \.track, \.comment]
+    }
+
     /// What the status line and the details show from the stored tags: ID3v2's fields, or
     /// ID3v1's when version 2 has neither a title nor an artist.
     public init(_ id3: SongInfo.ID3) {
