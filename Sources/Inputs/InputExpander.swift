@@ -9,6 +9,8 @@ import PlayerCore
 /// - A playlist (M3U, M3U8, PLS) gives its entries, resolved against its own folder; an entry
 ///   may be another playlist or a directory. A playlist that includes itself, directly or not,
 ///   is reported at the line that would close the cycle and not followed.
+/// - A CUE sheet gives one entry per track, each a span of its image file (`addSheet`); in a
+///   folder, a sheet stands for the image files it names, which are not listed again.
 /// - An entry that does not exist is reported (`list.m3u:12: no such file: x.mp3`) and skipped:
 ///   by the loader when it is reached, or here already with `checksEntries` (`--check`, scripts).
 ///   Not checking here keeps a 100,000-entry list from costing 100,000 `stat` calls at start.
@@ -20,9 +22,9 @@ import PlayerCore
 /// Songs named directly are not checked here: loading them reports what is wrong.
 public struct InputExpander: Sendable {
     public private(set) var entries: [Entry] = []
-    public private(set) var problems: [Diagnostic] = []
-    /// Every playlist read: `-w` must never write over one.
-    public private(set) var playlists: [Path] = []
+    public internal(set) var problems: [Diagnostic] = []
+    /// Every playlist and CUE sheet read: `-w` must never write over one.
+    public internal(set) var playlists: [Path] = []
     /// Playlists being read, outermost first, as canonical paths: the cycle check.
     private var openPlaylists: [Path] = []
     private var isFull = false
@@ -95,6 +97,8 @@ public struct InputExpander: Sendable {
             addDirectory(location, from: place)
         case .success where Playlist.isPlaylist(location):
             addPlaylist(location, from: place)
+        case .success where CueSheet.isSheet(location):
+            addSheet(location, from: place)
         case .failure(let error) where place != nil:
             report(place, "\(error.reason): \(location)")
         default:
@@ -102,7 +106,7 @@ public struct InputExpander: Sendable {
         }
     }
 
-    private mutating func append(_ entry: Entry) {
+    mutating func append(_ entry: Entry) {
         // Past the cap, or past what memory `ulimit -v` leaves (asked now and then): the list
         // ends there, said once.
         let outOfMemory = entries.count % 1024 == 1023 && MemoryLimit.isNearlyExhausted
@@ -119,7 +123,7 @@ public struct InputExpander: Sendable {
     }
 
     /// Adds a problem about `place` (or, with none, the whole of `path`).
-    private mutating func report(_ place: SourceLocation?, _ message: String, about path: Path? = nil) {
+    mutating func report(_ place: SourceLocation?, _ message: String, about path: Path? = nil) {
         problems.append(Diagnostic(place ?? SourceLocation(file: path.map { "\($0)" } ?? ""), message))
     }
 
@@ -163,12 +167,7 @@ public struct InputExpander: Sendable {
             entry.written = written
             return append(entry)
         }
-        var path = item.path.resolved(against: folder)
-        // An old playlist in Latin-1 may name files that were renamed to UTF-8 since.
-        if path.text == nil, !files.exists(path),
-           let renamed = item.path.latin1AsUTF8?.resolved(against: folder), files.exists(renamed) {
-            path = renamed
-        }
+        let path = resolve(item.path, against: folder)
         if !checksEntries, Self.isAudioFile(item.path) {
             // The common case, without a system call: the loader reports it if it is missing.
             var entry = Entry(path: path, title: item.title, origin: item.location)
@@ -177,6 +176,17 @@ public struct InputExpander: Sendable {
         } else {
             add(path, title: item.title, from: item.location)
         }
+    }
+
+    /// `written` (a playlist's or a sheet's entry) resolved against the list's folder. An old
+    /// list in Latin-1 may name files that were renamed to UTF-8 since.
+    func resolve(_ written: Path, against folder: Path) -> Path {
+        let path = written.resolved(against: folder)
+        if path.text == nil, !files.exists(path),
+           let renamed = written.latin1AsUTF8?.resolved(against: folder), files.exists(renamed) {
+            return renamed
+        }
+        return path
     }
 
     // MARK: Directories
@@ -214,10 +224,16 @@ public struct InputExpander: Sendable {
             let which = path == root && place == nil ? "" : " " + path.abbreviated()
             return report(place, "cannot read folder\(which): \(error.reason)", about: root)
         }
-        for item in items.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
+        let sorted = items.sorted(by: { NaturalOrder.less($0.name, $1.name) })
+        let sheets = folderSheets(sorted, in: path, place: place)
+        for item in sorted {
             if isCancelled() { return }
             let child = path.appending(item.name)
-            if let problem = item.problem {
+            if let tracks = sheets.tracks[item.name] {
+                tracks.forEach { append($0) }
+            } else if sheets.images.contains(item.name) {
+                continue  // the sheet's tracks stand for it
+            } else if let problem = item.problem {
                 report(place, "cannot read \(child.abbreviated()): \(problem.reason)", about: root)
             } else if item.isDirectory {
                 walk(child, root: root, visited: &visited, place: place)

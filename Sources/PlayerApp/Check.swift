@@ -31,22 +31,28 @@ public struct Check: Equatable {
         // its songs).
         var songs: [(path: Path, playlist: Int?)] = []
         var playlists: [(line: String, clean: Bool)] = []
+        /// The tracks CUE sheets play from each image: checked against its length once decoded.
+        var tracks: [Path: [Entry]] = [:]
         for path in paths {
             if Self.isSongByContent(path, files: files) {
                 // Audio whatever its name (song.flac, a WAV named .mp3): said as a song, not as a
                 // script that is binary.
                 songs.append((path, nil))
-            } else if Playlist.isPlaylist(path) || InputExpander.isAudioFile(path) || files.isDirectory(path) {
+            } else if Playlist.isPlaylist(path) || CueSheet.isSheet(path) || InputExpander.isAudioFile(path) || files.isDirectory(path) {
                 let expanded = InputExpander.expand([path], checksEntries: true, files: files)
                 var problems = expanded.problems.map(\.located)
                 if expanded.entries.isEmpty && problems.isEmpty { problems.append("\(path): no entries in it") }
                 report(problems)
                 var playlist: Int?
-                if Playlist.isPlaylist(path) {
+                if Playlist.isPlaylist(path) || CueSheet.isSheet(path) {
                     playlist = playlists.count
-                    playlists.append(("\(path): ok, \(expanded.entries.count) songs", problems.isEmpty))
+                    let what = CueSheet.isSheet(path) ? "tracks" : "songs"
+                    playlists.append(("\(path): ok, \(expanded.entries.count) \(what)", problems.isEmpty))
                 }
-                songs += expanded.entries.map { ($0.path, playlist) }
+                // A CUE sheet's tracks share their image: it is decoded once, whole.
+                for entry in expanded.entries where entry.span != nil { tracks[entry.path, default: []].append(entry) }
+                var images = Set<Path>()
+                songs += expanded.entries.filter { $0.span == nil || images.insert($0.path).inserted }.map { ($0.path, playlist) }
             } else {
                 let script = ScriptCompiler(path: path, files: files)
                 report(script.allProblems.map(\.located))
@@ -58,7 +64,13 @@ public struct Check: Equatable {
         for (done, song) in songs.enumerated() {
             progress?(done, songs.count, 0, song.path)
             let verdict = decode(song.path) { within in progress?(done, songs.count, within, song.path) }
-            if case .clean(let length) = verdict { seconds += length }
+            if case .clean(let length) = verdict {
+                seconds += length
+                let past = pastTheEnd(tracks[song.path] ?? [], of: song.path, length: length)
+                report(past)
+                failed += past.isEmpty ? 0 : 1
+                if !past.isEmpty, let playlist = song.playlist { playlists[playlist].clean = false }
+            }
             guard let line = verdict.report(for: song.path) else { continue }
             report([line])
             failed += 1
@@ -76,11 +88,21 @@ public struct Check: Equatable {
         return check
     }
 
+    /// The sheet's tracks that start past the end of their image (`length` seconds): a sheet
+    /// made for another rip of the album, said at each track's line.
+    private static func pastTheEnd(_ tracks: [Entry], of image: Path, length: Double) -> [String] {
+        tracks.compactMap { track in
+            guard let span = track.span, let origin = track.origin,
+                  Double(span.start) / Double(TrackSpan.framesPerSecond) >= length else { return nil }
+            return Diagnostic(origin, "starts at \(TrackSpan.time(span.start)), past the end of \(image.lastComponent) (\(TimeFormat.clock(length)))").located
+        }
+    }
+
     /// A file not named as a song whose first bytes say what it is (other audio, an image, an
     /// archive): checked as a song, which says so. Not one named as a playlist (checked as one, as
     /// playing it does) or a folder.
     private static func isSongByContent(_ path: Path, files: any FileAccess) -> Bool {
-        guard !InputExpander.isAudioFile(path), !Playlist.isPlaylist(path), !files.isDirectory(path),
+        guard !InputExpander.isAudioFile(path), !Playlist.isPlaylist(path), !CueSheet.isSheet(path), !files.isDirectory(path),
               let head = files.peek(path, count: FileContent.headLength), let content = FileContent.sniff(head)
         else { return false }
         return content != .m3u && content != .pls

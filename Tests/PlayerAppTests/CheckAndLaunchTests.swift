@@ -48,6 +48,32 @@ struct CheckAndLaunchTests {
         #expect(check.summary == ["3 songs decoded: 1 damaged or not playable"])
     }
 
+    /// A CUE sheet: its problems located, an image that is missing said at its FILE line, the
+    /// image decoded once for all its tracks, and a track past the image's end said.
+    @Test func aSheetIsCheckedLineByLineAndItsImageDecodedOnce() {
+        let files = library()
+        files.add("/music/album.flac", text: "x")
+        files.add("/music/album.cue", text: "FILE \"album.flac\" WAVE\n TRACK 01 AUDIO\n  INDEX 01 00:00:00\n TRACK 02 AUDIO\n  INDEX 01 00:20:00\n")
+        files.add("/music/bad.cue", text: "TITLE x\nFILE \"gone.flac\" WAVE\n TRACK 01 AUDIO\n  INDEX 01 00:61:00\n TRACK 02 AUDIO\n  INDEX 01 01:00:00\n")
+        var decoded: [Path] = []
+        let decode: Check.Decode = { path, _ in
+            decoded.append(path)
+            return .clean(seconds: 30)
+        }
+        let good = Check.run(["/music/album.cue"], decode: decode, files: files)
+        #expect(good.problems.isEmpty && good.status == 0)
+        #expect(good.summary == ["/music/album.cue: ok, 2 tracks", "1 song decoded (0:30): none damaged"])
+        #expect(decoded == ["/music/album.flac"], "one image, decoded once for its two tracks")
+        let bad = Check.run(["/music/bad.cue"], decode: decode, files: files)
+        #expect(bad.status == Launch.problemsFound)
+        #expect(bad.problems == ["/music/bad.cue:4:3: INDEX 01 00:61:00: seconds past 59; the track is left out",
+                                 "/music/bad.cue:2:1: no such file: gone.flac"])
+        files.add("/music/album.cue", text: "FILE \"album.flac\" WAVE\n TRACK 01 AUDIO\n  INDEX 01 00:00:00\n TRACK 02 AUDIO\n  INDEX 01 00:40:00\n")
+        let short = Check.run(["/music/album.cue"], decode: decode, files: files)
+        #expect(short.problems == ["/music/album.cue:4:2: starts at 00:40:00, past the end of album.flac (0:30)"])
+        #expect(short.summary == ["1 song decoded: 1 damaged or not playable"])
+    }
+
     @Test func theProgressCountsEverySongAndEnds() {
         var steps: [String] = []
         _ = Check.run(["/music/list.m3u"], decode: Self.decode([:]),
