@@ -65,7 +65,7 @@ bench: deps-test build
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession \
-                FuzzRemoteSeek FuzzMprisTime FuzzTags
+                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue
 
 fuzz: deps-build
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -159,6 +159,36 @@ public enum ParserChecks {
         return broken
     }
 
+    /// CUE sheets: every track kept is audio numbered 1 to 99, in a named file, at a real line,
+    /// and has length (its start before its end, or it plays to the file's end); its texts are one
+    /// line each; problems are located and one line each, and a sheet of problems is cut off.
+    public static func cue(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let sheet = CueSheet.parse(bytes, file: "fuzz.cue")
+        let lines = lineCount(bytes)
+        let oneLine: (String?) -> Bool = { $0.map { !$0.contains("\n") && !$0.contains("\r") } ?? true }
+        for track in sheet.tracks {
+            let place = "track \(track.number) at line \(track.location.line)"
+            if track.start < 0 { broken.append("\(place) starts at \(track.start)") }
+            if let end = track.end, end <= track.start { broken.append("\(place) ends at \(end), not after its start \(track.start)") }
+            if !(1...99).contains(track.number) { broken.append("\(place): number out of range") }
+            if track.file.isEmpty || track.file.hasNUL { broken.append("\(place): no file, or a NUL in its name") }
+            for location in [track.location, track.fileLocation] where !(1...max(lines, 1)).contains(location.line) || location.column < 1 {
+                broken.append("\(place): at \(location.line):\(location.column), outside the \(lines) lines")
+            }
+            let tags = sheet.tags(of: track)
+            if !SongInfo.Tags.fields.allSatisfy({ oneLine(tags[keyPath: $0]) }) { broken.append("\(place): a tag of more than one line") }
+        }
+        for (track, next) in zip(sheet.tracks, sheet.tracks.dropFirst()) where track.file == next.file && track.end != nil {
+            if track.end != next.start { broken.append("track \(track.number) ends at \(track.end ?? -1), not where track \(next.number) starts") }
+        }
+        broken += located(sheet.problems, lines: lines)
+        if sheet.problems.count > CueSheet.maxProblems + 1 {
+            broken.append("\(sheet.problems.count) problems; the cap is \(CueSheet.maxProblems) and one more")
+        }
+        return broken
+    }
+
     /// A song as the fuzzer makes it up from `bytes`: any MPEG rate and frame size, any start
     /// delay a LAME tag can declare, any length (none, or absurd), and the rest of the bytes.
     static func song(_ bytes: [UInt8]) -> (song: SongInfo, rest: ArraySlice<UInt8>) {

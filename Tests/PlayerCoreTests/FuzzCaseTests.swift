@@ -19,6 +19,7 @@ struct FuzzCaseTests {
         "FuzzSavedSession": ParserChecks.savedSession,
         "FuzzRemoteSeek": ParserChecks.remoteSeek,
         "FuzzMprisTime": ParserChecks.mprisTime,
+        "FuzzCue": ParserChecks.cue,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// CUE sheets through the built binary: a sheet's tracks played from their FLAC image, and
+/// `--check` on a sheet.
+@Suite(.serialized)
+struct CueSheetEndToEndTests {
+    /// A 9-second sweep as one FLAC image, and a sheet cutting it into three tracks, the second
+    /// with a pregap (which plays at the end of the first).
+    static func album() throws -> URL {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("whole.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "9", "sine", "100:2000", "gain", "-6"])
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", folder.appendingPathComponent("album.flac").path, wav])
+        let sheet = """
+            PERFORMER "The Band"
+            TITLE "Sweep"
+            FILE "album.flac" WAVE
+              TRACK 01 AUDIO
+                TITLE "Low"
+                INDEX 01 00:00:00
+              TRACK 02 AUDIO
+                TITLE "Middle"
+                INDEX 00 00:02:50
+                INDEX 01 00:03:17
+              TRACK 03 AUDIO
+                TITLE "High"
+                INDEX 01 00:06:01
+
+            """
+        try Data(sheet.utf8).write(to: folder.appendingPathComponent("album.cue"))
+        return folder
+    }
+
+    @Test func aSheetsTracksWrittenBackToBackAreTheWholeImageSampleForSample() throws {
+        let folder = try Self.album()
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer(["-q", "-w", out, "album.cue"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Harness.samePCM(try Harness.pcm(ofWAV: out), try Harness.pcm(ofWAV: folder.appendingPathComponent("whole.wav").path)))
+        // One track alone: from its INDEX 01 (3:17 = 3 s 17 frames: 133,896 samples) to the next.
+        let middle = folder.appendingPathComponent("middle.cue")
+        try Data("FILE album.flac WAVE\nTRACK 02 AUDIO\nINDEX 01 00:03:17\nTRACK 03 AUDIO\nINDEX 01 00:06:01\n".utf8).write(to: middle)
+        let two = folder.appendingPathComponent("two.wav").path
+        #expect(try Harness.tplayer(["-q", "-w", two, "middle.cue"], in: folder).status == 0)
+        let whole = try Harness.pcm(ofWAV: folder.appendingPathComponent("whole.wav").path)
+        let start = (3 * 75 + 17) * 588 * 4, end = (6 * 75 + 1) * 588 * 4
+        // middle.cue's first track only: -w writes the whole list, so cut what it wrote at the track's length.
+        let written = try Harness.pcm(ofWAV: two)
+        #expect(Harness.samePCM(written.prefix(end - start), whole[(whole.startIndex + start)..<(whole.startIndex + end)]))
+        #expect(Harness.samePCM(written.dropFirst(end - start), whole[(whole.startIndex + end)...]), "track 3 plays to the image's end")
+    }
+
+    @Test func checkSaysEveryProblemOfASheetLocatedAndAMissingImage() throws {
+        let folder = try Self.album()
+        let good = try Harness.tplayer(["--check", "album.cue"], in: folder)
+        #expect(good.status == 0 && good.stderr.isEmpty, "\(good.stderr)")
+        #expect(good.stdout == "album.cue: ok, 3 tracks\n1 song decoded (0:09): none damaged\n")
+        try Data("FILE \"gone.flac\" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 02:61:00\n  TRACK 02 AUDIO\n    INDEX 01 03:00:00\n".utf8)
+            .write(to: folder.appendingPathComponent("bad.cue"))
+        let bad = try Harness.tplayer(["--check", "bad.cue"], in: folder)
+        #expect(bad.status == 65)
+        #expect(bad.stderrLines == ["bad.cue:3:5: INDEX 01 02:61:00: seconds past 59; the track is left out",
+                                    "bad.cue:1:1: no such file: gone.flac"])
+    }
+}
