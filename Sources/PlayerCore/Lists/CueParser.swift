@@ -55,7 +55,7 @@ struct CueParser {
         let column = words.column(command.startIndex)
         if let unreadable = line.unreadable { return problem(line.number, column, unreadable) }
         let name = String(decoding: command.prefix(16), as: UTF8.self).uppercased()
-        let shown = Self.shown(words.rest(from: command.startIndex))
+        let shown = TextLines.shown(words.rest(from: command.startIndex))
         let say = { (parser: inout CueParser, message: String) in parser.problem(line.number, column, "\(shown): \(message)") }
         switch name {
         case "REM": rem(words, after: next)
@@ -239,12 +239,6 @@ struct CueParser {
         }
         guard !value.isEmpty else { return nil }
         return windows1252 ? TextLines.windows1252(value) : String(decoding: value, as: UTF8.self)
-    }
-
-    /// A line as a message quotes it: its first 60 bytes.
-    private static func shown(_ line: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-        let text = String(decoding: line.prefix(60), as: UTF8.self)
-        return line.count > 60 ? text + "…" : text
     }
 
     private mutating func problem(_ line: Int, _ column: Int, _ message: String) {

@@ -153,6 +153,13 @@ public enum TextLines {
         0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
     ]
 
+    /// A line as a message quotes it: its first 60 bytes (the terminal's gate, `TerminalText`,
+    /// shows what is not printable).
+    public static func shown<C: Collection<UInt8>>(_ line: C) -> String {
+        let text = String(decoding: line.prefix(60), as: UTF8.self)
+        return line.count > 60 ? text + "…" : text
+    }
+
     /// The 1-based column, in characters, of the byte at `offset` in `line`.
     public static func column<C: Collection<UInt8>>(of offset: Int, in line: C) -> Int {
         decode(line.prefix(offset)).count + 1

@@ -165,7 +165,7 @@ extension SavedSession {
                 if !line.elementsEqual(header.utf8) { failure = Unreadable(line: number, reason: "not a tplayer saved session") }
                 return
             }
-            guard !ended else { return note(number, "\(Self.shown(line)): after the end line; ignored") }
+            guard !ended else { return note(number, "\(TextLines.shown(line)): after the end line; ignored") }
             if line.elementsEqual("end".utf8) {
                 ended = true
                 return
@@ -173,13 +173,13 @@ extension SavedSession {
             let attached = afterEntry
             afterEntry = false
             if line.starts(with: "span ".utf8) || line.starts(with: "tags ".utf8) {
-                return attached ? sheetTrack(line, at: number) : note(number, "\(Self.shown(line)): not after an entry; ignored")
+                return attached ? sheetTrack(line, at: number) : note(number, "\(TextLines.shown(line)): not after an entry; ignored")
             }
             if line.starts(with: "order ".utf8) { return orderNumbers(line.dropFirst(6), at: number) }
             let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
             let key = String(decoding: parts[0], as: UTF8.self)
             if key == "entry" { return entry(parts.dropFirst(), at: number) }
-            field(key, parts.count == 2 ? parts[1] : nil, shown: Self.shown(line), at: number)
+            field(key, parts.count == 2 ? parts[1] : nil, shown: TextLines.shown(line), at: number)
         }
 
         /// `entry PATH [TITLE]`: a path that is not valid leaves the entry out; a title that is
@@ -213,10 +213,12 @@ extension SavedSession {
             let parts = line.split(separator: 0x20, omittingEmptySubsequences: false).dropFirst()
             afterEntry = true
             if line.starts(with: "span ".utf8) {
-                let numbers = parts.map { Int64(String(decoding: $0, as: UTF8.self)) }
-                let end = parts.last.map { $0.elementsEqual("-".utf8) } == true ? nil : numbers.last ?? nil
-                guard parts.count == 2, let start = numbers[0], start >= 0, start < 1 << 40,
-                      end.map({ $0 > start && $0 < 1 << 40 }) ?? (parts.last.map { $0.elementsEqual("-".utf8) } == true) else {
+                let values = parts.map { String(decoding: $0.prefix(24), as: UTF8.self) }
+                let limit: Int64 = 1 << 40  // 465 years of CD frames
+                let start = values.first.flatMap { Int64($0) }
+                let end = values.last.flatMap { Int64($0) }
+                guard values.count == 2, let start, (0..<limit).contains(start),
+                      values[1] == "-" || end.map({ $0 > start && $0 < limit }) == true else {
                     session.entries.removeLast()
                     leftOut.append(entryLines - 1)
                     afterEntry = false
@@ -226,8 +228,8 @@ extension SavedSession {
                 return
             }
             var tags = SongInfo.Tags()
-            guard parts.count == sheetFields.count else { return note(number, "tags: not \(sheetFields.count) fields; left out") }
-            for (field, part) in zip(sheetFields, parts) {
+            guard parts.count == SongInfo.Tags.fields.count else { return note(number, "tags: not \(SongInfo.Tags.fields.count) fields; left out") }
+            for (field, part) in zip(SongInfo.Tags.fields, parts) {
                 guard let decoded = percentDecoded(Array(part)), let text = String(validating: decoded, as: UTF8.self) else {
                     return note(number, "tags: not valid text; left out")
                 }
@@ -273,13 +275,6 @@ extension SavedSession {
                 }
             }
             fields[key] = number
-        }
-
-        /// A line as a note shows it: its first 60 bytes (the terminal's gate, `TerminalText`,
-        /// shows what is not printable).
-        private static func shown<Bytes: Collection<UInt8>>(_ line: Bytes) -> String {
-            let text = String(decoding: line.prefix(60), as: UTF8.self)
-            return line.count > 60 ? text + "…" : text
         }
     }
 }

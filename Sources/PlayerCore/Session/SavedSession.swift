@@ -34,10 +34,6 @@ public struct SavedSession: Equatable, Sendable {
 
     static let header = "tplayer saved session 1"
 
-    /// The fields of a `tags` line, in order (an empty one is a field the sheet does not give).
-    /// An older tplayer notes `span` and `tags` lines as unknown and plays the whole image.
-    static var sheetFields: [WritableKeyPath<SongInfo.Tags, String?>] { SongInfo.Tags.fields }
-
     /// The most numbers an `order` line holds (the rest go on the next ones).
     static let orderLineLength = 1000
 
@@ -55,11 +51,13 @@ public struct SavedSession: Equatable, Sendable {
             bytes += Array("entry ".utf8) + Self.percentEncoded(entry.path.bytes)
             if let title = entry.title { bytes += [0x20] + Self.percentEncoded(Array(title.utf8)) }
             bytes.append(0x0A)
-            // A CUE sheet's track: where it lies in its image, and what the sheet calls it.
+            // A CUE sheet's track: where it lies in its image, and what the sheet calls it (each
+            // field of `SongInfo.Tags.fields`, empty for one the sheet does not give). An older
+            // tplayer notes these lines as unknown and plays the whole image.
             if let span = entry.span { bytes += Array("span \(span.start) \(span.end.map(String.init) ?? "-")\n".utf8) }
             if let tags = entry.sheetTags {
                 bytes += Array("tags".utf8)
-                for field in Self.sheetFields { bytes += [0x20] + Self.percentEncoded(Array((tags[keyPath: field] ?? "").utf8)) }
+                for field in SongInfo.Tags.fields { bytes += [0x20] + Self.percentEncoded(Array((tags[keyPath: field] ?? "").utf8)) }
                 bytes.append(0x0A)
             }
         }
