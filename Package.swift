@@ -29,6 +29,8 @@ let package = Package(
         // libFLAC's headers (libflac-dev); libFLAC is loaded when the first FLAC song opens, not
         // linked (see its shim.h). The same for the other formats' libraries.
         .systemLibrary(name: "CFlac", providers: [.apt(["libflac-dev"])]),
+        .systemLibrary(name: "CVorbis", providers: [.apt(["libvorbis-dev"])]),
+        .systemLibrary(name: "COpus", providers: [.apt(["libopusfile-dev"])]),
 
         // libsoxr's header (libsoxr-dev); libsoxr is loaded when a song must be resampled for the
         // file -w writes, not linked (see its shim.h).
@@ -49,7 +51,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac", "CVorbis", "COpus"]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),

@@ -41,8 +41,8 @@ final class SongDecoder: AudioDecoder {
         switch codec {
         case .mpeg: throw .otherFormat(.mpegAudio)  // never asked: libmpg123 is `mpeg`
         case .flac: return try FlacDecoder()
-        case .vorbis: throw .otherFormat(.oggVorbis)
-        case .opus: throw .otherFormat(.opus)
+        case .vorbis: return try VorbisDecoder()
+        case .opus: return try OpusDecoder()
         case .ffmpeg: throw .notAudio
         }
     }

@@ -1,0 +1,150 @@
+import COpus
+import Files
+import PlayerCore
+
+/// libopusfile, loaded once, on first use (see COpus's shim.h for why it is not linked).
+enum OpusLibrary {
+    static let api: tp_opus? = {
+        var api = tp_opus()
+        return tp_opus_load(&api) == 0 ? api : nil
+    }()
+    static let name = String(cString: tp_opus_library())
+}
+
+/// Opus through libopusfile, the format's reference library, reading the descriptor tplayer
+/// opened (the callbacks in COpus's shim pread it). Opus is always decoded at 48 kHz.
+///
+/// opusfile does what the format asks of a player: it drops the pre-skip and trims the end to
+/// the last granule position (songs cut from one recording join without a gap), applies the
+/// header's output gain, and `op_pcm_seek` lands on the very sample. Its 16-bit conversion
+/// dithers by default (noise shaped, from a random seed); tplayer turns dithering off, so that
+/// the same song always gives the same samples (a seek gives what a decode from the start does):
+/// then `op_read` soft-clips and rounds each float sample to the nearest, exactly as
+/// `opusdec --no-dither` does, and the two write the same samples.
+///
+/// A chained stream whose next link has another channel count says `.newFormat`. Damage: a page
+/// whose CRC fails is dropped, and the samples it held are said as `.skipped` (see
+/// `OggStreamWatch`); a file cut short ends where its last whole page does. The R128 gains are
+/// read as ReplayGain (`ReplayGain(opus:)`).
+final class OpusDecoder: FormatDecoder {
+    private let api: tp_opus
+    private var handle: OpaquePointer?
+    private let source: UnsafeMutablePointer<tp_opus_source>
+    private var file: OpenFile?
+    private var ended = false
+    private var total: Int64?
+    private var format = PCMFormat(rate: 48000, channels: 2)
+    private var watch = OggStreamWatch()
+
+    init() throws(LoadFailure) {
+        guard let api = OpusLibrary.api else { throw .decoderMissing(OpusLibrary.name) }
+        self.api = api
+        source = .allocate(capacity: 1)
+        source.initialize(to: tp_opus_source(fd: -1, offset: 0))
+    }
+
+    deinit {
+        close()
+        source.deallocate()
+    }
+
+    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+        close()
+        source.pointee.fd = file.descriptor
+        var error: Int32 = 0
+        guard let opened = withUnsafePointer(to: api, { tp_opus_open($0, source, &error) }) else {
+            throw .damaged("libopusfile cannot open it (\(Self.describe(error)))")
+        }
+        handle = opened
+        self.file = file
+        api.set_dither_enabled?(opened, 0)
+        guard let head = api.head?(opened, -1)?.pointee, (1...8).contains(head.channel_count) else {
+            close()
+            throw .damaged("its Opus header has a channel count tplayer does not play")
+        }
+        format = PCMFormat(rate: 48000, channels: Int(head.channel_count))
+        let length = api.seekable?(opened) != 0 ? api.pcm_total?(opened, -1) ?? -1 : -1
+        total = length >= 0 ? length : nil
+        ended = false
+        watch.restart(at: 0)
+        var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: total)
+        if let tags = api.tags?(opened, -1)?.pointee {
+            let comments = VorbisComments(raw: oggComments(tags.user_comments, lengths: tags.comment_lengths, count: tags.comments))
+            song.tags = comments.tags
+            song.replayGain = ReplayGain(opus: comments)
+        }
+        song.codec = "Opus"
+        return OpenedSong(info: song, format: format)
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        if let held = watch.giveHeld(into: buffer, capacity: capacity, bytesPerFrame: format.bytesPerFrame) { return held }
+        guard let handle, !ended else { return .done }
+        while true {
+            guard capacity >= 16 else { return .data(bytes: 0) }
+            var link: Int32 = 0
+            let samples = Int32(clamping: capacity / 2)
+            let frames = api.read?(handle, buffer.assumingMemoryBound(to: Int16.self), samples, &link) ?? -129
+            if frames > 0 {
+                var change: PCMFormat?
+                if let head = api.head?(handle, link)?.pointee, Int(head.channel_count) != format.channels {
+                    guard (1...8).contains(head.channel_count) else {
+                        ended = true
+                        return .damaged(bytes: 0, reason: "a chained stream's Opus header has \(head.channel_count) channels")
+                    }
+                    format = PCMFormat(rate: 48000, channels: Int(head.channel_count))
+                    change = format
+                }
+                return watch.decoded(buffer, bytes: Int(frames) * format.bytesPerFrame, frames: Int64(frames),
+                                     tell: api.pcm_tell?(handle) ?? -1, formatChange: change, rate: format.rate)
+            }
+            if frames == 0 {
+                ended = true
+                return .done
+            }
+            if frames == TP_OP_HOLE, watch.hole() { continue }
+            ended = true
+            return .damaged(bytes: 0, reason: "libopusfile stopped decoding (\(Self.describe(frames)))")
+        }
+    }
+
+    func seek(toFrame frame: Int64) -> Int64? {
+        guard let handle, api.seekable?(handle) != 0 else { return nil }
+        var target = max(frame, 0)
+        if let total, target >= total {
+            target = total
+            ended = true
+            watch.restart(at: total)
+            return total
+        }
+        guard api.pcm_seek?(handle, target) == 0 else { return nil }
+        ended = false
+        watch.restart(at: target)
+        return target
+    }
+
+    func close() {
+        if let handle {
+            api.free?(handle)
+            self.handle = nil
+        }
+        watch.restart(at: 0)
+        file = nil
+    }
+
+    /// opusfile's error codes, in words.
+    private static func describe(_ code: Int32) -> String {
+        switch code {
+        case -128: "the file could not be read"
+        case -129, -130: "an internal error"
+        case -131: "an impossible request"
+        case -132: "no Opus stream in it"
+        case -133: "a damaged Opus header"
+        case -134: "an Opus version it does not know"
+        case -136: "a damaged packet"
+        case -137: "a damaged link of a chained stream"
+        case -139: "impossible timestamps"
+        default: "error \(code)"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CVorbis
+import Files
+import Glibc
+import PlayerCore
+
+/// libvorbisfile, loaded once, on first use (see CVorbis's shim.h for why it is not linked).
+enum VorbisLibrary {
+    static let api: tp_vorbis? = {
+        var api = tp_vorbis()
+        return tp_vorbis_load(&api) == 0 ? api : nil
+    }()
+    static let name = String(cString: tp_vorbis_library())
+}
+
+/// Ogg Vorbis through libvorbisfile, the format's reference library, reading the descriptor
+/// tplayer opened (the callbacks in CVorbis's shim pread it).
+///
+/// The samples are exactly what `oggdec` writes: both take them from `ov_read` asking for 16-bit
+/// signed words (vorbisfile rounds each float sample to the nearest and clips it), here in native
+/// byte order, which on the little-endian machines tplayer runs on is oggdec's WAV order.
+/// vorbisfile trims each stream to its granule positions (the encoder's priming and padding go),
+/// so songs cut from one recording join without a gap; `ov_pcm_seek` lands on the very sample, as
+/// a decode from the start gives it. A chained stream whose next link has another rate or channel
+/// count says `.newFormat`. Damage: a page whose CRC fails is dropped, and the samples it held are
+/// said as `.skipped` (see `OggStreamWatch`); a file cut short ends where its last whole page does.
+final class VorbisDecoder: FormatDecoder {
+    private let api: tp_vorbis
+    private let handle: UnsafeMutablePointer<OggVorbis_File>
+    private let source: UnsafeMutablePointer<tp_vorbis_source>
+    private var file: OpenFile?
+    private var isOpen = false
+    private var ended = false
+    private var total: Int64?
+    private var format = PCMFormat(rate: 44100, channels: 2)
+    private var watch = OggStreamWatch()
+    /// ov_read's byte order: the machine's.
+    private static let bigEndian: Int32 = 1.bigEndian == 1 ? 1 : 0
+
+    init() throws(LoadFailure) {
+        guard let api = VorbisLibrary.api else { throw .decoderMissing(VorbisLibrary.name) }
+        self.api = api
+        handle = .allocate(capacity: 1)
+        handle.initialize(to: OggVorbis_File())
+        source = .allocate(capacity: 1)
+        source.initialize(to: tp_vorbis_source(fd: -1, offset: 0))
+    }
+
+    deinit {
+        close()
+        handle.deallocate()
+        source.deallocate()
+    }
+
+    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+        close()
+        source.pointee.fd = file.descriptor
+        let status = withUnsafePointer(to: api) { tp_vorbis_open($0, handle, source) }
+        guard status == 0 else { throw .damaged("libvorbisfile cannot open it (\(Self.describe(Int(status))))") }
+        isOpen = true
+        self.file = file
+        guard let info = api.info?(handle, -1)?.pointee, (1...8).contains(info.channels), (1...768_000).contains(info.rate) else {
+            close()
+            throw .damaged("its Vorbis header is impossible")
+        }
+        format = PCMFormat(rate: info.rate, channels: Int(info.channels))
+        let length = api.seekable?(handle) != 0 ? api.pcm_total?(handle, -1) ?? -1 : -1
+        total = length >= 0 ? length : nil
+        ended = false
+        watch.restart(at: 0)
+        var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: total)
+        if let comment = api.comment?(handle, -1)?.pointee {
+            let comments = VorbisComments(raw: oggComments(comment.user_comments, lengths: comment.comment_lengths, count: comment.comments))
+            song.tags = comments.tags
+            song.replayGain = comments.replayGain
+        }
+        song.codec = "Ogg Vorbis"
+        return OpenedSong(info: song, format: format)
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        if let held = watch.giveHeld(into: buffer, capacity: capacity, bytesPerFrame: format.bytesPerFrame) { return held }
+        guard isOpen, !ended else { return .done }
+        while true {
+            // ov_read gives whole frames, none when fewer bytes than a frame are asked for (which
+            // it would say as the end): room for a frame of the widest link (8 channels).
+            guard capacity >= 16 else { return .data(bytes: 0) }
+            let room = Int32(clamping: capacity)
+            var link: Int32 = 0
+            let bytes = api.read?(handle, buffer.assumingMemoryBound(to: CChar.self), room, Self.bigEndian, 2, 1, &link) ?? Int(OV_EFAULT)
+            if bytes > 0 {
+                var change: PCMFormat?
+                if let info = api.info?(handle, -1)?.pointee, Int(info.channels) != format.channels || info.rate != format.rate {
+                    guard (1...8).contains(info.channels), (1...768_000).contains(info.rate) else {
+                        ended = true
+                        return .damaged(bytes: 0, reason: "a chained stream's Vorbis header is impossible")
+                    }
+                    format = PCMFormat(rate: info.rate, channels: Int(info.channels))
+                    change = format
+                }
+                let frames = Int64(bytes / format.bytesPerFrame)
+                return watch.decoded(buffer, bytes: bytes, frames: frames, tell: api.pcm_tell?(handle) ?? -1,
+                                     formatChange: change, rate: format.rate)
+            }
+            if bytes == 0 {
+                ended = true
+                return .done
+            }
+            if bytes == Int(OV_HOLE), watch.hole() { continue }
+            ended = true
+            return .damaged(bytes: 0, reason: "libvorbisfile stopped decoding (\(Self.describe(bytes)))")
+        }
+    }
+
+    func seek(toFrame frame: Int64) -> Int64? {
+        guard isOpen, api.seekable?(handle) != 0 else { return nil }
+        var target = max(frame, 0)
+        if let total, target >= total {
+            target = total
+            ended = true
+            watch.restart(at: total)
+            return total
+        }
+        guard api.pcm_seek?(handle, target) == 0 else { return nil }
+        ended = false
+        watch.restart(at: target)
+        return target
+    }
+
+    func close() {
+        if isOpen {
+            _ = api.clear?(handle)
+            isOpen = false
+        }
+        watch.restart(at: 0)
+        file = nil
+    }
+
+    /// vorbisfile's error codes, in words.
+    private static func describe(_ code: Int) -> String {
+        switch Int32(code) {
+        case OV_EREAD: "the file could not be read"
+        case OV_ENOTVORBIS: "no Vorbis stream in it"
+        case OV_EVERSION: "a Vorbis version it does not know"
+        case OV_EBADHEADER: "a damaged Vorbis header"
+        case OV_EBADLINK: "a damaged link of a chained stream"
+        case OV_EFAULT: "an internal error"
+        case OV_EINVAL: "an impossible request"
+        default: "error \(code)"
+        }
+    }
+}
