@@ -18,9 +18,15 @@ enum OpusLibrary {
 /// the last granule position (songs cut from one recording join without a gap), applies the
 /// header's output gain, and `op_pcm_seek` lands on the very sample. Its 16-bit conversion
 /// dithers by default (noise shaped, from a random seed); tplayer turns dithering off, so that
-/// the same song always gives the same samples (a seek gives what a decode from the start does):
-/// then `op_read` soft-clips and rounds each float sample to the nearest, exactly as
-/// `opusdec --no-dither` does, and the two write the same samples.
+/// the same song always gives the same samples: then `op_read` soft-clips and rounds each float
+/// sample to the nearest, exactly as `opusdec --no-dither` does, and the two write the same
+/// samples.
+///
+/// Seeks: after `op_pcm_seek`'s own pre-roll (80 ms, what the format promises converges), the
+/// decoder's state still differs from a decode from the start: measured on a sweep, by up to
+/// 4,200 (of 32,768) for 0.4 s, 5 after 0.2 s more, none after 0.5 s more. So a seek lands
+/// `preroll` (0.5 s) before the target and decodes up to it, giving exactly what a decode from
+/// the start gives (tested sample for sample), for about 3 ms of decoding.
 ///
 /// A chained stream whose next link has another channel count says `.newFormat`. Damage: a page
 /// whose CRC fails is dropped, and the samples it held are said as `.skipped` (see
@@ -35,17 +41,23 @@ final class OpusDecoder: FormatDecoder {
     private var total: Int64?
     private var format = PCMFormat(rate: 48000, channels: 2)
     private var watch = OggStreamWatch()
+    /// What a seek decodes before its target, at 48 kHz, and where it puts it.
+    private static let preroll: Int64 = 24000
+    private let scratch: UnsafeMutablePointer<Int16>
+    private static let scratchSamples = 5760 * 8
 
     init() throws(LoadFailure) {
         guard let api = OpusLibrary.api else { throw .decoderMissing(OpusLibrary.name) }
         self.api = api
         source = .allocate(capacity: 1)
         source.initialize(to: tp_opus_source(fd: -1, offset: 0))
+        scratch = .allocate(capacity: Self.scratchSamples)
     }
 
     deinit {
         close()
         source.deallocate()
+        scratch.deallocate()
     }
 
     func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
@@ -117,7 +129,17 @@ final class OpusDecoder: FormatDecoder {
             watch.restart(at: total)
             return total
         }
-        guard api.pcm_seek?(handle, target) == 0 else { return nil }
+        let start = max(target - Self.preroll, 0)
+        guard api.pcm_seek?(handle, start) == 0 else { return nil }
+        var position = start
+        while position < target {
+            let channels = Int64(api.head?(handle, -1)?.pointee.channel_count ?? 2)
+            let wanted = Int32(min((target - position) * channels, Int64(Self.scratchSamples) / channels * channels))
+            let frames = api.read?(handle, scratch, wanted, nil) ?? -129
+            if frames == TP_OP_HOLE { continue }
+            guard frames > 0 else { return nil }
+            position += Int64(frames)
+        }
         ended = false
         watch.restart(at: target)
         return target
