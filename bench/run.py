@@ -50,6 +50,21 @@ def flac_song(name, seconds, synth):
     return path
 
 
+def encoded(name, seconds, rate, encode):
+    """bench/out/NAME: `seconds` of pink noise with a tremolo at `rate`, piped as a WAV into
+    `encode` (a command whose last argument is the file it writes)."""
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        os.makedirs(out, exist_ok=True)
+        print(f"making {path} ({seconds} s)...", file=sys.stderr)
+        sox = subprocess.Popen(["sox", "-q", "-n", "-r", str(rate), "-c", "2", "-b", "16", "-t", "wav", "-", "synth",
+                                str(seconds), "pinknoise", "tremolo", "0.3", "60", "gain", "-12"], stdout=subprocess.PIPE)
+        subprocess.run(encode + [path + ".part"], stdin=sox.stdout, check=True)
+        sox.wait()
+        os.rename(path + ".part", path)
+    return path
+
+
 def flac_rows(wav):
     """Decoding a 10-minute FLAC: `tplayer -w` against `flac -d` (which checks the MD5 signature
     besides: tplayer -w does not), and the like for like, `--check` against `flac -t` (both decode
@@ -62,6 +77,19 @@ def flac_rows(wav):
     t, f = side_by_side([TPLAYER, "--check", ten], ["flac", "-s", "-t", ten])
     row("FLAC: decode 10 min checking its MD5 (--check / flac -t)", f"{t:.3f} s", f"{f:.3f} s", f"{t / f:.3f}",
         "≤ 1.05", t / f <= 1.05)
+
+
+def pcm(path):
+    """The bytes of a WAV file's data chunk (headers differ between writers, samples must not)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    offset = 12
+    while offset + 8 <= len(data):
+        size = int.from_bytes(data[offset + 4:offset + 8], "little")
+        if data[offset:offset + 4] == b"data":
+            return data[offset + 8:offset + 8 + size]
+        offset += 8 + size + (size & 1)
+    return b""
 
 
 def cpu(command, env=None):
@@ -150,6 +178,21 @@ def main():
     same = subprocess.run(["cmp", "-s", wav("t-ten"), wav("m-ten")]).returncode == 0
     row("decode 10 min to WAV (-w)" + ("" if same else " — BYTES DIFFER"), f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}",
         "≤ 1.05, same bytes", t / m <= 1.05 and same)
+
+    # 4b. Decoding 10 minutes of Ogg Vorbis and of Opus to WAV, against the formats' reference
+    # decoders writing a WAV: oggdec (both take ov_read's 16-bit words) and opusdec at 48 kHz
+    # without dither (tplayer turns opusfile's dither off).
+    vorbis = encoded("ten-minutes.ogg", 600, 44100, ["oggenc", "-Q", "-", "-o"])
+    opus = encoded("ten-minutes.opus", 600, 48000, ["opusenc", "--quiet", "-"])
+    for label, song, said, reference in (
+            ("Ogg Vorbis", vorbis, "oggdec -o", lambda out: ["oggdec", "-Q", "-o", out, vorbis]),
+            ("Opus", opus, "opusdec --rate 48000 --no-dither",
+             lambda out: ["opusdec", "--quiet", "--rate", "48000", "--no-dither", opus, out])):
+        ours, theirs = wav("t-" + label.split()[-1].lower()), wav("r-" + label.split()[-1].lower())
+        t, r = side_by_side([TPLAYER, "-q", "--force", "-w", ours, song], reference(theirs))
+        same = pcm(ours) == pcm(theirs)
+        row(f"decode 10 min of {label} to WAV (-w) vs {said}" + ("" if same else " — SAMPLES DIFFER"), f"{t:.3f} s",
+            f"{r:.3f} s", f"{t / r:.3f}", "≤ 1.05, same samples", t / r <= 1.05 and same)
 
     # 5. --check against mpg123 -t: decoding to nothing.
     t, m = side_by_side([TPLAYER, "--check", ten], ["mpg123", "-q", "-t", ten])

@@ -1,21 +1,36 @@
 import PlayerCore
 
-/// What the Ogg decoders (`VorbisDecoder`, `OpusDecoder`) keep between reads: where the stream
-/// is, in frames, by the library's own count (vorbisfile's and opusfile's, which follow the
-/// pages' granule positions), what it has said, and PCM held back while something is said first.
+/// One call of vorbisfile's or opusfile's read, as the Ogg decoders give it to `OggStreamWatch`.
+enum OggStep {
+    /// `bytes` decoded, in `format` (the current link's), the library now counting `tell`.
+    case data(bytes: Int, format: PCMFormat, tell: Int64)
+    case end
+    /// A page was dropped (its CRC failed): OV_HOLE, OP_HOLE.
+    case hole
+    case failed(String)
+}
+
+/// What the Ogg decoders (`VorbisDecoder`, `OpusDecoder`) share: filling the buffer from the
+/// library's reads, which give one packet at a time (a few kilobytes: the engine's buffer is
+/// filled from several, so that the pipeline is not crossed per packet), where the stream is,
+/// what has been said, and the PCM held back while something is said first.
 ///
-/// Both libraries drop a page whose CRC fails and report the hole (OV_HOLE, OP_HOLE); their count
-/// of frames goes on from before the hole until the next page that carries a granule position,
-/// where it jumps by what was lost. The jump is the skip's length, said as `.skipped` before the
-/// samples that follow it (so within a page of the damage, not on its very sample).
+/// Both libraries drop a page whose CRC fails and report the hole; their count of frames (from
+/// the pages' granule positions) goes on from before the hole until the next page that carries a
+/// granule position, where it jumps by what was lost. The jump is the skip's length, said as
+/// `.skipped` before the samples that follow it (so within a page of the damage, not on its very
+/// sample).
 struct OggStreamWatch {
+    /// The format said last: a link in another format is said (`.newFormat`) before its samples.
+    var format = PCMFormat(rate: 44100, channels: 2)
     /// The frame the next sample given out is, by the library's count.
     private(set) var position: Int64 = 0
     /// A hole was reported and its length is not known yet.
     private var holeOpen = false
     /// Holes reported in a row with no sample between: a file of nothing but damage ends.
     private var holesInARow = 0
-    /// Samples decoded and held back while a `.skipped` or `.newFormat` is said first.
+    /// What is said at the next read, before the samples held back.
+    private var toSay: DecodeResult?
     private var held: [UInt8] = []
     private var heldTaken = 0
 
@@ -24,48 +39,66 @@ struct OggStreamWatch {
         position = frame
         holeOpen = false
         holesInARow = 0
+        toSay = nil
         held = []
         heldTaken = 0
     }
 
-    /// The library reported a hole; false when there were too many in a row to go on.
-    mutating func hole() -> Bool {
-        holeOpen = true
-        holesInARow += 1
-        return holesInARow < 10_000
-    }
-
-    /// Gives out held-back samples, if any, into `buffer`.
-    mutating func giveHeld(into buffer: UnsafeMutableRawPointer, capacity: Int, bytesPerFrame: Int) -> DecodeResult? {
-        guard heldTaken < held.count else { return nil }
-        let bytes = min(held.count - heldTaken, capacity / bytesPerFrame * bytesPerFrame)
-        held.withUnsafeBytes { bytesHeld in
-            if let base = bytesHeld.baseAddress { buffer.copyMemory(from: base + heldTaken, byteCount: bytes) }
+    /// Fills `buffer` with whole frames from `step` (one library read into the pointer, with
+    /// room for the bytes given), or says what comes first.
+    mutating func read(into buffer: UnsafeMutableRawPointer, capacity: Int,
+                       step: (UnsafeMutableRawPointer, Int) -> OggStep) -> DecodeResult {
+        if let said = toSay {
+            toSay = nil
+            return said
         }
-        heldTaken += bytes
-        if heldTaken == held.count { held = [] }
-        return .data(bytes: bytes)
-    }
-
-    /// `bytes` were just decoded into `buffer` (`frames` frames) and the library now counts
-    /// `tell`: what to say. A new format or a skip is said first, the samples held back for the
-    /// next read.
-    mutating func decoded(_ buffer: UnsafeMutableRawPointer, bytes: Int, frames: Int64, tell: Int64,
-                          formatChange: PCMFormat?, rate: Int) -> DecodeResult {
-        holesInARow = 0
-        let expected = position + frames
-        position = tell >= 0 ? tell : expected
-        var said: DecodeResult?
-        if let formatChange {
-            said = .newFormat(formatChange)
-        } else if holeOpen, tell > expected {
-            holeOpen = false
-            said = .skipped(seconds: Double(tell - expected) / Double(rate))
+        if heldTaken < held.count {
+            let bytes = min(held.count - heldTaken, capacity / format.bytesPerFrame * format.bytesPerFrame)
+            held.withUnsafeBytes { bytesHeld in
+                if let base = bytesHeld.baseAddress { buffer.copyMemory(from: base + heldTaken, byteCount: bytes) }
+            }
+            heldTaken += bytes
+            if heldTaken == held.count { held = [] }
+            return .data(bytes: bytes)
         }
-        guard let said else { return .data(bytes: bytes) }
-        held = Array(UnsafeRawBufferPointer(start: buffer, count: bytes))
-        heldTaken = 0
-        return said
+        var filled = 0
+        // The libraries give whole frames, none when fewer bytes than a frame are asked for
+        // (which they would say as the end): room for a frame of the widest link (8 channels).
+        while capacity - filled >= 16 {
+            switch step(buffer + filled, capacity - filled) {
+            case .data(let bytes, let now, let tell):
+                holesInARow = 0
+                let expected = position + Int64(bytes / now.bytesPerFrame)
+                position = tell >= 0 ? tell : expected
+                var said: DecodeResult?
+                if now != format {
+                    format = now
+                    said = .newFormat(now)
+                } else if holeOpen, tell > expected {
+                    holeOpen = false
+                    said = .skipped(seconds: Double(tell - expected) / Double(now.rate))
+                }
+                guard let said else {
+                    filled += bytes
+                    continue
+                }
+                held = Array(UnsafeRawBufferPointer(start: buffer + filled, count: bytes))
+                heldTaken = 0
+                guard filled > 0 else { return said }
+                toSay = said
+                return .data(bytes: filled)
+            case .end:
+                if filled == 0 { return .done }
+                return .data(bytes: filled)  // and `.done` at the next read, the library at its end
+            case .hole:
+                holeOpen = true
+                holesInARow += 1
+                if holesInARow >= 10_000 { return .damaged(bytes: filled, reason: "nothing but damage after it") }
+            case .failed(let reason):
+                return .damaged(bytes: filled, reason: reason)
+            }
+        }
+        return .data(bytes: filled)
     }
 }
 

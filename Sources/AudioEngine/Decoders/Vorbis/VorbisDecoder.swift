@@ -31,7 +31,6 @@ final class VorbisDecoder: FormatDecoder {
     private var isOpen = false
     private var ended = false
     private var total: Int64?
-    private var format = PCMFormat(rate: 44100, channels: 2)
     private var watch = OggStreamWatch()
     /// ov_read's byte order: the machine's.
     private static let bigEndian: Int32 = 1.bigEndian == 1 ? 1 : 0
@@ -62,10 +61,11 @@ final class VorbisDecoder: FormatDecoder {
             close()
             throw .damaged("its Vorbis header is impossible")
         }
-        format = PCMFormat(rate: info.rate, channels: Int(info.channels))
+        let format = PCMFormat(rate: info.rate, channels: Int(info.channels))
         let length = api.seekable?(handle) != 0 ? api.pcm_total?(handle, -1) ?? -1 : -1
         total = length >= 0 ? length : nil
         ended = false
+        watch.format = format
         watch.restart(at: 0)
         var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: total)
         if let comment = api.comment?(handle, -1)?.pointee {
@@ -78,36 +78,21 @@ final class VorbisDecoder: FormatDecoder {
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
-        if let held = watch.giveHeld(into: buffer, capacity: capacity, bytesPerFrame: format.bytesPerFrame) { return held }
-        guard isOpen, !ended else { return .done }
-        while true {
-            // ov_read gives whole frames, none when fewer bytes than a frame are asked for (which
-            // it would say as the end): room for a frame of the widest link (8 channels).
-            guard capacity >= 16 else { return .data(bytes: 0) }
-            let room = Int32(clamping: capacity)
+        watch.read(into: buffer, capacity: capacity) { room, bytes in
+            guard isOpen, !ended else { return .end }
             var link: Int32 = 0
-            let bytes = api.read?(handle, buffer.assumingMemoryBound(to: CChar.self), room, Self.bigEndian, 2, 1, &link) ?? Int(OV_EFAULT)
-            if bytes > 0 {
-                var change: PCMFormat?
-                if let info = api.info?(handle, -1)?.pointee, Int(info.channels) != format.channels || info.rate != format.rate {
-                    guard (1...8).contains(info.channels), (1...768_000).contains(info.rate) else {
-                        ended = true
-                        return .damaged(bytes: 0, reason: "a chained stream's Vorbis header is impossible")
-                    }
-                    format = PCMFormat(rate: info.rate, channels: Int(info.channels))
-                    change = format
+            let got = api.read?(handle, room.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes), Self.bigEndian, 2, 1, &link)
+                ?? Int(OV_EFAULT)
+            if got > 0 {
+                guard let info = api.info?(handle, -1)?.pointee, (1...8).contains(info.channels), (1...768_000).contains(info.rate) else {
+                    ended = true
+                    return .failed("a chained stream's Vorbis header is impossible")
                 }
-                let frames = Int64(bytes / format.bytesPerFrame)
-                return watch.decoded(buffer, bytes: bytes, frames: frames, tell: api.pcm_tell?(handle) ?? -1,
-                                     formatChange: change, rate: format.rate)
+                return .data(bytes: got, format: PCMFormat(rate: info.rate, channels: Int(info.channels)), tell: api.pcm_tell?(handle) ?? -1)
             }
-            if bytes == 0 {
-                ended = true
-                return .done
-            }
-            if bytes == Int(OV_HOLE), watch.hole() { continue }
+            if got == Int(OV_HOLE) { return .hole }
             ended = true
-            return .damaged(bytes: 0, reason: "libvorbisfile stopped decoding (\(Self.describe(bytes)))")
+            return got == 0 ? .end : .failed("libvorbisfile stopped decoding (\(Self.describe(got)))")
         }
     }
 
