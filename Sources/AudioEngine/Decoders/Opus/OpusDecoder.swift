@@ -100,6 +100,7 @@ final class OpusDecoder: FormatDecoder {
                     ended = true
                     return .failed("a chained stream's Opus header has a channel count tplayer does not play")
                 }
+                VorbisChannelOrder.toWAV(room.assumingMemoryBound(to: Int16.self), frames: Int(frames), channels: Int(channels))
                 return .data(bytes: Int(frames) * Int(channels) * 2, format: PCMFormat(rate: 48000, channels: Int(channels)),
                              tell: api.pcm_tell?(handle) ?? -1)
             }

@@ -88,6 +88,7 @@ final class VorbisDecoder: FormatDecoder {
                     ended = true
                     return .failed("a chained stream's Vorbis header is impossible")
                 }
+                VorbisChannelOrder.toWAV(room.assumingMemoryBound(to: Int16.self), frames: got / (2 * Int(info.channels)), channels: Int(info.channels))
                 return .data(bytes: got, format: PCMFormat(rate: info.rate, channels: Int(info.channels)), tell: api.pcm_tell?(handle) ?? -1)
             }
             if got == Int(OV_HOLE) { return .hole }
