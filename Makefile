@@ -16,8 +16,8 @@ BIN          := .build/release/tplayer
 # sd-bus (libsystemd-dev) builds MPRIS;
 # libpulse-dev the native PulseAudio output.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev \
-               libopusfile-dev
-TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools time python3 python3-venv \
+                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev
+TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -32,6 +32,10 @@ let package = Package(
         .systemLibrary(name: "CVorbis", providers: [.apt(["libvorbis-dev"])]),
         .systemLibrary(name: "COpus", providers: [.apt(["libopusfile-dev"])]),
 
+        // FFmpeg's headers (libavformat, libavcodec, libswresample); the libraries are loaded when
+        // the first song that only FFmpeg plays opens (AAC, ALAC, WAV, AIFF…), not linked.
+        .systemLibrary(name: "CAv", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev"])]),
+
         // libsoxr's header (libsoxr-dev); libsoxr is loaded when a song must be resampled for the
         // file -w writes, not linked (see its shim.h).
         .systemLibrary(name: "CSoxr", providers: [.apt(["libsoxr-dev"])]),
@@ -51,7 +55,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac", "CVorbis", "COpus"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac", "CVorbis", "COpus", "CAv"]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),

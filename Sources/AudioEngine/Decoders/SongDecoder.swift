@@ -43,7 +43,7 @@ final class SongDecoder: AudioDecoder {
         case .flac: return try FlacDecoder()
         case .vorbis: return try VorbisDecoder()
         case .opus: return try OpusDecoder()
-        case .ffmpeg: throw .notAudio
+        case .ffmpeg: return try FFmpegDecoder()
         }
     }
 
@@ -71,25 +71,36 @@ final class SongDecoder: AudioDecoder {
         close()
         let (opened, size) = try SongFile.open(path)
         let content = SongFile.content(of: opened)
-        guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
+        guard var codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
         songFactor = 1
         if codec == .mpeg {
-            var song = try mpeg.open(opened, size: size, path: path)
-            song.info.replayGain = ReplayGain(song.info.id3)
-            // libmpg123 applies the gain and prevents clipping; the pre-amp goes with the volume.
-            let decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
-            if decibels != 0 {
-                songFactor = pow(10, replayGain.preamp / 20)
-                song.info.appliedGain = decibels + replayGain.preamp
+            do {
+                var song = try mpeg.open(opened, size: size, path: path)
+                song.info.replayGain = ReplayGain(song.info.id3)
+                // libmpg123 applies the gain and prevents clipping; the pre-amp goes with the volume.
+                let decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
+                if decibels != 0 {
+                    songFactor = pow(10, replayGain.preamp / 20)
+                    song.info.appliedGain = decibels + replayGain.preamp
+                }
+                mpeg.setVolume(volume * songFactor)
+                return song
+            } catch .notAudio where content == nil {
+                // Nothing known by its first bytes, and no MPEG audio: FFmpeg may know it (CAF,
+                // AC-3…); it says `.notAudio` too unless it is sure.
+                mpeg.close()
+                codec = .ffmpeg
             }
-            mpeg.setVolume(volume * songFactor)
-            return song
         }
         let decoder: FormatDecoder
         if let made = decoders[codec] {
             decoder = made
         } else {
-            decoder = try make(codec)
+            do {
+                decoder = try make(codec)
+            } catch .decoderMissing where content == nil {
+                throw .notAudio
+            }
             decoders[codec] = decoder
         }
         let song = try decoder.open(opened, size: size, path: path, verifies: verifies)

@@ -1,0 +1,129 @@
+import CAv
+import Files
+import PlayerCore
+
+/// FFmpeg's libraries, loaded once, on first use (see CAv's shim.h for why they are not linked).
+enum FFmpegLibrary {
+    static let api: tp_av? = {
+        var api = tp_av()
+        return tp_av_load(&api) == 0 ? api : nil
+    }()
+    static let name = String(cString: tp_av_library())
+}
+
+/// Every format no other library decodes, through FFmpeg, as cmus and mpv play them: AAC and
+/// ALAC in MP4, WAV, AIFF, AU, Monkey's Audio, WavPack, WMA, Matroska, ADTS, TTA, Musepack, other
+/// codecs in Ogg, and (when nothing else knows the file) whatever FFmpeg recognises with
+/// certainty, such as CAF or AC-3. The samples are what `ffmpeg -i song -f s16le -` writes
+/// (libswresample with its defaults), up to the song's declared end: an MP4's edit list or
+/// iTunSMPB cuts the encoder's priming (FFmpeg does) and its padding (FFmpeg 5.1 does not), so
+/// AAC tracks join without a gap. Seeks land on the very sample, by the frames' timestamps.
+///
+/// Damage: a packet the decoder refuses is skipped and said once per place, as `.skipped`; so
+/// many failures in a row (FFmpeg can fail at every call, forever) end the song as `.damaged`.
+/// The decoding loop is in the shim, in C (song.h).
+final class FFmpegDecoder: FormatDecoder {
+    /// The song's state, in C: the contexts, the converted frame, the counts (allocated once,
+    /// the sample buffer reused from song to song).
+    private let song: UnsafeMutablePointer<tp_av_song>
+    private var file: OpenFile?
+    private var format = PCMFormat(rate: 44100, channels: 2)
+    /// Places of damage said, and the samples lost there said.
+    private var errorsSaid: UInt32 = 0
+    private var lostSaid: Int64 = 0
+
+    init() throws(LoadFailure) {
+        guard let api = FFmpegLibrary.api else { throw .decoderMissing(FFmpegLibrary.name) }
+        song = .allocate(capacity: 1)
+        song.initialize(to: tp_av_song())
+        song.pointee.api = api
+    }
+
+    deinit {
+        close()
+        free(song.pointee.pcm)
+        song.deallocate()
+    }
+
+    /// Opens `file`. A file whose first bytes say nothing known (tried here after libmpg123
+    /// found no MPEG audio in it) must be recognised with certainty, and is `.notAudio` if not.
+    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+        close()
+        let content = SongFile.content(of: file)
+        let known = content.map { Codec($0) == .ffmpeg } ?? false
+        let status = tp_av_open(song, file.descriptor, known ? 0 : 1)
+        guard status == 0 else {
+            close()
+            throw failure(status, known: known)
+        }
+        self.file = file
+        let state = song.pointee
+        format = PCMFormat(rate: Int(state.rate), channels: Int(state.channels))
+        guard let context = state.format else { throw .damaged("FFmpeg opened nothing") }
+        let details = FFmpegSongInfo(api: state.api, context: context, stream: Int(state.stream), rate: state.rate)
+        song.pointee.end = details.end ?? -1
+        errorsSaid = 0
+        lostSaid = 0
+        var info = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: details.totalFrames)
+        info.tags = details.comments.tags
+        info.replayGain = details.replayGain
+        info.codec = details.codec
+        return OpenedSong(info: info, format: format)
+    }
+
+    /// What a failed open means to the user.
+    private func failure(_ status: Int32, known: Bool) -> LoadFailure {
+        switch status {
+        case Int32(TP_AV_NOT_AUDIO):
+            return known ? .damaged("FFmpeg finds no audio it can decode in it") : .notAudio
+        case Int32(TP_AV_NO_DECODER):
+            return .damaged("FFmpeg has no decoder for its audio")
+        default:
+            return .damaged("FFmpeg cannot read it (\(message(status)))")
+        }
+    }
+
+    /// FFmpeg's own words for an error code.
+    private func message(_ code: Int32) -> String {
+        var text = [CChar](repeating: 0, count: 128)
+        guard song.pointee.api.strerror?(code, &text, text.count) == 0 else { return "error \(code)" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
+        let state = song.pointee
+        if state.errors > errorsSaid {
+            errorsSaid = state.errors
+            let lost = max(state.lost - lostSaid, 1024)
+            lostSaid = state.lost
+            return .skipped(seconds: Double(lost) / Double(format.rate))
+        }
+        let frames = capacity / format.bytesPerFrame
+        guard frames > 0 else { return .data(bytes: 0) }
+        let result = tp_av_read(song, buffer.assumingMemoryBound(to: Int16.self), Int32(min(frames, Int(Int32.max))))
+        switch result {
+        case 1...:
+            return .data(bytes: Int(result) * format.bytesPerFrame)
+        case Int32(TP_AV_NEW_FORMAT):
+            format = PCMFormat(rate: Int(song.pointee.rate), channels: Int(song.pointee.channels))
+            return .newFormat(format)
+        case Int32(TP_AV_DAMAGED):
+            return .damaged(bytes: 0, reason: "FFmpeg stopped decoding (\(message(song.pointee.last_error)))")
+        default:
+            return .done
+        }
+    }
+
+    func seek(toFrame frame: Int64) -> Int64? {
+        guard file != nil else { return nil }
+        let landed = tp_av_seek(song, max(frame, 0))
+        errorsSaid = song.pointee.errors
+        lostSaid = song.pointee.lost
+        return landed < 0 ? nil : landed
+    }
+
+    func close() {
+        tp_av_close(song)
+        file = nil
+    }
+}
