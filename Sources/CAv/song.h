@@ -37,6 +37,7 @@ typedef struct tp_av_song {
     AVFormatContext *format;
     AVIOContext *io;
     AVCodecContext *codec;
+    const AVCodec *decoder;
     struct SwrContext *swr;
     AVPacket *packet;
     AVFrame *frame;
@@ -182,6 +183,18 @@ static inline int64_t tp_av_frame_position(tp_av_song *s) {
     return s->api.rescale_q(pts, s->time_base, (AVRational){1, s->frame->sample_rate}) - s->origin;
 }
 
+/// A new decoder for the stream, as the ffmpeg command makes it (the packets' time base given).
+static inline int tp_av_start_codec(tp_av_song *s) {
+    const tp_av *api = &s->api;
+    AVStream *stream = s->format->streams[s->stream];
+    api->codec_free(&s->codec);
+    if (!(s->codec = api->codec_alloc(s->decoder))) return AVERROR(ENOMEM);
+    int result = api->parameters_to_context(s->codec, stream->codecpar);
+    if (result < 0) return result;
+    s->codec->pkt_timebase = stream->time_base;
+    return api->codec_open(s->codec, s->decoder, NULL);
+}
+
 /// Frees the song's contexts (not the sample buffer, kept for the next song).
 static inline void tp_av_close(tp_av_song *s) {
     const tp_av *api = &s->api;
@@ -238,10 +251,8 @@ static inline int tp_av_open(tp_av_song *s, int fd, int strict) {
         if ((int)i != s->stream) s->format->streams[i]->discard = AVDISCARD_ALL;
     AVStream *stream = s->format->streams[s->stream];
     s->time_base = stream->time_base;
-    if (!(s->codec = api->codec_alloc(decoder))) return AVERROR(ENOMEM);
-    if ((result = api->parameters_to_context(s->codec, stream->codecpar)) < 0) return result;
-    s->codec->pkt_timebase = stream->time_base;
-    if ((result = api->codec_open(s->codec, decoder, NULL)) < 0) return result;
+    s->decoder = decoder;
+    if ((result = tp_av_start_codec(s)) < 0) return result;
     if (!(s->packet = api->packet_alloc()) || !(s->frame = api->frame_alloc())) return AVERROR(ENOMEM);
     s->rate = s->codec->sample_rate;
     result = tp_av_next_frame(s);
@@ -307,23 +318,25 @@ static inline int64_t tp_av_seek(tp_av_song *s, int64_t target) {
     int64_t preroll = s->rate / 5;
     if (s->codec->frame_size * 2 > preroll) preroll = s->codec->frame_size * 2;
     for (int attempt = 0; attempt < 3; attempt++) {
-        int64_t from = attempt == 2 ? 0 : target - (preroll << (3 * attempt));
-        if (from < 0) from = 0;
+        // Before the target by the preroll, then further back; a time before the first packet
+        // (the MP4 priming's packet is stamped before 0) gives the first.
+        int64_t from = target - (preroll << (3 * attempt));
         int64_t timestamp = api->rescale_q(s->origin + from, (AVRational){1, s->rate}, s->time_base);
-        if (from == 0 && s->format->streams[s->stream]->start_time != AV_NOPTS_VALUE)
-            timestamp = s->format->streams[s->stream]->start_time;
         if (api->seek_frame(s->format, s->stream, timestamp, AVSEEK_FLAG_BACKWARD) < 0) {
             if (from > 0) continue;
             if (api->seek_frame(s->format, -1, 0, AVSEEK_FLAG_BYTE) < 0) return -1;
         }
-        api->flush_buffers(s->codec);
+        // A new decoder rather than a flushed one: a flush leaves some of its state as the
+        // last packet set it (AAC's window shapes), and the start would not decode as it does
+        // from a fresh one.
+        if (tp_av_start_codec(s) < 0) return -1;
         s->draining = s->ended = 0;
         s->failures = 0;
         s->pcm_frames = s->pcm_taken = 0;
         int result = tp_av_next_frame(s);
         int64_t position = result > 0 ? tp_av_frame_position(s) : INT64_MIN;
         if (result > 0 && position == INT64_MIN) position = from;  // no timestamps: trust the seek
-        if (result > 0 && position > target && from > 0) continue;  // landed after it: further back
+        if (result > 0 && position > target && attempt < 2) continue;  // landed after it: further back
         while (result > 0) {
             int64_t frames = s->frame->nb_samples;
             if (position + frames > target) {

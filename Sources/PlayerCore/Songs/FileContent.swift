@@ -21,6 +21,8 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     case adts
     case tta
     case musepack
+    /// Core Audio Format (Apple's container: ALAC, AAC, PCM…).
+    case caf
     case m3u
     case pls
     case png
@@ -59,6 +61,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .matroska }
         if starts("TTA1") { return .tta }
         if starts("MPCK") || starts("MP+") { return .musepack }
+        if starts("caff") { return .caf }
         // ADTS: a 12-bit sync and layer 0, which no MPEG audio frame has.
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .adts }
         if bytes.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return .asf }
@@ -87,7 +90,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     public var isAudio: Bool {
         switch self {
         case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf,
-             .matroska, .adts, .tta, .musepack: true
+             .matroska, .adts, .tta, .musepack, .caf: true
         case .m3u, .pls, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
@@ -97,7 +100,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     public var isKeptMedia: Bool {
         switch self {
         case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .aiff, .ape, .wavPack, .asf, .matroska, .adts,
-             .tta, .musepack, .m3u, .pls: true
+             .tta, .musepack, .caf, .m3u, .pls: true
         case .wav, .au, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
@@ -121,6 +124,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         case .adts: "AAC audio"
         case .tta: "TTA audio"
         case .musepack: "Musepack audio"
+        case .caf: "Core Audio (CAF) audio"
         case .m3u: "an M3U playlist"
         case .pls: "a PLS playlist"
         case .png: "a PNG image"
