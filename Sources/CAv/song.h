@@ -326,9 +326,9 @@ static inline int64_t tp_av_seek(tp_av_song *s, int64_t target) {
             if (from > 0) continue;
             if (api->seek_frame(s->format, -1, 0, AVSEEK_FLAG_BYTE) < 0) return -1;
         }
-        // A new decoder rather than a flushed one: a flush leaves some of its state as the
-        // last packet set it (AAC's window shapes), and the start would not decode as it does
-        // from a fresh one.
+        // A new decoder rather than a flushed one: a flush leaves some of its state where the
+        // last packet left it (AAC's noise generator for PNS), and the start would not decode
+        // as it does from a fresh one.
         if (tp_av_start_codec(s) < 0) return -1;
         s->draining = s->ended = 0;
         s->failures = 0;
