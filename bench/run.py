@@ -4,7 +4,7 @@
 Every timing is the CPU time (user + system) of the whole process, from the kernel (`wait4`),
 the median of RUNS runs, the two players interleaved run by run; peak RSS is GNU time's. The songs are generated here
 with sox and lame (bench/out/, not committed): a 1 s song, a 10-minute and a 60-minute VBR one,
-a 30 s tone, and a 10-minute FLAC (flac). Live playing goes to a private PulseAudio server with a null sink.
+a 30 s tone, a 10-minute FLAC (flac), and a 10-minute AAC (.m4a) by ffmpeg. Live playing goes to a private PulseAudio server with a null sink.
 
 Usage: run.py TPLAYER [RUNS]      (writes the table to stdout and to bench/out/table.md)
 """
@@ -60,6 +60,21 @@ def encoded(name, seconds, rate, encode):
         sox = subprocess.Popen(["sox", "-q", "-n", "-r", str(rate), "-c", "2", "-b", "16", "-t", "wav", "-", "synth",
                                 str(seconds), "pinknoise", "tremolo", "0.3", "60", "gain", "-12"], stdout=subprocess.PIPE)
         subprocess.run(encode + [path + ".part"], stdin=sox.stdout, check=True)
+        sox.wait()
+        os.rename(path + ".part", path)
+    return path
+
+
+def aac(name, seconds, synth):
+    """bench/out/NAME.m4a: `seconds` of sox's `synth` arguments, encoded by ffmpeg's AAC at 160 kb/s."""
+    path = os.path.join(out, name + ".m4a")
+    if not os.path.exists(path):
+        os.makedirs(out, exist_ok=True)
+        print(f"making {path} ({seconds} s)...", file=sys.stderr)
+        sox = subprocess.Popen(["sox", "-q", "-n", "-r", "44100", "-c", "2", "-b", "16", "-t", "wav", "-",
+                                "synth", str(seconds)] + synth, stdout=subprocess.PIPE)
+        subprocess.run(["ffmpeg", "-v", "quiet", "-f", "wav", "-i", "-", "-c:a", "aac", "-b:a", "160k", "-f", "mp4",
+                        path + ".part"], stdin=sox.stdout, check=True)
         sox.wait()
         os.rename(path + ".part", path)
     return path
@@ -200,6 +215,18 @@ def main():
 
     # 5b. FLAC, against the flac tool.
     flac_rows(wav)
+
+    # 5c. AAC in MP4 through FFmpeg's libraries, against the ffmpeg command writing a WAV with one
+    # decoding thread (the AAC decoder has no threads; ffmpeg 5.1 reads one input on its main
+    # thread). tplayer stops at the edit list's end, ffmpeg 5.1 writes the encoder's padding too:
+    # the same bytes up to there.
+    m4a = aac("ten-minutes-aac", 600, ["pinknoise", "tremolo", "0.3", "60", "gain", "-12"])
+    t, m = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-aac"), m4a],
+                        ["ffmpeg", "-v", "quiet", "-threads", "1", "-y", "-i", m4a, wav("f-aac")])
+    ours, theirs = pcm(wav("t-aac")), pcm(wav("f-aac"))
+    same = len(ours) == 600 * 44100 * 4 and theirs.startswith(ours)
+    row("decode 10 min AAC (.m4a) to WAV, vs ffmpeg -threads 1" + ("" if same else " — BYTES DIFFER"),
+        f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.3f}", "≤ 1.05, same bytes", t / m <= 1.05 and same)
 
     # 6. Peak RSS, 1 s to 60 minutes (the most of RUNS runs each).
     def most(command):
