@@ -129,3 +129,21 @@ struct FFmpegDecoderTests {
         #expect(at > 1.5 && at < declared && declared == 3, "\(at) of \(declared)")
     }
 }
+
+/// The pieces of FFmpeg's song information that need no file.
+struct FFmpegSongInfoTests {
+    @Test func iTunSMPBGivesTheSongsLength() {
+        #expect(FFmpegSongInfo.iTunesLength(" 00000000 00000840 000001CA 00000000003F31F6 00000000 00000000") == 0x3F31F6)
+        #expect(FFmpegSongInfo.iTunesLength(" 00000000 00000840 000001CA") == nil)
+        #expect(FFmpegSongInfo.iTunesLength(" 00000000 00000840 000001CA zz") == nil)
+        #expect(FFmpegSongInfo.iTunesLength(nil) == nil)
+    }
+
+    @Test func theCodecIsNamedWithItsContainer() {
+        #expect(FFmpegSongInfo.name(codec: "aac", container: "mov,mp4,m4a,3gp,3g2,mj2", bits: 0) == "AAC (MP4)")
+        #expect(FFmpegSongInfo.name(codec: "pcm_s24le", container: "wav", bits: 24) == "WAV, 24 bits")
+        #expect(FFmpegSongInfo.name(codec: "ape", container: "ape", bits: 16) == "Monkey's Audio")
+        #expect(FFmpegSongInfo.name(codec: "flac", container: "matroska,webm", bits: 16) == "FLAC (Matroska)")
+        #expect(FFmpegSongInfo.name(codec: "aac", container: "aac", bits: 0) == "AAC (ADTS)")
+    }
+}

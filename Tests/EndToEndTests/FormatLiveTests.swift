@@ -8,7 +8,7 @@ import Testing
 /// the server resamples nothing).
 @Suite(.serialized)
 struct FormatLiveTests {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil), arguments: ["flac", "ogg", "opus"])
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil), arguments: ["flac", "ogg", "opus", "m4a"])
     func eachFormatReachesTheServerExactlyAsAFileGetsIt(format: String) throws {
         let folder = try Harness.temporaryFolder()
         let (_, paths) = try FormatTests.sweep(format, in: folder)
