@@ -86,8 +86,8 @@ final class SongDecoder: AudioDecoder {
                 mpeg.setVolume(volume * songFactor)
                 return song
             } catch .notAudio where content == nil {
-                // Nothing known by its first bytes, and no MPEG audio: FFmpeg may know it (CAF,
-                // AC-3…); it says `.notAudio` too unless it is sure.
+                // Nothing known by its first bytes, and no MPEG audio: FFmpeg may know it (AC-3,
+                // DTS…); it says `.notAudio` too unless it is sure.
                 mpeg.close()
                 codec = .ffmpeg
             }
