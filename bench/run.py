@@ -199,12 +199,12 @@ def main():
     # without dither (tplayer turns opusfile's dither off).
     vorbis = encoded("ten-minutes.ogg", 600, 44100, ["oggenc", "-Q", "-", "-o"])
     opus = encoded("ten-minutes.opus", 600, 48000, ["opusenc", "--quiet", "-"])
-    for label, song, said, reference in (
+    for label, file, said, reference in (
             ("Ogg Vorbis", vorbis, "oggdec -o", lambda out: ["oggdec", "-Q", "-o", out, vorbis]),
             ("Opus", opus, "opusdec --rate 48000 --no-dither",
              lambda out: ["opusdec", "--quiet", "--rate", "48000", "--no-dither", opus, out])):
         ours, theirs = wav("t-" + label.split()[-1].lower()), wav("r-" + label.split()[-1].lower())
-        t, r = side_by_side([TPLAYER, "-q", "--force", "-w", ours, song], reference(theirs))
+        t, r = side_by_side([TPLAYER, "-q", "--force", "-w", ours, file], reference(theirs))
         same = pcm(ours) == pcm(theirs)
         row(f"decode 10 min of {label} to WAV (-w) vs {said}" + ("" if same else " — SAMPLES DIFFER"), f"{t:.3f} s",
             f"{r:.3f} s", f"{t / r:.3f}", "≤ 1.05, same samples", t / r <= 1.05 and same)
