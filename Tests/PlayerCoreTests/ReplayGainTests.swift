@@ -68,3 +68,11 @@ struct OtherFormatTagsTests {
         #expect(RemoteReplies.tag(song).contains("T ID3v2.TRCK:"))
     }
 }
+
+struct OtherFormatProgressTests {
+    /// `@F` of a FLAC: frames of 1,152 samples, and what is left from its length (it said 0 left).
+    @Test func progressOfAnotherFormatCountsWhatIsLeft() {
+        let song = SongInfo(path: "/m/a.flac", sampleRate: 44100, channels: 2, totalFrames: 441_000)
+        #expect(RemoteReplies.progress(song, position: 44100) == "F 38 345 0.99 9.01")
+    }
+}

@@ -58,10 +58,12 @@ public enum RemoteReplies {
         progress(song, frame: mpegFrame(of: position, in: song))
     }
 
-    /// `@F` for MPEG frame `frame` of `song`.
+    /// `@F` for MPEG frame `frame` of `song`. A song of another format is counted in frames of
+    /// 1,152 samples, its length (when known) giving the frames left.
     public static func progress(_ song: SongInfo, frame: Int64) -> String {
         let perFrame = secondsPerFrame(song)
-        let total = song.stream?.frameCount ?? frame
+        let samples = samplesPerFrame(song)
+        let total = song.stream?.frameCount ?? song.totalFrames.map { ($0 + samples - 1) / samples } ?? frame
         let left = max(total - frame, 0)
         return "F \(frame) \(left) \(fixed(Double(frame) * perFrame, 2)) \(fixed(Double(left) * perFrame, 2))"
     }
