@@ -42,6 +42,31 @@ struct OggDecoderTests {
         if name.hasSuffix(".opus") { #expect(opened.format.rate == 48000) }
     }
 
+    /// 5.1, six tones, one per channel: in WAV's order (FL FR C LFE BL BR), not Vorbis's
+    /// (FL C FR BL BR LFE). opusdec writes exactly that; oggdec 1.4.2 reorders with the inverse
+    /// permutation (its last three channels are BR LFE BL: the tones show it), which is undone
+    /// here before comparing.
+    @Test(arguments: ["six.ogg", "six.opus"])
+    func surroundIsInWAVsChannelOrder(name: String) throws {
+        let tones = "sox -q -n -r 48000 -c 6 -b 16 -t wav - synth 2 sine 300 sine 500 sine 700 sine 900 sine 1100 sine 1300 gain -3"
+        let encode = name.hasSuffix(".opus") ? "opusenc --quiet - \"$0\"" : "oggenc -Q -o \"$0\" -"
+        let song = try Self.make(name, "\(tones) | \(encode)")
+        let (opened, samples) = try Self.decode(song)
+        #expect(opened.format.channels == 6)
+        var expected = try Self.reference(song)
+        if name.hasSuffix(".ogg") {
+            expected = stride(from: 0, to: expected.count - 5, by: 6).flatMap { frame in [0, 1, 2, 4, 5, 3].map { expected[frame + $0] } }
+        }
+        let differing = zip(samples, expected).filter { $0 != $1 }.count
+        #expect(samples.count == expected.count && differing == 0, "\(name): \(differing) samples differ")
+        // The tones where WAV puts them: 300 Hz front left, 1100 Hz back left, 1300 Hz back right.
+        func rises(_ channel: Int) -> Int {
+            let wave = stride(from: channel, to: samples.count, by: 6).map { samples[$0] }
+            return (1..<wave.count).filter { wave[$0 - 1] < 0 && wave[$0] >= 0 }.count
+        }
+        #expect(abs(rises(0) - 600) <= 2 && abs(rises(4) - 2200) <= 4 && abs(rises(5) - 2600) <= 4, "\(rises(0)) \(rises(4)) \(rises(5))")
+    }
+
     @Test(arguments: ["song.ogg", "song.opus"])
     func aSeekLandsOnTheVerySample(name: String) throws {
         let encoder = name.hasSuffix(".opus") ? "opusenc --quiet - \"$0\"" : "oggenc -Q -o \"$0\" -"
