@@ -53,6 +53,8 @@ public final class Session {
     private var setAsideEntries = Set<Int>()
     /// A song played on past damage (skipped and said).
     private var playedPastDamage = false
+    /// Where the last skip of damage was said, and in which song.
+    private var lastSkip: (token: Int, at: Double)?
     private var outputFailed = false
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
     private var opening: (entry: Int, move: Move)?
@@ -275,6 +277,10 @@ public final class Session {
             failCurrent(token, "damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
         case .damageSkipped(let token, let at, let seconds):
             guard token == context.state.token, let song = context.state.song else { return }
+            // The decoder can find its frames again in steps (junk that looks like a frame cut
+            // in two): a skip within a tenth of a second of the one just said is the same place.
+            defer { lastSkip = (token, at.seconds) }
+            if let last = lastSkip, last.token == token, abs(at.seconds - last.at) < 0.1 { return }
             report("\(song.path): " + SongVerdict.damaged(at.seconds...(at.seconds + seconds)))
             playedPastDamage = true
         case .deviceLost(let token, let message):
