@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "../CLinux/fd_io.h"
 
 #define TP_AV_IO_BUFFER (64 * 1024)
 /// Failed reads or decodes in a row before the song is given up as damaged: FFmpeg answers some
@@ -65,30 +66,21 @@ typedef struct tp_av_song {
 
 static int tp_av_io_read(void *opaque, uint8_t *buffer, int size) {
     tp_av_song *s = opaque;
-    ssize_t got;
-    do { got = pread(s->fd, buffer, (size_t)size, s->offset); } while (got < 0 && errno == EINTR);
+    ssize_t got = tp_fd_read(s->fd, &s->offset, buffer, (size_t)size);
     if (got < 0) return AVERROR(errno);
     if (got == 0) return AVERROR_EOF;
-    s->offset += got;
     return (int)got;
 }
 
 static int64_t tp_av_io_seek(void *opaque, int64_t offset, int whence) {
     tp_av_song *s = opaque;
-    struct stat info;
     whence &= ~AVSEEK_FORCE;
-    if (whence == AVSEEK_SIZE || whence == SEEK_END) {
-        if (fstat(s->fd, &info) != 0) return AVERROR(errno);
-        if (whence == AVSEEK_SIZE) return (int64_t)info.st_size;
-        offset += (int64_t)info.st_size;
-    } else if (whence == SEEK_CUR) {
-        offset += s->offset;
-    } else if (whence != SEEK_SET) {
-        return AVERROR(EINVAL);
+    if (whence == AVSEEK_SIZE) {
+        struct stat info;
+        return fstat(s->fd, &info) != 0 ? AVERROR(errno) : (int64_t)info.st_size;
     }
-    if (offset < 0) return AVERROR(EINVAL);
-    s->offset = offset;
-    return offset;
+    int64_t to = tp_fd_seek(s->fd, &s->offset, offset, whence);
+    return to < 0 ? AVERROR(errno) : to;
 }
 
 /// One failure more: a new place of damage when none came just before it.

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <FLAC/export.h>
 #include <FLAC/stream_decoder.h>
+#include "../CLinux/fd_io.h"
 
 #define TP_FLAC_STRINGIFY(x) #x
 #define TP_FLAC_SONAME(major) "libFLAC.so." TP_FLAC_STRINGIFY(major)
@@ -110,11 +111,9 @@ static FLAC__StreamDecoderReadStatus tp_flac_read(const FLAC__StreamDecoder *d, 
     (void)d;
     tp_flac_stream *s = data;
     if (*bytes == 0) return FLAC__STREAM_DECODER_READ_STATUS_ABORT;
-    ssize_t got;
-    do { got = pread(s->fd, buffer, *bytes, s->offset); } while (got < 0 && errno == EINTR);
+    ssize_t got = tp_fd_read(s->fd, &s->offset, buffer, *bytes);
     if (got < 0) { *bytes = 0; return FLAC__STREAM_DECODER_READ_STATUS_ABORT; }
     *bytes = (size_t)got;
-    s->offset += got;
     return got == 0 ? FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM : FLAC__STREAM_DECODER_READ_STATUS_CONTINUE;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <ogg/ogg.h>
+#include "../CLinux/fd_io.h"
 
 typedef struct OggOpusFile OggOpusFile;
 typedef int16_t opus_int16;
@@ -100,25 +101,13 @@ typedef struct tp_opus_source {
 static int tp_opus_read_file(void *data, unsigned char *ptr, int bytes) {
     tp_opus_source *s = data;
     if (bytes <= 0) return 0;
-    ssize_t got;
-    do { got = pread(s->fd, ptr, (size_t)bytes, s->offset); } while (got < 0 && errno == EINTR);
-    if (got < 0) return -1;
-    s->offset += got;
-    return (int)got;
+    ssize_t got = tp_fd_read(s->fd, &s->offset, ptr, (size_t)bytes);
+    return got < 0 ? -1 : (int)got;
 }
 
 static int tp_opus_seek_file(void *data, opus_int64 offset, int whence) {
     tp_opus_source *s = data;
-    int64_t base = 0;
-    if (whence == SEEK_CUR) base = s->offset;
-    else if (whence == SEEK_END) {
-        struct stat info;
-        if (fstat(s->fd, &info) != 0) return -1;
-        base = info.st_size;
-    } else if (whence != SEEK_SET) return -1;
-    if (base + offset < 0) return -1;
-    s->offset = base + offset;
-    return 0;
+    return tp_fd_seek(s->fd, &s->offset, offset, whence) < 0 ? -1 : 0;
 }
 
 static opus_int64 tp_opus_tell_file(void *data) { return ((tp_opus_source *)data)->offset; }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <vorbis/vorbisfile.h>
+#include "../CLinux/fd_io.h"
 
 /// vorbisfile.h has no version macro: the soname of libvorbisfile 1.3 (Debian 12).
 #define TP_VORBIS_LIBRARY "libvorbisfile.so.3"
@@ -59,27 +60,15 @@ typedef struct tp_vorbis_source {
 
 static size_t tp_vorbis_read_file(void *ptr, size_t size, size_t count, void *data) {
     tp_vorbis_source *s = data;
-    size_t wanted = size * count;
-    if (wanted == 0) return 0;
-    ssize_t got;
-    do { got = pread(s->fd, ptr, wanted, s->offset); } while (got < 0 && errno == EINTR);
+    if (size * count == 0) return 0;
+    ssize_t got = tp_fd_read(s->fd, &s->offset, ptr, size * count);
     if (got < 0) { errno = EIO; return 0; }
-    s->offset += got;
     return (size_t)got / size;
 }
 
 static int tp_vorbis_seek_file(void *data, ogg_int64_t offset, int whence) {
     tp_vorbis_source *s = data;
-    int64_t base = 0;
-    if (whence == SEEK_CUR) base = s->offset;
-    else if (whence == SEEK_END) {
-        struct stat info;
-        if (fstat(s->fd, &info) != 0) return -1;
-        base = info.st_size;
-    } else if (whence != SEEK_SET) return -1;
-    if (base + offset < 0) return -1;
-    s->offset = base + offset;
-    return 0;
+    return tp_fd_seek(s->fd, &s->offset, offset, whence) < 0 ? -1 : 0;
 }
 
 static long tp_vorbis_tell_file(void *data) { return (long)((tp_vorbis_source *)data)->offset; }
