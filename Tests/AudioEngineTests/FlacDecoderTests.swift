@@ -7,19 +7,7 @@ import Testing
 /// FLAC through libFLAC, judged by `flac -d`: the same samples, seeks on the very sample, the
 /// tags and the gain, in Ogg and behind an ID3 tag too.
 struct FlacDecoderTests {
-    /// Runs `script` with `$0` a new file's path in a temporary folder; returns the path.
-    static func make(_ name: String, _ script: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-flac-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent(name).path
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", script, path]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0, "\(script)")
-        return path
-    }
+    static let make = Fixture.make
 
     /// The 16-bit samples of a WAV file's data chunk.
     static func samples(ofWAV path: String) throws -> [Int16] {

@@ -6,18 +6,8 @@ import Testing
 /// What the real decoder says of real files: the average rate of a VBR song, and when the
 /// length it gives is exact enough to call a song that ends sooner cut short.
 struct Mpg123DecoderTests {
-    /// Runs `script` with `$0` set to a new file in a temporary folder; returns its path.
     private static func make(_ name: String, _ script: String) throws -> Path {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-decoder-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent(name).path
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", script, path]
-        try shell.run()
-        shell.waitUntilExit()
-        #expect(shell.terminationStatus == 0, "\(script)")
-        return Path(path)
+        Path(try Fixture.make(name, script))
     }
 
     private static let noise = "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 20 pinknoise tremolo 0.5 40 gain -12"

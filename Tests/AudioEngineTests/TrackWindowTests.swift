@@ -21,15 +21,7 @@ struct TrackWindowTests {
     }
 
     private static func song() throws -> Path {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-window-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("image.mp3").path
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
-        shell.arguments = ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 5 sine 100:3000 gain -6 | lame --quiet -b 192 - \"$0\"", path]
-        try shell.run()
-        shell.waitUntilExit()
-        return Path(path)
+        Path(try Fixture.make("image.mp3", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 5 sine 100:3000 gain -6 | lame --quiet -b 192 - \"$0\""))
     }
 
     @Test func aTrackIsExactlyItsPartOfTheFile() throws {
