@@ -6,19 +6,7 @@ import Testing
 /// A track of a file (a CUE sheet's) through the real decoder: exactly the samples between its
 /// INDEX 01 and the next track's, positions and seeks counted from its start.
 struct TrackWindowTests {
-    /// Every sample `decoder` gives from where it is to the end.
-    private static func drain(_ decoder: SongDecoder) -> [Int16] {
-        var samples: [Int16] = []
-        var buffer = [Int16](repeating: 0, count: 8192)
-        while true {
-            let result = buffer.withUnsafeMutableBytes { decoder.read(into: $0.baseAddress!, capacity: $0.count) }
-            switch result {
-            case .data(let bytes): samples += buffer.prefix(bytes / 2)
-            case .newFormat, .skipped, .pending: continue
-            case .done, .damaged: return samples
-            }
-        }
-    }
+    private static let drain = FlacDecoderTests.drain
 
     private static func song() throws -> Path {
         Path(try Fixture.make("image.mp3", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 5 sine 100:3000 gain -6 | lame --quiet -b 192 - \"$0\""))
