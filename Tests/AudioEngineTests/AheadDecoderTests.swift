@@ -108,7 +108,8 @@ final class AheadReader {
     }
 
     /// Reads up to `frames` frames in the loop's chunks; stops at `.pending` when told to,
-    /// otherwise waits for the wake and goes on. Returns what ended the reading.
+    /// otherwise waits for the wake and goes on. Returns what ended the reading: `.pending`
+    /// too when no wake came in 60 s (a guard against a lost wake, not a measure).
     @discardableResult
     func read(frames: Int, chunk: Int = 1764, stopAtPending: Bool = false) -> DecodeResult? {
         var left = frames
@@ -121,7 +122,7 @@ final class AheadReader {
             case .pending:
                 pendings += 1
                 if stopAtPending { return result }
-                woke.wait(until: { $0 }, timeout: nil) { $0 = false }
+                guard woke.wait(until: { $0 }, timeout: 60, then: { woke in defer { woke = false }; return woke }) else { return result }
             case .newFormat, .skipped:
                 continue
             case .done, .damaged:
@@ -262,6 +263,22 @@ final class AheadReader {
         #expect(Self.eventually { ahead.queuedBytes >= AheadDecoder.limit }, "then as far as the whole bound")
         usleep(100_000)
         #expect(ahead.queuedBytes == AheadDecoder.limit)
+    }
+
+    /// The queue was full when its song began to play (a quick decoder, a slow start): each
+    /// chunk read must still wake the decoder's thread to refill it. It once did only when the
+    /// queue had first stopped refilling, which `promoted` had already undone: every thread
+    /// then waited for good, and a live list of AAC songs stopped a second in.
+    @Test func aQueueFullWhenItsSongIsPromotedIsRefilledAsItIsRead() throws {
+        let limit = 4 * AheadDecoder.chunkBytes
+        let reader = try AheadReader(Self.song(seconds: 5), limit: limit)
+        _ = try reader.decoder.open("a.mp3")
+        #expect(Self.eventually { reader.decoder.queuedBytes >= limit })
+        reader.decoder.promoted()
+        #expect(Self.eventually { reader.decoder.isIdle }, "the thread sees the queue full")
+        #expect(reader.read(frames: 10 * 44100) == .done, "read to the end, woken each time the queue ran dry")
+        #expect(reader.samples.count == 2 * 5 * 44100)
+        #expect(reader.isUnbroken())
     }
 
     @Test func theQueueNeverHoldsMoreThanItsBound() throws {

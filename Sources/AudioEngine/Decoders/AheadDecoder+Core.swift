@@ -27,6 +27,8 @@ extension AheadDecoder {
         var refilling = true
         /// A read found the queue empty: the reader is to be woken when it is not.
         var readerWaiting = false
+        /// The decoder's thread waits for something to do, and nothing has woken it since.
+        var idle = false
         var quit = false
 
         /// Forgets the queue and anything asked of the decoder's thread.
@@ -140,9 +142,20 @@ extension AheadDecoder {
         @discardableResult
         func state<T>(_ body: (inout State) -> T) -> T {
             lock.withLock {
-                defer { lock.broadcast() }
+                defer { wakeAll() }
                 return body(&value)
             }
+        }
+
+        /// Reads the state under the lock, waking no one.
+        func peek<T>(_ body: (State) -> T) -> T {
+            lock.withLock { body(value) }
+        }
+
+        /// Wakes every waiter; under the lock.
+        private func wakeAll() {
+            value.idle = false
+            lock.broadcast()
         }
 
         /// The decoder's thread: opens songs cued ahead, and decodes until the queue is full.
@@ -151,6 +164,7 @@ extension AheadDecoder {
                 let (job, generation, memory) = lock.withLock { () -> (Job, Int, UnsafeMutableRawPointer?) in
                     var job = value.job()
                     while job == nil {
+                        value.idle = true
                         lock.wait()
                         job = value.job()
                     }
@@ -281,9 +295,11 @@ extension AheadDecoder {
                         return result  // stays queued: read again, the same
                     }
                 }
-                if freed, !value.refilling, value.chunksInUse <= value.bound * 3 / 4 {
-                    value.refilling = true
-                    lock.broadcast()
+                if freed {
+                    if !value.refilling, value.chunksInUse <= value.bound * 3 / 4 { value.refilling = true }
+                    // Whenever a chunk is free to refill, not only when refilling starts again:
+                    // `promoted` may have set it while the queue was full and the thread waited.
+                    if value.refilling, value.idle { wakeAll() }
                 }
                 if copied > 0 {
                     if let format = value.song?.format { value.song?.read += Int64(copied / format.bytesPerFrame) }

@@ -48,6 +48,9 @@ final class AheadDecoder: AudioDecoder {
     /// The decoder underneath (tests).
     var inner: AudioDecoder { core.inner }
 
+    /// Whether the decoder's thread waits for something to do, not yet woken (tests).
+    var isIdle: Bool { core.peek { $0.idle } }
+
     /// Bytes of PCM queued now (tests, `--trace`).
     var queuedBytes: Int { core.state { $0.queued.reduce(0) { $0 + $1.byteCount } } }
 
