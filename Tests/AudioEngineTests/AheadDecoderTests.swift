@@ -176,7 +176,9 @@ final class AheadReader {
         }
         let plain = make()
         _ = try plain.open("a.mp3")
-        let ahead = try AheadDecoder(make(), limit: 2 * AheadDecoder.chunkBytes) {}
+        let small = make()
+        small.framesPerRead = 1000  // chunks filled by many reads: the format change and damage fall inside one
+        let ahead = try AheadDecoder(small, limit: 2 * AheadDecoder.chunkBytes) {}
         _ = try ahead.open("a.mp3")
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
@@ -278,6 +280,22 @@ final class AheadReader {
         #expect(Self.eventually { reader.decoder.isIdle }, "the thread sees the queue full")
         #expect(reader.read(frames: 10 * 44100) == .done, "read to the end, woken each time the queue ran dry")
         #expect(reader.samples.count == 2 * 5 * 44100)
+        #expect(reader.isUnbroken())
+    }
+
+    /// A decoder that gives one codec frame a read (FFmpeg's AAC, vorbisfile) fills the queue
+    /// as far as one that gives a chunk: the bound is bytes of audio, not reads. Each read once
+    /// took a chunk of its own, so an AAC song had 0.7 s decoded ahead instead of 5.9 s.
+    @Test func smallReadsFillTheQueueToItsBoundInBytes() throws {
+        let song = Self.song(seconds: 60)
+        song.framesPerRead = 1024
+        let reader = try AheadReader(song, limit: 4 * AheadDecoder.chunkBytes)
+        _ = try reader.decoder.open("a.mp3")
+        reader.decoder.promoted()
+        let full = 4 * AheadDecoder.chunkBytes
+        #expect(Self.eventually { reader.decoder.queuedBytes >= full })
+        #expect(reader.decoder.queuedBytes == full)
+        reader.read(frames: 10 * 44100)
         #expect(reader.isUnbroken())
     }
 

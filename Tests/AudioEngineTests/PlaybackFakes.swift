@@ -15,6 +15,9 @@ final class FakeDecoder: AudioDecoder {
     /// After this many frames (of the whole song) the stream is damaged: the read that reaches
     /// it returns what came before, with the error.
     var damagedAt: Int?
+    /// At most this many frames a read, as decoders that give one codec frame at a time
+    /// (FFmpeg's AAC: 1,024).
+    var framesPerRead = Int.max
     var failingPaths: [Path: LoadFailure] = [:]
     private(set) var restrictions: [FormatRule] = []
     private(set) var reads: [Int] = []
@@ -63,7 +66,7 @@ final class FakeDecoder: AudioDecoder {
             announced = format
             return .newFormat(format)
         }
-        var count = min(capacity / format.bytesPerFrame, frames(of: segments[segment], in: format) - frameInSegment)
+        var count = min(capacity / format.bytesPerFrame, frames(of: segments[segment], in: format) - frameInSegment, framesPerRead)
         var damaged = false
         if let damagedAt, framesOut + count >= damagedAt {
             count = damagedAt - framesOut

@@ -61,15 +61,14 @@ extension AheadDecoder {
             }
         }
 
-        /// What one read of the decoder underneath gave, into `memory`, queued.
-        mutating func append(_ result: DecodeResult, in memory: UnsafeMutableRawPointer) {
-            var used = false
-            switch result {
-            case .data(let bytes) where bytes > 0:
-                queued.append(.pcm(Chunk(memory: memory, start: 0, end: bytes)))
-                used = true
-            case .data, .pending:
-                break
+        /// A chunk filled from the decoder underneath, queued: its PCM, then what stopped it.
+        mutating func append(_ filled: Filled, in memory: UnsafeMutableRawPointer) {
+            if filled.bytes > 0 {
+                queued.append(.pcm(Chunk(memory: memory, start: 0, end: filled.bytes)))
+            } else {
+                free.append(memory)
+            }
+            switch filled.then {
             case .newFormat(let format):
                 queued.append(.format(format))
                 song?.decoding = format
@@ -78,15 +77,12 @@ extension AheadDecoder {
             case .done:
                 queued.append(.end(.done))
                 song?.ended = true
-            case .damaged(let bytes, let reason):
-                if bytes > 0 {
-                    queued.append(.pcm(Chunk(memory: memory, start: 0, end: bytes)))
-                    used = true
-                }
+            case .damaged(_, let reason):
                 queued.append(.end(.damaged(bytes: 0, reason: reason)))
                 song?.ended = true
+            case .data, .pending, nil:
+                break
             }
-            if !used { free.append(memory) }
         }
 
         /// A chunk to decode into, if the bound allows one.
@@ -105,6 +101,34 @@ extension AheadDecoder {
             if let opening, opening.result == nil, !opening.started { return .open(opening.source) }
             guard let song, !song.ended, refilling, chunksInUse < bound else { return nil }
             return .decode(song.decoding)
+        }
+    }
+
+    /// What filling a chunk gave: `bytes` of PCM, then what stopped it short of full, if
+    /// anything did (a format change, a skip, the end; `.damaged` has its bytes in `bytes`).
+    struct Filled {
+        var bytes: Int
+        var then: DecodeResult?
+
+        /// Fills `memory` (a chunk) from `decoder`, which decodes in `format`: read after read,
+        /// as a decoder may give one codec frame a read (1,024 frames of AAC), until the chunk
+        /// is full or the stream says something other than PCM.
+        static func from(_ decoder: AudioDecoder, into memory: UnsafeMutableRawPointer, format: PCMFormat) -> Filled {
+            let capacity = AheadDecoder.chunkBytes / format.bytesPerFrame * format.bytesPerFrame
+            var filled = 0
+            while filled < capacity {
+                switch decoder.read(into: memory + filled, capacity: capacity - filled) {
+                case .data(let bytes) where bytes > 0:
+                    filled += bytes
+                case .data:
+                    return Filled(bytes: filled)
+                case .damaged(let bytes, let reason):
+                    return Filled(bytes: filled + bytes, then: .damaged(bytes: 0, reason: reason))
+                case let other:
+                    return Filled(bytes: filled, then: other)
+                }
+            }
+            return Filled(bytes: filled)
         }
     }
 
@@ -190,7 +214,7 @@ extension AheadDecoder {
                     }
                 case .decode(let format):
                     guard let memory else { continue }
-                    let result = inner.read(into: memory, capacity: AheadDecoder.chunkBytes / format.bytesPerFrame * format.bytesPerFrame)
+                    let result = Filled.from(inner, into: memory, format: format)
                     let wakesReader = state { state in
                         state.busy = false
                         guard state.generation == generation else {
@@ -226,9 +250,9 @@ extension AheadDecoder {
                 guard let song = value.song, !song.ended else { return (nil, nil) }
                 return (song.decoding, value.takeChunk())
             }
-            var primed: DecodeResult?
+            var primed: Filled?
             if let format, let memory {
-                primed = inner.read(into: memory, capacity: AheadDecoder.chunkBytes / format.bytesPerFrame * format.bytesPerFrame)
+                primed = Filled.from(inner, into: memory, format: format)
             }
             state { state in
                 if let primed, let memory { state.append(primed, in: memory) }
