@@ -82,12 +82,72 @@ struct PlayQueueTests {
     @Test func entriesInsertedNextPlayBeforeTheRestOfTheList() {
         var queue = PlayQueue(count: 3, seed: 1)
         _ = drain(&queue, 1)
-        queue.insertNext(2)
-        #expect(drain(&queue, 10) == [3, 4, 1, 2])
+        queue.insert(2, at: 1, playNext: true)
+        #expect(drain(&queue, 10) == [1, 2, 3, 4])
     }
 
     @Test func aHundredThousandEntriesShuffleQuickly() {
         var queue = PlayQueue(count: 100_000, shuffle: true, seed: 5)
         #expect(Set(drain(&queue, 100_000)).count == 100_000)
+    }
+}
+
+/// The list view's edits: entries inserted, taken out and moved, the current one kept current.
+struct PlayQueueEditTests {
+    @Test func insertedEntriesPlayWhereTheyStandInListOrder() {
+        var queue = PlayQueue(count: 4, seed: 1)
+        _ = drain(&queue, 2)  // on entry 1
+        queue.insert(2, at: 1)
+        #expect(queue.order == Array(0..<6) && queue.current == 3, "the current entry moved down with its song")
+        queue.insert(1, at: 4)
+        #expect(queue.order == Array(0..<7) && drain(&queue, 9) == [4, 5, 6])
+    }
+
+    @Test func entriesToPlayNextGoAfterTheCurrentOneInEitherMode() {
+        var listOrder = PlayQueue(count: 3, seed: 1)
+        _ = drain(&listOrder, 2)
+        listOrder.insert(2, at: 2, playNext: true)
+        #expect(drain(&listOrder, 9) == [2, 3, 4])
+        var shuffled = PlayQueue(count: 5, shuffle: true, seed: 3)
+        let first = drain(&shuffled, 1)[0]
+        shuffled.insert(2, at: first + 1, playNext: true)
+        #expect(drain(&shuffled, 2) == [first + 1, first + 2])
+        #expect(Set(shuffled.order) == Set(0..<7))
+    }
+
+    @Test func takingOutTheCurrentEntryGoesOnToTheOneAfterIt() {
+        var queue = PlayQueue(count: 4, seed: 1)
+        _ = drain(&queue, 2)  // on entry 1
+        queue.remove(1)
+        #expect(queue.order == [0, 1, 2] && queue.current == 0)
+        #expect(queue.advance() == 1, "what was entry 2 is entry 1 now, and plays next")
+        queue.remove(0)
+        #expect(queue.current == 0 && queue.order == [0, 1], "an entry before the cursor: it stays on its song")
+        var first = PlayQueue(count: 2, seed: 1)
+        _ = first.advance()
+        first.remove(0)
+        #expect(first.cursor == nil && first.advance() == 0)
+    }
+
+    @Test func takingOutAShuffledEntryRenumbersTheRest() {
+        var queue = PlayQueue(count: 6, shuffle: true, seed: 9)
+        let played = drain(&queue, 3)
+        queue.remove(played[1])
+        let renumbered = { (entry: Int) in entry > played[1] ? entry - 1 : entry }
+        #expect(Set(queue.order) == Set(0..<5) && queue.current == renumbered(played[2]))
+    }
+
+    @Test func aMovedEntryKeepsItsSongCurrentAndTheListOrderIsThePlayOrder() {
+        var queue = PlayQueue(count: 4, seed: 1)
+        _ = drain(&queue, 2)  // on entry 1
+        queue.swap(1, 2)
+        #expect(queue.current == 2 && queue.order == [0, 1, 2, 3])
+        #expect(queue.advance() == 3)
+        var shuffled = PlayQueue(count: 4, shuffle: true, seed: 5)
+        let before = shuffled.order
+        let current = shuffled.advance()!
+        shuffled.swap(0, 1)
+        let swapped = { (entry: Int) in entry == 0 ? 1 : entry == 1 ? 0 : entry }
+        #expect(shuffled.order == before.map(swapped) && shuffled.current == swapped(current))
     }
 }

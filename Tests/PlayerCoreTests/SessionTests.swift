@@ -396,3 +396,71 @@ struct SessionTests {
         #expect(session.isFinished, "let go, the end of the list ends the run")
     }
 }
+
+/// The list view's commands: play an entry, take one out (the playing one too), move one.
+struct SessionListEditTests {
+    @Test func enterPlaysTheEntryAndTheListGoesOnFromIt() {
+        let (session, _, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.playEntry(2))
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3" && session.index == 2 && session.state.id == .play)
+        session.perform(.playEntry(7))
+        #expect(session.index == 2, "no such entry: nothing changes")
+    }
+
+    @Test func takingOutThePlayingEntryPlaysTheNextAndThePlaceFollows() {
+        let (session, engine, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.removeEntry(0))
+        session.settle()
+        #expect(session.entries.map(\.path) == ["b.mp3", "c.mp3"])
+        #expect(session.state.song?.path == "b.mp3" && session.index == 0 && session.state.id == .play)
+        #expect(engine.cued == "c.mp3")
+        session.perform(.removeEntry(1))
+        #expect(engine.cued == nil && session.state.song?.path == "b.mp3", "another entry: the song plays on")
+        session.perform(.removeEntry(0))
+        session.settle()
+        #expect(session.isFinished, "the list is empty: the run is over, as at the end of the list")
+    }
+
+    @Test func aFailedEntryStaysMarkedWhereItMoves() {
+        let (session, _, reports) = session(["a.mp3", "gone.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3" && reports.lines.count == 1)
+        session.perform(.moveEntry(1, by: -1))
+        #expect(session.entries.map(\.path) == ["gone.mp3", "a.mp3", "c.mp3"])
+        session.perform(.previous)
+        session.settle()
+        #expect(session.state.song?.path == "a.mp3", "the failed entry is still passed over, in its new place")
+        session.perform(.previous)
+        session.settle()
+        #expect(session.state.song?.path == "a.mp3")
+    }
+
+    @Test func movingThePlayingEntryKeepsItPlayingAndTheNextFollowsTheList() {
+        let (session, engine, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.moveEntry(0, by: 1))
+        #expect(session.entries.map(\.path) == ["b.mp3", "a.mp3", "c.mp3"])
+        #expect(session.index == 1 && session.state.song?.path == "a.mp3" && engine.cued == "c.mp3")
+        session.perform(.moveEntry(2, by: -2))
+        #expect(session.entries.map(\.path) == ["c.mp3", "b.mp3", "a.mp3"] && engine.cued == nil)
+    }
+
+    @Test func aLoadGoesIntoTheListAfterTheSongPlaying() {
+        let (session, _, _) = session(["a.mp3", "b.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.load("c.mp3"))
+        session.settle()
+        #expect(session.entries.map(\.path) == ["a.mp3", "c.mp3", "b.mp3"])
+        #expect(session.state.song?.path == "c.mp3" && session.place == 2)
+    }
+}

@@ -49,12 +49,55 @@ public struct PlayQueue: Sendable {
         }
     }
 
-    /// Adds `added` entries at the end of the list but plays them next: they go right after the
-    /// cursor in the play order, and the list goes on from there after them.
-    public mutating func insertNext(_ added: Int) {
-        let first = count
+    /// Inserts `added` entries into the list at entry index `at` (the entries from there on move
+    /// down by `added`). In list order they play where they stand; with shuffle on they go to
+    /// random places among the entries not yet played this round. `playNext`: they play right
+    /// after the current entry whatever the mode (a song loaded to play now).
+    public mutating func insert(_ added: Int, at entry: Int, playNext: Bool = false) {
+        precondition(entry >= 0 && entry <= count && added >= 0)
+        guard added > 0 else { return }
+        for index in order.indices where order[index] >= entry { order[index] += added }
         count += added
-        order.insert(contentsOf: first..<count, at: (cursor ?? -1) + 1)
+        let new = entry..<(entry + added)
+        if !shuffles {
+            // In list order they play after the entry before them (`order` is 0..<count unless a
+            // saved session's order says otherwise); the cursor stays on its entry.
+            let place = entry == 0 ? 0 : (order.firstIndex(of: entry - 1) ?? order.count - 1) + 1
+            order.insert(contentsOf: new, at: place)
+            if let cursor, cursor >= place { self.cursor = cursor + added }
+        } else if playNext {
+            order.insert(contentsOf: new, at: (cursor ?? -1) + 1)
+        } else {
+            for index in new {
+                let lower = (cursor ?? -1) + 1
+                order.insert(index, at: lower + Int(random.next(below: UInt64(order.count - lower + 1))))
+            }
+        }
+    }
+
+    /// Takes entry `entry` out of the list; the entries after it move up by one. When it is the
+    /// current entry, the cursor goes back to the one before it in the play order (or before the
+    /// first), so that `advance` goes on to the entry that followed it.
+    public mutating func remove(_ entry: Int) {
+        guard let at = order.firstIndex(of: entry) else { return }
+        order.remove(at: at)
+        for index in order.indices where order[index] > entry { order[index] -= 1 }
+        count -= 1
+        if let cursor, at <= cursor { self.cursor = cursor > 0 ? cursor - 1 : nil }
+    }
+
+    /// Entries `a` and `b` swap places in the list (a move up or down). The current entry stays
+    /// current; in list order the play order follows the list, with shuffle on it stays as it was.
+    public mutating func swap(_ a: Int, _ b: Int) {
+        guard a != b, order.indices.contains(a), order.indices.contains(b) else { return }
+        if shuffles {
+            for index in order.indices {
+                if order[index] == a { order[index] = b } else if order[index] == b { order[index] = a }
+            }
+        } else if let cursor, let playing = current, playing == a || playing == b {
+            // The order stays the list's; the cursor goes where the current song now stands.
+            self.cursor = order.firstIndex(of: playing == a ? b : a) ?? cursor
+        }
     }
 
     /// Moves to the next entry and returns it; `nil` at the end of a round without repeat.

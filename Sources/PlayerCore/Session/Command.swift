@@ -31,6 +31,13 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case help
     /// Show the song's details (tags, stream, length, path).
     case info
+    /// Play entry `n` of the list (0-based) now (the list view's Enter).
+    case playEntry(Int)
+    /// Take entry `n` (0-based) out of the list; when it is the one playing, the list goes on
+    /// to the next.
+    case removeEntry(Int)
+    /// Move entry `n` (0-based) up (`by: -1`) or down (`by: 1`) the list.
+    case moveEntry(Int, by: Int)
 
     /// The command as a script writes it (`repeat on`, `seek +5.0s`).
     public var description: String {
@@ -56,6 +63,9 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .promptLoad: "prompt"
         case .help: "help"
         case .info: "info"
+        case .playEntry(let entry): "play entry \(entry + 1)"
+        case .removeEntry(let entry): "remove entry \(entry + 1)"
+        case .moveEntry(let entry, let step): "move entry \(entry + 1) \(step < 0 ? "up" : "down")"
         }
     }
 }

@@ -173,6 +173,67 @@ public final class Session {
         case .pitch(let value):
             engine.perform(.setPitch(value))
         case .promptLoad, .help, .info: break  // the terminal's own business
+        case .playEntry(let entry): play(entry)
+        case .removeEntry(let entry): remove(entry)
+        case .moveEntry(let entry, let step): move(entry, by: step)
+        }
+    }
+
+    /// Plays entry `entry` now (chosen in the list view), even one that failed before. If it
+    /// cannot be opened, the song that was playing goes on from where it was.
+    private func play(_ entry: Int) {
+        guard entries.indices.contains(entry) else { return }
+        failedEntries.remove(entry)
+        setAsideEntries.remove(entry)
+        let resume = resumePoint()
+        queue.select(entry)
+        open(entry, moving: resume.map { .instead(of: $0) } ?? .forward(.rewind))
+    }
+
+    /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
+    /// as if it had ended; past the end of the list the run ends as it does there.
+    private func remove(_ entry: Int) {
+        guard entries.indices.contains(entry) else { return }
+        let wasCurrent = entry == queue.current && context.state.id != .idle
+        entries.remove(at: entry)
+        queue.remove(entry)
+        renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
+        if wasCurrent {
+            if context.state.id != .idle { apply(.stop) }
+            advance(atEnd: .rewind)
+        }
+    }
+
+    /// Moves entry `entry` up or down the list by `step` places (one at a time).
+    private func move(_ entry: Int, by step: Int) {
+        let target = entry + step
+        guard entries.indices.contains(entry), entries.indices.contains(target), step != 0 else { return }
+        var entry = entry
+        while entry != target {
+            let next = entry + (step < 0 ? -1 : 1)
+            entries.swapAt(entry, next)
+            queue.swap(entry, next)
+            let (a, b) = (entry, next)
+            renumber { $0 == a ? b : $0 == b ? a : $0 }
+            entry = next
+        }
+    }
+
+    /// Entry indices held outside the list follow an edit of it: `map` gives each its new
+    /// index, `nil` for one taken out.
+    private func renumber(_ map: (Int) -> Int?) {
+        failedEntries = Set(failedEntries.compactMap(map))
+        setAsideEntries = Set(setAsideEntries.compactMap(map))
+        if let (entry, move) = opening {
+            guard let moved = map(entry) else {
+                opening = nil
+                return
+            }
+            var newMove = move
+            if case .instead(let resume) = move {
+                newMove = map(resume.entry).map { .instead(of: Resume(entry: $0, at: resume.at, playing: resume.playing)) } ?? .forward(.rewind)
+            }
+            opening = (moved, newMove)
         }
     }
 
@@ -232,9 +293,15 @@ public final class Session {
     public func playNow(_ added: [Entry], asked: Bool = false) {
         guard !added.isEmpty else { return }
         defer { cueNext() }
-        let resume = asked ? resumePoint() : nil
-        entries += added
-        queue.insertNext(added.count)
+        var resume = asked ? resumePoint() : nil
+        // They go into the list after the current entry, so that in list order the list shows
+        // them where they play.
+        let at = (queue.current ?? -1) + 1
+        entries.insert(contentsOf: added, at: at)
+        queue.insert(added.count, at: at, playNext: true)
+        let shift = { (entry: Int) in entry >= at ? entry + added.count : entry }
+        renumber(shift)
+        resume = resume.map { Resume(entry: shift($0.entry), at: $0.at, playing: $0.playing) }
         guard let resume, let next = queue.advance() else { return advance(atEnd: .rewind) }
         open(next, moving: .instead(of: resume))
     }
