@@ -433,14 +433,17 @@ struct SessionListEditTests {
         session.handle(.ended(token: session.token))
         session.settle()
         #expect(session.state.song?.path == "c.mp3" && reports.lines.count == 1)
+        #expect(session.failures.keys.sorted() == [1] && reports.lines[0].hasSuffix(session.failures[1] ?? "?"))
         session.perform(.moveEntry(1, by: -1))
-        #expect(session.entries.map(\.path) == ["gone.mp3", "a.mp3", "c.mp3"])
+        #expect(session.entries.map(\.path) == ["gone.mp3", "a.mp3", "c.mp3"] && session.failures.keys.sorted() == [0])
         session.perform(.previous)
         session.settle()
         #expect(session.state.song?.path == "a.mp3", "the failed entry is still passed over, in its new place")
         session.perform(.previous)
         session.settle()
         #expect(session.state.song?.path == "a.mp3")
+        session.perform(.removeEntry(0))
+        #expect(session.failures.isEmpty && session.exitStatus == 1, "taken out, it still failed this run")
     }
 
     @Test func movingThePlayingEntryKeepsItPlayingAndTheNextFollowsTheList() {

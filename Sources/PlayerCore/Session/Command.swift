@@ -31,6 +31,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case help
     /// Show the song's details (tags, stream, length, path).
     case info
+    /// Show the list view, or go back from it.
+    case listView
     /// Play entry `n` of the list (0-based) now (the list view's Enter).
     case playEntry(Int)
     /// Take entry `n` (0-based) out of the list; when it is the one playing, the list goes on
@@ -63,6 +65,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .promptLoad: "prompt"
         case .help: "help"
         case .info: "info"
+        case .listView: "list"
         case .playEntry(let entry): "play entry \(entry + 1)"
         case .removeEntry(let entry): "remove entry \(entry + 1)"
         case .moveEntry(let entry, let step): "move entry \(entry + 1) \(step < 0 ? "up" : "down")"

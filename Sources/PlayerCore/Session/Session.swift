@@ -8,7 +8,11 @@
 public final class Session {
     public private(set) var context = PlayerContext()
     public let engine: any PlaybackEngine
-    public private(set) var entries: [Entry]
+    public private(set) var entries: [Entry] {
+        didSet { edits += 1 }
+    }
+    /// Counts the changes to `entries` (an edit, a load), so a view can tell its copy is old.
+    public private(set) var edits = 0
     public private(set) var queue: PlayQueue
     /// The rules of this run, fixed when it starts.
     public let policy: Policy
@@ -48,7 +52,11 @@ public final class Session {
     private var loads = 0
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
     private var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
-    private var failedEntries = Set<Int>()
+    /// The entries that could not be played this run, and why (one line each): passed over
+    /// from then on, and marked in the list view.
+    public private(set) var failures: [Int: String] = [:]
+    /// Whether any song failed this run (taking it out of the list does not undo that).
+    private var someFailed = false
     /// Entries not to be played in this run, nor counted as failed (`setAside`).
     private var setAsideEntries = Set<Int>()
     /// A song played on past damage (skipped and said).
@@ -101,7 +109,7 @@ public final class Session {
     /// 0 when every entry played whole, 1 when at least one could not be played or was
     /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
     public var exitStatus: Int32 {
-        ((failedEntries.isEmpty && !playedPastDamage) || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
+        ((!someFailed && !playedPastDamage) || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
     }
 
     /// A script holds the run open while it runs (`true`), and lets go when it is over.
@@ -116,7 +124,7 @@ public final class Session {
     }
 
     /// Whether the list passes over `entry`: it failed, or it was set aside.
-    func skips(_ entry: Int) -> Bool { failedEntries.contains(entry) || setAsideEntries.contains(entry) }
+    func skips(_ entry: Int) -> Bool { failures[entry] != nil || setAsideEntries.contains(entry) }
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -172,7 +180,7 @@ public final class Session {
             applyVolume()
         case .pitch(let value):
             engine.perform(.setPitch(value))
-        case .promptLoad, .help, .info: break  // the terminal's own business
+        case .promptLoad, .help, .info, .listView: break  // the terminal's own business
         case .playEntry(let entry): play(entry)
         case .removeEntry(let entry): remove(entry)
         case .moveEntry(let entry, let step): move(entry, by: step)
@@ -183,7 +191,7 @@ public final class Session {
     /// cannot be opened, the song that was playing goes on from where it was.
     private func play(_ entry: Int) {
         guard entries.indices.contains(entry) else { return }
-        failedEntries.remove(entry)
+        failures[entry] = nil
         setAsideEntries.remove(entry)
         let resume = resumePoint()
         queue.select(entry)
@@ -222,7 +230,7 @@ public final class Session {
     /// Entry indices held outside the list follow an edit of it: `map` gives each its new
     /// index, `nil` for one taken out.
     private func renumber(_ map: (Int) -> Int?) {
-        failedEntries = Set(failedEntries.compactMap(map))
+        failures = Dictionary(uniqueKeysWithValues: failures.compactMap { entry, why in map(entry).map { ($0, why) } })
         setAsideEntries = Set(setAsideEntries.compactMap(map))
         if let (entry, move) = opening {
             guard let moved = map(entry) else {
@@ -325,7 +333,8 @@ public final class Session {
             guard !apply(.openFailed(error, token: token)).isIgnored, let opening else { return }
             self.opening = nil
             report(entries[opening.entry].describe(error))
-            failedEntries.insert(opening.entry)
+            failures[opening.entry] = "\(error.reason)"
+            someFailed = true
             switch opening.move {
             case .forward(let atEnd): advance(atEnd: atEnd)
             case .backward: retreat()
@@ -398,7 +407,8 @@ public final class Session {
     private func failCurrent(_ token: Int, _ message: String) {
         guard token == context.state.token, let song = context.state.song else { return }
         report("\(song.path): \(message)")
-        if let index { failedEntries.insert(index) }
+        if let index { failures[index] = message }
+        someFailed = true
         apply(.ended(token: token))
         advance(atEnd: .rest)
     }
