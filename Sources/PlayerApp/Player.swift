@@ -21,6 +21,14 @@ public protocol PlayerScreen: AnyObject {
     var nextChange: ContinuousClock.Instant? { get }
     /// Whether messages go on the screen (stderr is the terminal) rather than to stderr.
     var takesMessages: Bool { get }
+    /// Whether the list view is open: only then is it handed the list (`showList`).
+    var showsList: Bool { get }
+    func showList(_ list: ListSnapshot)
+}
+
+extension PlayerScreen {
+    public var showsList: Bool { false }
+    public func showList(_ list: ListSnapshot) {}
 }
 
 /// A control from outside the terminal (MPRIS on D-Bus): its descriptor joins the main loop's
@@ -103,6 +111,9 @@ public final class Player {
     private var loop: EventLoop
     /// Problems found before the run (in the inputs): the exit status counts them.
     private let earlierProblems: Int
+
+    /// What is known of the songs opened this run (tags, length), for the list view.
+    private var known: [SongSource: SongFacts] = [:]
 
     /// Where a resumed run picks up.
     private let resuming: SavedSession?
@@ -217,6 +228,10 @@ public final class Player {
             say("engine: the device buffers \(ms(seconds)) ms; \(ms(kept.lowerBound))–\(ms(kept.upperBound)) ms of it are kept queued")
         }
         if let script { script.handle(event) } else { session.handle(event) }
+        if case .opened(_, let token) = event, session.state.token == token, let song = session.state.song,
+           let index = session.index {
+            known[session.entries[index].source] = SongFacts(song)
+        }
         io.remote?.observe(event)
         io.outside?.observe(event)
         if resumeToSay, case .opened(_, let token) = event, session.state.token == token, let name = session.songName {
@@ -234,6 +249,10 @@ public final class Player {
 
     private func showStatus() {
         guard let screen else { return }
+        if screen.showsList {
+            screen.showList(ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
+                                         failures: session.failures, known: known, edits: session.edits))
+        }
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.queue.cursor, entryCount: session.entries.count,

@@ -32,6 +32,17 @@ public final class Console {
     /// No key yet: the status line says `h: keys`.
     private var keysSeen = false
     private var hint: (text: String, until: ContinuousClock.Instant)?
+    /// The list view, while it is open (on the alternate screen), and the list it shows.
+    private var listView: ListView?
+    private var list = ListSnapshot()
+    /// Messages that came while the list view was open: the last shows on its title line, and
+    /// all are printed on the normal screen when it closes, so none is lost.
+    private var heldMessages: [String] = []
+    /// The last message, on the list view's title line until the next key.
+    private var freshMessage: String?
+    /// The help or the song's details, shown in the list view instead of the list until the
+    /// next key.
+    private var overlay: ((Screen) -> [String])?
     /// Completes a path typed at the prompt (the file system's business, handed in): the
     /// completion is handed to the second argument, at once or later from the main loop (a
     /// folder of 200,000 files takes a while to list; the keys are answered meanwhile).
@@ -49,11 +60,30 @@ public final class Console {
         for key in decoder.decode(bytes) {
             closePanel()
             hint = nil
+            freshMessage = nil
             keysSeen = true
             if prompt != nil {
                 if let command = edit(with: key) { commands.append(command) }
                 redraw()
                 continue
+            }
+            if overlay != nil {
+                overlay = nil
+                if key == .escape { redraw(); continue }
+            }
+            if var view = listView {
+                let outcome = view.handle(key, in: list, rows: screen.height - 2)
+                listView = view
+                switch outcome {
+                case .redraw?: redraw(); continue
+                case .command(let command)?: commands.append(command); redraw(); continue
+                case .say(let text)?:
+                    hint = (text, .now.advanced(by: .seconds(Self.hintSeconds)))
+                    redraw()
+                    continue
+                case .close?: closeList(); continue
+                case nil: break
+                }
             }
             guard let command = KeyMap.command(for: key) else {
                 if key != .escape { hint = ("press h for keys", .now.advanced(by: .seconds(Self.hintSeconds))) }
@@ -63,6 +93,15 @@ public final class Console {
             switch command {
             case .promptLoad:
                 prompt = PromptLine(label: "Load: ", history: history)
+                redraw()
+            case .listView:
+                if listView != nil { closeList() } else { openList() }
+            case .help where listView != nil:
+                overlay = { screen in ["Keys (any key goes back to the list):"] + PanelLayout.lines(KeyMap.helpLines, width: screen.width, rows: screen.height - 2, packed: false) }
+                redraw()
+            case .info where listView != nil:
+                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
+                overlay = { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
                 redraw()
             case .help:
                 openPanel { screen in
@@ -124,7 +163,36 @@ public final class Console {
     }
 
     public func print(_ message: String) {
+        guard listView == nil else {
+            heldMessages.append(message)
+            freshMessage = message
+            return redraw()
+        }
         screen.print(message)
+    }
+
+    /// The list as the session has it now, for the list view.
+    public func showList(_ list: ListSnapshot) {
+        self.list = list
+    }
+
+    /// Whether the list view is open (the main loop hands it the list only then).
+    public var showsList: Bool { listView != nil }
+
+    private func openList() {
+        listView = ListView(list: list)
+        screen.enterFullScreen()
+        redraw()
+    }
+
+    private func closeList() {
+        listView = nil
+        overlay = nil
+        screen.leaveFullScreen()
+        let messages = heldMessages
+        heldMessages = []
+        messages.forEach(screen.print)
+        redraw()
     }
 
     /// When the screen next changes by itself (the hint going away), for the main loop's wait.
@@ -132,6 +200,7 @@ public final class Console {
 
     /// The terminal was resized: the panel is laid out again for the new size.
     public func resized() {
+        if listView != nil { screen.enterFullScreen() }
         screen.measure()
         if let panel { screen.showPanel(panel(screen)) }
         redraw()
@@ -150,6 +219,10 @@ public final class Console {
     public func close() {
         closePanel()
         screen.close()
+        // Said on the normal screen; the view opens again if the player comes back (Ctrl-Z, fg).
+        let messages = heldMessages
+        heldMessages = []
+        messages.forEach(screen.print)
     }
 
     private func openPanel(_ layout: @escaping (Screen) -> [String]) {
@@ -167,15 +240,36 @@ public final class Console {
 
     private func redraw() {
         if let hint, hint.until < .now { self.hint = nil }
+        if var view = listView {
+            let lines: [StyledLine]
+            if let overlay {
+                let rows = screen.height - 1
+                lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
+                screen.drawFrame(lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottomLine()])
+            } else {
+                var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine())
+                if let message = freshMessage, !frame.isEmpty {
+                    frame[0] = StyledLine(TextWidth.fit(message, screen.width - 1), .yellow)
+                }
+                screen.drawFrame(frame)
+            }
+            listView = view
+            return
+        }
+        screen.draw(bottomLine())
+    }
+
+    /// What the bottom line shows: the prompt, a hint, or the status line.
+    private func bottomLine() -> StyledLine {
         if let prompt {
-            screen.draw(prompt.rendered(width: screen.width - 1))
+            return StyledLine(prompt.rendered(width: screen.width - 1))
         } else if let hint {
-            screen.draw(StyledLine(hint.text, .cyan))
+            return StyledLine(TextWidth.fit(hint.text, screen.width - 1), .cyan)
         } else if showsStatus, var status = lastStatus {
             status.keysHint = !keysSeen
-            screen.draw(StatusLine.render(status, width: screen.width))
+            return StatusLine.render(status, width: screen.width)
         } else {
-            screen.draw("")
+            return StyledLine("")
         }
     }
 }

@@ -7,6 +7,7 @@ public enum Key: Hashable, Sendable {
     case tab
     case up, down, left, right
     case home, end, delete
+    case pageUp, pageDown
     /// A control or escape sequence tplayer does not use.
     case other
 }
@@ -74,6 +75,8 @@ public struct KeyDecoder {
         case UInt8(ascii: "~") where number == 1 || number == 7: .home
         case UInt8(ascii: "~") where number == 4 || number == 8: .end
         case UInt8(ascii: "~") where number == 3: .delete
+        case UInt8(ascii: "~") where number == 5: .pageUp
+        case UInt8(ascii: "~") where number == 6: .pageDown
         default: .other
         }
         return (key, end - start + 1)

@@ -36,6 +36,8 @@ public enum KeyMap {
             Binding(keys: [.character("i")], command: .info, help: "the song's details (tags, stream, length, path)"),
             Binding(keys: [.character("l")], command: .promptLoad,
                     help: "load a song, folder or playlist (Tab completes, Esc cancels)"),
+            Binding(keys: [.tab, .character("v")], command: .listView,
+                    help: "the list view, full screen (Tab, v or Esc goes back)"),
             Binding(keys: [.character("h"), .character("?")], command: .help, help: "show these keys"),
             Binding(keys: [.character("q")], command: .quit, help: "quit"),
         ]
@@ -56,6 +58,7 @@ public enum KeyMap {
         case .right: "→"
         case .up: "↑"
         case .down: "↓"
+        case .tab: "Tab"
         default: "?"
         }
     }
@@ -70,16 +73,29 @@ public enum KeyMap {
             }
             rows.append((binding.keys.map(name).joined(separator: " "), binding.help))
         }
-        return rows
+        return rows + [("", "In the list view:")] + listRows
     }
+
+    /// The list view's own keys (`ListView`), shown after the rest.
+    static let listRows: [(keys: String, help: String)] = [
+        ("↑ ↓", "move the cursor (in the list view arrows move, they do not seek)"),
+        ("PgUp PgDn", "a page up, down"),
+        ("Home End", "the first, the last entry"),
+        ("Enter", "play the entry under the cursor"),
+        ("/", "search as you type (title, artist, album, path; any case or accent)"),
+        ("n N", "the next, the previous match"),
+        ("d Delete", "take the entry out of the list (the playing one: the next plays)"),
+        ("K J", "move the entry up, down"),
+    ]
 
     /// One line per binding, e.g. `  space   play / pause`.
     public static var helpLines: [String] {
-        rows.map { "  " + $0.keys.padding(toLength: 7) + " " + $0.help }
+        rows.map { $0.keys.isEmpty ? $0.help : "  " + $0.keys.padding(toLength: 9) + " " + $0.help }
     }
 
     /// The bindings as a Markdown table: what the README shows.
     public static var markdownTable: String {
-        (["| key | does |", "| --- | --- |"] + rows.map { "| \($0.keys) | \($0.help) |" }).joined(separator: "\n") + "\n"
+        (["| key | does |", "| --- | --- |"] + rows.map { $0.keys.isEmpty ? "| | *\($0.help)* |" : "| \($0.keys) | \($0.help) |" })
+            .joined(separator: "\n") + "\n"
     }
 }

@@ -45,7 +45,7 @@ public struct PromptLine: Equatable {
         case .tab: return .complete
         case .enter: return .submitted(text)
         case .escape: return .cancelled
-        case .other: break
+        case .other, .pageUp, .pageDown: break
         }
         return .editing
     }

@@ -16,6 +16,8 @@ public final class RawMode {
     /// Where the status line is drawn (the cursor is shown there again after a crash); set
     /// once by the `Screen`, before anything can crash.
     nonisolated(unsafe) static var displayFD: Int32 = STDERR_FILENO
+    /// Whether the alternate screen is shown (the list view): a crash switches back from it.
+    nonisolated(unsafe) static var alternateScreen = false
 
     /// Enters raw mode on `fd`, or returns nil when `fd` is not a terminal.
     public init?(fd: Int32 = STDIN_FILENO) {
@@ -68,6 +70,10 @@ public final class RawMode {
             action.__sigaction_handler.sa_handler = { number in
                 if var saved = RawMode.crashRestore {
                     tcsetattr(saved.fd, TCSANOW, &saved.settings)
+                }
+                if RawMode.alternateScreen {
+                    let normalScreen: StaticString = "\u{1B}[?1049l"
+                    _ = write(RawMode.displayFD, normalScreen.utf8Start, normalScreen.utf8CodeUnitCount)
                 }
                 let cursorOn: StaticString = "\u{1B}[?25h"
                 _ = write(RawMode.displayFD, cursorOn.utf8Start, cursorOn.utf8CodeUnitCount)

@@ -39,6 +39,12 @@ public final class Screen {
         let old = width
         width = size.columns
         if let rows = size.rows { height = rows }
+        if frame != nil {
+            // The whole screen is drawn again at the new size.
+            frame = []
+            emit("\u{1B}[H\u{1B}[2J")
+            return
+        }
         let rows = { (columns: Int) in max((columns + self.width - 1) / self.width, 1) }
         guard width < old, panelHeight > 0 || shown != nil else {
             hidePanel()
@@ -119,7 +125,47 @@ public final class Screen {
 
     /// Clears the bottom line and shows the cursor again: the terminal as it was.
     public func close() {
+        leaveFullScreen()
         emit("\r\u{1B}[K\u{1B}[?25h")
+        shown = nil
+    }
+
+    /// The lines drawn on the alternate screen, as written; `nil` when it is not shown.
+    private var frame: [String]?
+
+    /// Whether the alternate screen (the list view) is shown.
+    public var isFullScreen: Bool { frame != nil }
+
+    /// Switches to the terminal's alternate screen (as `less` and `vim` do): what was on the
+    /// screen comes back as it was when `leaveFullScreen` switches back.
+    public func enterFullScreen() {
+        guard frame == nil else { return }
+        hidePanel()
+        frame = []
+        RawMode.alternateScreen = true
+        emit("\u{1B}[?1049h\u{1B}[H\u{1B}[2J")
+    }
+
+    /// Draws `lines` as the whole alternate screen, top to bottom, writing only the lines that
+    /// changed since the last frame (a cursor moving one row rewrites two lines).
+    public func drawFrame(_ lines: [StyledLine]) {
+        guard let old = frame else { return }
+        let rendered = lines.prefix(height).map { $0.rendered(colours: colours) }
+        var out = ""
+        for (row, line) in rendered.enumerated() where row >= old.count || old[row] != line {
+            out += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[K"
+        }
+        if rendered.count < old.count { out += "\u{1B}[\(rendered.count + 1);1H\u{1B}[J" }
+        frame = rendered
+        if !out.isEmpty { emit(out) }
+    }
+
+    /// Back to the normal screen, as it was; the bottom line is drawn again by the next `draw`.
+    public func leaveFullScreen() {
+        guard frame != nil else { return }
+        frame = nil
+        emit("\u{1B}[?1049l")
+        RawMode.alternateScreen = false
         shown = nil
     }
 

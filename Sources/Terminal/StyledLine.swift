@@ -2,7 +2,7 @@
 /// text and adding the colours only when the terminal is to have them.
 public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
     public enum Style: Equatable, Sendable {
-        case plain, bold, dim, green, yellow, red, cyan
+        case plain, bold, dim, green, yellow, red, cyan, reverse
 
         /// The SGR parameters that start the style.
         var code: String {
@@ -14,6 +14,7 @@ public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
             case .yellow: "33"
             case .red: "31"
             case .cyan: "36"
+            case .reverse: "7"
             }
         }
     }

@@ -38,6 +38,8 @@ public final class TerminalSession {
     public func resized() { console.resized() }
     public func interrupted() -> Bool { console.interrupted() }
     public var nextChange: ContinuousClock.Instant? { console.nextChange }
+    public var showsList: Bool { console.showsList }
+    public func showList(_ list: ListSnapshot) { console.showList(list) }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {

@@ -12,8 +12,8 @@ import Testing
         try pane.send("h")
         try pane.waitForLine { $0 == "Keys:" }
         let screen = try pane.screen()
-        for key in ["space   play / pause", "→       5 s forward", "0 … 9   jump", "m       mute", "i       the song",
-                    "l       load", "h ?     show these keys", "q       quit"] {
+        for key in ["space     play / pause", "→         5 s forward", "0 … 9     jump", "m         mute", "i         the song",
+                    "l         load", "h ?       show these keys", "q         quit"] {
             #expect(screen.contains(key), "\(key)")
         }
         #expect(try pane.lines().contains { Pane.isStatus($0) })

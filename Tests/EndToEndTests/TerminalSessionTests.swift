@@ -107,14 +107,21 @@ import Testing
 
     /// The key map's help lines, as the README's table writes them, trimmed.
     static let keyMapLines = [
-        "space   play / pause", "p       play", "s       pause (the place is kept)",
-        "→       5 s forward (past the end: the next song)", "←       5 s back", "↑       a minute forward",
-        "↓       a minute back", "g       back to the start of the song", "0 … 9   jump to 0 %, 10 %, … 90 % of the song",
-        "n       next in the list", "b       previous in the list", "+ =     volume up 5 %", "-       volume down 5 %",
-        "m       mute on / off", "r       repeat the list on / off", "z       shuffle on / off",
-        "i       the song's details (tags, stream, length, path)",
-        "l       load a song, folder or playlist (Tab completes, Esc cancels)",
-        "h ?     show these keys", "q       quit",
+        "space     play / pause", "p         play", "s         pause (the place is kept)",
+        "→         5 s forward (past the end: the next song)", "←         5 s back", "↑         a minute forward",
+        "↓         a minute back", "g         back to the start of the song", "0 … 9     jump to 0 %, 10 %, … 90 % of the song",
+        "n         next in the list", "b         previous in the list", "+ =       volume up 5 %", "-         volume down 5 %",
+        "m         mute on / off", "r         repeat the list on / off", "z         shuffle on / off",
+        "i         the song's details (tags, stream, length, path)",
+        "l         load a song, folder or playlist (Tab completes, Esc cancels)",
+        "Tab v     the list view, full screen (Tab, v or Esc goes back)",
+        "h ?       show these keys", "q         quit",
+        "In the list view:",
+        "↑ ↓       move the cursor (in the list view arrows move, they do not seek)", "PgUp PgDn a page up, down",
+        "Home End  the first, the last entry", "Enter     play the entry under the cursor",
+        "/         search as you type (title, artist, album, path; any case or accent)",
+        "n N       the next, the previous match",
+        "d Delete  take the entry out of the list (the playing one: the next plays)", "K J       move the entry up, down",
     ]
 
     @Test func aKeyThatMeansNothingSaysWhereTheKeysAreForAMoment() throws {

@@ -14,6 +14,7 @@ struct KeyMapTests {
         (.character("-"), .changeVolume(by: -5)), (.character("m"), .toggleMute), (.character("i"), .info),
         (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle), (.character("l"), .promptLoad),
         (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit),
+        (.tab, .listView), (.character("v"), .listView),
     ])
     func keysMapToTheirCommands(key: Key, command: Command) {
         #expect(KeyMap.command(for: key) == command)
@@ -21,13 +22,15 @@ struct KeyMapTests {
 
     @Test func aKeyThatMeansNothingHasNoCommand() {
         #expect(KeyMap.command(for: .character("x")) == nil)
-        #expect(KeyMap.command(for: .tab) == nil)
+        #expect(KeyMap.command(for: .character("x")) == nil && KeyMap.command(for: .pageUp) == nil)
     }
 
     @Test func theHelpListsEveryBindingAndTheReadmeShowsTheSameTable() throws {
         let lines = KeyMap.helpLines
-        #expect(lines.count == KeyMap.all.count - 9, "the ten digits share a line")
-        #expect(lines.contains("  space   play / pause"))
+        #expect(lines.count == KeyMap.all.count - 9 + 1 + KeyMap.listRows.count,
+                "the ten digits share a line; the list view's keys follow under their heading")
+        #expect(lines.contains("  space     play / pause"))
+        #expect(lines.contains { $0.hasPrefix("  / ") && $0.contains("search") })
         #expect(lines.contains { $0.hasPrefix("  → ") && $0.contains("5 s forward") })
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)

@@ -1,0 +1,281 @@
+import PlayerCore
+
+/// The list as the session has it at one moment: what the list view shows.
+public struct ListSnapshot {
+    public var entries: [Entry]
+    /// The entry playing, paused or loading.
+    public var current: Int?
+    /// The entries that could not be played, and why.
+    public var failures: [Int: String]
+    /// What is known of the songs (their tags and length) without decoding them: the songs
+    /// opened this run, and those read for the view.
+    public var known: [SongSource: SongFacts]
+    /// Changes whenever the entries do (an edit, a load): what the search's folded text is kept by.
+    public var edits: Int
+
+    public init(entries: [Entry] = [], current: Int? = nil, failures: [Int: String] = [:],
+                known: [SongSource: SongFacts] = [:], edits: Int = 0) {
+        self.entries = entries
+        self.current = current
+        self.failures = failures
+        self.known = known
+        self.edits = edits
+    }
+}
+
+/// What the list view shows of a song it knows: its tags and length.
+public struct SongFacts: Equatable, Sendable {
+    public var tags: SongInfo.Tags
+    public var seconds: Double?
+
+    public init(tags: SongInfo.Tags, seconds: Double?) {
+        self.tags = tags
+        self.seconds = seconds
+    }
+
+    public init(_ song: SongInfo) {
+        self.init(tags: song.tags, seconds: song.totalFrames.map(song.seconds))
+    }
+}
+
+/// The full-screen list view: a cursor over the list, a search, and the keys that edit it.
+///
+/// It knows nothing of playback: a key that changes the list or what plays becomes a command
+/// (`playEntry`, `removeEntry`, `moveEntry`) for the session, like every other key. What it
+/// keeps is its own: the cursor, the first row shown, and the search.
+public struct ListView {
+    /// The entry under the cursor (0-based).
+    public private(set) var cursor: Int
+    /// The entry on the first row shown.
+    private(set) var top = 0
+    /// The search being typed after `/`, and where the cursor was when it started.
+    private(set) var search: (prompt: PromptLine, from: Int)?
+    /// The last search made, for `n` and `N`.
+    private(set) var query: String?
+    private var searches: [String] = []
+    /// Each entry's text as a search compares it, made on the first search and kept until
+    /// the list changes.
+    private var folded: (edits: Int, texts: [[UInt8]])?
+
+    /// What a key did in the view.
+    public enum Outcome: Equatable {
+        /// The view changed (the cursor moved, the search): draw it again.
+        case redraw
+        /// A command for the session (and the view drawn again).
+        case command(Command)
+        /// Said on the bottom line for a moment (`/x: not found`).
+        case say(String)
+        /// The view is left.
+        case close
+    }
+
+    public init(list: ListSnapshot) {
+        cursor = list.current ?? 0
+    }
+
+    /// Whether the search prompt has the bottom line.
+    public var isSearching: Bool { search != nil }
+
+    /// What `key` does in the view with `rows` entry rows on screen; `nil`: the view has no use
+    /// for it, and it means what it means everywhere (space pauses, `+` turns the volume up).
+    public mutating func handle(_ key: Key, in list: ListSnapshot, rows: Int) -> Outcome? {
+        if search != nil { return edit(key, in: list) }
+        let count = list.entries.count
+        let page = max(rows - 1, 1)
+        switch key {
+        case .up: moveCursor(to: cursor - 1, count: count)
+        case .down: moveCursor(to: cursor + 1, count: count)
+        case .pageUp: moveCursor(to: cursor - page, count: count)
+        case .pageDown: moveCursor(to: cursor + page, count: count)
+        case .home: moveCursor(to: 0, count: count)
+        case .end: moveCursor(to: count - 1, count: count)
+        case .enter:
+            guard cursor < count else { return .redraw }
+            return .command(.playEntry(cursor))
+        case .delete, .character("d"):
+            guard cursor < count else { return .redraw }
+            return .command(.removeEntry(cursor))
+        case .character("K"):
+            guard cursor > 0, cursor < count else { return .redraw }
+            cursor -= 1
+            return .command(.moveEntry(cursor + 1, by: -1))
+        case .character("J"):
+            guard cursor + 1 < count else { return .redraw }
+            cursor += 1
+            return .command(.moveEntry(cursor - 1, by: 1))
+        case .character("/"):
+            search = (PromptLine(label: "/", history: searches), cursor)
+        case .character("n"), .character("N"):
+            guard let query else { return .say("no search yet: / searches") }
+            return find(query, in: list, from: cursor, forward: key == .character("n"), skippingStart: true)
+        case .escape, .tab, .character("v"):
+            return .close
+        default:
+            return nil
+        }
+        return .redraw
+    }
+
+    /// A key typed at the search prompt: the cursor goes to the first match as each is typed;
+    /// Enter keeps it there, Esc goes back to where it was.
+    private mutating func edit(_ key: Key, in list: ListSnapshot) -> Outcome {
+        guard var (prompt, from) = search else { return .redraw }
+        switch prompt.apply(key) {
+        case .cancelled:
+            search = nil
+            cursor = min(from, max(list.entries.count - 1, 0))
+            return .redraw
+        case .submitted(let text):
+            search = nil
+            guard !text.isEmpty else { return .redraw }
+            query = text
+            if searches.last != text { searches.append(text) }
+            return SearchFold.fold(text).isEmpty ? .redraw : matches(cursor, text, in: list) ? .redraw : .say("/\(text): not found")
+        case .editing, .complete:
+            search = (prompt, from)
+            guard !prompt.text.isEmpty else {
+                cursor = from
+                return .redraw
+            }
+            let found = find(prompt.text, in: list, from: from, forward: true, skippingStart: false)
+            if found != .redraw { cursor = from }
+            return .redraw
+        }
+    }
+
+    /// Moves the cursor to the next entry (or previous, `forward: false`) whose text holds
+    /// `text`, from `start` (itself too unless `skippingStart`), round the end of the list.
+    private mutating func find(_ text: String, in list: ListSnapshot, from start: Int, forward: Bool,
+                               skippingStart: Bool) -> Outcome {
+        let count = list.entries.count
+        guard count > 0 else { return .say("/\(text): not found") }
+        let needle = SearchFold.fold(text)
+        let texts = foldedTexts(list)
+        for step in (skippingStart ? 1 : 0)...count {
+            let entry = ((forward ? start + step : start - step) % count + count) % count
+            if SearchFold.contains(texts[entry], needle) {
+                cursor = entry
+                return .redraw
+            }
+        }
+        return .say("/\(text): not found")
+    }
+
+    private mutating func matches(_ entry: Int, _ text: String, in list: ListSnapshot) -> Bool {
+        let texts = foldedTexts(list)
+        return texts.indices.contains(entry) && SearchFold.contains(texts[entry], SearchFold.fold(text))
+    }
+
+    /// Every entry's searchable text (name, album, path), folded; made again after an edit.
+    private mutating func foldedTexts(_ list: ListSnapshot) -> [[UInt8]] {
+        if let folded, folded.edits == list.edits, folded.texts.count == list.entries.count { return folded.texts }
+        let texts = list.entries.indices.map { entry in
+            let row = ListRow(list, entry)
+            return SearchFold.fold(row.name + "\n" + row.album + "\n" + "\(list.entries[entry].path)")
+        }
+        folded = (list.edits, texts)
+        return texts
+    }
+
+    private mutating func moveCursor(to entry: Int, count: Int) {
+        cursor = min(max(entry, 0), max(count - 1, 0))
+    }
+
+    /// The view as `height` lines of `width` columns: a title line, the entry rows, and the
+    /// bottom line (`bottom`: the status line, or the search prompt while it is open).
+    public mutating func lines(_ list: ListSnapshot, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
+        let rows = max(height - 2, 1)
+        let count = list.entries.count
+        cursor = min(cursor, max(count - 1, 0))
+        // The cursor stays in view, a little way from the edges when it can.
+        if cursor < top { top = cursor }
+        if cursor >= top + rows { top = cursor - rows + 1 }
+        top = max(min(top, count - rows), 0)
+        let room = width - 1
+        var title = StyledLine(TextWidth.fit(" tplayer: \(count) in the list", room), .bold)
+        let keys = "  ↑↓ Enter / n d J K, Tab back, h keys"
+        if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
+        var lines = [title]
+        let layout = ListRow.Layout(width: room, count: count)
+        for entry in top..<min(top + rows, count) {
+            lines.append(ListRow(list, entry).rendered(layout, underCursor: entry == cursor))
+        }
+        if count == 0 { lines.append(StyledLine("  The list is empty: l loads a song, folder or playlist.", .dim)) }
+        while lines.count < height - 1 { lines.append(StyledLine()) }
+        let bottomLine = search.map { StyledLine($0.prompt.rendered(width: room)) } ?? bottom
+        return Array(lines.prefix(max(height - 1, 0))) + [bottomLine]
+    }
+}
+
+/// One entry as a row of the list view: its place, "artist – title", album and length.
+struct ListRow {
+    let place: Int
+    let name: String
+    let album: String
+    let length: String
+    let isCurrent: Bool
+    let failure: String?
+
+    /// Where each column starts and how wide it is, for `width` columns and `count` entries.
+    struct Layout {
+        let placeWidth: Int
+        let nameWidth: Int
+        let albumWidth: Int
+        static let lengthWidth = 8
+
+        init(width: Int, count: Int) {
+            placeWidth = String(max(count, 1)).count
+            // The mark, the place, the gaps and the length take what they need; the name gets
+            // two thirds of the rest and the album a third, or the name all of it when narrow.
+            let rest = width - 2 - placeWidth - 2 - Self.lengthWidth
+            if rest >= 36 {
+                albumWidth = rest / 3
+                nameWidth = rest - albumWidth - 2
+            } else {
+                albumWidth = 0
+                nameWidth = max(rest, 4)
+            }
+        }
+    }
+
+    init(_ list: ListSnapshot, _ entry: Int) {
+        let item = list.entries[entry]
+        place = entry + 1
+        isCurrent = entry == list.current
+        failure = list.failures[entry]
+        let facts = list.known[item.source]
+        var tags = facts?.tags ?? SongInfo.Tags()
+        // A CUE sheet's fields win over its image's tags, as when the track plays.
+        if let sheet = item.sheetTags {
+            for field in SongInfo.Tags.fields where sheet[keyPath: field] != nil { tags[keyPath: field] = sheet[keyPath: field] }
+        }
+        let title = tags.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        let artist = tags.artist.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        let fallback = item.title ?? "\(item.path.lastComponent)"
+        name = switch (artist, title) {
+        case let (artist?, title?): "\(artist) – \(title)"
+        case let (nil, title?): title
+        case let (artist?, nil): "\(artist) – \(fallback)"
+        case (nil, nil): fallback
+        }
+        album = tags.album ?? ""
+        length = facts?.seconds.map { TimeFormat.clock($0) } ?? ""
+    }
+
+    func rendered(_ layout: Layout, underCursor: Bool) -> StyledLine {
+        var line = StyledLine()
+        let style: StyledLine.Style = underCursor ? .reverse : isCurrent ? .green : failure != nil ? .red : .plain
+        let mark = (underCursor ? ">" : " ") + (isCurrent ? "▶" : failure != nil ? "✗" : " ")
+        let number = String(place)
+        var text = mark + String(repeating: " ", count: layout.placeWidth - number.count) + number + "  "
+        text += TextWidth.pad(TextWidth.fit(TerminalText.safe(name), layout.nameWidth), to: layout.nameWidth)
+        let second = failure.map { "can't play: " + $0 } ?? album
+        if layout.albumWidth > 0 {
+            text += "  " + TextWidth.pad(TextWidth.fit(TerminalText.safe(second), layout.albumWidth), to: layout.albumWidth)
+        }
+        let shownLength = TextWidth.fit(length, ListRow.Layout.lengthWidth)
+        text += String(repeating: " ", count: ListRow.Layout.lengthWidth - shownLength.count) + shownLength
+        line.append(text, style)
+        return line
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The list view in a real terminal (tmux), as a person uses it: open it, search, play an entry,
+/// take out the song playing, move an entry, resize the window, go back; and 100,000 entries.
+@Suite(.serialized) struct ListViewEndToEndTests {
+    /// Columns as a terminal draws these lines: CJK and emoji two, everything else here one.
+    static func columns(_ line: String) -> Int {
+        line.unicodeScalars.reduce(0) { sum, scalar in
+            let wide = (0x1100...0x115F).contains(scalar.value) || (0x2E80...0xA4CF).contains(scalar.value)
+                || (0xAC00...0xD7A3).contains(scalar.value) || (0xFF00...0xFF60).contains(scalar.value)
+                || (0x1F300...0x1FAFF).contains(scalar.value)
+            return sum + (wide ? 2 : 1)
+        }
+    }
+
+    @Test func searchPlayDeleteThePlayingEntryMoveResizeAndGoBack() throws {
+        let folder = try Harness.temporaryFolder()
+        let songs = try ["01-Alpha.mp3", "02-Beyoncé Halo.mp3", "03-日本語のタイトル日本語のタイトル.mp3", "04-Delta.mp3"]
+            .map { try Harness.makeSong(seconds: 30, in: folder, name: $0) }
+        let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 12)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/4") }
+        try pane.send("Tab")
+        try pane.waitForLine { $0.contains("4 in the list") }
+        try pane.waitForLine { $0.hasPrefix(">▶1  01-Alpha.mp3") }
+
+        // `/` searches as it is typed, whatever the case and the accents.
+        try pane.type("/BEYONCE")
+        try pane.waitForLine { $0.hasPrefix("> 2  02-Beyoncé Halo.mp3") }
+        try pane.send("Enter")
+        try pane.send("Enter")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("2/4") && $0.contains("Beyoncé") }
+        try pane.waitForLine { $0.hasPrefix(">▶2") }
+
+        // Taking out the song playing: the next one plays, and the list closes up.
+        try pane.send("d")
+        try pane.waitForLine { $0.contains("3 in the list") }
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("2/3") && $0.contains("日本語") }
+        #expect(!(try pane.screen()).contains("Beyoncé"))
+
+        // K moves the entry under the cursor up; the song playing stays playing, its place follows.
+        try pane.send("K")
+        try pane.waitForLine { $0.hasPrefix(">▶1  03-日本語") }
+        try pane.waitForLine { $0.hasPrefix("  2  01-Alpha.mp3") }
+        try pane.waitForStatus { $0.contains("1/3") }
+
+        // Arrows move the cursor here; they do not seek.
+        let before = try #require(Pane.elapsed(try pane.waitForStatus { $0.hasPrefix("Playing ") }))
+        try pane.send("Down")
+        try pane.waitForLine { $0.hasPrefix("> 2  01-Alpha.mp3") }
+        #expect(try #require(Pane.elapsed(try pane.waitForStatus { $0.hasPrefix("Playing ") })) < before + 5)
+
+        // At 40 columns every row is cut to fit, the wide title with …
+        try pane.resize(width: 40)
+        try pane.waitForLine { $0.hasPrefix(" ▶1  03-日本語") && $0.contains("…") }
+        for line in try pane.lines() { #expect(Self.columns(line) <= 39, "\(line)") }
+
+        try pane.send("Tab")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        usleep(300_000)
+        #expect(!(try pane.screen()).contains("in the list"), "the normal screen is back")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+        #expect(!(try pane.screen()).contains("Playing "))
+    }
+
+    @Test func aHundredThousandEntriesScrollSearchAndPlay() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 30, in: folder)
+        var m3u = "#EXTM3U\n"
+        for index in 1...100_000 { m3u += "#EXTINF:30,Track \(index)\n\(song)\n" }
+        let list = folder.appendingPathComponent("big.m3u").path
+        try m3u.write(toFile: list, atomically: true, encoding: .utf8)
+        let pane = try Pane(arguments: ["-o", "null", list], width: 100, height: 20)
+        try pane.waitForStatus(30) { $0.hasPrefix("Playing ") && $0.contains("1/100000") }
+        try pane.send("Tab")
+        try pane.waitForLine { $0.contains("100000 in the list") }
+        try pane.send("End")
+        try pane.waitForLine { $0.hasPrefix("> 100000  Track 100000") }
+        try pane.send("PageUp")
+        try pane.waitForLine { $0.hasPrefix(">  99983  Track 99983") }
+        try pane.type("/track 54321")
+        try pane.waitForLine(20) { $0.hasPrefix(">  54321  Track 54321") }
+        try pane.send("Enter")
+        try pane.send("Enter")
+        try pane.waitForStatus { $0.contains("54321/100000") && $0.contains("Track 54321") }
+        try pane.send("d")
+        try pane.waitForLine { $0.contains("99999 in the list") }
+        try pane.waitForStatus { $0.contains("54321/99999") && $0.contains("Track 54322") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+}
