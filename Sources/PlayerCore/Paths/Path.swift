@@ -7,6 +7,13 @@
 public struct Path: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public private(set) var bytes: [UInt8]
 
+    /// The bytes hashed in one go, not one `combine` each (a list of 100,000 songs is looked up
+    /// by path at every search and redraw).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public init(_ text: String) {
         bytes = Array(text.utf8)
     }
