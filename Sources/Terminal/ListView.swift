@@ -53,9 +53,9 @@ public struct ListView {
     /// The last search made, for `n` and `N`.
     private(set) var query: String?
     private var searches: [String] = []
-    /// Each entry's text as a search compares it, made on the first search and kept until
-    /// the list changes.
-    private var folded: (edits: Int, texts: [[UInt8]])?
+    /// Each entry's text as a search compares it, made as a search or a redraw comes to it and
+    /// kept until the list changes.
+    private var folded: (edits: Int, texts: [[UInt8]?], missing: Int) = (-1, [], 0)
 
     /// What a key did in the view.
     public enum Outcome: Equatable {
@@ -150,10 +150,9 @@ public struct ListView {
         let count = list.entries.count
         guard count > 0 else { return .say("/\(text): not found") }
         let needle = SearchFold.fold(text)
-        let texts = foldedTexts(list)
         for step in (skippingStart ? 1 : 0)...count {
             let entry = ((forward ? start + step : start - step) % count + count) % count
-            if SearchFold.contains(texts[entry], needle) {
+            if SearchFold.contains(foldedText(entry, in: list), needle) {
                 cursor = entry
                 return .redraw
             }
@@ -162,19 +161,41 @@ public struct ListView {
     }
 
     private mutating func matches(_ entry: Int, _ text: String, in list: ListSnapshot) -> Bool {
-        let texts = foldedTexts(list)
-        return texts.indices.contains(entry) && SearchFold.contains(texts[entry], SearchFold.fold(text))
+        list.entries.indices.contains(entry) && SearchFold.contains(foldedText(entry, in: list), SearchFold.fold(text))
     }
 
-    /// Every entry's searchable text (name, album, path), folded; made again after an edit.
-    private mutating func foldedTexts(_ list: ListSnapshot) -> [[UInt8]] {
-        if let folded, folded.edits == list.edits, folded.texts.count == list.entries.count { return folded.texts }
-        let texts = list.entries.indices.map { entry in
-            let row = ListRow(list, entry)
-            return SearchFold.fold(row.name + "\n" + row.album + "\n" + "\(list.entries[entry].path)")
+    /// Entry `entry`'s searchable text (name, album, path), folded: made once, and again after
+    /// the list changes.
+    private mutating func foldedText(_ entry: Int, in list: ListSnapshot) -> [UInt8] {
+        if folded.edits != list.edits || folded.texts.count != list.entries.count {
+            folded = (list.edits, Array(repeating: nil, count: list.entries.count), list.entries.count)
         }
-        folded = (list.edits, texts)
-        return texts
+        if let text = folded.texts[entry] { return text }
+        let row = ListRow(list, entry, withLength: false)
+        var text: [UInt8] = []
+        SearchFold.fold(row.name, into: &text)
+        text.append(0x0A)
+        SearchFold.fold(row.album, into: &text)
+        text.append(0x0A)
+        SearchFold.fold("\(list.entries[entry].path)", into: &text)
+        folded.texts[entry] = text
+        folded.missing -= 1
+        return text
+    }
+
+    /// Folds up to `budget` more entries ahead of a search, a little at each redraw (a few
+    /// milliseconds), so that the first search of a long list finds them made.
+    private mutating func foldAhead(_ list: ListSnapshot, budget: Int) {
+        guard folded.edits != list.edits || folded.missing > 0 else { return }
+        var done = 0
+        var entry = 0
+        while done < budget, entry < list.entries.count {
+            if folded.edits != list.edits || folded.texts.count != list.entries.count || folded.texts[entry] == nil {
+                _ = foldedText(entry, in: list)
+                done += 1
+            }
+            entry += 1
+        }
     }
 
     private mutating func moveCursor(to entry: Int, count: Int) {
@@ -201,6 +222,7 @@ public struct ListView {
             lines.append(ListRow(list, entry).rendered(layout, underCursor: entry == cursor))
         }
         if count == 0 { lines.append(StyledLine("  The list is empty: l loads a song, folder or playlist.", .dim)) }
+        foldAhead(list, budget: 2_500)
         while lines.count < height - 1 { lines.append(StyledLine()) }
         let bottomLine = search.map { StyledLine($0.prompt.rendered(width: room)) } ?? bottom
         return Array(lines.prefix(max(height - 1, 0))) + [bottomLine]
@@ -238,7 +260,7 @@ struct ListRow {
         }
     }
 
-    init(_ list: ListSnapshot, _ entry: Int) {
+    init(_ list: ListSnapshot, _ entry: Int, withLength: Bool = true) {
         let item = list.entries[entry]
         place = entry + 1
         isCurrent = entry == list.current
@@ -259,7 +281,7 @@ struct ListRow {
         case (nil, nil): fallback
         }
         album = tags.album ?? ""
-        length = facts?.seconds.map { TimeFormat.clock($0) } ?? ""
+        length = withLength ? facts?.seconds.map { TimeFormat.clock($0) } ?? "" : ""
     }
 
     func rendered(_ layout: Layout, underCursor: Bool) -> StyledLine {

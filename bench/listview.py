@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The list view with 100,000 entries: from a key to its finished redraw, in a real pty.
+
+tplayer plays the 100,000-entry M3U of playlist.py to the null output in a pseudo-terminal of
+100 × 40; the list view is opened, then keys are typed one at a time, each after the last one's
+frame arrived: ↓ (40 times), PgDn (10), End and Home, and a search typed letter by letter
+(`/song 99999`). A frame is written in one write, so the time from writing a key to reading the
+line that proves its frame (the cursor's row, or the search prompt, which is drawn last) is the
+key's latency. Median and worst are reported; the target is a median of at most 16 ms (a frame
+at 60 Hz).
+"""
+import os, pty, select, signal, statistics, struct, sys, termios, fcntl, time
+import playlist
+
+WIDTH, HEIGHT = 100, 40
+
+
+def start(tplayer, big):
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(os.path.dirname(big))
+        env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", XDG_STATE_HOME=os.path.join(playlist.out, "state"))
+        os.execve(tplayer, [tplayer, "-o", "null", big], env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
+    return pid, fd
+
+
+def read_until(fd, needle, seconds=30):
+    """Reads the pty until `needle` (bytes) has come; returns when it did, or exits."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            seen += chunk
+            if needle in seen:
+                return time.monotonic()
+            seen = seen[-4096:]
+    sys.exit(f"listview bench: the screen never showed {needle!r}")
+
+
+def key(fd, data, proof):
+    """Seconds from typing `data` to the frame that shows `proof`."""
+    sent = time.monotonic()
+    os.write(fd, data)
+    return read_until(fd, proof) - sent
+
+
+def cursor_row(place):
+    """The start of the cursor's row on entry `place` (the first entry plays: it is marked)."""
+    return b">" + ("▶" if place == 1 else " ").encode() + str(place).rjust(6).encode() + b"  "
+
+
+def measure(tplayer):
+    big = playlist.make_list()
+    pid, fd = start(tplayer, big)
+    try:
+        read_until(fd, b"1/100000")
+        os.write(fd, b"\t")
+        read_until(fd, b"100000 in the list")
+        times = []
+        place = 1
+        for _ in range(40):
+            place += 1
+            times.append(key(fd, b"\x1b[B", cursor_row(place)))
+        for _ in range(10):
+            place += HEIGHT - 3
+            times.append(key(fd, b"\x1b[6~", cursor_row(place)))
+        times.append(key(fd, b"\x1b[F", cursor_row(100000)))
+        times.append(key(fd, b"\x1b[H", cursor_row(1)))
+        typed = "/"
+        for letter in "/song 99999":
+            typed = typed + letter if letter != "/" else "/"
+            times.append(key(fd, letter.encode(), typed.encode() + b"_"))
+        times.append(key(fd, b"\r", b"Playing "))
+        os.write(fd, b"q")
+    finally:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+        os.close(fd)
+    return [t * 1000 for t in times]
+
+
+if __name__ == "__main__":
+    tplayer = os.path.abspath(sys.argv[1])
+    ms = measure(tplayer)
+    print(f"{len(ms)} keys: median {statistics.median(ms):.2f} ms, worst {max(ms):.2f} ms")
