@@ -136,6 +136,34 @@ extension FileSystem {
         return nil
     }
 
+    /// Makes a new file at `path` holding `bytes`, whole or not at all, and never over a file
+    /// that is there: the bytes go to a temporary file beside it (`NAME.PID.tmp`), flushed to
+    /// the disk, which is then linked in as `path` (`link` fails when anything is there, even a
+    /// dangling link, where a rename would replace it) and unlinked.
+    public static func publish(_ path: Path, bytes: [UInt8], permissions: mode_t) -> SystemError? {
+        guard !path.hasNUL else { return .invalidArgument }
+        removeLeftovers(of: path)
+        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
+        let file: OpenFile
+        switch create(temporary, overwrite: false, permissions: permissions) {
+        case .success(let created): file = created
+        case .failure(let error): return error
+        }
+        var failure = bytes.withUnsafeBytes { file.write($0) } ?? file.sync()
+        if let closing = file.close(), failure == nil { failure = closing }
+        if failure == nil, temporary.withCString({ from in path.withCString { link(from, $0) } }) != 0 {
+            failure = .current
+        }
+        _ = temporary.withCString { unlink($0) }
+        if let failure { return failure }
+        let directory = path.directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        if directory >= 0 {
+            fsync(directory)
+            Glibc.close(directory)
+        }
+        return nil
+    }
+
     /// `path` with the symbolic links at its end followed (at most 40): the file that is there,
     /// or that a new file there would be.
     static func linkTarget(of path: Path) -> Result<Path, SystemError> {

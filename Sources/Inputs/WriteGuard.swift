@@ -63,6 +63,29 @@ public enum WriteGuard {
         return nil
     }
 
+    /// Where the list view saves the list when `typed` is asked for: `.m3u8` added to a name
+    /// without an extension.
+    public static func listPath(_ typed: Path) -> Path {
+        typed.lowercasedExtension == nil ? Path(bytes: typed.bytes + Array(".m3u8".utf8)) : typed
+    }
+
+    /// Why the list may not be saved at `path`, as one line; `nil` when it may. A list is saved
+    /// only as a new `.m3u8` or `.m3u` file: never over anything that is there (a song, the
+    /// playlist that was read, any file, a link), so saving can lose nothing. `publish` makes
+    /// the same check again as it writes (`link` does not replace).
+    public static func listRefusal(_ path: Path, files: any FileAccess = SystemFiles()) -> String? {
+        let ext = path.lowercasedExtension ?? ""
+        if ext != "m3u8" && ext != "m3u" {
+            let kind = inputExtensions[ext].map { "a \($0)" } ?? "not a playlist"
+            return "\(path): that name is \(kind); save the list as a new .m3u8, e.g. list.m3u8"
+        }
+        if files.exists(path) {
+            let what = files.isDirectory(path) ? "a folder" : "a file"
+            return "\(path): \(what) is there already; the list is saved only as a new file: name another"
+        }
+        return nil
+    }
+
     /// Why `-w` is refused: a mistake in the command line (exit 64), or an existing file that
     /// `--force` may replace (exit 1).
     public enum Refusal: Equatable, Sendable {

@@ -19,6 +19,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case list
         /// Tab at the load prompt.
         case completion
+        /// The list saved as a playlist.
+        case save
     }
 
     /// A job's cancel flag, asked by the job as it goes.

@@ -176,8 +176,12 @@ public final class Player {
                 case .keys(let bytes):
                     // A path typed at the prompt is read as a person means it: `~/`, quotes.
                     let commands = (screen?.commands(from: bytes) ?? []).map { command in
-                        if case .load(let typed) = command { return Command.load(TypedPath.resolve("\(typed)")) }
-                        return command
+                        switch command {
+                        case .load(let typed): return Command.load(TypedPath.resolve("\(typed)"))
+                        case .add(let typed, let at): return .add(TypedPath.resolve("\(typed)"), at: at)
+                        case .saveList(let typed): return .saveList(TypedPath.resolve("\(typed)"))
+                        default: return command
+                        }
                     }
                     controls.submit(commands, from: .keys)
                 case .signals:

@@ -23,6 +23,17 @@ public final class Console {
     private let showsStatus: Bool
     private var decoder = KeyDecoder()
     private var prompt: PromptLine?
+    /// What the open prompt's text is for.
+    private var promptPurpose = PromptPurpose.load
+
+    private enum PromptPurpose: Equatable {
+        /// `l`: a path to play now.
+        case load
+        /// `l` in the list view: a path to put into the list at an entry.
+        case add(at: Int)
+        /// `w` in the list view: the name to save the list as.
+        case save
+    }
     /// The paths loaded this run, for ↑/↓ at the prompt.
     private var history: [String] = []
     private var lastStatus: StatusSnapshot?
@@ -82,6 +93,12 @@ public final class Console {
                     redraw()
                     continue
                 case .close?: closeList(); continue
+                case .askToAdd(let at)?:
+                    openPrompt(label: "Add after \(at): ", for: .add(at: at))
+                    continue
+                case .askToSave?:
+                    openPrompt(label: "Save the list as (a new .m3u8): ", for: .save)
+                    continue
                 case nil: break
                 }
             }
@@ -92,12 +109,14 @@ public final class Console {
             }
             switch command {
             case .promptLoad:
-                prompt = PromptLine(label: "Load: ", history: history)
-                redraw()
+                openPrompt(label: "Load: ", for: .load)
             case .listView:
                 if listView != nil { closeList() } else { openList() }
             case .help where listView != nil:
-                overlay = { screen in ["Keys (any key goes back to the list):"] + PanelLayout.lines(KeyMap.helpLines, width: screen.width, rows: screen.height - 2, packed: false) }
+                overlay = { screen in
+                    ["Keys in the list view (any key goes back to the list):"]
+                        + PanelLayout.lines(KeyMap.helpLines(inListView: true), width: screen.width, rows: screen.height - 2, packed: false)
+                }
                 redraw()
             case .info where listView != nil:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
@@ -105,7 +124,7 @@ public final class Console {
                 redraw()
             case .help:
                 openPanel { screen in
-                    ["Keys:"] + PanelLayout.lines(KeyMap.helpLines, width: screen.width, rows: screen.height - 2, packed: false)
+                    ["Keys:"] + PanelLayout.lines(KeyMap.helpLines(inListView: false), width: screen.width, rows: screen.height - 2, packed: false)
                 }
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
@@ -134,9 +153,19 @@ public final class Console {
             let typed = text.trimmingCharacters(in: " \t")
             guard !typed.isEmpty else { return nil }
             if history.last != typed { history.append(typed) }
-            return .load(Path(typed))
+            switch promptPurpose {
+            case .load: return .load(Path(typed))
+            case .add(let at): return .add(Path(typed), at: at)
+            case .save: return .saveList(Path(typed))
+            }
         }
         return nil
+    }
+
+    private func openPrompt(label: String, for purpose: PromptPurpose) {
+        prompt = PromptLine(label: label, history: history)
+        promptPurpose = purpose
+        redraw()
     }
 
     /// Tab's completion of `typed` is ready: applied if the prompt still holds what it was

@@ -63,8 +63,14 @@ public enum KeyMap {
         }
     }
 
-    /// The digits share one line in the help and the table.
+    /// Every key: the bindings, then the list view's own under their heading (`--help`, the
+    /// README's table).
     private static var rows: [(keys: String, help: String)] {
+        bindingRows + [("", "In the list view:")] + listRows
+    }
+
+    /// The bindings; the digits share one line in the help and the table.
+    private static var bindingRows: [(keys: String, help: String)] {
         var rows: [(String, String)] = []
         for binding in all {
             if case .seek(.fraction(let permyriad)) = binding.command {
@@ -73,7 +79,7 @@ public enum KeyMap {
             }
             rows.append((binding.keys.map(name).joined(separator: " "), binding.help))
         }
-        return rows + [("", "In the list view:")] + listRows
+        return rows
     }
 
     /// The list view's own keys (`ListView`), shown after the rest.
@@ -86,10 +92,20 @@ public enum KeyMap {
         ("n N", "the next, the previous match"),
         ("d Delete", "take the entry out of the list (the playing one: the next plays)"),
         ("K J", "move the entry up, down"),
+        ("l", "add a song, folder or playlist after the entry (Tab completes)"),
+        ("w", "save the list as a new .m3u8 playlist (never over a file)"),
     ]
 
     /// One line per binding, e.g. `  space   play / pause`.
-    public static var helpLines: [String] {
+    public static var helpLines: [String] { lines(rows) }
+
+    /// What `h` shows: outside the list view, the keys that work there; in it, its own keys
+    /// first, then the rest under their heading.
+    public static func helpLines(inListView: Bool) -> [String] {
+        inListView ? lines(listRows + [("", "Everywhere:")] + bindingRows) : lines(bindingRows)
+    }
+
+    private static func lines(_ rows: [(keys: String, help: String)]) -> [String] {
         rows.map { $0.keys.isEmpty ? $0.help : "  " + $0.keys.padding(toLength: 9) + " " + $0.help }
     }
 

@@ -67,6 +67,10 @@ public struct ListView {
         case say(String)
         /// The view is left.
         case close
+        /// Ask for a path to put into the list after the cursor (`l`).
+        case askToAdd(at: Int)
+        /// Ask for a name to save the list as (`w`).
+        case askToSave
     }
 
     public init(list: ListSnapshot) {
@@ -108,6 +112,10 @@ public struct ListView {
         case .character("n"), .character("N"):
             guard let query else { return .say("no search yet: / searches") }
             return find(query, in: list, from: cursor, forward: key == .character("n"), skippingStart: true)
+        case .character("l"):
+            return .askToAdd(at: min(cursor + 1, count))
+        case .character("w"):
+            return .askToSave
         case .escape, .tab, .character("v"):
             return .close
         default:
@@ -214,7 +222,7 @@ public struct ListView {
         top = max(min(top, count - rows), 0)
         let room = width - 1
         var title = StyledLine(TextWidth.fit(" tplayer: \(count) in the list", room), .bold)
-        let keys = "  ↑↓ Enter / n d J K, Tab back, h keys"
+        let keys = "  ↑↓ Enter / n d J K l w, Tab back, h keys"
         if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         var lines = [title]
         let layout = ListRow.Layout(width: room, count: count)

@@ -126,6 +126,21 @@ struct PlayerRun {
                 done(entries, problems)
             })
         }
+        session.saveList = { typed, entries in
+            let path = WriteGuard.listPath(typed)
+            if let refusal = WriteGuard.listRefusal(path) { return say("tplayer: " + refusal) }
+            let folder = FileSystem.currentFolder()
+            work.start(.save, { _ in
+                let written = PlaylistWriter.m3u8(entries, folder: folder)
+                let failure = FileSystem.publish(path, bytes: written.bytes, permissions: 0o666)
+                return (failure.map { "\($0)" }, written.leftOut)
+            }, then: { (failure: String?, leftOut: [Path]) in
+                if let failure { return say("tplayer: \(path): could not save the list: \(failure)") }
+                let count = entries.count - leftOut.count
+                say("Saved the list (\(count) \(count == 1 ? "entry" : "entries")) to \(path)")
+                leftOut.forEach { say("tplayer: \($0): a name with a line break cannot go in an M3U; left out") }
+            })
+        }
         let runner = launch.script.map {
             ScriptRunner(lines: $0, session: session, realTime: !output.isFile)
         }

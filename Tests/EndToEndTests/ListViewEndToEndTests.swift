@@ -51,6 +51,13 @@ import Testing
         try pane.waitForLine { $0.hasPrefix("> 2  01-Alpha.mp3") }
         #expect(try #require(Pane.elapsed(try pane.waitForStatus { $0.hasPrefix("Playing ") })) < before + 5)
 
+        // `h` in the view shows its own keys first; any key goes back to the list.
+        try pane.send("h")
+        try pane.waitForLine { $0.hasPrefix("Keys in the list view") }
+        try pane.waitForLine { $0.contains("/         search as") }
+        try pane.send("Escape")
+        try pane.waitForLine { $0.contains("3 in the list") }
+
         // At 40 columns every row is cut to fit, the wide title with …
         try pane.resize(width: 40)
         try pane.waitForLine { $0.hasPrefix(" ▶1  03-日本語") && $0.contains("…") }
@@ -64,6 +71,41 @@ import Testing
         #expect(try pane.waitForExit() == 0)
         #expect(try pane.sttyUnchanged())
         #expect(!(try pane.screen()).contains("Playing "))
+    }
+
+    /// `l` adds after the cursor; `w` saves the list as a new M3U8 that plays back the same
+    /// list, and never over a file that is there.
+    @Test func addAfterTheCursorAndSaveTheListNeverOverAFile() throws {
+        let folder = try Harness.temporaryFolder()
+        let songs = try ["a.mp3", "b.mp3", "c.mp3"].map { try Harness.makeSong(seconds: 30, in: folder, name: $0) }
+        try Data("mine\n".utf8).write(to: folder.appendingPathComponent("taken.m3u8"))
+        let pane = try Pane(arguments: ["-o", "null", songs[0], songs[1]], width: 100, height: 12)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") }
+        try pane.send("Tab")
+        try pane.waitForLine { $0.contains("2 in the list") }
+        try pane.send("l")
+        try pane.waitForLine { $0.hasPrefix("Add after 1: ") }
+        try pane.type(songs[2])
+        try pane.send("Enter")
+        try pane.waitForLine { $0.contains("3 in the list") }
+        try pane.waitForLine { $0.hasPrefix("  2  c.mp3") }
+        try pane.send("w")
+        try pane.type(folder.appendingPathComponent("saved").path)
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("Saved the list (3 entries) to ") }
+        let saved = try String(contentsOf: folder.appendingPathComponent("saved.m3u8"), encoding: .utf8)
+        #expect(saved == "#EXTM3U\n" + [songs[0], songs[2], songs[1]].map { $0 + "\n" }.joined())
+        try pane.send("w")
+        try pane.type(folder.appendingPathComponent("taken.m3u8").path)
+        try pane.send("Enter")
+        try pane.waitForLine { $0.contains("taken.m3u8: a file is there") }
+        #expect(try String(contentsOf: folder.appendingPathComponent("taken.m3u8"), encoding: .utf8) == "mine\n")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+        // The saved list plays back as the same list.
+        let check = try Harness.tplayer("--check", folder.appendingPathComponent("saved.m3u8").path)
+        #expect(check.status == 0 && check.stdout.contains("ok, 3 songs"), "\(check.stdout)\(check.stderr)")
     }
 
     @Test func aHundredThousandEntriesScrollSearchAndPlay() throws {

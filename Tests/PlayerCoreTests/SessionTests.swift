@@ -467,3 +467,18 @@ struct SessionListEditTests {
         #expect(session.state.song?.path == "c.mp3" && session.place == 2)
     }
 }
+
+/// The list view's `l`: what a path names goes into the list after the cursor, not played.
+struct SessionAddTests {
+    @Test func addedEntriesGoWhereAskedAndPlayInTheirTurn() {
+        let (session, engine, _) = session(["a.mp3", "b.mp3"])
+        session.expand = { path, done in done([Entry(path: path), Entry(path: "x.mp3")], []) }
+        session.start()
+        session.settle()
+        session.perform(.add("c.mp3", at: 1))
+        #expect(session.entries.map(\.path) == ["a.mp3", "c.mp3", "x.mp3", "b.mp3"])
+        #expect(session.state.song?.path == "a.mp3" && engine.cued == "c.mp3", "not played now: next in its turn")
+        session.perform(.add("d.mp3", at: 99))
+        #expect(session.entries.map(\.path).suffix(2) == ["d.mp3", "x.mp3"], "past the end: at the end")
+    }
+}

@@ -38,6 +38,11 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Take entry `n` (0-based) out of the list; when it is the one playing, the list goes on
     /// to the next.
     case removeEntry(Int)
+    /// Put what this path names (a song, folder or playlist) into the list at entry `at`
+    /// (0-based), without playing it (the list view's `l`).
+    case add(Path, at: Int)
+    /// Save the list as a new M3U8 playlist at this path (the list view's `w`).
+    case saveList(Path)
     /// Move entry `n` (0-based) up (`by: -1`) or down (`by: 1`) the list.
     case moveEntry(Int, by: Int)
 
@@ -66,6 +71,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .help: "help"
         case .info: "info"
         case .listView: "list"
+        case .saveList(let path): "save \(path)"
+        case .add(let path, let at): "add \(path) at \(at + 1)"
         case .playEntry(let entry): "play entry \(entry + 1)"
         case .removeEntry(let entry): "remove entry \(entry + 1)"
         case .moveEntry(let entry, let step): "move entry \(entry + 1) \(step < 0 ? "up" : "down")"

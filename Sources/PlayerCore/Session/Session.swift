@@ -48,6 +48,9 @@ public final class Session {
     public var expand: (Path, @escaping (_ entries: [Entry], _ problems: [String]) -> Void) -> Void = { path, done in
         done([Entry(path: path)], [])
     }
+    /// Saves the list as a playlist at the path (checked, written off the main loop, and said
+    /// by whoever does it: the session does no I/O); by default nothing is saved.
+    public var saveList: (Path, [Entry]) -> Void = { _, _ in }
     /// The load whose entries are awaited: a newer one supersedes it.
     private var loads = 0
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
@@ -184,6 +187,12 @@ public final class Session {
         case .playEntry(let entry): play(entry)
         case .removeEntry(let entry): remove(entry)
         case .moveEntry(let entry, let step): move(entry, by: step)
+        case .saveList(let path): saveList(path, entries)
+        case .add(let path, let at):
+            expand(path) { [weak self] added, _ in
+                guard let self, !self.isFinished else { return }
+                self.insert(added, at: min(max(at, 0), self.entries.count))
+            }
         }
     }
 
@@ -196,6 +205,16 @@ public final class Session {
         let resume = resumePoint()
         queue.select(entry)
         open(entry, moving: resume.map { .instead(of: $0) } ?? .forward(.rewind))
+    }
+
+    /// Puts `added` into the list at entry `at`, to play where they stand (in list order; with
+    /// shuffle, at random places still to come).
+    public func insert(_ added: [Entry], at: Int) {
+        guard !added.isEmpty, (0...entries.count).contains(at) else { return }
+        defer { cueNext() }
+        entries.insert(contentsOf: added, at: at)
+        queue.insert(added.count, at: at)
+        renumber { $0 >= at ? $0 + added.count : $0 }
     }
 
     /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
