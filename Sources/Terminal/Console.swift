@@ -54,6 +54,10 @@ public final class Console {
     /// The help or the song's details, shown in the list view instead of the list until the
     /// next key.
     private var overlay: ((Screen) -> [String])?
+    /// Which key does what (tplayer's own keys, or the configuration file's), and how far
+    /// the step keys go.
+    public var bindings = KeyBindings.standard
+    public var steps = Steps()
     /// Completes a path typed at the prompt (the file system's business, handed in): the
     /// completion is handed to the second argument, at once or later from the main loop (a
     /// folder of 200,000 files takes a while to list; the keys are answered meanwhile).
@@ -83,7 +87,7 @@ public final class Console {
                 if key == .escape { redraw(); continue }
             }
             if var view = listView {
-                let outcome = view.handle(key, in: list, rows: screen.height - 2)
+                let outcome = view.handle(key, action: bindings.listAction(for: key), in: list, rows: screen.height - 2)
                 listView = view
                 switch outcome {
                 case .redraw?: redraw(); continue
@@ -102,7 +106,7 @@ public final class Console {
                 case nil: break
                 }
             }
-            guard let command = KeyMap.command(for: key) else {
+            guard let command = bindings.action(for: key)?.command(steps) else {
                 if key != .escape { hint = ("press h for keys", .now.advanced(by: .seconds(Self.hintSeconds))) }
                 redraw()
                 continue
@@ -113,9 +117,10 @@ public final class Console {
             case .listView:
                 if listView != nil { closeList() } else { openList() }
             case .help where listView != nil:
+                let (bindings, steps) = (bindings, steps)
                 overlay = { screen in
                     ["Keys in the list view (any key goes back to the list):"]
-                        + PanelLayout.lines(KeyMap.helpLines(inListView: true), width: screen.width, rows: screen.height - 2, packed: false)
+                        + PanelLayout.lines(KeyMap.helpLines(inListView: true, bindings: bindings, steps: steps), width: screen.width, rows: screen.height - 2, packed: false)
                 }
                 redraw()
             case .info where listView != nil:
@@ -123,8 +128,9 @@ public final class Console {
                 overlay = { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
                 redraw()
             case .help:
+                let (bindings, steps) = (bindings, steps)
                 openPanel { screen in
-                    ["Keys:"] + PanelLayout.lines(KeyMap.helpLines(inListView: false), width: screen.width, rows: screen.height - 2, packed: false)
+                    ["Keys:"] + PanelLayout.lines(KeyMap.helpLines(inListView: false, bindings: bindings, steps: steps), width: screen.width, rows: screen.height - 2, packed: false)
                 }
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)

@@ -80,43 +80,49 @@ public struct ListView {
     /// Whether the search prompt has the bottom line.
     public var isSearching: Bool { search != nil }
 
-    /// What `key` does in the view with `rows` entry rows on screen; `nil`: the view has no use
-    /// for it, and it means what it means everywhere (space pauses, `+` turns the volume up).
+    /// What `key` does in the view with `rows` entry rows on screen, by tplayer's own keys.
     public mutating func handle(_ key: Key, in list: ListSnapshot, rows: Int) -> Outcome? {
+        handle(key, action: KeyBindings.standard.listAction(for: key), in: list, rows: rows)
+    }
+
+    /// What `key`, bound to `action` in the view, does there; `nil`: the view has no use for
+    /// it, and it means what it means everywhere (space pauses, `+` turns the volume up). While
+    /// the search is typed, keys edit it, whatever they are bound to.
+    public mutating func handle(_ key: Key, action: Action?, in list: ListSnapshot, rows: Int) -> Outcome? {
         if search != nil { return edit(key, in: list) }
         let count = list.entries.count
         let page = max(rows - 1, 1)
-        switch key {
-        case .up: moveCursor(to: cursor - 1, count: count)
-        case .down: moveCursor(to: cursor + 1, count: count)
-        case .pageUp: moveCursor(to: cursor - page, count: count)
-        case .pageDown: moveCursor(to: cursor + page, count: count)
-        case .home: moveCursor(to: 0, count: count)
-        case .end: moveCursor(to: count - 1, count: count)
-        case .enter:
+        switch action {
+        case .cursorUp?: moveCursor(to: cursor - 1, count: count)
+        case .cursorDown?: moveCursor(to: cursor + 1, count: count)
+        case .pageUp?: moveCursor(to: cursor - page, count: count)
+        case .pageDown?: moveCursor(to: cursor + page, count: count)
+        case .first?: moveCursor(to: 0, count: count)
+        case .last?: moveCursor(to: count - 1, count: count)
+        case .playEntry?:
             guard cursor < count else { return .redraw }
             return .command(.playEntry(cursor))
-        case .delete, .character("d"):
+        case .remove?:
             guard cursor < count else { return .redraw }
             return .command(.removeEntry(cursor))
-        case .character("K"):
+        case .moveUp?:
             guard cursor > 0, cursor < count else { return .redraw }
             cursor -= 1
             return .command(.moveEntry(cursor + 1, by: -1))
-        case .character("J"):
+        case .moveDown?:
             guard cursor + 1 < count else { return .redraw }
             cursor += 1
             return .command(.moveEntry(cursor - 1, by: 1))
-        case .character("/"):
+        case .search?:
             search = (PromptLine(label: "/", history: searches), cursor)
-        case .character("n"), .character("N"):
+        case .searchNext?, .searchPrevious?:
             guard let query else { return .say("no search yet: / searches") }
-            return find(query, in: list, from: cursor, forward: key == .character("n"), skippingStart: true)
-        case .character("l"):
+            return find(query, in: list, from: cursor, forward: action == .searchNext, skippingStart: true)
+        case .add?:
             return .askToAdd(at: min(cursor + 1, count))
-        case .character("w"):
+        case .save?:
             return .askToSave
-        case .escape, .tab, .character("v"):
+        case .closeList?, .list?:
             return .close
         default:
             return nil
