@@ -189,6 +189,37 @@ public enum ParserChecks {
         return broken
     }
 
+    /// The configuration file: problems are located and one line each, a file of problems is
+    /// cut off, every key bound is one a terminal can send and every action a real one, and the
+    /// steps and the volume stay in their ranges.
+    public static func config(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let parsed = Settings.parse(bytes, file: "fuzz", outputs: { ["pulse", "ao", "null"] })
+        broken += located(parsed.problems, lines: lineCount(bytes))
+        if parsed.problems.count > Settings.maxProblems + 1 {
+            broken.append("\(parsed.problems.count) problems; the cap is \(Settings.maxProblems) and one more")
+        }
+        let settings = parsed.settings
+        if let volume = settings.volume, !(0...100).contains(volume) { broken.append("volume \(volume)") }
+        if !(1...100).contains(settings.steps.volume) { broken.append("volume step \(settings.steps.volume)") }
+        for seconds in [settings.steps.seek, settings.steps.longSeek] where !(0.1...3600).contains(seconds) {
+            broken.append("a seek step of \(seconds) s")
+        }
+        if let preamp = settings.replayGainPreamp, !(-15...15).contains(preamp) { broken.append("preamp \(preamp) dB") }
+        if let output = settings.output, !["pulse", "ao", "null"].contains(output) { broken.append("output \(output)") }
+        for (key, action) in settings.bindings.everywhere + settings.bindings.inList {
+            if key == .other { broken.append("a key that no terminal sends, bound to \(action.name)") }
+            if case .character(let character) = key, character.isWhitespace && character != " " {
+                broken.append("a blank key bound to \(action.name)")
+            }
+            if action.isListAction != settings.bindings.inList.contains(where: { $0.key == key && $0.action == action }) {
+                broken.append("\(action.name) bound in the wrong place")
+            }
+            if Action.named(action.name) != action { broken.append("\(action.name) does not name itself") }
+        }
+        return broken
+    }
+
     /// A song as the fuzzer makes it up from `bytes`: any MPEG rate and frame size, any start
     /// delay a LAME tag can declare, any length (none, or absurd), and the rest of the bytes.
     static func song(_ bytes: [UInt8]) -> (song: SongInfo, rest: ArraySlice<UInt8>) {

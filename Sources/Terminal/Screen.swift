@@ -15,10 +15,12 @@ public final class Screen {
     /// Whether styles are drawn as colours: a terminal that has them, and NO_COLOR unset.
     public let colours: Bool
 
-    public init(fd: Int32 = STDERR_FILENO) {
+    /// `colours: false` (the configuration file's `colours = off`) draws none, whatever the
+    /// terminal has.
+    public init(fd: Int32 = STDERR_FILENO, colours: Bool = true) {
         self.fd = fd
         RawMode.displayFD = fd
-        colours = Self.coloursWanted(on: fd)
+        self.colours = colours && Self.coloursWanted(on: fd)
         measure()
         emit("\u{1B}[?25l")  // hide the cursor while the status line owns the bottom line
     }

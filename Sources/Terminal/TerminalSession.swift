@@ -17,15 +17,17 @@ public final class TerminalSession {
     public let takesMessages: Bool
 
     /// Takes the terminal on stdin, or returns nil when stdin is not one.
-    public init?(showsStatus: Bool,
+    public init?(showsStatus: Bool, colours: Bool = true, bindings: KeyBindings = .standard, steps: Steps = Steps(),
                  complete: @escaping (String, @escaping (Console.Completion) -> Void) -> Void = { text, done in done(Console.Completion(text: text)) }) {
         guard let rawMode = RawMode() else { return nil }
         self.rawMode = rawMode
         tty = FileSystem.openControllingTerminal()
         display = tty?.descriptor ?? (isatty(STDERR_FILENO) == 1 ? STDERR_FILENO : -1)
         takesMessages = isatty(STDERR_FILENO) == 1
-        console = Console(screen: Screen(fd: display), showsStatus: showsStatus)
+        console = Console(screen: Screen(fd: display, colours: colours), showsStatus: showsStatus)
         console.complete = complete
+        console.bindings = bindings
+        console.steps = steps
     }
 
     deinit {

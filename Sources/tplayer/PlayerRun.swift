@@ -22,6 +22,8 @@ struct PlayerRun {
         var mpris = true
         /// Pick up the saved session (`--resume`, or no inputs in a terminal when one is saved).
         var resume = false
+        /// The configuration file's: the starting volume, the keys and their steps, colours.
+        var settings = Settings()
     }
 
     let inputs: [Path]
@@ -87,7 +89,8 @@ struct PlayerRun {
         // A folder or a playlist loaded while playing, and Tab's listing of a folder, are done
         // off the main loop: the keys are answered meanwhile, and a newer one (or quitting)
         // stops them.
-        let terminal = TerminalSession(showsStatus: !options.quiet) { typed, done in
+        let terminal = TerminalSession(showsStatus: !options.quiet, colours: options.settings.colours,
+                                       bindings: options.settings.bindings, steps: options.settings.steps) { typed, done in
             work.start(.completion, { cancel in TypedPath.complete(typed) { cancel.isSet } }, then: { completion in
                 done(Console.Completion(text: completion.text, choices: completion.choices))
             })
@@ -110,6 +113,8 @@ struct PlayerRun {
                               policy: Session.Policy(keepsOpen: interactive))
         session.setAside(missing)
         session.replayGain = options.replayGain
+        // The configured volume starts a new run; a resumed one keeps the volume it had.
+        if let volume = options.settings.volume, saved == nil { session.perform(.volume(volume)) }
         session.expand = { path, done in
             work.start(.load, { cancel in
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }

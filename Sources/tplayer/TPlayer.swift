@@ -46,10 +46,10 @@ struct TPlayer: ParsableCommand {
     var noFade = false
 
     @Option(help: ArgumentHelp("ReplayGain from the songs' tags: off (the default: every sample as decoded), track, album, or auto (the album's gain while the list plays in order, each track's when shuffled).", valueName: "MODE"))
-    var replaygain: ReplayGainMode = .off
+    var replaygain: ReplayGainMode?
 
     @Option(help: ArgumentHelp("dB added to every ReplayGain gain (-15 to 15; default 0). The loudest sample never clips when the tags give the peak.", valueName: "DB"))
-    var replaygainPreamp: Double = 0
+    var replaygainPreamp: Double?
 
     @Flag(help: "Accepted for old command lines: in a terminal the list always stays open at its end (q quits); with no terminal a run ends with its list.")
     var keepOpen = false
@@ -84,6 +84,12 @@ struct TPlayer: ParsableCommand {
 
     @Flag(help: "With -R: send the replies to stderr instead of stdout.")
     var remoteErr = false
+
+    @Option(help: ArgumentHelp("Read the settings from this file instead of $XDG_CONFIG_HOME/tplayer/config (~/.config/tplayer/config): output, volume, steps, ReplayGain, colours, resume and key bindings (see the README).", valueName: "PATH"))
+    var config: String?
+
+    @Flag(help: "Read no settings file: tplayer's own settings and keys.")
+    var noConfig = false
 
     @Flag(help: "Print each state transition to stderr, e.g. 'Prepare -> Play (play)'.")
     var trace = false
@@ -120,11 +126,14 @@ struct TPlayer: ParsableCommand {
         if resume && (!inputs.isEmpty || script != nil || write != nil || check || remote) {
             throw ValidationError("--resume plays the saved list: leave out the inputs, --script, -w, --check and -R")
         }
-        if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote && !resume && !Self.resumesByDefault {
+        if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote && !resume && !resumesByDefault {
             throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
         }
-        if !(-15...15).contains(replaygainPreamp) {
+        if let replaygainPreamp, !(-15...15).contains(replaygainPreamp) {
             throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
+        }
+        if noConfig && config != nil {
+            throw ValidationError("--config and --no-config say different things: give one")
         }
         if force && write == nil {
             throw ValidationError("--force only applies with -w PATH")
@@ -137,7 +146,7 @@ struct TPlayer: ParsableCommand {
             if let output, ["wav", "au", "raw"].contains(output) {
                 throw ValidationError("-o \(output) writes a file: give its path with -w PATH")
             }
-            return .live(driver: output)
+            return .live(driver: output ?? settings.output)
         }
         let file = RawArguments.path(path)
         let driver = output ?? OutputTarget.fileDriver(forPath: file)
@@ -175,9 +184,10 @@ struct TPlayer: ParsableCommand {
         }
         let options = PlayerRun.Options(
             repeats: repeats, shuffles: shuffle, fades: !noFade,
-            replayGain: ReplayGainSetting(mode: replaygain, preamp: replaygainPreamp),
+            replayGain: ReplayGainSetting(mode: replaygain ?? settings.replayGain ?? .off,
+                                          preamp: replaygainPreamp ?? settings.replayGainPreamp ?? 0),
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,
-            resume: resume || (inputs.isEmpty && script == nil && Self.resumesByDefault))
+            resume: resume || (inputs.isEmpty && script == nil && resumesByDefault), settings: settings)
         let status = PlayerRun(
             inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
             output: try outputTarget(), options: options
@@ -189,11 +199,29 @@ struct TPlayer: ParsableCommand {
     /// else runs).
     nonisolated(unsafe) static var mpg123Options = Mpg123Options.Translation()
 
-    /// `tplayer` alone in a terminal resumes, when a session is saved.
-    static var resumesByDefault: Bool {
-        guard isatty(STDIN_FILENO) == 1 else { return false }
+    /// `tplayer` alone in a terminal resumes, when a session is saved (and the settings do
+    /// not say `resume = off`).
+    var resumesByDefault: Bool {
+        guard isatty(STDIN_FILENO) == 1, settings.resume else { return false }
         return SessionStore.location.map(FileSystem.exists) ?? false
     }
+
+    /// The configuration file's settings, read once (its problems said then, one line each).
+    var settings: Settings {
+        if let loaded = Self.loadedSettings { return loaded }
+        var settings = Settings()
+        if !noConfig {
+            let loaded = ConfigLoader.load(explicit: config.map(RawArguments.path)) {
+                ["pulse", "ao"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
+            }
+            loaded.said.forEach(printError)
+            settings = loaded.settings
+        }
+        Self.loadedSettings = settings
+        return settings
+    }
+
+    nonisolated(unsafe) private static var loadedSettings: Settings?
 
     /// Parses and runs; usage errors become one line on stderr and exit status 64.
     static func main() {

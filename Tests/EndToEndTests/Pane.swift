@@ -20,6 +20,8 @@ final class Pane {
         // A saved session of its own, never the user's (`~/.local/state/tplayer`).
         var environment = environment
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path }
+        // And settings of its own: none unless the test writes some, never the user's.
+        if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path }
         let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
         let run = "\(exports.isEmpty ? "" : exports + "; ")stty -g > '\(folder.path)/stty.before'; \(quoted); "
             + "echo $? > '\(folder.path)/status'; stty -g > '\(folder.path)/stty.after'"

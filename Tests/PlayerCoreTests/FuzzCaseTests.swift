@@ -20,6 +20,7 @@ struct FuzzCaseTests {
         "FuzzRemoteSeek": ParserChecks.remoteSeek,
         "FuzzMprisTime": ParserChecks.mprisTime,
         "FuzzCue": ParserChecks.cue,
+        "FuzzConfig": ParserChecks.config,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

@@ -1,0 +1,214 @@
+import PlayerCore
+
+/// What the configuration file sets (`~/.config/tplayer/config`). What it leaves out is
+/// tplayer's default; the command line wins over it.
+public struct Settings: Equatable, Sendable {
+    /// The live output driver (`-o`): `pulse`, `ao`, `alsa`…
+    public var output: String?
+    /// The volume a run starts at, 0–100 (a resumed session keeps its own).
+    public var volume: Int?
+    public var steps = Steps()
+    public var replayGain: ReplayGainMode?
+    public var replayGainPreamp: Double?
+    /// Colours on the status line and in the list view: `false` never, `true` where the
+    /// terminal has them and NO_COLOR is unset (the default).
+    public var colours = true
+    /// Whether `tplayer` with no inputs in a terminal picks up the saved session.
+    public var resume = true
+    public var bindings = KeyBindings.standard
+
+    public init() {}
+
+    /// The settings and each line's problem.
+    public struct Parsed: Sendable {
+        public var settings: Settings
+        public var problems: [Diagnostic]
+    }
+
+    /// The most problems said for one file (then one line says how many more there are).
+    public static let maxProblems = 20
+
+    /// Every setting's name, as the file writes it.
+    public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
+                               "replaygain-preamp", "colours", "colors", "resume", "keys"]
+
+    /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
+    /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
+    /// problem (`config:12:6: unknown action "nxt"; did you mean "next"?`) and the rest is
+    /// read: a typo never costs the other settings. `keys = PRESET` starts the bindings
+    /// wherever it is; `bind` and `unbind` change them in the order they come. `outputs`: the
+    /// output drivers there are, to check `output =` against (asked only when it is there).
+    public static func parse(_ bytes: [UInt8], file: String, outputs: () -> [String]) -> Parsed {
+        var settings = Settings()
+        var problems: [Diagnostic] = []
+        var preset: KeyBindings?
+        var changes: [(key: Key, action: Action?)] = []
+        LineSplitter.forEachLine(in: bytes) { line in
+            let at = { (column: Int) in SourceLocation(file: file, line: line.number, column: column) }
+            if let why = line.unreadable { return problems.append(Diagnostic(at(1), why)) }
+            guard var text = String(validating: line.bytes, as: UTF8.self) else {
+                return problems.append(Diagnostic(at(1), "not UTF-8 text; write the line again in UTF-8"))
+            }
+            var words = Self.words(text)
+            // A word starting with `#` starts a comment, but a bound key: `bind # quit`.
+            if let comment = words.indices.first(where: { words[$0].text.hasPrefix("#") && !($0 == 1 && ["bind", "unbind"].contains(words[0].text)) }) {
+                text = String(text.prefix(words[comment].column - 1))
+                words = Array(words[..<comment])
+            }
+            guard let first = words.first else { return }
+            switch first.text {
+            case "bind", "unbind":
+                let unbinding = first.text == "unbind"
+                guard words.count >= 2 else {
+                    return problems.append(Diagnostic(at(first.column), unbinding ? "unbind needs a key: unbind KEY" : "bind needs a key and an action: bind KEY ACTION"))
+                }
+                guard let key = KeyBindings.key(named: words[1].text) else {
+                    return problems.append(Diagnostic(at(words[1].column), "unknown key \(quoted(words[1].text))"
+                        + suggestion(words[1].text, among: Array(KeyBindings.keyNames.keys)) + "; a key is one character or a name such as space, tab, enter, up, pgdn"))
+                }
+                if unbinding {
+                    if words.count > 2 { return problems.append(Diagnostic(at(words[2].column), "unbind takes one key")) }
+                    return changes.append((key, nil))
+                }
+                guard words.count >= 3 else {
+                    return problems.append(Diagnostic(at(words[1].column), "bind \(words[1].text): which action? e.g. bind \(words[1].text) next"))
+                }
+                let name = words[2...].map(\.text).joined(separator: " ")
+                guard let action = Action.named(name) else {
+                    return problems.append(Diagnostic(at(words[2].column), "unknown action \(quoted(name))"
+                        + suggestion(name, among: Action.plain.map(\.name) + ["jump 50%"])))
+                }
+                changes.append((key, action))
+            default:
+                guard let equals = text.firstIndex(of: "=") else {
+                    return problems.append(Diagnostic(at(first.column), "cannot read this line; write \"setting = value\", \"bind KEY ACTION\" or \"unbind KEY\""))
+                }
+                let name = trimmed(text[..<equals])
+                let value = trimmed(text[text.index(after: equals)...])
+                let valueColumn = text[..<equals].count + 2 + (text[text.index(after: equals)...].prefix { $0 == " " || $0 == "\t" }.count)
+                guard Self.names.contains(name) else {
+                    return problems.append(Diagnostic(at(first.column), "unknown setting \(quoted(name))" + suggestion(name, among: Self.names)))
+                }
+                if let problem = settings.set(name, to: value, outputs: outputs, preset: &preset) {
+                    problems.append(Diagnostic(at(valueColumn), "\(name) = \(value): \(problem)"))
+                }
+            }
+        }
+        var bindings = preset ?? .standard
+        for change in changes {
+            if let action = change.action { bindings.bind(change.key, to: action) } else { bindings.unbind(change.key) }
+        }
+        settings.bindings = bindings
+        if problems.count > maxProblems {
+            let more = problems.count - maxProblems
+            problems = Array(problems.prefix(maxProblems)) + [Diagnostic(SourceLocation(file: file), "\(more) more problems not shown")]
+        }
+        return Parsed(settings: settings, problems: problems)
+    }
+
+    /// Sets `name` from `value`; why it cannot be, when it cannot.
+    private mutating func set(_ name: String, to value: String, outputs: () -> [String], preset: inout KeyBindings?) -> String? {
+        switch name {
+        case "output":
+            let known = outputs()
+            guard known.contains(value) else {
+                return "no such output here" + Self.suggestion(value, among: known) + "; tplayer --list-outputs lists them"
+            }
+            output = value
+        case "volume":
+            guard let percent = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (0...100).contains(percent) else {
+                return "give a volume from 0 to 100"
+            }
+            volume = percent
+        case "volume-step":
+            guard let step = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (1...100).contains(step) else {
+                return "give a step from 1 to 100 (percentage points)"
+            }
+            steps.volume = step
+        case "seek-step", "long-seek-step":
+            let number = value.hasSuffix("s") ? String(value.dropLast()) : value
+            guard let seconds = Double(Self.trimmed(number[...])), seconds.isFinite, (0.1...3600).contains(seconds) else {
+                return "give seconds from 0.1 to 3600, e.g. 5 or 2.5"
+            }
+            if name == "seek-step" { steps.seek = seconds } else { steps.longSeek = seconds }
+        case "replaygain":
+            guard let mode = ReplayGainMode(rawValue: value) else {
+                return "give off, track, album or auto" + Self.suggestion(value, among: ReplayGainMode.allCases.map(\.rawValue))
+            }
+            replayGain = mode
+        case "replaygain-preamp":
+            let number = value.lowercased().hasSuffix("db") ? String(value.dropLast(2)) : value
+            guard let decibels = Double(Self.trimmed(number[...])), decibels.isFinite, (-15...15).contains(decibels) else {
+                return "give dB from -15 to 15"
+            }
+            replayGainPreamp = decibels
+        case "colours", "colors", "resume":
+            guard let on = Self.boolean(value) else { return "give on or off" }
+            if name == "resume" { resume = on } else { colours = on }
+        case "keys":
+            guard let chosen = KeyBindings.preset(value) else {
+                return "no such set of keys" + Self.suggestion(value, among: KeyBindings.presetNames) + "; give tplayer, mpv or cmus"
+            }
+            preset = chosen
+        default:
+            return "unknown setting"
+        }
+        return nil
+    }
+
+    private static func boolean(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "on", "yes", "true", "1": true
+        case "off", "no", "false", "0": false
+        default: nil
+        }
+    }
+
+    /// The line's words (split at spaces and tabs) with their 1-based columns.
+    private static func words(_ text: String) -> [(text: String, column: Int)] {
+        var words: [(String, Int)] = []
+        var current = ""
+        var start = 0
+        for (offset, character) in text.enumerated() {
+            if character == " " || character == "\t" {
+                if !current.isEmpty { words.append((current, start + 1)) }
+                current = ""
+            } else {
+                if current.isEmpty { start = offset }
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { words.append((current, start + 1)) }
+        return words
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+
+    /// `"nxt"`: what the user wrote, quoted and shown safely (a control shown as an escape).
+    private static func quoted(_ text: String) -> String {
+        "\"" + String(text.prefix(60)).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+    }
+
+    /// `; did you mean "next"?` for the nearest of `names` within two edits, else nothing.
+    static func suggestion(_ text: String, among names: [String]) -> String {
+        let typed = Array(text.lowercased().prefix(40))
+        let best = names.map { (name: $0, distance: distance(typed, Array($0))) }.min { $0.distance < $1.distance }
+        guard let best, best.distance <= 2, best.distance < max(typed.count, 1) else { return "" }
+        return "; did you mean \"\(best.name)\"?"
+    }
+
+    /// Levenshtein's distance between two short strings.
+    private static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The configuration file in a real terminal: a rebound key does what the file says, the
+/// settings take effect, and a file with a typo, a missing file or a FIFO never stops the player.
+@Suite(.serialized) struct ConfigEndToEndTests {
+    static func configFolder(_ text: String) throws -> URL {
+        let folder = try Harness.temporaryFolder()
+        let config = folder.appendingPathComponent("tplayer")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try text.write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func aReboundKeyDoesWhatTheFileSaysAndATypoIsOneLocatedLine() throws {
+        let folder = try Self.configFolder("""
+            # mine
+            volume = 40
+            volume-step = 10
+            bind x next
+            bind F quit
+            volum = 3
+            """)
+        let long = try Harness.makeSong(seconds: 60, in: folder, name: "minute.mp3")
+        let pane = try Pane(arguments: ["-o", "null", long, Harness.songs[1]],
+                            environment: ["XDG_CONFIG_HOME": folder.path])
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") && $0.contains("vol 40%") }
+        try pane.waitForText("/tplayer/config:6:1: unknown setting \"volum\"; did you mean \"volume\"?")
+        try pane.send("x")
+        try pane.waitForStatus { $0.contains("2/2") }
+        try pane.send("+")
+        try pane.waitForStatus { $0.contains("vol 50%") }
+        try pane.send("h")
+        try pane.waitForLine { $0.contains("n x       next in the list") && $0.contains("q F       quit") }
+        try pane.waitForLine { $0.contains("volume up 10 %") }
+        try pane.send("F")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
+    @Test func theMpvKeysAndNoConfig() throws {
+        let folder = try Self.configFolder("keys = mpv\n")
+        let long = try Harness.makeSong(seconds: 60, in: folder, name: "minute.mp3")
+        let pane = try Pane(arguments: ["-o", "null", long, Harness.songs[1]],
+                            environment: ["XDG_CONFIG_HOME": folder.path])
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") }
+        try pane.send(">")
+        try pane.waitForStatus { $0.contains("2/2") }
+        try pane.send("9")
+        try pane.waitForStatus { $0.contains("vol 95%") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+
+        let plain = try Pane(arguments: ["--no-config", "-o", "null", long, Harness.songs[1]],
+                             environment: ["XDG_CONFIG_HOME": folder.path])
+        try plain.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") }
+        try plain.send("9")
+        try plain.waitForStatus { $0.contains("vol 100%") && (Pane.elapsed($0) ?? 0) >= 50 }
+        try plain.send("q")
+        #expect(try plain.waitForExit() == 0)
+    }
+
+    /// `--config` naming nothing, or a FIFO: one line, and the song plays with tplayer's own settings.
+    @Test func aMissingOrFIFOConfigIsSaidAndThePlayerPlaysOn() throws {
+        let folder = try Harness.temporaryFolder()
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, said) in [(folder.appendingPathComponent("gone").path, "no such file"), (fifo, "not a regular file")] {
+            let result = try Harness.tplayer("--config", path, "-o", "null", Harness.songs[0])
+            #expect(result.status == 0)
+            #expect(result.stderr.contains("tplayer: --config \(path): \(said)") && result.stderr.contains("playing with tplayer's own settings"),
+                    "\(result.stderr)")
+        }
+        let both = try Harness.tplayer("--config", fifo, "--no-config", Harness.songs[0])
+        #expect(both.status == 64 && both.stderr.contains("--config and --no-config say different things"))
+    }
+}

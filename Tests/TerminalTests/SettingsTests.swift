@@ -1,0 +1,128 @@
+import Foundation
+import PlayerCore
+import Testing
+@testable import Terminal
+
+/// The configuration file: every setting, bindings and the ready-made sets, and a located line
+/// for each problem with the rest read.
+struct SettingsTests {
+    static func parse(_ text: String) -> Settings.Parsed {
+        Settings.parse(Array(text.utf8), file: "config", outputs: { ["pulse", "ao", "null", "alsa"] })
+    }
+
+    @Test func everySettingIsRead() {
+        let parsed = Self.parse("""
+            # tplayer settings
+            output = alsa
+            volume = 80
+            volume-step = 10
+            seek-step = 2.5
+            long-seek-step = 30s
+            replaygain = auto
+            replaygain-preamp = -3 dB
+            colours = off
+            resume = no   # and a comment
+            """)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems.map(\.located))")
+        let settings = parsed.settings
+        #expect(settings.output == "alsa" && settings.volume == 80 && settings.steps == Steps(volume: 10, seek: 2.5, longSeek: 30))
+        #expect(settings.replayGain == .auto && settings.replayGainPreamp == -3 && !settings.colours && !settings.resume)
+        #expect(settings.bindings == .standard)
+        let defaults = Self.parse("").settings
+        #expect(defaults == Settings() && defaults.colours && defaults.resume && defaults.volume == nil)
+    }
+
+    @Test func theStepsChangeWhatTheKeysDoAndTheHelpSays() {
+        let steps = Self.parse("volume-step = 10\nseek-step = 2.5\nlong-seek-step = 30").settings.steps
+        #expect(Action.volumeUp.command(steps) == .changeVolume(by: 10))
+        #expect(Action.seekBack.command(steps) == .seek(.by(AudioTime(microseconds: -2_500_000)!)))
+        #expect(Action.seekForwardLong.command(steps) == .seek(.by(.seconds(30))))
+        #expect(KeyMap.helpLines(inListView: false, bindings: .standard, steps: steps).contains("  →         2.5 s forward (past the end: the next song)"))
+    }
+
+    @Test func bindUnbindAndJumpsChangeTheKeys() {
+        let parsed = Self.parse("""
+            bind x next  # x: next
+            bind # previous
+            bind space pause
+            bind F play-pause
+            bind 5 jump 55%
+            unbind q
+            bind D remove
+            """)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems.map(\.located))")
+        let keys = parsed.settings.bindings
+        #expect(keys.action(for: .character("x")) == .next && keys.action(for: .character(" ")) == .pause)
+        #expect(keys.action(for: .character("#")) == .previous, "# as a key is not a comment")
+        #expect(keys.action(for: .character("F")) == .playPause && keys.action(for: .character("5")) == .jump(percent: 55))
+        #expect(keys.action(for: .character("q")) == nil, "unbound")
+        #expect(keys.listAction(for: .character("D")) == .remove && keys.action(for: .character("D")) == nil, "a list view action works there only")
+        #expect(keys.listAction(for: .character("d")) == .remove, "the old key stays too")
+        #expect(keys.listAction(for: .character("x")) == .next, "in the view, a key not its own means what it means everywhere")
+    }
+
+    @Test func theReadyMadeSetsAreTheOtherPlayersHabitsAndBindsChangeThemWhereverKeysIs() {
+        let mpv = Self.parse("bind z quit\nkeys = mpv").settings.bindings
+        #expect(mpv.action(for: .character(">")) == .next && mpv.action(for: .character("<")) == .previous)
+        #expect(mpv.action(for: .character("9")) == .volumeDown && mpv.action(for: .character("0")) == .volumeUp)
+        #expect(mpv.action(for: .character("p")) == .playPause && mpv.action(for: .character("5")) == .jump(percent: 50))
+        #expect(mpv.action(for: .character("z")) == .quit, "bind after the set, wherever keys = is")
+        let cmus = Self.parse("keys = cmus").settings.bindings
+        #expect(cmus.action(for: .character("z")) == .previous && cmus.action(for: .character("x")) == .play)
+        #expect(cmus.action(for: .character("c")) == .playPause && cmus.action(for: .character("v")) == .pause)
+        #expect(cmus.action(for: .character("b")) == .next && cmus.action(for: .character("s")) == .toggleShuffle)
+        #expect(cmus.action(for: .character("5")) == nil && cmus.action(for: .character("3")) == .list)
+        #expect(cmus.listAction(for: .character("D")) == .remove && cmus.listAction(for: .character("p")) == .moveDown)
+        #expect(Self.parse("keys = tplayer").settings.bindings == .standard)
+    }
+
+    @Test func everyProblemIsOneLocatedLineAndTheRestIsRead() {
+        let parsed = Self.parse("""
+            volume = 70
+            bind x nxt
+            volum = 50
+            colours = maybe
+            bind ctrl-x next
+            keys = mvp
+            output = plse
+            just words here
+            seek-step = -1
+            bind y
+            \u{1B}[2J = 1
+            volume-step = 20
+            """)
+        #expect(parsed.problems.map(\.located) == [
+            "config:2:8: unknown action \"nxt\"; did you mean \"next\"?",
+            "config:3:1: unknown setting \"volum\"; did you mean \"volume\"?",
+            "config:4:11: colours = maybe: give on or off",
+            "config:5:6: unknown key \"ctrl-x\"; a key is one character or a name such as space, tab, enter, up, pgdn",
+            "config:6:8: keys = mvp: no such set of keys; did you mean \"mpv\"?; give tplayer, mpv or cmus",
+            "config:7:10: output = plse: no such output here; did you mean \"pulse\"?; tplayer --list-outputs lists them",
+            "config:8:1: cannot read this line; write \"setting = value\", \"bind KEY ACTION\" or \"unbind KEY\"",
+            "config:9:13: seek-step = -1: give seconds from 0.1 to 3600, e.g. 5 or 2.5",
+            "config:10:6: bind y: which action? e.g. bind y next",
+            "config:11:1: unknown setting \"\\u{1b}[2J\"",
+        ])
+        #expect(parsed.settings.volume == 70 && parsed.settings.steps.volume == 20, "the good lines are read")
+        #expect(parsed.settings.bindings.action(for: .character("x")) == nil)
+    }
+
+    /// The README's example file is read whole, without a problem, and sets what it says.
+    @Test func theReadmesExampleIsAGoodFile() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "# ~/.config/tplayer/config"))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let parsed = Self.parse(String(readme[start.lowerBound..<end.lowerBound]))
+        #expect(parsed.problems.isEmpty, "\(parsed.problems.map(\.located))")
+        #expect(parsed.settings.output == "pulse" && parsed.settings.volume == 80)
+        #expect(parsed.settings.bindings.action(for: .character("q")) == nil && parsed.settings.bindings.action(for: .pageDown) == .seekForward)
+    }
+
+    @Test func aFileOfProblemsIsCutShortAndBinaryIsSaidOnce() {
+        let parsed = Self.parse(String(repeating: "nonsense\n", count: 500))
+        #expect(parsed.problems.count == Settings.maxProblems + 1 && parsed.problems.last?.message == "480 more problems not shown")
+        let binary = Settings.parse([0xFF, 0xFE, 0x0A, 0x00, 0x41], file: "config", outputs: { [] })
+        #expect(binary.problems.count == 2 && binary.settings == Settings())
+    }
+}
