@@ -21,6 +21,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case completion
         /// The list saved as a playlist.
         case save
+        /// Tags and lengths of the songs on screen in the list view.
+        case facts
     }
 
     /// A job's cancel flag, asked by the job as it goes.

@@ -24,11 +24,14 @@ public protocol PlayerScreen: AnyObject {
     /// Whether the list view is open: only then is it handed the list (`showList`).
     var showsList: Bool { get }
     func showList(_ list: ListSnapshot)
+    /// The songs whose tags and length the list view would show (each asked for once).
+    func takeFactRequests() -> [SongSource]
 }
 
 extension PlayerScreen {
     public var showsList: Bool { false }
     public func showList(_ list: ListSnapshot) {}
+    public func takeFactRequests() -> [SongSource] { [] }
 }
 
 /// A control from outside the terminal (MPRIS on D-Bus): its descriptor joins the main loop's
@@ -89,6 +92,9 @@ public final class Player {
         public var outside: (any OutsideControl)?
         /// Folder walks, playlist reads and completions under way off the main loop.
         public var work: BackgroundWork?
+        /// Reads songs' tags and lengths from their headers (never a whole decode), off the main
+        /// loop, for the list view.
+        public var readFacts: (@Sendable ([SongSource]) -> [SongSource: SongFacts])?
         /// The clock the loop's deadlines are measured by.
         public var now: () -> ContinuousClock.Instant = { .now }
 
@@ -112,8 +118,12 @@ public final class Player {
     /// Problems found before the run (in the inputs): the exit status counts them.
     private let earlierProblems: Int
 
-    /// What is known of the songs opened this run (tags, length), for the list view.
+    /// What is known of the songs opened this run and of those the list view showed (tags,
+    /// length), for the list view; at most `knownLimit` of them.
     private var known: [SongSource: SongFacts] = [:]
+    private static let knownLimit = 20_000
+    /// Songs the list view asked about, still to be read.
+    private var factsToRead: [SongSource] = []
 
     /// Where a resumed run picks up.
     private let resuming: SavedSession?
@@ -254,6 +264,8 @@ public final class Player {
     private func showStatus() {
         guard let screen else { return }
         if screen.showsList {
+            factsToRead += screen.takeFactRequests()
+            readFactsAhead()
             screen.showList(ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
                                          failures: session.failures, known: known, edits: session.edits))
         }
@@ -267,6 +279,19 @@ public final class Player {
         status.stoppedAtStart = session.isStoppedAtStart
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         screen.show(status)
+    }
+
+    /// Reads the next songs' facts off the main loop, a screenful at a time.
+    private func readFactsAhead() {
+        guard !factsToRead.isEmpty, let read = io.readFacts, let work = io.work, !work.isBusy(.facts) else { return }
+        let batch = Array(factsToRead.prefix(64))
+        factsToRead.removeFirst(batch.count)
+        work.start(.facts, { _ in read(batch) }, then: { [weak self] (facts: [SongSource: SongFacts]) in
+            guard let self else { return }
+            if self.known.count + facts.count > Self.knownLimit { self.known = [:] }
+            self.known.merge(facts) { old, _ in old }
+            self.readFactsAhead()
+        })
     }
 
     /// How long the loop may sleep: until the next status tick while playing, or the script's

@@ -51,6 +51,10 @@ public final class Console {
     private var heldMessages: [String] = []
     /// The last message, on the list view's title line until the next key.
     private var freshMessage: String?
+    /// Songs on screen in the list view whose tags and length are not known: asked for once
+    /// each (`takeFactRequests`), read off the main loop, and shown when they come.
+    private var factRequests: [SongSource] = []
+    private var requested = Set<SongSource>()
     /// The help or the song's details, shown in the list view instead of the list until the
     /// next key.
     private var overlay: ((Screen) -> [String])?
@@ -211,6 +215,12 @@ public final class Console {
         self.list = list
     }
 
+    /// The songs on screen whose tags and length the list view would show, once each.
+    public func takeFactRequests() -> [SongSource] {
+        defer { factRequests = [] }
+        return factRequests
+    }
+
     /// Whether the list view is open (the main loop hands it the list only then).
     public var showsList: Bool { listView != nil }
 
@@ -283,6 +293,11 @@ public final class Console {
                 screen.drawFrame(lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottomLine()])
             } else {
                 var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine())
+                for entry in view.shown {
+                    let source = list.entries[entry].source
+                    if list.known[source] == nil, requested.insert(source).inserted { factRequests.append(source) }
+                }
+                if requested.count > 50_000 { requested = Set(list.known.keys) }  // bounded, whatever is scrolled through
                 if let message = freshMessage, !frame.isEmpty {
                     frame[0] = StyledLine(TextWidth.fit(message, screen.width - 1), .yellow)
                 }

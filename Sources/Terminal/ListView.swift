@@ -48,6 +48,8 @@ public struct ListView {
     public private(set) var cursor: Int
     /// The entry on the first row shown.
     private(set) var top = 0
+    /// The entries on screen at the last redraw: the ones whose tags and length are worth reading.
+    public private(set) var shown: Range<Int> = 0..<0
     /// The search being typed after `/`, and where the cursor was when it started.
     private(set) var search: (prompt: PromptLine, from: Int)?
     /// The last search made, for `n` and `N`.
@@ -55,7 +57,15 @@ public struct ListView {
     private var searches: [String] = []
     /// Each entry's text as a search compares it, made as a search or a redraw comes to it and
     /// kept until the list changes.
-    private var folded: (edits: Int, texts: [[UInt8]?], missing: Int) = (-1, [], 0)
+    private var folded: (edits: Int, texts: [Folded?], missing: Int) = (-1, [], 0)
+
+    /// An entry's folded text, and whether its tags were known when it was made (`known`
+    /// entries of the list at that moment, when they were not): made again once they are.
+    private struct Folded {
+        var text: [UInt8]
+        var hadFacts: Bool
+        var knownCount: Int
+    }
 
     /// What a key did in the view.
     public enum Outcome: Equatable {
@@ -184,7 +194,16 @@ public struct ListView {
         if folded.edits != list.edits || folded.texts.count != list.entries.count {
             folded = (list.edits, Array(repeating: nil, count: list.entries.count), list.entries.count)
         }
-        if let text = folded.texts[entry] { return text }
+        if var made = folded.texts[entry] {
+            if made.hadFacts || made.knownCount == list.known.count { return made.text }
+            // The tags read since may name it now (`/album` finds what the view shows).
+            if list.known[list.entries[entry].source] == nil {
+                made.knownCount = list.known.count
+                folded.texts[entry] = made
+                return made.text
+            }
+            folded.missing += 1
+        }
         let row = ListRow(list, entry, withLength: false)
         var text: [UInt8] = []
         SearchFold.fold(row.name, into: &text)
@@ -192,7 +211,8 @@ public struct ListView {
         SearchFold.fold(row.album, into: &text)
         text.append(0x0A)
         SearchFold.fold("\(list.entries[entry].path)", into: &text)
-        folded.texts[entry] = text
+        let hadFacts = list.known[list.entries[entry].source] != nil || list.entries[entry].sheetTags != nil
+        folded.texts[entry] = Folded(text: text, hadFacts: hadFacts, knownCount: list.known.count)
         folded.missing -= 1
         return text
     }
@@ -232,7 +252,8 @@ public struct ListView {
         if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         var lines = [title]
         let layout = ListRow.Layout(width: room, count: count)
-        for entry in top..<min(top + rows, count) {
+        shown = top..<min(top + rows, count)
+        for entry in shown {
             lines.append(ListRow(list, entry).rendered(layout, underCursor: entry == cursor))
         }
         if count == 0 { lines.append(StyledLine("  The list is empty: l loads a song, folder or playlist.", .dim)) }

@@ -42,6 +42,7 @@ public final class TerminalSession {
     public var nextChange: ContinuousClock.Instant? { console.nextChange }
     public var showsList: Bool { console.showsList }
     public func showList(_ list: ListSnapshot) { console.showList(list) }
+    public func takeFactRequests() -> [SongSource] { console.takeFactRequests() }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {

@@ -152,6 +152,14 @@ struct PlayerRun {
         let controls = Controls(session: session, script: runner)
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         io.work = work
+        io.readFacts = { sources in
+            guard let checker = try? SongChecker() else { return [:] }
+            var facts: [SongSource: SongFacts] = [:]
+            for source in sources {
+                if case .success(let info) = checker.info(source) { facts[source] = SongFacts(info) }
+            }
+            return facts
+        }
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil
         defer { mpris?.close() }

@@ -108,6 +108,31 @@ import Testing
         #expect(check.status == 0 && check.stdout.contains("ok, 3 songs"), "\(check.stdout)\(check.stderr)")
     }
 
+    /// Songs not yet played show their tags and length, read from their headers off the main
+    /// loop, and their albums are searched.
+    @Test func theRowsShowTagsAndLengthsOfSongsNotYetPlayed() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "75", "sine", "440"])
+        var songs: [String] = []
+        for (index, (artist, title, album)) in [("Björk", "Jóga", "Homogenic"), ("Sigur Rós", "Hoppípolla", "Takk"),
+                                                 ("坂本龍一", "戦場のメリークリスマス", "Coda")].enumerated() {
+            let song = folder.appendingPathComponent("\(index).mp3").path
+            try Harness.run("/usr/bin/lame", ["--quiet", "--add-id3v2", "--ta", artist, "--tt", title, "--tl", album, wav, song])
+            songs.append(song)
+        }
+        let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 10)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.send("Tab")
+        try pane.waitForLine { $0.hasPrefix("  2  Sigur Rós – Hoppípolla") && $0.contains("Takk") && $0.hasSuffix("1:15") }
+        try pane.waitForLine { $0.hasPrefix("  3  坂本龍一 – 戦場のメリークリスマス") && $0.contains("Coda") }
+        try pane.type("/takk")
+        try pane.waitForLine { $0.hasPrefix("> 2  Sigur Rós") }
+        try pane.send("Escape")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     @Test func aHundredThousandEntriesScrollSearchAndPlay() throws {
         let folder = try Harness.temporaryFolder()
         let song = try Harness.makeSong(seconds: 30, in: folder)

@@ -93,6 +93,19 @@ struct ListViewTests {
         #expect(view.cursor == 2)
     }
 
+    @Test func tagsReadAfterASearchAreSearchedToo() {
+        var list = Self.list(["a", "b", "c"])
+        var view = ListView(list: list)
+        _ = view.handle(.character("/"), in: list, rows: 10)
+        _ = Self.type("nocturne", into: &view, list)
+        _ = view.handle(.escape, in: list, rows: 10)
+        #expect(view.cursor == 0)
+        list.known[list.entries[2].source] = SongFacts(tags: SongInfo.Tags(title: "x", artist: "y", album: "Nocturnes"), seconds: 60)
+        _ = view.handle(.character("/"), in: list, rows: 10)
+        _ = Self.type("nocturne", into: &view, list)
+        #expect(view.cursor == 2, "the album read since is found")
+    }
+
     @Test(arguments: [40, 60, 100, 160])
     func rowsFitTheWidthWithWideTitlesAndMarkThePlayingAndFailedOnes(width: Int) {
         var list = Self.list(["日本語のタイトル日本語のタイトル日本語のタイトル日本語のタイトル", "🎵🎸🥁🎹🎵🎸🥁🎹🎵🎸🥁🎹🎵🎸🥁🎹🎵🎸🥁🎹🎵🎸🥁🎹", "plain"],
