@@ -62,6 +62,11 @@ public final class Console {
     /// the step keys go.
     public var bindings = KeyBindings.standard
     public var steps = Steps()
+    /// The first key bound to the help, as the hints name it.
+    private var helpKey: String? {
+        bindings.everywhere.first { $0.action == .help }.map { KeyBindings.name($0.key) }
+    }
+
     /// Completes a path typed at the prompt (the file system's business, handed in): the
     /// completion is handed to the second argument, at once or later from the main loop (a
     /// folder of 200,000 files takes a while to list; the keys are answered meanwhile).
@@ -111,7 +116,10 @@ public final class Console {
                 }
             }
             guard let command = bindings.action(for: key)?.command(steps) else {
-                if key != .escape { hint = ("press h for keys", .now.advanced(by: .seconds(Self.hintSeconds))) }
+                if key != .escape {
+                    let text = helpKey.map { "press \($0) for keys" } ?? "that key does nothing (no key is bound to help)"
+                    hint = (text, .now.advanced(by: .seconds(Self.hintSeconds)))
+                }
                 redraw()
                 continue
             }
@@ -316,7 +324,8 @@ public final class Console {
         } else if let hint {
             return StyledLine(TextWidth.fit(hint.text, screen.width - 1), .cyan)
         } else if showsStatus, var status = lastStatus {
-            status.keysHint = !keysSeen
+            status.keysHint = !keysSeen && helpKey != nil
+            status.helpKey = helpKey ?? "h"
             return StatusLine.render(status, width: screen.width)
         } else {
             return StyledLine("")

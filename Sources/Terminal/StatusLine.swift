@@ -18,6 +18,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var failure: String?
     /// Says `h: keys` at the end where there is room: an interactive run before its first key.
     public var keysHint = false
+    /// The key that shows the keys (`h`, unless the settings bind another).
+    public var helpKey = "h"
     /// Stopped and rewound (MPRIS `Stop`), rather than paused where it was.
     public var stoppedAtStart = false
 
@@ -92,8 +94,9 @@ public enum StatusLine {
         line.append(layout.extras)
         line.append("  ")
         line.append(TextWidth.fit(layout.name, max(columns - line.columns, 0)), .bold)
-        if status.keysHint, columns - line.columns >= TextWidth.columns(Layout.keysHint) {
-            line.append(Layout.keysHint, .cyan)
+        let hint = "  \(status.helpKey): keys"
+        if status.keysHint, columns - line.columns >= TextWidth.columns(hint) {
+            line.append(hint, .cyan)
         }
         return fitted(line, columns)
     }
@@ -104,7 +107,6 @@ public enum StatusLine {
     /// width. Without room for a bar, what gives way before the title is cut: the modes, the
     /// volume, the place, then the total time.
     struct Layout {
-        static let keysHint = "  h: keys"
         let elapsed: Double
         let total: Double?
         let name: String

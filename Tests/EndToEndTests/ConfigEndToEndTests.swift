@@ -21,19 +21,23 @@ import Testing
             bind x next
             bind F quit
             volum = 3
+            unbind h
+            unbind ?
+            bind H help
             """)
         let long = try Harness.makeSong(seconds: 60, in: folder, name: "minute.mp3")
         let pane = try Pane(arguments: ["-o", "null", long, Harness.songs[1]],
                             environment: ["XDG_CONFIG_HOME": folder.path])
-        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") && $0.contains("vol 40%") }
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") && $0.contains("vol 40%") && $0.hasSuffix("H: keys") }
         try pane.waitForText("/tplayer/config:6:1: unknown setting \"volum\"; did you mean \"volume\"?")
         try pane.send("x")
         try pane.waitForStatus { $0.contains("2/2") }
         try pane.send("+")
         try pane.waitForStatus { $0.contains("vol 50%") }
-        try pane.send("h")
+        try pane.send("H")
         try pane.waitForLine { $0.contains("n x       next in the list") && $0.contains("q F       quit") }
         try pane.waitForLine { $0.contains("volume up 10 %") }
+        try pane.waitForLine { $0.contains("H         show these keys") }
         try pane.send("F")
         #expect(try pane.waitForExit() == 0)
         #expect(try pane.sttyUnchanged())
