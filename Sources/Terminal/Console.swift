@@ -40,6 +40,8 @@ public final class Console {
     /// The help, the song's details or Tab's choices, shown above the status line until the
     /// next key: laid out again when the window changes size.
     private var panel: ((Screen) -> [String])?
+    /// When the last key came: the list view does its work ahead only when none has for a moment.
+    private var lastKey: ContinuousClock.Instant?
     /// No key yet: the status line says `h: keys`.
     private var keysSeen = false
     private var hint: (text: String, until: ContinuousClock.Instant)?
@@ -86,6 +88,7 @@ public final class Console {
             hint = nil
             freshMessage = nil
             keysSeen = true
+            lastKey = .now
             if prompt != nil {
                 if let command = edit(with: key) { commands.append(command) }
                 redraw()
@@ -96,6 +99,7 @@ public final class Console {
                 if key == .escape { redraw(); continue }
             }
             if var view = listView {
+                listView = nil  // the view's one copy is mutated, not copied (its search text is large)
                 let outcome = view.handle(key, action: bindings.listAction(for: key), in: list, rows: screen.height - 2)
                 listView = view
                 switch outcome {
@@ -206,7 +210,8 @@ public final class Console {
     /// Shows `status` on the bottom line (unless the prompt has it).
     public func show(_ status: StatusSnapshot) {
         lastStatus = status
-        redraw()
+        // Idle: no key for a moment (the status line's tick while nothing is typed).
+        redraw(idle: lastKey.map { $0.duration(to: .now) > .milliseconds(300) } ?? true)
     }
 
     public func print(_ message: String) {
@@ -291,16 +296,18 @@ public final class Console {
         screen.hidePanel()
     }
 
-    private func redraw() {
+    /// `idle`: no key waits for this redraw (the status line's tick).
+    private func redraw(idle: Bool = false) {
         if let hint, hint.until < .now { self.hint = nil }
         if var view = listView {
+            listView = nil  // as above: no copy of 100,000 entries' search text at each redraw
             let lines: [StyledLine]
             if let overlay {
                 let rows = screen.height - 1
                 lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
                 screen.drawFrame(lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottomLine()])
             } else {
-                var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine())
+                var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine(), foldingAhead: idle)
                 for entry in view.shown {
                     let source = list.entries[entry].source
                     if list.known[source] == nil, requested.insert(source).inserted { factRequests.append(source) }

@@ -204,21 +204,35 @@ public struct ListView {
             }
             folded.missing += 1
         }
-        let row = ListRow(list, entry, withLength: false)
+        // The fields one by one, not the row's text: 100,000 of them are folded for a search.
+        let item = list.entries[entry]
+        let facts = list.known[item.source]
         var text: [UInt8] = []
-        SearchFold.fold(row.name, into: &text)
-        text.append(0x0A)
-        SearchFold.fold(row.album, into: &text)
-        text.append(0x0A)
-        SearchFold.fold("\(list.entries[entry].path)", into: &text)
-        let hadFacts = list.known[list.entries[entry].source] != nil || list.entries[entry].sheetTags != nil
+        func add(_ field: String?) {
+            guard let field else { return }
+            SearchFold.fold(field, into: &text)
+            text.append(0x0A)
+        }
+        if let tags = facts?.tags {
+            add(tags.artist)
+            add(tags.title)
+            add(tags.album)
+        }
+        if let sheet = item.sheetTags {
+            add(sheet.artist)
+            add(sheet.title)
+            add(sheet.album)
+        }
+        add(item.title)
+        SearchFold.fold(path: item.path.bytes, into: &text)
+        let hadFacts = facts != nil || item.sheetTags != nil
         folded.texts[entry] = Folded(text: text, hadFacts: hadFacts, knownCount: list.known.count)
         folded.missing -= 1
         return text
     }
 
-    /// Folds up to `budget` more entries ahead of a search, a little at each redraw (a few
-    /// milliseconds), so that the first search of a long list finds them made.
+    /// Folds up to `budget` more entries ahead of a search, a little at each tick of the status
+    /// line (a few milliseconds), so that the first search of a long list finds them made.
     private mutating func foldAhead(_ list: ListSnapshot, budget: Int) {
         guard folded.edits != list.edits || folded.missing > 0 else { return }
         var done = 0
@@ -238,7 +252,10 @@ public struct ListView {
 
     /// The view as `height` lines of `width` columns: a title line, the entry rows, and the
     /// bottom line (`bottom`: the status line, or the search prompt while it is open).
-    public mutating func lines(_ list: ListSnapshot, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
+    /// `foldingAhead`: a redraw no key waits for (the status line's tick) also folds the next
+    /// entries' search text, so a key's redraw never pays for it.
+    public mutating func lines(_ list: ListSnapshot, width: Int, height: Int, bottom: StyledLine,
+                               foldingAhead: Bool = false) -> [StyledLine] {
         let rows = max(height - 2, 1)
         let count = list.entries.count
         cursor = min(cursor, max(count - 1, 0))
@@ -257,7 +274,7 @@ public struct ListView {
             lines.append(ListRow(list, entry).rendered(layout, underCursor: entry == cursor))
         }
         if count == 0 { lines.append(StyledLine("  The list is empty: l loads a song, folder or playlist.", .dim)) }
-        foldAhead(list, budget: 2_500)
+        if foldingAhead { foldAhead(list, budget: 2_500) }
         while lines.count < height - 1 { lines.append(StyledLine()) }
         let bottomLine = search.map { StyledLine($0.prompt.rendered(width: room)) } ?? bottom
         return Array(lines.prefix(max(height - 1, 0))) + [bottomLine]

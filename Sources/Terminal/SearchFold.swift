@@ -16,12 +16,27 @@ enum SearchFold {
     /// its own: 100,000 entries are folded for the first search, while the user types.
     static func fold(_ text: String, into bytes: inout [UInt8]) {
         var text = text
-        let ascii = text.withUTF8 { utf8 in
-            guard !utf8.contains(where: { $0 >= 0x80 }) else { return false }
-            bytes.append(contentsOf: utf8.lazy.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 })
-            return true
-        }
+        let ascii = text.withUTF8 { foldASCII($0, into: &bytes) }
         guard !ascii else { return }
+        foldScalars(text, into: &bytes)
+    }
+
+    /// Appends a path's bytes folded: as text where they are UTF-8, as they are where not.
+    static func fold(path bytes: [UInt8], into folded: inout [UInt8]) {
+        let ascii = bytes.withUnsafeBufferPointer { foldASCII($0, into: &folded) }
+        guard !ascii else { return }
+        foldScalars(String(decoding: bytes, as: UTF8.self), into: &folded)
+    }
+
+    /// ASCII bytes lowered and appended; false (nothing appended) when any is not ASCII.
+    private static func foldASCII(_ utf8: UnsafeBufferPointer<UInt8>, into bytes: inout [UInt8]) -> Bool {
+        for byte in utf8 where byte >= 0x80 { return false }
+        bytes.reserveCapacity(bytes.count + utf8.count)
+        for byte in utf8 { bytes.append(byte >= 65 && byte <= 90 ? byte + 32 : byte) }
+        return true
+    }
+
+    private static func foldScalars(_ text: String, into bytes: inout [UInt8]) {
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
                 let value = UInt8(scalar.value)
