@@ -45,7 +45,7 @@ enum Codec: Hashable, Sendable {
         case .flac, .oggFlac: self = .flac
         case .oggVorbis: self = .vorbis
         case .opus: self = .opus
-        case .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf, .matroska, .adts, .tta, .musepack, .caf, .ogg: self = .ffmpeg
+        case .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf, .matroska, .adts, .tta, .musepack, .caf, .ac3, .ogg: self = .ffmpeg
         case .m3u, .pls, .png, .jpeg, .gif, .pdf, .zip, .executable: return nil
         }
     }

@@ -23,6 +23,8 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     case musepack
     /// Core Audio Format (Apple's container: ALAC, AAC, PCM…).
     case caf
+    /// A raw AC-3 or E-AC-3 stream (`.ac3`, `.eac3`).
+    case ac3
     case m3u
     case pls
     case png
@@ -62,6 +64,9 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         if starts("TTA1") { return .tta }
         if starts("MPCK") || starts("MP+") { return .musepack }
         if starts("caff") { return .caf }
+        // AC-3 and E-AC-3: the sync word 0x0B77, and a stream id (bsid) of 16 or less. Told
+        // here, libmpg123 could find MPEG frames by chance in the stream and play it as noise.
+        if bytes.count >= 6, bytes[0] == 0x0B, bytes[1] == 0x77, bytes[5] >> 3 <= 16 { return .ac3 }
         // ADTS: a 12-bit sync and layer 0, which no MPEG audio frame has.
         if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] & 0xF6 == 0xF0 { return .adts }
         if bytes.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return .asf }
@@ -90,7 +95,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     public var isAudio: Bool {
         switch self {
         case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf,
-             .matroska, .adts, .tta, .musepack, .caf: true
+             .matroska, .adts, .tta, .musepack, .caf, .ac3: true
         case .m3u, .pls, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
@@ -100,7 +105,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     public var isKeptMedia: Bool {
         switch self {
         case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .aiff, .ape, .wavPack, .asf, .matroska, .adts,
-             .tta, .musepack, .caf, .m3u, .pls: true
+             .tta, .musepack, .caf, .ac3, .m3u, .pls: true
         case .wav, .au, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
@@ -125,6 +130,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         case .tta: "TTA audio"
         case .musepack: "Musepack audio"
         case .caf: "Core Audio (CAF) audio"
+        case .ac3: "AC-3 audio"
         case .m3u: "an M3U playlist"
         case .pls: "a PLS playlist"
         case .png: "a PNG image"
