@@ -264,8 +264,16 @@ public final class Console {
         redraw()
     }
 
-    /// Ctrl-C: cancels the open prompt, as a shell does; true when it did (the player goes on).
+    /// Ctrl-C: cancels the open prompt or the list view's search, as a shell does; true when it
+    /// did (the player goes on).
     public func interrupted() -> Bool {
+        if var view = listView, view.isSearching {
+            listView = nil
+            _ = view.handle(.escape, action: nil, in: list, rows: screen.height - 2)
+            listView = view
+            redraw()
+            return true
+        }
         guard prompt != nil else { return false }
         prompt = nil
         closePanel()

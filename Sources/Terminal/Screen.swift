@@ -145,7 +145,10 @@ public final class Screen {
         hidePanel()
         frame = []
         RawMode.alternateScreen = true
-        emit("\u{1B}[?1049h\u{1B}[H\u{1B}[2J")
+        // The bottom line is cleared first: a terminal resized meanwhile reflows the normal screen,
+        // and a status line left there would come back wrapped onto rows no redraw clears.
+        emit("\r\u{1B}[K\u{1B}[?1049h\u{1B}[H\u{1B}[2J")
+        shown = nil
     }
 
     /// Draws `lines` as the whole alternate screen, top to bottom, writing only the lines that

@@ -19,13 +19,20 @@ import Testing
         let folder = try Harness.temporaryFolder()
         let songs = try ["01-Alpha.mp3", "02-Beyoncé Halo.mp3", "03-日本語のタイトル日本語のタイトル.mp3", "04-Delta.mp3"]
             .map { try Harness.makeSong(seconds: 30, in: folder, name: $0) }
-        let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 12)
+        // From an interactive shell, as a person runs it: Ctrl-C reaches the whole job, and a
+        // plain `sh` running it would end on it.
+        let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 12, shell: true)
         try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/4") }
         try pane.send("Tab")
         try pane.waitForLine { $0.contains("4 in the list") }
         try pane.waitForLine { $0.hasPrefix(">▶1  01-Alpha.mp3") }
 
         // `/` searches as it is typed, whatever the case and the accents.
+        try pane.type("/BEYONCE")
+        try pane.waitForLine { $0.hasPrefix("> 2  02-Beyoncé Halo.mp3") }
+        // Ctrl-C at the search prompt cancels the search, not the player.
+        try pane.send("C-c")
+        try pane.waitForLine { $0.hasPrefix(">▶1  01-Alpha.mp3") }
         try pane.type("/BEYONCE")
         try pane.waitForLine { $0.hasPrefix("> 2  02-Beyoncé Halo.mp3") }
         try pane.send("Enter")
