@@ -21,7 +21,7 @@ public protocol PlayerScreen: AnyObject {
     var nextChange: ContinuousClock.Instant? { get }
     /// Whether messages go on the screen (stderr is the terminal) rather than to stderr.
     var takesMessages: Bool { get }
-    /// Whether the list view is open: only then is it handed the list (`showList`).
+    /// Whether the list view is open: only then are songs' tags read for it.
     var showsList: Bool { get }
     func showList(_ list: ListSnapshot)
     /// The songs whose tags and length the list view would show (each asked for once).
@@ -266,9 +266,11 @@ public final class Player {
         if screen.showsList {
             factsToRead += screen.takeFactRequests()
             readFactsAhead()
-            screen.showList(ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
-                                         failures: session.failures, known: known, edits: session.edits))
         }
+        // Always, so that the list view opens on the list as it is, its cursor on the song
+        // playing (the snapshot shares the session's storage: nothing is copied).
+        screen.showList(ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
+                                     failures: session.failures, known: known, edits: session.edits))
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.queue.cursor, entryCount: session.entries.count,

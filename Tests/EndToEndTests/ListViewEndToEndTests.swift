@@ -130,11 +130,15 @@ import Testing
         }
         let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 10)
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.send("n")
+        try pane.waitForStatus { $0.contains("2/3") }
+        // The view opens with its cursor on the song playing.
         try pane.send("Tab")
-        try pane.waitForLine { $0.hasPrefix("  2  Sigur Rós – Hoppípolla") && $0.contains("Takk") && $0.hasSuffix("1:15") }
+        try pane.waitForLine { $0.hasPrefix(">▶2  Sigur Rós – Hoppípolla") }
+        try pane.waitForLine { $0.hasPrefix("  1  Björk – Jóga") && $0.contains("Homogenic") && $0.hasSuffix("1:15") }
         try pane.waitForLine { $0.hasPrefix("  3  坂本龍一 – 戦場のメリークリスマス") && $0.contains("Coda") }
-        try pane.type("/takk")
-        try pane.waitForLine { $0.hasPrefix("> 2  Sigur Rós") }
+        try pane.type("/homogenic")
+        try pane.waitForLine { $0.hasPrefix("> 1  Björk") }
         try pane.send("Escape")
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)
