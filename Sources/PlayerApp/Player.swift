@@ -267,8 +267,9 @@ public final class Player {
             factsToRead += screen.takeFactRequests()
             readFactsAhead()
         }
-        // Always, so that the list view opens on the list as it is, its cursor on the song
-        // playing (the snapshot shares the session's storage: nothing is copied).
+        // Always, so that the list view opens with its cursor on the song playing; the screen
+        // keeps the list itself only while the view is open (the snapshot shares the session's
+        // storage, and a copy kept would make the session's next change copy it whole).
         screen.showList(ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
                                      failures: session.failures, known: known, edits: session.edits))
         var status = StatusSnapshot(

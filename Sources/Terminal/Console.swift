@@ -48,6 +48,8 @@ public final class Console {
     /// The list view, while it is open (on the alternate screen), and the list it shows.
     private var listView: ListView?
     private var list = ListSnapshot()
+    /// The entry playing, as the last list said (where the view opens).
+    private var current: Int?
     /// Messages that came while the list view was open: the last shows on its title line, and
     /// all are printed on the normal screen when it closes, so none is lost.
     private var heldMessages: [String] = []
@@ -225,7 +227,10 @@ public final class Console {
 
     /// The list as the session has it now, for the list view.
     public func showList(_ list: ListSnapshot) {
-        self.list = list
+        // Kept only while the view is open: a copy held meanwhile would make every change the
+        // session makes to a list of 100,000 entries copy it whole.
+        current = list.current
+        self.list = listView != nil ? list : ListSnapshot()
     }
 
     /// The songs on screen whose tags and length the list view would show, once each.
@@ -238,7 +243,7 @@ public final class Console {
     public var showsList: Bool { listView != nil }
 
     private func openList() {
-        listView = ListView(list: list)
+        listView = ListView(cursor: current ?? 0)
         screen.enterFullScreen()
         redraw()
     }

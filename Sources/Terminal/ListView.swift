@@ -87,6 +87,11 @@ public struct ListView {
         cursor = list.current ?? 0
     }
 
+    /// A view whose cursor starts on entry `cursor` (the song playing), before it has the list.
+    public init(cursor: Int) {
+        self.cursor = cursor
+    }
+
     /// Whether the search prompt has the bottom line.
     public var isSearching: Bool { search != nil }
 
@@ -258,7 +263,7 @@ public struct ListView {
                                foldingAhead: Bool = false) -> [StyledLine] {
         let rows = max(height - 2, 1)
         let count = list.entries.count
-        cursor = min(cursor, max(count - 1, 0))
+        if count > 0 { cursor = min(cursor, count - 1) }  // none yet: the list is on its way
         // The cursor stays in view, a little way from the edges when it can.
         if cursor < top { top = cursor }
         if cursor >= top + rows { top = cursor - rows + 1 }
