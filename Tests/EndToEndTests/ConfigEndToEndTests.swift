@@ -24,12 +24,14 @@ import Testing
             unbind h
             unbind ?
             bind H help
+            colours = off
             """)
         let long = try Harness.makeSong(seconds: 60, in: folder, name: "minute.mp3")
         let pane = try Pane(arguments: ["-o", "null", long, Harness.songs[1]],
-                            environment: ["XDG_CONFIG_HOME": folder.path])
+                            environment: ["XDG_CONFIG_HOME": folder.path, "NO_COLOR": Pane.unset])
         try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") && $0.contains("vol 40%") && $0.hasSuffix("H: keys") }
         try pane.waitForText("/tplayer/config:6:1: unknown setting \"volum\"; did you mean \"volume\"?")
+        #expect(!(try pane.tmux("capture-pane", "-p", "-e")).contains("\u{1B}[3"), "colours = off: no colours")
         try pane.send("x")
         try pane.waitForStatus { $0.contains("2/2") }
         try pane.send("+")
@@ -47,8 +49,9 @@ import Testing
         let folder = try Self.configFolder("keys = mpv\n")
         let long = try Harness.makeSong(seconds: 60, in: folder, name: "minute.mp3")
         let pane = try Pane(arguments: ["-o", "null", long, Harness.songs[1]],
-                            environment: ["XDG_CONFIG_HOME": folder.path])
+                            environment: ["XDG_CONFIG_HOME": folder.path, "NO_COLOR": Pane.unset])
         try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") }
+        #expect(try pane.tmux("capture-pane", "-p", "-e").contains("\u{1B}[3"), "colours by default, where the terminal has them")
         try pane.send(">")
         try pane.waitForStatus { $0.contains("2/2") }
         try pane.send("9")
@@ -63,6 +66,25 @@ import Testing
         try plain.waitForStatus { $0.contains("vol 100%") && (Pane.elapsed($0) ?? 0) >= 50 }
         try plain.send("q")
         #expect(try plain.waitForExit() == 0)
+    }
+
+    /// `resume = off`: a bare `tplayer` in a terminal does not pick up the saved session (it
+    /// asks for an input, as with none saved); `--resume` still does.
+    @Test func resumeOffLeavesTheSavedSessionAlone() throws {
+        let folder = try Self.configFolder("resume = off\n")
+        let environment = ["XDG_CONFIG_HOME": folder.path, "XDG_STATE_HOME": folder.appendingPathComponent("state").path]
+        let first = try Pane(arguments: ["-o", "null", Harness.songs[0]], environment: environment)
+        try first.waitForStatus { $0.hasPrefix("Playing ") }
+        try first.send("q")
+        #expect(try first.waitForExit() == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/tplayer/last-session").path))
+        let bare = try Pane(arguments: [], environment: environment)
+        try bare.waitForText("no INPUT given")
+        #expect(try bare.waitForExit() == 64)
+        let resumed = try Pane(arguments: ["-o", "null", "--resume"], environment: environment)
+        try resumed.waitForStatus { $0.hasPrefix("Playing ") || $0.hasPrefix("Paused ") }
+        try resumed.send("q")
+        #expect(try resumed.waitForExit() == 0)
     }
 
     /// `--config` naming nothing, or a FIFO: one line, and the song plays with tplayer's own settings.

@@ -22,7 +22,9 @@ final class Pane {
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path }
         // And settings of its own: none unless the test writes some, never the user's.
         if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path }
-        let exports = environment.map { "export \($0.key)='\($0.value)'" }.joined(separator: "; ")
+        // `Pane.unset` takes a variable away (NO_COLOR, which this machine runs the tests with).
+        let exports = environment.map { $0.value == Pane.unset ? "unset \($0.key)" : "export \($0.key)='\($0.value)'" }
+            .joined(separator: "; ")
         let run = "\(exports.isEmpty ? "" : exports + "; ")stty -g > '\(folder.path)/stty.before'; \(quoted); "
             + "echo $? > '\(folder.path)/status'; stty -g > '\(folder.path)/stty.after'"
         if shell {
@@ -36,6 +38,9 @@ final class Pane {
             try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "sh '\(folder.path)/run.sh'"])
         }
     }
+
+    /// An environment value that takes the variable away in the pane.
+    static let unset = "\u{0}unset"
 
     deinit { _ = try? Harness.run("/usr/bin/tmux", ["-L", socket, "kill-server"], detached: true) }
 
