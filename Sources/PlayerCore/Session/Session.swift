@@ -8,12 +8,12 @@
 public final class Session {
     public private(set) var context = PlayerContext()
     public let engine: any PlaybackEngine
-    public private(set) var entries: [Entry] {
+    public internal(set) var entries: [Entry] {
         didSet { edits += 1 }
     }
     /// Counts the changes to `entries` (an edit, a load), so a view can tell its copy is old.
     public private(set) var edits = 0
-    public private(set) var queue: PlayQueue
+    public internal(set) var queue: PlayQueue
     /// The rules of this run, fixed when it starts.
     public let policy: Policy
     /// While a script runs the end of the list does not end the run (the script may add more).
@@ -57,21 +57,21 @@ public final class Session {
     private var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
     /// The entries that could not be played this run, and why (one line each): passed over
     /// from then on, and marked in the list view.
-    public private(set) var failures: [Int: String] = [:]
+    public internal(set) var failures: [Int: String] = [:]
     /// Whether any song failed this run (taking it out of the list does not undo that).
     private var someFailed = false
     /// Entries not to be played in this run, nor counted as failed (`setAside`).
-    private var setAsideEntries = Set<Int>()
+    var setAsideEntries = Set<Int>()
     /// A song played on past damage (skipped and said).
     private var playedPastDamage = false
     /// Where the last skip of damage was said, and in which song.
     private var lastSkip: (token: Int, at: Double)?
     private var outputFailed = false
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
-    private var opening: (entry: Int, move: Move)?
+    var opening: (entry: Int, move: Move)?
 
     /// Which way the list moves past an entry that cannot be opened.
-    private enum Move {
+    enum Move {
         case forward(AtEnd)
         case backward
         /// A song asked for by a person: if it cannot be opened, the song that was playing
@@ -80,14 +80,14 @@ public final class Session {
     }
 
     /// Where to go back to.
-    private struct Resume {
+    struct Resume {
         let entry: Int
         let at: AudioTime
         let playing: Bool
     }
 
     /// What to do when the list runs out.
-    private enum AtEnd {
+    enum AtEnd {
         /// The song just ended and is already rewound in `Prepare`: leave it.
         case rest
         /// The user asked for the next song: stop and rewind the current one.
@@ -196,74 +196,6 @@ public final class Session {
         }
     }
 
-    /// Plays entry `entry` now (chosen in the list view), even one that failed before. If it
-    /// cannot be opened, the song that was playing goes on from where it was.
-    private func play(_ entry: Int) {
-        guard entries.indices.contains(entry) else { return }
-        failures[entry] = nil
-        setAsideEntries.remove(entry)
-        let resume = resumePoint()
-        queue.select(entry)
-        open(entry, moving: resume.map { .instead(of: $0) } ?? .forward(.rewind))
-    }
-
-    /// Puts `added` into the list at entry `at`, to play where they stand (in list order; with
-    /// shuffle, at random places still to come).
-    public func insert(_ added: [Entry], at: Int) {
-        guard !added.isEmpty, (0...entries.count).contains(at) else { return }
-        defer { cueNext() }
-        entries.insert(contentsOf: added, at: at)
-        queue.insert(added.count, at: at)
-        renumber { $0 >= at ? $0 + added.count : $0 }
-    }
-
-    /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
-    /// as if it had ended; past the end of the list the run ends as it does there.
-    private func remove(_ entry: Int) {
-        guard entries.indices.contains(entry) else { return }
-        let wasCurrent = entry == queue.current && context.state.id != .idle
-        entries.remove(at: entry)
-        queue.remove(entry)
-        renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
-        if wasCurrent {
-            if context.state.id != .idle { apply(.stop) }
-            advance(atEnd: .rewind)
-        }
-    }
-
-    /// Moves entry `entry` up or down the list by `step` places (one at a time).
-    private func move(_ entry: Int, by step: Int) {
-        let target = entry + step
-        guard entries.indices.contains(entry), entries.indices.contains(target), step != 0 else { return }
-        var entry = entry
-        while entry != target {
-            let next = entry + (step < 0 ? -1 : 1)
-            entries.swapAt(entry, next)
-            queue.swap(entry, next)
-            let (a, b) = (entry, next)
-            renumber { $0 == a ? b : $0 == b ? a : $0 }
-            entry = next
-        }
-    }
-
-    /// Entry indices held outside the list follow an edit of it: `map` gives each its new
-    /// index, `nil` for one taken out.
-    private func renumber(_ map: (Int) -> Int?) {
-        failures = Dictionary(uniqueKeysWithValues: failures.compactMap { entry, why in map(entry).map { ($0, why) } })
-        setAsideEntries = Set(setAsideEntries.compactMap(map))
-        if let (entry, move) = opening {
-            guard let moved = map(entry) else {
-                opening = nil
-                return
-            }
-            var newMove = move
-            if case .instead(let resume) = move {
-                newMove = map(resume.entry).map { .instead(of: Resume(entry: $0, at: resume.at, playing: resume.playing)) } ?? .forward(.rewind)
-            }
-            opening = (moved, newMove)
-        }
-    }
-
     private func applyVolume() {
         engine.perform(.setVolume(muted ? 0 : Double(volume) / 100))
     }
@@ -276,13 +208,6 @@ public final class Session {
     /// shuffle mode) follow `seed`: the same seed, the same order.
     public func seedShuffles(_ seed: UInt64) {
         queue.seed(seed)
-    }
-
-    /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
-    public func append(_ added: [Entry]) {
-        entries += added
-        queue.append(added.count)
-        cueNext()
     }
 
     /// Plays what `path` names now, as `load` does, and answers `answer` once it is known: its
@@ -314,27 +239,8 @@ public final class Session {
         waiting.answer(outcome)
     }
 
-    /// Adds entries and plays them now; the list goes on after them from where it was. When a
-    /// person `asked` (the load prompt) and the first cannot be opened, the song that was playing
-    /// goes on from where it was.
-    public func playNow(_ added: [Entry], asked: Bool = false) {
-        guard !added.isEmpty else { return }
-        defer { cueNext() }
-        var resume = asked ? resumePoint() : nil
-        // They go into the list after the current entry, so that in list order the list shows
-        // them where they play.
-        let at = (queue.current ?? -1) + 1
-        entries.insert(contentsOf: added, at: at)
-        queue.insert(added.count, at: at, playNext: true)
-        let shift = { (entry: Int) in entry >= at ? entry + added.count : entry }
-        renumber(shift)
-        resume = resume.map { Resume(entry: shift($0.entry), at: $0.at, playing: $0.playing) }
-        guard let resume, let next = queue.advance() else { return advance(atEnd: .rewind) }
-        open(next, moving: .instead(of: resume))
-    }
-
     /// The song playing (or paused) and where it is, to come back to.
-    private func resumePoint() -> Resume? {
+    func resumePoint() -> Resume? {
         guard let entry = queue.current, let song = context.state.song else { return nil }
         return Resume(entry: entry, at: AudioTime(frames: engine.position, rate: song.sampleRate),
                       playing: context.state.isPlaying)
@@ -398,7 +304,7 @@ public final class Session {
     /// Tells the engine the entry that follows the song playing if it plays to its end, as
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
-    private func cueNext() {
+    func cueNext() {
         guard !isFinished, context.state.song != nil else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
         engine.perform(.cue(nextPlayable(advancing: &ahead).map { entries[$0].source }))
@@ -407,7 +313,7 @@ public final class Session {
     /// Hands `event` to the state machine, makes the engine calls it returns and does what
     /// the row asks of the session.
     @discardableResult
-    private func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
+    func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
         let outcome = context.handle(event)
         if let step = outcome.step {
             onTransition?(step)
@@ -434,7 +340,7 @@ public final class Session {
 
     /// Plays the next playable entry in the queue's order. Past the end: finish, or with
     /// `keepsOpen` stay on the last song, rewound.
-    private func advance(atEnd: AtEnd) {
+    func advance(atEnd: AtEnd) {
         let original = queue.current
         if let entry = nextPlayable(advancing: &queue) { return open(entry, moving: .forward(atEnd)) }
         guard keepsOpen else { return finish() }
@@ -466,7 +372,7 @@ public final class Session {
 
     /// Opens entry `entry` to play it as soon as it is open. If it cannot be, the engine says
     /// so and the list moves on the same way.
-    private func open(_ entry: Int, moving move: Move) {
+    func open(_ entry: Int, moving move: Move) {
         isAtEndOfList = false
         opening = (entry, move)
         apply(.load(entries[entry].source))

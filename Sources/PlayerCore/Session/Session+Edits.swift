@@ -1,0 +1,101 @@
+/// The list's edits: entries played, put in, taken out and moved, with the queue and every
+/// entry index the session holds (failures, set-aside entries, the song being opened) following.
+extension Session {
+    /// Plays entry `entry` now (chosen in the list view), even one that failed before. If it
+    /// cannot be opened, the song that was playing goes on from where it was.
+    func play(_ entry: Int) {
+        guard entries.indices.contains(entry) else { return }
+        failures[entry] = nil
+        setAsideEntries.remove(entry)
+        let resume = resumePoint()
+        queue.select(entry)
+        open(entry, moving: resume.map { .instead(of: $0) } ?? .forward(.rewind))
+    }
+
+    /// Puts `added` into the list at entry `at`, to play where they stand (in list order; with
+    /// shuffle, at random places still to come).
+    public func insert(_ added: [Entry], at: Int) {
+        guard !added.isEmpty, (0...entries.count).contains(at) else { return }
+        defer { cueNext() }
+        _ = place(added, at: at, playNext: false)
+    }
+
+    /// Puts `added` into the list and the queue at entry `at`, the indices held outside the
+    /// list following; returns how an index from before maps to one after.
+    private func place(_ added: [Entry], at: Int, playNext: Bool) -> (Int) -> Int {
+        entries.insert(contentsOf: added, at: at)
+        queue.insert(added.count, at: at, playNext: playNext)
+        let shift = { (entry: Int) in entry >= at ? entry + added.count : entry }
+        renumber(shift)
+        return shift
+    }
+
+    /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
+    /// as if it had ended; past the end of the list the run ends as it does there.
+    func remove(_ entry: Int) {
+        guard entries.indices.contains(entry) else { return }
+        let wasCurrent = entry == queue.current && context.state.id != .idle
+        entries.remove(at: entry)
+        queue.remove(entry)
+        renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
+        if wasCurrent {
+            if context.state.id != .idle { apply(.stop) }
+            advance(atEnd: .rewind)
+        }
+    }
+
+    /// Moves entry `entry` up or down the list by `step` places (one at a time).
+    func move(_ entry: Int, by step: Int) {
+        let target = entry + step
+        guard entries.indices.contains(entry), entries.indices.contains(target), step != 0 else { return }
+        var entry = entry
+        while entry != target {
+            let next = entry + (step < 0 ? -1 : 1)
+            entries.swapAt(entry, next)
+            queue.swap(entry, next)
+            let (a, b) = (entry, next)
+            renumber { $0 == a ? b : $0 == b ? a : $0 }
+            entry = next
+        }
+    }
+
+    /// Entry indices held outside the list follow an edit of it: `map` gives each its new
+    /// index, `nil` for one taken out.
+    private func renumber(_ map: (Int) -> Int?) {
+        failures = Dictionary(uniqueKeysWithValues: failures.compactMap { entry, why in map(entry).map { ($0, why) } })
+        setAsideEntries = Set(setAsideEntries.compactMap(map))
+        if let (entry, move) = opening {
+            guard let moved = map(entry) else {
+                opening = nil
+                return
+            }
+            var newMove = move
+            if case .instead(let resume) = move {
+                newMove = map(resume.entry).map { .instead(of: Resume(entry: $0, at: resume.at, playing: resume.playing)) } ?? .forward(.rewind)
+            }
+            opening = (moved, newMove)
+        }
+    }
+
+    /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
+    public func append(_ added: [Entry]) {
+        entries += added
+        queue.append(added.count)
+        cueNext()
+    }
+
+    /// Adds entries and plays them now; the list goes on after them from where it was. When a
+    /// person `asked` (the load prompt) and the first cannot be opened, the song that was playing
+    /// goes on from where it was.
+    public func playNow(_ added: [Entry], asked: Bool = false) {
+        guard !added.isEmpty else { return }
+        defer { cueNext() }
+        var resume = asked ? resumePoint() : nil
+        // They go into the list after the current entry, so that in list order the list shows
+        // them where they play.
+        let shift = place(added, at: (queue.current ?? -1) + 1, playNext: true)
+        resume = resume.map { Resume(entry: shift($0.entry), at: $0.at, playing: $0.playing) }
+        guard let resume, let next = queue.advance() else { return advance(atEnd: .rewind) }
+        open(next, moving: .instead(of: resume))
+    }
+}
