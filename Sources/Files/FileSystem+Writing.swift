@@ -112,6 +112,27 @@ extension FileSystem {
         case .success(let target): path = target
         case .failure(let error): return .cannotWrite(error)
         }
+        return writeBeside(path, bytes, permissions: permissions) { rename($0, $1) }
+    }
+
+    /// Makes a new file at `path` holding `bytes`, whole or not at all, and never over a file
+    /// that is there: the bytes go to a temporary file beside it (`NAME.PID.tmp`), flushed to
+    /// the disk, which is then linked in as `path` (`link` fails when anything is there, even a
+    /// dangling link, where a rename would replace it) and unlinked.
+    public static func publish(_ path: Path, bytes: [UInt8], permissions: mode_t) -> SystemError? {
+        guard !path.hasNUL else { return .invalidArgument }
+        switch writeBeside(path, bytes, permissions: permissions, install: { link($0, $1) }) {
+        case .cannotCreate(_, let error)?, .cannotWrite(let error)?: return error
+        case nil: return nil
+        }
+    }
+
+    /// Writes `bytes` to a temporary file beside `path` (`NAME.PID.tmp`, with `permissions`;
+    /// the leftovers of such files whose process is gone removed first), flushes it to the disk,
+    /// puts it in place with `install` (from, to: `rename` replaces, `link` never does), and
+    /// flushes the folder so that the new name is on the disk too. No temporary file stays.
+    private static func writeBeside(_ path: Path, _ bytes: [UInt8], permissions: mode_t,
+                                    install: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32) -> ReplaceFailure? {
         removeLeftovers(of: path)
         let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
         let file: OpenFile
@@ -121,41 +142,12 @@ extension FileSystem {
         }
         var failure = bytes.withUnsafeBytes { file.write($0) } ?? file.sync()
         if let closing = file.close(), failure == nil { failure = closing }
-        if failure == nil, temporary.withCString({ from in path.withCString { rename(from, $0) } }) != 0 {
+        if failure == nil, temporary.withCString({ from in path.withCString { install(from, $0) } }) != 0 {
             failure = .current
         }
-        if let failure {
-            _ = temporary.withCString { unlink($0) }
-            return .cannotWrite(failure)
-        }
-        let directory = path.directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        if directory >= 0 {
-            fsync(directory)
-            Glibc.close(directory)
-        }
-        return nil
-    }
-
-    /// Makes a new file at `path` holding `bytes`, whole or not at all, and never over a file
-    /// that is there: the bytes go to a temporary file beside it (`NAME.PID.tmp`), flushed to
-    /// the disk, which is then linked in as `path` (`link` fails when anything is there, even a
-    /// dangling link, where a rename would replace it) and unlinked.
-    public static func publish(_ path: Path, bytes: [UInt8], permissions: mode_t) -> SystemError? {
-        guard !path.hasNUL else { return .invalidArgument }
-        removeLeftovers(of: path)
-        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
-        let file: OpenFile
-        switch create(temporary, overwrite: false, permissions: permissions) {
-        case .success(let created): file = created
-        case .failure(let error): return error
-        }
-        var failure = bytes.withUnsafeBytes { file.write($0) } ?? file.sync()
-        if let closing = file.close(), failure == nil { failure = closing }
-        if failure == nil, temporary.withCString({ from in path.withCString { link(from, $0) } }) != 0 {
-            failure = .current
-        }
+        // After a rename it is gone already; after a link, or a failure, it goes now.
         _ = temporary.withCString { unlink($0) }
-        if let failure { return failure }
+        if let failure { return .cannotWrite(failure) }
         let directory = path.directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         if directory >= 0 {
             fsync(directory)
