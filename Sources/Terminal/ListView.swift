@@ -323,20 +323,9 @@ struct ListRow {
         isCurrent = entry == list.current
         failure = list.failures[entry]
         let facts = list.known[item.source]
-        var tags = facts?.tags ?? SongInfo.Tags()
         // A CUE sheet's fields win over its image's tags, as when the track plays.
-        if let sheet = item.sheetTags {
-            for field in SongInfo.Tags.fields where sheet[keyPath: field] != nil { tags[keyPath: field] = sheet[keyPath: field] }
-        }
-        let title = tags.title.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-        let artist = tags.artist.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
-        let fallback = item.title ?? "\(item.path.lastComponent)"
-        name = switch (artist, title) {
-        case let (artist?, title?): "\(artist) – \(title)"
-        case let (nil, title?): title
-        case let (artist?, nil): "\(artist) – \(fallback)"
-        case (nil, nil): fallback
-        }
+        let tags = item.sheetTags.map { (facts?.tags ?? SongInfo.Tags()).overridden(by: $0) } ?? facts?.tags ?? SongInfo.Tags()
+        name = tags.displayName(or: item.title ?? "\(item.path.lastComponent)")
         album = tags.album ?? ""
         length = withLength ? facts?.seconds.map { TimeFormat.clock($0) } ?? "" : ""
     }

@@ -163,14 +163,7 @@ public struct SongInfo: Equatable, Sendable {
     public var album: String? { tags.album }
 
     /// "artist – title" from the tags; the title or file name alone when tags are missing.
-    public var displayName: String {
-        switch (nonEmpty(artist), nonEmpty(title)) {
-        case let (artist?, title?): return "\(artist) – \(title)"
-        case let (nil, title?): return title
-        case let (artist?, nil): return "\(artist) – \(fileName)"
-        case (nil, nil): return fileName
-        }
-    }
+    public var displayName: String { tags.displayName(or: fileName) }
 
     /// The last path component.
     public var fileName: String {
@@ -182,10 +175,6 @@ public struct SongInfo: Equatable, Sendable {
         sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0
     }
 
-    private func nonEmpty(_ text: String?) -> String? {
-        guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
-        return text
-    }
 }
 
 extension SongInfo {
@@ -194,13 +183,36 @@ extension SongInfo {
     /// (`@I`, `TAG`) is given the same fields as ID3v2, so every front-end shows the track.
     public func named(by sheet: Tags) -> SongInfo {
         var song = self
-        for field in Tags.fields where sheet[keyPath: field] != nil { song.tags[keyPath: field] = sheet[keyPath: field] }
+        song.tags = tags.overridden(by: sheet)
         song.id3 = ID3(v2: ID3.V2(song.tags))
         return song
     }
 }
 
 extension SongInfo.Tags {
+    /// These tags with each field `sheet` gives in place of its own (a CUE sheet's track over
+    /// its image file's tags).
+    public func overridden(by sheet: SongInfo.Tags) -> SongInfo.Tags {
+        var tags = self
+        for field in Self.fields where sheet[keyPath: field] != nil { tags[keyPath: field] = sheet[keyPath: field] }
+        return tags
+    }
+
+    /// "artist – title"; the title alone, or `fallback` (a file name, a playlist's title) for
+    /// what is missing or blank.
+    public func displayName(or fallback: String) -> String {
+        func nonEmpty(_ text: String?) -> String? {
+            guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
+            return text
+        }
+        switch (nonEmpty(artist), nonEmpty(title)) {
+        case let (artist?, title?): return "\(artist) – \(title)"
+        case let (nil, title?): return title
+        case let (artist?, nil): return "\(artist) – \(fallback)"
+        case (nil, nil): return fallback
+        }
+    }
+
     /// Every field, in the order a saved session writes them.
     public static var fields: [WritableKeyPath<SongInfo.Tags, String?>] {
         [\.title, \.artist, \.album, \.year, \.genre, \.track, \.comment]
