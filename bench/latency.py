@@ -10,7 +10,8 @@ MAX` in milliseconds over RUNS runs.
 
 Usage: latency.py TPLAYER [RUNS]
 """
-import os, pty, select, signal, statistics, subprocess, sys, time
+import os, select, statistics, subprocess, sys, time
+from spawning import in_pty, stop_pty
 from soundserver import SoundServer, Recorder
 
 root = os.path.dirname(os.path.abspath(__file__))
@@ -62,9 +63,7 @@ def one_run(tplayer, songs, server, key, delay):
     drain_until = time.monotonic() + 0.3
     while time.monotonic() < drain_until:
         time.sleep(0.01)
-    pid, master = pty.fork()
-    if pid == 0:
-        os.execve(tplayer, [tplayer, "-o", "pulse"] + songs, server.env)
+    pid, master = in_pty([tplayer, "-o", "pulse"] + songs, server.env)
     try:
         # Wait for the tone, then let it play a second.
         deadline = time.monotonic() + 10
@@ -80,12 +79,7 @@ def one_run(tplayer, songs, server, key, delay):
         os.write(master, b"q")
         drain(master, 0.5)
     finally:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-        os.close(master)
+        stop_pty(pid, master)
     recorder.stop()
     loud = recorder.loud_frames(max(start - 4410, 0))
     if not loud:

@@ -9,20 +9,16 @@ line that proves its frame (the cursor's row, or the search prompt, which is dra
 key's latency. Median and worst are reported; the target is a median of at most 16 ms (a frame
 at 60 Hz).
 """
-import os, pty, select, signal, statistics, struct, sys, termios, fcntl, time
+import os, select, statistics, sys, time
 import playlist
+from spawning import in_pty, stop_pty
 
 WIDTH, HEIGHT = 100, 40
 
 
 def start(tplayer, big):
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(os.path.dirname(big))
-        env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", XDG_STATE_HOME=os.path.join(playlist.out, "state"))
-        os.execve(tplayer, [tplayer, "-o", "null", big], env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", HEIGHT, WIDTH, 0, 0))
-    return pid, fd
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", XDG_STATE_HOME=os.path.join(playlist.out, "state"))
+    return in_pty([tplayer, "-o", "null", big], env, cwd=os.path.dirname(big), size=(WIDTH, HEIGHT))
 
 
 def read_until(fd, needle, seconds=30):
@@ -79,12 +75,7 @@ def measure(tplayer):
         times.append(key(fd, b"\r", b"Playing "))
         os.write(fd, b"q")
     finally:
-        try:
-            os.kill(pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        os.waitpid(pid, 0)
-        os.close(fd)
+        stop_pty(pid, fd)
     return [t * 1000 for t in times]
 
 
