@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files", "ParserChecks"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
+        .testTarget(name: "FilesTests", dependencies: ["Files", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
         .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),

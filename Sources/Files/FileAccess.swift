@@ -227,10 +227,14 @@ public final class MemoryFiles: FileAccess, @unchecked Sendable {
         for _ in 0..<16 { if case .link(let target) = node(at: path) { path = target } }
         if case .link = node(at: path) { return .cannotWrite(SystemError(code: ELOOP)) }
         if let failure = failures[path] { return .cannotWrite(failure) }
-        let temporary = Path(bytes: path.bytes + Array(".1.tmp".utf8))
-        // A failure for the folder: the temporary file cannot be made in it (read-only, not the user's).
-        if let failure = failures[path.directory] { return .cannotCreate(temporary: temporary, failure) }
-        guard node(at: path.directory) == .folder else { return .cannotCreate(temporary: temporary, .noSuchFileOrDirectory) }
+        switch node(at: path) {
+        case .special(let kind)?: return .notAFile(path, kind)
+        case .folder?: return .notAFile(path, .directory)
+        case .file?, .link?, nil: break
+        }
+        // A failure for the folder: the new file cannot be made in it (read-only, not the user's).
+        if let failure = failures[path.directory] { return .cannotCreate(in: path.directory, failure) }
+        guard node(at: path.directory) == .folder else { return .cannotCreate(in: path.directory, .noSuchFileOrDirectory) }
         add(path, .file(bytes))
         return nil
     }

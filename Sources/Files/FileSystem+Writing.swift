@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import PlayerCore
 
@@ -92,63 +93,128 @@ extension FileSystem {
 
     /// Why `replace` left the file as it was.
     public enum ReplaceFailure: Error, Equatable, Sendable {
-        /// The temporary file beside it could not be made.
-        case cannotCreate(temporary: Path, SystemError)
-        /// Writing, flushing or renaming it failed (the temporary file is removed).
+        /// No file could be made in this folder to write into.
+        case cannotCreate(in: Path, SystemError)
+        /// Writing, flushing or renaming it failed (nothing tplayer made is left).
         case cannotWrite(SystemError)
+        /// What is there (or what the link there leads to) is not a regular file: a device, a
+        /// named pipe, a socket or a folder, which a rename would replace: it is left alone.
+        case notAFile(Path, FileStatus.Kind)
     }
 
-    /// Replaces the file at `path` with `bytes` whole or not at all: they are written to a
-    /// temporary file beside it (`NAME.PID.tmp`, with `permissions`), flushed to the disk, and
-    /// renamed over it, and the folder is flushed so that the rename is on the disk too. A crash,
-    /// a kill or a full disk midway leaves the old file as it was; the temporary files of such
-    /// replacements (whose process is gone) are removed first.
+    /// Replaces the file at `path` with `bytes` whole or not at all: they are written to a new
+    /// file beside it (with `permissions`), flushed to the disk, and renamed over it, and the
+    /// folder is flushed so that the rename is on the disk too. A crash, a kill or a full disk
+    /// midway leaves the old file as it was.
     ///
     /// A symbolic link at `path` is written through: the file it names (made, when it is
-    /// missing) is the one replaced, beside it, and the link stays as it is.
+    /// missing) is the one replaced, beside it, and the link stays as it is. Only a regular file
+    /// (or nothing) is replaced: a device, a named pipe or a socket there, or at the end of the
+    /// link, is left alone (`notAFile`).
     public static func replace(_ named: Path, with bytes: [UInt8], permissions: mode_t) -> ReplaceFailure? {
         let path: Path
         switch linkTarget(of: named) {
         case .success(let target): path = target
         case .failure(let error): return .cannotWrite(error)
         }
-        return writeBeside(path, bytes, permissions: permissions) { rename($0, $1) }
+        var info = stat()
+        if !path.hasNUL, path.withCString({ lstat($0, &info) }) == 0 {
+            let status = FileStatus(info)
+            guard status.kind == .regular else { return .notAFile(path, status.kind) }
+        }
+        return writeBeside(path, bytes, permissions: permissions, replacing: true)
     }
 
     /// Makes a new file at `path` holding `bytes`, whole or not at all, and never over a file
-    /// that is there: the bytes go to a temporary file beside it (`NAME.PID.tmp`), flushed to
-    /// the disk, which is then linked in as `path` (`link` fails when anything is there, even a
-    /// dangling link, where a rename would replace it) and unlinked.
+    /// that is there: the bytes go to a new file beside it, flushed to the disk, which is then
+    /// linked in as `path` (`link` fails when anything is there, even a dangling link, where a
+    /// rename would replace it).
     public static func publish(_ path: Path, bytes: [UInt8], permissions: mode_t) -> SystemError? {
         guard !path.hasNUL else { return .invalidArgument }
-        switch writeBeside(path, bytes, permissions: permissions, install: { link($0, $1) }) {
+        switch writeBeside(path, bytes, permissions: permissions, replacing: false) {
         case .cannotCreate(_, let error)?, .cannotWrite(let error)?: return error
+        case .notAFile?: return .fileExists
         case nil: return nil
         }
     }
 
-    /// Writes `bytes` to a temporary file beside `path` (`NAME.PID.tmp`, with `permissions`;
-    /// the leftovers of such files whose process is gone removed first), flushes it to the disk,
-    /// puts it in place with `install` (from, to: `rename` replaces, `link` never does), and
-    /// flushes the folder so that the new name is on the disk too. No temporary file stays.
-    private static func writeBeside(_ path: Path, _ bytes: [UInt8], permissions: mode_t,
-                                    install: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Int32) -> ReplaceFailure? {
-        removeLeftovers(of: path)
-        let temporary = Path(bytes: path.bytes + Array(".\(getpid()).tmp".utf8))
-        let file: OpenFile
-        switch create(temporary, overwrite: false, permissions: permissions) {
-        case .success(let created): file = created
-        case .failure(let error): return .cannotCreate(temporary: temporary, error)
+    /// Writes `bytes` to a new file in `path`'s folder, flushes it to the disk, puts it in place
+    /// (`replacing`: renamed over `path`; else linked in, never over anything), and flushes the
+    /// folder so that the new name is on the disk too.
+    ///
+    /// The new file has no name while it is written (`O_TMPFILE`), so a crash or a kill midway
+    /// leaves nothing behind; where the file system has no such files (or `unnamed` is false) it
+    /// is a hidden `.tplayer-PID-N.tmp`, made with `O_EXCL`. Only what this call made is ever
+    /// removed: a file of that name that was there already is someone's, and is left alone.
+    static func writeBeside(_ path: Path, _ bytes: [UInt8], permissions: mode_t, replacing: Bool,
+                            unnamed: Bool = true) -> ReplaceFailure? {
+        let folder = path.directory.isEmpty ? Path(".") : path.directory
+        if unnamed {
+            let fd = folder.withCString { tp_open_unnamed($0, UInt32(permissions)) }
+            if fd >= 0 {
+                let file = OpenFile(fd: fd)
+                if let failure = bytes.withUnsafeBytes({ file.write($0) }) ?? file.sync() { return .cannotWrite(failure) }
+                if !replacing {
+                    if path.withCString({ tp_link_unnamed(fd, $0) }) == 0 { return syncFolder(folder, closing: file) }
+                    // ENOENT: no /proc to name the file by (its folder is there: it was made in it).
+                    guard SystemError.current == .noSuchFileOrDirectory else { return .cannotWrite(.current) }
+                } else {
+                    switch nameTemporary(in: folder, { name in name.withCString { tp_link_unnamed(fd, $0) } == 0 ? nil : .current }) {
+                    case .success(let temporary): return install(temporary, at: path, folder: folder, replacing: true, closing: file)
+                    case .failure(let error) where error != .noSuchFileOrDirectory: return .cannotWrite(error)
+                    case .failure: break
+                    }
+                }
+            } else if ![SystemError(code: EOPNOTSUPP), .isDirectory, .invalidArgument].contains(SystemError.current) {
+                return .cannotCreate(in: folder, .current)
+            }
         }
-        var failure = bytes.withUnsafeBytes { file.write($0) } ?? file.sync()
-        if let closing = file.close(), failure == nil { failure = closing }
-        if failure == nil, temporary.withCString({ from in path.withCString { install(from, $0) } }) != 0 {
+        var made: OpenFile?
+        let named = nameTemporary(in: folder) { name in
+            switch create(name, overwrite: false, permissions: permissions) {
+            case .success(let file): made = file; return nil
+            case .failure(let error): return error
+            }
+        }
+        guard case .success(let temporary) = named, let file = made else {
+            if case .failure(let error) = named { return .cannotCreate(in: folder, error) }
+            return .cannotCreate(in: folder, .ioError)
+        }
+        if let failure = bytes.withUnsafeBytes({ file.write($0) }) ?? file.sync() {
+            _ = temporary.withCString { unlink($0) }
+            return .cannotWrite(failure)
+        }
+        return install(temporary, at: path, folder: folder, replacing: replacing, closing: file)
+    }
+
+    /// Makes a hidden name in `folder` with `make` (which fails with EEXIST when the name is
+    /// taken: then the next is tried), short enough whatever name the file will have.
+    private static func nameTemporary(in folder: Path, _ make: (Path) -> SystemError?) -> Result<Path, SystemError> {
+        for attempt in 0..<100 {
+            let name = folder.appending(Path(".tplayer-\(getpid())-\(attempt).tmp"))
+            guard let error = make(name) else { return .success(name) }
+            guard error == .fileExists else { return .failure(error) }
+        }
+        return .failure(.fileExists)
+    }
+
+    /// Puts the written `temporary` (made by this process) in place as `path`, removes it when
+    /// it is still there, and flushes the folder.
+    private static func install(_ temporary: Path, at path: Path, folder: Path, replacing: Bool, closing file: OpenFile) -> ReplaceFailure? {
+        var failure = file.close()
+        if failure == nil, temporary.withCString({ from in path.withCString { replacing ? rename(from, $0) : link(from, $0) } }) != 0 {
             failure = .current
         }
         // After a rename it is gone already; after a link, or a failure, it goes now.
         _ = temporary.withCString { unlink($0) }
         if let failure { return .cannotWrite(failure) }
-        let directory = path.directory.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        return syncFolder(folder, closing: nil)
+    }
+
+    /// Flushes `folder`, so that a new name in it is on the disk too.
+    private static func syncFolder(_ folder: Path, closing file: OpenFile?) -> ReplaceFailure? {
+        if let file, let failure = file.close() { return .cannotWrite(failure) }
+        let directory = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         if directory >= 0 {
             fsync(directory)
             Glibc.close(directory)
@@ -172,19 +238,6 @@ extension FileSystem {
             current = Path(bytes: buffer[..<count].map { UInt8(bitPattern: $0) }).resolved(against: current.directory)
         }
         return .failure(SystemError(code: ELOOP))
-    }
-
-    /// Removes `NAME.PID.tmp` beside `path` where process PID is gone.
-    private static func removeLeftovers(of path: Path) {
-        guard case .success(let items) = list(path.directory, includingHidden: true) else { return }
-        let prefix = path.lastComponent.bytes + [UInt8(ascii: ".")]
-        for item in items {
-            let name = item.name.bytes
-            guard name.count > prefix.count + 4, name.starts(with: prefix), name.suffix(4) == Array(".tmp".utf8),
-                  let pid = Int32(String(decoding: name[prefix.count..<(name.count - 4)], as: UTF8.self)),
-                  kill(pid, 0) != 0, SystemError.current == .noSuchProcess else { continue }
-            _ = path.directory.appending(item.name).withCString { unlink($0) }
-        }
     }
 
     /// The controlling terminal (`/dev/tty`), opened for writing; `nil` without one.

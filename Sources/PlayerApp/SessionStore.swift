@@ -102,8 +102,11 @@ public enum SessionStore {
         switch files.replace(path, with: session.encoded(), permissions: 0o600) {
         case nil: return nil
         // The temporary file is tplayer's business: the folder it could not be made in is the user's.
-        case .cannotCreate(let temporary, let error)?: return unsaved + "cannot write in \(temporary.directory) (\(error.reason))"
+        case .cannotCreate(let folder, let error)?: return unsaved + "cannot write in \(folder) (\(error.reason))"
         case .cannotWrite(let error)?: return unsaved + "\(error.reason); the previous one is kept"
+        case .notAFile(let target, let kind)?:
+            return unsaved + (target == path ? "" : "it leads to \(target), ") + "a \(kind.rawValue), not a file; left alone: "
+                + "remove it (or the link) to save sessions again"
         }
     }
 }

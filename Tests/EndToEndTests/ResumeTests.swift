@@ -248,6 +248,46 @@ struct ResumeTests {
         }
     }
 
+    /// A state file that is, or leads to, a named pipe or a device is left alone, with one
+    /// line saying so: the save renamed a regular file over the node the link named (the
+    /// common `ln -s /dev/null last-session`, run as root, would replace the real /dev/null).
+    @Test func aStateFileLeadingToANamedPipeIsLeftAlone() throws {
+        try stateFileIsLeftAlone(kind: "fifo")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "makes a device node, which only root may"))
+    func aStateFileLeadingToADeviceIsLeftAlone() throws {
+        try stateFileIsLeftAlone(kind: "device")
+    }
+
+    private func stateFileIsLeftAlone(kind: String) throws {
+        let folder = try Harness.temporaryFolder()
+        let node = folder.appendingPathComponent("node")
+        if kind == "fifo" {
+            #expect(mkfifo(node.path, 0o600) == 0)
+        } else {
+            // The numbers of /dev/null (1, 3), made in the test's own folder.
+            #expect(mknod(node.path, S_IFCHR | 0o600, dev_t(1 << 8 | 3)) == 0)
+        }
+        let file = Self.stateFile(folder)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "../node")
+        let stderr = folder.appendingPathComponent("stderr.txt")
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[0]], environment: ["XDG_STATE_HOME": folder.path], stderr: stderr.path)
+        _ = try pane.waitForStatus { $0.contains("1/1") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        var info = stat()
+        #expect(lstat(node.path, &info) == 0)
+        #expect(info.st_mode & S_IFMT == (kind == "fifo" ? S_IFIFO : S_IFCHR), "the node is still what it was")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: file.path) == "../node")
+        let what = kind == "fifo" ? "named pipe (FIFO)" : "character device"
+        let lines = try String(contentsOf: stderr, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines == ["tplayer: session not saved: \(file.path): it leads to \(file.deletingLastPathComponent().path)/../node, a \(what), "
+            + "not a file; left alone: remove it (or the link) to save sessions again"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted() == ["last-session", "last-session.lock"])
+    }
+
     /// Two runs at once: the first saves its session, the second says when it starts that it
     /// will not, and does not (the last to quit silently replaced the other's session).
     @Test func ofTwoRunsAtOnceOnlyTheFirstSaves() throws {
