@@ -73,7 +73,7 @@ bench: deps-test build
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession \
-                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig
+                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt
 
 fuzz: deps-build
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -98,7 +98,7 @@ let package = Package(
 // exist only then, since without the sanitizer nothing provides their `main`.
 if Context.environment["TPLAYER_FUZZ"] == "1" {
     for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
-                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig"] {
+                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt"] {
         // Tags are read by libmpg123 itself, through the engine's decoder.
         let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"] : []
         package.products.append(.executable(name: name, targets: [name]))

@@ -82,9 +82,13 @@ public final class Console {
         self.showsStatus = showsStatus
     }
 
-    /// The commands that `bytes` typed mean. Keys typed while the prompt is open edit it.
+    /// The commands that `bytes` typed mean. Keys typed while the prompt is open edit it, and
+    /// it (or the list view the keys move in) is drawn once they are all in: a paste of a long
+    /// path is many keys at once.
     public func commands(from bytes: [UInt8]) -> [Command] {
         var commands: [Command] = []
+        var edited = false
+        defer { if edited { redraw() } }
         for key in decoder.decode(bytes) {
             closePanel()
             hint = nil
@@ -93,7 +97,7 @@ public final class Console {
             lastKey = .now
             if prompt != nil {
                 if let command = edit(with: key) { commands.append(command) }
-                redraw()
+                edited = true
                 continue
             }
             if overlay != nil {
@@ -105,7 +109,7 @@ public final class Console {
                 let outcome = view.handle(key, action: bindings.listAction(for: key), in: list, rows: screen.height - 2)
                 listView = view
                 switch outcome {
-                case .redraw?: redraw(); continue
+                case .redraw?: edited = true; continue
                 case .command(let command)?: commands.append(command); redraw(); continue
                 case .say(let text)?:
                     hint = (text, .now.advanced(by: .seconds(Self.hintSeconds)))

@@ -50,8 +50,9 @@ public struct ListView {
     private(set) var top = 0
     /// The entries on screen at the last redraw: the ones whose tags and length are worth reading.
     public private(set) var shown: Range<Int> = 0..<0
-    /// The search being typed after `/`, and where the cursor was when it started.
-    private(set) var search: (prompt: PromptLine, from: Int)?
+    /// The search being typed after `/`, where the cursor was when it started, and whether the
+    /// cursor has yet to go to what it finds (`settleSearch`).
+    private(set) var search: (prompt: PromptLine, from: Int, unsettled: Bool)?
     /// The last search made, for `n` and `N`.
     private(set) var query: String?
     private var searches: [String] = []
@@ -129,7 +130,7 @@ public struct ListView {
             cursor += 1
             return .command(.moveEntry(cursor - 1, by: 1))
         case .search?:
-            search = (PromptLine(label: "/", history: searches), cursor)
+            search = (PromptLine(label: "/", history: searches), cursor, false)
         case .searchNext?, .searchPrevious?:
             guard let query else { return .say("no search yet: / searches") }
             return find(query, in: list, from: cursor, forward: action == .searchNext, skippingStart: true)
@@ -145,30 +146,39 @@ public struct ListView {
         return .redraw
     }
 
-    /// A key typed at the search prompt: the cursor goes to the first match as each is typed;
-    /// Enter keeps it there, Esc goes back to where it was.
+    /// A key typed at the search prompt: the cursor goes to the first match of what is typed,
+    /// when the view is next drawn (each search starts from where the cursor was, so of keys
+    /// that come together, a paste, only the last text is searched for); Enter keeps it there,
+    /// Esc goes back to where it was.
     private mutating func edit(_ key: Key, in list: ListSnapshot) -> Outcome {
-        guard var (prompt, from) = search else { return .redraw }
+        guard var (prompt, from, unsettled) = search else { return .redraw }
         switch prompt.apply(key) {
         case .cancelled:
             search = nil
             cursor = min(from, max(list.entries.count - 1, 0))
             return .redraw
         case .submitted(let text):
+            if unsettled { settleSearch(in: list) }
             search = nil
             guard !text.isEmpty else { return .redraw }
             query = text
             if searches.last != text { searches.append(text) }
             return SearchFold.fold(text).isEmpty ? .redraw : matches(cursor, text, in: list) ? .redraw : .say("/\(text): not found")
         case .editing, .complete:
-            search = (prompt, from)
-            guard !prompt.text.isEmpty else {
-                cursor = from
-                return .redraw
-            }
-            let found = find(prompt.text, in: list, from: from, forward: true, skippingStart: false)
-            if found != .redraw { cursor = from }
+            search = (prompt, from, true)
             return .redraw
+        }
+    }
+
+    /// Moves the cursor to the first match of the search typed, from where it started (back
+    /// there when nothing matches).
+    private mutating func settleSearch(in list: ListSnapshot) {
+        guard let (prompt, from, unsettled) = search, unsettled else { return }
+        search = (prompt, from, false)
+        let text = prompt.text
+        guard !text.isEmpty, find(text, in: list, from: from, forward: true, skippingStart: false) == .redraw else {
+            cursor = from
+            return
         }
     }
 
@@ -263,6 +273,7 @@ public struct ListView {
                                foldingAhead: Bool = false) -> [StyledLine] {
         let rows = max(height - 2, 1)
         let count = list.entries.count
+        settleSearch(in: list)
         if count > 0 { cursor = min(cursor, count - 1) }  // none yet: the list is on its way
         // The cursor stays in view, a little way from the edges when it can.
         if cursor < top { top = cursor }

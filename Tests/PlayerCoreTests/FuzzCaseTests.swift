@@ -21,10 +21,11 @@ struct FuzzCaseTests {
         "FuzzMprisTime": ParserChecks.mprisTime,
         "FuzzCue": ParserChecks.cue,
         "FuzzConfig": ParserChecks.config,
+        "FuzzPrompt": ParserChecks.promptLine,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.
-    static let withFindings: Set = ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzSavedSession"]
+    static let withFindings: Set = ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzSavedSession", "FuzzPrompt"]
 
     @Test(arguments: checks.keys.sorted())
     func savedCasesKeepEveryPromise(target: String) throws {

@@ -50,4 +50,31 @@ struct ConsoleTests {
         completions.answers[1](Console.Completion(text: "album/xylophone.mp3"))
         #expect(console.promptText == "album/xy")
     }
+
+    /// A paste at the prompt is drawn once, not once a key: each drawing measures the whole
+    /// line, so thousands of keys drew for minutes.
+    @Test func aPasteAtThePromptIsDrawnOnce() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        let console = Console(screen: Screen(fd: fds[1]), showsStatus: true)
+        defer { close(fds[1]) }
+        func drained() -> [UInt8] {
+            var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(fds[0], &buffer, buffer.count)
+                guard count > 0 else { return bytes }
+                bytes += buffer[..<count]
+            }
+        }
+        _ = console.commands(from: Array("l".utf8))
+        _ = drained()
+        let pasted = String(repeating: "/music/album", count: 400)
+        #expect(console.commands(from: Array(pasted.utf8)).isEmpty)
+        let drawn = String(decoding: drained(), as: UTF8.self)
+        #expect(drawn.components(separatedBy: "Load: ").count + drawn.components(separatedBy: "…").count - 2 == 1,
+                "one drawing for \(pasted.count) keys")
+        #expect(console.promptText == pasted)
+    }
 }

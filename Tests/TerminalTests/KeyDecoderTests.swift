@@ -114,6 +114,70 @@ struct PromptLineTests {
         #expect(shown.hasSuffix(".mp3_"))
     }
 
+    /// Keys as the decoder gives them: one per scalar, so an NFD accent, a skin tone, a flag's
+    /// second letter or a jamo comes as a key of its own after the one it joins.
+    static func type(_ scalars: [UInt32], into prompt: inout PromptLine) {
+        for value in scalars { _ = prompt.apply(.character(Character(Unicode.Scalar(value)!))) }
+    }
+
+    /// A key that joins the character before it (it trapped: the cursor counted keys, the text
+    /// merged them, and the next key indexed past its end).
+    @Test(arguments: [
+        ([0x65, 0x301], "e\u{301}"),  // é in NFD, as a macOS file name pastes
+        ([0x1F1EB, 0x1F1F7], "🇫🇷"),
+        ([0x1F44D, 0x1F3FD], "👍🏽"),
+        ([0x1100, 0x1161, 0x11A8], "\u{1100}\u{1161}\u{11A8}"),  // 각 from its jamo
+        ([0x1F468, 0x200D, 0x1F469], "👨\u{200D}👩"),
+    ] as [([UInt32], String)])
+    func aKeyThatJoinsTheOneBeforeIsOneCharacter(scalars: [UInt32], joined: String) {
+        var prompt = PromptLine(label: "> ")
+        Self.type([0x61] + scalars + [0x62], into: &prompt)
+        #expect(prompt.text == "a" + joined + "b")
+        #expect(prompt.cursor == 3)
+        _ = prompt.apply(.left)
+        _ = prompt.apply(.left)
+        #expect(prompt.rendered(width: 80) == "> a_" + joined + "b")
+        _ = prompt.apply(.delete)
+        #expect(prompt.text == "ab", "Delete takes the whole character")
+        Self.type(scalars, into: &prompt)
+        _ = prompt.apply(.backspace)
+        #expect(prompt.text == "ab" && prompt.cursor == 1, "and so does Backspace")
+        _ = prompt.apply(.end)
+        Self.type(scalars + scalars, into: &prompt)
+        #expect(prompt.text == "ab" + joined + joined)
+        #expect(prompt.apply(.enter) == .submitted("ab" + joined + joined))
+    }
+
+    /// A letter typed before a lone accent joins it the way the text shows it; removing what
+    /// stood between a flag's two letters makes the flag.
+    @Test func joiningFollowsTheTextEitherSide() {
+        var prompt = PromptLine(label: "")
+        Self.type([0x301, 0x78], into: &prompt)  // a lone accent, then x
+        _ = prompt.apply(.home)
+        Self.type([0x65], into: &prompt)  // e before the accent: é, then x
+        #expect(prompt.text == "e\u{301}x" && prompt.cursor == 1)
+        var middle = PromptLine(label: "")
+        Self.type([0x1F1EB, 0x78, 0x1F1F7], into: &middle)  // a flag's letters with an x between
+        _ = middle.apply(.left)
+        _ = middle.apply(.backspace)  // the x goes: the letters make the flag
+        #expect(middle.text == "🇫🇷" && middle.cursor == 1)
+        _ = middle.apply(.left)
+        _ = middle.apply(.delete)
+        #expect(middle.text.isEmpty)
+    }
+
+    /// A pasted path of thousands of characters (PATH_MAX and more) is taken and drawn; the
+    /// drawing shows its end with the cursor, within the width.
+    @Test func aLongPasteIsTakenWhole() {
+        var prompt = PromptLine(label: "Load: ")
+        let pasted = String(repeating: "/déjà vu/日本", count: 1_000) + "/song.mp3"
+        for character in pasted { _ = prompt.apply(.character(character)) }
+        #expect(prompt.text == pasted)
+        let shown = prompt.rendered(width: 80)
+        #expect(shown.hasPrefix("…") && shown.hasSuffix("/song.mp3_"))
+        #expect(TextWidth.columns(shown) <= 80)
+    }
+
     @Test func aLongPathKeepsItsEndVisible() {
         var prompt = PromptLine(label: "Load: ")
         for key in "/very/long/path/to/a/song.mp3".map(Key.character) { _ = prompt.apply(key) }

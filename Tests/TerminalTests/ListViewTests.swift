@@ -9,8 +9,17 @@ struct ListViewTests {
         ListSnapshot(entries: names.map { Entry(path: Path("/music/\($0).mp3")) }, current: current, failures: failures)
     }
 
+    /// Types `text` at the view, a key at a time, and draws it, as the console does once the
+    /// keys that came together are in.
     static func type(_ text: String, into view: inout ListView, _ list: ListSnapshot) -> [ListView.Outcome?] {
-        text.map { view.handle(.character($0), in: list, rows: 10) }
+        defer { _ = view.lines(list, width: 80, height: 12, bottom: "") }
+        return text.map { view.handle(.character($0), in: list, rows: 10) }
+    }
+
+    /// Where the cursor is once the view is drawn.
+    static func drawnCursor(_ view: inout ListView, _ list: ListSnapshot) -> Int {
+        _ = view.lines(list, width: 80, height: 12, bottom: "")
+        return view.cursor
     }
 
     @Test func theCursorStartsOnTheSongPlayingAndStaysInTheList() {
@@ -69,7 +78,7 @@ struct ListViewTests {
         _ = view.handle(.backspace, in: list, rows: 10)
         _ = view.handle(.backspace, in: list, rows: 10)
         _ = view.handle(.backspace, in: list, rows: 10)
-        #expect(view.cursor == 2, "ö is found by o")
+        #expect(Self.drawnCursor(&view, list) == 2, "ö is found by o")
         _ = view.handle(.escape, in: list, rows: 10)
         #expect(view.cursor == 3, "Esc goes back to where the search began")
         _ = view.handle(.character("/"), in: list, rows: 10)
@@ -79,6 +88,24 @@ struct ListViewTests {
         _ = view.handle(.character("/"), in: list, rows: 10)
         _ = Self.type("zzz", into: &view, list)
         #expect(view.handle(.enter, in: list, rows: 10) == .say("/zzz: not found"))
+    }
+
+    /// Of keys that come together (a paste), the search is made for the text they leave, once:
+    /// each key searched the whole list, so a long paste into a long list held every key.
+    @Test func aPastedSearchIsSearchedOnce() {
+        let list = Self.list((0..<1_000).map { "song \($0)" } + ["the needle"])
+        var view = ListView(list: list)
+        _ = view.handle(.character("/"), in: list, rows: 10)
+        for character in "needle" { _ = view.handle(.character(character), in: list, rows: 10) }
+        #expect(view.cursor == 0, "not searched while the keys come")
+        #expect(Self.drawnCursor(&view, list) == 1_000)
+        for character in String(repeating: "x", count: 3_000) { _ = view.handle(.character(character), in: list, rows: 10) }
+        #expect(Self.drawnCursor(&view, list) == 0, "no match: back where the search began")
+        _ = view.handle(.escape, in: list, rows: 10)
+        _ = view.handle(.character("/"), in: list, rows: 10)
+        for character in "needle" { _ = view.handle(.character(character), in: list, rows: 10) }
+        #expect(view.handle(.enter, in: list, rows: 10) == .redraw)
+        #expect(view.cursor == 1_000, "Enter keeps the match of what was typed, drawn or not")
     }
 
     @Test func aSearchReadsTheListAsItIsAfterAnEdit() {
