@@ -68,7 +68,7 @@ public final class Console {
     public var steps = Steps()
     /// The first key bound to the help, as the hints name it.
     private var helpKey: String? {
-        bindings.everywhere.first { $0.action == .help }.map { KeyBindings.name($0.key) }
+        bindings.firstKey(for: .help).map(KeyBindings.name)
     }
 
     /// Completes a path typed at the prompt (the file system's business, handed in): the

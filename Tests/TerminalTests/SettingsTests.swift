@@ -32,6 +32,33 @@ struct SettingsTests {
         #expect(defaults == Settings() && defaults.colours && defaults.resume && defaults.volume == nil)
     }
 
+    /// A settings file of 1 MB of `bind` lines (72,806 of them, keys of every script, each
+    /// bound twice) is read at once: each bind searched every binding (46 s of CPU before the
+    /// first song). The last binding of a key wins and the help's order is the order of binding.
+    @Test(.timeLimit(.minutes(1)))
+    func manyBindingsAreReadAtOnce() {
+        // CJK ideographs, then those of Extension B.
+        let keys: [String] = (0..<36_403).map { (index: Int) -> String in
+            let value: UInt32 = index < 20_000 ? 0x4E00 + UInt32(index) : 0x20000 + UInt32(index - 20_000)
+            return String(Character(Unicode.Scalar(value)!))
+        }
+        var text = ""
+        for key in keys { text += "bind \(key) next\n" }
+        for key in keys { text += "bind \(key) quit\n" }
+        let parsed = Self.parse(text)
+        #expect(parsed.problems.count == 0, "\(parsed.problems.prefix(2).map(\.located))")
+        let bindings = parsed.settings.bindings
+        #expect(bindings.action(for: .character(Character(keys[0]))) == .quit)
+        #expect(bindings.action(for: .character(Character(keys[36_402]))) == .quit)
+        let added = bindings.everywhere.filter { $0.action == .quit }.map(\.key)
+        #expect(added.count == 36_404, "each key once, q's own too")
+        #expect(added.dropFirst().elementsEqual(keys.map { Key.character(Character($0)) }), "in the order they were bound")
+        #expect(bindings.firstKey(for: .help) == .character("h"))
+        var changed = bindings
+        for key in keys { changed.unbind(.character(Character(key))) }
+        #expect(changed == .standard)
+    }
+
     @Test func theStepsChangeWhatTheKeysDoAndTheHelpSays() {
         let steps = Self.parse("volume-step = 10\nseek-step = 2.5\nlong-seek-step = 30").settings.steps
         #expect(Action.volumeUp.command(steps) == .changeVolume(by: 10))
