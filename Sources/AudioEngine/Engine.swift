@@ -97,7 +97,7 @@ public final class Engine: PlayerEngine {
             guard source != lastCue else { return }  // the session asks after everything it does
             lastCue = source
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
-        case .setPitch(let value): call = .setPitch(max(value, EngineCall.slowestPitch))
+        case .setPitch(let value): call = .setPitch(EngineCall.pitch(value))
         case .stop, .open, .play, .seek, .setReplayGain, .limitPlayback, .grant, .revokeGrant: break
         }
         // Pacing takes effect at once, under the lock; the rest is the playback thread's.

@@ -95,15 +95,16 @@ final class FileSink: BlockingSink {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(44)
             bytes += Array("RIFF".utf8) + le32(data + 36) + Array("WAVEfmt ".utf8) + le32(16)
-            bytes += le16(1) + le16(UInt16(format.channels)) + le32(UInt32(format.rate))
-            bytes += le32(UInt32(format.rate * frameBytes)) + le16(UInt16(frameBytes)) + le16(16)
+            // Bounded by `PlayableFormat` (768 kHz × 64 channels × 2 bytes fits); clamped all the same.
+            bytes += le16(1) + le16(UInt16(clamping: format.channels)) + le32(UInt32(clamping: format.rate))
+            bytes += le32(UInt32(clamping: format.rate * frameBytes)) + le16(UInt16(clamping: frameBytes)) + le16(16)
             bytes += Array("data".utf8) + le32(data)
             return bytes
         case .au:
             let data = dataBytes.map { UInt32(clamping: $0) } ?? UInt32.max  // ~0: unknown
             // 28 bytes: the 24 of the fields and the 4 an annotation needs at least.
-            return Array(".snd".utf8) + be32(28) + be32(data) + be32(3) + be32(UInt32(format.rate))
-                + be32(UInt32(format.channels)) + [0, 0, 0, 0]
+            return Array(".snd".utf8) + be32(28) + be32(data) + be32(3) + be32(UInt32(clamping: format.rate))
+                + be32(UInt32(clamping: format.channels)) + [0, 0, 0, 0]
         }
     }
 

@@ -17,6 +17,9 @@ final class OutputSlot {
         case fellBack(AudioSink, notice: String)
         /// Nothing can be written: a file that cannot be created, or no fallback either.
         case failed(String)
+        /// The output cannot play this format (a rate past a sound server's): this song cannot
+        /// play here, the others can.
+        case refused(String)
     }
 
     init(_ choice: OutputChoice) {
@@ -44,6 +47,7 @@ final class OutputSlot {
             pacer.restart(at: now)
             return .ready(opened, isNew: true)
         } catch {
+            if error.refusesFormat { return .refused("\(output.name): \(error)") }
             // A live device that cannot be opened gives way to the null output paced in real
             // time, so the player and its keys still work; a file that cannot be opened ends the run.
             guard let fallback, fallback !== output else { return .failed("\(output.name): \(error)") }
@@ -51,7 +55,7 @@ final class OutputSlot {
             output = fallback
             switch sink(for: format, at: now) {
             case .ready(let sink, _), .fellBack(let sink, _): return .fellBack(sink, notice: notice)
-            case .failed(let message): return .failed(message)
+            case .failed(let message), .refused(let message): return .failed(message)
             }
         }
     }

@@ -153,6 +153,8 @@ final class DefaultOutput: AudioOutput {
     var name: String { chosen?.name ?? "default" }
     var isFile: Bool { false }
     var pacing: Pacing { chosen?.pacing ?? .realTime }
+    /// Before the first song chooses, a sound server's.
+    var highestRate: Int { chosen?.highestRate ?? PulseOutput.highestRate }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         if let chosen { return try chosen.open(format) }

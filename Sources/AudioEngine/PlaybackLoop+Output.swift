@@ -11,7 +11,7 @@ extension PlaybackLoop {
         if chunk.bytes > 0 {
             fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
             let played = outputFormat(format)
-            guard let sink = openSink(for: played) else { return }
+            guard let sink = openSink(for: played, song: current) else { return }
             let frames = chunk.bytes / format.bytesPerFrame
             do {
                 let measured = try slot.write(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes),
@@ -53,14 +53,17 @@ extension PlaybackLoop {
 
     /// What the device is opened for to play `format`: its rate changed by the pitch (a file
     /// is written as decoded).
+    /// A pitch takes the rate no higher than the output plays (mpg123 stops at the hardware's
+    /// limit too), and no lower than 1 Hz.
     func outputFormat(_ format: PCMFormat) -> PCMFormat {
         guard pitch != 0, !slot.isFile else { return format }
-        return PCMFormat(rate: max(Int((Double(format.rate) * (1 + pitch)).rounded()), 1), channels: format.channels)
+        let rate = min(max((Double(format.rate) * (1 + pitch)).rounded(), 1), Double(slot.output.highestRate))
+        return PCMFormat(rate: rate.isFinite ? Int(rate) : format.rate, channels: format.channels)
     }
 
     /// The output open for `format`, or `nil` when nothing can be written (said, and the song
-    /// stopped).
-    private func openSink(for format: PCMFormat) -> AudioSink? {
+    /// stopped; a format the output refuses fails only `song`).
+    private func openSink(for format: PCMFormat, song current: Song) -> AudioSink? {
         switch slot.sink(for: format, at: clock.now) {
         case .ready(let sink, let isNew):
             // A file's format is the one its first song was opened to keep (`FormatRule.first`).
@@ -76,6 +79,11 @@ extension PlaybackLoop {
             return sink
         case .failed(let message):
             fail(with: message)
+            return nil
+        case .refused(let message):
+            held = nil
+            move(to: .idle)
+            report(.decodeFailed(token: current.reportedToken, message: message))
             return nil
         }
     }

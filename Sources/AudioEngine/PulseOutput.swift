@@ -54,8 +54,15 @@ final class PulseOutput: AudioOutput {
     var name: String { "pulse" }
     var isFile: Bool { false }
     var pacing: Pacing { .server }
+    /// PA_RATE_MAX: what a stream of this libpulse can be opened at.
+    static let highestRate = Int(PA_RATE_MAX)
+    var highestRate: Int { Self.highestRate }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
+        guard format.rate <= Self.highestRate, format.channels <= Int(PA_CHANNELS_MAX) else {
+            throw OutputFailure(message: "the PulseAudio server plays at most \(Self.highestRate) Hz and \(PA_CHANNELS_MAX) channels, "
+                                + "not \(format)", refusesFormat: true)
+        }
         // A server that went away (restarted, killed) is connected to again.
         if connection?.isReady != true {
             connection = nil
@@ -268,7 +275,8 @@ final class PulseSink: AudioSink {
             return api.stream_get_latency(stream, &microseconds, &negative)
         }
         guard result >= 0 else { return nil }
-        return negative != 0 ? 0 : Int(microseconds * UInt64(format.rate) / 1_000_000)
+        // The server's word, in Double: a latency of days must not overflow.
+        return negative != 0 ? 0 : Int(min(Double(microseconds) * Double(format.rate) / 1_000_000, Double(1 << 40)))
     }
 
     var canPause: Bool { true }

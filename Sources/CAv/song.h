@@ -86,7 +86,8 @@ static int64_t tp_av_io_seek(void *opaque, int64_t offset, int whence) {
 /// One failure more: a new place of damage when none came just before it.
 static inline int tp_av_failed(tp_av_song *s, int error, int64_t samples) {
     if (s->failures++ == 0) s->errors++;
-    s->lost += samples;
+    // A container's durations are the file's word: added only when sane, and held at the bound.
+    if (samples > 0) s->lost = samples <= INT64_MAX - s->lost ? s->lost + samples : INT64_MAX;
     s->last_error = error;
     return s->failures > TP_AV_MAX_FAILURES;
 }
@@ -308,12 +309,16 @@ static inline int64_t tp_av_seek(tp_av_song *s, int64_t target) {
         return s->end;
     }
     int64_t preroll = s->rate / 5;
-    if (s->codec->frame_size * 2 > preroll) preroll = s->codec->frame_size * 2;
+    // A frame size is the container's word: counted in 64 bits, and never more than 10 s.
+    if ((int64_t)s->codec->frame_size * 2 > preroll) preroll = (int64_t)s->codec->frame_size * 2;
+    if (preroll > (int64_t)s->rate * 10) preroll = (int64_t)s->rate * 10;
     for (int attempt = 0; attempt < 3; attempt++) {
         // Before the target by the preroll, then further back; a time before the first packet
         // (the MP4 priming's packet is stamped before 0) gives the first.
         int64_t from = target - (preroll << (3 * attempt));
-        int64_t timestamp = api->rescale_q(s->origin + from, (AVRational){1, s->rate}, s->time_base);
+        int64_t at;
+        if (__builtin_add_overflow(s->origin, from, &at)) at = from < 0 ? INT64_MIN + 1 : INT64_MAX;
+        int64_t timestamp = api->rescale_q(at, (AVRational){1, s->rate}, s->time_base);
         if (api->seek_frame(s->format, s->stream, timestamp, AVSEEK_FLAG_BACKWARD) < 0) {
             if (from > 0) continue;
             if (api->seek_frame(s->format, -1, 0, AVSEEK_FLAG_BYTE) < 0) return -1;

@@ -192,7 +192,11 @@ static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d
     } else if (bits < 16) {
         unsigned shift = 16 - bits;
         for (size_t i = 0; i < frames; i++)
-            for (unsigned c = 0; c < channels; c++) *out++ = (int16_t)(buffer[c][i] * (1 << shift));
+            for (unsigned c = 0; c < channels; c++) {
+                // In 64 bits and clamped: a sample past its declared bits must not overflow.
+                int64_t v = (int64_t)buffer[c][i] * ((int64_t)1 << shift);
+                *out++ = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+            }
     } else {
         unsigned shift = bits - 16;
         int64_t half = (int64_t)1 << (shift - 1);

@@ -34,7 +34,7 @@ static inline int64_t tp_fd_seek(int fd, int64_t *offset, int64_t to, int whence
         errno = EINVAL;
         return -1;
     }
-    if (base + to < 0) {
+    if ((to > 0 && base > INT64_MAX - to) || base + to < 0) {
         errno = EINVAL;
         return -1;
     }

@@ -248,11 +248,18 @@ public final class Player {
         }
         io.remote?.observe(event)
         io.outside?.observe(event)
-        if resumeToSay, case .opened(_, let token) = event, session.state.token == token, let name = session.songName {
+        if resumeToSay, case .opened(let song, let token) = event, session.state.token == token, let name = session.songName {
             resumeToSay = false
             let place = session.place.map { "\($0)/\(session.entries.count) " } ?? ""
-            let at = TimeFormat.clock(resuming?.position.seconds ?? 0)
-            say("Resuming: \(place)\(name) at \(at) (tplayer --help for more)")
+            let saved = resuming?.position ?? .zero
+            // Where it resumes: the saved place, or the start when the song is no longer that long.
+            if let total = song.totalFrames, saved.frames(rate: song.sampleRate) >= total, saved > .zero {
+                let length = TimeFormat.clock(song.seconds(total))
+                say("Resuming: \(place)\(name) from the start: the saved place, \(TimeFormat.clock(saved.seconds)), is past "
+                    + "its end (\(length)) (tplayer --help for more)")
+            } else {
+                say("Resuming: \(place)\(name) at \(TimeFormat.clock(saved.seconds)) (tplayer --help for more)")
+            }
         }
         // With no screen to show it, each song that starts is named once, as mpg123 does.
         if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,

@@ -279,7 +279,7 @@ public final class RemoteControl {
         case .pitch(let value):
             // mpg123 applies a pitch only to an open track's format, and answers 0 without one.
             guard mode != .stopped, session.state.song != nil else { return reply("PITCH 0.000000") }
-            let pitch = max(value, EngineCall.slowestPitch)
+            let pitch = EngineCall.pitch(value)
             controls.submit(.pitch(pitch), from: .remote)
             reply("PITCH \(RemoteReplies.pitch(pitch))")
         case .invalid(let message):

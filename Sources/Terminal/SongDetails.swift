@@ -46,14 +46,10 @@ public enum SongDetails {
         (value >= 0 ? "+" : "-") + fixed(abs(value), 2) + " dB"
     }
 
-    /// `value` with `places` decimals, rounded.
+    /// `value` with `places` decimals, rounded (as `-R` writes numbers: a gain a file claims
+    /// may be 1e30 or not a number, and is written, never converted to an integer).
     static func fixed(_ value: Double, _ places: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = Int((value * scale).rounded())
-        let whole = String(scaled / Int(scale))
-        let fraction = String(scaled % Int(scale))
-        return whole + "." + String(repeating: "0", count: places - fraction.count) + fraction
+        RemoteReplies.fixed(value, places)
     }
 
     /// 396900 as `396,900`.

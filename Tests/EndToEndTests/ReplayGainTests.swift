@@ -36,6 +36,27 @@ struct ReplayGainTests {
         #expect(abs(20 * log10(applied / off) - expected) < 0.05)
     }
 
+    /// A TXXX gain libmpg123 reads as inf, nan or 1e30 (its own `atof`): the song plays as it
+    /// is, untouched, and a song after it gets its own gain again (libmpg123 scaled the samples
+    /// to full-scale noise, and the details' key trapped making an integer of it).
+    @Test(arguments: ["inf", "nan", "1e30"])
+    func anImpossibleGainIsNotApplied(gain: String) throws {
+        let folder = try Harness.temporaryFolder()
+        let (tagged, _) = try Self.songs(in: folder)
+        let wav = folder.appendingPathComponent("tone.wav").path
+        let broken = folder.appendingPathComponent("broken.mp3").path
+        try Harness.run("/usr/bin/lame", ["--quiet", "--tv", "TXXX=replaygain_track_gain=\(gain)", wav, broken])
+        let ours = folder.appendingPathComponent("ours.wav").path
+        let result = try Harness.tplayer("--replaygain", "track", "-w", ours, broken, tagged)
+        #expect(result.status == 0, "\(result.stderr)")
+        let plain = folder.appendingPathComponent("plain.wav").path, gained = folder.appendingPathComponent("gained.wav").path
+        try Harness.run("/usr/bin/mpg123", ["-q", "-w", plain, broken])
+        try Harness.run("/usr/bin/mpg123", ["-q", "--rva-mix", "-w", gained, tagged])
+        let written = try Harness.pcm(ofWAV: ours), first = try Harness.pcm(ofWAV: plain)
+        #expect(Harness.samePCM(written.prefix(first.count), first), "the broken song as it is")
+        #expect(Harness.samePCM(written.dropFirst(first.count), try Harness.pcm(ofWAV: gained)), "the next with its gain")
+    }
+
     @Test func thePreampIsAddedToTheGain() throws {
         let folder = try Harness.temporaryFolder()
         let (tagged, _) = try Self.songs(in: folder)

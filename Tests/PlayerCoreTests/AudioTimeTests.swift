@@ -88,4 +88,21 @@ struct AudioTimeTests {
         #expect(TimeFormat.clock(1e300) == "1250999896491:48:16")
         #expect(TimeFormat.precise(.infinity) == "0:00.00")
     }
+
+    /// A count converted to another rate (a length after resampling, a CUE span at a file's
+    /// rate, a seek) is exact where it fits and held at the bound where it does not.
+    @Test func scalingIsExactOrHeldAtTheBound() {
+        #expect(Int64(1_000).scaled(by: 44_100, over: 48_000) == 918)
+        #expect(Int64(-1_000).scaled(by: 44_100, over: 48_000) == -918)
+        #expect(Int64.max.scaled(by: 44_100, over: 48_000) == 8_473_973_058_860_325_272, "the exact quotient, in full width")
+        #expect(Int64(0x7FFF_FFFF_FFFF_FFFF).scaled(by: 48_000, over: 44_100) == .max, "an iTunSMPB of 2^63 - 1 resampled")
+        #expect(Int64(1 << 50).scaled(by: 1 << 20, over: 3) == .max)
+        #expect(Int64(-(1 << 50)).scaled(by: 1 << 20, over: 3) == .min)
+        #expect(Int64(5).scaled(by: 7, over: 0) == .max && Int64(0).scaled(by: 7, over: 0) == 0)
+        // Full width where the product passes 2^63 but the quotient does not.
+        #expect(Int64(1 << 62).scaled(by: 6, over: 8) == 3 << 60)
+        let span = TrackSpan(start: (1 << 40) - 1, end: nil)
+        #expect(span.samples(at: 10_000_000).start == Int64(((1 << 40) - 1) as Int64).scaled(by: 10_000_000, over: 75))
+        #expect(TrackSpan(start: .max, end: .max).samples(at: 768_000) == (.max, .max))
+    }
 }

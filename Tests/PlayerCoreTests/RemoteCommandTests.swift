@@ -188,4 +188,11 @@ struct RemoteEqualizerTests {
         let answer11 = equalizer.answer(.pitch(0.1))
         #expect(answer11 == nil)
     }
+
+    /// `@F` for a song whose length a file claims to be Int64.max (an Ogg's last granule, an
+    /// FFmpeg duration): the frames left are counted without overflowing (it added first).
+    @Test func progressOfAnAbsurdLengthDoesNotTrap() {
+        let song = SongInfo(path: "a.ogg", sampleRate: 48000, channels: 2, totalFrames: .max)
+        #expect(RemoteReplies.progress(song, frame: 0).hasPrefix("F 0 \(Int64.max / 1152 + 1) 0.00 "))
+    }
 }

@@ -219,4 +219,16 @@ struct SeekSequenceTests {
         #expect(SeekTarget.sequence([]).frame(in: songA, from: frames(3)) == frames(3))
         #expect(SeekTarget.sequence([.to(.seconds(3)), .by(.seconds(-1))]).description == "3.0s then -1.0s")
     }
+
+    /// Seeks sent while nothing is open (a D-Bus client's million `Seek` calls) are bounded: a
+    /// seek to a place replaces those before it, and past the limit a step is dropped.
+    @Test func seeksWhileNothingIsOpenAreBounded() {
+        var context = PlayerContext()
+        for _ in 0..<100_000 { context.handle(.seek(.by(.seconds(3_000_000)))) }
+        guard case .idle(let idle) = context.state else { return #expect(Bool(false), "still idle") }
+        #expect(idle.pendingSeeks.count == 256)
+        context.handle(.seek(.to(.seconds(5))))
+        context.handle(.seek(.by(.seconds(1))))
+        #expect(context.state == .idle(IdleState(pendingSeeks: [.to(.seconds(5)), .by(.seconds(1))])))
+    }
 }

@@ -11,6 +11,13 @@ struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
     var bytesPerFrame: Int { channels * Self.bytesPerSample }
 
     var description: String { "\(rate) Hz \(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels")" }
+
+    /// Whether tplayer plays it (`PlayableFormat`): what a header claims is checked before it
+    /// is multiplied by anything.
+    var isPlayable: Bool { PlayableFormat.contains(rate: rate, channels: channels) }
+
+    /// Why a song in this format is refused, when it is.
+    var refusal: LoadFailure? { isPlayable ? nil : .unplayableFormat(rate: rate, channels: channels) }
 }
 
 /// What one read gave.
@@ -81,6 +88,9 @@ protocol AudioDecoder: AnyObject {
 /// Why the output failed: one line for the user.
 struct OutputFailure: Error, Equatable, Sendable, CustomStringConvertible {
     let message: String
+    /// The output works, but not in the format asked for (a rate past what the server takes):
+    /// the song cannot play there, the output can still play the others.
+    var refusesFormat = false
     var description: String { message }
 }
 
@@ -96,6 +106,12 @@ protocol AudioOutput: AnyObject {
     var pacing: Pacing { get }
     /// Opens the device or creates the file for `format`.
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink
+    /// The highest rate it can be opened at: what a pitch may raise a song's rate to.
+    var highestRate: Int { get }
+}
+
+extension AudioOutput {
+    var highestRate: Int { PlayableFormat.rates.upperBound }
 }
 
 /// An open device or file.

@@ -75,15 +75,25 @@ final class SongDecoder: AudioDecoder {
         songFactor = 1
         if codec == .mpeg {
             do {
+                mpeg.setReplayGain(replayGain)  // the song before may have had it turned off
                 var song = try mpeg.open(opened, size: size, path: path)
                 song.info.replayGain = ReplayGain(song.info.id3)
                 // libmpg123 applies the gain and prevents clipping; the pre-amp goes with the volume.
-                let decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
+                var decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
+                if !(-64...64).contains(decibels) {
+                    // A tag's number as libmpg123 read it (`atof`: inf, nan, 1e30): the song is
+                    // opened again without any (its tables were made with it).
+                    mpeg.setReplayGain(.off)
+                    song = try mpeg.open(opened, size: size, path: path)
+                    song.info.replayGain = ReplayGain(song.info.id3)
+                    decibels = 0
+                }
                 if decibels != 0 {
                     songFactor = pow(10, replayGain.preamp / 20)
                     song.info.appliedGain = decibels + replayGain.preamp
                 }
                 mpeg.setVolume(volume * songFactor)
+                song.info.totalFrames = Self.sane(length: song.info.totalFrames)
                 return song
             } catch .notAudio where content == nil {
                 // Nothing known by its first bytes, and no MPEG audio: FFmpeg may know it (AC-3,
@@ -104,6 +114,10 @@ final class SongDecoder: AudioDecoder {
             decoders[codec] = decoder
         }
         let song = try decoder.open(opened, size: size, path: path, verifies: verifies)
+        if let refusal = song.format.refusal {
+            decoder.close()
+            throw refusal
+        }
         let output: PCMFormat
         switch rule {
         case .any, .first: output = song.format
@@ -122,12 +136,22 @@ final class SongDecoder: AudioDecoder {
             info.appliedGain = applied.decibels
         }
         converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, volume: volume * songFactor)
+        info.totalFrames = Self.sane(length: info.totalFrames)
         info.sampleRate = output.rate
         info.channels = output.channels
         if output.rate != song.format.rate {
-            info.totalFrames = info.totalFrames.map { $0 * Int64(output.rate) / Int64(song.format.rate) }
+            info.totalFrames = info.totalFrames.map { $0.scaled(by: Int64(output.rate), over: Int64(song.format.rate)) }
         }
         return OpenedSong(info: info, format: output)
+    }
+
+    /// The longest a song's stated length is believed: 2^42 frames (66 days at 768 kHz). A
+    /// length past it, or below 0 (FFmpeg's rescaling overflows to INT64_MIN), is a header's
+    /// nonsense: the length is unknown.
+    static let longestLength: Int64 = 1 << 42
+
+    static func sane(length: Int64?) -> Int64? {
+        length.flatMap { (0...longestLength).contains($0) ? $0 : nil }
     }
 
     func close() {
@@ -166,7 +190,11 @@ final class SongDecoder: AudioDecoder {
             return result
         }
         do {
-            return try converter.read(into: buffer, capacity: capacity, from: active)
+            let result = try converter.read(into: buffer, capacity: capacity, from: active)
+            if case .newFormat(let next) = result, let refusal = next.refusal {
+                return .damaged(bytes: 0, reason: refusal.description)
+            }
+            return result
         } catch {
             return .damaged(bytes: 0, reason: error.description)
         }
@@ -174,7 +202,9 @@ final class SongDecoder: AudioDecoder {
 
     func seek(toFrame frame: Int64) -> Int64? {
         guard var window else { return seekFile(toFrame: frame) }
-        let target = window.end.map { min(window.start + max(frame, 0), $0) } ?? window.start + max(frame, 0)
+        // A frame from a front-end may be Int64.max (an unknown length bounds nothing).
+        let inFile = window.start.addingReportingOverflow(max(frame, 0))
+        let target = min(inFile.overflow ? .max : inFile.partialValue, window.end ?? .max)
         guard let landed = seekFile(toFrame: target) else { return nil }
         window.landed(at: landed)
         self.window = window

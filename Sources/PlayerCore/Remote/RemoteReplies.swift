@@ -63,7 +63,8 @@ public enum RemoteReplies {
     public static func progress(_ song: SongInfo, frame: Int64) -> String {
         let perFrame = secondsPerFrame(song)
         let samples = samplesPerFrame(song)
-        let total = song.stream?.frameCount ?? song.totalFrames.map { ($0 + samples - 1) / samples } ?? frame
+        // Rounded up without adding first: a length from a file can be Int64.max.
+        let total = song.stream?.frameCount ?? song.totalFrames.map { $0 / samples + ($0 % samples > 0 ? 1 : 0) } ?? frame
         let left = max(total - frame, 0)
         return "F \(frame) \(left) \(fixed(Double(frame) * perFrame, 2)) \(fixed(Double(left) * perFrame, 2))"
     }
@@ -186,7 +187,7 @@ public enum RemoteReplies {
     }
 
     /// `value` with `digits` decimals, as C's `%.Nf` prints it.
-    static func fixed(_ value: Double, _ digits: Int) -> String {
+    public static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()

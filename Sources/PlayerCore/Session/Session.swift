@@ -144,7 +144,7 @@ public final class Session {
         defer { cueNext() }
         queue.select(entry)
         open(entry, moving: .forward(.rewind))
-        if saved.position > .zero { apply(.seek(.to(saved.position))) }
+        if saved.position > .zero { apply(.seek(.resume(saved.position))) }
     }
 
     public func perform(_ command: Command) {

@@ -16,6 +16,17 @@ public struct ReplayGain: Equatable, Sendable {
 
     public var isEmpty: Bool { trackGain == nil && albumGain == nil }
 
+    /// A gain a file states, when it is one a song can have: finite, within ±64 dB (past that
+    /// a tag is broken or hostile, and would play silence or full-scale noise).
+    public static func sane(gain: Double) -> Double? {
+        gain.isFinite && abs(gain) <= 64 ? gain : nil
+    }
+
+    /// A peak a file states, when it is one: above 0, at most 64 times full scale.
+    public static func sane(peak: Double) -> Double? {
+        peak.isFinite && peak > 0 && peak <= 64 ? peak : nil
+    }
+
     /// Reads one tag, `REPLAYGAIN_TRACK_GAIN` = "-6.50 dB" and the like (any case); false when
     /// the key is not one of the four or the value is not a finite number in a sane range.
     @discardableResult
@@ -28,7 +39,7 @@ public struct ReplayGain: Equatable, Sendable {
             if text.lowercased().hasSuffix("db") { text = text.dropLast(2) }
             while text.last == " " { text = text.dropLast() }
             if text.first == "+" { text = text.dropFirst() }
-            guard let gain = Double(text), gain.isFinite, abs(gain) <= 64 else { return false }
+            guard let gain = Double(text).flatMap(Self.sane(gain:)) else { return false }
             switch name {
             case "REPLAYGAIN_TRACK_GAIN": trackGain = gain
             case "REPLAYGAIN_ALBUM_GAIN": albumGain = gain
@@ -37,7 +48,7 @@ public struct ReplayGain: Equatable, Sendable {
             return true
         }
         while text.last == " " { text = text.dropLast() }
-        guard let peak = Double(text), peak.isFinite, peak > 0, peak <= 64 else { return false }
+        guard let peak = Double(text).flatMap(Self.sane(peak:)) else { return false }
         switch name {
         case "REPLAYGAIN_TRACK_PEAK": trackPeak = peak
         case "REPLAYGAIN_ALBUM_PEAK": albumPeak = peak

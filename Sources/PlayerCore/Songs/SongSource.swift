@@ -37,7 +37,8 @@ public struct TrackSpan: Hashable, Sendable, CustomStringConvertible {
     /// The span in sample frames at `rate`: exact at every rate that is a multiple of 75 Hz
     /// (44100 Hz: 588 samples per CD frame); rounded down at others.
     public func samples(at rate: Int) -> (start: Int64, end: Int64?) {
-        (start * Int64(rate) / Self.framesPerSecond, end.map { $0 * Int64(rate) / Self.framesPerSecond })
+        // A saved session's span may be absurd: held at the bound, never a trap.
+        (start.scaled(by: Int64(rate), over: Self.framesPerSecond), end.map { $0.scaled(by: Int64(rate), over: Self.framesPerSecond) })
     }
 
     /// `mm:ss:ff`, as a sheet writes a time.

@@ -54,7 +54,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
     case setVolume(Double)
     /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
-    /// kept across songs (mpg123's `PITCH`), at least `slowestPitch`.
+    /// kept across songs (mpg123's `PITCH`), from `slowestPitch` to `fastestPitch`.
     case setPitch(Double)
     /// Which ReplayGain the songs opened from now on get (`--replaygain`; auto's choice changes
     /// with shuffle); the song playing keeps its own.
@@ -73,6 +73,14 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
 
     /// The slowest a pitch plays (mpg123's bound): 1 % of the song's speed.
     public static let slowestPitch = -0.99
+    /// The fastest asked for: 101 times the song's speed (the output's highest rate bounds what
+    /// is played, as the hardware bounds mpg123's).
+    public static let fastestPitch = 100.0
+
+    /// `value` within the pitches played (a front-end may send 1e308).
+    public static func pitch(_ value: Double) -> Double {
+        min(max(value, slowestPitch), fastestPitch)
+    }
 
     public var description: String {
         switch self {
@@ -180,6 +188,9 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     case damaged(String)
     /// The file `-w` is writing: reading it while it grows would never end.
     case isOutput
+    /// The song's header claims a rate or channel count past `PlayableFormat`'s: refused, never
+    /// multiplied out (2,000,000,000 Hz, 200 channels).
+    case unplayableFormat(rate: Int, channels: Int)
 
     public var description: String {
         switch self {
@@ -194,8 +205,24 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .decoderMissing(let library): "its decoder, \(library), cannot be loaded; install it"
         case .damaged(let reason): "cannot decode it: \(reason)"
         case .isOutput: "that is the file -w is writing; not played"
+        case .unplayableFormat(let rate, let channels):
+            "its header claims \(rate) Hz and \(channels) channels; tplayer plays \(PlayableFormat.description)"
         }
     }
+}
+
+/// The formats tplayer plays and writes: 1 Hz to 768 kHz (twice DXD's rate), 1 to 64 channels.
+/// Every rate and channel count a decoder gives is checked against these before anything is
+/// multiplied by it (buffer sizes, a file's header, a device's format, a pitch).
+public enum PlayableFormat {
+    public static let rates = 1...768_000
+    public static let channels = 1...64
+
+    public static func contains(rate: Int, channels count: Int) -> Bool {
+        rates.contains(rate) && channels.contains(count)
+    }
+
+    public static let description = "1 Hz to 768 kHz, 1 to 64 channels"
 }
 
 /// A song that could not be loaded, and why.

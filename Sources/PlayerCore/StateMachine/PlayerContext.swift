@@ -88,7 +88,7 @@ public struct PlayerContext: Sendable {
         switch (state, event) {
         case (.loading, .openFailed(let error, _)): return IdleState(lastFailure: error)
         case (.idle(var idle), .seek(let target)):
-            idle.pendingSeeks.append(target)
+            idle.pendingSeeks.remember(target)
             return idle
         case (.idle(let idle), .play), (.idle(let idle), .toggle): return idle
         case (.idle, _), (.loading, _), (.prepare, _), (.play, _), (.stop, _), (.deviceLost, _): impossible(row, event)
@@ -113,7 +113,7 @@ public struct PlayerContext: Sendable {
             loading.startsPlaying.toggle()
             return loading
         case (.loading(var loading), .seek(let target)):
-            loading.pendingSeeks.append(target)
+            loading.pendingSeeks.remember(target)
             return loading
         case (.idle, _), (.loading, _), (.prepare, _), (.play, _), (.stop, _), (.deviceLost, _): impossible(row, event)
         }

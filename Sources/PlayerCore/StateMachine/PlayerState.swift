@@ -13,6 +13,21 @@ public enum StateID: String, CaseIterable, Sendable {
     case deviceLost = "DeviceLost"
 }
 
+extension [SeekTarget] {
+    /// The most seeks kept while nothing is open: a person cannot press so many while a song
+    /// loads; a script or a D-Bus client can send a million.
+    static let pendingLimit = 256
+
+    /// Adds `target` to the seeks to make once a song opens. A seek to a place (a time, a
+    /// fraction, a saved place) makes the ones before it moot; past the limit a step is dropped.
+    mutating func remember(_ target: SeekTarget) {
+        switch target {
+        case .to, .fraction, .resume: self = [target]
+        case .by, .sequence: if count < Self.pendingLimit { append(target) }
+        }
+    }
+}
+
 /// No song. Seeks asked for now apply to the next song that loads (as `mpv --start` does).
 public struct IdleState: Equatable, Sendable {
     public var pendingSeeks: [SeekTarget] = []

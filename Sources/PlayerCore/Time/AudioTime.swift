@@ -84,6 +84,9 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
     /// These targets one after another, each from where the one before landed: the seeks
     /// asked for while a song was loading, made as one when it opens.
     case sequence([SeekTarget])
+    /// A saved session's place: there, or the song's start when the song is shorter (it changed
+    /// since, or the saved file says what it likes).
+    case resume(AudioTime)
 
     /// The frame this target names in a song of `song`, from `position`; clamped to the song.
     public func frame(in song: SongInfo, from position: Int64) -> Int64 {
@@ -92,6 +95,9 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
         case .sequence(let targets):
             return targets.reduce(min(max(position, 0), song.totalFrames ?? .max)) { $1.frame(in: song, from: $0) }
         case .to(let time): frame = time.frames(rate: song.sampleRate)
+        case .resume(let time):
+            frame = time.frames(rate: song.sampleRate)
+            if let total = song.totalFrames, frame >= total { return 0 }
         case .by(let offset):
             // Frames are whole, so a step back rounds toward zero as a step forward does.
             let magnitude = AudioTime(flicks: offset.flicks == .min ? .max : abs(offset.flicks)).frames(rate: song.sampleRate)
@@ -111,6 +117,7 @@ public enum SeekTarget: Equatable, Sendable, CustomStringConvertible {
         case .by(let offset): (offset.flicks < 0 ? "" : "+") + "\(offset.seconds)s"
         case .fraction(let permyriad): "\(Double(permyriad) / 100)%"
         case .sequence(let targets): targets.map(\.description).joined(separator: " then ")
+        case .resume(let time): "\(time.seconds)s if the song is that long"
         }
     }
 }
@@ -228,6 +235,17 @@ extension Int64 {
     /// The sum, held at the bound it would pass.
     func addingSaturated(_ other: Int64) -> Int64 {
         AudioTime.saturating(addingReportingOverflow(other), sign: other)
+    }
+
+    /// `self × numerator ÷ denominator`, rounded toward zero, in full width and held at the
+    /// bound it would pass: a count from a file, a saved session or a front-end converted to
+    /// another rate (a length, a track's start, a seek) never traps, however absurd.
+    public func scaled(by numerator: Int64, over denominator: Int64) -> Int64 {
+        let negative = ((self < 0) != (numerator < 0)) != (denominator < 0)
+        guard denominator != 0 else { return self == 0 || numerator == 0 ? 0 : negative ? .min : .max }
+        // Within a part in 10^15 of the quotient: well clear of the bound, the exact one fits.
+        guard abs(Double(self) * Double(numerator) / Double(denominator)) < 9.2e18 else { return negative ? .min : .max }
+        return denominator.dividingFullWidth(multipliedFullWidth(by: numerator)).quotient
     }
 }
 

@@ -42,6 +42,7 @@ final class PCMConverter {
                 case .data(let bytes), .damaged(let bytes, _):
                     scale(buffer, bytes: bytes)
                 case .newFormat(let format):
+                    if let refusal = format.refusal { throw refusal }
                     input = format
                     guard keepsFormat else {
                         output = format
@@ -96,6 +97,7 @@ final class PCMConverter {
             finish()
             ending = .done
         case .newFormat(let format):
+            if let refusal = format.refusal { throw refusal }
             // What the old format still holds comes out before the new one's.
             finish()
             input = format
@@ -132,8 +134,8 @@ final class PCMConverter {
         ending = nil
         resampler?.clear()
         guard input.rate != output.rate else { return decoder.seek(toFrame: frame) }
-        let landed = decoder.seek(toFrame: frame * Int64(input.rate) / Int64(output.rate))
-        return landed.map { $0 * Int64(output.rate) / Int64(input.rate) }
+        let landed = decoder.seek(toFrame: frame.scaled(by: Int64(input.rate), over: Int64(output.rate)))
+        return landed.map { $0.scaled(by: Int64(output.rate), over: Int64(input.rate)) }
     }
 
     /// Scales signed 16-bit samples by `volume`, rounding to the nearest; untouched at full volume.

@@ -61,7 +61,9 @@ final class Resampler {
     private func run(_ input: UnsafePointer<Int16>?, frames: Int, into output: inout [Int16]) {
         var offered = frames
         var position = input
-        let room = max(frames * outputRate / max(inputRate, 1) + 1024, 4096)
+        // Room for what `frames` make, a piece at a time: a great ratio (1 Hz to 768 kHz) never
+        // asks for gigabytes at once.
+        let room = min(max(frames.multipliedReportingOverflow(by: outputRate).partialValue / max(inputRate, 1) + 1024, 4096), 1 << 16)
         while true {
             let start = output.count
             output.append(contentsOf: repeatElement(0, count: room * channels))

@@ -97,7 +97,8 @@ final class FFmpegDecoder: FormatDecoder {
         let state = song.pointee
         if state.errors > errorsSaid {
             errorsSaid = state.errors
-            let lost = max(state.lost - lostSaid, 1024)
+            // Both only grow, from 0 (the C side holds `lost` at its bound).
+            let lost = max(state.lost.subtractingReportingOverflow(lostSaid).partialValue, 1024)
             lostSaid = state.lost
             return .skipped(seconds: Double(lost) / Double(format.rate))
         }

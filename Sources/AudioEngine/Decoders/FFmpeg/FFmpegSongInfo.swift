@@ -38,7 +38,11 @@ struct FFmpegSongInfo {
             totalFrames = api.rescale_q?(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: rate))
         }
         if container.hasPrefix("mov") {
-            end = Self.iTunesLength(comments.first("iTunSMPB")) ?? totalFrames
+            // A length past what the container holds (a second of slack for the priming) is not the song's.
+            let claimed = Self.iTunesLength(comments.first("iTunSMPB")).flatMap { samples in
+                samples <= (totalFrames ?? 1 << 40).addingReportingOverflow(Int64(rate)).partialValue ? samples : nil
+            }
+            end = claimed ?? totalFrames
             if let end { totalFrames = end }
         }
     }
@@ -75,8 +79,9 @@ struct FFmpegSongInfo {
         guard let data = api.stream_side_data?(stream, AV_PKT_DATA_REPLAYGAIN, &size),
               size >= MemoryLayout<AVReplayGain>.size else { return ReplayGain() }
         let gain = UnsafeRawPointer(data).loadUnaligned(as: AVReplayGain.self)
-        func decibels(_ value: Int32) -> Double? { value == Int32.min ? nil : Double(value) / 100_000 }
-        func peak(_ value: UInt32) -> Double? { value == 0 ? nil : Double(value) / 100_000 }
+        // Bounded as tags are (a gain of ±21,474 dB would be silence or full-scale noise).
+        func decibels(_ value: Int32) -> Double? { value == Int32.min ? nil : ReplayGain.sane(gain: Double(value) / 100_000) }
+        func peak(_ value: UInt32) -> Double? { ReplayGain.sane(peak: Double(value) / 100_000) }
         return ReplayGain(trackGain: decibels(gain.track_gain), trackPeak: peak(gain.track_peak),
                           albumGain: decibels(gain.album_gain), albumPeak: peak(gain.album_peak))
     }

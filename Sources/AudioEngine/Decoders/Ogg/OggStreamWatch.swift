@@ -68,7 +68,9 @@ struct OggStreamWatch {
             switch step(buffer + filled, capacity - filled) {
             case .data(let bytes, let now, let tell):
                 holesInARow = 0
-                let expected = position + Int64(bytes / now.bytesPerFrame)
+                // A granule position is the file's word: it may sit just under Int64.max.
+                let expected = position.addingReportingOverflow(Int64(bytes / now.bytesPerFrame)).overflow
+                    ? Int64.max : position + Int64(bytes / now.bytesPerFrame)
                 position = tell >= 0 ? tell : expected
                 var said: DecodeResult?
                 if now != format {
