@@ -186,8 +186,9 @@ public final class MprisServer: OutsideControl {
     private static func error(for refusal: MprisRefusal) -> (String, String)? {
         switch refusal {
         case .invalid: nil
-        case .invalidArguments(let why): ("org.freedesktop.DBus.Error.InvalidArgs", why)
-        case .failed(let why): ("org.freedesktop.DBus.Error.Failed", why)
+        // The reasons name paths and URIs a client sent: through the sanitiser, as every string sent.
+        case .invalidArguments(let why): ("org.freedesktop.DBus.Error.InvalidArgs", UntrustedText.flattened(why))
+        case .failed(let why): ("org.freedesktop.DBus.Error.Failed", UntrustedText.flattened(why))
         }
     }
 
@@ -218,7 +219,7 @@ public final class MprisServer: OutsideControl {
         case "CanQuit", "CanControl": return bus.append(reply, true)
         case "CanRaise", "HasTrackList": return bus.append(reply, false)
         case "Identity": return bus.append(reply, "tplayer")
-        case "DesktopEntry": return desktopEntry.map { bus.append(reply, $0) } ?? -ENOENT
+        case "DesktopEntry": return desktopEntry.map { bus.append(reply, UntrustedText.flattened($0)) } ?? -ENOENT
         case "SupportedUriSchemes": return bus.appendList(reply, ["file"])
         case "SupportedMimeTypes": return bus.appendList(reply, ["audio/mpeg"])
         case "PlaybackStatus": return bus.append(reply, now.playbackStatus)

@@ -73,8 +73,9 @@ struct MprisTests {
                 "\(players)")
     }
 
-    /// A 16 TB sparse MP3 at 8 kHz claims 1.4e14 samples: its MPRIS length saturated where
-    /// microseconds end (it crashed tplayer with SIGILL as the song opened).
+    /// A 16 TB sparse MP3 at 8 kHz claims 1.4e14 samples (555 years): past what a length is
+    /// believed (`SongDecoder.longestLength`), it is sent as unknown (it crashed tplayer with
+    /// SIGILL as the song opened, and then was sent saturated).
     @Test func anAbsurdLengthIsSentSaturatedNotACrash() throws {
         let folder = try Harness.temporaryFolder()
         let wav = folder.appendingPathComponent("t.wav").path
@@ -94,9 +95,29 @@ struct MprisTests {
             true
             """
         let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
-        #expect(result.stdout.contains("length 13071672387832732"), "\(result.stdout)")
+        #expect(result.stdout.contains("length \n"), "\(result.stdout)")
         let status = try String(contentsOfFile: folder.appendingPathComponent("status").path, encoding: .utf8)
         #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "not SIGILL (132)")
+    }
+
+    /// Tags reach a client through the one sanitiser: `playerctl metadata` in a terminal
+    /// retitled its window and cleared the screen with a title's ESC ] 2 ; … BEL and ESC [ 2 J.
+    @Test func tagsReachClientsWithoutControlCharacters() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("t.wav").path
+        let song = folder.appendingPathComponent("evil.mp3").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "10", "sine", "440"])
+        try Harness.run("/usr/bin/lame", ["--quiet", "--id3v2-only", "--id3v2-utf16", "--tt", "\u{1B}]2;pwned\u{07}\u{1B}[2Jtitle\u{202E}",
+                                          "--ta", "art\r\nist\u{9B}1m", wav, song])
+        let script = """
+            '\(Harness.binary)' -o null '\(song)' >/dev/null 2>&1 & player=$!
+            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            sleep 0.5
+            playerctl -p tplayer metadata --format '{{title}}|{{artist}}'
+            kill $player
+            """
+        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        #expect(result.stdout == " ]2;pwned  [2Jtitle |art  ist 1m\n", "\(result.stdout.debugDescription) \(result.stderr)")
     }
 
     /// No session bus (a console, CI): MPRIS is off and nothing is said about it.

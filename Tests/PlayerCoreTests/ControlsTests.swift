@@ -220,4 +220,22 @@ struct MprisPropertiesTests {
         #expect(metadata.artist == nil && metadata.album == nil)
         #expect(metadata.url == "file:///music/my%20songs/a.mp3")
     }
+
+    /// Tags and names reach MPRIS through the one sanitiser: `playerctl metadata title` in a
+    /// terminal retitled the window and cleared the screen (ESC, BEL, CR, LF, C1, U+202E).
+    @Test(arguments: [true, false])
+    func theMetadataCarriesNoControlCharacters(tagged: Bool) throws {
+        let hostile: Path = "\u{1B}]2;pwned\u{07}\u{1B}[2J\r\n\u{9B}1m\u{202E}3pm.mp3"
+        let engine = FakeEngine(goodPaths: [hostile])
+        engine.tagged = tagged
+        let session = Session(engine: engine, entries: [Entry(path: hostile)], policy: Session.Policy(keepsOpen: true))
+        session.start()
+        session.settle()
+        let metadata = MprisMetadata(session, folder: "/")
+        let title = try #require(metadata.title)
+        #expect(title == " ]2;pwned  [2J   1m 3pm.mp3")
+        for text in [title, metadata.url ?? ""] {
+            #expect(!text.unicodeScalars.contains(where: UntrustedText.isControl), "\(text.debugDescription)")
+        }
+    }
 }

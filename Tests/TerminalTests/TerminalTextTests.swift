@@ -24,8 +24,19 @@ struct TerminalTextTests {
         for value in UInt32(0)...0x3000 {
             guard let scalar = Unicode.Scalar(value) else { continue }
             let shown = TerminalText.safe(String(Character(scalar)))
-            #expect(!shown.unicodeScalars.contains(where: TerminalText.isControl), "U+\(String(value, radix: 16))")
+            #expect(!shown.unicodeScalars.contains(where: UntrustedText.isControl), "U+\(String(value, radix: 16))")
         }
+    }
+
+    /// What `-R` and MPRIS send: each control a space, every other character as it was.
+    @Test func flattenedTextHasNoControlAndKeepsTheRest() {
+        for value in UInt32(0)...0x3000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let flat = UntrustedText.flattened("a" + String(Character(scalar)))
+            #expect(!flat.unicodeScalars.contains(where: UntrustedText.isControl), "U+\(String(value, radix: 16))")
+            #expect(flat.unicodeScalars.count == 2)
+        }
+        #expect(UntrustedText.flattened("line\u{2028}break\u{2029}") == "line break ")
     }
 
     @Test func theStatusLineShowsATitlesControlCharactersVisibly() {
@@ -33,7 +44,7 @@ struct TerminalTextTests {
                             title: "\u{1B}]2;pwned\u{07}\u{1B}[2Jevil", artist: "art\nist")
         let line = StatusLine.render(StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1), width: 120).text
         #expect(line.hasSuffix("art\\nist – \\e]2;pwned\\x07\\e[2Jevil"))
-        #expect(!line.unicodeScalars.contains(where: TerminalText.isControl))
+        #expect(!line.unicodeScalars.contains(where: UntrustedText.isControl))
     }
 }
 

@@ -167,14 +167,16 @@ public struct MprisMetadata: Equatable, Sendable {
         }
         trackID = MprisMapping.trackPath(entry)
         length = song.totalFrames.map { MprisTime.microseconds(frames: $0, rate: song.sampleRate) }
-        title = Self.nonEmpty(song.title) ?? session.songName ?? song.fileName
+        title = Self.nonEmpty(song.title) ?? session.songName.map(UntrustedText.flattened) ?? UntrustedText.flattened(song.fileName)
         artist = Self.nonEmpty(song.artist)
         album = Self.nonEmpty(song.album)
-        url = FileURL.string(for: song.path.resolved(against: folder))
+        url = UntrustedText.flattened(FileURL.string(for: song.path.resolved(against: folder)))
     }
 
+    /// A tag as MPRIS sends it: through the sanitiser (a client shows it in a terminal, a
+    /// panel, a notification), and none when it is blank.
     private static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.allSatisfy(\.isWhitespace) else { return nil }
-        return text
+        return UntrustedText.flattened(text)
     }
 }

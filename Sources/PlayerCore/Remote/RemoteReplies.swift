@@ -129,12 +129,10 @@ public enum RemoteReplies {
         "V \(fixed(percent, 6))%"
     }
 
-    /// `text` made one line: every control character (a line break, an escape) becomes a space.
+    /// `text` made one line: every control character (a line break, an escape, an override)
+    /// becomes a space (`UntrustedText.flattened`).
     public static func line(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
-                ? " " : scalar
-        }))
+        UntrustedText.flattened(text)
     }
 
     /// A tag's text as the lines mpg123 sends for it: split at each line break (`\r\n` and
