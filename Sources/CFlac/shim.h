@@ -71,6 +71,7 @@ static inline const char *tp_flac_library(void) { return TP_FLAC_LIBRARY; }
 /// The most comments kept, and the most bytes of them: a hostile file's tags cannot take memory.
 #define TP_FLAC_MAX_COMMENTS 512
 #define TP_FLAC_MAX_COMMENT_BYTES (1 << 20)
+#define TP_FLAC_COMMENT_KEPT (2 * 4097 + 1)
 
 /// One song being decoded: the file, what its metadata said, and the samples of the last block.
 typedef struct tp_flac_stream {
@@ -224,7 +225,9 @@ static void tp_flac_metadata(const FLAC__StreamDecoder *d, const FLAC__StreamMet
     } else if (metadata->type == FLAC__METADATA_TYPE_VORBIS_COMMENT) {
         const FLAC__StreamMetadata_VorbisComment *vc = &metadata->data.vorbis_comment;
         for (uint32_t i = 0; i < vc->num_comments && s->comment_count < TP_FLAC_MAX_COMMENTS; i++) {
-            uint32_t length = vc->comments[i].length;
+            // What TagText keeps of a name and its value, and a byte more of each to see the cut:
+            // a long comment is cut, as every format's tags are, not left out.
+            uint32_t length = vc->comments[i].length < TP_FLAC_COMMENT_KEPT ? vc->comments[i].length : TP_FLAC_COMMENT_KEPT;
             if (!vc->comments[i].entry || s->comment_bytes + length > TP_FLAC_MAX_COMMENT_BYTES) continue;
             unsigned char *copy = malloc(length ? length : 1);
             if (!copy) return;

@@ -169,6 +169,29 @@ import Testing
         #expect(Snapshot(folder) == before)
     }
 
+    /// A 16 MB ID3v2 title: kept to 4 KB, as every format's tags are (libmpg123's was kept
+    /// whole: a 16 MB "Playing" line, a 16 MB `@I` line at 295 MB, 16 MB through MPRIS).
+    @Test func aHugeTagIsCutAsEveryFormatsIs() throws {
+        let folder = try Harness.temporaryFolder()
+        let plain = try Harness.makeSong(seconds: 0.5, in: folder, name: "plain.mp3")
+        func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8((value >> $0) & 0x7F) } }
+        let title = [UInt8(0)] + [UInt8](repeating: UInt8(ascii: "A"), count: 16 << 20)
+        let frame = Array("TIT2".utf8) + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: title.count >> $0) } + [0, 0] + title
+        let tag = Array("ID3".utf8) + [3, 0, 0] + syncsafe(frame.count) + frame
+        try Data(tag + [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))).write(to: folder.appendingPathComponent("big.mp3"))
+        let kept = String(repeating: "A", count: 4096) + "…"
+        let written = try RawProcess.tplayer("-w", "out.wav", "big.mp3", in: folder, timeout: 20)
+        #expect(written.status == 0)
+        #expect(written.stderrLines == ["Playing 1/1: " + kept])
+        try Data("SILENCE\nLOAD big.mp3\nQ\n".utf8).write(to: folder.appendingPathComponent("commands"))
+        let remote = try Harness.run("/bin/sh", ["-c", "'\(Harness.binary)' -R -o null < commands"], in: folder)
+        #expect(remote.stdout.split(separator: "\n").contains { $0 == "@I ID3v2.title:" + kept })
+        // libmpg123 holds the 16 MB frame it read; nothing more is made of it.
+        if ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil {
+            #expect(written.peakRSS > 0 && written.peakRSS < 64 << 10, "peak RSS \(written.peakRSS) KB")
+        }
+    }
+
     @Test func aScriptThatIsANamedPipeIsRefusedBeforeAnythingPlays() throws {
         let folder = try Harness.temporaryFolder()
         mkfifo(folder.appendingPathComponent("pipe.tps").path, 0o644)

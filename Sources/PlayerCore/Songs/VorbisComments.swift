@@ -6,14 +6,12 @@ public struct VorbisComments: Equatable, Sendable {
 
     public init() {}
 
-    /// From the raw `NAME=value` comments (bytes, not necessarily UTF-8: repaired); a comment
-    /// with no `=` or an empty name is left out.
+    /// From the raw `NAME=value` comments (bytes, not necessarily UTF-8: repaired; kept as
+    /// `TagText` keeps them); a comment with no `=` or an empty name is left out.
     public init(raw comments: [[UInt8]]) {
-        for comment in comments {
+        for comment in comments where fields.count < TagText.fieldLimit {
             guard let equals = comment.firstIndex(of: UInt8(ascii: "=")), equals > 0 else { continue }
-            let name = String(decoding: comment[..<equals], as: UTF8.self)
-            let value = String(decoding: comment[(equals + 1)...], as: UTF8.self)
-            fields.append((name, value))
+            fields.append((TagText.value(comment[..<equals]), TagText.value(comment[(equals + 1)...])))
         }
     }
 

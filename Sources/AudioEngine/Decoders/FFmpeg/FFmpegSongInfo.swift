@@ -17,9 +17,6 @@ struct FFmpegSongInfo {
     /// iTunSMPB (the encoder's padding after it is not the song).
     var end: Int64?
 
-    /// The most tags kept, and the most bytes of one value: a hostile file's tags cannot take memory.
-    static let maxTags = 512
-    static let maxValueBytes = 1 << 16
 
     init(api: tp_av, context: UnsafeMutablePointer<AVFormatContext>, stream index: Int, rate: Int32) {
         let container = context.pointee.iformat.map { String(cString: $0.pointee.name) } ?? ""
@@ -53,23 +50,15 @@ struct FFmpegSongInfo {
         guard let dictionary, let get = api.dict_get else { return [] }
         var fields: [(name: String, value: String)] = []
         var entry = get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX)
-        while let current = entry, fields.count < maxTags {
+        while let current = entry, fields.count < TagText.fieldLimit {
             if let key = current.pointee.key, let value = current.pointee.value {
-                let name = text(key, limit: 256)
+                let name = TagText.value(cString: key)
                 let renamed = ["album_artist": "ALBUMARTIST", "track": "TRACKNUMBER"][name.lowercased()] ?? name
-                fields.append((renamed, text(value, limit: maxValueBytes)))
+                fields.append((renamed, TagText.value(cString: value)))
             }
             entry = get(dictionary, "", current, AV_DICT_IGNORE_SUFFIX)
         }
         return fields
-    }
-
-    /// At most `limit` bytes of a C string, as UTF-8 repaired.
-    private static func text(_ string: UnsafeMutablePointer<CChar>, limit: Int) -> String {
-        let length = strnlen(string, limit)
-        return string.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
     }
 
     /// The gain FFmpeg itself read into the stream's side data (AVReplayGain: gains in

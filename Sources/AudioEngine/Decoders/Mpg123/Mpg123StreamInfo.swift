@@ -66,7 +66,7 @@ enum Mpg123StreamInfo {
             fields.comment = text(tag.comment)
             fields.genre = text(tag.genre)
             func frames(_ list: UnsafeMutablePointer<mpg123_text>?, _ count: Int, described: Bool, language: Bool) -> [SongInfo.ID3.Frame] {
-                UnsafeBufferPointer(start: list, count: list == nil ? 0 : count).map { item in
+                UnsafeBufferPointer(start: list, count: list == nil ? 0 : min(count, TagText.fieldLimit)).map { item in
                     var item = item
                     let id = withUnsafeBytes(of: item.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let lang = withUnsafeBytes(of: item.lang) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -84,9 +84,10 @@ enum Mpg123StreamInfo {
         return found
     }
 
+    /// A text as `TagText` keeps it (a 16 MB title is read no further than its cap).
     private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
         guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
-        let value = String(cString: bytes)
+        let value = TagText.value(cString: bytes)
         return value.isEmpty ? nil : value
     }
 }

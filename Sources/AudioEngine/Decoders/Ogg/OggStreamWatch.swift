@@ -112,8 +112,9 @@ func oggComments(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
     guard let entries, let lengths, count > 0 else { return [] }
     var comments: [[UInt8]] = []
     var total = 0
-    for index in 0..<min(Int(count), 512) {
-        let length = Int(lengths[index])
+    for index in 0..<min(Int(count), TagText.fieldLimit) {
+        // What `TagText` keeps of a name and its value, and a byte more of each to see the cut.
+        let length = min(Int(lengths[index]), 2 * (TagText.valueBytes + 1) + 1)
         guard let entry = entries[index], length >= 0, total + length <= 1 << 20 else { continue }
         total += length
         comments.append(entry.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) })
