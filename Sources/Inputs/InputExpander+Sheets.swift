@@ -14,7 +14,7 @@ extension InputExpander {
     /// The sheet at `path`: its tracks whose image exists, in sheet order.
     mutating func addSheet(_ path: Path, from place: SourceLocation?) {
         guard let sheet = readSheet(path, from: place) else { return }
-        for entry in entries(of: sheet, folder: path.directory, checked: checksEntries).entries { append(entry) }
+        for entry in entries(of: sheet, at: path, checked: checksEntries).entries { append(entry) }
     }
 
     /// The sheets among a folder's `items` (sorted), read: the entries each gives (by its name)
@@ -29,7 +29,7 @@ extension InputExpander {
             let path = folder.appending(item.name)
             guard let sheet = readSheet(path, from: place) else { continue }
             // Existence is checked here (one call per image): a missing image is said, not listed.
-            let read = entries(of: sheet, folder: folder, checked: true, claimed: images)
+            let read = entries(of: sheet, at: path, checked: true, claimed: images)
             tracks[item.name] = read.entries
             images.formUnion(read.images)
         }
@@ -58,12 +58,14 @@ extension InputExpander {
         }
     }
 
-    /// The entries `sheet` gives, its image files resolved against `folder`; with `checked`, an
-    /// image that does not exist is said once, at its `FILE` line, and its tracks left out.
-    /// `images`: the bare names (in `folder`) of the images played; those in `claimed` are not.
-    private mutating func entries(of sheet: CueSheet, folder: Path, checked: Bool, claimed: Set<Path> = [])
+    /// The entries `sheet` (read from `path`) gives, its image files resolved against its
+    /// folder; with `checked`, an image that does not exist is said once, at its `FILE` line,
+    /// and its tracks left out. `images`: the bare names (in the folder) of the images played;
+    /// those in `claimed` are not.
+    private mutating func entries(of sheet: CueSheet, at path: Path, checked: Bool, claimed: Set<Path> = [])
         -> (entries: [Entry], images: Set<Path>)
     {
+        let folder = path.directory
         var entries: [Entry] = []
         var images = Set<Path>()
         var missing = Set<Path>()
@@ -85,6 +87,7 @@ extension InputExpander {
             var entry = Entry(path: image, title: track.title, origin: track.location)
             entry.span = track.span
             entry.sheetTags = sheet.tags(of: track)
+            entry.sheet = path
             entries.append(entry)
         }
         return (entries, images)

@@ -64,9 +64,15 @@ public enum WriteGuard {
     }
 
     /// Where the list view saves the list when `typed` is asked for: `.m3u8` added to a name
-    /// without an extension.
+    /// without an extension (not to a folder's: `sub/`, `.`, `..`).
     public static func listPath(_ typed: Path) -> Path {
-        typed.lowercasedExtension == nil ? Path(bytes: typed.bytes + Array(".m3u8".utf8)) : typed
+        guard typed.lowercasedExtension == nil, !namesFolder(typed) else { return typed }
+        return Path(bytes: typed.bytes + Array(".m3u8".utf8))
+    }
+
+    /// Whether `path` can only be a folder: it ends in `/`, or in `.` or `..`.
+    private static func namesFolder(_ path: Path) -> Bool {
+        path.bytes.last == UInt8(ascii: "/") || [".", ".."].contains(path.lastComponent)
     }
 
     /// Why the list may not be saved at `path`, as one line; `nil` when it may. A list is saved
@@ -74,14 +80,16 @@ public enum WriteGuard {
     /// playlist that was read, any file, a link), so saving can lose nothing. `publish` makes
     /// the same check again as it writes (`link` does not replace).
     public static func listRefusal(_ path: Path, files: any FileAccess = SystemFiles()) -> String? {
+        if namesFolder(path) || files.isDirectory(path) {
+            return "\(path): that is a folder; name a new file in it, e.g. \(path.appending("list.m3u8"))"
+        }
         let ext = path.lowercasedExtension ?? ""
         if ext != "m3u8" && ext != "m3u" {
             let kind = inputExtensions[ext].map { "a \($0)" } ?? "not a playlist"
             return "\(path): that name is \(kind); save the list as a new .m3u8, e.g. list.m3u8"
         }
         if files.exists(path) {
-            let what = files.isDirectory(path) ? "a folder" : "a file"
-            return "\(path): \(what) is there already; the list is saved only as a new file: name another"
+            return "\(path): a file is there already; the list is saved only as a new file: name another"
         }
         return nil
     }

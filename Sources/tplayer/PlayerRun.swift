@@ -138,12 +138,14 @@ struct PlayerRun {
             work.start(.save, { _ in
                 let written = PlaylistWriter.m3u8(entries, folder: folder)
                 let failure = FileSystem.publish(path, bytes: written.bytes, permissions: 0o666)
-                return (failure.map { "\($0)" }, written.leftOut)
-            }, then: { (failure: String?, leftOut: [Path]) in
+                return (failure.map(\.reason), written)
+            }, then: { (failure: String?, written: PlaylistWriter.Written) in
                 if let failure { return say("tplayer: \(path): could not save the list: \(failure)") }
-                let count = entries.count - leftOut.count
+                let count = entries.count - written.leftOut.count
                 say("Saved the list (\(count) \(count == 1 ? "entry" : "entries")) to \(path)")
-                leftOut.forEach { say("tplayer: \($0): a name with a line break cannot go in an M3U; left out") }
+                written.leftOut.forEach { say("tplayer: \($0): a name with a line break cannot go in an M3U; left out") }
+                written.wholeImages.forEach { say("tplayer: \($0): its CUE sheet is not known (the list was saved by an older tplayer); "
+                    + "its tracks are saved as the whole file") }
             })
         }
         let runner = launch.script.map {

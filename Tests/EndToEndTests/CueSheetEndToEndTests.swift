@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// CUE sheets through the built binary: a sheet's tracks played from their FLAC image, and
@@ -62,5 +63,39 @@ struct CueSheetEndToEndTests {
         #expect(bad.status == 65)
         #expect(bad.stderrLines == ["bad.cue:3:5: INDEX 01 02:61:00: seconds past 59; the track is left out",
                                     "bad.cue:1:1: no such file: gone.flac"])
+    }
+
+    /// A sheet's tracks saved with the list view's `w` after `--resume` are the sheet, named by
+    /// its own bytes: resumed tracks had no sheet, and each was saved as the whole image (a
+    /// 3-track sheet played three times as long); a Latin-1 folder was written as U+FFFD.
+    @Test func aResumedSheetIsSavedAsTheSheet() throws {
+        let album = try Self.album()
+        // A Latin-1 folder name: bytes that are not UTF-8.
+        let folder: [UInt8] = Array(album.path.utf8) + Array("/Caf".utf8) + [0xE9]
+        func cString(_ bytes: [UInt8]) -> [CChar] { bytes.map { CChar(bitPattern: $0) } + [0] }
+        #expect(mkdir(cString(folder), 0o755) == 0)
+        for name in ["album.flac", "album.cue"] {
+            #expect(rename(album.appendingPathComponent(name).path, cString(folder + Array("/\(name)".utf8))) == 0)
+        }
+        let sheet = folder + Array("/album.cue".utf8)
+        try Data(sheet + [0x0A]).write(to: album.appendingPathComponent("list.m3u"))
+        let state = album.appendingPathComponent("state").path
+        let first = try Pane(arguments: ["-o", "null", album.appendingPathComponent("list.m3u").path],
+                             environment: ["XDG_STATE_HOME": state], width: 100, height: 12)
+        try first.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/3") }
+        try first.send("q")
+        #expect(try first.waitForExit() == 0)
+        let second = try Pane(arguments: ["-o", "null", "--resume"], environment: ["XDG_STATE_HOME": state], width: 100, height: 12)
+        try second.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/3") }
+        try second.send("Tab")
+        try second.waitForLine { $0.contains("3 in the list") }
+        try second.send("w")
+        try second.type(album.appendingPathComponent("saved").path)
+        try second.send("Enter")
+        try second.waitForLine { $0.hasPrefix("Saved the list (3 entries) to ") }
+        try second.send("q")
+        #expect(try second.waitForExit() == 0)
+        let saved = try [UInt8](Data(contentsOf: album.appendingPathComponent("saved.m3u8")))
+        #expect(saved == Array("#EXTM3U\n".utf8) + sheet + [0x0A], "\(String(decoding: saved, as: UTF8.self))")
     }
 }

@@ -17,6 +17,7 @@ struct ListSavingTests {
     @Test func theM3U8HoldsTitlesAndAbsolutePathsAndNothingThatCouldBreakALine() {
         var sheetTrack = Entry(path: "album.flac", title: "Track 1", origin: SourceLocation(file: "/music/album.cue", line: 3))
         sheetTrack.span = TrackSpan(start: 0, end: 100)
+        sheetTrack.sheet = "/music/album.cue"
         var secondTrack = sheetTrack
         secondTrack.span = TrackSpan(start: 100, end: nil)
         let entries = [
@@ -31,6 +32,32 @@ struct ListSavingTests {
             + [0xE9] + Array(".mp3\n".utf8)
         #expect(written.bytes == expected, "\(String(decoding: written.bytes, as: UTF8.self))")
         #expect(written.leftOut == ["new\nline.mp3"])
+        #expect(written.wholeImages.isEmpty)
+    }
+
+    /// A sheet is written by its path's own bytes (a Latin-1 `Café` folder was rebuilt from
+    /// its display and written with U+FFFD, naming a file that is not there), and tracks whose
+    /// sheet is not known (a list resumed from an older tplayer, with no `origin` either) are
+    /// their image once, said, not the image once a track.
+    @Test func sheetsAreWrittenByTheirBytesAndUnknownOnesAsTheirImageOnce() {
+        let cafe = Path(bytes: Array("/music/Caf".utf8) + [0xE9] + Array("/album.cue".utf8))
+        var tracks: [Entry] = []
+        for (start, end) in [(0, 100), (100, nil)] as [(Int64, Int64?)] {
+            var track = Entry(path: Path(bytes: Array("/music/Caf".utf8) + [0xE9] + Array("/album.flac".utf8)))
+            track.span = TrackSpan(start: start, end: end)
+            track.sheet = cafe
+            tracks.append(track)
+        }
+        var resumed = tracks.map { track -> Entry in
+            var old = track
+            old.sheet = nil
+            return old
+        }
+        resumed.insert(Entry(path: "/music/b.mp3"), at: 1)
+        let written = PlaylistWriter.m3u8(tracks + resumed, folder: "/")
+        let image = tracks[0].path
+        #expect(written.bytes == Array("#EXTM3U\n".utf8) + cafe.bytes + [0x0A] + image.bytes + Array("\n/music/b.mp3\n".utf8) + image.bytes + [0x0A])
+        #expect(written.wholeImages == [image, image])
     }
 
     @Test func aListIsSavedOnlyAsANewPlaylistFile() throws {
@@ -43,6 +70,13 @@ struct ListSavingTests {
         #expect(WriteGuard.listRefusal(Path(folder + "/dangling.m3u8"))?.contains("is there already") == true)
         #expect(WriteGuard.listRefusal(Path(folder + "/song.mp3"))?.contains("that name is a song") == true)
         #expect(WriteGuard.listRefusal(Path(folder + "/notes.txt"))?.contains("not a playlist") == true)
+        // A folder, named as one or there already: said so (it was "not a playlist", and `.` saved `..m3u8`).
+        for typed in ["sub/", ".", "..", folder + "/"] {
+            let path = WriteGuard.listPath(Path(typed))
+            #expect(path == Path(typed), "nothing added to \(typed)")
+            #expect(WriteGuard.listRefusal(path) == "\(typed): that is a folder; name a new file in it, e.g. \(Path(typed).appending("list.m3u8"))")
+        }
+        #expect(WriteGuard.listPath(Path(folder)) == Path(folder + ".m3u8"), "a folder's name without its slash: the list beside it")
     }
 
     @Test func publishingWritesANewFileWholeAndNeverReplacesOne() throws {

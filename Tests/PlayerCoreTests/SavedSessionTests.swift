@@ -21,13 +21,19 @@ struct SavedSessionTests {
         var tags = SongInfo.Tags(title: "Breathe", artist: "The Band", album: "The Album, 1973")
         tags.track = "2"
         track.sheetTags = tags
+        track.sheet = Path(bytes: Array("/m/Caf".utf8) + [0xE9] + Array(" album.cue".utf8))
         var last = track
         last.span = TrackSpan(start: 17_849)
         last.sheetTags = nil
         let session = SavedSession(entries: [track, last, Entry(path: "/m/b.mp3")], current: 1, position: .seconds(3))
         let bytes = session.encoded()
-        #expect(String(decoding: bytes, as: UTF8.self).contains("span 5175 17849\ntags Breathe The%20Band The%20Album,%201973   2 \n"))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("span 5175 17849\nsheet /m/Caf%E9%20album.cue\ntags Breathe The%20Band The%20Album,%201973   2 \n"))
         #expect(try SavedSession.decode(bytes).get() == session)
+        // Not a valid path: the track keeps its span, without its sheet.
+        let text = "tplayer saved session 1\nentry /m/a.flac\nspan 0 -\nsheet %ZZ\nend\n"
+        let read = try SavedSession.decodeNoting(Array(text.utf8)).get()
+        #expect(read.session.entries.first?.span == TrackSpan(start: 0) && read.session.entries.first?.sheet == nil)
+        #expect(read.notes.map(\.description) == ["line 4: sheet: not a valid path; left out"])
     }
 
     @Test func aSpanThatIsNotValidLeavesItsEntryOutAndStrayLinesAreNoted() throws {

@@ -12,6 +12,9 @@ public struct Entry: Equatable, Hashable, Sendable {
     /// What a CUE sheet says of its track (title, performer, album…): it wins over the image
     /// file's own tags, field by field, once the song is opened (`SongInfo.named(by:)`).
     public var sheetTags: SongInfo.Tags?
+    /// The CUE sheet a track was read from, as its bytes name it (the list is saved as the
+    /// sheet, which M3U can name where it cannot name a span).
+    public var sheet: Path?
 
     /// What the engine opens for it.
     public var source: SongSource { SongSource(path, span: span) }

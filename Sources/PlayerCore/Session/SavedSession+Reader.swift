@@ -172,7 +172,7 @@ extension SavedSession {
             }
             let attached = afterEntry
             afterEntry = false
-            if line.starts(with: "span ".utf8) || line.starts(with: "tags ".utf8) {
+            if line.starts(with: "span ".utf8) || line.starts(with: "tags ".utf8) || line.starts(with: "sheet ".utf8) {
                 return attached ? sheetTrack(line, at: number) : note(number, "\(TextLines.shown(line)): not after an entry; ignored")
             }
             if line.starts(with: "order ".utf8) { return orderNumbers(line.dropFirst(6), at: number) }
@@ -206,12 +206,19 @@ extension SavedSession {
             afterEntry = true
         }
 
-        /// `span START END|-` (CD frames) or `tags TITLE ARTIST ALBUM YEAR GENRE TRACK COMMENT`
-        /// after an entry: a CUE sheet's track. A span that is not valid leaves the entry out (the
+        /// `span START END|-` (CD frames), `tags TITLE ARTIST ALBUM YEAR GENRE TRACK COMMENT` or
+        /// `sheet PATH` after an entry: a CUE sheet's track. A span that is not valid leaves the entry out (the
         /// whole image is not the song that was listed); tags that are not valid are left out.
         private mutating func sheetTrack<Bytes: BidirectionalCollection<UInt8>>(_ line: Bytes, at number: Int) {
             let parts = line.split(separator: 0x20, omittingEmptySubsequences: false).dropFirst()
             afterEntry = true
+            if line.starts(with: "sheet ".utf8) {
+                guard parts.count == 1, let path = parts.first.flatMap({ percentDecoded(Array($0)) }), !path.isEmpty else {
+                    return note(number, "sheet: not a valid path; left out")
+                }
+                session.entries[session.entries.count - 1].sheet = Path(bytes: path)
+                return
+            }
             if line.starts(with: "span ".utf8) {
                 let values = parts.map { String(decoding: $0.prefix(24), as: UTF8.self) }
                 let limit: Int64 = 1 << 40  // 465 years of CD frames

@@ -55,6 +55,7 @@ public struct SavedSession: Equatable, Sendable {
             // field of `SongInfo.Tags.fields`, empty for one the sheet does not give). An older
             // tplayer notes these lines as unknown and plays the whole image.
             if let span = entry.span { bytes += Array("span \(span.start) \(span.end.map(String.init) ?? "-")\n".utf8) }
+            if let sheet = entry.sheet { bytes += Array("sheet ".utf8) + Self.percentEncoded(sheet.bytes) + [0x0A] }
             if let tags = entry.sheetTags {
                 bytes += Array("tags".utf8)
                 for field in SongInfo.Tags.fields { bytes += [0x20] + Self.percentEncoded(Array((tags[keyPath: field] ?? "").utf8)) }
