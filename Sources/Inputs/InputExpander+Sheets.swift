@@ -44,9 +44,12 @@ extension InputExpander {
             let reason = error == .tooLarge(limit: CueSheet.maxBytes) ? "\(error); is it really a CUE sheet?" : "\(error)"
             report(place, place == nil ? reason : "cannot read CUE sheet \(path): \(reason)", about: path)
             return nil
-        case .success(let bytes):
+        case .success(let read):
+            // UTF-16 with its byte-order mark is read as the text it is.
+            let bytes = TextLines.utf8(fromUTF16: read) ?? read
             if bytes.withUnsafeBufferPointer(TextLines.looksBinary) {
-                report(place, place == nil ? "binary data, not a CUE sheet" : "\(path): binary data, not a CUE sheet", about: path)
+                let what = TextLines.looksLikeUTF16(bytes) ? "UTF-16 without a byte-order mark; save it as UTF-8" : "binary data, not a CUE sheet"
+                report(place, place == nil ? what : "\(path): \(what)", about: path)
                 return nil
             }
             let sheet = CueSheet.parse(bytes, file: "\(path)")

@@ -46,8 +46,9 @@ public struct Check: Equatable {
                 var playlist: Int?
                 if Playlist.isPlaylist(path) || CueSheet.isSheet(path) {
                     playlist = playlists.count
-                    let what = CueSheet.isSheet(path) ? "tracks" : "songs"
-                    playlists.append(("\(path): ok, \(expanded.entries.count) \(what)", problems.isEmpty))
+                    let count = expanded.entries.count
+                    let what = CueSheet.isSheet(path) ? (count == 1 ? "track" : "tracks") : (count == 1 ? "song" : "songs")
+                    playlists.append(("\(path): ok, \(count) \(what)", problems.isEmpty))
                 }
                 // A CUE sheet's tracks share their image: it is decoded once, whole.
                 for entry in expanded.entries where entry.span != nil { tracks[entry.path, default: []].append(entry) }
@@ -56,7 +57,9 @@ public struct Check: Equatable {
             } else {
                 let script = ScriptCompiler(path: path, files: files)
                 report(script.allProblems.map(\.located))
-                if script.allProblems.isEmpty { check.summary.append("\(path): ok, \(script.lines.count) commands") }
+                if script.allProblems.isEmpty {
+                    check.summary.append("\(path): ok, \(script.lines.count) \(script.lines.count == 1 ? "command" : "commands")")
+                }
             }
         }
         var seconds = 0.0

@@ -90,7 +90,7 @@ public struct Settings: Equatable, Sendable {
                     return problems.append(Diagnostic(at(first.column), "unknown setting \(quoted(name))" + suggestion(name, among: Self.names)))
                 }
                 if let problem = settings.set(name, to: value, outputs: outputs, preset: &preset) {
-                    problems.append(Diagnostic(at(valueColumn), "\(name) = \(value): \(problem)"))
+                    problems.append(Diagnostic(at(valueColumn), "\(name) = \(Self.shown(value)): \(problem)"))
                 }
             }
         }
@@ -165,21 +165,41 @@ public struct Settings: Equatable, Sendable {
     }
 
     /// The line's words (split at spaces and tabs) with their 1-based columns.
+    /// The words of a line, split at each space and tab scalar (a combining mark after a space
+    /// is a word of its own, `bind ◌́ next`, not part of the space), and the column (in
+    /// characters) where each starts.
     private static func words(_ text: String) -> [(text: String, column: Int)] {
-        var words: [(String, Int)] = []
-        var current = ""
+        var found: [(text: String, scalar: Int)] = []
+        var current = String.UnicodeScalarView()
         var start = 0
-        for (offset, character) in text.enumerated() {
-            if character == " " || character == "\t" {
-                if !current.isEmpty { words.append((current, start + 1)) }
-                current = ""
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            if scalar == " " || scalar == "\t" {
+                if !current.isEmpty { found.append((String(current), start)) }
+                current = String.UnicodeScalarView()
             } else {
                 if current.isEmpty { start = offset }
-                current.append(character)
+                current.append(scalar)
             }
         }
-        if !current.isEmpty { words.append((current, start + 1)) }
+        if !current.isEmpty { found.append((String(current), start)) }
+        // Columns in characters: the character that holds each word's first scalar, in one pass.
+        var words: [(String, Int)] = []
+        var scalars = 0, column = 0, next = 0
+        for character in text {
+            let end = scalars + character.unicodeScalars.count
+            while next < found.count, found[next].scalar < end {
+                words.append((found[next].text, column + 1))
+                next += 1
+            }
+            scalars = end
+            column += 1
+        }
         return words
+    }
+
+    /// A value as a message shows it: at most 60 characters (a 4 KB value was echoed whole).
+    private static func shown(_ value: String) -> String {
+        value.count > 60 ? String(value.prefix(59)) + "…" : value
     }
 
     private static func trimmed(_ text: Substring) -> String {

@@ -42,6 +42,20 @@ struct RemoteTests {
         #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\ntplayer: /nonexistent/list.m3u: no such file\n")
     }
 
+    /// `LOAD` of a CUE sheet or a playlist: said to be a list, and how to play it (it was
+    /// "no MPEG audio or other format found in it").
+    @Test func loadingAListSaysItIsOne() throws {
+        let folder = try Harness.temporaryFolder()
+        try Data("\u{FEFF}rem GENRE Jazz\nFILE \"a.flac\" WAVE\n".utf8).write(to: folder.appendingPathComponent("x.cue"))
+        try Data("#EXTM3U\na.mp3\n".utf8).write(to: folder.appendingPathComponent("y.m3u"))
+        let result = try Self.drive("\(Harness.binary) -R -o null", Self.send("SILENCE", "LOAD x.cue", "LOAD y.m3u", "Q"), in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderrLines == [
+            "tplayer: x.cue: a CUE sheet, not a song: play it as a list (name it as an input, or LOADLIST it with -R)",
+            "tplayer: y.m3u: an M3U playlist, not a song: play it as a list (name it as an input, or LOADLIST it with -R)",
+        ])
+    }
+
     /// A jump or a seek far past the end (the numbers a randomised front-end sends) lands on the
     /// end; it crashed tplayer with SIGILL (frames × samples × flicks overflowed).
     @Test func absurdJumpsAndSeeksLandOnTheEnd() throws {

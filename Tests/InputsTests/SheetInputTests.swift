@@ -31,6 +31,25 @@ struct SheetInputTests {
         return files
     }
 
+    /// A sheet saved in UTF-16 with its byte-order mark (either order) is read as its text;
+    /// without one it is said to be UTF-16 (it was "binary data, not a CUE sheet").
+    @Test func aUTF16SheetIsRead() {
+        let files = library()
+        let units = Array(Self.sheet.replacingOccurrences(of: "\"One\"", with: "\"Ünø 日本\"").utf16)
+        let little: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
+        let big: [UInt8] = [0xFE, 0xFF] + units.flatMap { [UInt8($0 >> 8), UInt8(truncatingIfNeeded: $0)] }
+        files.add("/music/Album/little.cue", .file(little))
+        files.add("/music/Album/big.cue", .file(big))
+        files.add("/music/Album/bare.cue", .file(Array(little.dropFirst(2))))
+        for name in ["little", "big"] {
+            let expanded = InputExpander.expand([Path("/music/Album/\(name).cue")], files: files)
+            #expect(expanded.problems.isEmpty, "\(expanded.problems)")
+            #expect(expanded.entries.map(\.title) == ["Ünø 日本", "Two"], "\(name)")
+        }
+        let bare = InputExpander.expand(["/music/Album/bare.cue"], files: files)
+        #expect(bare.entries.isEmpty && bare.problems.map(\.located) == ["/music/Album/bare.cue: UTF-16 without a byte-order mark; save it as UTF-8"])
+    }
+
     @Test func aSheetGivesOneEntryPerTrackEachASpanOfItsImageNamedByTheSheet() {
         let expanded = InputExpander.expand(["/music/Album/album.cue"], files: library())
         #expect(expanded.problems.isEmpty)

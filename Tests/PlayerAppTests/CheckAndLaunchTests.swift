@@ -64,6 +64,13 @@ struct CheckAndLaunchTests {
         #expect(good.problems.isEmpty && good.status == 0)
         #expect(good.summary == ["/music/album.cue: ok, 2 tracks", "1 song decoded (0:30): none damaged"])
         #expect(decoded == ["/music/album.flac"], "one image, decoded once for its two tracks")
+        // One of each: counted in the singular ("ok, 1 tracks").
+        files.add("/music/one.cue", text: "FILE \"album.flac\" WAVE\n TRACK 01 AUDIO\n  INDEX 01 00:00:00\n")
+        files.add("/music/one.m3u", text: "album.flac\n")
+        files.add("/music/one.tps", text: "play\n")
+        #expect(Check.run(["/music/one.cue", "/music/one.m3u", "/music/one.tps"], decode: decode, files: files).summary
+                    == ["/music/one.tps: ok, 1 command", "/music/one.cue: ok, 1 track", "/music/one.m3u: ok, 1 song",
+                        "2 songs decoded (1:00): none damaged"])
         let bad = Check.run(["/music/bad.cue"], decode: decode, files: files)
         #expect(bad.status == Launch.problemsFound)
         #expect(bad.problems == ["/music/bad.cue:4:3: INDEX 01 00:61:00: seconds past 59; the track is left out",

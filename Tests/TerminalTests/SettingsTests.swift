@@ -59,6 +59,15 @@ struct SettingsTests {
         #expect(changed == .standard)
     }
 
+    /// A combining mark is a key of its own (a dead key sends one): it joined the space before
+    /// it, and the line was "cannot read this line"; a long value is cut in the message.
+    @Test func aCombiningMarkBindsAndALongValueIsCut() {
+        let parsed = Self.parse("bind \u{301} next\nbind \u{1F3FD} quit\nvolume = " + String(repeating: "9", count: 4_000) + "\n")
+        #expect(parsed.settings.bindings.action(for: .character("\u{301}")) == .next)
+        #expect(parsed.settings.bindings.action(for: .character("\u{1F3FD}")) == .quit)
+        #expect(parsed.problems.map(\.located) == ["config:3:10: volume = " + String(repeating: "9", count: 59) + "…: give a volume from 0 to 100"])
+    }
+
     @Test func theStepsChangeWhatTheKeysDoAndTheHelpSays() {
         let steps = Self.parse("volume-step = 10\nseek-step = 2.5\nlong-seek-step = 30").settings.steps
         #expect(Action.volumeUp.command(steps) == .changeVolume(by: 10))

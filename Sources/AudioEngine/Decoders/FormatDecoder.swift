@@ -46,7 +46,7 @@ enum Codec: Hashable, Sendable {
         case .oggVorbis: self = .vorbis
         case .opus: self = .opus
         case .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf, .matroska, .adts, .tta, .musepack, .caf, .ac3, .ogg: self = .ffmpeg
-        case .m3u, .pls, .png, .jpeg, .gif, .pdf, .zip, .executable: return nil
+        case .m3u, .pls, .cueSheet, .png, .jpeg, .gif, .pdf, .zip, .executable: return nil
         }
     }
 }

@@ -117,6 +117,37 @@ public enum TextLines {
         prefix.prefix(sniffBytes).contains(0)
     }
 
+    /// Text in UTF-16 with its byte-order mark (what some Windows programs save a CUE sheet
+    /// in), as UTF-8 (an unpaired surrogate repaired as U+FFFD); `nil` for anything else.
+    public static func utf8(fromUTF16 bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 2 else { return nil }
+        let little: Bool
+        switch (bytes[0], bytes[1]) {
+        case (0xFF, 0xFE): little = true
+        case (0xFE, 0xFF): little = false
+        default: return nil
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity(bytes.count / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            let (low, high) = little ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    /// Whether `bytes` look like UTF-16 without a byte-order mark: a NUL in every other byte
+    /// of their first line, as ASCII written in UTF-16 has.
+    public static func looksLikeUTF16(_ bytes: [UInt8]) -> Bool {
+        let head = Array(bytes.prefix(64))
+        guard head.count >= 8 else { return false }
+        let even = stride(from: 0, to: head.count - 1, by: 2).map { head[$0] }
+        let odd = stride(from: 1, to: head.count, by: 2).map { head[$0] }
+        return (odd.allSatisfy { $0 == 0 } && !even.contains(0)) || (even.allSatisfy { $0 == 0 } && !odd.contains(0))
+    }
+
     /// `line` without leading and trailing spaces and tabs.
     public static func trimmed<C: BidirectionalCollection<UInt8>>(_ line: C) -> C.SubSequence {
         let body = line.drop(while: isBlank)

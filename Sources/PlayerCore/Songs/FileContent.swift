@@ -27,6 +27,8 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     case ac3
     case m3u
     case pls
+    /// A CUE sheet: its first word is one of the sheet's commands (`REM`, `FILE`, `TITLE`…).
+    case cueSheet
     case png
     case jpeg
     case gif
@@ -72,6 +74,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         if bytes.starts(with: [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11]) { return .asf }
         if starts("#EXTM3U") || starts("\u{FEFF}#EXTM3U") { return .m3u }
         if starts("[playlist]") { return .pls }
+        if isCueSheet(bytes) { return .cueSheet }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return .png }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if starts("GIF8") { return .gif }
@@ -79,6 +82,18 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         if starts("PK\u{3}\u{4}") { return .zip }
         if bytes.starts(with: [0x7F, 0x45, 0x4C, 0x46]) { return .executable }
         return nil
+    }
+
+    /// Text whose first word (after a UTF-8 byte-order mark and blanks) is a CUE sheet's
+    /// command, in any case, followed by a blank.
+    static func isCueSheet(_ bytes: [UInt8]) -> Bool {
+        var text = bytes[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        text = text.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        let word = text.prefix { $0 != 0x20 && $0 != 0x09 }
+        guard word.count < text.count else { return false }
+        let upper = String(decoding: word.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
+        return ["REM", "FILE", "TITLE", "PERFORMER", "CATALOG", "CDTEXTFILE", "SONGWRITER"].contains(upper)
     }
 
     /// A plausible MPEG audio frame header: the sync, and no reserved version, layer, bitrate or rate.
@@ -96,7 +111,16 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf,
              .matroska, .adts, .tta, .musepack, .caf, .ac3: true
-        case .m3u, .pls, .png, .jpeg, .gif, .pdf, .zip, .executable: false
+        case .m3u, .pls, .cueSheet, .png, .jpeg, .gif, .pdf, .zip, .executable: false
+        }
+    }
+
+    /// A playlist or a CUE sheet: a list of songs, played as one when named as an input.
+    public var isList: Bool {
+        switch self {
+        case .m3u, .pls, .cueSheet: true
+        case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .wav, .aiff, .au, .ape, .wavPack, .asf,
+             .matroska, .adts, .tta, .musepack, .caf, .ac3, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
 
@@ -105,7 +129,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
     public var isKeptMedia: Bool {
         switch self {
         case .mpegAudio, .flac, .oggVorbis, .opus, .oggFlac, .ogg, .mp4, .aiff, .ape, .wavPack, .asf, .matroska, .adts,
-             .tta, .musepack, .caf, .ac3, .m3u, .pls: true
+             .tta, .musepack, .caf, .ac3, .m3u, .pls, .cueSheet: true
         case .wav, .au, .png, .jpeg, .gif, .pdf, .zip, .executable: false
         }
     }
@@ -133,6 +157,7 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         case .ac3: "AC-3 audio"
         case .m3u: "an M3U playlist"
         case .pls: "a PLS playlist"
+        case .cueSheet: "a CUE sheet"
         case .png: "a PNG image"
         case .jpeg: "a JPEG image"
         case .gif: "a GIF image"

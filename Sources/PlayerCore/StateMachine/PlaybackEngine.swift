@@ -201,6 +201,8 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .empty: "file is empty"
         case .notAudio: "not an audio format tplayer plays (no MPEG audio or other format found in it)"
         case .otherFormat(let content) where content.isAudio: "\(content), which tplayer cannot decode"
+        case .otherFormat(let content) where content.isList:
+            "\(content), not a song: play it as a list (name it as an input, or LOADLIST it with -R)"
         case .otherFormat(let content): "not an audio format tplayer plays (it looks like \(content))"
         case .decoderMissing(let library): "its decoder, \(library), cannot be loaded; install it"
         case .damaged(let reason): "cannot decode it: \(reason)"
