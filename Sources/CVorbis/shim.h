@@ -29,6 +29,7 @@ typedef struct tp_vorbis {
     vorbis_info *(*info)(OggVorbis_File *, int);
     vorbis_comment *(*comment)(OggVorbis_File *, int);
     long (*seekable)(OggVorbis_File *);
+    long (*streams)(OggVorbis_File *);
 } tp_vorbis;
 
 /// Loads libvorbisfile and fills `api`; 0 on success, -1 when it or a function is missing.
@@ -45,6 +46,7 @@ static inline int tp_vorbis_load(tp_vorbis *api) {
     TP_VORBIS_LOAD(info, ov_info);
     TP_VORBIS_LOAD(comment, ov_comment);
     TP_VORBIS_LOAD(seekable, ov_seekable);
+    TP_VORBIS_LOAD(streams, ov_streams);
 #undef TP_VORBIS_LOAD
     return 0;
 }

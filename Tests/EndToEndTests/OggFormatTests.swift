@@ -91,4 +91,43 @@ struct OggFormatTests {
         let line = result.stderrLines.first { $0.contains("damaged.\(format)") } ?? ""
         #expect(line.hasPrefix("\(damaged): damaged from 0:0") && line.hasSuffix(", skipped"), "\(line)")
     }
+
+    /// A chained Ogg Vorbis stream whose links change channels (`cat mono.ogg stereo.ogg`):
+    /// every link plays, the second converted to the first's format as a song after it would
+    /// be (vorbisfile, opened seekable, was left in the last link: the first was decoded with
+    /// its setup, 2 s of 4 were written, and nothing was said); links at other rates are
+    /// counted at the first's rate (`--check`'s length).
+    @Test func everyLinkOfAChainedStreamPlays() throws {
+        let folder = try Harness.temporaryFolder()
+        var links: [String] = []
+        for (name, rate, channels, tone) in [("mono", 44100, 1, 300), ("stereo", 44100, 2, 600), ("low", 22050, 2, 900)] {
+            let wav = folder.appendingPathComponent("\(name).wav").path
+            try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav, "synth", "2", "sine", "\(tone)", "gain", "-6"])
+            let song = folder.appendingPathComponent("\(name).ogg").path
+            try FormatTests.encode(wav, to: song, format: "ogg")
+            links.append(song)
+        }
+        let chain = folder.appendingPathComponent("chain.ogg").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: links[0])) + Data(contentsOf: URL(fileURLWithPath: links[1])))
+            .write(to: URL(fileURLWithPath: chain))
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "-w", out, chain)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let ours = Self.samples(try Harness.pcm(ofWAV: out))
+        let mono = Self.samples(try Self.reference(links[0], in: folder))
+        let stereo = Self.samples(try Self.reference(links[1], in: folder))
+        let mixed: [Int16] = stride(from: 0, to: stereo.count - 1, by: 2).map { (index: Int) -> Int16 in
+            let sum: Int = Int(stereo[index]) + Int(stereo[index + 1])
+            return Int16(sum / 2)
+        }
+        #expect(ours.count == mono.count + mixed.count, "\(ours.count) samples of \(mono.count + mixed.count)")
+        #expect(ours == mono + mixed, "the mono link as oggdec decodes it, then the stereo one mixed to mono")
+        // Links at 44.1 and 22.05 kHz: 4 s, not 3 (samples of both counted at the first's rate).
+        let mixedRates = folder.appendingPathComponent("rates.ogg").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: links[1])) + Data(contentsOf: URL(fileURLWithPath: links[2])))
+            .write(to: URL(fileURLWithPath: mixedRates))
+        let check = try Harness.tplayer("--check", chain, mixedRates)
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout == "2 songs decoded (0:08): none damaged\n")
+    }
 }

@@ -233,7 +233,7 @@ public enum DurationParser {
 
 extension Int64 {
     /// The sum, held at the bound it would pass.
-    func addingSaturated(_ other: Int64) -> Int64 {
+    public func addingSaturated(_ other: Int64) -> Int64 {
         AudioTime.saturating(addingReportingOverflow(other), sign: other)
     }
 

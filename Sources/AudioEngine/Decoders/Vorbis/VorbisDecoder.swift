@@ -57,13 +57,20 @@ final class VorbisDecoder: FormatDecoder {
         guard status == 0 else { throw .damaged("libvorbisfile cannot open it (\(Self.describe(Int(status))))") }
         isOpen = true
         self.file = file
+        let seekable = api.seekable?(handle) != 0
+        // Opened seekable, vorbisfile has looked at every link of a chained stream and is left
+        // in the last: reading on decoded the first link with the last one's setup (mono read as
+        // stereo, and the end there). Back at the start, it reads every link in its own format.
+        if seekable, api.pcm_seek?(handle, 0) != 0 {
+            close()
+            throw .damaged("libvorbisfile cannot go back to its start")
+        }
         guard let info = api.info?(handle, -1)?.pointee, (1...8).contains(info.channels), (1...768_000).contains(info.rate) else {
             close()
             throw .damaged("its Vorbis header is impossible")
         }
         let format = PCMFormat(rate: info.rate, channels: Int(info.channels))
-        let length = api.seekable?(handle) != 0 ? api.pcm_total?(handle, -1) ?? -1 : -1
-        total = length >= 0 ? length : nil
+        total = seekable ? length(atRate: format.rate) : nil
         ended = false
         watch.format = format
         watch.restart(at: 0)
@@ -75,6 +82,20 @@ final class VorbisDecoder: FormatDecoder {
         }
         song.codec = "Ogg Vorbis"
         return OpenedSong(info: song, format: format)
+    }
+
+    /// The stream's length in frames at `rate` (the first link's): each link's samples counted
+    /// at its own rate (vorbisfile's total adds samples of links at different rates as if they
+    /// were one); `nil` when it cannot say.
+    private func length(atRate rate: Int) -> Int64? {
+        let links = api.streams?(handle) ?? 0
+        var frames: Int64 = 0
+        for link in 0..<Int32(clamping: links) {
+            guard let samples = api.pcm_total?(handle, link), samples >= 0,
+                  let linkRate = api.info?(handle, link)?.pointee.rate, linkRate > 0 else { return nil }
+            frames = frames.addingSaturated(samples.scaled(by: Int64(rate), over: Int64(linkRate)))
+        }
+        return links > 0 ? frames : nil
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
