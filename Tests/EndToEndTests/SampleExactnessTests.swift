@@ -92,4 +92,28 @@ import Testing
         _ = Harness.samePCM(ours.prefix(first.count), first)
         _ = Harness.samePCM(ours.suffix(last.count), last)
     }
+
+    /// A junk frame in another format at a song's end (an MPEG 2.5 Layer I frame at 11,025 Hz
+    /// after a 44.1 kHz mono song, as taglib's garbage.mp3 has): the song is written whole, as
+    /// mpg123 decodes it, and the frame after it converted to the file's rate (its last frame
+    /// was dropped as junk: libmpg123 reported the junk's position for the read that held it,
+    /// and every frame's length was counted 4 bytes long).
+    @Test func aFrameInAnotherFormatAtTheEndIsConvertedAndTheSongKeptWhole() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("mono.wav").path
+        let clean = folder.appendingPathComponent("clean.mp3").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "1", "-b", "16", wav, "synth", "1", "sine", "440", "gain", "-6"])
+        try Harness.run("/usr/bin/lame", ["--quiet", "-m", "m", wav, clean])
+        // MPEG 2.5 Layer I, 32 kbit/s, 11,025 Hz, mono: 136 bytes, 384 samples.
+        let junk: [UInt8] = [0xFF, 0xE7, 0x10, 0xC0] + (0..<132).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let garbage = folder.appendingPathComponent("garbage.mp3").path
+        try Data(try Data(contentsOf: URL(fileURLWithPath: clean)) + junk).write(to: URL(fileURLWithPath: garbage))
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "-w", out, garbage)
+        #expect(result.status == 0, "\(result.stderr)")
+        let ours = try Harness.pcm(ofWAV: out)
+        let song = try Harness.referenceDecode([clean], in: folder)
+        #expect(ours.prefix(song.count) == song, "the song as mpg123 decodes it")
+        #expect(ours.count - song.count == 1536 * 2, "the 384 samples at 11,025 Hz as 1,536 at 44.1 kHz")
+    }
 }

@@ -16,7 +16,8 @@ final class Mpg123Decoder {
     /// Each song opened is decoded to the format it starts in, to its end (`FormatRule.first`).
     private var keepsFirstFormat = false
     /// Damage skipped in the song open now, and junk frames after it (`SkipWatch`).
-    private var skips = SkipWatch(native: PCMFormat(rate: 44100, channels: 2), output: PCMFormat(rate: 44100, channels: 2), bytesPerSecond: 0)
+    private var skips = SkipWatch(native: PCMFormat(rate: 44100, channels: 2), output: PCMFormat(rate: 44100, channels: 2),
+                                  bytesPerSecond: 0, wholeFrames: { _, _ in false })
     /// MPEG samples per frame in the song open now: a read decodes about one frame's worth.
     private var samplesPerFrame = 1152
     /// The end of the song (or an error) read together with its last bytes: said next.
@@ -141,7 +142,8 @@ final class Mpg123Decoder {
                 openedPath = path
                 let native = Mpg123StreamInfo.frame(handle)?.native ?? format
                 skips = SkipWatch(native: native, output: format,
-                                  bytesPerSecond: Double(stream?.averageBitrate ?? stream?.bitrate ?? 0) * 125)
+                                  bytesPerSecond: Double(stream?.averageBitrate ?? stream?.bitrate ?? 0) * 125,
+                                  wholeFrames: { [opened] from, to in Self.wholeFrames(in: opened, from: from, to: to, native: native) })
                 samplesPerFrame = stream?.samplesPerFrame ?? 1152
                 _ = state(MPG123_FRESH_DECODER)  // set by the opening itself
                 return OpenedSong(info: info, format: format)
@@ -152,6 +154,19 @@ final class Mpg123Decoder {
         case .done, .generic: throw .notAudio
         case let error: throw .damaged(error.description)
         }
+    }
+
+    /// Whether `file` holds, from `from` to `to`, whole frames of `native`'s format one after
+    /// another (a few: more than that in one read is not what libmpg123 does).
+    private static func wholeFrames(in file: OpenFile, from: Int64, to: Int64, native: PCMFormat) -> Bool {
+        var position = from
+        for _ in 0..<4 {
+            guard let header = MPEGFrameHeader(file.read(4, at: position)), header.native == native else { return false }
+            position += Int64(header.length)
+            if position == to { return true }
+            if position > to { return false }
+        }
+        return false
     }
 
     func close() {

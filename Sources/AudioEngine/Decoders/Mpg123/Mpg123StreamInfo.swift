@@ -38,7 +38,9 @@ enum Mpg123StreamInfo {
         guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
         let position = Int64(tp_mpg123_framepos(handle))
         guard position >= 0 else { return nil }
-        return SkipWatch.Frame(position: position, size: Int64(frame.framesize) + 4,
+        // libmpg123's frame size holds the header already (it was counted twice: every frame
+        // seemed to end 4 bytes past where the next one starts).
+        return SkipWatch.Frame(position: position, size: Int64(frame.framesize),
                                native: PCMFormat(rate: frame.rate, channels: frame.mode == MPG123_M_MONO.rawValue ? 1 : 2))
     }
 

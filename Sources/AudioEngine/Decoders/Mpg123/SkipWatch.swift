@@ -48,11 +48,17 @@ struct SkipWatch {
     private var skipFrom: Int64?
     private var junkFrames = 0
 
-    init(native: PCMFormat, output: PCMFormat, bytesPerSecond: Double) {
+    /// Whether the bytes from one place to another in the file are whole frames of the song's
+    /// own format, one after another: frames libmpg123 decoded within one read, before the one it
+    /// reports (its reads do not end where frames do), not damage.
+    private let wholeFrames: (_ from: Int64, _ to: Int64) -> Bool
+
+    init(native: PCMFormat, output: PCMFormat, bytesPerSecond: Double, wholeFrames: @escaping (Int64, Int64) -> Bool) {
         self.native = native
         told = output
         writing = output
         self.bytesPerSecond = bytesPerSecond
+        self.wholeFrames = wholeFrames
     }
 
     /// After a seek: the next frame starts a new chain.
@@ -65,7 +71,7 @@ struct SkipWatch {
     /// A read gave `bytes`, after which libmpg123 stands at `frame`; `fresh` when it set its
     /// decoder up afresh for that frame; `newFormat` when it says its output changes to that.
     mutating func step(frame: Frame, fresh: Bool, newFormat: PCMFormat?, bytes: Int) -> Verdict {
-        let skipped = fresh && lastEnd.map { frame.position > $0 } == true
+        let skipped = fresh && lastEnd.map { frame.position > $0 && !wholeFrames($0, frame.position) } == true
         let skipStart = lastEnd
         lastEnd = frame.position + frame.size
         if let newFormat { writing = newFormat }
