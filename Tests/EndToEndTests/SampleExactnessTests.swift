@@ -116,4 +116,28 @@ import Testing
         #expect(ours.prefix(song.count) == song, "the song as mpg123 decodes it")
         #expect(ours.count - song.count == 1536 * 2, "the 384 samples at 11,025 Hz as 1,536 at 44.1 kHz")
     }
+
+    /// A file keeps its first song's format, whatever it is: the songs after a first one at
+    /// 1 kHz, 96 kHz or in six channels are converted to it (libmpg123 refuses such a format, and
+    /// its refusal failed every later song, of every format: "A generic mpg123 error").
+    @Test(arguments: [(1000, 1), (96000, 2), (48000, 6)])
+    func theSongsAfterAFirstInAnyFormatAreConvertedToIt(rate: Int, channels: Int) throws {
+        let folder = try Harness.temporaryFolder()
+        let first = folder.appendingPathComponent("first.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", first, "synth", "1", "sine", "100", "gain", "-6"])
+        let tone = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", tone, "synth", "1", "sine", "440", "gain", "-6"])
+        let flac = folder.appendingPathComponent("tone.flac").path, ogg = folder.appendingPathComponent("tone.ogg").path
+        try FormatTests.encode(tone, to: flac, format: "flac")
+        try FormatTests.encode(tone, to: ogg, format: "ogg")
+        let mp3 = try Harness.makeSong(seconds: 1, in: folder, name: "tone.mp3")
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "-w", out, first, mp3, flac, ogg)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
+        #expect(Harness.littleEndian32(bytes, 24) == UInt32(rate) && bytes[bytes.startIndex + 22] == UInt8(channels))
+        let frames = try Harness.pcm(ofWAV: out).count / (2 * channels)
+        // Four songs of a second each (the MP3 a little longer: its encoder's delay as mpg123 keeps it).
+        #expect(abs(frames - 4 * rate) <= rate / 20, "\(frames) frames at \(rate) Hz")
+    }
 }

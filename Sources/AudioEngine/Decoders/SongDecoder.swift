@@ -15,6 +15,10 @@ final class SongDecoder: AudioDecoder {
     /// The decoder of the song open now, when it is not MPEG audio.
     private var active: FormatDecoder?
     private var converter: PCMConverter?
+    /// Converts the MPEG song open now to the format a file keeps, where libmpg123 cannot
+    /// itself (96 kHz, 1 kHz, 6 channels): libmpg123 decodes it in its own format, at the
+    /// volume asked (it scales), and this converts.
+    private var mpegConverter: PCMConverter?
     private var file: OpenFile?
     private var openedSize: Int64 = 0
     private var rule: FormatRule = .any
@@ -94,6 +98,11 @@ final class SongDecoder: AudioDecoder {
                 }
                 mpeg.setVolume(volume * songFactor)
                 song.info.totalFrames = Self.sane(length: song.info.totalFrames)
+                if case .exactly(let target) = rule, !mpeg.convertsItself, song.format != target {
+                    mpegConverter = PCMConverter(from: song.format, to: target, keepsFormat: true, volume: 1)
+                    Self.convert(&song.info, from: song.format, to: target)
+                    song.format = target
+                }
                 return song
             } catch .notAudio where content == nil {
                 // Nothing known by its first bytes, and no MPEG audio: FFmpeg may know it (AC-3,
@@ -137,11 +146,7 @@ final class SongDecoder: AudioDecoder {
         }
         converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, volume: volume * songFactor)
         info.totalFrames = Self.sane(length: info.totalFrames)
-        info.sampleRate = output.rate
-        info.channels = output.channels
-        if output.rate != song.format.rate {
-            info.totalFrames = info.totalFrames.map { $0.scaled(by: Int64(output.rate), over: Int64(song.format.rate)) }
-        }
+        Self.convert(&info, from: song.format, to: output)
         return OpenedSong(info: info, format: output)
     }
 
@@ -149,6 +154,15 @@ final class SongDecoder: AudioDecoder {
     /// length past it, or below 0 (FFmpeg's rescaling overflows to INT64_MIN), is a header's
     /// nonsense: the length is unknown.
     static let longestLength: Int64 = 1 << 42
+
+    /// `info` of a song in `format` as given out in `output`: its rate, channels and length.
+    private static func convert(_ info: inout SongInfo, from format: PCMFormat, to output: PCMFormat) {
+        info.sampleRate = output.rate
+        info.channels = output.channels
+        if output.rate != format.rate {
+            info.totalFrames = info.totalFrames.map { $0.scaled(by: Int64(output.rate), over: Int64(format.rate)) }
+        }
+    }
 
     static func sane(length: Int64?) -> Int64? {
         length.flatMap { (0...longestLength).contains($0) ? $0 : nil }
@@ -160,6 +174,7 @@ final class SongDecoder: AudioDecoder {
         active?.close()
         active = nil
         converter = nil
+        mpegConverter = nil
         file = nil
     }
 
@@ -185,6 +200,13 @@ final class SongDecoder: AudioDecoder {
     /// Reads on in the file, whatever track it holds.
     private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
         guard let active, let converter else {
+            if let mpegConverter {
+                do {
+                    return try mpegConverter.read(into: buffer, capacity: capacity, from: mpeg)
+                } catch {
+                    return .damaged(bytes: 0, reason: error.description)
+                }
+            }
             let result = mpeg.read(into: buffer, capacity: capacity)
             if case .newFormat(let next) = result { format = next }
             return result
@@ -213,7 +235,9 @@ final class SongDecoder: AudioDecoder {
 
     /// Moves in the file, whatever track it holds.
     private func seekFile(toFrame frame: Int64) -> Int64? {
-        guard let active, let converter else { return mpeg.seek(toFrame: frame) }
+        guard let active, let converter else {
+            return mpegConverter.map { $0.seek(toFrame: frame, in: mpeg) } ?? mpeg.seek(toFrame: frame)
+        }
         return converter.seek(toFrame: frame, in: active)
     }
 

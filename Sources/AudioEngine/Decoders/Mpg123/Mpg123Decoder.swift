@@ -75,10 +75,30 @@ final class Mpg123Decoder {
     func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
         keepsFirstFormat = rule == .first
         do throws(Mpg123Error) {
-            if case .exactly(let format) = rule { try imposeFormat(format) } else { try allowAnyFormat() }
+            if case .exactly(let format) = rule, Self.canConvert(to: format) {
+                try imposeFormat(format)
+                convertsItself = true
+            } else {
+                try allowAnyFormat()
+                convertsItself = false
+            }
         } catch {
             throw .damaged(error.description)
         }
+    }
+
+    /// Whether the format imposed (`restrictFormat(.exactly)`) is the one the songs opened
+    /// since are decoded to; otherwise they come in their own, for the caller to convert.
+    private(set) var convertsItself = false
+
+    /// Whether libmpg123 converts songs to `format` itself: one of its own rates (every MPEG
+    /// rate; 96 kHz or 1 kHz it refuses) and mono or stereo. The rest the caller converts.
+    static func canConvert(to format: PCMFormat) -> Bool {
+        var rates: UnsafePointer<Int>?
+        var count = 0
+        mpg123_rates(&rates, &count)
+        guard let rates, format.channels <= 2 else { return false }
+        return UnsafeBufferPointer(start: rates, count: count).contains(format.rate)
     }
 
     /// Lets the next song decode at its own rate and channel count.
@@ -384,5 +404,13 @@ final class Mpg123Decoder {
 
     private func check(_ code: Int32) throws(Mpg123Error) {
         guard code == MPG123_OK.rawValue else { throw Mpg123Error(code: code) }
+    }
+}
+
+/// libmpg123 as one format's decoder, for `PCMConverter` to read through when a file keeps a
+/// format libmpg123 cannot convert to itself (`convertsItself`).
+extension Mpg123Decoder: FormatDecoder {
+    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+        try open(file, size: size, path: path)
     }
 }
