@@ -99,8 +99,10 @@ public enum FileSystem {
         while let entry = readdir(directory) {
             if items.count % 256 == 255 {
                 if isCancelled() { return .failure(.canceled) }
-                // A folder too large for the memory `ulimit -v` leaves: said, not a crash.
-                if items.count % 4096 == 4095, MemoryLimit.isNearlyExhausted { return .failure(.noMemory) }
+                // A folder too large for the memory `ulimit -v` leaves: said, not a crash (asked
+                // every 1,024 names: a listing grows by doubling, and the first doubling past
+                // what is left would end the process).
+                if items.count % 1024 == 255, MemoryLimit.isNearlyExhausted { return .failure(.noMemory) }
             }
             let name = Path(bytes: entryName(entry))
             if name.bytes.first == UInt8(ascii: "."), !includingHidden || name == "." || name == ".." { continue }

@@ -21,7 +21,7 @@ import PlayerCore
 ///
 /// Songs named directly are not checked here: loading them reports what is wrong.
 public struct InputExpander: Sendable {
-    public private(set) var entries: [Entry] = []
+    public private(set) var entries = EntryList()
     public internal(set) var problems: [Diagnostic] = []
     /// Every playlist and CUE sheet read: `-w` must never write over one.
     public internal(set) var playlists: [Path] = []

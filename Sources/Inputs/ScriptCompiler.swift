@@ -76,10 +76,12 @@ public struct ScriptCompiler {
     }
 
     /// Every song the script's lines name.
-    public var entries: [Entry] {
-        lines.flatMap { line -> [Entry] in
-            if case .add(let entries, _) = line.command { entries } else { [] }
+    public var entries: EntryList {
+        var all = EntryList()
+        for line in lines {
+            if case .add(let entries, _) = line.command { all.append(contentsOf: entries) }
         }
+        return all
     }
 
     /// A bare line is taken as a path when it has a slash or a file extension.
@@ -101,7 +103,7 @@ public struct ScriptCompiler {
     /// The songs `location` names; a missing file is a problem at `place`. What is wrong there
     /// (a folder with no audio, a playlist that cannot be read) is the script's problem; what is
     /// wrong further in, inside a playlist, is the playlist's.
-    private mutating func resolve(_ location: Path, folder: Path, place: SourceLocation) -> [Entry] {
+    private mutating func resolve(_ location: Path, folder: Path, place: SourceLocation) -> EntryList {
         var expander = InputExpander(checksEntries: true, files: files)
         let path = Self.resolved(location, folder: folder)
         if case .failure(let error) = files.status(of: path) {

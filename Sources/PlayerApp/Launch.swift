@@ -8,7 +8,7 @@ import PlayerCore
 /// known to destroy nothing. Nothing is created or changed here.
 public struct Launch {
     /// The songs the inputs name, in order.
-    public let entries: [Entry]
+    public let entries: EntryList
     /// What expanding the inputs and the script's playlists found wrong; said at the start, and
     /// the exit status counts it.
     public let problems: [Diagnostic]

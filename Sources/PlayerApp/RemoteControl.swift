@@ -24,7 +24,7 @@ public final class RemoteControl {
     private let send: (String) -> Bool
     /// Reads a playlist for `LOADLIST` (saying its problems itself) and hands its entries to
     /// the second argument: at once, or later from the main loop.
-    private let readList: (Path, @escaping ([Entry]) -> Void) -> Void
+    private let readList: (Path, @escaping (EntryList) -> Void) -> Void
     /// Each command line, for `--trace`.
     public var onLine: ((String) -> Void)?
     /// Set when the front-end is gone (its end of stdout closed) or sent `QUIT`.
@@ -64,7 +64,7 @@ public final class RemoteControl {
     private let now: () -> ContinuousClock.Instant
 
     public init(controls: Controls, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
-                readList: @escaping (Path, @escaping ([Entry]) -> Void) -> Void,
+                readList: @escaping (Path, @escaping (EntryList) -> Void) -> Void,
                 now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.controls = controls
         self.now = now
@@ -315,7 +315,7 @@ public final class RemoteControl {
         answeredAtOnce = false
     }
 
-    private func listRead(_ entries: [Entry], entry: Int) {
+    private func listRead(_ entries: EntryList, entry: Int) {
         reply("I {")
         for (number, item) in entries.enumerated() {
             reply("I LISTENTRY \(number + 1): \(RemoteReplies.line(item.written ?? "\(item.path)"))")

@@ -2,7 +2,7 @@ import PlayerCore
 
 /// The list as the session has it at one moment: what the list view shows.
 public struct ListSnapshot {
-    public var entries: [Entry]
+    public var entries: EntryList
     /// The entry playing, paused or loading.
     public var current: Int?
     /// The entries that could not be played, and why.
@@ -13,7 +13,7 @@ public struct ListSnapshot {
     /// Changes whenever the entries do (an edit, a load): what the search's folded text is kept by.
     public var edits: Int
 
-    public init(entries: [Entry] = [], current: Int? = nil, failures: [Int: String] = [:],
+    public init(entries: EntryList = [], current: Int? = nil, failures: [Int: String] = [:],
                 known: [SongSource: SongFacts] = [:], edits: Int = 0) {
         self.entries = entries
         self.current = current

@@ -125,10 +125,10 @@ struct PlayerRun {
                     guard let checker, case .failure(let failure) = checker.info(source) else { return nil }
                     return failure
                 }, isCancelled: { cancel.isSet })
-                return (expanded.problems.map(\.brief) + probed.refused, probed.entries)
-            }, then: { (problems: [String], entries: [Entry]) in
+                return (expanded.problems.map(\.brief) + probed.refused, ListHandoff(probed.entries))
+            }, then: { (problems: [String], entries: ListHandoff) in
                 problems.forEach { say("tplayer: " + $0) }
-                done(entries, problems)
+                done(entries.take(), problems)
             })
         }
         session.saveList = { typed, entries in

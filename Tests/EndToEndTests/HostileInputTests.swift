@@ -192,6 +192,42 @@ import Testing
         }
     }
 
+    /// A long list costs its paths' bytes and a few words an entry, whatever door it comes by:
+    /// the command line, `-R`'s LOADLIST and MPRIS's OpenUri. 200,000 entries (of 1,000 songs)
+    /// took 83 MB, 86 MB and more (a million: 283 MB and 510 MB), each entry about 300 bytes
+    /// and a loaded list held twice while it went in; now under 56 MB in a debug build.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil,
+                   "a sanitizer's shadow memory is not tplayer's: memory is measured on plain builds"))
+    func aLongListCostsItsPathsThroughEveryDoor() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 1, in: folder, name: "song.mp3")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("songs"), withIntermediateDirectories: true)
+        for index in 0..<1_000 { link(song, folder.appendingPathComponent("songs/song-number-\(index).mp3").path) }
+        let lines = (0..<200_000).map { "\(folder.path)/songs/song-number-\($0 % 1_000).mp3\n" }.joined()
+        let list = folder.appendingPathComponent("list.m3u").path
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: list))
+        let limit = 56 << 10
+        // Ended by SIGTERM once it plays; GNU time counts the player, reaped by timeout.
+        let command = try Harness.run("/bin/sh", ["-c", "/usr/bin/time -f '%M' timeout -s TERM 4 '\(Harness.binary)' -q -o null '\(list)'"])
+        let played = Int(command.stderrLines.last ?? "") ?? 0
+        #expect(played > 0 && played < limit, "command line: \(played) KB \(command.stderr.suffix(300))")
+        let remote = try Harness.run("/bin/sh", ["-c", "(printf 'SILENCE\\nLOADLIST 1 \(list)\\n'; sleep 4; echo Q) "
+            + "| /usr/bin/time -f '%M' '\(Harness.binary)' -R -o null > /dev/null"])
+        let loaded = Int(remote.stderrLines.last ?? "") ?? 0
+        #expect(loaded > 0 && loaded < limit, "LOADLIST: \(loaded) KB")
+        let script = """
+            '\(Harness.binary)' -o null '\(song)' '\(song)' > /dev/null 2>&1 < /dev/null & pid=$!
+            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -q tplayer && break; sleep 0.1; done
+            dbus-send --print-reply --dest=org.mpris.MediaPlayer2.tplayer /org/mpris/MediaPlayer2 \\
+              org.mpris.MediaPlayer2.Player.OpenUri string:file://\(list) > /dev/null 2>&1
+            grep VmHWM /proc/$pid/status | tr -dc 0-9; echo
+            kill $pid
+            """
+        let opened = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let peak = Int(opened.stdout.split(separator: "\n").last ?? "") ?? 0
+        #expect(peak > 0 && peak < limit, "OpenUri: \(peak) KB \(opened.stderr)")
+    }
+
     @Test func aScriptThatIsANamedPipeIsRefusedBeforeAnythingPlays() throws {
         let folder = try Harness.temporaryFolder()
         mkfifo(folder.appendingPathComponent("pipe.tps").path, 0o644)

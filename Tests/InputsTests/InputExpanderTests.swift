@@ -22,7 +22,7 @@ private func folder(_ files: [String: String]) throws -> String {
     return root
 }
 
-private func names(_ entries: [Entry], under root: String) -> [String] {
+private func names(_ entries: some Sequence<Entry>, under root: String) -> [String] {
     entries.map { String("\($0.path)".dropFirst(root.count + 1)) }
 }
 

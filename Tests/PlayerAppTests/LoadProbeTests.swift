@@ -8,7 +8,7 @@ struct LoadProbeTests {
 
     @Test func aLoadStartsAtItsFirstSongThatOpensAndSaysTheOnesBefore() {
         let entries = [Entry(path: "/m/a.flac"), Entry(path: "/m/gone.mp3"), Entry(path: "/m/b.mp3"), Entry(path: "/m/gone.mp3")]
-        let probed = LoadProbe.playable(entries, opens: opens)
+        let probed = LoadProbe.playable(EntryList(entries), opens: opens)
         #expect(probed.entries.map(\.path) == ["/m/b.mp3", "/m/gone.mp3"], "only the start is opened: later songs are skipped as they come")
         #expect(probed.refused == ["/m/a.flac: FLAC audio, which tplayer cannot decode", "/m/gone.mp3: no such file"])
     }

@@ -116,7 +116,7 @@ struct PlayerTests {
                         log: @escaping (String) -> Void = { _ in })
         -> Player
     {
-        let session = Session(engine: engine, entries: entries.map { Entry(path: $0) },
+        let session = Session(engine: engine, entries: EntryList(entries.map { Entry(path: $0) }),
                               policy: Session.Policy(keepsOpen: keepsOpen))
         let runner = script.map { commands in
             ScriptRunner(lines: commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) },

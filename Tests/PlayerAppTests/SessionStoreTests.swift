@@ -6,7 +6,7 @@ import PlayerCore
 
 struct SessionStoreTests {
     private func saved(current: Int?) -> SavedSession {
-        SavedSession(entries: ["/m/a.mp3", "/m/b.mp3", "/m/c.mp3"].map { Entry(path: Path($0)) }, current: current,
+        SavedSession(entries: EntryList(["/m/a.mp3", "/m/b.mp3", "/m/c.mp3"].map { Entry(path: Path($0)) }), current: current,
                      position: .seconds(42), volume: 70, muted: false, repeats: true, shuffles: false)
     }
 

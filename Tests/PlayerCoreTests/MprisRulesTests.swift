@@ -3,7 +3,7 @@ import Testing
 
 /// A session over the fake engine with `names`, its first song playing.
 private func playing(_ names: [Path], repeats: Bool = false) -> Session {
-    let session = Session(engine: FakeEngine(), entries: names.map { Entry(path: $0) },
+    let session = Session(engine: FakeEngine(), entries: EntryList(names.map { Entry(path: $0) }),
                           policy: Session.Policy(keepsOpen: true))
     session.perform(.setRepeat(repeats))
     session.start()

@@ -78,7 +78,7 @@ private func seconds(_ text: String) -> AudioTime { (try? DurationParser.parse(S
 
 struct ScriptRunnerTests {
     @Test func waitsGrantExactlyTheirAudioTimeAndResumeWhenItIsPlayed() {
-        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("1s")), .perform(.stop), .perform(.seek(.to(.zero))), .perform(.play), .wait(seconds("0.5s")), .perform(.quit)])
+        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .wait(seconds("1s")), .perform(.stop), .perform(.seek(.to(.zero))), .perform(.play), .wait(seconds("0.5s")), .perform(.quit)])
         runner.start()
         runner.settle()
         // The song opens on the playback thread: the wait's grant is in before it plays.
@@ -93,7 +93,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func aStaleBudgetReportDoesNotEndTheWait() {
-        let (runner, _, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("1s")), .perform(.stop)])
+        let (runner, _, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .wait(seconds("1s")), .perform(.stop)])
         runner.start()
         runner.settle()
         runner.handle(.budgetSpent(id: engine.grantID - 1))
@@ -102,7 +102,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func aWaitGoesOnIntoTheNextSong() {
-        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("20s")), .perform(.quit)])
+        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .wait(seconds("20s")), .perform(.quit)])
         runner.start()
         runner.settle()
         runner.handle(.ended(token: session.token))
@@ -153,7 +153,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func waitEndTakesBackTheGrantBeforeTheNextSongStarts() {
-        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .waitEnd, .wait(seconds("1s"))])
+        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .waitEnd, .wait(seconds("1s"))])
         runner.start()
         runner.settle()
         #expect(engine.budget! > seconds("1h"))
@@ -164,7 +164,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func aKeyTakesOverAndFreesPlayback() {
-        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play), .wait(seconds("30s")), .perform(.quit)])
+        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .wait(seconds("30s")), .perform(.quit)])
         var reports: [String] = []
         runner.report = { reports.append($0) }
         runner.start()
@@ -178,7 +178,7 @@ struct ScriptRunnerTests {
     }
 
     @Test func whenTheScriptRunsOutASongPlayingPlaysOn() {
-        let (runner, session, engine) = runner([.add(songs, playNow: false), .perform(.play)])
+        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play)])
         runner.start()
         runner.settle()
         #expect(runner.isDone)

@@ -4,7 +4,7 @@ import Testing
 private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"],
                      policy: Session.Policy = Session.Policy()) -> (Session, FakeEngine, Reports) {
     let engine = FakeEngine(goodPaths: good)
-    let session = Session(engine: engine, entries: inputs.map { Entry(path: Path($0)) }, policy: policy)
+    let session = Session(engine: engine, entries: EntryList(inputs.map { Entry(path: Path($0)) }), policy: policy)
     let reports = Reports()
     session.report = { reports.lines.append($0) }
     return (session, engine, reports)
@@ -18,7 +18,7 @@ struct SessionTests {
     @Test func onlyTheNewestLoadPlaysWhenItsSongsArrive() {
         let (session, _, _) = session(["a.mp3"])
         var waiting: [Path: ([Entry]) -> Void] = [:]
-        session.expand = { path, done in waiting[path] = { done($0, []) } }
+        session.expand = { path, done in waiting[path] = { done(EntryList($0), []) } }
         session.start()
         session.settle()
         session.perform(.load("first"))
@@ -40,7 +40,7 @@ struct SessionTests {
     /// by quitting.
     @Test func aLoadIsAnsweredOnceItsSongsAreKnown() {
         let (session, _, _) = session(["a.mp3"])
-        var waiting: [Path: ([Entry], [String]) -> Void] = [:]
+        var waiting: [Path: (EntryList, [String]) -> Void] = [:]
         session.expand = { path, done in waiting[path] = done }
         session.start()
         session.settle()
@@ -297,7 +297,7 @@ struct SessionTests {
     @Test func shufflePlaysEachEntryOnce() {
         let engine = FakeEngine(goodPaths: Set((0..<20).map { Path("\($0).mp3") }))
         let queue = PlayQueue(shuffle: true, seed: 3)
-        let session = Session(engine: engine, entries: (0..<20).map { Entry(path: Path("\($0).mp3")) }, queue: queue)
+        let session = Session(engine: engine, entries: EntryList((0..<20).map { Entry(path: Path("\($0).mp3")) }), queue: queue)
         session.start()
         session.settle()
         var played = [session.state.song!.path]

@@ -6,7 +6,7 @@ import Testing
 /// and rows that fit the width whatever the titles hold.
 struct ListViewTests {
     static func list(_ names: [String], current: Int? = nil, failures: [Int: String] = [:]) -> ListSnapshot {
-        ListSnapshot(entries: names.map { Entry(path: Path("/music/\($0).mp3")) }, current: current, failures: failures)
+        ListSnapshot(entries: EntryList(names.map { Entry(path: Path("/music/\($0).mp3")) }), current: current, failures: failures)
     }
 
     /// Types `text` at the view, a key at a time, and draws it, as the console does once the

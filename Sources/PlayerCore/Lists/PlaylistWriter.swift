@@ -17,7 +17,7 @@ public enum PlaylistWriter {
     /// such entries are left out and returned in `leftOut`. Titles come from files and
     /// playlists: controls in them are written as spaces, so a title can never make a line of
     /// its own.
-    public static func m3u8(_ entries: [Entry], folder: Path) -> Written {
+    public static func m3u8(_ entries: some Sequence<Entry>, folder: Path) -> Written {
         var written = Written(bytes: Array("#EXTM3U\n".utf8))
         var lastRun: Path?
         for entry in entries {

@@ -5,7 +5,7 @@ public enum ScriptCommand: Equatable, Sendable, CustomStringConvertible {
     case perform(Command)
     /// Queue songs (a path may name a folder or a playlist, so it can give many); with
     /// `playNow` (`load`), play the first of them now.
-    case add([Entry], playNow: Bool)
+    case add(EntryList, playNow: Bool)
     /// Let this much audio time pass.
     case wait(AudioTime)
     /// Wait until the current song ends.

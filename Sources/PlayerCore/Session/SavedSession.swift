@@ -7,7 +7,7 @@
 /// never a half-read list); a field or an entry it cannot take is set right or left out, with
 /// a note, and the rest is kept.
 public struct SavedSession: Equatable, Sendable {
-    public var entries: [Entry]
+    public var entries: EntryList
     /// The entry playing (an index into `entries`), if any.
     public var current: Int?
     /// Where in that song (exact to the sample at any MPEG rate: flicks).
@@ -20,7 +20,7 @@ public struct SavedSession: Equatable, Sendable {
     /// list order: a shuffled list, or one with songs loaded to play next.
     public var order: [Int]?
 
-    public init(entries: [Entry], current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
+    public init(entries: EntryList, current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
                 repeats: Bool = false, shuffles: Bool = false, order: [Int]? = nil) {
         self.entries = entries
         self.current = current

@@ -14,18 +14,28 @@ extension Session {
 
     /// Puts `added` into the list at entry `at`, to play where they stand (in list order; with
     /// shuffle, at random places still to come).
-    public func insert(_ added: [Entry], at: Int) {
+    public func insert(_ added: consuming EntryList, at: Int) {
         guard !added.isEmpty, (0...entries.count).contains(at) else { return }
         defer { cueNext() }
         _ = place(added, at: at, playNext: false)
     }
 
     /// Puts `added` into the list and the queue at entry `at`, the indices held outside the
-    /// list following; returns how an index from before maps to one after.
-    private func place(_ added: [Entry], at: Int, playNext: Bool) -> (Int) -> Int {
-        entries.insert(contentsOf: added, at: at)
-        queue.insert(added.count, at: at, playNext: playNext)
-        let shift = { (entry: Int) in entry >= at ? entry + added.count : entry }
+    /// list following; returns how an index from before maps to one after. The longer of the
+    /// two lists is the one changed in place (`added` is handed over): a list of 1,000,000
+    /// loaded into a list of ten is never copied, nor ten into a million.
+    private func place(_ added: consuming EntryList, at: Int, playNext: Bool) -> (Int) -> Int {
+        let count = added.count
+        if count > entries.count {
+            var merged = added
+            merged.insert(contentsOf: entries[..<at], at: 0)
+            merged.append(contentsOf: entries[at...])
+            entries = merged
+        } else {
+            entries.insert(contentsOf: added, at: at)
+        }
+        queue.insert(count, at: at, playNext: playNext)
+        let shift = { (entry: Int) in entry >= at ? entry + count : entry }
         renumber(shift)
         return shift
     }
@@ -78,7 +88,7 @@ extension Session {
     }
 
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
-    public func append(_ added: [Entry]) {
+    public func append(_ added: consuming EntryList) {
         entries += added
         queue.append(added.count)
         cueNext()
@@ -87,7 +97,7 @@ extension Session {
     /// Adds entries and plays them now; the list goes on after them from where it was. When a
     /// person `asked` (the load prompt) and the first cannot be opened, the song that was playing
     /// goes on from where it was.
-    public func playNow(_ added: [Entry], asked: Bool = false) {
+    public func playNow(_ added: consuming EntryList, asked: Bool = false) {
         guard !added.isEmpty else { return }
         defer { cueNext() }
         var resume = asked ? resumePoint() : nil

@@ -8,7 +8,7 @@
 public final class Session {
     public private(set) var context = PlayerContext()
     public let engine: any PlaybackEngine
-    public internal(set) var entries: [Entry] {
+    public internal(set) var entries: EntryList {
         didSet { edits += 1 }
     }
     /// Counts the changes to `entries` (an edit, a load), so a view can tell its copy is old.
@@ -43,14 +43,15 @@ public final class Session {
     public var onTransition: ((PlayerContext.Step) -> Void)?
     /// Turns a path given to `load` into entries (a folder or playlist gives many), reporting
     /// problems itself, and hands them to its second argument: at once, or later from the main
-    /// loop when walking a folder takes a while (the keys are answered meanwhile). The default
-    /// takes the path as one song, at once.
-    public var expand: (Path, @escaping (_ entries: [Entry], _ problems: [String]) -> Void) -> Void = { path, done in
+    /// loop when walking a folder takes a while (the keys are answered meanwhile). The entries
+    /// are handed over, not shared (`consuming`): a long list goes into the session's as it is.
+    /// The default takes the path as one song, at once.
+    public var expand: (Path, @escaping (_ entries: consuming EntryList, _ problems: [String]) -> Void) -> Void = { path, done in
         done([Entry(path: path)], [])
     }
     /// Saves the list as a playlist at the path (checked, written off the main loop, and said
     /// by whoever does it: the session does no I/O); by default nothing is saved.
-    public var saveList: (Path, [Entry]) -> Void = { _, _ in }
+    public var saveList: (Path, EntryList) -> Void = { _, _ in }
     /// The load whose entries are awaited: a newer one supersedes it.
     private var loads = 0
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
@@ -94,7 +95,7 @@ public final class Session {
         case rewind
     }
 
-    public init(engine: any PlaybackEngine, entries: [Entry], queue: PlayQueue? = nil, policy: Policy = Policy()) {
+    public init(engine: any PlaybackEngine, entries: EntryList, queue: PlayQueue? = nil, policy: Policy = Policy()) {
         self.engine = engine
         self.entries = entries
         self.policy = policy

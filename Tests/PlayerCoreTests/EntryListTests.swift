@@ -1,0 +1,51 @@
+import Testing
+@testable import PlayerCore
+
+/// The compact list: every field of every entry comes back as it went in, through edits and
+/// the compaction that takes back what removed entries left.
+struct EntryListTests {
+    static func sample(_ index: Int) -> Entry {
+        var entry = Entry(path: Path(bytes: Array("/music/\(index)-".utf8) + [0xE9, 0x00 == 1 ? 1 : 0x41]),
+                          title: index % 3 == 0 ? nil : "Title \(index) – 日本",
+                          origin: index % 2 == 0 ? SourceLocation(file: "/lists/\(index % 4).m3u", line: index + 1) : nil)
+        if index % 5 == 0 {
+            entry.span = TrackSpan(start: Int64(index) * 75, end: index % 10 == 0 ? nil : Int64(index) * 75 + 750)
+            entry.sheetTags = SongInfo.Tags(title: "Track \(index)", artist: "Band", album: nil)
+            entry.sheet = "/music/album.cue"
+        }
+        if index % 7 == 0 { entry.written = "file:///music/\(index)" }
+        if index % 11 == 0 { entry.origin = SourceLocation(file: "/lists/x.m3u", line: index, column: 3) }
+        if index == 13 { entry.title = "" }
+        return entry
+    }
+
+    @Test func everyFieldComesBack() {
+        let entries = (0..<200).map(Self.sample)
+        let list = EntryList(entries)
+        #expect(list.count == 200)
+        #expect(Array(list) == entries)
+        for index in [0, 5, 13, 77, 199] {
+            #expect(list.path(at: index) == entries[index].path)
+            #expect(list.source(at: index) == entries[index].source)
+        }
+    }
+
+    @Test func editsKeepEveryEntryAndCompactionTakesBackWhatWasLeft() {
+        var model = (0..<3000).map(Self.sample)
+        var list = EntryList(model)
+        // Remove most, insert some, replace a few, move one: as the list view's edits do.
+        for index in stride(from: 2990, through: 0, by: -3) {
+            model.remove(at: index)
+            list.remove(at: index)
+        }
+        model.insert(contentsOf: (5000..<5010).map(Self.sample), at: 17)
+        list.insert(contentsOf: (5000..<5010).map(Self.sample), at: 17)
+        model[3] = Self.sample(9000)
+        list[3] = Self.sample(9000)
+        let moved = model.remove(at: 40)
+        model.insert(moved, at: 2)
+        list.insert(list.remove(at: 40), at: 2)
+        #expect(Array(list) == model)
+        #expect(list == EntryList(model))
+    }
+}
