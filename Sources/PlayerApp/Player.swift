@@ -6,8 +6,9 @@ import Terminal
 /// The terminal as the main loop uses it: keys in, the status line and messages out. The live
 /// one is `Terminal.TerminalSession`; tests use a fake that records what it is shown.
 public protocol PlayerScreen: AnyObject {
-    /// The commands that `bytes` typed mean (keys typed at the load prompt edit it instead).
-    func commands(from bytes: [UInt8]) -> [Command]
+    /// The commands that `bytes` typed mean (keys typed at the load prompt edit it instead);
+    /// `list` gives the list as it is now, asked for when a key opens the list view.
+    func commands(from bytes: [UInt8], list: () -> ListSnapshot) -> [Command]
     func show(_ status: StatusSnapshot)
     /// A message on its own line above the status line.
     func print(_ line: String)
@@ -185,7 +186,7 @@ public final class Player {
                     io.remote?.inputClosed()
                 case .keys(let bytes):
                     // A path typed at the prompt is read as a person means it: `~/`, quotes.
-                    let commands = (screen?.commands(from: bytes) ?? []).map { command in
+                    let commands = (screen?.commands(from: bytes, list: listSnapshot) ?? []).map { command in
                         switch command {
                         case .load(let typed): return Command.load(TypedPath.resolve("\(typed)"))
                         case .add(let typed, let at): return .add(TypedPath.resolve("\(typed)"), at: at)
@@ -268,6 +269,12 @@ public final class Player {
         }
     }
 
+    /// The list as the list view shows it (sharing the session's storage: no copy).
+    private func listSnapshot() -> ListSnapshot {
+        ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
+                     failures: session.failures, known: known, edits: session.edits)
+    }
+
     private func showStatus() {
         guard let screen else { return }
         if screen.showsList {
@@ -277,8 +284,7 @@ public final class Player {
         // Always, so that the list view opens with its cursor on the song playing; the screen
         // keeps the list itself only while the view is open (the snapshot shares the session's
         // storage, and a copy kept would make the session's next change copy it whole).
-        screen.showList(ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
-                                     failures: session.failures, known: known, edits: session.edits))
+        screen.showList(listSnapshot())
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.queue.cursor, entryCount: session.entries.count,

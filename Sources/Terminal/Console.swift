@@ -48,8 +48,6 @@ public final class Console {
     /// The list view, while it is open (on the alternate screen), and the list it shows.
     private var listView: ListView?
     private var list = ListSnapshot()
-    /// The entry playing, as the last list said (where the view opens).
-    private var current: Int?
     /// Messages that came while the list view was open: the last shows on its title line, and
     /// all are printed on the normal screen when it closes, so none is lost.
     private var heldMessages: [String] = []
@@ -85,7 +83,13 @@ public final class Console {
     /// The commands that `bytes` typed mean. Keys typed while the prompt is open edit it, and
     /// it (or the list view the keys move in) is drawn once they are all in: a paste of a long
     /// path is many keys at once.
-    public func commands(from bytes: [UInt8]) -> [Command] {
+    func commands(from bytes: [UInt8]) -> [Command] {
+        commands(from: bytes, list: { ListSnapshot() })
+    }
+
+    /// The same, with the list as it is now, for a key that opens the list view: the keys that
+    /// came with it (Tab ↓, a paste) move in the list, where they were lost on an empty one.
+    public func commands(from bytes: [UInt8], list current: () -> ListSnapshot) -> [Command] {
         var commands: [Command] = []
         var edited = false
         defer { if edited { redraw() } }
@@ -137,7 +141,11 @@ public final class Console {
             case .promptLoad:
                 openPrompt(label: "Load: ", for: .load)
             case .listView:
-                if listView != nil { closeList() } else { openList() }
+                if listView != nil {
+                    closeList()
+                } else {
+                    openList(current())
+                }
             case .help where listView != nil:
                 let (bindings, steps) = (bindings, steps)
                 overlay = { screen in
@@ -233,7 +241,6 @@ public final class Console {
     public func showList(_ list: ListSnapshot) {
         // Kept only while the view is open: a copy held meanwhile would make every change the
         // session makes to a list of 100,000 entries copy it whole.
-        current = list.current
         self.list = listView != nil ? list : ListSnapshot()
     }
 
@@ -246,8 +253,10 @@ public final class Console {
     /// Whether the list view is open (the main loop hands it the list only then).
     public var showsList: Bool { listView != nil }
 
-    private func openList() {
-        listView = ListView(cursor: current ?? 0)
+    /// Opens the list view on `snapshot`, the list as it is now, its cursor on the song playing.
+    private func openList(_ snapshot: ListSnapshot) {
+        list = snapshot
+        listView = ListView(cursor: snapshot.current ?? 0)
         screen.enterFullScreen()
         redraw()
     }

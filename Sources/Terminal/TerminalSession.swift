@@ -34,7 +34,7 @@ public final class TerminalSession {
         close()
     }
 
-    public func commands(from bytes: [UInt8]) -> [Command] { console.commands(from: bytes) }
+    public func commands(from bytes: [UInt8], list: () -> ListSnapshot) -> [Command] { console.commands(from: bytes, list: list) }
     public func show(_ status: StatusSnapshot) { console.show(status) }
     public func print(_ line: String) { console.print(line) }
     public func resized() { console.resized() }

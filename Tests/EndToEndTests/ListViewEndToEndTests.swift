@@ -80,6 +80,27 @@ import Testing
         #expect(!(try pane.screen()).contains("Playing "))
     }
 
+    /// Keys that come together with the one that opens the view (a paste, a fast typist) all
+    /// count: Tab ↓ sent at once lands one past the song playing, and Tab Home Enter plays the
+    /// first entry (the view opened on an empty list, the cursor on entry 1, and the keys were lost).
+    @Test func keysThatComeWithTheOneThatOpensTheViewAllCount() throws {
+        let folder = try Harness.temporaryFolder()
+        let songs = try (1...5).map { try Harness.makeSong(seconds: 30, in: folder, name: "song-\($0).mp3") }
+        let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 12)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/5") }
+        try pane.send("n")
+        try pane.send("n")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("3/5") }
+        try pane.type("\t\u{1B}[B")
+        try pane.waitForLine { $0.hasPrefix("> 4  song-4.mp3") }
+        try pane.send("Tab")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("3/5") }
+        try pane.type("\t\u{1B}[H\r")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/5") && $0.contains("song-1") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     /// `l` adds after the cursor; `w` saves the list as a new M3U8 that plays back the same
     /// list, and never over a file that is there.
     @Test func addAfterTheCursorAndSaveTheListNeverOverAFile() throws {

@@ -78,7 +78,7 @@ final class FakeScreen: PlayerScreen {
     var nextChange: ContinuousClock.Instant? { nil }
     var takesMessages: Bool { true }
 
-    func commands(from bytes: [UInt8]) -> [Command] {
+    func commands(from bytes: [UInt8], list: () -> ListSnapshot) -> [Command] {
         decoder.decode(bytes).compactMap(KeyMap.command)
     }
     func show(_ status: StatusSnapshot) { statuses.append(status) }
