@@ -287,7 +287,7 @@ public final class Player {
         screen.showList(listSnapshot())
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
-            entry: session.queue.cursor, entryCount: session.entries.count,
+            entry: session.index, entryCount: session.entries.count,
             name: session.songName ?? session.loadingName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
         status.volume = session.volume
         status.muted = session.muted

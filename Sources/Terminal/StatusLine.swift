@@ -101,11 +101,13 @@ public enum StatusLine {
         return fitted(line, columns)
     }
 
-    /// Where the room after the state's name goes. The bar's width is worked out from the widest
-    /// the place, the volume and the modes can be, so that it stays the same width while they
-    /// change (`vol 95%`, `muted`, `[repeat]`); and the elapsed time is padded to the total's
-    /// width. Without room for a bar, what gives way before the title is cut: the modes, the
-    /// volume, the place, then the total time.
+    /// Where the room after the state's name goes. The title gets it first; then the place,
+    /// the volume and the modes; then the bar, drawn only where the whole title and the widest
+    /// the rest can be (the place at the list's last entry, `vol 100%`, both modes) fit beside
+    /// it, so that it keeps its width while they change, and gives way first. Without a bar,
+    /// the modes, the volume, the place and the total time give way, one at a time, until the
+    /// whole title fits; a title too long to fit even then is cut, and keeps what leaves it
+    /// half the line (never fewer than 20 columns): a long title does not wipe out the rest.
     struct Layout {
         let elapsed: Double
         let total: Double?
@@ -122,31 +124,26 @@ public enum StatusLine {
             let totalText = total.map(TimeFormat.clock) ?? "?:??"
             let elapsedText = TimeFormat.clock(elapsed)
             let padding = String(repeating: " ", count: max(TextWidth.columns(totalText) - elapsedText.count, 0))
-            times = " " + padding + elapsedText + " / " + totalText
+            let full = " " + padding + elapsedText + " / " + totalText
+            times = full
             let place = status.list.entry.map { "  \($0 + 1)/\(status.list.count)" } ?? ""
             let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
             let modes = status.list.modes
-            // The widest each can be: the place at the list's last entry, full volume, both modes.
-            // Where the bar would be too short with room kept for both modes, it keeps room for
-            // none, and the title is cut while a mode is on.
-            let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
-                + TextWidth.columns("  vol 100%")
-            let barRoom = columns - TextWidth.columns(times) - 1 - widest - 2 - nameColumns - 2
             var bothModes = status.list
             (bothModes.repeats, bothModes.shuffles) = (true, true)
-            if let room = [barRoom - TextWidth.columns(bothModes.modes), barRoom].first(where: { $0 >= 8 }) {
-                bar = min(room, 40)
+            let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
+                + TextWidth.columns("  vol 100%") + TextWidth.columns(bothModes.modes)
+            let barRoom = columns - TextWidth.columns(full) - 1 - widest - 2 - nameColumns - 2
+            if barRoom >= 8 {
+                bar = min(barRoom, 40)
                 extras = place + volume + modes
                 return
             }
-            let fixed = TextWidth.columns(times) + 2 + nameColumns
-            if let chosen = [place + volume + modes, place + volume, place].first(where: {
-                fixed + TextWidth.columns($0) <= columns
-            }) {
-                extras = chosen
-            } else if fixed > columns {
-                times = " " + elapsedText
-            }
+            let choices = [(full, place + volume + modes), (full, place + volume), (full, place), (full, ""), (" " + elapsedText, "")]
+            let room = { (choice: (String, String)) in columns - TextWidth.columns(choice.0) - TextWidth.columns(choice.1) - 2 }
+            let share = max(20, columns / 2)
+            let chosen = choices.first { room($0) >= nameColumns } ?? choices.first { room($0) >= share } ?? choices[choices.count - 1]
+            (times, extras) = chosen
         }
     }
 

@@ -481,4 +481,23 @@ struct SessionAddTests {
         session.perform(.add("d.mp3", at: 99))
         #expect(session.entries.map(\.path).suffix(2) == ["d.mp3", "x.mp3"], "past the end: at the end")
     }
+
+    /// One numbering: the place the status line and the "Playing" lines give is the entry's
+    /// number in the list, as the list view shows it, shuffled or not (it was the place in the
+    /// play order: `1/20` while the view marked entry 9).
+    @Test func thePlaceIsTheEntrysNumberInTheList() {
+        let names = (0..<20).map { "s\($0).mp3" }
+        let engine = FakeEngine(goodPaths: Set(names.map { Path($0) }))
+        let session = Session(engine: engine, entries: EntryList(names.map { Entry(path: Path($0)) }),
+                              queue: PlayQueue(shuffle: true, repeats: false, seed: 7))
+        session.start()
+        session.settle()
+        for _ in 0..<5 {
+            let index = try? #require(session.index)
+            #expect(session.place == index.map { $0 + 1 })
+            session.perform(.next)
+            session.settle()
+        }
+        #expect(session.place != session.queue.cursor.map { $0 + 1 }, "shuffled: the list's number, not the play order's")
+    }
 }

@@ -81,13 +81,9 @@ struct StatusLineTests {
 
     /// The bar stays where it is, as wide as it is, while the volume, mute, the modes and the
     /// elapsed time's digits change.
-    /// A long title leaves no room kept for the modes: the title is cut while one is on.
-    @Test(arguments: ["Title", "A Title Long Enough To Crowd The Line"])
-    func theBarKeepsItsPlaceAndWidthWhileTheRestChanges(title: String) {
-        var titled = song
-        titled.title = title
+    @Test func theBarKeepsItsPlaceAndWidthWhileTheRestChanges() {
         func barSpan(_ change: (inout StatusSnapshot) -> Void) -> (Int, Int) {
-            var status = StatusSnapshot(state: .play, song: titled, position: 44100 * 5, entry: 2, entryCount: 12)
+            var status = StatusSnapshot(state: .play, song: song, position: 44100 * 5, entry: 2, entryCount: 12)
             change(&status)
             let rendered = render(status, width: 100)
             #expect(TextWidth.columns(rendered) <= 99)
@@ -107,6 +103,33 @@ struct StatusLineTests {
             let span = barSpan(change)
             #expect(span == plain)
         }
+    }
+
+    /// The bar gives way first: at 100 columns with repeat and shuffle on, a title that leaves
+    /// no room for a bar is whole (a 25-column bar stayed and the title was cut to "The Quiet
+    /// Foxes –…"); the modes give way before the title is cut.
+    @Test func theBarGivesWayFirstThenTheModes() {
+        var titled = song
+        titled.artist = "The Quiet Foxes"
+        titled.title = "A Song Of Ours"
+        var status = StatusSnapshot(state: .play, song: titled, position: 44100 * 5, entry: 2, entryCount: 20,
+                                    repeats: true, shuffles: true)
+        #expect(render(status, width: 100) == "Playing  0:05 / 3:20  3/20  vol 100% [repeat shuffle]  The Quiet Foxes – A Song Of Ours")
+        titled.title = "A Song With A Long Enough Name"
+        status.song = titled
+        #expect(render(status, width: 100) == "Playing  0:05 / 3:20  3/20  vol 100%  The Quiet Foxes – A Song With A Long Enough Name")
+    }
+
+    /// A title too long for any line keeps half of it: the times, the place and the volume stay
+    /// (they all went at once: "Playing 0:00  The Quiet Foxes – A Very Long … R…").
+    @Test func aVeryLongTitleLeavesTheRest() {
+        var titled = song
+        titled.artist = "The Quiet Foxes"
+        titled.title = "A Very Long " + String(repeating: "Title ", count: 30)
+        let status = StatusSnapshot(state: .play, song: titled, position: 0, entry: 0, entryCount: 20, repeats: true, shuffles: true)
+        let line = render(status, width: 100)
+        #expect(line.hasPrefix("Playing  0:00 / 3:20  1/20  vol 100%  The Quiet Foxes – A Very Long Title"), "\(line)")
+        #expect(line.hasSuffix("…") && TextWidth.columns(line) == 99)
     }
 
     @Test func theKeysHintEndsTheLineWhereThereIsRoom() {

@@ -106,8 +106,9 @@ public final class Session {
 
     /// The entry playing or last played; `nil` before the first.
     public var index: Int? { queue.current }
-    /// 1-based place in the play order, for `3/12`.
-    public var place: Int? { queue.cursor.map { $0 + 1 } }
+    /// 1-based place in the list, for `3/12`: the number the list view shows the entry by,
+    /// shuffled or not (one numbering everywhere).
+    public var place: Int? { index.map { $0 + 1 } }
     public var state: PlayerState { context.state }
 
     /// 0 when every entry played whole, 1 when at least one could not be played or was
