@@ -71,11 +71,14 @@ public final class Player {
         public var trace: Bool
         /// How often the status line is redrawn while playing, in seconds.
         public var statusInterval: Double
+        /// Where the first song starts (`--start`).
+        public var start: SeekTarget?
 
-        public init(quiet: Bool = false, trace: Bool = false, statusInterval: Double = 0.25) {
+        public init(quiet: Bool = false, trace: Bool = false, statusInterval: Double = 0.25, start: SeekTarget? = nil) {
             self.quiet = quiet
             self.trace = trace
             self.statusInterval = statusInterval
+            self.start = start
         }
     }
 
@@ -168,6 +171,8 @@ public final class Player {
             session.resume(resuming)
         } else {
             session.start()
+            // Made as the first song opens (a seek while it loads is kept for it).
+            if let start = options.start { session.perform(.seek(start)) }
         }
         var endingSignal: Int32?
         while endingSignal == nil {

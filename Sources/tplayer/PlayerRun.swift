@@ -24,6 +24,10 @@ struct PlayerRun {
         var resume = false
         /// The configuration file's: the starting volume, the keys and their steps, colours.
         var settings = Settings()
+        /// `--volume`: the volume to start at, whatever the settings or the saved session say.
+        var volume: Int?
+        /// `--start`: where the first song starts.
+        var start: SeekTarget?
     }
 
     let inputs: [Path]
@@ -54,11 +58,11 @@ struct PlayerRun {
             }
             switch SessionStore.load(from: store) {
             case .none:
-                printError("tplayer: no saved session to resume (\(store)); name an MP3 file, a folder or a playlist")
+                printError("tplayer: no saved session to resume (\(store)); name a song, a folder, a playlist or a CUE sheet")
                 return 64
             case .unusable(let reason):
                 printError("tplayer: " + reason)
-                printError("tplayer: nothing to play: name an MP3 file, a folder or a playlist")
+                printError("tplayer: nothing to play: name a song, a folder, a playlist or a CUE sheet")
                 return 64
             case .session(let session, let cut, let notes):
                 notes.forEach { printError("tplayer: " + $0) }
@@ -69,7 +73,7 @@ struct PlayerRun {
                 gone.forEach { printError("tplayer: \(session.entries[$0].path): no longer there; skipped") }
                 guard gone.count < session.entries.count else {
                     let none = session.entries.isEmpty ? "the saved session holds no songs" : "none of the saved session's songs is there any more"
-                    printError("tplayer: \(none); name an MP3 file, a folder or a playlist")
+                    printError("tplayer: \(none); name a song, a folder, a playlist or a CUE sheet")
                     return 64
                 }
                 saved = present
@@ -114,7 +118,7 @@ struct PlayerRun {
         session.setAside(missing)
         session.replayGain = options.replayGain
         // The configured volume starts a new run; a resumed one keeps the volume it had.
-        if let volume = options.settings.volume, saved == nil { session.perform(.volume(volume)) }
+        if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         session.expand = { path, done in
             work.start(.load, { cancel in
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }
@@ -168,7 +172,7 @@ struct PlayerRun {
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
         let player = Player(controls: controls, io: io,
-                            options: Player.Options(quiet: options.quiet, trace: options.trace),
+                            options: Player.Options(quiet: options.quiet, trace: options.trace, start: options.start),
                             earlierProblems: launch.problems.count, resuming: saved)
         let status = player.run()
         if case .saves(let lock)? = claim, let store {

@@ -13,10 +13,12 @@ struct TPlayer: ParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "tplayer",
-        abstract: "Play MP3 files in the terminal, gaplessly and exactly.",
+        abstract: "Play music in the terminal, gaplessly and exactly.",
         discussion: """
-            Inputs may be MP3 files, folders (their audio files, recursively, in natural order) \
-            and M3U/M3U8/PLS playlists, in any mix.
+            An INPUT is a song (MP3, FLAC, Ogg Vorbis, Opus, AAC/M4A, ALAC, WAV, AIFF, \
+            WavPack, APE, WMA and more: its first bytes decide, not its name), a folder (its \
+            audio files, recursively, in natural order), a playlist (M3U, M3U8, PLS) or a CUE \
+            sheet, in any mix. With no INPUT in a terminal, the last session is picked up.
             Keys (when stdin is a terminal; h shows them while playing):
             \(KeyMap.helpLines.joined(separator: "\n"))
             Exit status: 0 when every input played, 1 when one could not be played, 64 for a \
@@ -26,15 +28,21 @@ struct TPlayer: ParsableCommand {
     )
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("libao driver by short name: pulse, alsa, oss, sndio, null, wav, au, raw (default: libao's default live device).", valueName: "DRIVER"))
+            help: ArgumentHelp("pulse (PulseAudio or PipeWire, natively), ao (libao's default device), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).", valueName: "DRIVER"))
     var output: String?
 
     @Option(name: [.short, .customLong("write")],
             help: ArgumentHelp("Write the decoded audio to PATH (WAV; .au/.raw by extension) as fast as decoding allows; several inputs go into one file, back to back.", valueName: "PATH"))
     var write: String?
 
-    @Flag(help: "Allow -w to overwrite an existing file.")
+    @Flag(help: "Allow -w to overwrite an existing file (never a song, playlist or script).")
     var force = false
+
+    @Option(help: ArgumentHelp("Start at this volume, 0 to 100 (percent), whatever the settings or the saved session say.", valueName: "N"))
+    var volume: String?
+
+    @Option(help: ArgumentHelp("Start the first song at TIME: 1:30, 90, 45.5s, or 25% of it (as mpv's --start).", valueName: "TIME"))
+    var start: String?
 
     @Flag(help: "List the output drivers available here, live or file.")
     var listOutputs = false
@@ -45,7 +53,7 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "On a live device, no 10 ms fades on stop, play, seek, next and load (files never fade).")
     var noFade = false
 
-    @Option(help: ArgumentHelp("ReplayGain from the songs' tags: off (the default: every sample as decoded), track, album, or auto (the album's gain while the list plays in order, each track's when shuffled).", valueName: "MODE"))
+    @Option(help: ArgumentHelp("ReplayGain from the songs' tags; off, the default, plays every sample as decoded, and auto is the album's gain while the list plays in order, each track's when shuffled.", valueName: "MODE"))
     var replaygain: ReplayGainMode?
 
     @Option(help: ArgumentHelp("dB added to every ReplayGain gain (-15 to 15; default 0). The loudest sample never clips when the tags give the peak.", valueName: "DB"))
@@ -97,7 +105,7 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Print the state transition table (Markdown) and exit.")
     var printStates = false
 
-    @Argument(help: ArgumentHelp("MP3 files, folders and playlists (.m3u .m3u8 .pls) to play, in order.", valueName: "INPUT"))
+    @Argument(help: ArgumentHelp("Songs, folders, playlists (.m3u .m3u8 .pls) and CUE sheets to play, in order.", valueName: "INPUT"))
     var inputs: [String] = []
 
     func validate() throws {
@@ -111,7 +119,7 @@ struct TPlayer: ParsableCommand {
                 throw ValidationError("--check plays nothing: name what to check as inputs (--check a.tps b.mp3), without --script or -w")
             }
             if inputs.isEmpty {
-                throw ValidationError("--check needs something to check: scripts, playlists, MP3 files or folders")
+                throw ValidationError("--check needs something to check: songs, folders, playlists, CUE sheets or scripts")
             }
         } else if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
             throw ValidationError("\(modes[0]) plays nothing: leave out the inputs, --script and -w")
@@ -126,8 +134,16 @@ struct TPlayer: ParsableCommand {
         if resume && (!inputs.isEmpty || script != nil || write != nil || check || remote) {
             throw ValidationError("--resume plays the saved list: leave out the inputs, --script, -w, --check and -R")
         }
-        if inputs.isEmpty && !listOutputs && !printStates && script == nil && !remote && !resume && !resumesByDefault {
-            throw ValidationError("no INPUT given: name an MP3 file, a folder or a playlist")
+        if let volume, Self.percent(volume) == nil {
+            throw ValidationError("--volume \(volume): give a volume from 0 to 100")
+        }
+        if let start {
+            guard case .success(let target) = ScriptParser.seekTarget(start), Self.isPlace(target) else {
+                throw ValidationError("--start \(start): give a time in the song, e.g. 1:30, 90, 45.5s or 25%")
+            }
+            if script != nil || resume || remote || check {
+                throw ValidationError("--start applies to the inputs' first song: leave out --script, --resume, -R and --check")
+            }
         }
         if let replaygainPreamp, !(-15...15).contains(replaygainPreamp) {
             throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
@@ -140,8 +156,8 @@ struct TPlayer: ParsableCommand {
         }
     }
 
-    /// Where the audio goes, from `-o` and `-w`.
-    func outputTarget() throws(ValidationError) -> OutputTarget {
+    /// Where the audio goes, from `-o` and `-w` (and the settings' `output`).
+    func outputTarget(_ settings: Settings) throws(ValidationError) -> OutputTarget {
         guard let path = write else {
             if let output, ["wav", "au", "raw"].contains(output) {
                 throw ValidationError("-o \(output) writes a file: give its path with -w PATH")
@@ -151,6 +167,19 @@ struct TPlayer: ParsableCommand {
         let file = RawArguments.path(path)
         let driver = output ?? OutputTarget.fileDriver(forPath: file)
         return .file(driver: driver, path: file, overwrite: force)
+    }
+
+    /// `50` or `50%`, from 0 to 100.
+    static func percent(_ text: String) -> Int? {
+        Int(text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap { (0...100).contains($0) ? $0 : nil }
+    }
+
+    /// Whether `target` names a place in the song (not a step from where it is).
+    static func isPlace(_ target: SeekTarget) -> Bool {
+        switch target {
+        case .to, .fraction: true
+        case .by, .sequence, .resume: false
+        }
     }
 
     func run() throws {
@@ -175,22 +204,31 @@ struct TPlayer: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
+        // Read once, here, and handed down (its problems said now, one line each).
+        let settings = readSettings()
         if remote {
             let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
-                                   output: try outputTarget(), fades: !noFade, trace: trace,
+                                   output: try outputTarget(settings), fades: !noFade, trace: trace,
                                    device: Self.mpg123Options.device, volume: Self.mpg123Options.volume).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let options = PlayerRun.Options(
+        let resumes = resume || (inputs.isEmpty && script == nil && Self.resumesByDefault(settings))
+        // Checked after the options are parsed, so that an unknown option is what is said.
+        if inputs.isEmpty && script == nil && !resumes {
+            throw ValidationError("no INPUT given: name a song, a folder, a playlist or a CUE sheet")
+        }
+        var options = PlayerRun.Options(
             repeats: repeats, shuffles: shuffle, fades: !noFade,
             replayGain: ReplayGainSetting(mode: replaygain ?? settings.replayGain ?? .off,
                                           preamp: replaygainPreamp ?? settings.replayGainPreamp ?? 0),
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,
-            resume: resume || (inputs.isEmpty && script == nil && resumesByDefault), settings: settings)
+            resume: resumes, settings: settings)
+        options.volume = volume.flatMap(Self.percent)
+        options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
         let status = PlayerRun(
             inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
-            output: try outputTarget(), options: options
+            output: try outputTarget(settings), options: options
         ).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -201,27 +239,21 @@ struct TPlayer: ParsableCommand {
 
     /// `tplayer` alone in a terminal resumes, when a session is saved (and the settings do
     /// not say `resume = off`).
-    var resumesByDefault: Bool {
+    static func resumesByDefault(_ settings: Settings) -> Bool {
         guard isatty(STDIN_FILENO) == 1, settings.resume else { return false }
         return SessionStore.location.map(FileSystem.exists) ?? false
     }
 
-    /// The configuration file's settings, read once (its problems said then, one line each).
-    var settings: Settings {
-        if let loaded = Self.loadedSettings { return loaded }
-        var settings = Settings()
-        if !noConfig {
-            let loaded = ConfigLoader.load(explicit: config.map(RawArguments.path)) {
-                ["pulse", "ao"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
-            }
-            loaded.said.forEach(printError)
-            settings = loaded.settings
+    /// The configuration file's settings (its problems said, one line each); tplayer's own
+    /// with `--no-config`.
+    func readSettings() -> Settings {
+        guard !noConfig else { return Settings() }
+        let loaded = ConfigLoader.load(explicit: config.map(RawArguments.path)) {
+            ["pulse", "ao"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
         }
-        Self.loadedSettings = settings
-        return settings
+        loaded.said.forEach(printError)
+        return loaded.settings
     }
-
-    nonisolated(unsafe) private static var loadedSettings: Settings?
 
     /// Parses and runs; usage errors become one line on stderr and exit status 64.
     static func main() {

@@ -80,7 +80,12 @@ import Testing
 
     @Test(arguments: [
         (["--no-such-option", "a.mp3"], "tplayer: Unknown option '--no-such-option' (see tplayer --help)"),
-        ([], "tplayer: no INPUT given: name an MP3 file, a folder or a playlist (see tplayer --help)"),
+        ([], "tplayer: no INPUT given: name a song, a folder, a playlist or a CUE sheet (see tplayer --help)"),
+        // An unknown option is named, whatever else is missing (it was "no INPUT given").
+        (["--bogus"], "tplayer: Unknown option '--bogus' (see tplayer --help)"),
+        (["--volume", "150", "a.mp3"], "tplayer: --volume 150: give a volume from 0 to 100 (see tplayer --help)"),
+        (["--start", "+5s", "a.mp3"], "tplayer: --start +5s: give a time in the song, e.g. 1:30, 90, 45.5s or 25% (see tplayer --help)"),
+        (["--start", "1:00", "--resume"], "tplayer: --start applies to the inputs' first song: leave out --script, --resume, -R and --check (see tplayer --help)"),
         (["-o", "wav", "a.mp3"], "tplayer: -o wav writes a file: give its path with -w PATH (see tplayer --help)"),
         (["-o", "nosuch", "a.mp3"], "tplayer: nosuch: no such output driver; see tplayer --list-outputs"),
         (["--force", "a.mp3"], "tplayer: --force only applies with -w PATH (see tplayer --help)"),
@@ -117,6 +122,39 @@ import Testing
             "Loading -> Play (opened, play asked)",
             "Play -> Prepare (ended)",
         ])
+    }
+
+    /// The README's usage is `tplayer --help`'s, word for word: every option and every help
+    /// line true to what tplayer does (it said "Play MP3 files", INPUT "MP3 files, folders and
+    /// playlists", and -o's default "libao's default live device").
+    @Test func theReadmesUsageIsTheHelp() throws {
+        let result = try Harness.tplayer("--help")
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("OVERVIEW: Play music in the terminal, gaplessly and exactly."))
+        let usage = try #require(result.stdout.range(of: "USAGE:")).lowerBound
+        let readme = try String(contentsOf: Harness.root.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("```\n" + result.stdout[usage...] + "```"), "README.md must show the current `tplayer --help` from USAGE on")
+        for stale in ["MP3 files", "libao's default live device", "an MP3 file"] {
+            #expect(!result.stdout.contains(stale), "\(stale)")
+        }
+    }
+
+    /// `--volume` and `--start` (mpv's), which users reach for: the file written starts at the
+    /// time asked, at the volume asked.
+    @Test func volumeAndStartAreTaken() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "440", "gain", "-6"])
+        let flac = folder.appendingPathComponent("tone.flac").path
+        try FormatTests.encode(wav, to: flac, format: "flac")
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "--volume", "50%", "--start", "1.5", "-w", out, flac)
+        #expect(result.status == 0, "\(result.stderr)")
+        let samples = FFmpegFormatTests.samples(try Harness.pcm(ofWAV: out))
+        let whole = FFmpegFormatTests.samples(try Harness.pcm(ofWAV: wav))
+        #expect(samples.count == whole.count / 4, "from 1.5 s of 2")
+        let expected = whole.suffix(samples.count).map { Int16((Double($0) * 0.5).rounded()) }
+        #expect(zip(samples, expected).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "at half the volume")
     }
 
     @Test func printStatesIsTheTableTheReadmeShows() throws {

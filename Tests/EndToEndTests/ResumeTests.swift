@@ -77,7 +77,7 @@ struct ResumeTests {
         try FileManager.default.removeItem(atPath: songs[2])
         let gone = try Harness.tplayer(["--resume", "-o", "null"], environment: environment)
         #expect(gone.status == 64)
-        #expect(gone.stderrLines.last == "tplayer: none of the saved session's songs is there any more; name an MP3 file, a folder or a playlist")
+        #expect(gone.stderrLines.last == "tplayer: none of the saved session's songs is there any more; name a song, a folder, a playlist or a CUE sheet")
         // The third run kept the two that had gone in the list it saved (it dropped them for good).
         #expect(gone.stderrLines == songs.map { "tplayer: \($0): no longer there; skipped" } + [gone.stderrLines.last ?? ""],
                 "\(gone.stderr)")
@@ -115,7 +115,7 @@ struct ResumeTests {
         #expect(empty.status == 64)
         #expect(empty.stderrLines == ["tplayer: \(file.path):6: current 0: no such song in the list; the list starts at its first",
                                       "tplayer: \(file.path):8: entry: not a valid path; left out",
-                                      "tplayer: the saved session holds no songs; name an MP3 file, a folder or a playlist"], "\(empty.stderr)")
+                                      "tplayer: the saved session holds no songs; name a song, a folder, a playlist or a CUE sheet"], "\(empty.stderr)")
         // A FIFO in its place is never opened for reading (no hang).
         try FileManager.default.removeItem(at: file)
         #expect(mkfifo(file.path, 0o600) == 0)
