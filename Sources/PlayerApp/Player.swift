@@ -236,7 +236,11 @@ public final class Player {
         return status
     }
 
+    /// The output fell back to silence in real time (no device could be opened).
+    private var silent = false
+
     private func route(_ event: EngineEvent) {
+        if case .outputFallback = event { silent = true }
         if options.trace, case .playback(let phase) = event, phase != .idle, phase != .playing {
             say("engine: \(phase)")
         }
@@ -298,6 +302,7 @@ public final class Player {
         status.muted = session.muted
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play
         status.stoppedAtStart = session.isStoppedAtStart
+        status.silent = silent
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         screen.show(status)
     }

@@ -22,6 +22,9 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var helpKey = "h"
     /// Stopped and rewound (MPRIS `Stop`), rather than paused where it was.
     public var stoppedAtStart = false
+    /// No device could be opened, and the songs play silently in real time (said once when it
+    /// happened; the line keeps saying it).
+    public var silent = false
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {
@@ -64,7 +67,7 @@ public enum StatusLine {
         case .idle: ("Idle", .plain)
         case .loading: ("Loading", .plain)
         case .prepare: ("Ready", .plain)
-        case .play: ("Playing", .green)
+        case .play: status.silent ? ("Silent", .red) : ("Playing", .green)
         // Stopped with its place kept: what a person (and cmus and mpv) calls paused.
         case .stop: status.stoppedAtStart ? ("Stopped", .yellow) : ("Paused", .yellow)
         case .deviceLost: ("No device", .red)

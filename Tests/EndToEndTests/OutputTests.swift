@@ -27,6 +27,23 @@ import Testing
         #expect(cpu < wall / 4, "no spinning: \(cpu) s of CPU in \(wall) s")
     }
 
+    /// Playing silently is said once and then kept on the status line (it said "Playing" for
+    /// the rest of the run, as if it were heard).
+    @Test func playingSilentlyStaysOnTheStatusLine() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 30, in: folder)
+        let pane = try Pane(arguments: ["-o", "pulse", song], environment: ["PULSE_SERVER": "unix:\(folder.path)/no-server"])
+        try pane.waitForLine { $0.contains("playing silently in real time instead") }
+        let line = try pane.waitForStatus { $0.hasPrefix("Silent ") && $0.contains("0:0") }
+        #expect(line.contains("short.mp3"))
+        try pane.send("space")
+        try pane.waitForStatus { $0.hasPrefix("Paused ") }
+        try pane.send("space")
+        try pane.waitForStatus { $0.hasPrefix("Silent ") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     @Test func nullOutputIsPacedInRealTime() throws {
         let folder = try Harness.temporaryFolder()
         let song = try Harness.makeSong(seconds: 2, in: folder)

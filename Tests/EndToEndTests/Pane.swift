@@ -93,7 +93,7 @@ final class Pane {
     }
 
     static func isStatus(_ line: String) -> Bool {
-        ["Playing", "Paused", "Stopped", "Loading", "Ready", "Idle", "End of list", "No device"].contains { line.hasPrefix($0) }
+        ["Playing", "Paused", "Stopped", "Loading", "Ready", "Idle", "End of list", "No device", "Silent"].contains { line.hasPrefix($0) }
     }
 
     /// The elapsed seconds a status line shows (`Paused  0:17 / 1:00 ...`).
