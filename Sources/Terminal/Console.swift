@@ -333,7 +333,8 @@ public final class Console {
                 lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
                 screen.drawFrame(lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottomLine()])
             } else {
-                var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine(), foldingAhead: idle)
+                var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine(), foldingAhead: idle,
+                                       keys: bindings)
                 for entry in view.shown {
                     let source = list.entries[entry].source
                     if list.known[source] == nil, requested.insert(source).inserted { factRequests.append(source) }

@@ -133,7 +133,7 @@ public enum Action: Hashable, Sendable {
         case .toggleShuffle: "shuffle on / off"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
-        case .list: "the list view, full screen (Tab, v or Esc goes back)"
+        case .list: "the list view, full screen (the same key goes back)"
         case .help: "show these keys"
         case .quit: "quit"
         case .cursorUp, .cursorDown: "move the cursor (in the list view arrows move, they do not seek)"
@@ -326,7 +326,10 @@ public struct KeyBindings: Equatable, Sendable {
             if action == .next {
                 main += jumpRows(steps)
             }
-            if let row = row(everywhere, action) { main.append(row) }
+            if var row = row(everywhere, action) {
+                if action == .list { row.1 = "the list view, full screen (\(backKeys) goes back)" }
+                main.append(row)
+            }
         }
         var list: [(String, String)] = []
         for action in Action.plain where action.isListAction && action != .closeList {
@@ -337,6 +340,33 @@ public struct KeyBindings: Equatable, Sendable {
         case false?: return main
         case nil: return main + [("", "In the list view:")] + list
         }
+    }
+
+    /// The list view's title hint, from the keys in force: `↑↓ Enter / n d K J l w, Tab back,
+    /// h keys` with tplayer's own keys, `… D P p …` with cmus's.
+    public var listHint: String {
+        func first(_ action: Action) -> String? {
+            (list.firstKey(for: action) ?? main.firstKey(for: action)).map(KeyBindings.name)
+        }
+        let cursor = [first(.cursorUp), first(.cursorDown)].compactMap { $0 }.joined()
+        let keys = ([cursor] + [Action.playEntry, .search, .searchNext, .remove, .moveUp, .moveDown, .add, .save].compactMap(first))
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        let back = [first(.list), first(.closeList)].compactMap { $0 }.first.map { ", \($0) back" } ?? ""
+        let help = main.firstKey(for: .help).map { ", \(KeyBindings.name($0)) keys" } ?? ""
+        return keys + back + help
+    }
+
+    /// What the list view says when the list is empty, naming the key that adds.
+    public var emptyListHint: String {
+        guard let add = list.firstKey(for: .add) ?? main.firstKey(for: .load) else { return "The list is empty." }
+        return "The list is empty: \(KeyBindings.name(add)) loads a song, folder or playlist."
+    }
+
+    /// The keys that leave the list view, as the help says them: `Tab, v or Esc`.
+    private var backKeys: String {
+        let names = (everywhere.filter { $0.action == .list } + inList.filter { $0.action == .closeList }).map { KeyBindings.name($0.key) }
+        guard names.count > 1 else { return names.first ?? "the same key" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     /// The jumps: one line when the ten digits jump to 0 … 90 %, else a line each.

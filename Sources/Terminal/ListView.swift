@@ -270,7 +270,7 @@ public struct ListView {
     /// `foldingAhead`: a redraw no key waits for (the status line's tick) also folds the next
     /// entries' search text, so a key's redraw never pays for it.
     public mutating func lines(_ list: ListSnapshot, width: Int, height: Int, bottom: StyledLine,
-                               foldingAhead: Bool = false) -> [StyledLine] {
+                               foldingAhead: Bool = false, keys bindings: KeyBindings = .standard) -> [StyledLine] {
         let rows = max(height - 2, 1)
         let count = list.entries.count
         settleSearch(in: list)
@@ -281,7 +281,7 @@ public struct ListView {
         top = max(min(top, count - rows), 0)
         let room = width - 1
         var title = StyledLine(TextWidth.fit(" tplayer: \(count) in the list", room), .bold)
-        let keys = "  ↑↓ Enter / n d J K l w, Tab back, h keys"
+        let keys = "  " + bindings.listHint
         if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         var lines = [title]
         let layout = ListRow.Layout(width: room, count: count)
@@ -289,7 +289,7 @@ public struct ListView {
         for entry in shown {
             lines.append(ListRow(list, entry).rendered(layout, underCursor: entry == cursor))
         }
-        if count == 0 { lines.append(StyledLine("  The list is empty: l loads a song, folder or playlist.", .dim)) }
+        if count == 0 { lines.append(StyledLine("  " + bindings.emptyListHint, .dim)) }
         if foldingAhead { foldAhead(list, budget: 2_500) }
         while lines.count < height - 1 { lines.append(StyledLine()) }
         let bottomLine = search.map { StyledLine($0.prompt.rendered(width: room)) } ?? bottom

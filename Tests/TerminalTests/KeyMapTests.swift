@@ -35,4 +35,19 @@ struct KeyMapTests {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(KeyMap.markdownTable), "README.md must show the key map's table")
     }
+
+    /// Every hint and help line comes from the keys in force: with cmus's, the list view's title
+    /// names D (remove) and P p (move), and the help says which keys go back (it said "n d J K"
+    /// where d did nothing, and "Tab, v or Esc goes back" while v paused).
+    @Test func theHintsAndTheHelpFollowTheKeysInForce() {
+        #expect(KeyBindings.standard.listHint == "↑↓ Enter / n d K J l w, Tab back, h keys")
+        #expect(KeyBindings.cmus.listHint == "↑↓ Enter / n D P p l w, Tab back, h keys")
+        let backLine = { (keys: KeyBindings) in keys.rows(Steps()).first { $0.help.hasPrefix("the list view") }?.help }
+        #expect(backLine(.standard) == "the list view, full screen (Tab, v or Esc goes back)")
+        #expect(backLine(.cmus) == "the list view, full screen (Tab, 2, 3 or Esc goes back)")
+        var noAdd = KeyBindings.standard
+        noAdd.unbind(.character("l"))
+        #expect(noAdd.emptyListHint == "The list is empty.")
+        #expect(KeyBindings.standard.emptyListHint == "The list is empty: l loads a song, folder or playlist.")
+    }
 }
