@@ -91,7 +91,10 @@ struct MprisTests {
             for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             sleep 0.5
             echo "length $(playerctl -p tplayer metadata --format '{{mpris:length}}')"
-            tmux -L \(socket) send-keys q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            tmux -L \(socket) send-keys q
+            # Until it has ended and said how (a sanitized build takes its time).
+            for i in $(seq 200); do [ -s '\(folder.path)/status' ] && break; sleep 0.1; done
+            tmux -L \(socket) kill-server 2>/dev/null
             true
             """
         let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
