@@ -273,7 +273,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("p"), .playPause), (.character("<"), .previous), (.character(">"), .next),
             (.enter, .next), (.character("9"), .volumeDown), (.character("0"), .volumeUp),
             (.character("/"), .volumeDown), (.character("*"), .volumeUp), (.character("L"), .toggleRepeat),
-            (.character("I"), .info), (.escape, .quit),
+            (.character("I"), .info), (.escape, .quit), (.function(8), .list),
         ])
         return keys
     }()
@@ -335,6 +335,8 @@ public struct KeyBindings: Equatable, Sendable {
         for action in Action.plain where action.isListAction && action != .closeList {
             if let row = row(inList, action) { list.append(row) }
         }
+        // Ctrl-C always quits (a signal, not a binding): said where no key is bound to quit.
+        if firstKey(for: .quit) == nil { main.append(("Ctrl-C", Action.quit.help(steps))) }
         switch inListView {
         case true?: return list + [("", "Everywhere:")] + main
         case false?: return main
@@ -378,47 +380,6 @@ public struct KeyBindings: Equatable, Sendable {
         }
         return jumps.map { (KeyBindings.name($0.key), $0.action.help(steps)) }
     }
-
-    /// How a key is written in the help and in a configuration file.
-    public static func name(_ key: Key) -> String {
-        switch key {
-        case .character(" "): "space"
-        case .character(let character): String(character)
-        case .left: "←"
-        case .right: "→"
-        case .up: "↑"
-        case .down: "↓"
-        case .tab: "Tab"
-        case .enter: "Enter"
-        case .escape: "Esc"
-        case .home: "Home"
-        case .end: "End"
-        case .pageUp: "PgUp"
-        case .pageDown: "PgDn"
-        case .delete: "Delete"
-        case .backspace: "Backspace"
-        case .other: "?"
-        }
-    }
-
-    /// The key a configuration file names: one character, or a name (`space`, `tab`, `enter`,
-    /// `esc`, `up`, `down`, `left`, `right`, `home`, `end`, `pgup`, `pgdn`, `delete`,
-    /// `backspace`, in any case).
-    public static func key(named text: String) -> Key? {
-        if text.count == 1, let character = text.first, !character.isWhitespace,
-           !(character.asciiValue.map { $0 < 0x20 || $0 == 0x7F } ?? false),
-           !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            return .character(character)
-        }
-        return keyNames[text.lowercased()]
-    }
-
-    static let keyNames: [String: Key] = [
-        "space": .character(" "), "tab": .tab, "enter": .enter, "return": .enter, "esc": .escape, "escape": .escape,
-        "up": .up, "down": .down, "left": .left, "right": .right, "home": .home, "end": .end,
-        "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown, "pagedown": .pageDown,
-        "delete": .delete, "del": .delete, "backspace": .backspace,
-    ]
 }
 
 /// Keys bound to actions, each key once, in the order they were bound (a key bound again moves

@@ -57,7 +57,10 @@ public struct PromptLine: Equatable {
         case .tab: return .complete
         case .enter: return .submitted(text)
         case .escape: return .cancelled
-        case .other, .pageUp, .pageDown: break
+        // Ctrl-A and Ctrl-E as a shell takes them; the rest mean nothing here.
+        case .control("a"): cursor = 0
+        case .control("e"): cursor = characters.count
+        case .control, .alt, .function, .modified, .other, .pageUp, .pageDown: break
         }
         return .editing
     }

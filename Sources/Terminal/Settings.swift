@@ -63,8 +63,12 @@ public struct Settings: Equatable, Sendable {
                     return problems.append(Diagnostic(at(first.column), unbinding ? "unbind needs a key: unbind KEY" : "bind needs a key and an action: bind KEY ACTION"))
                 }
                 guard let key = KeyBindings.key(named: words[1].text) else {
+                    if let reserved = KeyBindings.reservedKey(words[1].text) {
+                        return problems.append(Diagnostic(at(words[1].column), "\(quoted(words[1].text)): \(reserved); bind another key"))
+                    }
                     return problems.append(Diagnostic(at(words[1].column), "unknown key \(quoted(words[1].text))"
-                        + suggestion(words[1].text, among: Array(KeyBindings.keyNames.keys)) + "; a key is one character or a name such as space, tab, enter, up, pgdn"))
+                        + suggestion(words[1].text, among: Array(KeyBindings.keyNames.keys))
+                        + "; a key is one character or a name such as space, enter, up, pgdn, f5, ctrl-n, alt-x, shift-up"))
                 }
                 if unbinding {
                     if words.count > 2 { return problems.append(Diagnostic(at(words[2].column), "unbind takes one key")) }
@@ -97,6 +101,10 @@ public struct Settings: Equatable, Sendable {
         var bindings = preset ?? .standard
         for change in changes {
             if let action = change.action { bindings.bind(change.key, to: action) } else { bindings.unbind(change.key) }
+        }
+        // No key left to quit with: said, once; Ctrl-C still quits (and the help says so).
+        if bindings.firstKey(for: .quit) == nil {
+            problems.append(Diagnostic(SourceLocation(file: file), "no key quits now; Ctrl-C still does (bind q quit to have one)"))
         }
         settings.bindings = bindings
         if problems.count > maxProblems {

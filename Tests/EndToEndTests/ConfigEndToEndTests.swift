@@ -45,6 +45,36 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// Ctrl-letters, function keys, Alt-letters and modified arrows, as tmux sends them, do
+    /// what the file binds them to (the settings refused `ctrl-n` and `F5` as unknown keys, and
+    /// the terminal's Ctrl-Right was read as a plain →).
+    @Test func ctrlAltFunctionAndModifiedKeysCanBeBound() throws {
+        let folder = try Self.configFolder("""
+            bind ctrl-n next
+            bind ^B previous
+            bind f5 mute
+            bind alt-x volume-down
+            bind ctrl-right seek-forward-long
+            """)
+        let songs = try (1...3).map { try Harness.makeSong(seconds: 120, in: folder, name: "song-\($0).mp3") }
+        let pane = try Pane(arguments: ["-o", "null"] + songs, environment: ["XDG_CONFIG_HOME": folder.path])
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/3") }
+        try pane.send("C-n")
+        try pane.waitForStatus { $0.contains("2/3") }
+        try pane.send("C-b")
+        try pane.waitForStatus { $0.contains("1/3") }
+        try pane.send("F5")
+        try pane.waitForStatus { $0.contains("muted") }
+        try pane.send("F5")
+        try pane.send("M-x")
+        try pane.waitForStatus { $0.contains("vol 95%") }
+        try pane.send("C-Right")
+        try pane.waitForStatus { (Pane.elapsed($0) ?? 0) >= 60 }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
     @Test func theMpvKeysAndNoConfig() throws {
         let folder = try Self.configFolder("keys = mpv\n")
         let long = try Harness.makeSong(seconds: 60, in: folder, name: "minute.mp3")

@@ -11,13 +11,45 @@ struct KeyDecoderTests {
         var decoder = KeyDecoder()
         #expect(decoder.decode([0x1B, 0x5B, 0x41, 0x1B, 0x4F, 0x44]) == [.up, .left])
         #expect(decoder.decode([0x1B]) == [.escape])
-        #expect(decoder.decode([0x1B, 0x5B, 0x31, 0x35, 0x7E]) == [.other], "F5 is a sequence tplayer ignores")
+        #expect(decoder.decode([0x1B, 0x5B, 0x31, 0x35, 0x7E]) == [.function(5)])
+    }
+
+    /// Ctrl-letters, Alt-characters, F1–F12 and Shift/Alt/Ctrl arrows, as xterm, VTE, tmux and
+    /// rxvt send them, and their names in a settings file.
+    @Test(arguments: [
+        ([0x0E], Key.control("n"), ["ctrl-n", "Ctrl+N", "c-n", "^N", "^n"]),
+        ([0x01], .control("a"), ["ctrl-a"]),
+        ([0x1B, 0x78], .alt("x"), ["alt-x", "Alt+x", "m-x", "meta-x"]),
+        ([0x1B, 0xC3, 0xA9], .alt("é"), ["alt-é"]),
+        ([0x1B, 0x4F, 0x50], .function(1), ["f1", "F1"]),
+        ([0x1B, 0x5B, 0x31, 0x31, 0x7E], .function(1), ["f1"]),
+        ([0x1B, 0x5B, 0x32, 0x34, 0x7E], .function(12), ["F12"]),
+        ([0x1B, 0x5B, 0x31, 0x35, 0x3B, 0x32, 0x7E], .modified(.function(5), .shift), ["shift-f5", "s-F5"]),
+        ([0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x43], .modified(.right, .control), ["ctrl-right", "C-Right", "ctrl+right"]),
+        ([0x1B, 0x5B, 0x31, 0x3B, 0x32, 0x41], .modified(.up, .shift), ["shift-up", "s-up"]),
+        ([0x1B, 0x5B, 0x31, 0x3B, 0x36, 0x44], .modified(.left, [.shift, .control]), ["ctrl-shift-left", "shift+ctrl+left"]),
+        ([0x1B, 0x5B, 0x35, 0x3B, 0x33, 0x7E], .modified(.pageUp, .alt), ["alt-pgup"]),
+    ] as [([UInt8], Key, [String])])
+    func modifiedKeysAreReadAndNamed(bytes: [UInt8], key: Key, names: [String]) {
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(bytes) == [key])
+        for name in names { #expect(KeyBindings.key(named: name) == key, "\(name)") }
+        #expect(KeyBindings.key(named: KeyBindings.name(key)) == key, "its own name reads back: \(KeyBindings.name(key))")
+    }
+
+    /// What a terminal keeps for itself is said, not bound: Ctrl-C interrupts, Ctrl-H is Backspace.
+    @Test func keysATerminalKeepsAreNotKeys() {
+        for name in ["ctrl-c", "^Z", "c-h", "ctrl-m", "ctrl-i"] {
+            #expect(KeyBindings.key(named: name) == nil)
+            #expect(KeyBindings.reservedKey(name) != nil, "\(name)")
+        }
+        #expect(KeyBindings.key(named: "ctrl-1") == nil && KeyBindings.key(named: "shift-x") == nil && KeyBindings.key(named: "hyper-up") == nil)
     }
 
     @Test func aSequenceSplitAcrossReadsWaitsForItsEnd() {
         var decoder = KeyDecoder()
         #expect(decoder.decode([0x1B, 0x5B, 0x31]) == [])
-        #expect(decoder.decode([0x3B, 0x35, 0x43, 0x6E]) == [.right, .character("n")])
+        #expect(decoder.decode([0x3B, 0x35, 0x43, 0x6E]) == [.modified(.right, .control), .character("n")])
     }
 
     @Test func utf8TextArrivesAsCharactersEvenWhenSplit() {
@@ -28,7 +60,7 @@ struct KeyDecoderTests {
     }
 
     @Test(arguments: [
-        ([0x1B, 0x5B, 0x43], Key.right), ([0x1B, 0x4F, 0x43], .right), ([0x1B, 0x5B, 0x31, 0x3B, 0x32, 0x44], .left),
+        ([0x1B, 0x5B, 0x43], Key.right), ([0x1B, 0x4F, 0x43], .right), ([0x1B, 0x5B, 0x31, 0x3B, 0x32, 0x44], .modified(.left, .shift)),
         ([0x1B, 0x5B, 0x48], .home), ([0x1B, 0x4F, 0x48], .home), ([0x1B, 0x5B, 0x31, 0x7E], .home),
         ([0x1B, 0x5B, 0x37, 0x7E], .home), ([0x1B, 0x5B, 0x46], .end), ([0x1B, 0x4F, 0x46], .end),
         ([0x1B, 0x5B, 0x34, 0x7E], .end), ([0x1B, 0x5B, 0x38, 0x7E], .end), ([0x1B, 0x5B, 0x33, 0x7E], .delete),

@@ -86,7 +86,9 @@ struct SettingsTests {
             unbind q
             bind D remove
             """)
-        #expect(parsed.problems.isEmpty, "\(parsed.problems.map(\.located))")
+        // No key left to quit with: said once (Ctrl-C still quits, and the help says so).
+        #expect(parsed.problems.map(\.located) == ["config: no key quits now; Ctrl-C still does (bind q quit to have one)"])
+        #expect(parsed.settings.bindings.rows(Steps()).contains { $0.keys == "Ctrl-C" && $0.help == "quit" })
         let keys = parsed.settings.bindings
         #expect(keys.action(for: .character("x")) == .next && keys.action(for: .character(" ")) == .pause)
         #expect(keys.action(for: .character("#")) == .previous, "# as a key is not a comment")
@@ -118,7 +120,7 @@ struct SettingsTests {
             bind x nxt
             volum = 50
             colours = maybe
-            bind ctrl-x next
+            bind ctrl-1 next
             keys = mvp
             output = plse
             just words here
@@ -131,7 +133,7 @@ struct SettingsTests {
             "config:2:8: unknown action \"nxt\"; did you mean \"next\"?",
             "config:3:1: unknown setting \"volum\"; did you mean \"volume\"?",
             "config:4:11: colours = maybe: give on or off",
-            "config:5:6: unknown key \"ctrl-x\"; a key is one character or a name such as space, tab, enter, up, pgdn",
+            "config:5:6: unknown key \"ctrl-1\"; a key is one character or a name such as space, enter, up, pgdn, f5, ctrl-n, alt-x, shift-up",
             "config:6:8: keys = mvp: no such set of keys; did you mean \"mpv\"?; give tplayer, mpv or cmus",
             "config:7:10: output = plse: no such output here; did you mean \"pulse\"?; tplayer --list-outputs lists them",
             "config:8:1: cannot read this line; write \"setting = value\", \"bind KEY ACTION\" or \"unbind KEY\"",
