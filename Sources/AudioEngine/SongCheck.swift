@@ -51,7 +51,7 @@ public final class SongChecker {
         var before = 0.0
         var frames: Int64 = 0
         var seconds: Double { before + Double(frames) / Double(format.rate) }
-        var spans: [ClosedRange<Double>] = []
+        var spans = DamageSpans()
         let length = song.info.totalFrames.map { Double($0) / Double(song.format.rate) }
         while true {
             switch decoder.read(into: buffer, capacity: Self.bufferBytes) {
@@ -63,9 +63,9 @@ public final class SongChecker {
                 frames = 0
                 format = next
             case .skipped(let lost):
-                spans.append(seconds...(seconds + lost))
+                spans.add(seconds...(seconds + lost))
             case .done:
-                if !spans.isEmpty { return .skippedDamage(spans, seconds: seconds) }
+                if !spans.spans.isEmpty { return .skippedDamage(spans.spans, seconds: seconds) }
                 if let declared, seconds < Double(declared) / Double(song.format.rate) - 0.05 {
                     return .truncated(at: seconds, declared: Double(declared) / Double(song.format.rate))
                 }

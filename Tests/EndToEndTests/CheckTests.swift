@@ -22,6 +22,31 @@ struct CheckTests {
         return folder
     }
 
+    /// Junk with sync words in it: libmpg123 finds frames again in steps, each a skip; they
+    /// are one place, said once, by --check as by -w (--check listed eight overlapping spans).
+    @Test func checkAndWriteSayTheSameOnePlace() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("noise.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "30", "pinknoise", "gain", "-6"])
+        let clean = folder.appendingPathComponent("clean.mp3").path
+        try Harness.run("/usr/bin/lame", ["--quiet", "-b", "128", wav, clean])
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: clean)))
+        var state: UInt32 = 1
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 40_000) {
+            state = state &* 1_103_515_245 &+ 12_345
+            bytes[index] = UInt8(truncatingIfNeeded: state >> 16)
+        }
+        for index in stride(from: bytes.count / 2, to: bytes.count / 2 + 40_000, by: 997) { (bytes[index], bytes[index + 1]) = (0xFF, 0xFB) }
+        let damaged = folder.appendingPathComponent("damaged.mp3").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let checked = try Harness.tplayer("--check", damaged)
+        let written = try Harness.tplayer("-q", "-w", folder.appendingPathComponent("out.wav").path, damaged)
+        let place = { (line: String) in line.components(separatedBy: "damaged from ").dropFirst().map { $0.prefix(7) } }
+        let fromCheck = checked.stderrLines.flatMap(place), fromWrite = written.stderrLines.flatMap(place)
+        #expect(fromCheck.count == 1 && fromWrite.count == 1, "\(checked.stderr)\(written.stderr)")
+        #expect(fromCheck == fromWrite, "the same place, from the same sample")
+    }
+
     @Test func damagedSongsAreNamedWithWhereAndTheRunSaysHowMany() throws {
         let folder = try Self.library()
         let result = try Harness.tplayer(["--check", "album"], in: folder)

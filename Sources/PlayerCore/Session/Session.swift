@@ -65,8 +65,8 @@ public final class Session {
     var setAsideEntries = Set<Int>()
     /// A song played on past damage (skipped and said).
     private var playedPastDamage = false
-    /// Where the last skip of damage was said, and in which song.
-    private var lastSkip: (token: Int, at: Double)?
+    /// The places of damage skipped in the song playing, each said once when whole.
+    private var damage = DamageReport()
     private var outputFailed = false
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
     var opening: (entry: Int, move: Move)?
@@ -252,6 +252,13 @@ public final class Session {
         guard !isFinished else { return }
         defer { cueNext() }
         switch event {
+        case .opened, .openFailed, .ended, .decodeFailed, .damaged:
+            damage.flush().forEach(report)  // what the song before was skipped, said before what follows
+        case .damageSkipped, .deviceLost, .deviceRestored, .outputFallback, .outputFailed, .budgetSpent, .playback,
+             .seeked, .deviceBuffer:
+            break
+        }
+        switch event {
         case .opened(let song, let token):
             // A CUE sheet's track is named by the sheet, not by its image file's tags.
             let tags = (opening?.entry ?? index).flatMap { entries[$0].sheetTags }
@@ -280,11 +287,9 @@ public final class Session {
             failCurrent(token, "damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
         case .damageSkipped(let token, let at, let seconds):
             guard token == context.state.token, let song = context.state.song else { return }
-            // The decoder can find its frames again in steps (junk that looks like a frame cut
-            // in two): a skip within a tenth of a second of the one just said is the same place.
-            defer { lastSkip = (token, at.seconds) }
-            if let last = lastSkip, last.token == token, abs(at.seconds - last.at) < 0.1 { return }
-            report("\(song.path): " + SongVerdict.damaged(at.seconds...(at.seconds + seconds)))
+            // The decoder can find its frames again in steps: each place is said once, whole,
+            // as `--check` says it.
+            damage.skipped(at.seconds...(at.seconds + seconds), token: token, path: song.path).forEach(report)
             playedPastDamage = true
         case .deviceLost(let token, let message):
             guard token == context.state.token else { return }
@@ -381,8 +386,15 @@ public final class Session {
         apply(.play)
     }
 
+    /// The song playing is at `position`: a place of damage played past is said (the status
+    /// line's tick asks).
+    public func settleDamage(at position: AudioTime) {
+        damage.settle(at: position.seconds).forEach(report)
+    }
+
     private func finish() {
         guard !isFinished else { return }
+        damage.flush().forEach(report)
         apply(.stop)
         isFinished = true
         answerLoad(.overtaken)
