@@ -11,6 +11,8 @@ extension PlaybackLoop {
         let source: SongSource
         let info: SongInfo
         var format: PCMFormat
+        /// Damage was skipped in it: it is shorter than its header says, and not cut short.
+        var skippedDamage = false
 
         /// The token its events carry: one the session never gave, before it is adopted.
         var reportedToken: Int { token ?? -1 }

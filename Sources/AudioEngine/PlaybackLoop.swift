@@ -241,10 +241,14 @@ final class PlaybackLoop {
         case .skipped(let seconds):
             // Everything before it has been written: the place is where the damage was.
             let at = AudioTime(frames: shared.read(\.position), rate: current.info.sampleRate)
+            song?.skippedDamage = true
             report(.damageSkipped(token: current.reportedToken, at: at, seconds: seconds))
         case .done:
             if let cut = decoder.truncation {
                 held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now))
+                writeHeld()
+            } else if let short = endsShort(current) {
+                held = Held(bytes: 0, end: .damaged(short))
                 writeHeld()
             } else if !takeOverByCue(from: current) {
                 endOfSong(current)
@@ -255,6 +259,16 @@ final class PlaybackLoop {
             hold(bytes, ticket: ticket, format: format,
                  end: decoder.truncation.map { .cutShort(was: $0.was, now: $0.now) } ?? .damaged(reason))
         }
+    }
+
+    /// Why a song that has ended was cut short: its audio ends before the length its header
+    /// states exactly (as `--check` says it); `nil` when it played whole.
+    private func endsShort(_ current: Song) -> String? {
+        // After damage skipped, what is missing is the damage (as `--check` judges it too).
+        guard decoder.lengthIsExact, !current.skippedDamage, let declared = current.info.totalFrames else { return nil }
+        let played = shared.read(\.position)
+        guard played + Int64(current.format.rate / 20) < declared else { return nil }
+        return "the file ends there, but its header says \(TimeFormat.precise(current.info.seconds(declared))); was it cut short?"
     }
 
     /// `bytes` decoded under `ticket`: charged to its grant, then written.

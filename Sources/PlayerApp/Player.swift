@@ -251,6 +251,10 @@ public final class Player {
             func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
             say("engine: the device buffers \(ms(seconds)) ms; \(ms(kept.lowerBound))–\(ms(kept.upperBound)) ms of it are kept queued")
         }
+        // The song that ends early (damaged, cut short) is as long as it played, in the list view.
+        if case .damaged(let token, let at, _) = event, session.state.token == token, let index = session.index {
+            known[session.entries[index].source]?.seconds = at.seconds
+        }
         if let script { script.handle(event) } else { session.handle(event) }
         if case .opened(_, let token) = event, session.state.token == token, let song = session.state.song,
            let index = session.index {

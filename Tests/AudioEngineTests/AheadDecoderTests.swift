@@ -87,6 +87,7 @@ final class GatedDecoder: AudioDecoder {
     func setReplayGain(_ choice: ReplayGainChoice) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
+    var lengthIsExact: Bool { false }
 }
 
 /// The reader's side: reads as the playback loop does, waiting for the decoder's wake when

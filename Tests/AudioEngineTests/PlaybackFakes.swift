@@ -119,6 +119,7 @@ final class FakeDecoder: AudioDecoder {
     func setReplayGain(_ choice: ReplayGainChoice) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
+    var lengthIsExact: Bool { false }
 }
 
 /// An output that records what it is given and fails to order. A live one is a device with a

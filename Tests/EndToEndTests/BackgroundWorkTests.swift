@@ -65,7 +65,7 @@ struct BackgroundWorkEndToEndTests {
         let script = """
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
               "XDG_STATE_HOME='\(state.path)' exec '\(Harness.binary)' -o null '\(Harness.songs[1])' 2>/dev/null"
-            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             pid=$(tmux -L \(socket) display-message -p '#{pane_pid}')
             # OpenUri is answered once the folder is walked; meanwhile the bus is answered.
             dbus-send --print-reply --dest=org.mpris.MediaPlayer2.tplayer /org/mpris/MediaPlayer2 \\

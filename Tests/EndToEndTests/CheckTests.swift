@@ -47,6 +47,32 @@ struct CheckTests {
         #expect(fromCheck == fromWrite, "the same place, from the same sample")
     }
 
+    /// A song cut short (its header says 0:06, its audio ends near 0:03) is said when it is
+    /// written and when it plays, as --check says it, and the list view shows where it ended
+    /// (it played and wrote in silence, exit 0, and the view kept showing 0:06).
+    @Test func aSongCutShortIsSaidWhenItPlaysAndWhenWritten() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "6", "sine", "440", "gain", "-6"])
+        let whole = folder.appendingPathComponent("whole.flac").path
+        try FormatTests.encode(wav, to: whole, format: "flac")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        let cut = folder.appendingPathComponent("cut.flac").path
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
+        let checked = try Harness.tplayer("--check", cut)
+        let said = try #require(checked.stderrLines.first)
+        #expect(said.hasPrefix("\(cut): damaged at 0:0") && said.hasSuffix("the file ends there, but its header says 0:06.00; was it cut short?"))
+        let written = try Harness.tplayer("-q", "-w", folder.appendingPathComponent("out.wav").path, cut)
+        #expect(written.status == 1)
+        #expect(written.stderrLines == ["tplayer: " + said])
+        let pane = try Pane(arguments: ["-o", "null", cut, Harness.songs[1]], width: 100, height: 10)
+        try pane.waitForStatus { $0.contains("2/2") }
+        try pane.send("Tab")
+        try pane.waitForLine { $0.hasPrefix(" ✗1  cut.flac") && ($0.hasSuffix("0:02") || $0.hasSuffix("0:03")) }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 1)
+    }
+
     @Test func damagedSongsAreNamedWithWhereAndTheRunSaysHowMany() throws {
         let folder = try Self.library()
         let result = try Harness.tplayer(["--check", "album"], in: folder)

@@ -217,7 +217,7 @@ import Testing
         #expect(loaded > 0 && loaded < limit, "LOADLIST: \(loaded) KB")
         let script = """
             '\(Harness.binary)' -o null '\(song)' '\(song)' > /dev/null 2>&1 < /dev/null & pid=$!
-            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -q tplayer && break; sleep 0.1; done
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -q tplayer && break; sleep 0.1; done
             dbus-send --print-reply --dest=org.mpris.MediaPlayer2.tplayer /org/mpris/MediaPlayer2 \\
               org.mpris.MediaPlayer2.Player.OpenUri string:file://\(list) > /dev/null 2>&1
             grep VmHWM /proc/$pid/status | tr -dc 0-9; echo

@@ -28,7 +28,7 @@ struct MprisSpecTests {
             set -u
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
               "\(environment) XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null --trace \(quoted) 2>'\(folder.path)/trace.txt'"
-            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             DEST="--session -d org.mpris.MediaPlayer2.tplayer -o /org/mpris/MediaPlayer2"
             CALL="gdbus call $DEST -m org.mpris.MediaPlayer2.Player."
             GET="gdbus call $DEST -m org.freedesktop.DBus.Properties.Get org.mpris.MediaPlayer2.Player"

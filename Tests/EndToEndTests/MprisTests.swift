@@ -17,7 +17,7 @@ struct MprisTests {
             mv '\(plain)' "$(printf '\(folder.path)/odd-\\377.mp3')"
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
               "XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null --trace '\(long)' '\(folder.path)'/odd-*.mp3 2>'\(trace)'"
-            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             playerctl -p tplayer --follow status > '\(folder.path)/follow.txt' 2>/dev/null & follow=$!
             dbus-monitor "type='signal',interface='org.mpris.MediaPlayer2.Player',member='Seeked'" > '\(folder.path)/seeked.txt' 2>/dev/null & monitor=$!
             sleep 0.3
@@ -36,7 +36,7 @@ struct MprisTests {
             playerctl -p tplayer next; sleep 0.6
             echo "next $(playerctl -p tplayer metadata --format '{{title}}|{{xesam:url}}')"
             tmux -L \(socket) new-window "XDG_STATE_HOME='\(folder.path)/state2' '\(Harness.binary)' -o null '\(long)' 2>/dev/null"
-            for i in $(seq 50); do [ "$(playerctl -l 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+            for i in $(seq 300); do [ "$(playerctl -l 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
             echo "players $(playerctl -l | sort | tr '\\n' ' ')"
             kill $follow $monitor
             tmux -L \(socket) send-keys -t 0 q; tmux -L \(socket) send-keys -t 1 q
@@ -88,7 +88,7 @@ struct MprisTests {
         let script = """
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
               "XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null '\(song)' 2>/dev/null; echo \\$? > '\(folder.path)/status'"
-            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             sleep 0.5
             echo "length $(playerctl -p tplayer metadata --format '{{mpris:length}}')"
             tmux -L \(socket) send-keys q
@@ -114,7 +114,7 @@ struct MprisTests {
                                           "--ta", "art\r\nist\u{9B}1m", wav, song])
         let script = """
             '\(Harness.binary)' -o null '\(song)' >/dev/null 2>&1 & player=$!
-            for i in $(seq 50); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
             sleep 0.5
             playerctl -p tplayer metadata --format '{{title}}|{{artist}}'
             kill $player

@@ -110,10 +110,16 @@ import Testing
         let fifo = folder.appendingPathComponent("ctl").path
         let moved = folder.appendingPathComponent("moved").path
         let result = try Harness.run(Harness.binary, ["-R", "-o", "null", "--fifo", fifo]) { _ in
-            for _ in 0..<100 where access(fifo, F_OK) != 0 { usleep(20_000) }
+            // However slow the start (a sanitized build): the pipe made, then tplayer reading it.
+            for _ in 0..<1_000 where access(fifo, F_OK) != 0 { usleep(20_000) }
             rename(fifo, moved)
             try? Data("a user's file\n".utf8).write(to: URL(fileURLWithPath: fifo))
-            let writer = open(moved, O_WRONLY)
+            // Never a blocking open: with no reader (tplayer gone) it would wait for ever.
+            var writer: Int32 = -1
+            for _ in 0..<1_000 where writer < 0 {
+                writer = open(moved, O_WRONLY | O_NONBLOCK)
+                if writer < 0 { usleep(20_000) }
+            }
             _ = "Q\n".withCString { write(writer, $0, 2) }
             close(writer)
         }

@@ -113,6 +113,7 @@ final class AheadDecoder: AudioDecoder {
     }
 
     var truncation: (was: Int64, now: Int64)? { core.withDecoder { $0.truncation } }
+    var lengthIsExact: Bool { core.withDecoder { $0.lengthIsExact } }
 
     /// It plays now: it decodes ahead as far as the whole bound.
     func promoted() {

@@ -76,6 +76,9 @@ protocol AudioDecoder: AnyObject {
     func setReplayGain(_ choice: ReplayGainChoice)
     /// The song's file was truncated while it played: its size then and now.
     var truncation: (was: Int64, now: Int64)? { get }
+    /// Whether the song's stated length is exact (FLAC's STREAMINFO, an Ogg stream's last
+    /// granule, a LAME tag's frame count), not an estimate: a song that ends short of it was cut.
+    var lengthIsExact: Bool { get }
     /// The song open on this decoder is the one playing (opened so, or opened ahead on the spare
     /// decoder and taken over).
     func promoted()
