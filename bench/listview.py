@@ -7,7 +7,7 @@ frame arrived: ↓ (40 times), PgDn (10), End and Home, and a search typed lette
 (`/song 99999`). A frame is written in one write, so the time from writing a key to reading the
 line that proves its frame (the cursor's row, or the search prompt, which is drawn last) is the
 key's latency. Median and worst are reported; the target is a median of at most 16 ms (a frame
-at 60 Hz).
+at 60 Hz). The player's peak RSS over it all is reported too.
 """
 import os, select, statistics, sys, time
 import playlist
@@ -73,13 +73,15 @@ def measure(tplayer):
             typed = typed + letter if letter != "/" else "/"
             times.append(key(fd, letter.encode(), typed.encode() + b"_"))
         times.append(key(fd, b"\r", b"Playing "))
+        with open(f"/proc/{pid}/status") as status:
+            peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
         os.write(fd, b"q")
     finally:
         stop_pty(pid, fd)
-    return [t * 1000 for t in times]
+    return [t * 1000 for t in times], peak
 
 
 if __name__ == "__main__":
     tplayer = os.path.abspath(sys.argv[1])
-    ms = measure(tplayer)
-    print(f"{len(ms)} keys: median {statistics.median(ms):.2f} ms, worst {max(ms):.2f} ms")
+    ms, peak = measure(tplayer)
+    print(f"{len(ms)} keys: median {statistics.median(ms):.2f} ms, worst {max(ms):.2f} ms; peak RSS {peak:.1f} MB")

@@ -3,8 +3,10 @@
 
 Both players get the same generated playlist (#EXTINF titles, relative paths spread over 1,000
 song files) and write WAV into a FIFO; the time to the first sample is from starting the
-process to the first PCM bytes arriving, and the peak RSS is the kernel's for the process.
-Runs are interleaved; medians of 5 reported, with the ratio. Targets: under 1 s, under 64 MB.
+process to the first PCM bytes arriving, and the peak RSS is the kernel's for the process, two
+seconds on (tplayer reads the rest of a long list while its first songs play).
+Runs are interleaved; medians of 5 reported, with the ratios. Targets: at most 3x mpg123's time to
+the first sample and 2x its peak RSS.
 """
 import os, signal, statistics, sys, time
 from spawning import spawn
@@ -14,6 +16,8 @@ out = os.path.join(root, "out", "playlist")
 tplayer = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", ".build/release/tplayer"))
 song = os.path.join(root, "..", "Resources", "01-morning-arpeggio.mp3")
 ENTRIES, FILES, RUNS = 100_000, 1_000, 5
+# tplayer against mpg123 on the same list in one run: at most 3x its time, 2x its memory.
+TIME_TARGET, RSS_TARGET = 3, 2
 
 def make_list():
     songs = os.path.join(out, "songs")
@@ -45,6 +49,11 @@ def first_sample(command, fifo):
                 break
             received += len(chunk)
         elapsed = time.monotonic() - start
+        # The peak is taken once the whole list is surely read (tplayer reads the rest while its
+        # first songs play): two seconds on, the output drained meanwhile.
+        settle = time.monotonic() + 2
+        while time.monotonic() < settle and f.read(65536):
+            pass
         # The process's own high-water mark (wait4's would count this Python process's memory,
         # which the kernel carries across the exec).
         with open(f"/proc/{pid}/status") as status:
@@ -77,9 +86,11 @@ def main():
     for name, (seconds, rss) in summary.items():
         print(f"  {name:8}: {seconds:6.3f} s to the first sample, peak RSS {rss:6.1f} MB")
     t, m = summary["tplayer"], summary["mpg123"]
-    print(f"  time ratio tplayer/mpg123: {t[0] / m[0]:.2f}, RSS ratio: {t[1] / m[1]:.2f}")
-    print(f"  tplayer {t[0]:.3f} s (target < 1 s): {'met' if t[0] < 1 else 'MISSED'}; "
-          f"{t[1]:.1f} MB (target < 64 MB): {'met' if t[1] < 64 else 'MISSED'}")
+    time_ratio, rss_ratio = t[0] / m[0], t[1] / m[1]
+    print(f"  time to the first sample, tplayer/mpg123: {time_ratio:.2f} (target <= {TIME_TARGET:g}): "
+          f"{'met' if time_ratio <= TIME_TARGET else 'MISSED'}")
+    print(f"  peak RSS, tplayer/mpg123: {rss_ratio:.2f} (target <= {RSS_TARGET:g}): "
+          f"{'met' if rss_ratio <= RSS_TARGET else 'MISSED'}")
 
 if __name__ == "__main__":
     main()

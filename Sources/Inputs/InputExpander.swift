@@ -21,8 +21,40 @@ import PlayerCore
 ///
 /// Songs named directly are not checked here: loading them reports what is wrong.
 public struct InputExpander: Sendable {
+    /// The songs found, in order (less those handed on already: `handOn`).
     public private(set) var entries = EntryList()
     public internal(set) var problems: [Diagnostic] = []
+    /// Entries handed on to `handOn` so far.
+    public private(set) var handedOn = 0
+    /// Every entry found so far: those handed on, and those held.
+    public var found: Int { handedOn + entries.count }
+    /// When set, the entries found are handed on while the walk goes on, in order, so a long
+    /// list can play before it is all read: each time `handOnEvery` are held (the first time,
+    /// `handOnFirst`), they are given to it, with the problems and playlists found since the
+    /// hand before, and no longer held here.
+    public var handOn: (@Sendable (_ piece: Piece) -> Void)?
+    /// How many entries make the first piece handed on: a list shorter than that is read whole
+    /// before anything is handed on, as without `handOn`.
+    public var handOnFirst = 4096
+    /// How many entries make each later piece.
+    public var handOnEvery = 65_536
+    /// Problems and playlists handed on with the pieces so far.
+    private var problemsHandedOn = 0
+    private var playlistsHandedOn = 0
+
+    /// A stretch of the list handed on (`handOn`), with what was found wrong and the
+    /// playlists read since the stretch before.
+    public struct Piece: Sendable {
+        public var entries: EntryList
+        public var problems: [Diagnostic]
+        public var playlists: [Path]
+
+        public init(entries: EntryList = [], problems: [Diagnostic] = [], playlists: [Path] = []) {
+            self.entries = entries
+            self.problems = problems
+            self.playlists = playlists
+        }
+    }
     /// Every playlist and CUE sheet read: `-w` must never write over one.
     public internal(set) var playlists: [Path] = []
     /// Playlists being read, outermost first, as canonical paths: the cycle check.
@@ -109,8 +141,8 @@ public struct InputExpander: Sendable {
     mutating func append(_ entry: Entry) {
         // Past the cap, or past what memory `ulimit -v` leaves (asked now and then): the list
         // ends there, said once.
-        let outOfMemory = entries.count % 1024 == 1023 && MemoryLimit.isNearlyExhausted
-        guard entries.count < maxEntries, !outOfMemory else {
+        let outOfMemory = found % 1024 == 1023 && MemoryLimit.isNearlyExhausted
+        guard found < maxEntries, !outOfMemory else {
             if !isFull {
                 isFull = true
                 let why = outOfMemory ? "no memory for more songs (\(MemoryLimit.description))" : "the list is full (\(maxEntries) songs)"
@@ -120,6 +152,24 @@ public struct InputExpander: Sendable {
             return
         }
         entries.append(entry)
+        if handOn != nil, entries.count >= (handedOn == 0 ? handOnFirst : handOnEvery) { handOnHeld() }
+    }
+
+    /// Hands on the entries held, with the problems and playlists found since the hand before.
+    private mutating func handOnHeld() {
+        handOn?(takeRest())
+    }
+
+    /// What is held and not handed on yet (the end of the list, once the walk is over), with
+    /// the problems and playlists found since the last piece handed on.
+    public mutating func takeRest() -> Piece {
+        var piece = Piece(entries: EntryList(), problems: Array(problems[problemsHandedOn...]),
+                          playlists: Array(playlists[playlistsHandedOn...]))
+        swap(&piece.entries, &entries)
+        handedOn += piece.entries.count
+        problemsHandedOn = problems.count
+        playlistsHandedOn = playlists.count
+        return piece
     }
 
     /// Adds a problem about `place` (or, with none, the whole of `path`).
@@ -193,10 +243,10 @@ public struct InputExpander: Sendable {
 
     private mutating func addDirectory(_ path: Path, from place: SourceLocation?) {
         var visited = Set<FileStatus.ID>()
-        let before = (entries.count, problems.count)
+        let before = (found, problems.count)
         walk(path, root: path, visited: &visited, place: place)
         // Problems found on the way say why; "no audio" only when there were none.
-        if entries.count == before.0, problems.count == before.1, !isCancelled() {
+        if found == before.0, problems.count == before.1, !isCancelled() {
             let what = place == nil ? "no audio files in it" : "no audio files in \(path)"
             report(place, "\(what) (looked for \(Self.audioExtensionsSaid))", about: path)
         }

@@ -27,7 +27,7 @@ public enum WriteGuard {
     /// This is the early check, with the friendliest messages; the file is checked again by
     /// identity when it is opened (`FileSystem.openOutput`), since what a path leads to can
     /// change in between.
-    public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: [Path],
+    public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: some Sequence<Path>,
                                files: any FileAccess = SystemFiles()) -> Refusal? {
         if let ext = output.lowercasedExtension, let kind = inputExtensions[ext] {
             guard files.exists(output) else {

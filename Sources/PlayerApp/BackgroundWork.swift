@@ -23,6 +23,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case save
         /// Tags and lengths of the songs on screen in the list view.
         case facts
+        /// The rest of a long list named at start, read while its first songs play.
+        case launch
     }
 
     /// A job's cancel flag, asked by the job as it goes.
@@ -33,8 +35,9 @@ public final class BackgroundWork: @unchecked Sendable {
     }
 
     private let wake: SelfPipe
-    private let finished = Locked<[(id: Int, result: any Sendable)]>([])
-    private var pending: [Int: (slot: Slot, cancel: Cancel, then: (any Sendable) -> Void)] = [:]
+    /// Results and pieces of results handed over by the helper threads, in the order they came.
+    private let finished = Locked<[(id: Int, result: any Sendable, isLast: Bool)]>([])
+    private var pending: [Int: (slot: Slot, cancel: Cancel, progress: (any Sendable) -> Void, then: (any Sendable) -> Void)] = [:]
     private var current: [Slot: Int] = [:]
     private var nextID = 0
 
@@ -52,15 +55,28 @@ public final class BackgroundWork: @unchecked Sendable {
     /// result on the main loop. If no thread can be started, the job runs here and now.
     public func start<Result: Sendable>(_ slot: Slot, _ job: @escaping @Sendable (Cancel) -> Result,
                                         then: @escaping (Result) -> Void) {
+        start(slot, { cancel, _ in job(cancel) }, progress: { (_: Never) in }, then: then)
+    }
+
+    /// Runs `job` as `start` does; what it hands to its second argument as it goes reaches
+    /// `progress` on the main loop, in order, before its result reaches `then`.
+    public func start<Progress: Sendable, Result: Sendable>(
+        _ slot: Slot, _ job: @escaping @Sendable (Cancel, _ progress: @escaping @Sendable (Progress) -> Void) -> Result,
+        progress: @escaping (Progress) -> Void, then: @escaping (Result) -> Void
+    ) {
         cancel(slot)
         nextID += 1
         let id = nextID
         let cancel = Cancel()
-        pending[id] = (slot, cancel, { result in if let result = result as? Result { then(result) } })
+        pending[id] = (slot, cancel, { piece in if let piece = piece as? Progress { progress(piece) } },
+                       { result in if let result = result as? Result { then(result) } })
         current[slot] = id
         let finish: @Sendable () -> Void = { [finished, wake] in
-            let result = job(cancel)
-            finished.update { $0.append((id, result)) }
+            let result = job(cancel) { piece in
+                finished.update { $0.append((id, piece, false)) }
+                wake.wake()
+            }
+            finished.update { $0.append((id, result, true)) }
             wake.wake()
         }
         do {
@@ -90,10 +106,24 @@ public final class BackgroundWork: @unchecked Sendable {
             defer { list.removeAll() }
             return list
         }
-        for (id, result) in done {
+        for (id, result, isLast) in done {
+            guard isLast else {
+                pending[id]?.progress(result)
+                continue
+            }
             guard let job = pending.removeValue(forKey: id) else { continue }
             if current[job.slot] == id { current[job.slot] = nil }
             job.then(result)
+        }
+    }
+
+    /// Waits for jobs and hands over what they give (as `deliver`) until `isDone` says so:
+    /// for what the run cannot start without (the first piece of a long list).
+    public func deliver(until isDone: () -> Bool) {
+        while !isDone(), !pending.isEmpty {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, -1) < 0, errno != EINTR { return }
+            deliver()
         }
     }
 }

@@ -119,8 +119,9 @@ public final class Player {
     private let io: IO
     private let options: Options
     private var loop: EventLoop
-    /// Problems found before the run (in the inputs): the exit status counts them.
-    private let earlierProblems: Int
+    /// Problems found in the inputs (before the run, or in a long list read while it plays):
+    /// the exit status counts them.
+    private var earlierProblems: Int
 
     /// What is known of the songs opened this run and of those the list view showed (tags,
     /// length), for the list view; at most `knownLimit` of them.
@@ -152,6 +153,11 @@ public final class Player {
             controls.script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
             io.remote?.onLine = { [weak self] in self?.say($0) }
         }
+    }
+
+    /// Counts problems found in the inputs while the run plays (the rest of a long list).
+    public func countProblems(_ count: Int) {
+        earlierProblems += count
     }
 
     private var engine: any PlayerEngine { io.engine }
@@ -278,7 +284,8 @@ public final class Player {
         // With no screen to show it, each song that starts is named once, as mpg123 does.
         if screen == nil, !options.quiet, case .opened(_, let token) = event, session.state.token == token,
            let name = session.songName {
-            say("Playing \(session.place.map { "\($0)/\(session.entries.count)" } ?? "?"): \(name)")
+            let more = session.listIsComing ? "+" : ""
+            say("Playing \(session.place.map { "\($0)/\(session.entries.count)\(more)" } ?? "?"): \(name)")
         }
     }
 
@@ -305,7 +312,8 @@ public final class Player {
             name: session.songName ?? session.loadingName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
         status.volume = session.volume
         status.muted = session.muted
-        status.atEndOfList = session.isAtEndOfList && session.state.id != .play
+        status.atEndOfList = session.isAtEndOfList && session.state.id != .play && !session.listIsComing
+        status.list.isGrowing = session.listIsComing
         status.stoppedAtStart = session.isStoppedAtStart
         status.silent = silent
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }

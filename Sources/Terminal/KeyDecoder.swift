@@ -1,5 +1,5 @@
 /// A key press, decoded from the bytes a terminal sends.
-public indirect enum Key: Hashable, Sendable {
+public enum Key: Hashable, Sendable {
     case character(Character)
     /// Ctrl and a letter (`control("n")`: Ctrl-N), but those a terminal gives other meanings:
     /// Ctrl-H is Backspace, Ctrl-I Tab, Ctrl-J and Ctrl-M Enter, and Ctrl-C, Ctrl-Z and Ctrl-    /// are signals.
@@ -16,7 +16,7 @@ public indirect enum Key: Hashable, Sendable {
     case home, end, delete
     case pageUp, pageDown
     /// An arrow, Home, End, PgUp, PgDn, Delete or a function key with Shift, Alt or Ctrl held.
-    case modified(Key, Modifiers)
+    indirect case modified(Key, Modifiers)
     /// A control or escape sequence tplayer does not use.
     case other
 

@@ -58,15 +58,7 @@ public struct ListView {
     private var searches: [String] = []
     /// Each entry's text as a search compares it, made as a search or a redraw comes to it and
     /// kept until the list changes.
-    private var folded: (edits: Int, texts: [Folded?], missing: Int) = (-1, [], 0)
-
-    /// An entry's folded text, and whether its tags were known when it was made (`known`
-    /// entries of the list at that moment, when they were not): made again once they are.
-    private struct Folded {
-        var text: [UInt8]
-        var hadFacts: Bool
-        var knownCount: Int
-    }
+    private var folded = FoldedTexts()
 
     /// What a key did in the view.
     public enum Outcome: Equatable {
@@ -204,20 +196,20 @@ public struct ListView {
     }
 
     /// Entry `entry`'s searchable text (name, album, path), folded: made once, and again after
-    /// the list changes.
-    private mutating func foldedText(_ entry: Int, in list: ListSnapshot) -> [UInt8] {
-        if folded.edits != list.edits || folded.texts.count != list.entries.count {
-            folded = (list.edits, Array(repeating: nil, count: list.entries.count), list.entries.count)
+    /// the list changes, or once its tags are known when they were not.
+    private mutating func foldedText(_ entry: Int, in list: ListSnapshot) -> ArraySlice<UInt8> {
+        if folded.edits != list.edits || folded.count != list.entries.count {
+            folded = FoldedTexts(edits: list.edits, count: list.entries.count)
         }
-        if var made = folded.texts[entry] {
-            if made.hadFacts || made.knownCount == list.known.count { return made.text }
+        switch folded.state(of: entry, known: list.known.count) {
+        case .made(let text): return text
+        case .madeBeforeMoreWereKnown(let text):
             // The tags read since may name it now (`/album` finds what the view shows).
             if list.known[list.entries[entry].source] == nil {
-                made.knownCount = list.known.count
-                folded.texts[entry] = made
-                return made.text
+                folded.checked(entry, known: list.known.count)
+                return text
             }
-            folded.missing += 1
+        case .notMade: break
         }
         // The fields one by one, not the row's text: 100,000 of them are folded for a search.
         let item = list.entries[entry]
@@ -240,10 +232,7 @@ public struct ListView {
         }
         add(item.title)
         SearchFold.fold(path: item.path.bytes, into: &text)
-        let hadFacts = facts != nil || item.sheetTags != nil
-        folded.texts[entry] = Folded(text: text, hadFacts: hadFacts, knownCount: list.known.count)
-        folded.missing -= 1
-        return text
+        return folded.store(entry, text, known: facts != nil || item.sheetTags != nil ? nil : list.known.count)
     }
 
     /// Folds up to `budget` more entries ahead of a search, a little at each tick of the status
@@ -253,7 +242,7 @@ public struct ListView {
         var done = 0
         var entry = 0
         while done < budget, entry < list.entries.count {
-            if folded.edits != list.edits || folded.texts.count != list.entries.count || folded.texts[entry] == nil {
+            if folded.edits != list.edits || folded.count != list.entries.count || !folded.isMade(entry) {
                 _ = foldedText(entry, in: list)
                 done += 1
             }

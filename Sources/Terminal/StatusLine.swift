@@ -31,8 +31,13 @@ public struct StatusSnapshot: Equatable, Sendable {
         /// The place in the play order (0-based; shown 1-based as `3/12`) and the list's length.
         public var entry: Int?
         public var count: Int
+        /// More of the list is still being read: the count is shown as `12+`.
+        public var isGrowing = false
         public var repeats: Bool
         public var shuffles: Bool
+
+        /// The list's length as shown: `12`, or `12+` while more is being read.
+        var counted: String { isGrowing ? "\(count)+" : "\(count)" }
 
         /// `[repeat shuffle]`, `[repeat]`, `[shuffle]` or nothing.
         var modes: String {
@@ -83,7 +88,7 @@ public enum StatusLine {
                 line.append(" " + TextWidth.fit(TerminalText.safe(failure), max(columns - line.columns - 1, 0)), .red)
             } else {
                 // Loading: where in the list and what, at once (the tags come when it opens).
-                line.append(status.list.entry.map { " \($0 + 1)/\(status.list.count)" } ?? "")
+                line.append(status.list.entry.map { " \($0 + 1)/\(status.list.counted)" } ?? "")
                 line.append(status.name.map { "  " + TerminalText.safe($0) } ?? "")
             }
             return fitted(line, columns)
@@ -129,7 +134,7 @@ public enum StatusLine {
             let padding = String(repeating: " ", count: max(TextWidth.columns(totalText) - elapsedText.count, 0))
             let full = " " + padding + elapsedText + " / " + totalText
             times = full
-            let place = status.list.entry.map { "  \($0 + 1)/\(status.list.count)" } ?? ""
+            let place = status.list.entry.map { "  \($0 + 1)/\(status.list.counted)" } ?? ""
             let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
             let modes = status.list.modes
             var bothModes = status.list

@@ -39,13 +39,17 @@ struct PlayerRun {
     func run() -> Int32 {
         var writing: (path: Path, overwrite: Bool)?
         if case .file(_, let path, let overwrite) = output { writing = (path, overwrite) }
+        // A long list plays from its first songs while the rest is read, as mpg123's does; a
+        // shuffled or repeated one is read whole first (its order needs all of it).
+        let reader = options.shuffles || options.repeats || options.resume ? nil : try? BackgroundWork()
         let launch: Launch
-        switch Launch.prepare(inputs: inputs, script: script, writing: writing) {
+        switch Launch.prepare(inputs: inputs, script: script, writing: writing, reading: reader) {
         case .success(let prepared): launch = prepared
         case .failure(let refusal):
             refusal.lines.forEach(printError)
             return refusal.status
         }
+        defer { launch.rest?.stop() }
         // Only a person's runs are saved and resumed: never -w, --check, a script or -R.
         let store = script == nil && !output.isFile ? SessionStore.location : nil
         var saved: SavedSession?
@@ -83,7 +87,7 @@ struct PlayerRun {
         let engine: Engine
         let signals: SignalWatcher
         let work: BackgroundWork
-        switch Startup.start(output: output, fades: options.fades) {
+        switch Startup.start(output: output, fades: options.fades, work: reader) {
         case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }
@@ -174,8 +178,18 @@ struct PlayerRun {
         let player = Player(controls: controls, io: io,
                             options: Player.Options(quiet: options.quiet, trace: options.trace, start: options.start),
                             earlierProblems: launch.problems.count, resuming: saved)
+        if let rest = launch.rest {
+            session.expectMore()
+            rest.arrive = { [weak player] piece, isLast in
+                piece.problems.forEach { say("tplayer: " + $0.brief) }
+                player?.countProblems(piece.problems.count)
+                session.arrive(piece.entries, isLast: isLast)
+            }
+        }
         let status = player.run()
-        if case .saves(let lock)? = claim, let store {
+        if case .saves = claim, session.listIsComing {
+            say("tplayer: the list was still being read when the player quit; the session is not saved")
+        } else if case .saves(let lock)? = claim, let store {
             defer { withExtendedLifetime(lock) {} }  // held until the session is saved
             var state = session.saved
             let folder = FileSystem.currentFolder()

@@ -23,7 +23,7 @@ struct RemoteRun {
         // The same guard as every other run: what `LOAD` opens later is checked again when the
         // file is opened (`OpenedFiles`).
         if case .file(_, let path, let overwrite) = output,
-           let refusal = WriteGuard.refusal(output: path, overwrite: overwrite, inputs: [], reads: []) {
+           let refusal = WriteGuard.refusal(output: path, overwrite: overwrite, inputs: [], reads: [Path]()) {
             printError("tplayer: " + refusal.message)
             return refusal.status
         }

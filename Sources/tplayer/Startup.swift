@@ -1,4 +1,5 @@
 import AudioEngine
+import Files
 import PlayerApp
 import Terminal
 
@@ -11,7 +12,8 @@ enum Startup {
         let status: Int32
     }
 
-    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, device: String? = nil)
+    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, device: String? = nil,
+                      work: BackgroundWork? = nil)
         -> Result<(engine: Engine, signals: SignalWatcher, work: BackgroundWork), Failure> {
         let engine: Engine
         do {
@@ -20,8 +22,10 @@ enum Startup {
             printError("tplayer: \(error.message)")
             return .failure(Failure(status: error.isUsageError ? 64 : 1))
         }
-        do {
-            return .success((engine, try SignalWatcher(), try BackgroundWork()))
+        do throws(SystemError) {
+            let signals = try SignalWatcher()
+            if let work { return .success((engine, signals, work)) }
+            return .success((engine, signals, try BackgroundWork()))
         } catch {
             printError("tplayer: cannot start: \(error.reason)")
             return .failure(Failure(status: 1))

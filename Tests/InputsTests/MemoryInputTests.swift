@@ -64,4 +64,38 @@ struct MemoryInputTests {
         #expect(TypedPath.complete("/music/Album/.h", files: files) == ("/music/Album/.hidden.mp3", []))
         #expect(TypedPath.complete("/music/Album/x", files: files) == ("/music/Album/x", []))
     }
+
+    /// Handed on in pieces (a long list plays from its first songs while the rest is read):
+    /// in order, each with the problems and playlists found since the piece before, the cap
+    /// counting every entry found, and a short list read whole before anything is handed on.
+    @Test func aLongListIsHandedOnInPiecesInOrder() {
+        let files = MemoryFiles()
+        let lines = (1...10).map { $0 == 5 ? "gone.m3u\n" : $0 == 8 ? "inner.m3u\n" : "song\($0).mp3\n" }.joined()
+        files.add("/music/list.m3u", text: lines)
+        files.add("/music/inner.m3u", text: "inner.mp3\n")
+        let pieces = Locked<[InputExpander.Piece]>([])
+        var expander = InputExpander(maxEntries: 8, files: files)
+        expander.handOnFirst = 3
+        expander.handOnEvery = 4
+        expander.handOn = { piece in pieces.update { $0.append(piece) } }
+        expander.add("/music/list.m3u")
+        let rest = expander.takeRest()
+        let all = pieces.read { $0 } + [rest]
+        #expect(all.map { $0.entries.map(\.path.lastComponent) } == [
+            ["song1.mp3", "song2.mp3", "song3.mp3"],
+            ["song4.mp3", "song6.mp3", "song7.mp3", "inner.mp3"],
+            ["song9.mp3"],
+        ])
+        #expect(all.map { $0.problems.map(\.brief) } == [
+            [], ["/music/list.m3u:5: no such file: /music/gone.m3u"], ["/music/list.m3u:10: the list is full (8 songs): this and later entries are left out"],
+        ])
+        #expect(all.map(\.playlists) == [["/music/list.m3u"], ["/music/inner.m3u"], []])
+        #expect(expander.found == 8 && expander.entries.isEmpty)
+
+        var short = InputExpander(files: files)
+        short.handOn = { piece in pieces.update { $0.append(piece) } }
+        short.add("/music/inner.m3u")
+        #expect(pieces.read(\.count) == 2, "a list shorter than the first piece is not handed on")
+        #expect(short.takeRest().entries.map(\.path) == ["/music/inner.mp3"])
+    }
 }

@@ -1,4 +1,5 @@
 import Files
+import Inputs
 import PlayerCore
 import Testing
 @testable import PlayerApp
@@ -177,5 +178,37 @@ struct CheckAndLaunchTests {
         #expect(refusal("/music/old.wav") == Launch.Refusal(lines: ["tplayer: /music/old.wav: file exists; add --force to overwrite it"], status: 1))
         #expect(refusal("/music/old.wav", overwrite: true) == nil)
         #expect(refusal("/music/new.wav") == nil)
+    }
+
+    /// A long list starts with its first songs and the rest arrives as it is read, in order,
+    /// the last piece saying so; a short one, or one whose `-w` file is there to be written
+    /// over (checked against every song first), is read whole before the run starts.
+    @Test func aLongListStartsWithItsFirstSongsAndTheRestArrives() throws {
+        let files = library()
+        let count = 10_000
+        files.add("/music/long.m3u", text: (0..<count).map { "song\($0).mp3\n" }.joined() + "gone.m3u\n")
+        files.add("/music/old.wav", text: "RIFF")
+        let work = try BackgroundWork()
+        let launch = try Launch.prepare(inputs: ["/music/long.m3u"], script: nil, writing: ("/music/new.wav", false),
+                                        files: files, reading: work).get()
+        let first = InputExpander().handOnFirst
+        #expect(launch.entries.count == first && launch.problems.isEmpty)
+        let rest = try #require(launch.rest)
+        var arrived: [(count: Int, problems: [String], isLast: Bool)] = []
+        var paths = launch.entries.map(\.path)
+        rest.arrive = { piece, isLast in
+            arrived.append((piece.entries.count, piece.problems.map(\.brief), isLast))
+            paths += piece.entries.map(\.path)
+        }
+        work.deliver { rest.isComplete }
+        #expect(paths == (0..<count).map { Path("/music/song\($0).mp3") })
+        #expect(arrived.last?.isLast == true && arrived.dropLast().allSatisfy { !$0.isLast })
+        #expect(arrived.flatMap(\.problems) == ["/music/long.m3u:\(count + 1): no such file: /music/gone.m3u"])
+
+        let whole = try Launch.prepare(inputs: ["/music/long.m3u"], script: nil, writing: ("/music/old.wav", true),
+                                       files: files, reading: work).get()
+        #expect(whole.rest == nil && whole.entries.count == count, "a file to be written over: every song checked first")
+        let short = try Launch.prepare(inputs: ["/music/list.m3u"], script: nil, writing: nil, files: files, reading: work).get()
+        #expect(short.rest == nil)
     }
 }

@@ -48,4 +48,51 @@ struct EntryListTests {
         #expect(Array(list) == model)
         #expect(list == EntryList(model))
     }
+
+    /// Lists appended whole join as segments of their own (a long list read in pieces): every
+    /// edit, within a segment or across two, and the joining of many, keeps every entry.
+    @Test func listsAppendedWholeKeepEveryEntryThroughEdits() {
+        var model: [Entry] = []
+        var list = EntryList()
+        for piece in 0..<70 {
+            let entries = (piece * 10..<(piece * 10 + 3 + piece % 5)).map(Self.sample)
+            model += entries
+            list.append(contentsOf: EntryList(entries))
+            #expect(list.count == model.count)
+        }
+        #expect(Array(list) == model, "70 pieces: past the segment limit, joined")
+        var second = EntryList(Array(model.prefix(5)))
+        second.append(contentsOf: EntryList(Array(model[5..<9])))
+        second.append(contentsOf: EntryList())
+        second.append(contentsOf: EntryList(Array(model[9..<12])))
+        var secondModel = Array(model.prefix(12))
+        second.replaceSubrange(3..<7, with: [Self.sample(7000)])  // across two segments
+        secondModel.replaceSubrange(3..<7, with: [Self.sample(7000)])
+        second.insert(Self.sample(7001), at: 4)  // at a segment's start
+        secondModel.insert(Self.sample(7001), at: 4)
+        second.removeSubrange(5..<second.count - 1)  // a whole segment and more
+        secondModel.removeSubrange(5..<secondModel.count - 1)
+        second.append(Self.sample(7002))
+        secondModel.append(Self.sample(7002))
+        #expect(Array(second) == secondModel)
+        #expect((0..<second.count).map { second.path(at: $0) } == secondModel.map(\.path))
+        second.removeAll()
+        #expect(second.isEmpty)
+        second.append(Self.sample(1))
+        #expect(Array(second) == [Self.sample(1)])
+    }
+
+    /// Paths in their playlist's folder are held after it, and come back whole.
+    @Test func pathsInTheirPlaylistsFolderComeBackWhole() {
+        let origin = SourceLocation(file: "/lists/big.m3u", line: 3)
+        let entries = [
+            Entry(path: "/lists/songs/a.mp3", title: "A", origin: origin),
+            Entry(path: "/lists/", origin: origin),
+            Entry(path: "/elsewhere/b.mp3", origin: origin),
+            Entry(path: "relative.mp3", origin: SourceLocation(file: "list.m3u", line: 1)),
+        ]
+        let list = EntryList(entries)
+        #expect(Array(list) == entries)
+        #expect(list.path(at: 0) == "/lists/songs/a.mp3")
+    }
 }

@@ -105,6 +105,81 @@ struct SessionTests {
         #expect(session.exitStatus == 0)
     }
 
+    /// A long list plays from its first songs while the rest is read: the end of what is there
+    /// waits for more (the run does not end), the list goes on with what arrives, and ends with
+    /// the last piece.
+    @Test func theRestOfAListArrivesWhileItPlaysAndTheListGoesOnWithIt() {
+        let (session, engine, _) = session(["a.mp3"])
+        session.expectMore()
+        session.start()
+        session.settle()
+        #expect(engine.cued == nil, "nothing is there yet to follow")
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(!session.isFinished, "more is coming: the run waits for it")
+        session.arrive(EntryList([Entry(path: "missing.mp3"), Entry(path: "b.mp3")]), isLast: false)
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3" && session.state.id == .play, "it goes on past the one that fails")
+        #expect(session.entries.map(\.path) == ["a.mp3", "missing.mp3", "b.mp3"])
+        session.arrive(EntryList([Entry(path: "c.mp3")]), isLast: false)
+        #expect(engine.cued == "c.mp3", "a piece that arrives while a song plays is cued to follow it")
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(session.state.song?.path == "c.mp3")
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(!session.isFinished)
+        session.arrive([], isLast: true)
+        session.settle()
+        #expect(session.isFinished, "the list is all there and played")
+        #expect(session.exitStatus == 1)
+    }
+
+    /// A run that ends with its list waits for a load under way (MPRIS's OpenUri), plays what
+    /// it brings, and ends when nothing came of it.
+    @Test func theEndOfTheListWaitsForALoadUnderWay() {
+        let (session, _, _) = session(["a.mp3"])
+        var waiting: [Path: (EntryList, [String]) -> Void] = [:]
+        session.expand = { path, done in waiting[path] = done }
+        session.start()
+        session.settle()
+        session.load("b.mp3") { _ in }
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(!session.isFinished, "the load is still coming")
+        waiting["b.mp3"]?([Entry(path: "b.mp3")], [])
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3" && session.state.id == .play)
+        session.load("gone.mp3") { _ in }
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(!session.isFinished)
+        waiting["gone.mp3"]?([], ["gone.mp3: no such file"])
+        session.settle()
+        #expect(session.isFinished, "nothing came of it: the run ends with its list")
+    }
+
+    /// A person's run stays at the end of the list as ever; when more arrives after the songs
+    /// there played out it goes on, but not over a song the person chose to play again.
+    @Test func aPersonsRunGoesOnWithWhatArrivesUnlessASongWasChosen() {
+        let (session, _, _) = session(["a.mp3"], policy: Session.Policy(keepsOpen: true))
+        session.expectMore()
+        session.start()
+        session.settle()
+        session.handle(.ended(token: session.token))
+        session.settle()
+        #expect(!session.isFinished && session.state.id != .play)
+        session.arrive(EntryList([Entry(path: "b.mp3")]), isLast: false)
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3" && session.state.id == .play)
+        session.perform(.playEntry(0))
+        session.settle()
+        session.arrive(EntryList([Entry(path: "c.mp3")]), isLast: true)
+        session.settle()
+        #expect(session.state.song?.path == "a.mp3", "the song chosen plays on")
+        #expect(!session.listIsComing)
+    }
+
     /// The song that follows is cued through the one engine seam, and cleared when nothing follows.
     @Test func theNextSongIsCuedThroughTheEnginesOneDoor() {
         let (session, engine, _) = session(["a.mp3", "b.mp3"])

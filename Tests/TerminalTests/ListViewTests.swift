@@ -172,7 +172,7 @@ struct SearchFoldTests {
         #expect(SearchFold.fold("Straße Æon Øre Łódź") == Array("strasse aeon ore lodz".utf8))
         #expect(SearchFold.fold("e\u{301}te\u{301}") == Array("ete".utf8), "combining accents typed apart")
         #expect(SearchFold.fold("日本語 ΑΒΓ") == Array("日本語 αβγ".utf8))
-        #expect(SearchFold.contains(SearchFold.fold("Beyoncé – Halo"), SearchFold.fold("CE – HA")))
-        #expect(!SearchFold.contains(SearchFold.fold("abc"), SearchFold.fold("abcd")))
+        #expect(SearchFold.contains(SearchFold.fold("Beyoncé – Halo")[...], SearchFold.fold("CE – HA")))
+        #expect(!SearchFold.contains(SearchFold.fold("abc")[...], SearchFold.fold("abcd")))
     }
 }

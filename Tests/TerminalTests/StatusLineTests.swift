@@ -21,6 +21,15 @@ struct StatusLineTests {
         #expect(bar.filter { $0 == "=" }.count == bar.count / 4, "a quarter played, a quarter filled")
     }
 
+    /// While the rest of a long list is read, its length is shown as so far, with a `+`.
+    @Test func aListStillBeingReadShowsItsLengthSoFar() {
+        var status = StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 4096)
+        status.list.isGrowing = true
+        #expect(render(status, width: 100).contains("  1/4096+  "))
+        status.list.isGrowing = false
+        #expect(render(status, width: 100).contains("  1/4096  "))
+    }
+
     @Test(arguments: [(StateID.play, false, "Playing"), (.stop, false, "Paused"), (.deviceLost, false, "No device"),
                       (.prepare, true, "End of list"), (.loading, false, "Loading")])
     func theStateIsNamedAsAPersonReadsIt(state: StateID, atEnd: Bool, label: String) {

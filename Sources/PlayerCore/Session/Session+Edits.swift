@@ -94,6 +94,26 @@ extension Session {
         cueNext()
     }
 
+    /// Says that more of the list is being read and will `arrive`.
+    public func expectMore() {
+        listIsComing = true
+    }
+
+    /// More of the list, read since it started playing, goes at its end (`isLast`: the list
+    /// is all there). If the list had played to the end of what was there, it goes on with
+    /// them; with nothing more to come, a run that ends with its list ends there.
+    public func arrive(_ added: consuming EntryList, isLast: Bool) {
+        guard !isFinished else { return }
+        let waited = isAtEndOfList && context.state.id != .play
+        if isLast { listIsComing = false }
+        if !added.isEmpty {
+            entries.append(contentsOf: added)
+            queue.append(entries.count - queue.count)
+        }
+        if waited { return advance(atEnd: .rest) }
+        cueNext()
+    }
+
     /// Adds entries and plays them now; the list goes on after them from where it was. When a
     /// person `asked` (the load prompt) and the first cannot be opened, the song that was playing
     /// goes on from where it was.

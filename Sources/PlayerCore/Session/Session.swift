@@ -18,8 +18,14 @@ public final class Session {
     public let policy: Policy
     /// While a script runs the end of the list does not end the run (the script may add more).
     private var heldOpen = false
+    /// More of the list is still being read (a long playlist or folder named at start): the
+    /// end of what is there does not end the run, and the list goes on when more arrives.
+    public internal(set) var listIsComing = false
     /// At the end of the list: stay on the last song (true) or finish the run (false).
-    public var keepsOpen: Bool { policy.keepsOpen || heldOpen }
+    public var keepsOpen: Bool { policy.keepsOpen || heldOpen || listIsComing || loadIsComing }
+    /// A load's songs are being read (`load`, MPRIS's `OpenUri`): a run that ends with its list
+    /// waits for them, and plays them, rather than ending while they come.
+    private var loadIsComing = false
     /// True once the run is over: the list played through, or `quit`.
     public private(set) var isFinished = false
     /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
@@ -226,10 +232,18 @@ public final class Session {
         loads += 1
         let load = loads
         if let answer { awaitingAnswer = (load, answer) }
+        loadIsComing = true
         expand(path) { [weak self] entries, problems in
             // Only the newest load plays; one the player quit before is dropped.
             guard let self, load == self.loads, !self.isFinished else { return }
+            self.loadIsComing = false
+            let waited = self.isAtEndOfList && self.context.state.id != .play
             self.answerLoad(entries.isEmpty ? .refused(problems) : .playing)
+            if entries.isEmpty, waited {
+                // Nothing came of it: the list is at its end, as it was (a run that ends with
+                // its list ends now).
+                return self.advance(atEnd: .rest)
+            }
             self.playNow(entries, asked: self.policy.keepsSongOnFailedLoad)
         }
     }
