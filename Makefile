@@ -1,5 +1,7 @@
 # tplayer: `make run` plays the demo songs, `make test` runs the tests, `make bench` measures
 # tplayer against mpg123 side by side and prints one table (bench/README.md).
+# `make install` (and `make uninstall`) puts tplayer, its manual page, its bash, zsh and fish
+# completions and its desktop entry under PREFIX (default /usr/local), staged under DESTDIR.
 # The audit: `make fuzz` fuzzes the parsers (FUZZ_SECONDS each, default 60) and replays the saved
 # cases; `make test-sanitize` runs the whole suite under ThreadSanitizer and AddressSanitizer.
 # Each target first installs the Debian packages it needs that are missing (as root, or via sudo).
@@ -18,10 +20,11 @@ BIN          := .build/release/tplayer
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev \
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
-                dbus-daemon dbus-bin playerctl libglib2.0-bin strace
+                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test clean
+.PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test clean \
+        install install-files uninstall
 
 all: build
 
@@ -86,6 +89,37 @@ SANITIZE_ENV := TPLAYER_SANITIZED=1 SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppr
 test-sanitize: deps-test
 	$(SANITIZE_ENV) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 	$(SANITIZE_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
+
+# Where `make install` puts things: PREFIX is where they will be, DESTDIR (empty by default) a
+# folder they are staged in first (a package's root). `install-files` installs BIN as it is
+# (the tests install a debug build into a temporary DESTDIR); `install` builds it first.
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+BINDIR       := $(DESTDIR)$(PREFIX)/bin
+MANDIR       := $(DESTDIR)$(PREFIX)/share/man/man1
+APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
+BASHDIR      := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+INSTALLED    := $(BINDIR)/tplayer $(MANDIR)/tplayer.1 $(APPDIR)/tplayer.desktop $(BASHDIR)/tplayer \
+                $(ZSHDIR)/_tplayer $(FISHDIR)/tplayer.fish
+
+install: build
+	@$(MAKE) --no-print-directory install-files
+
+install-files:
+	@[ -x "$(BIN)" ] || { echo "$(BIN): not built; run make install"; exit 1; }
+	install -d $(BINDIR) $(MANDIR) $(APPDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 755 $(BIN) $(BINDIR)/tplayer
+	sed 's#@PREFIX@#$(PREFIX)#g' Resources/tplayer.1 > $(MANDIR)/tplayer.1
+	install -m 644 Resources/tplayer.desktop $(APPDIR)/tplayer.desktop
+	$(BIN) --generate-completion-script bash > $(BASHDIR)/tplayer
+	$(BIN) --generate-completion-script zsh > $(ZSHDIR)/_tplayer
+	$(BIN) --generate-completion-script fish > $(FISHDIR)/tplayer.fish
+	chmod 644 $(MANDIR)/tplayer.1 $(BASHDIR)/tplayer $(ZSHDIR)/_tplayer $(FISHDIR)/tplayer.fish
+
+uninstall:
+	rm -f $(INSTALLED)
 
 clean:
 	rm -rf .build .build-fuzz .build-tsan .build-asan bench/out

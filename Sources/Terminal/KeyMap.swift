@@ -24,6 +24,27 @@ public enum KeyMap {
         }).joined(separator: "\n") + "\n"
     }
 
+    /// tplayer's own keys as the mdoc lists the manual page `tplayer(1)` shows (its KEYS
+    /// section holds exactly this).
+    public static var manualList: String {
+        let list = ".Bl -tag -width \"PgUp PgDn\" -compact"
+        var lines = [list]
+        for row in KeyBindings.standard.rows(Steps()) {
+            if row.keys.isEmpty {
+                lines += [".El", ".Pp", roff(row.help), list]
+            } else {
+                lines += [".It \"" + String(roff(row.keys).flatMap { $0 == "\"" ? "\"\"" : String($0) }) + "\"", roff(row.help)]
+            }
+        }
+        return (lines + [".El"]).joined(separator: "\n") + "\n"
+    }
+
+    /// Text as a roff text line: backslashes escaped, and no line begun with `.` or `'`.
+    private static func roff(_ text: String) -> String {
+        let escaped = String(text.flatMap { $0 == "\\" ? "\\e" : String($0) })
+        return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
+    }
+
     private static func lines(_ rows: [(keys: String, help: String)]) -> [String] {
         rows.map { $0.keys.isEmpty ? $0.help : "  " + $0.keys.padding(toLength: 9) + " " + $0.help }
     }

@@ -28,11 +28,13 @@ struct TPlayer: ParsableCommand {
     )
 
     @Option(name: [.short, .customLong("output")],
-            help: ArgumentHelp("pulse (PulseAudio or PipeWire, natively), ao (libao's default device), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).", valueName: "DRIVER"))
+            help: ArgumentHelp("pulse (PulseAudio or PipeWire, natively), ao (libao's default device), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).", valueName: "DRIVER"),
+            completion: .list(["pulse", "ao", "alsa", "oss", "sndio", "null", "wav", "au", "raw"]))
     var output: String?
 
     @Option(name: [.short, .customLong("write")],
-            help: ArgumentHelp("Write the decoded audio to PATH (WAV; .au/.raw by extension) as fast as decoding allows; several inputs go into one file, back to back.", valueName: "PATH"))
+            help: ArgumentHelp("Write the decoded audio to PATH (WAV; .au/.raw by extension) as fast as decoding allows; several inputs go into one file, back to back.", valueName: "PATH"),
+            completion: .file())
     var write: String?
 
     @Flag(help: "Allow -w to overwrite an existing file (never a song, playlist or script).")
@@ -71,7 +73,8 @@ struct TPlayer: ParsableCommand {
     @Option(help: ArgumentHelp("Seed for shuffling (--shuffle, a script's shuffle on, the z key), so the order is the same on every run; without it each run shuffles anew.", valueName: "N"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Run a scripted playlist file: one command per line (add PATH, load PATH, play, stop, next, previous, wait 1.5s, wait end, seek 1:30, seek +10s, seek 50%, volume 80%, repeat on, shuffle off, seed 42, quit).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Run a scripted playlist file: one command per line (add PATH, load PATH, play, stop, next, previous, wait 1.5s, wait end, seek 1:30, seek +10s, seek 50%, volume 80%, repeat on, shuffle off, seed 42, quit).", valueName: "FILE"),
+            completion: .file(extensions: ["tps"]))
     var script: String?
 
     @Flag(help: "Check the inputs without playing: scripts, playlists and CUE sheets (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
@@ -87,13 +90,15 @@ struct TPlayer: ParsableCommand {
           help: "mpg123's remote interface (protocol v10) for front-ends: commands on stdin (LOAD, PAUSE, JUMP, ...; send HELP), replies on stdout as @-lines. Inputs are ignored, as mpg123 ignores them.")
     var remote = false
 
-    @Option(help: ArgumentHelp("With -R: read commands from this named pipe (created when missing) instead of stdin.", valueName: "PATH"))
+    @Option(help: ArgumentHelp("With -R: read commands from this named pipe (created when missing) instead of stdin.", valueName: "PATH"),
+            completion: .file())
     var fifo: String?
 
     @Flag(help: "With -R: send the replies to stderr instead of stdout.")
     var remoteErr = false
 
-    @Option(help: ArgumentHelp("Read the settings from this file instead of $XDG_CONFIG_HOME/tplayer/config (~/.config/tplayer/config): output, volume, steps, ReplayGain, colours, resume and key bindings (see the README).", valueName: "PATH"))
+    @Option(help: ArgumentHelp("Read the settings from this file instead of $XDG_CONFIG_HOME/tplayer/config (~/.config/tplayer/config): output, volume, steps, ReplayGain, colours, resume and key bindings (see tplayer(1)).", valueName: "PATH"),
+            completion: .file())
     var config: String?
 
     @Flag(help: "Read no settings file: tplayer's own settings and keys.")
@@ -105,7 +110,8 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Print the state transition table (Markdown) and exit.")
     var printStates = false
 
-    @Argument(help: ArgumentHelp("Songs, folders, playlists (.m3u .m3u8 .pls) and CUE sheets to play, in order.", valueName: "INPUT"))
+    @Argument(help: ArgumentHelp("Songs, folders, playlists (.m3u .m3u8 .pls) and CUE sheets to play, in order.", valueName: "INPUT"),
+              completion: .file())
     var inputs: [String] = []
 
     func validate() throws {

@@ -34,6 +34,9 @@ struct KeyMapTests {
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(KeyMap.markdownTable), "README.md must show the key map's table")
+        let manual = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Resources/tplayer.1"), encoding: .utf8)
+        #expect(manual.contains(KeyMap.manualList), "the manual page's KEYS must be the key map's list")
     }
 
     /// Every hint and help line comes from the keys in force: with cmus's, the list view's title

@@ -1,6 +1,7 @@
 /// MPRIS's `DesktopEntry`: the basename of the desktop file that describes the player, so that
-/// a desktop shows its icon and name. tplayer installs none, so the property is offered only
-/// when one is there, where the XDG base directories say applications are.
+/// a desktop shows its icon and name. `make install` installs one (`Resources/tplayer.desktop`),
+/// but a binary may run without it, so the property is offered only when one is there, where the
+/// XDG base directories say applications are.
 public enum MprisDesktopEntry {
     /// The desktop file's basename, without `.desktop`.
     public static let name = "tplayer"
