@@ -87,13 +87,22 @@ public final class Console {
         commands(from: bytes, list: { ListSnapshot() })
     }
 
+    /// Alt and a character come as ESC and the character in one read; so do Esc and a key
+    /// pressed after it while the player was busy (or sent together by tmux). Unless Alt and that
+    /// character is bound, it is read as the two keys, as before Alt keys were read at all: Esc
+    /// (which closes the prompt or the view) and then the key.
+    private func escapeUnlessBound(_ key: Key) -> [Key] {
+        guard case .alt(let character) = key, bindings.listAction(for: key) == nil else { return [key] }
+        return [.escape, .character(character)]
+    }
+
     /// The same, with the list as it is now, for a key that opens the list view: the keys that
     /// came with it (Tab ↓, a paste) move in the list, where they were lost on an empty one.
     public func commands(from bytes: [UInt8], list current: () -> ListSnapshot) -> [Command] {
         var commands: [Command] = []
         var edited = false
         defer { if edited { redraw() } }
-        for key in decoder.decode(bytes) {
+        for key in decoder.decode(bytes).flatMap(escapeUnlessBound) {
             closePanel()
             hint = nil
             freshMessage = nil

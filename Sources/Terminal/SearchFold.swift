@@ -188,10 +188,8 @@ struct FoldedTexts {
 
     /// `text` put at the end of the last chunk (or of a new one), and where it is.
     private mutating func put(_ text: ArraySlice<UInt8>) -> Slot {
-        if chunks.isEmpty || chunks[chunks.count - 1].count + text.count > max(chunks[chunks.count - 1].capacity, Self.chunkSize) {
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(max(text.count, Self.chunkSize))
-            chunks.append(chunk)
+        if chunks.isEmpty || (!chunks[chunks.count - 1].isEmpty && chunks[chunks.count - 1].count + text.count > Self.chunkSize) {
+            chunks.append([])
         }
         let last = chunks.count - 1
         let slot = Slot(chunk: UInt32(last), offset: UInt32(chunks[last].count), count: UInt32(text.count))

@@ -40,8 +40,11 @@ struct PlayerRun {
         var writing: (path: Path, overwrite: Bool)?
         if case .file(_, let path, let overwrite) = output { writing = (path, overwrite) }
         // A long list plays from its first songs while the rest is read, as mpg123's does; a
-        // shuffled or repeated one is read whole first (its order needs all of it).
-        let reader = options.shuffles || options.repeats || options.resume ? nil : try? BackgroundWork()
+        // shuffled or repeated one is read whole first (its order needs all of it), and so is
+        // every list under a tight `ulimit -v` (a helper thread's stack takes 8 MB of address
+        // space, which glibc keeps for the next thread: the list's room, and the player's).
+        let tight = MemoryLimit.limit.map { $0 < 1 << 30 } ?? false
+        let reader = options.shuffles || options.repeats || options.resume || tight ? nil : try? BackgroundWork()
         let launch: Launch
         switch Launch.prepare(inputs: inputs, script: script, writing: writing, reading: reader) {
         case .success(let prepared): launch = prepared

@@ -40,6 +40,19 @@ struct ConsoleTests {
         #expect(console.commands(from: Array("s".utf8)) == [.stop])
     }
 
+    /// Esc and a key read together (tmux sends them so; a busy player reads them so) are the two
+    /// keys, unless Alt and that key is bound: Esc closes the prompt and `s` pauses.
+    @Test func escAndAKeyTogetherAreTwoKeysUnlessAltAndItIsBound() {
+        let (console, _) = Self.console()
+        #expect(console.commands(from: Array("lmusic".utf8)).isEmpty)
+        #expect(console.commands(from: [0x1B] + Array("s".utf8)) == [.stop])
+        #expect(console.promptText == nil)
+        var keys = KeyBindings.standard
+        keys.bind(.alt("s"), to: .next)
+        console.bindings = keys
+        #expect(console.commands(from: [0x1B] + Array("s".utf8)) == [.next], "alt-s is bound: it is Alt-s")
+    }
+
     @Test func aCompletionIsAppliedToTheTextItWasAskedFor() {
         let (console, completions) = Self.console()
         _ = console.commands(from: Array("lal".utf8) + Self.tab)

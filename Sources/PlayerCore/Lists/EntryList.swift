@@ -3,7 +3,7 @@
 /// title its own allocation, and every entry room for the fields only a CUE track has).
 ///
 /// The list is a run of segments. In each, the paths and titles are bytes in chunks of
-/// `chunkSize`, and each entry is a record of where its bytes are, the playlist line that named
+/// up to `chunkSize`, and each entry is a record of where its bytes are, the playlist line that named
 /// it, and (for the few that have them: CUE tracks, URLs) an index into the rarer fields. A path
 /// in its playlist's folder is kept as the part after the folder (the folder is the playlist's,
 /// kept once). An entry is made whole when it is read (`subscript`), so the list is used as an
@@ -285,10 +285,10 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
             }
             let title = entry.title.map { $0.utf8 }
             let count = path.count + (title?.count ?? 0)
-            if chunks.isEmpty || chunks[chunks.count - 1].count + count > Swift.max(chunks[chunks.count - 1].capacity, EntryList.chunkSize) {
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(Swift.max(count, EntryList.chunkSize))
-                chunks.append(chunk)
+            // A chunk grows as an array does up to `chunkSize` (a short list stays small), then
+            // the next one begins.
+            if chunks.isEmpty || (!chunks[chunks.count - 1].isEmpty && chunks[chunks.count - 1].count + count > EntryList.chunkSize) {
+                chunks.append([])
             }
             let last = chunks.count - 1
             record.chunk = UInt32(last)
@@ -312,10 +312,8 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
             for index in records.indices {
                 let record = records[index]
                 let count = record.held
-                if packed.isEmpty || packed[packed.count - 1].count + count > Swift.max(packed[packed.count - 1].capacity, EntryList.chunkSize) {
-                    var chunk: [UInt8] = []
-                    chunk.reserveCapacity(Swift.max(count, EntryList.chunkSize))
-                    packed.append(chunk)
+                if packed.isEmpty || (!packed[packed.count - 1].isEmpty && packed[packed.count - 1].count + count > EntryList.chunkSize) {
+                    packed.append([])
                 }
                 let start = Int(record.offset)
                 records[index].chunk = UInt32(packed.count - 1)
