@@ -91,8 +91,9 @@ test-sanitize: deps-test
 	$(SANITIZE_ENV) $(SWIFT) test --sanitize=address --scratch-path .build-asan
 
 # Where `make install` puts things: PREFIX is where they will be, DESTDIR (empty by default) a
-# folder they are staged in first (a package's root). `install-files` installs BIN as it is
-# (the tests install a debug build into a temporary DESTDIR); `install` builds it first.
+# folder they are staged in first (a package's root). `make install` installs what `make` built
+# (building it first only when there is none), so `make && sudo make install` never builds as
+# root; `install-files` installs BIN as it is (the tests install a debug build).
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 BINDIR       := $(DESTDIR)$(PREFIX)/bin
@@ -101,25 +102,25 @@ APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 BASHDIR      := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-INSTALLED    := $(BINDIR)/tplayer $(MANDIR)/tplayer.1 $(APPDIR)/tplayer.desktop $(BASHDIR)/tplayer \
-                $(ZSHDIR)/_tplayer $(FISHDIR)/tplayer.fish
 
-install: build
+install:
+	@[ -x "$(BIN)" ] || $(MAKE) --no-print-directory build
 	@$(MAKE) --no-print-directory install-files
 
 install-files:
-	@[ -x "$(BIN)" ] || { echo "$(BIN): not built; run make install"; exit 1; }
-	install -d $(BINDIR) $(MANDIR) $(APPDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
-	install -m 755 $(BIN) $(BINDIR)/tplayer
-	sed 's#@PREFIX@#$(PREFIX)#g' Resources/tplayer.1 > $(MANDIR)/tplayer.1
-	install -m 644 Resources/tplayer.desktop $(APPDIR)/tplayer.desktop
-	$(BIN) --generate-completion-script bash > $(BASHDIR)/tplayer
-	$(BIN) --generate-completion-script zsh > $(ZSHDIR)/_tplayer
-	$(BIN) --generate-completion-script fish > $(FISHDIR)/tplayer.fish
-	chmod 644 $(MANDIR)/tplayer.1 $(BASHDIR)/tplayer $(ZSHDIR)/_tplayer $(FISHDIR)/tplayer.fish
+	@[ -x "$(BIN)" ] || { echo "$(BIN): not built; run make first"; exit 1; }
+	install -d "$(BINDIR)" "$(MANDIR)" "$(APPDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	install -m 755 "$(BIN)" "$(BINDIR)/tplayer"
+	sed 's#@PREFIX@#$(PREFIX)#g' Resources/tplayer.1 > "$(MANDIR)/tplayer.1"
+	install -m 644 Resources/tplayer.desktop "$(APPDIR)/tplayer.desktop"
+	"$(BIN)" --generate-completion-script bash > "$(BASHDIR)/tplayer"
+	"$(BIN)" --generate-completion-script zsh > "$(ZSHDIR)/_tplayer"
+	"$(BIN)" --generate-completion-script fish > "$(FISHDIR)/tplayer.fish"
+	chmod 644 "$(MANDIR)/tplayer.1" "$(BASHDIR)/tplayer" "$(ZSHDIR)/_tplayer" "$(FISHDIR)/tplayer.fish"
 
 uninstall:
-	rm -f $(INSTALLED)
+	rm -f "$(BINDIR)/tplayer" "$(MANDIR)/tplayer.1" "$(APPDIR)/tplayer.desktop" "$(BASHDIR)/tplayer" \
+	      "$(ZSHDIR)/_tplayer" "$(FISHDIR)/tplayer.fish"
 
 clean:
 	rm -rf .build .build-fuzz .build-tsan .build-asan bench/out

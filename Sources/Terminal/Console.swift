@@ -89,11 +89,13 @@ public final class Console {
 
     /// Alt and a character come as ESC and the character in one read; so do Esc and a key
     /// pressed after it while the player was busy (or sent together by tmux). Unless Alt and that
-    /// character is bound, it is read as the two keys, as before Alt keys were read at all: Esc
-    /// (which closes the prompt or the view) and then the key.
+    /// character is bound where it is pressed (the list view, or outside it; a prompt binds
+    /// none), it is read as the two keys, as before Alt keys were read at all: Esc (which closes
+    /// the prompt or the view) and then the key.
     private func escapeUnlessBound(_ key: Key) -> [Key] {
-        guard case .alt(let character) = key, bindings.listAction(for: key) == nil else { return [key] }
-        return [.escape, .character(character)]
+        guard case .alt(let character) = key else { return [key] }
+        let bound = prompt == nil && (listView != nil ? bindings.listAction(for: key) : bindings.action(for: key)) != nil
+        return bound ? [key] : [.escape, .character(character)]
     }
 
     /// The same, with the list as it is now, for a key that opens the list view: the keys that
@@ -102,7 +104,7 @@ public final class Console {
         var commands: [Command] = []
         var edited = false
         defer { if edited { redraw() } }
-        for key in decoder.decode(bytes).flatMap(escapeUnlessBound) {
+        for key in decoder.decode(bytes).lazy.flatMap(escapeUnlessBound) {
             closePanel()
             hint = nil
             freshMessage = nil

@@ -180,9 +180,9 @@ struct FoldedTexts {
         } else {
             missing -= 1
         }
-        if unused > 65_536, unused > held / 2 { compact() }
         slots[entry] = put(text[...])
         slots[entry].known = known.map(Self.counted) ?? .max
+        if unused > 65_536, unused > held / 2 { compact() }
         return self.text(slots[entry])
     }
 

@@ -389,10 +389,8 @@ import Testing
         #expect(result.stderrLines.first?.hasPrefix("tplayer: \(song): the file was cut short while it played (") == true)
     }
 
-    @Test func aPlaybackThreadThatCannotStartIsAnErrorNotAHang() throws {
-        // Only root can run a program as another user with a process limit of one (root itself
-        // is exempt from the limit); elsewhere there is nothing to try.
-        guard getuid() == 0 else { return }
+    @Test(.enabled(if: getuid() == 0, "only root can run a program as another user with a process limit of one (root itself is exempt from the limit)"))
+    func aPlaybackThreadThatCannotStartIsAnErrorNotAHang() throws {
         // `nobody` may not be able to enter the checkout (a clone under root's home or a
         // `mktemp -d` folder, mode 0700): the binary and the song are copied where it can.
         var template = Array("/tmp/tplayer-nobody-XXXXXX".utf8CString)

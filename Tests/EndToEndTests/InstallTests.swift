@@ -18,7 +18,7 @@ struct InstallTests {
     }
 
     @Test func installPutsEveryPieceUnderPrefixAndUninstallTakesThemAway() throws {
-        let stage = try Harness.temporaryFolder().appendingPathComponent("stage")
+        let stage = try Harness.temporaryFolder().appendingPathComponent("a stage")  // a space in DESTDIR too
         let install = try Self.make("install-files", into: stage)
         #expect(install.status == 0, "\(install.stderr)")
         let prefix = stage.appendingPathComponent("usr")

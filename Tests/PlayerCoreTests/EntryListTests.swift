@@ -94,5 +94,16 @@ struct EntryListTests {
         let list = EntryList(entries)
         #expect(Array(list) == entries)
         #expect(list.path(at: 0) == "/lists/songs/a.mp3")
+        // Two playlists whose names are equal only as Strings (NFC and NFD: two folders on
+        // Linux) stay two folders when their pieces are joined.
+        let composed = "/m/M\u{E9}sica/l.m3u", decomposed = "/m/Me\u{301}sica/l.m3u"
+        let first = Entry(path: Path(bytes: Array("/m/M\u{E9}sica/a.mp3".utf8)), origin: SourceLocation(file: composed, line: 1))
+        let second = Entry(path: Path(bytes: Array("/m/Me\u{301}sica/b.mp3".utf8)), origin: SourceLocation(file: decomposed, line: 1))
+        var joined = EntryList([first])
+        joined.append(contentsOf: EntryList([second]))
+        joined.append(Entry(path: "x.mp3"))
+        joined.remove(at: 2)  // an edit across the two pieces' segments joins them
+        joined.replaceSubrange(0..<2, with: Array(joined))
+        #expect(joined.map(\.path.bytes) == [first.path.bytes, second.path.bytes])
     }
 }

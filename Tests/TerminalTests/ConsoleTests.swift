@@ -48,9 +48,13 @@ struct ConsoleTests {
         #expect(console.commands(from: [0x1B] + Array("s".utf8)) == [.stop])
         #expect(console.promptText == nil)
         var keys = KeyBindings.standard
+        keys.bind(.alt("d"), to: .remove)
+        console.bindings = keys
+        #expect(console.commands(from: [0x1B] + Array("s".utf8)) == [.stop], "alt-d is bound in the list view only")
         keys.bind(.alt("s"), to: .next)
         console.bindings = keys
         #expect(console.commands(from: [0x1B] + Array("s".utf8)) == [.next], "alt-s is bound: it is Alt-s")
+        #expect(console.commands(from: Array("l".utf8) + [0x1B] + Array("s".utf8)) == [.stop], "at a prompt Esc closes it")
     }
 
     @Test func aCompletionIsAppliedToTheTextItWasAskedFor() {

@@ -122,6 +122,7 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
         guard range.count > 1 else { return }
         var joined = segments[range.lowerBound]
         segments[range.lowerBound] = Segment()  // the one reference: appended to in place
+        joined.reserveCapacity(range.reduce(0) { $0 + segments[$1].count })  // once: each record is copied once
         for index in range.dropFirst() { joined.append(contentsOf: segments[index]) }
         segments.replaceSubrange(range, with: CollectionOfOne(joined))
         starts.removeSubrange((range.lowerBound + 1)..<range.upperBound)
@@ -190,6 +191,10 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
             return SongSource(path(of: record), span: record.extra >= 0 ? extras[Int(record.extra)].span : nil)
         }
 
+        mutating func reserveCapacity(_ count: Int) {
+            records.reserveCapacity(count)
+        }
+
         mutating func append(_ entry: Entry) {
             records.append(record(of: entry))  // grows as an array does (replaceSubrange grows it to the size asked)
         }
@@ -206,13 +211,13 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
             unusedExtras += other.unusedExtras
             var fileIndex: [Int32: Int32] = [:]
             for (index, name) in other.files.enumerated() {
-                if files.last != name {
+                // By bytes: names equal only as Strings (NFC and NFD) are two folders on Linux.
+                if files.last.map({ $0.utf8.elementsEqual(name.utf8) }) != true {
                     files.append(name)
                     folders.append(other.folders[index])
                 }
                 fileIndex[Int32(index)] = Int32(files.count - 1)
             }
-            records.reserveCapacity(records.count + other.records.count)
             for var record in other.records {
                 record.chunk += chunkBase
                 if record.extra >= 0 { record.extra += extraBase }
@@ -262,7 +267,7 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
             var extra = Extra(written: entry.written, span: entry.span, sheetTags: entry.sheetTags, sheet: entry.sheet)
             if let origin = entry.origin {
                 if origin.column == 1, let line = Int32(exactly: origin.line) {
-                    if files.last != origin.file {
+                    if files.last.map({ $0.utf8.elementsEqual(origin.file.utf8) }) != true {
                         files.append(origin.file)
                         let name = Array(origin.file.utf8)
                         folders.append(name.lastIndex(of: UInt8(ascii: "/")).map { Array(name[...$0]) } ?? [])
