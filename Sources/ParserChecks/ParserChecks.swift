@@ -124,9 +124,15 @@ public enum ParserChecks {
         if bytes.count > RemoteCommand.maximumLineLength || hasControl {
             if case .invalid = parsed {} else { broken.append("a long or binary line was taken as \(String(describing: parsed))") }
         }
-        if case .load(let path) = parsed, let blank = bytes.firstIndex(where: { $0 == 0x20 || $0 == 0x09 }),
-           path.bytes != Array(bytes[(blank + 1)...]) {
-            broken.append("LOAD's path is not the rest of the line")
+        // The path is what follows the name and one blank (blanks before the name skipped), as
+        // it is, but for a `file://` in front.
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let command = bytes.drop(while: isBlank)
+        if case .load(let path) = parsed, let end = command.firstIndex(where: isBlank) {
+            var rest = Array(command[(end + 1)...])
+            let scheme = Array("file://".utf8)
+            if rest.count > scheme.count, zip(rest, scheme).allSatisfy({ $0 | 0x20 == $1 }) { rest.removeFirst(scheme.count) }
+            if path.bytes != rest { broken.append("LOAD's path is not the rest of the line") }
         }
         let text = String(decoding: bytes.prefix(4096), as: UTF8.self)
         let unsafe: (String) -> Bool = { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }

@@ -25,7 +25,7 @@ struct FuzzCaseTests {
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.
-    static let withFindings: Set = ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzSavedSession", "FuzzPrompt"]
+    static let withFindings: Set = ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession", "FuzzPrompt"]
 
     @Test(arguments: checks.keys.sorted())
     func savedCasesKeepEveryPromise(target: String) throws {

@@ -113,7 +113,9 @@ extension SavedSession {
             }
             if let orderLine {
                 read.order = playOrder(places: places, count: read.entries.count)
-                if read.order == nil { note(orderLine, "order: not an order of the \(read.entries.count) songs; list order is used") }
+                if read.order == nil, !read.entries.isEmpty {
+                    note(orderLine, "order: not an order of the \(read.entries.count) songs; list order is used")
+                }
             }
             notes.sort { $0.line < $1.line }
             return .success(Result(session: read, cut: full, notes: notes, unnoted: unnoted))
@@ -143,7 +145,8 @@ extension SavedSession {
                 if index < places.count { return places[index] >= 0 ? places[index] : nil }
                 return full ? nil : -1  // past the list: in a list cut at the limit, a song not read
             }
-            guard kept.count == count else { return nil }
+            // An order of no songs is list order (and is saved as none).
+            guard kept.count == count, count > 0 else { return nil }
             var seen = [Bool](repeating: false, count: count)
             for index in kept {
                 guard index >= 0, !seen[index] else { return nil }
