@@ -39,10 +39,6 @@ struct NextSong {
         return (decoder, source, next)
     }
 
-    func setVolume(_ fraction: Double) {
-        spare?.setVolume(fraction)
-    }
-
     func setReplayGain(_ choice: ReplayGainChoice) {
         spare?.setReplayGain(choice)
     }

@@ -9,9 +9,15 @@ extension PlaybackLoop {
         guard let current = song, let chunk = held else { return }
         let format = current.format
         if chunk.bytes > 0 {
-            fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
             let played = outputFormat(format)
             guard let sink = openSink(for: played, song: current) else { return }
+            if !chunk.processed {
+                // Once, though the chunk may be written again (a device lost and found).
+                stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
+                if sink.canPause { stage.tail.record(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), format: format, to: sink) }
+                stage.applyVolume(buffer, bytes: chunk.bytes)
+                held?.processed = true
+            }
             let frames = chunk.bytes / format.bytesPerFrame
             do {
                 let measured = try slot.write(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes),

@@ -2,9 +2,10 @@ import PlayerCore
 
 /// What the playback loop does differently on a sound server's stream (`Pacing.server`): it
 /// writes when the server has room, up to a second ahead of what is heard, and so before
-/// anything that must be heard at once (a stop, a seek, the next song, a volume change) it
-/// drops what the server holds and takes the decoder back to the frame heard. At the end of a
-/// song it waits for what is queued to play before it says the song ended.
+/// anything that must be heard at once (a stop, a seek, the next song) it drops what the server
+/// holds and takes the decoder back to the frame heard; for a new volume it writes again what
+/// the server held, from the `UnheardTail`, at the new volume. At the end of a song it waits for
+/// what is queued to play before it says the song ended.
 extension PlaybackLoop {
     /// How often the queue is looked at while it drains, or while a script's grant keeps it short.
     static let serverPoll = 0.02
@@ -32,12 +33,40 @@ extension PlaybackLoop {
         guard let sink = slot.sink, sink.canPause, song != nil else { return }
         let heard = EngineShared.heard(shared)
         sink.discard()
+        stage.tail.reset()
         held = nil
         let written = shared.read(\.position)
         guard heard < written else { return }
         let landed = decoder.seek(toFrame: heard) ?? written
         shared.update { $0.position = landed }
         if phase == .draining { move(to: .playing) }
+    }
+
+    /// A new volume, heard at once: what the server holds and has not played is dropped and
+    /// written again, from the tail kept before the volume, at the new one. Nothing is decoded
+    /// again. Where the tail does not hold all of it (the song before still playing out, a
+    /// format just changed) or the song is draining its end, the new volume is heard once what
+    /// is queued has played.
+    func rewriteUnheard() {
+        guard let sink = slot.sink, sink.canPause, song != nil, held == nil, phase != .draining,
+              let queued = sink.queuedFrames, queued > 0, Int64(queued) <= shared.read(\.position),
+              let pieces = stage.tail.last(queued, of: sink), let format = stage.tail.format else { return }
+        sink.discard()
+        let most = Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame  // whole frames a write
+        for piece in pieces {
+            var offset = 0
+            while offset < piece.count {
+                let count = min(piece.count - offset, most)
+                buffer.copyMemory(from: piece.baseAddress! + offset, byteCount: count)
+                stage.applyVolume(buffer, bytes: count)
+                do {
+                    _ = try sink.write(UnsafeRawBufferPointer(start: buffer, count: count))
+                } catch {
+                    return  // the next write finds the device gone, and waits for it
+                }
+                offset += count
+            }
+        }
     }
 
     /// The song's last frame was written: on a server's stream, what it holds plays out first.

@@ -24,6 +24,8 @@ extension PlaybackLoop {
         var bytes: Int
         var spentGrant: Int?
         var end: EarlyEnd?
+        /// It has been through the `SampleStage` (faded, its volume applied).
+        var processed = false
     }
 
     enum EarlyEnd {

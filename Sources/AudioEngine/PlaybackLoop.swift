@@ -7,7 +7,7 @@ import PlayerCore
 /// and a stop is heard once the little kept queued in the device has played.
 ///
 /// Its state is `phase`, the open `song` and a `held` chunk; the pieces with a life of their
-/// own are values or objects of their own: the fades (`Fader`), the output and its pacing
+/// own are values or objects of their own: the fades and the volume (`SampleStage`), the output and its pacing
 /// (`OutputSlot`), the song opened ahead (`NextSong`). Its seams are three protocols
 /// (`AudioDecoder`, `AudioOutput`, `PlaybackClock`), so it is driven in tests, a command and a
 /// chunk at a time, with fakes: a format change mid-song, a device that fails and comes back, a
@@ -44,7 +44,7 @@ final class PlaybackLoop {
     var decoder: AudioDecoder
     private var next: NextSong
     let slot: OutputSlot
-    var fader: Fader
+    var stage: SampleStage
     let clock: PlaybackClock
     let shared: Locked<EngineShared>
     let report: (EngineEvent) -> Void
@@ -52,7 +52,7 @@ final class PlaybackLoop {
 
     init(decoder: AudioDecoder, spare: AudioDecoder? = nil, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
          shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
-        fader = Fader(enabled: fades && !outputs.primary.isFile)
+        stage = SampleStage(fades: fades && !outputs.primary.isFile)
         self.decoder = decoder
         // A file is never starved: it is written start to end, song after song, as it is.
         next = NextSong(spare: outputs.primary.isFile ? nil : spare)
@@ -123,12 +123,12 @@ final class PlaybackLoop {
             }
             move(to: .playing)
             slot.restartPacing(at: clock.now)
-            fader.starting(song.format, capacity: Self.bufferCapacity)
+            stage.fader.starting(song.format, capacity: Self.bufferCapacity)
         case .stop:
             // While the cued song has taken over, a stop is the ended song's (a load from
             // Prepare stops what is there first): the song taking over plays on.
             if (phase == .playing || phase == .starved || phase == .heldByBudget || phase == .draining) && song?.token != nil {
-                if !fader.enabled, let sink = slot.sink, sink.canPause {
+                if !stage.fader.enabled, let sink = slot.sink, sink.canPause {
                     sink.pause(true)  // stops where it is; play goes on from the same sample
                     slot.corked = true
                 } else {
@@ -152,11 +152,10 @@ final class PlaybackLoop {
             } else {
                 report(.decodeFailed(token: token, message: "cannot seek in this file"))
             }
-            if playing { fader.starting(song.format, capacity: Self.bufferCapacity) }
+            if playing { stage.fader.starting(song.format, capacity: Self.bufferCapacity) }
         case .setVolume(let fraction):
-            rewindToHeard()  // heard at once, not after what a sound server holds
-            decoder.setVolume(fraction)
-            next.setVolume(fraction)
+            stage.volume = fraction
+            rewriteUnheard()  // heard at once, not after what a sound server holds
         case .setPitch(let value):
             guard !slot.isFile, value != pitch else { return }
             rewindToHeard()  // the new speed heard at once: the device reopens at the next write
@@ -186,6 +185,7 @@ final class PlaybackLoop {
         }
         song = nil
         held = nil
+        stage.tail.reset()
         do throws(LoadFailure) {
             // A file keeps the format its first song starts in, from the first sample on (a
             // short first part too): libmpg123 converts the rest, and the later songs, to it.
@@ -294,8 +294,8 @@ final class PlaybackLoop {
     /// On a live device, the next 10 ms of the song played with a falling gain, so what stops
     /// or jumps does not click. Charged to no script: it is not the script's audio.
     private func fadeOut() {
-        guard fader.enabled, phase == .playing, held == nil, let current = song else { return }
-        fader.fadedOut()
+        guard stage.fader.enabled, phase == .playing, held == nil, let current = song else { return }
+        stage.fader.fadedOut()
         let format = current.format
         switch decoder.read(into: buffer, capacity: Fader.frames(in: format, capacity: Self.bufferCapacity) * format.bytesPerFrame) {
         case .data(let bytes):

@@ -18,7 +18,6 @@ final class GatedDecoder: AudioDecoder {
         /// The frame a read was stuck at.
         var stuckAt: Int?
         var seeks: [Int64] = []
-        var volumes: [Double] = []
         var threads: Set<String> = []
     }
 
@@ -80,10 +79,6 @@ final class GatedDecoder: AudioDecoder {
     func promoted() {}
     func startOpening(_ source: SongSource) {}
     func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong { try open(source) }
-    func setVolume(_ fraction: Double) {
-        gate.update { $0.volumes.append(fraction) }
-    }
-
     func setReplayGain(_ choice: ReplayGainChoice) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
@@ -220,17 +215,6 @@ final class AheadReader {
         reader.read(frames: 1000)
         #expect(reader.samples[before] == Int16(truncatingIfNeeded: 400_000), "the first sample after the seek is the target's")
         #expect(reader.samples[before - 1] == 1999)
-    }
-
-    @Test func aNewVolumeDecodesAgainFromTheFrameReadLast() throws {
-        let gated = GatedDecoder(Self.song(seconds: 10))
-        let reader = try AheadReader(gated)
-        _ = try reader.decoder.open("a.mp3")
-        reader.read(frames: 30_000)
-        reader.decoder.setVolume(0.5)
-        #expect(gated.gate.read { ($0.volumes, $0.seeks) } == ([0.5], [30_000]))
-        reader.read(frames: 30_000)
-        #expect(reader.firstBreak() == nil, "nothing skipped or repeated")
     }
 
     @Test func theNextSongOpensOnTheDecodersThreadAndIsWaitedForWhenTaken() throws {

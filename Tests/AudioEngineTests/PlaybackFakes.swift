@@ -21,6 +21,9 @@ final class FakeDecoder: AudioDecoder {
     var failingPaths: [Path: LoadFailure] = [:]
     private(set) var restrictions: [FormatRule] = []
     private(set) var reads: [Int] = []
+    /// Every open and seek asked of it.
+    private(set) var opens = 0
+    private(set) var seeks: [Int64] = []
     private var restriction: FormatRule = .any
     private var segment = 0
     private var frameInSegment = 0
@@ -37,6 +40,7 @@ final class FakeDecoder: AudioDecoder {
 
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
         let path = source.path
+        opens += 1
         if let failure = failingPaths[path] { throw failure }
         segment = 0
         frameInSegment = 0
@@ -101,6 +105,7 @@ final class FakeDecoder: AudioDecoder {
     }
 
     func seek(toFrame frame: Int64) -> Int64? {
+        seeks.append(frame)
         segment = 0
         frameInSegment = Int(frame)
         framesOut = Int(frame)
@@ -115,7 +120,6 @@ final class FakeDecoder: AudioDecoder {
     func promoted() {}
     func startOpening(_ source: SongSource) {}
     func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong { try open(source) }
-    func setVolume(_ fraction: Double) {}
     func setReplayGain(_ choice: ReplayGainChoice) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }

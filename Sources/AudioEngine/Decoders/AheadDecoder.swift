@@ -12,7 +12,7 @@ import PlayerCore
 /// chunks of `chunkBytes`; the thread refills once a quarter of it has been played. A song
 /// opened ahead, the next one, has `aheadChunks` decoded until it plays (128 KiB: 0.7 s).
 ///
-/// Everything that changes what comes next (open, seek, a new volume, a format imposed, close)
+/// Everything that changes what comes next (open, seek, a format imposed, close)
 /// drops the queue and runs on the caller's thread once the decoder's thread has let go of the
 /// decoder; a song cued as the next one (`startOpening`) is opened on the decoder's thread, so
 /// a slow disk never holds up the playback thread while the current song plays.
@@ -86,17 +86,6 @@ final class AheadDecoder: AudioDecoder {
 
     func seek(toFrame frame: Int64) -> Int64? {
         core.exclusive { $0.seek(toFrame: frame) } settle: { state, landed in state.restart(at: landed) }
-    }
-
-    /// What is queued has the old volume: it is decoded again from the frame read last.
-    func setVolume(_ fraction: Double) {
-        let from = core.state { $0.song?.read }
-        core.exclusive { inner in
-            inner.setVolume(fraction)
-            return from.flatMap { inner.seek(toFrame: $0) }
-        } settle: { state, landed in
-            state.restart(at: landed)
-        }
     }
 
     /// For the songs opened from now on: what is queued keeps its gain.

@@ -70,8 +70,6 @@ protocol AudioDecoder: AnyObject {
     func seek(toFrame frame: Int64) -> Int64?
     /// What the decoder may decode the songs opened from now on to.
     func restrictFormat(to rule: FormatRule) throws(LoadFailure)
-    /// Software volume, 0 to 1; kept across songs.
-    func setVolume(_ fraction: Double)
     /// The ReplayGain the songs opened from now on get.
     func setReplayGain(_ choice: ReplayGainChoice)
     /// The song's file was truncated while it played: its size then and now.

@@ -5,8 +5,9 @@ import PlayerCore
 /// The decoder the engine uses: opens and checks each song's file, chooses its format's decoder
 /// by what the file holds (libmpg123 for MPEG audio, `FormatDecoder`s for the rest, each made
 /// when first needed), and gives the PCM in the format the output was promised (`FormatRule`),
-/// at the volume asked. libmpg123 converts and scales itself; the other formats go through a
-/// `PCMConverter`.
+/// with the song's ReplayGain when asked. libmpg123 converts and scales itself; the other
+/// formats go through a `PCMConverter`. The listener's volume is not applied here but after the
+/// decode-ahead queue (`SampleStage`), so that a key never decodes anything again.
 final class SongDecoder: AudioDecoder {
     /// MPEG audio's decoder, always there (the engine sets up its frame indexer).
     let mpeg: Mpg123Decoder
@@ -16,15 +17,15 @@ final class SongDecoder: AudioDecoder {
     private var active: FormatDecoder?
     private var converter: PCMConverter?
     /// Converts the MPEG song open now to the format a file keeps, where libmpg123 cannot
-    /// itself (96 kHz, 1 kHz, 6 channels): libmpg123 decodes it in its own format, at the
-    /// volume asked (it scales), and this converts.
+    /// itself (96 kHz, 1 kHz, 6 channels): libmpg123 decodes it in its own format, with its
+    /// gain (it scales), and this converts.
     private var mpegConverter: PCMConverter?
     private var file: OpenFile?
     private var openedSize: Int64 = 0
     private var rule: FormatRule = .any
-    private var volume = 1.0
     private var replayGain = ReplayGainChoice.off
-    /// What the song open now is scaled by besides the volume: its ReplayGain, when applied.
+    /// What the song open now is scaled by: its ReplayGain, when applied (for MPEG audio, only the
+    /// pre-amp: libmpg123 applies the tag's gain itself).
     private var songFactor = 1.0
     /// The part of the file the song open now is, when it is a track of it.
     private var window: TrackWindow?
@@ -82,7 +83,7 @@ final class SongDecoder: AudioDecoder {
                 mpeg.setReplayGain(replayGain)  // the song before may have had it turned off
                 var song = try mpeg.open(opened, size: size, path: path)
                 song.info.replayGain = ReplayGain(song.info.id3)
-                // libmpg123 applies the gain and prevents clipping; the pre-amp goes with the volume.
+                // libmpg123 applies the gain and prevents clipping; the pre-amp is its volume.
                 var decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
                 if !(-64...64).contains(decibels) {
                     // A tag's number as libmpg123 read it (`atof`: inf, nan, 1e30): the song is
@@ -96,10 +97,10 @@ final class SongDecoder: AudioDecoder {
                     songFactor = pow(10, replayGain.preamp / 20)
                     song.info.appliedGain = decibels + replayGain.preamp
                 }
-                mpeg.setVolume(volume * songFactor)
+                mpeg.setVolume(songFactor)
                 song.info.totalFrames = Self.sane(length: song.info.totalFrames)
                 if case .exactly(let target) = rule, !mpeg.convertsItself, song.format != target {
-                    mpegConverter = PCMConverter(from: song.format, to: target, keepsFormat: true, volume: 1)
+                    mpegConverter = PCMConverter(from: song.format, to: target, keepsFormat: true, gain: 1)
                     Self.convert(&song.info, from: song.format, to: target)
                     song.format = target
                 }
@@ -144,7 +145,7 @@ final class SongDecoder: AudioDecoder {
             songFactor = applied.factor
             info.appliedGain = applied.decibels
         }
-        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, volume: volume * songFactor)
+        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, gain: songFactor)
         info.totalFrames = Self.sane(length: info.totalFrames)
         Self.convert(&info, from: song.format, to: output)
         return OpenedSong(info: info, format: output)
@@ -244,12 +245,6 @@ final class SongDecoder: AudioDecoder {
     func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
         self.rule = rule
         try mpeg.restrictFormat(to: rule)
-    }
-
-    func setVolume(_ fraction: Double) {
-        volume = fraction
-        converter?.volume = fraction * songFactor
-        mpeg.setVolume(active == nil ? fraction * songFactor : fraction)
     }
 
     func setReplayGain(_ choice: ReplayGainChoice) {

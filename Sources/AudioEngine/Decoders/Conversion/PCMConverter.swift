@@ -1,7 +1,7 @@
 import PlayerCore
 
 /// Turns a `FormatDecoder`'s PCM (the song's own format) into the format the output was
-/// promised, at the volume asked. In the song's own format at full volume, the samples pass
+/// promised, scaled by the song's ReplayGain when it has one. In the song's own format and no gain, the samples pass
 /// untouched: what the library decoded is what is played or written. Another channel count is
 /// mixed (`ChannelMix`); another rate is resampled by libsoxr (`Resampler`), for the file `-w`
 /// writes, which keeps its first song's format.
@@ -12,7 +12,8 @@ final class PCMConverter {
     private(set) var output: PCMFormat
     /// Whether `output` is kept whatever the stream does (a file's, or a promised format).
     let keepsFormat: Bool
-    var volume: Double
+    /// The song's ReplayGain as a factor (1: none).
+    let gain: Double
     private var resampler: Resampler?
     /// The decoder's samples, before they are mixed and resampled.
     private var staging: [Int16] = []
@@ -23,14 +24,14 @@ final class PCMConverter {
     /// once what came before it is given out.
     private var ending: DecodeResult?
 
-    init(from input: PCMFormat, to output: PCMFormat, keepsFormat: Bool, volume: Double) {
+    init(from input: PCMFormat, to output: PCMFormat, keepsFormat: Bool, gain: Double) {
         self.input = input
         self.output = output
         self.keepsFormat = keepsFormat
-        self.volume = volume
+        self.gain = gain
     }
 
-    /// Whether samples go through untouched in format (the volume may still scale them).
+    /// Whether samples go through untouched in format (the gain may still scale them).
     private var passes: Bool { input == output && converted.count == given }
 
     /// Reads from `decoder` into `buffer`, converting.
@@ -138,11 +139,11 @@ final class PCMConverter {
         return landed.map { $0.scaled(by: Int64(output.rate), over: Int64(input.rate)) }
     }
 
-    /// Scales signed 16-bit samples by `volume`, rounding to the nearest; untouched at full volume.
+    /// Scales signed 16-bit samples by `gain`, rounding to the nearest; untouched at 1.
     private func scale(_ buffer: UnsafeMutableRawPointer, bytes: Int) {
-        guard volume != 1 else { return }
+        guard gain != 1 else { return }
         let samples = buffer.bindMemory(to: Int16.self, capacity: bytes / 2)
-        let factor = max(0, volume)
+        let factor = max(0, gain)
         for index in 0..<(bytes / 2) {
             let scaled = (Double(samples[index]) * factor).rounded()
             samples[index] = Int16(max(-32768, min(32767, scaled)))

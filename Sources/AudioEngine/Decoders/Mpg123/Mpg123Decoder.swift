@@ -360,8 +360,9 @@ final class Mpg123Decoder {
         return result >= 0 ? Int64(result) : nil
     }
 
-    /// Scales the decoded samples by `fraction` (1 leaves them untouched). It is a property of
-    /// the handle, so it holds for every song opened after.
+    /// Scales the decoded samples by `fraction` (1 leaves them untouched): the ReplayGain
+    /// pre-amp, in the synthesis as `mpg123 --rva-mix` applies it. It is a property of the
+    /// handle, so it holds for every song opened after.
     func setVolume(_ fraction: Double) {
         mpg123_volume(handle, fraction)
     }

@@ -1,0 +1,146 @@
+import Files
+import PlayerCore
+import Testing
+@testable import AudioEngine
+
+/// A sound server's stream, faked: it holds what is written until the test says it was heard,
+/// has room for `room` frames, and drops what it holds when asked.
+final class FakeServerSink: AudioSink {
+    let format: PCMFormat
+    let room: Int
+    private(set) var queue: [Int16] = []
+    private(set) var heard: [Int16] = []
+    private(set) var discards = 0
+
+    init(format: PCMFormat, room: Int) {
+        self.format = format
+        self.room = room
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
+        queue += bytes.bindMemory(to: Int16.self)
+        return false
+    }
+
+    func close() throws(OutputFailure) {}
+    var writableBytes: Int? { max(room * format.channels - queue.count, 0) * 2 }
+    var queuedFrames: Int? { queue.count / format.channels }
+    var canPause: Bool { true }
+    func pause(_ paused: Bool) {}
+    func discard() {
+        discards += 1
+        queue.removeAll()
+    }
+    func drain() {}
+    var isDrained: Bool { queue.isEmpty }
+
+    /// The next `frames` frames queued are played.
+    func hear(_ frames: Int) {
+        let samples = min(frames * format.channels, queue.count)
+        heard += queue.prefix(samples)
+        queue.removeFirst(samples)
+    }
+}
+
+final class FakeServer: AudioOutput {
+    let name = "server"
+    let isFile = false
+    let pacing = Pacing.server
+    let room: Int
+    private(set) var sinks: [FakeServerSink] = []
+
+    init(room: Int) {
+        self.room = room
+    }
+
+    func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
+        let sink = FakeServerSink(format: format, room: room)
+        sinks.append(sink)
+        return sink
+    }
+}
+
+/// The volume is applied after the decode-ahead queue: a key never decodes again.
+struct SampleStageTests {
+    static let cd = FakeDecoder.cd
+
+    /// Plays `frames` of a counting song on a fake server holding `room` frames; `beforeEnd` runs
+    /// once the server is first full. What was heard, and the decoder.
+    private func play(frames: Int, room: Int, fades: Bool = false, _ beforeEnd: (PlaybackLoop, FakeServerSink) -> Void)
+        -> (heard: [Int16], decoder: FakeDecoder, sink: FakeServerSink) {
+        let decoder = FakeDecoder([FakeDecoder.Segment(format: Self.cd, frames: frames)])
+        let server = FakeServer(room: room)
+        let loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: server, fallback: nil), clock: FakeClock(),
+                                fades: fades, shared: Locked(EngineShared())) { _ in }
+        loop.execute(.open("a.mp3", token: 1))
+        loop.execute(.play)
+        var acted = false
+        for _ in 0..<100_000 {
+            if loop.phase == .idle { break }
+            if loop.nextWrite != nil || loop.phase == .draining {
+                if !acted, let sink = server.sinks.last {
+                    acted = true
+                    beforeEnd(loop, sink)
+                }
+                server.sinks.last?.hear(441)
+            }
+            loop.step()
+        }
+        return (server.sinks.last?.heard ?? [], decoder, server.sinks.last!)
+    }
+
+    /// The samples the fake decoder makes (a running count), from `start`, scaled by `factor`.
+    private func counting(_ range: Range<Int>, by factor: Double = 1) -> [Int16] {
+        range.map { Int16((Double(Int16(truncatingIfNeeded: $0)) * factor).rounded()) }
+    }
+
+    @Test func aNewVolumeIsHeardAtOnceWithoutDecodingAgain() {
+        let (heard, decoder, sink) = play(frames: 44100, room: 22050) { loop, sink in
+            sink.hear(4410)
+            loop.execute(.setVolume(0.5))
+        }
+        #expect(decoder.opens == 1)
+        #expect(decoder.seeks.isEmpty, "nothing decoded again")
+        #expect(sink.discards == 1, "what the server held was dropped and written again")
+        #expect(heard.count == 88200, "nothing lost or repeated")
+        #expect(Array(heard.prefix(8820)) == counting(0..<8820), "what was heard before it, at full volume")
+        #expect(Array(heard.dropFirst(8820)) == counting(8820..<88200, by: 0.5), "everything after it at half, at once")
+    }
+
+    @Test func atFullVolumeTheSamplesPassUntouched() {
+        let (heard, decoder, _) = play(frames: 22050, room: 4410) { loop, _ in
+            loop.execute(.setVolume(0.25))
+            loop.execute(.setVolume(1))
+        }
+        #expect(decoder.seeks.isEmpty)
+        #expect(heard == counting(0..<44100))
+    }
+
+    @Test func whileTheEndDrainsTheNewVolumeWaitsForWhatIsQueued() {
+        // The whole song fits in the server: it is draining when the volume changes.
+        let (heard, decoder, sink) = play(frames: 4410, room: 22050) { loop, _ in
+            #expect(loop.phase == .draining)
+            loop.execute(.setVolume(0.5))
+        }
+        #expect(decoder.seeks.isEmpty)
+        #expect(sink.discards == 0)
+        #expect(heard == counting(0..<8820))
+    }
+
+    @Test func theTailKeepsTheLastBytesAcrossItsWrap() {
+        let tail = UnheardTail()
+        let sink = FakeServerSink(format: PCMFormat(rate: 100, channels: 1), room: 0)
+        // 100 Hz mono: 1.5 s, 300 bytes kept.
+        var written: [Int16] = []
+        for piece in 0..<7 {
+            let samples = (0..<47).map { Int16(piece * 47 + $0) }
+            written += samples
+            samples.withUnsafeBytes { tail.record($0, format: sink.format, to: sink) }
+        }
+        let pieces = tail.last(150, of: sink)
+        let kept = pieces?.flatMap { Array($0.bindMemory(to: Int16.self)) }
+        #expect(kept == Array(written.suffix(150)))
+        #expect(tail.last(151, of: sink) == nil, "no more than it holds")
+        #expect(tail.last(1, of: FakeServerSink(format: sink.format, room: 0)) == nil, "only what went to that stream")
+    }
+}
