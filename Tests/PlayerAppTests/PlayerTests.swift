@@ -102,7 +102,9 @@ final class PipeSignals: SignalSource {
     func raise(_ signals: Int32...) { signals.forEach { pipe.wake(UInt8($0)) } }
 }
 
-/// A pipe standing in for stdin: a test types into it.
+/// A pipe standing in for stdin: a test types into it. The player reads it by its number: a
+/// test holds it until the run is over (let go before, its number went to another test's pipe
+/// running at the same time, whose bytes the player then read as keys: that test hung).
 final class Keyboard {
     let pipe: SelfPipe
     init() throws { pipe = try SelfPipe() }
@@ -187,7 +189,10 @@ struct PlayerTests {
         let screen = FakeScreen()
         let signals = try PipeSignals()
         signals.raise(SIGTSTP, SIGWINCH, SIGCONT, SIGINT)
-        #expect(player(["a.mp3"], engine: engine, screen: screen, keys: try Keyboard(), signals: signals).run() == 128 + SIGINT)
+        let keys = try Keyboard()
+        withExtendedLifetime(keys) {
+            #expect(player(["a.mp3"], engine: engine, screen: screen, keys: keys, signals: signals).run() == 128 + SIGINT)
+        }
         #expect(screen.suspended == 1)
     }
 
