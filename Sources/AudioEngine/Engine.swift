@@ -2,7 +2,8 @@ import Files
 import Glibc
 import PlayerCore
 
-/// The audio engine: libmpg123 decodes, libao plays, on one dedicated playback thread.
+/// The audio engine: each format's library decodes (`SongDecoder`), a sound server, libao or a
+/// file plays, on one dedicated playback thread.
 ///
 /// Callers on other threads never touch the C handles: every method posts a command to the
 /// playback thread (`PlaybackLoop`) and returns at once, opening a song too (a slow file system
@@ -36,32 +37,24 @@ public final class Engine: PlayerEngine {
         } catch {
             throw OutputError(message: "cannot start the audio engine: \(error.reason)", isUsageError: false)
         }
-        let decoder: SongDecoder
-        do {
-            decoder = SongDecoder(mpeg: try Mpg123Decoder())
-            decoder.mpeg.measuresStartDelay = measuresStartDelay
-        } catch {
-            throw OutputError(message: "decoder: \(error)", isUsageError: false)
-        }
         // The server's requests for audio and the decoders' threads wake the playback thread.
         // Weakly: the shared state holds the open sink (for the position heard), and the sink
         // holds this.
         let wake: @Sendable () -> Void = { [weak shared] in shared?.update { $0.woke = true } }
-        var live: AudioDecoder = decoder
+        var library = DecoderLibrary(measuresStartDelay: measuresStartDelay)
+        let live: AudioDecoder
         var spare: AudioDecoder?
-        if !target.isFile {
-            // Seeks matter where they are heard: a file is written start to end, without the
-            // cost of reading each song twice.
-            let indexer = FrameIndexer()
-            decoder.mpeg.indexer = indexer
-            // Live output also opens the next song ahead, on a second decoder, for gapless play;
-            // and both decode ahead on threads of their own, so a slow disk is not heard. (A
-            // file is written as fast as decoding goes: it has nothing to wait for.)
-            let second = (try? Mpg123Decoder()).map { SongDecoder(mpeg: $0) }
-            second?.mpeg.indexer = indexer
-            second?.mpeg.measuresStartDelay = measuresStartDelay
-            live = AheadDecoder.around(decoder, wake: wake)
-            if let second { spare = AheadDecoder.around(second, wake: wake) }
+        if target.isFile {
+            // A file is written start to end, as fast as decoding goes: it has nothing to wait
+            // for, and no seek to make fast.
+            live = SongDecoder(make: library.make)
+        } else {
+            // Seeks matter where they are heard. Live output also opens the next song ahead, on
+            // a second decoder, for gapless play; and both decode ahead on threads of their own,
+            // so a slow disk is not heard.
+            library.indexer = FrameIndexer()
+            live = AheadDecoder.around(SongDecoder(make: library.make), wake: wake)
+            spare = AheadDecoder.around(SongDecoder(make: library.make), wake: wake)
         }
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))

@@ -8,13 +8,9 @@ public final class SongChecker {
     private let buffer: UnsafeMutableRawPointer
     private static let bufferBytes = 1 << 18
 
-    public init() throws(OutputError) {
-        do {
-            decoder = SongDecoder(mpeg: try Mpg123Decoder())
-            decoder.verifies = true
-        } catch {
-            throw OutputError(message: "decoder: \(error)", isUsageError: false)
-        }
+    public init() {
+        decoder = SongDecoder()
+        decoder.verifies = true
         buffer = .allocate(byteCount: Self.bufferBytes, alignment: 16)
     }
 

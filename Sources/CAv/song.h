@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "../CLinux/fd_io.h"
+#include "../CLinux/byte_source.h"
 
 #define TP_AV_IO_BUFFER (64 * 1024)
 /// Failed reads or decodes in a row before the song is given up as damaged: FFmpeg answers some
@@ -33,7 +33,7 @@ enum {
 
 typedef struct tp_av_song {
     tp_av api;
-    int fd;
+    tp_source source;
     int64_t offset;
     AVFormatContext *format;
     AVIOContext *io;
@@ -66,7 +66,7 @@ typedef struct tp_av_song {
 
 static int tp_av_io_read(void *opaque, uint8_t *buffer, int size) {
     tp_av_song *s = opaque;
-    ssize_t got = tp_fd_read(s->fd, &s->offset, buffer, (size_t)size);
+    ssize_t got = tp_source_read(&s->source, &s->offset, buffer, (size_t)size);
     if (got < 0) return AVERROR(errno);
     if (got == 0) return AVERROR_EOF;
     return (int)got;
@@ -76,10 +76,10 @@ static int64_t tp_av_io_seek(void *opaque, int64_t offset, int whence) {
     tp_av_song *s = opaque;
     whence &= ~AVSEEK_FORCE;
     if (whence == AVSEEK_SIZE) {
-        struct stat info;
-        return fstat(s->fd, &info) != 0 ? AVERROR(errno) : (int64_t)info.st_size;
+        int64_t length = s->source.length(s->source.context);
+        return length < 0 ? AVERROR(errno) : length;
     }
-    int64_t to = tp_fd_seek(s->fd, &s->offset, offset, whence);
+    int64_t to = tp_source_seek(&s->source, &s->offset, offset, whence);
     return to < 0 ? AVERROR(errno) : to;
 }
 
@@ -204,14 +204,16 @@ static inline void tp_av_close(tp_av_song *s) {
     s->pcm_frames = s->pcm_taken = 0;
 }
 
-/// Opens the container on `fd` and its first audio stream, and decodes its first frame (which
+/// Opens the container that `read` reads with `context`, and its first audio stream, and decodes its first frame (which
 /// gives the song's format and where its timestamps start). `strict`: the content was not
 /// recognised by its magic, so FFmpeg's probe must be sure (a score above what a file's name
 /// alone would give), lest text or noise open as some raw format. 0, or a TP_AV_* or AVERROR code.
-static inline int tp_av_open(tp_av_song *s, int fd, int strict) {
+static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict) {
     const tp_av *api = &s->api;
     tp_av_close(s);
-    s->fd = fd;
+    s->source.read = read;
+    s->source.length = length;
+    s->source.context = context;
     s->offset = 0;
     s->position = 0;
     s->end = -1;
@@ -228,6 +230,9 @@ static inline int tp_av_open(tp_av_song *s, int fd, int strict) {
         api->free(buffer);
         return AVERROR(ENOMEM);
     }
+    // A source of no known length is a stream, which seeks nowhere (byte_source.h): FFmpeg is
+    // told, so that it probes from what it has read and reads on, as it reads a pipe.
+    if (length(context) < 0) s->io->seekable = 0;
     s->format = api->format_alloc();
     if (!s->format) return AVERROR(ENOMEM);
     s->format->pb = s->io;

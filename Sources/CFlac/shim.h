@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <FLAC/export.h>
 #include <FLAC/stream_decoder.h>
-#include "../CLinux/fd_io.h"
+#include "../CLinux/byte_source.h"
 
 #define TP_FLAC_STRINGIFY(x) #x
 #define TP_FLAC_SONAME(major) "libFLAC.so." TP_FLAC_STRINGIFY(major)
@@ -75,7 +75,7 @@ static inline const char *tp_flac_library(void) { return TP_FLAC_LIBRARY; }
 
 /// One song being decoded: the file, what its metadata said, and the samples of the last block.
 typedef struct tp_flac_stream {
-    int fd;
+    tp_source source;
     int64_t offset;
     /// STREAMINFO, once read.
     int has_info;
@@ -112,7 +112,7 @@ static FLAC__StreamDecoderReadStatus tp_flac_read(const FLAC__StreamDecoder *d, 
     (void)d;
     tp_flac_stream *s = data;
     if (*bytes == 0) return FLAC__STREAM_DECODER_READ_STATUS_ABORT;
-    ssize_t got = tp_fd_read(s->fd, &s->offset, buffer, *bytes);
+    ssize_t got = tp_source_read(&s->source, &s->offset, buffer, *bytes);
     if (got < 0) { *bytes = 0; return FLAC__STREAM_DECODER_READ_STATUS_ABORT; }
     *bytes = (size_t)got;
     return got == 0 ? FLAC__STREAM_DECODER_READ_STATUS_END_OF_STREAM : FLAC__STREAM_DECODER_READ_STATUS_CONTINUE;
@@ -132,15 +132,16 @@ static FLAC__StreamDecoderTellStatus tp_flac_tell(const FLAC__StreamDecoder *d, 
 
 static FLAC__StreamDecoderLengthStatus tp_flac_length(const FLAC__StreamDecoder *d, FLAC__uint64 *length, void *data) {
     (void)d;
-    struct stat info;
-    if (fstat(((tp_flac_stream *)data)->fd, &info) != 0) return FLAC__STREAM_DECODER_LENGTH_STATUS_ERROR;
-    *length = (FLAC__uint64)info.st_size;
+    const tp_source *source = &((tp_flac_stream *)data)->source;
+    int64_t known = source->length(source->context);
+    if (known < 0) return FLAC__STREAM_DECODER_LENGTH_STATUS_UNSUPPORTED;
+    *length = (FLAC__uint64)known;
     return FLAC__STREAM_DECODER_LENGTH_STATUS_OK;
 }
 
 static FLAC__bool tp_flac_eof(const FLAC__StreamDecoder *d, void *data) {
     FLAC__uint64 length = 0;
-    if (tp_flac_length(d, &length, data) != FLAC__STREAM_DECODER_LENGTH_STATUS_OK) return 1;
+    if (tp_flac_length(d, &length, data) != FLAC__STREAM_DECODER_LENGTH_STATUS_OK) return 0;  // the reads say when it ends
     return (FLAC__uint64)((tp_flac_stream *)data)->offset >= length;
 }
 
@@ -266,15 +267,18 @@ static inline void tp_flac_seeking(tp_flac_stream *stream, uint64_t target) {
     stream->block_end = 0;
 }
 
-/// Starts decoding the file open on `fd` (`ogg`: FLAC in Ogg) with `decoder`; `stream` is
-/// cleared first. Returns libFLAC's init status.
-static inline int tp_flac_init(const tp_flac *api, FLAC__StreamDecoder *decoder, tp_flac_stream *stream, int fd, int ogg) {
+/// Starts decoding what `read` reads with `context` (`ogg`: FLAC in Ogg) with `decoder`;
+/// `stream` is cleared first. Returns libFLAC's init status.
+static inline int tp_flac_init(const tp_flac *api, FLAC__StreamDecoder *decoder, tp_flac_stream *stream,
+                               tp_read_at read, tp_length_of length, void *context, int ogg) {
     int16_t *pcm = stream->pcm;
     size_t capacity = stream->pcm_capacity;
     memset(stream, 0, sizeof *stream);
     stream->pcm = pcm;
     stream->pcm_capacity = capacity;
-    stream->fd = fd;
+    stream->source.read = read;
+    stream->source.length = length;
+    stream->source.context = context;
     stream->position = api->get_decode_position;
     return (ogg ? api->init_ogg_stream : api->init_stream)(decoder, tp_flac_read, tp_flac_seek, tp_flac_tell, tp_flac_length,
                                                            tp_flac_eof, tp_flac_write, tp_flac_metadata, tp_flac_error, stream);

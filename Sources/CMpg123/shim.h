@@ -14,14 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "../CLinux/byte_source.h"
 
-// libmpg123 reads a descriptor as it parses: a 4-byte header, then the frame, and while it
-// looks for the next frame after damage, one read() per byte (a megabyte of zeros was a million
+// libmpg123 reads its source as it parses: a 4-byte header, then the frame, and while it
+// looks for the next frame after damage, one read per byte (a megabyte of zeros was a million
 // system calls, two seconds of CPU). tplayer's reader serves those reads from 64 KiB read
-// ahead; `pread` leaves the descriptor's own offset alone, and `position` is where libmpg123
-// reads next.
+// ahead from the song's source (`byte_source.h`); `position` is where libmpg123 reads next.
 typedef struct {
-    int fd;
+    tp_source source;
     off_t position;
     off_t start;       // the file offset of buffer[0]
     size_t filled;     // how many bytes of buffer are the file's
@@ -29,11 +29,11 @@ typedef struct {
     unsigned char *buffer;  // right after the struct, in the same allocation: `free` frees both
 } tp_mpg123_reader;
 
-// A reader of `fd` from its start, with `capacity` bytes of read-ahead; NULL without memory.
-static inline void *tp_mpg123_reader_new(int fd, size_t capacity) {
+// A reader of `source` from its start, with `capacity` bytes of read-ahead; NULL without memory.
+static inline void *tp_mpg123_reader_new(tp_source source, size_t capacity) {
     tp_mpg123_reader *reader = malloc(sizeof *reader + capacity);
     if (reader == NULL) return NULL;
-    reader->fd = fd;
+    reader->source = source;
     reader->position = 0;
     reader->start = 0;
     reader->filled = 0;
@@ -59,54 +59,39 @@ static inline ssize_t tp_mpg123_reader_read(void *handle, void *into, size_t cou
         ssize_t got;
         if (count - done >= reader->capacity) {
             // A read as large as the buffer gains nothing from it.
-            got = pread(reader->fd, out + done, count - done, reader->position);
+            got = reader->source.read(reader->source.context, reader->position, out + done, count - done);
             if (got > 0) {
                 done += (size_t)got;
                 reader->position += got;
                 continue;
             }
         } else {
-            got = pread(reader->fd, reader->buffer, reader->capacity, reader->position);
+            got = reader->source.read(reader->source.context, reader->position, reader->buffer, reader->capacity);
             if (got >= 0) {
                 reader->start = reader->position;
                 reader->filled = (size_t)got;
             }
         }
         if (got == 0) break;  // the end of the file
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            return done > 0 ? (ssize_t)done : -1;
-        }
+        if (got < 0) return done > 0 ? (ssize_t)done : -1;
     }
     return (ssize_t)done;
 }
 
 static inline off_t tp_mpg123_reader_seek(void *handle, off_t offset, int whence) {
     tp_mpg123_reader *reader = handle;
-    off_t base = 0;
-    if (whence == SEEK_CUR) {
-        base = reader->position;
-    } else if (whence == SEEK_END) {
-        struct stat info;
-        if (fstat(reader->fd, &info) != 0) return -1;
-        base = info.st_size;
-    } else if (whence != SEEK_SET) {
-        errno = EINVAL;
-        return -1;
-    }
-    if ((offset > 0 && base > INT64_MAX - offset) || base + offset < 0) {
-        errno = EINVAL;
-        return -1;
-    }
-    reader->position = base + offset;
+    int64_t position = reader->position;
+    if (tp_source_seek(&reader->source, &position, offset, whence) < 0) return -1;
+    reader->position = position;
     return reader->position;
 }
 
 // tplayer opens each song itself (only regular files, never blocking on a FIFO) and hands
-// libmpg123 the descriptor, read through tplayer's reader; `mpg123_close` frees the reader and
-// leaves the descriptor open.
-static inline int tp_mpg123_open_fd(mpg123_handle *mh, int fd) {
-    void *reader = tp_mpg123_reader_new(fd, 64 * 1024);
+// libmpg123 its source, read through tplayer's reader; `mpg123_close` frees the reader and
+// leaves the source alone.
+static inline int tp_mpg123_open_source(mpg123_handle *mh, tp_read_at read, tp_length_of length, void *context) {
+    tp_source source = { read, length, context };
+    void *reader = tp_mpg123_reader_new(source, 64 * 1024);
     if (reader == NULL) return MPG123_OUT_OF_MEM;
     int code = mpg123_replace_reader_handle(mh, tp_mpg123_reader_read, tp_mpg123_reader_seek, free);
     if (code != MPG123_OK) {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <ogg/ogg.h>
-#include "../CLinux/fd_io.h"
+#include "../CLinux/byte_source.h"
 
 typedef struct OggOpusFile OggOpusFile;
 typedef int16_t opus_int16;
@@ -92,22 +92,22 @@ static inline int tp_opus_load(tp_opus *api) {
 /// The soname, for messages.
 static inline const char *tp_opus_library(void) { return TP_OPUS_LIBRARY; }
 
-/// The file being read: its descriptor and where the next read starts.
+/// The song being read: its bytes and where the next read starts.
 typedef struct tp_opus_source {
-    int fd;
+    tp_source bytes;
     int64_t offset;
 } tp_opus_source;
 
 static int tp_opus_read_file(void *data, unsigned char *ptr, int bytes) {
     tp_opus_source *s = data;
     if (bytes <= 0) return 0;
-    ssize_t got = tp_fd_read(s->fd, &s->offset, ptr, (size_t)bytes);
+    ssize_t got = tp_source_read(&s->bytes, &s->offset, ptr, (size_t)bytes);
     return got < 0 ? -1 : (int)got;
 }
 
 static int tp_opus_seek_file(void *data, opus_int64 offset, int whence) {
     tp_opus_source *s = data;
-    return tp_fd_seek(s->fd, &s->offset, offset, whence) < 0 ? -1 : 0;
+    return tp_source_seek(&s->bytes, &s->offset, offset, whence) < 0 ? -1 : 0;
 }
 
 static opus_int64 tp_opus_tell_file(void *data) { return ((tp_opus_source *)data)->offset; }

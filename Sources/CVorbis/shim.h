@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <vorbis/vorbisfile.h>
-#include "../CLinux/fd_io.h"
+#include "../CLinux/byte_source.h"
 
 /// vorbisfile.h has no version macro: the soname of libvorbisfile 1.3 (Debian 12).
 #define TP_VORBIS_LIBRARY "libvorbisfile.so.3"
@@ -54,23 +54,23 @@ static inline int tp_vorbis_load(tp_vorbis *api) {
 /// The soname, for messages.
 static inline const char *tp_vorbis_library(void) { return TP_VORBIS_LIBRARY; }
 
-/// The file being read: its descriptor and where the next read starts.
+/// The song being read: its bytes and where the next read starts.
 typedef struct tp_vorbis_source {
-    int fd;
+    tp_source bytes;
     int64_t offset;
 } tp_vorbis_source;
 
 static size_t tp_vorbis_read_file(void *ptr, size_t size, size_t count, void *data) {
     tp_vorbis_source *s = data;
     if (size * count == 0) return 0;
-    ssize_t got = tp_fd_read(s->fd, &s->offset, ptr, size * count);
+    ssize_t got = tp_source_read(&s->bytes, &s->offset, ptr, size * count);
     if (got < 0) { errno = EIO; return 0; }
     return (size_t)got / size;
 }
 
 static int tp_vorbis_seek_file(void *data, ogg_int64_t offset, int whence) {
     tp_vorbis_source *s = data;
-    return tp_fd_seek(s->fd, &s->offset, offset, whence) < 0 ? -1 : 0;
+    return tp_source_seek(&s->bytes, &s->offset, offset, whence) < 0 ? -1 : 0;
 }
 
 static long tp_vorbis_tell_file(void *data) { return (long)((tp_vorbis_source *)data)->offset; }

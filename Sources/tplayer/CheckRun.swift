@@ -10,13 +10,7 @@ struct CheckRun {
     let inputs: [Path]
 
     func run() -> Int32 {
-        let checker: SongChecker
-        do {
-            checker = try SongChecker()
-        } catch {
-            printError("tplayer: \(error.message)")
-            return 1
-        }
+        let checker = SongChecker()
         var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
         let result = Check.run(inputs, decode: { checker.check(SongSource($0), progress: $1) }, progress: { done, total, within, path in
             bar.show(done: done, total: total, within: within, name: "\(path)")

@@ -131,9 +131,9 @@ struct PlayerRun {
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }
                 // Opened here first, off the main loop: one that cannot be is said, and the
                 // song playing never stops for it.
-                let checker = try? SongChecker()
+                let checker = SongChecker()
                 let probed = LoadProbe.playable(expanded.entries, opens: { source in
-                    guard let checker, case .failure(let failure) = checker.info(source) else { return nil }
+                    guard case .failure(let failure) = checker.info(source) else { return nil }
                     return failure
                 }, isCancelled: { cancel.isSet })
                 return (expanded.problems.map(\.brief) + probed.refused, ListHandoff(probed.entries))
@@ -166,7 +166,7 @@ struct PlayerRun {
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         io.work = work
         io.readFacts = { sources in
-            guard let checker = try? SongChecker() else { return [:] }
+            let checker = SongChecker()
             var facts: [SongSource: SongFacts] = [:]
             for source in sources {
                 if case .success(let info) = checker.info(source) { facts[source] = SongFacts(info) }

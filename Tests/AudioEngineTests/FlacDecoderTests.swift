@@ -55,7 +55,7 @@ struct FlacDecoderTests {
     }
 
     static func decode(_ path: String) throws -> (song: OpenedSong, samples: [Int16]) {
-        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let decoder = SongDecoder()
         let song = try decoder.open(SongSource(Path(path)))
         return (song, drain(decoder))
     }
@@ -122,7 +122,7 @@ struct FlacDecoderTests {
         }
         let damaged = URL(fileURLWithPath: song).deletingLastPathComponent().appendingPathComponent("damaged.flac")
         try Data(bytes).write(to: damaged)
-        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let decoder = SongDecoder()
         _ = try decoder.open(SongSource(Path(damaged.path)))
         let (samples, skips) = Self.drainSayingSkips(decoder)
         // Up to the damage as it was; then nothing but silence (libFLAC 1.4.2 gives a block of it
@@ -148,7 +148,7 @@ struct FlacDecoderTests {
         let song = try Self.make("song.flac", "\(Self.sweep) | flac -s \(container)-o \"$0\" -")
         let whole = try Self.decode(song).samples
         let frames = whole.count / 2
-        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let decoder = SongDecoder()
         _ = try decoder.open(SongSource(Path(song)))
         for target in [100_000, 1, 4095, 4096, 4097, frames - 1, 0, 250_001] {
             #expect(decoder.seek(toFrame: Int64(target)) == Int64(target))
@@ -179,7 +179,7 @@ struct FlacDecoderTests {
         for index in signature..<(signature + 16) { signed[index] ^= 0x5A }
         let files = [("damaged.flac", damaged), ("cut.flac", Array(bytes.prefix(bytes.count - 5000))), ("signed.flac", signed)]
         for (name, content) in files { try Data(content).write(to: folder.appendingPathComponent(name)) }
-        let checker = try SongChecker()
+        let checker = SongChecker()
         #expect(checker.check(SongSource(Path(good))).isClean)
         let verdicts = files.map { checker.check(SongSource(Path(folder.appendingPathComponent($0.0).path))) }
         guard case .skippedDamage(let spans, _) = verdicts[0] else { Issue.record("damaged: \(verdicts[0])"); return }

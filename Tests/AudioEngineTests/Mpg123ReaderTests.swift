@@ -3,9 +3,20 @@ import Foundation
 import Glibc
 import Testing
 
-/// The buffered reader libmpg123 reads songs through (`tp_mpg123_open_fd`): every read and seek
-/// gives exactly the file's bytes, with a read-ahead small enough here to cross its edges often.
+/// The buffered reader libmpg123 reads songs through (`tp_mpg123_open_source`): every read and
+/// seek gives exactly the source's bytes, with a read-ahead small enough here to cross its edges
+/// often. The source here is a file read with pread, as `SourceReading` reads an `OpenFile`.
 struct Mpg123ReaderTests {
+    /// A file's descriptor as a source: the context is the descriptor plus one (never NULL).
+    private static func source(_ fd: Int32) -> tp_source {
+        tp_source(read: { context, offset, buffer, count in
+            pread(Int32(Int(bitPattern: context) - 1), buffer, count, off_t(offset))
+        }, length: { context in
+            var info = stat()
+            return fstat(Int32(Int(bitPattern: context) - 1), &info) == 0 ? Int64(info.st_size) : -1
+        }, context: UnsafeMutableRawPointer(bitPattern: Int(fd) + 1))
+    }
+
     private static func file(_ bytes: [UInt8]) throws -> Int32 {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-reader-\(getpid())-\(UUID().uuidString)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -21,7 +32,7 @@ struct Mpg123ReaderTests {
         let bytes = (0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let fd = try Self.file(bytes)
         defer { close(fd) }
-        let reader = try #require(tp_mpg123_reader_new(fd, capacity))
+        let reader = try #require(tp_mpg123_reader_new(Self.source(fd), capacity))
         defer { free(reader) }
         var position = 0
         func read(_ count: Int) -> [UInt8] {
@@ -56,7 +67,7 @@ struct Mpg123ReaderTests {
     }
 
     @Test func aReadErrorIsAnError() throws {
-        let reader = try #require(tp_mpg123_reader_new(-1, 64))
+        let reader = try #require(tp_mpg123_reader_new(Self.source(-1), 64))
         defer { free(reader) }
         var byte: UInt8 = 0
         #expect(tp_mpg123_reader_read(reader, &byte, 1) == -1)

@@ -18,7 +18,7 @@ private final class ToneDecoder: FormatDecoder {
         self.hertz = hertz
     }
 
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+    func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
         throw .notAudio
     }
 

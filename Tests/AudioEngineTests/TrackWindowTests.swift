@@ -14,7 +14,7 @@ struct TrackWindowTests {
 
     @Test func aTrackIsExactlyItsPartOfTheFile() throws {
         let image = try Self.song()
-        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let decoder = SongDecoder()
         _ = try decoder.open(SongSource(image))
         let whole = Self.drain(decoder)
         // 00:01:00 to 00:03:37: 44,100 to 44,100 + 2 × 44,100 + 37 × 588 frames.
@@ -31,7 +31,7 @@ struct TrackWindowTests {
 
     @Test func seeksCountFromTheTracksStartAndStopAtItsEnd() throws {
         let image = try Self.song()
-        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let decoder = SongDecoder()
         _ = try decoder.open(SongSource(image))
         let whole = Self.drain(decoder)
         _ = try decoder.open(SongSource(image, span: TrackSpan(start: 150, end: 225)))
@@ -43,7 +43,7 @@ struct TrackWindowTests {
 
     @Test func aTrackThatStartsPastTheEndIsRefused() throws {
         let image = try Self.song()
-        let decoder = SongDecoder(mpeg: try Mpg123Decoder())
+        let decoder = SongDecoder()
         #expect(throws: LoadFailure.damaged("the track starts at 00:09:00, past the end of the file")) {
             try decoder.open(SongSource(image, span: TrackSpan(start: 9 * 75)))
         }

@@ -1,20 +1,30 @@
 import Files
 import PlayerCore
 
-/// One format's decoder behind `SongDecoder`: the format's reference library (libFLAC,
-/// vorbisfile, opusfile, FFmpeg), loaded with dlopen when the first song of its format opens, so
-/// that an MP3 run starts as fast as before. `SongDecoder` opens and checks the file, chooses the
-/// decoder by the file's content (never its name), and converts what it gives to the format the
-/// output needs, at the volume asked. Only the thread that owns the `SongDecoder` touches it.
+/// One format's decoder behind `SongDecoder`: the format's reference library (libmpg123, linked;
+/// libFLAC, vorbisfile, opusfile, FFmpeg, loaded with dlopen when the first song of their format
+/// opens, so that an MP3 run starts as fast as before). `SongDecoder` opens and checks the file,
+/// chooses the decoder by the file's content (never its name), and converts what it gives to the
+/// format the output needs where the library does not. Only the thread that owns the
+/// `SongDecoder` touches it.
 protocol FormatDecoder: AnyObject {
-    /// Opens the song in `file`, a regular file that `SongFile` opened and checked, and reads up
-    /// to its first samples. The decoder reads the file through its descriptor only (never by
-    /// name) and may keep it until `close`. The format is the song's own: signed 16-bit samples
+    /// Makes the songs opened from now on decode as `rule` asks, where the library can do that
+    /// itself (libmpg123 converts to its own rates, mono or stereo); whether it does. Where it
+    /// does not, it gives each song in its own format and `SongDecoder` converts.
+    func decode(as rule: FormatRule) throws(LoadFailure) -> Bool
+    /// Applies the ReplayGain `choice` asks for to the songs opened from now on, where the
+    /// library does that itself, as its reference tool does (libmpg123, as `mpg123 --rva-mix`),
+    /// saying what it applied in `SongInfo.appliedGain`; whether it does. Where it does not,
+    /// `SongDecoder` applies the gain the song's tags give.
+    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool
+    /// Opens the song in `source` (a file that `SongFile` opened and checked; a stream next) and
+    /// reads up to its first samples. The decoder reads it through `SourceReading` only (never a
+    /// file by name) and may keep it until `close`. The format is the song's own: signed 16-bit samples
     /// in native byte order, interleaved, at the stream's rate and channel count (deeper samples
     /// are rounded to 16 bits). `verifies`: the song will be decoded whole from its start
     /// (`--check`): check what the format can check besides (FLAC's MD5 signature of the audio),
     /// and give a mismatch as `.damaged` at the end.
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong
+    func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong
     /// Up to `capacity` bytes of PCM, whole frames: `.data`; `.newFormat` where a chained stream
     /// changes rate or channels; `.done`; `.damaged` with the bytes decoded before the damage;
     /// `.skipped` where damage was skipped and decoding goes on.
@@ -23,6 +33,49 @@ protocol FormatDecoder: AnyObject {
     /// would give it. The frame it landed on, or `nil` when the stream cannot seek.
     func seek(toFrame frame: Int64) -> Int64?
     func close()
+    /// Whether the song's stated length is exact (FLAC's STREAMINFO, an Ogg stream's last
+    /// granule, a LAME tag's frame count), not an estimate: a song that ends short of it was cut.
+    var lengthIsExact: Bool { get }
+    /// The song open is the one playing (not one opened ahead): work for it alone may start
+    /// (libmpg123's frame index for fast seeks).
+    func promoted()
+}
+
+/// What most libraries do: decode each song in its own format, leave ReplayGain to the tags,
+/// state exact lengths, and have nothing to start once a song plays.
+extension FormatDecoder {
+    func decode(as rule: FormatRule) throws(LoadFailure) -> Bool { false }
+    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool { false }
+    var lengthIsExact: Bool { true }
+    func promoted() {}
+}
+
+/// Makes the decoder of each format, set up as the engine wants it.
+struct DecoderLibrary {
+    /// Builds the playing MP3's frame index in the background (live output: seeks are heard).
+    var indexer: FrameIndexer?
+    /// Measure each MP3's start delay when it opens, for mpg123's remote protocol.
+    var measuresStartDelay = false
+
+    /// The library's decoder for `codec`, loading the library.
+    func make(_ codec: Codec) throws(LoadFailure) -> FormatDecoder {
+        switch codec {
+        case .mpeg:
+            let decoder: Mpg123Decoder
+            do {
+                decoder = try Mpg123Decoder()
+            } catch {
+                throw .decoderMissing("libmpg123: \(error)")
+            }
+            decoder.indexer = indexer
+            decoder.measuresStartDelay = measuresStartDelay
+            return decoder
+        case .flac: return try FlacDecoder()
+        case .vorbis: return try VorbisDecoder()
+        case .opus: return try OpusDecoder()
+        case .ffmpeg: return try FFmpegDecoder()
+        }
+    }
 }
 
 /// The libraries behind the formats, one per `FormatDecoder`.

@@ -3,30 +3,23 @@ import Glibc
 import PlayerCore
 
 /// The decoder the engine uses: opens and checks each song's file, chooses its format's decoder
-/// by what the file holds (libmpg123 for MPEG audio, `FormatDecoder`s for the rest, each made
-/// when first needed), and gives the PCM in the format the output was promised (`FormatRule`),
-/// with the song's ReplayGain when asked. libmpg123 converts and scales itself; the other
-/// formats go through a `PCMConverter`. The listener's volume is not applied here but after the
+/// by what the file holds (a `FormatDecoder` for each library, made when first needed), and gives
+/// the PCM in the format the output was promised (`FormatRule`), with the song's ReplayGain when
+/// asked. What a library does not do itself (libmpg123 converts to its own rates and applies an
+/// MP3's gain) goes through a `PCMConverter`. The listener's volume is not applied here but after the
 /// decode-ahead queue (`SampleStage`), so that a key never decodes anything again.
 final class SongDecoder: AudioDecoder {
-    /// MPEG audio's decoder, always there (the engine sets up its frame indexer).
-    let mpeg: Mpg123Decoder
-    /// The other formats' decoders, made when a song of their format first opens.
+    /// The formats' decoders, made when a song of their format first opens.
     private var decoders: [Codec: FormatDecoder] = [:]
-    /// The decoder of the song open now, when it is not MPEG audio.
+    /// The decoder of the song open now, and what converts what it gives.
     private var active: FormatDecoder?
     private var converter: PCMConverter?
-    /// Converts the MPEG song open now to the format a file keeps, where libmpg123 cannot
-    /// itself (96 kHz, 1 kHz, 6 channels): libmpg123 decodes it in its own format, with its
-    /// gain (it scales), and this converts.
-    private var mpegConverter: PCMConverter?
-    private var file: OpenFile?
-    private var openedSize: Int64 = 0
+    /// The song's bytes, and their length when it was opened (to tell a song that ends from one
+    /// cut short while it played).
+    private var bytes: ByteSource?
+    private var openedLength: Int64?
     private var rule: FormatRule = .any
     private var replayGain = ReplayGainChoice.off
-    /// What the song open now is scaled by: its ReplayGain, when applied (for MPEG audio, only the
-    /// pre-amp: libmpg123 applies the tag's gain itself).
-    private var songFactor = 1.0
     /// The part of the file the song open now is, when it is a track of it.
     private var window: TrackWindow?
     /// The format given out now (a stream can change it).
@@ -36,20 +29,8 @@ final class SongDecoder: AudioDecoder {
     /// Makes the decoder of a format: the live libraries, or fakes in tests.
     private let make: (Codec) throws(LoadFailure) -> FormatDecoder
 
-    init(mpeg: Mpg123Decoder, make: @escaping (Codec) throws(LoadFailure) -> FormatDecoder = SongDecoder.library) {
-        self.mpeg = mpeg
+    init(make: @escaping (Codec) throws(LoadFailure) -> FormatDecoder = DecoderLibrary().make) {
         self.make = make
-    }
-
-    /// The library's decoder for `codec`, loading the library.
-    static func library(_ codec: Codec) throws(LoadFailure) -> FormatDecoder {
-        switch codec {
-        case .mpeg: throw .otherFormat(.mpegAudio)  // never asked: libmpg123 is `mpeg`
-        case .flac: return try FlacDecoder()
-        case .vorbis: return try VorbisDecoder()
-        case .opus: return try OpusDecoder()
-        case .ffmpeg: return try FFmpegDecoder()
-        }
     }
 
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
@@ -71,81 +52,68 @@ final class SongDecoder: AudioDecoder {
         return song
     }
 
-    /// Opens the whole file at `path`.
+    /// Opens the whole file at `path`, with the decoder its content asks for.
     private func openFile(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        let (opened, size) = try SongFile.open(path)
+        return try open(try SongFile.open(path), named: path)
+    }
+
+    /// Opens the song `source` holds (a file opened and checked, a stream), with the decoder its
+    /// content asks for; `path` names it in its `SongInfo` and messages.
+    func open(_ source: ByteSource, named path: Path) throws(LoadFailure) -> OpenedSong {
+        close()
+        let opened = source
         let content = SongFile.content(of: opened)
-        guard var codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
-        songFactor = 1
-        if codec == .mpeg {
+        guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
+        do {
+            return try open(opened, path: path, with: codec)
+        } catch .notAudio where content == nil && codec != .ffmpeg {
+            // Nothing known by its first bytes, and not what its decoder looked for: FFmpeg may
+            // know it (AC-3, DTS…); it says `.notAudio` too unless it is sure, or is not there.
             do {
-                mpeg.setReplayGain(replayGain)  // the song before may have had it turned off
-                var song = try mpeg.open(opened, size: size, path: path)
-                song.info.replayGain = ReplayGain(song.info.id3)
-                // libmpg123 applies the gain and prevents clipping; the pre-amp is its volume.
-                var decibels = replayGain.gain == .off ? 0 : mpeg.replayGainDecibels
-                if !(-64...64).contains(decibels) {
-                    // A tag's number as libmpg123 read it (`atof`: inf, nan, 1e30): the song is
-                    // opened again without any (its tables were made with it).
-                    mpeg.setReplayGain(.off)
-                    song = try mpeg.open(opened, size: size, path: path)
-                    song.info.replayGain = ReplayGain(song.info.id3)
-                    decibels = 0
-                }
-                if decibels != 0 {
-                    songFactor = pow(10, replayGain.preamp / 20)
-                    song.info.appliedGain = decibels + replayGain.preamp
-                }
-                mpeg.setVolume(songFactor)
-                song.info.totalFrames = Self.sane(length: song.info.totalFrames)
-                if case .exactly(let target) = rule, !mpeg.convertsItself, song.format != target {
-                    mpegConverter = PCMConverter(from: song.format, to: target, keepsFormat: true, gain: 1)
-                    Self.convert(&song.info, from: song.format, to: target)
-                    song.format = target
-                }
-                return song
-            } catch .notAudio where content == nil {
-                // Nothing known by its first bytes, and no MPEG audio: FFmpeg may know it (AC-3,
-                // DTS…); it says `.notAudio` too unless it is sure.
-                mpeg.close()
-                codec = .ffmpeg
+                return try open(opened, path: path, with: .ffmpeg)
+            } catch .decoderMissing {
+                throw .notAudio
             }
         }
+    }
+
+    /// Opens the song in `source` with `codec`'s decoder.
+    private func open(_ source: ByteSource, path: Path, with codec: Codec) throws(LoadFailure) -> OpenedSong {
         let decoder: FormatDecoder
         if let made = decoders[codec] {
             decoder = made
         } else {
-            do {
-                decoder = try make(codec)
-            } catch .decoderMissing where content == nil {
-                throw .notAudio
-            }
+            decoder = try make(codec)
             decoders[codec] = decoder
         }
-        let song = try decoder.open(opened, size: size, path: path, verifies: verifies)
+        let convertsItself = try decoder.decode(as: rule)
+        let appliesGain = decoder.applyReplayGain(replayGain)
+        let length = source.length
+        let song = try decoder.open(source, path: path, verifies: verifies)
         if let refusal = song.format.refusal {
             decoder.close()
             throw refusal
         }
         let output: PCMFormat
         switch rule {
-        case .any, .first: output = song.format
-        case .exactly(let format): output = format
+        case .exactly(let format) where !convertsItself: output = format
+        case .any, .first, .exactly: output = song.format
         }
         active = decoder
-        file = opened
-        openedSize = size
+        bytes = source
+        openedLength = length
         var info = song.info
         let tags = info.tags
         if info.id3.v1 == nil, info.id3.v2 == nil, [tags.title, tags.artist, tags.album].contains(where: { $0 != nil }) {
             info.id3.v2 = SongInfo.ID3.V2(tags)  // what mpg123's remote protocol shows
         }
-        if let applied = info.replayGain.applied(replayGain) {
-            songFactor = applied.factor
+        var gain = 1.0
+        if !appliesGain, let applied = info.replayGain.applied(replayGain) {
+            gain = applied.factor
             info.appliedGain = applied.decibels
         }
-        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, gain: songFactor)
+        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, gain: gain)
         info.totalFrames = Self.sane(length: info.totalFrames)
         Self.convert(&info, from: song.format, to: output)
         return OpenedSong(info: info, format: output)
@@ -171,12 +139,10 @@ final class SongDecoder: AudioDecoder {
 
     func close() {
         window = nil
-        mpeg.close()
         active?.close()
         active = nil
         converter = nil
-        mpegConverter = nil
-        file = nil
+        bytes = nil
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
@@ -200,18 +166,7 @@ final class SongDecoder: AudioDecoder {
 
     /// Reads on in the file, whatever track it holds.
     private func readFile(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
-        guard let active, let converter else {
-            if let mpegConverter {
-                do {
-                    return try mpegConverter.read(into: buffer, capacity: capacity, from: mpeg)
-                } catch {
-                    return .damaged(bytes: 0, reason: error.description)
-                }
-            }
-            let result = mpeg.read(into: buffer, capacity: capacity)
-            if case .newFormat(let next) = result { format = next }
-            return result
-        }
+        guard let active, let converter else { return .done }
         do {
             let result = try converter.read(into: buffer, capacity: capacity, from: active)
             if case .newFormat(let next) = result, let refusal = next.refusal {
@@ -236,35 +191,30 @@ final class SongDecoder: AudioDecoder {
 
     /// Moves in the file, whatever track it holds.
     private func seekFile(toFrame frame: Int64) -> Int64? {
-        guard let active, let converter else {
-            return mpegConverter.map { $0.seek(toFrame: frame, in: mpeg) } ?? mpeg.seek(toFrame: frame)
-        }
+        guard let active, let converter else { return nil }
         return converter.seek(toFrame: frame, in: active)
     }
 
     func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
         self.rule = rule
-        try mpeg.restrictFormat(to: rule)
     }
 
     func setReplayGain(_ choice: ReplayGainChoice) {
         replayGain = choice
-        mpeg.setReplayGain(choice)
     }
 
+    /// The song's file is now smaller than when it was opened (someone truncated it while it
+    /// played): its size then and now.
     var truncation: (was: Int64, now: Int64)? {
-        guard active != nil else { return mpeg.truncation }
-        guard let file, case .success(let info) = file.status(), info.size < openedSize else { return nil }
-        return (openedSize, info.size)
+        guard let was = openedLength, let now = bytes?.length, now < was else { return nil }
+        return (was, now)
     }
 
-    /// Whether the song's length is exact: what the format declares (FLAC's STREAMINFO, an Ogg
-    /// stream's last granule position), or for MPEG a LAME/Info tag's frame count, not an estimate
-    /// from the file's size.
-    var lengthIsExact: Bool { active != nil || mpeg.lengthIsExact }
+    /// Whether the song's length is exact (`FormatDecoder.lengthIsExact`).
+    var lengthIsExact: Bool { active?.lengthIsExact ?? false }
 
     func promoted() {
-        if active == nil { mpeg.promoted() }
+        active?.promoted()
     }
 
     /// With no thread of its own, it opens the next song when asked for the outcome.

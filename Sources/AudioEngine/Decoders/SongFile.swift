@@ -3,10 +3,10 @@ import PlayerCore
 
 /// Opening a song's file, for every decoder: only a regular, non-empty file that is not the file
 /// `-w` writes, and what its first bytes say it holds. What is opened is checked, not what was
-/// named: the decoders read the descriptor opened here, never the name again.
+/// named: the decoders read the file opened here (a `ByteSource`), never the name again.
 enum SongFile {
-    /// Opens `path` as a song, with its size then.
-    static func open(_ path: Path) throws(LoadFailure) -> (file: OpenFile, size: Int64) {
+    /// Opens `path` as a song: a regular file, not empty.
+    static func open(_ path: Path) throws(LoadFailure) -> OpenFile {
         let opened: OpenFile
         switch FileSystem.openRegularFile(path) {
         case .success(let file): opened = file
@@ -16,22 +16,21 @@ enum SongFile {
         case .failure(.tooLarge): throw .notReadable("too large")
         case .failure(.isOutput): throw .isOutput
         }
-        let size = (try? opened.status().get())?.size ?? 0
-        guard size > 0 else { throw .empty }
-        return (opened, size)
+        guard let size = opened.length, size > 0 else { throw .empty }
+        return opened
     }
 
     /// What the file's first bytes say it is, past an ID3v2 tag (which FLAC, WAV and AAC files
     /// can carry too): `nil` when they say nothing known. A tag followed by nothing known is
     /// taken as MPEG audio (frames may follow junk; libmpg123 decides).
-    static func content(of file: OpenFile) -> FileContent? {
-        let head = file.read(FileContent.headLength, at: 0)
+    static func content(of source: ByteSource) -> FileContent? {
+        let head = source.bytes(FileContent.headLength, at: 0)
         guard head.count >= 10, head.starts(with: Array("ID3".utf8)), head[6...9].allSatisfy({ $0 < 0x80 }) else {
             return FileContent.sniff(head)
         }
         let footer = head[5] & 0x10 != 0 ? 10 : 0
         let tag = 10 + footer + (Int(head[6]) << 21 | Int(head[7]) << 14 | Int(head[8]) << 7 | Int(head[9]))
-        let after = file.read(FileContent.headLength, at: Int64(tag))
+        let after = source.bytes(FileContent.headLength, at: Int64(tag))
         return FileContent.sniff(after).flatMap { $0 == .mpegAudio ? nil : $0 } ?? .mpegAudio
     }
 }

@@ -29,7 +29,8 @@ final class FFmpegDecoder: FormatDecoder {
     /// The song's state, in C: the contexts, the converted frame, the counts (allocated once,
     /// the sample buffer reused from song to song).
     private let song: UnsafeMutablePointer<tp_av_song>
-    private var file: OpenFile?
+    /// The song's bytes, as FFmpeg's I/O callbacks read them, while it is open.
+    private var reading: SourceReading?
     private var format = PCMFormat(rate: 44100, channels: 2)
     /// Places of damage said, and the samples lost there said.
     private var errorsSaid: UInt32 = 0
@@ -48,18 +49,19 @@ final class FFmpegDecoder: FormatDecoder {
         song.deallocate()
     }
 
-    /// Opens `file`. A file whose first bytes say nothing known (tried here after libmpg123
+    /// Opens the song in `source`. A file whose first bytes say nothing known (tried here after libmpg123
     /// found no MPEG audio in it) must be recognised with certainty, and is `.notAudio` if not.
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+    func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
         close()
-        let content = SongFile.content(of: file)
+        let content = SongFile.content(of: source)
         let known = content.map { Codec($0) == .ffmpeg } ?? false
-        let status = tp_av_open(song, file.descriptor, known ? 0 : 1)
+        let reading = SourceReading(source)
+        self.reading = reading
+        let status = tp_av_open(song, SourceReading.read, SourceReading.length, reading.context, known ? 0 : 1)
         guard status == 0 else {
             close()
             throw failure(status, known: known)
         }
-        self.file = file
         let state = song.pointee
         format = PCMFormat(rate: Int(state.rate), channels: Int(state.channels))
         guard let context = state.format else { throw .damaged("FFmpeg opened nothing") }
@@ -119,7 +121,7 @@ final class FFmpegDecoder: FormatDecoder {
     }
 
     func seek(toFrame frame: Int64) -> Int64? {
-        guard file != nil else { return nil }
+        guard reading != nil else { return nil }
         let landed = tp_av_seek(song, max(frame, 0))
         errorsSaid = song.pointee.errors
         lostSaid = song.pointee.lost
@@ -128,6 +130,6 @@ final class FFmpegDecoder: FormatDecoder {
 
     func close() {
         tp_av_close(song)
-        file = nil
+        reading = nil
     }
 }

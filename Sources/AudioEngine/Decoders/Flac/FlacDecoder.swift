@@ -14,8 +14,8 @@ enum FlacLibrary {
 /// FLAC, native or in Ogg, through libFLAC, the format's reference decoder: the samples are
 /// exactly what `flac -d` writes (16-bit streams; deeper ones are rounded to 16 bits, to the
 /// nearest, and clipped), and a seek lands on the very sample asked for. One libFLAC decoder,
-/// reused from song to song; the stream callbacks live in the shim, in C, and read the
-/// descriptor tplayer opened.
+/// reused from song to song; the stream callbacks live in the shim, in C, and read the song's
+/// `ByteSource`.
 ///
 /// Damage is skipped and the song plays on, as `mpg123 --resync-limit -1` does, and each run of
 /// damaged blocks is said once, as `.skipped`. What libFLAC (1.4.2) does there, seen in the tests:
@@ -36,7 +36,8 @@ final class FlacDecoder: FormatDecoder {
     private let handle: UnsafeMutablePointer<FLAC__StreamDecoder>
     /// The callbacks' state (in C; allocated once, the sample buffer reused).
     private let stream: UnsafeMutablePointer<tp_flac_stream>
-    private var file: OpenFile?
+    /// The song's bytes, as libFLAC's callbacks read them, while it is open.
+    private var reading: SourceReading?
     private var initialized = false
     private var verifies = false
     private var format = PCMFormat(rate: 44100, channels: 2)
@@ -62,17 +63,21 @@ final class FlacDecoder: FormatDecoder {
         stream.deallocate()
     }
 
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+    func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
         close()
-        let ogg = SongFile.content(of: file) == .oggFlac
+        let ogg = SongFile.content(of: source) == .oggFlac
+        let reading = SourceReading(source)
+        self.reading = reading
         _ = api.set_md5_checking?(handle, verifies ? 1 : 0)
         _ = api.set_metadata_respond?(handle, FLAC__METADATA_TYPE_VORBIS_COMMENT)
-        let status = withUnsafePointer(to: api) { tp_flac_init($0, handle, stream, file.descriptor, ogg ? 1 : 0) }
+        let status = withUnsafePointer(to: api) {
+            tp_flac_init($0, handle, stream, SourceReading.read, SourceReading.length, reading.context, ogg ? 1 : 0)
+        }
         guard status == Int32(FLAC__STREAM_DECODER_INIT_STATUS_OK.rawValue) else {
+            self.reading = nil
             throw .damaged("libFLAC cannot start decoding it (init status \(status))")
         }
         initialized = true
-        self.file = file
         guard api.process_until_end_of_metadata?(handle) == 1, stream.pointee.has_info != 0 else {
             close()
             throw .damaged("no FLAC stream information (STREAMINFO) in it")
@@ -216,6 +221,6 @@ final class FlacDecoder: FormatDecoder {
         tp_flac_release(stream, 0)
         stream.pointee.pcm_frames = 0
         stream.pointee.pcm_taken = 0
-        file = nil
+        reading = nil
     }
 }

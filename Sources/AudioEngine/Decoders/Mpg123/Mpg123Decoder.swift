@@ -7,10 +7,8 @@ import PlayerCore
 /// only ever touched by the playback thread.
 final class Mpg123Decoder {
     private let handle: OpaquePointer
-    /// The song's file, opened by tplayer (regular files only) and read by libmpg123.
-    private var file: OpenFile?
-    /// The file's size when it was opened, to tell a song that ends from one cut short.
-    private var openedSize: Int64 = 0
+    /// The song's bytes (a file tplayer opened and checked), as libmpg123's reader reads them.
+    private var reading: SourceReading?
     /// A format change read together with the last bytes before it: said at the next read.
     private var formatAfterData: PCMFormat?
     /// Each song opened is decoded to the format it starts in, to its end (`FormatRule.first`).
@@ -40,6 +38,8 @@ final class Mpg123Decoder {
     var measuresStartDelay = false
     /// The index asked for the song open now, until it is taken.
     private var indexRequest: Int?
+    /// The ReplayGain the songs opened from now on get.
+    private var replayGain = ReplayGainChoice.off
 
     init() throws(Mpg123Error) {
         // Once per process would do; libmpg123 since 1.27 makes every call after the first a
@@ -60,7 +60,7 @@ final class Mpg123Decoder {
         try check(mpg123_param2(handle, Int32(MPG123_PREFRAMES.rawValue), Self.seekPreframes, 0))
         // Damage is skipped and the song plays on, as `mpg123 --resync-limit -1` (and cmus and
         // mpv) do; what was skipped is said (`DecodeResult.skipped`), up to `resyncLimit` at
-        // once. libmpg123 scans junk a byte at a time: the reader (`tp_mpg123_open_fd`) makes
+        // once. libmpg123 scans junk a byte at a time: the reader (`tp_mpg123_open_source`) makes
         // that a copy from memory, not a system call per byte.
         try check(mpg123_param2(handle, Int32(MPG123_RESYNC_LIMIT.rawValue), Self.resyncLimit, 0))
         try allowAnyFormat()
@@ -72,24 +72,21 @@ final class Mpg123Decoder {
         mpg123_delete(handle)
     }
 
-    func restrictFormat(to rule: FormatRule) throws(LoadFailure) {
+    /// Each song opened is decoded to the format it starts in (`.first`), or to the one
+    /// asked (`.exactly`) where libmpg123 converts to it itself; whether it does.
+    func decode(as rule: FormatRule) throws(LoadFailure) -> Bool {
         keepsFirstFormat = rule == .first
         do throws(Mpg123Error) {
             if case .exactly(let format) = rule, Self.canConvert(to: format) {
                 try imposeFormat(format)
-                convertsItself = true
-            } else {
-                try allowAnyFormat()
-                convertsItself = false
+                return true
             }
+            try allowAnyFormat()
+            return false
         } catch {
             throw .damaged(error.description)
         }
     }
-
-    /// Whether the format imposed (`restrictFormat(.exactly)`) is the one the songs opened
-    /// since are decoded to; otherwise they come in their own, for the caller to convert.
-    private(set) var convertsItself = false
 
     /// Whether libmpg123 converts songs to `format` itself: one of its own rates (every MPEG
     /// rate; 96 kHz or 1 kHz it refuses) and mono or stereo. The rest the caller converts.
@@ -123,15 +120,17 @@ final class Mpg123Decoder {
 
     func open(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        let (opened, size) = try SongFile.open(path)
+        let opened = try SongFile.open(path)
         if let content = SongFile.content(of: opened), content != .mpegAudio { throw .otherFormat(content) }
-        return try open(opened, size: size, path: path)
+        return try open(opened, path: path)
     }
 
-    /// Opens the song in `opened`, a file `SongFile` opened and checked.
-    func open(_ opened: OpenFile, size: Int64, path: Path) throws(LoadFailure) -> OpenedSong {
+    /// Opens the song in `source` (a file `SongFile` opened and checked).
+    func open(_ source: ByteSource, path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        var code = tp_mpg123_open_fd(handle, opened.descriptor)
+        let reading = SourceReading(source)
+        self.reading = reading
+        var code = tp_mpg123_open_source(handle, SourceReading.read, SourceReading.length, reading.context)
         if code == MPG123_OK.rawValue {
             var rate = 0
             var channels: Int32 = 0
@@ -146,14 +145,12 @@ final class Mpg123Decoder {
                 }
             }
             if code == MPG123_OK.rawValue {
-                file = opened
-                openedSize = size
                 let format = PCMFormat(rate: rate, channels: Int(channels))
                 let id3 = Mpg123StreamInfo.id3(handle)
                 var info = SongInfo(path: path, sampleRate: rate, channels: Int(channels), totalFrames: lengthInFrames,
                                     tags: SongInfo.Tags(id3))
                 info.id3 = id3
-                var stream = Mpg123StreamInfo.stream(handle, fileSize: size, rate: rate)
+                var stream = Mpg123StreamInfo.stream(handle, length: source.length, rate: rate)
                 if measuresStartDelay {
                     let delay = startDelay(stream)
                     stream?.startDelay = delay
@@ -163,13 +160,14 @@ final class Mpg123Decoder {
                 let native = Mpg123StreamInfo.frame(handle)?.native ?? format
                 skips = SkipWatch(native: native, output: format,
                                   bytesPerSecond: Double(stream?.averageBitrate ?? stream?.bitrate ?? 0) * 125,
-                                  wholeFrames: { [opened] from, to in Self.wholeFrames(in: opened, from: from, to: to, native: native) })
+                                  wholeFrames: { [source] from, to in Self.wholeFrames(in: source, from: from, to: to, native: native) })
                 samplesPerFrame = stream?.samplesPerFrame ?? 1152
                 _ = state(MPG123_FRESH_DECODER)  // set by the opening itself
                 return OpenedSong(info: info, format: format)
             }
         }
         mpg123_close(handle)
+        self.reading = nil
         switch Mpg123Error(code: code) {
         case .done, .generic: throw .notAudio
         case let error: throw .damaged(error.description)
@@ -178,10 +176,10 @@ final class Mpg123Decoder {
 
     /// Whether `file` holds, from `from` to `to`, whole frames of `native`'s format one after
     /// another (a few: more than that in one read is not what libmpg123 does).
-    private static func wholeFrames(in file: OpenFile, from: Int64, to: Int64, native: PCMFormat) -> Bool {
+    private static func wholeFrames(in source: ByteSource, from: Int64, to: Int64, native: PCMFormat) -> Bool {
         var position = from
         for _ in 0..<4 {
-            guard let header = MPEGFrameHeader(file.read(4, at: position)), header.native == native else { return false }
+            guard let header = MPEGFrameHeader(source.bytes(4, at: position)), header.native == native else { return false }
             position += Int64(header.length)
             if position == to { return true }
             if position > to { return false }
@@ -191,7 +189,7 @@ final class Mpg123Decoder {
 
     func close() {
         mpg123_close(handle)
-        file = nil
+        reading = nil
         formatAfterData = nil
         endAfterData = nil
         indexRequest = nil
@@ -200,13 +198,6 @@ final class Mpg123Decoder {
 
     func promoted() {
         if indexRequest == nil, let openedPath { indexRequest = indexer?.index(openedPath) }
-    }
-
-    /// The song's file is now smaller than when it was opened (someone truncated it while it
-    /// played): its size then and now.
-    var truncation: (was: Int64, now: Int64)? {
-        guard let file, case .success(let info) = file.status(), info.size < openedSize else { return nil }
-        return (openedSize, info.size)
     }
 
     func read(into buffer: UnsafeMutableRawPointer, capacity: Int) -> DecodeResult {
@@ -286,8 +277,7 @@ final class Mpg123Decoder {
         // A tag at the end that claims to run on past the file (an APE footer with an absurd
         // size): libmpg123 skips it by seeking beyond the end, and then cannot read. Every frame
         // has been decoded: the song ends there, as in mpg123.
-        if error == .readerFailed, let file, case .success(let info) = file.status(),
-           tp_mpg123_tell_stream(handle) >= info.size {
+        if error == .readerFailed, let length = reading?.source.length, tp_mpg123_tell_stream(handle) >= length {
             return .done
         }
         return .damaged(bytes: 0, reason: reason(for: error))
@@ -370,7 +360,7 @@ final class Mpg123Decoder {
     /// libmpg123 applies an MP3's own ReplayGain itself (from its LAME tag, an RVA2 frame or
     /// `replaygain_*` TXXX frames, in that order of trust), lowered where the peak says the
     /// song would clip.
-    func setReplayGain(_ choice: ReplayGainChoice) {
+    private func setReplayGain(_ choice: ReplayGainChoice) {
         let mode = switch choice.gain {
         case .off: MPG123_RVA_OFF
         case .track: MPG123_RVA_MIX
@@ -408,10 +398,35 @@ final class Mpg123Decoder {
     }
 }
 
-/// libmpg123 as one format's decoder, for `PCMConverter` to read through when a file keeps a
-/// format libmpg123 cannot convert to itself (`convertsItself`).
+/// libmpg123 as MPEG audio's decoder, applying an MP3's ReplayGain itself.
 extension Mpg123Decoder: FormatDecoder {
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
-        try open(file, size: size, path: path)
+    /// libmpg123 applies an MP3's own gain (from its LAME tag, an RVA2 frame or `replaygain_*`
+    /// TXXX frames) in its synthesis, and prevents clipping, as `mpg123 --rva-mix` does.
+    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool {
+        replayGain = choice
+        return true
+    }
+
+    func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+        setReplayGain(replayGain)
+        var song = try open(source, path: path)
+        song.info.replayGain = ReplayGain(song.info.id3)
+        var decibels = replayGain.gain == .off ? 0 : replayGainDecibels
+        if !(-64...64).contains(decibels) {
+            // A tag's number as libmpg123 read it (`atof`: inf, nan, 1e30): the song is opened
+            // again without any (its tables were made with it).
+            setReplayGain(.off)
+            song = try open(source, path: path)
+            song.info.replayGain = ReplayGain(song.info.id3)
+            decibels = 0
+        }
+        // The pre-amp is libmpg123's volume, applied with the gain.
+        var preamp = 1.0
+        if decibels != 0 {
+            preamp = pow(10, replayGain.preamp / 20)
+            song.info.appliedGain = decibels + replayGain.preamp
+        }
+        setVolume(preamp)
+        return song
     }
 }

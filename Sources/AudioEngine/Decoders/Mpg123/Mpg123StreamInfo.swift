@@ -7,7 +7,7 @@ enum Mpg123StreamInfo {
     /// What the first frame says: MPEG version, layer, bitrate, CBR / VBR / ABR, channel mode.
     /// For VBR the average rate too: the audio's bytes (from the first frame on, so not a tag
     /// with cover art in front) over its length; the first frame's rate says little.
-    static func stream(_ handle: OpaquePointer, fileSize: Int64, rate: Int) -> SongInfo.Stream? {
+    static func stream(_ handle: OpaquePointer, length bytes: Int64?, rate: Int) -> SongInfo.Stream? {
         var frame = mpg123_frameinfo2()
         guard mpg123_info2(handle, &frame) == MPG123_OK.rawValue else { return nil }
         let bitrate = frame.vbr == 2 /* ABR */ ? Int(frame.abr_rate) : Int(frame.bitrate)
@@ -24,8 +24,8 @@ enum Mpg123StreamInfo {
         let frames = tp_mpg123_framelength(handle)
         stream.frameCount = frames >= 0 ? Int64(frames) : nil
         let length = tp_mpg123_length(handle)
-        if stream.header.vbr == 1, length > 0 {
-            let audioBytes = fileSize - max(Int64(tp_mpg123_framepos(handle)), 0)
+        if stream.header.vbr == 1, length > 0, let bytes {
+            let audioBytes = bytes - max(Int64(tp_mpg123_framepos(handle)), 0)
             let seconds = Double(length) / Double(rate)
             stream.averageBitrate = Int((Double(audioBytes) * 8 / seconds / 1000).rounded())
         }

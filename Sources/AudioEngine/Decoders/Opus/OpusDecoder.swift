@@ -11,8 +11,8 @@ enum OpusLibrary {
     static let name = String(cString: tp_opus_library())
 }
 
-/// Opus through libopusfile, the format's reference library, reading the descriptor tplayer
-/// opened (the callbacks in COpus's shim pread it). Opus is always decoded at 48 kHz.
+/// Opus through libopusfile, the format's reference library, reading the song's `ByteSource`
+/// (through the callbacks in COpus's shim). Opus is always decoded at 48 kHz.
 ///
 /// opusfile does what the format asks of a player: it drops the pre-skip and trims the end to
 /// the last granule position (songs cut from one recording join without a gap), applies the
@@ -36,7 +36,8 @@ final class OpusDecoder: FormatDecoder {
     private let api: tp_opus
     private var handle: OpaquePointer?
     private let source: UnsafeMutablePointer<tp_opus_source>
-    private var file: OpenFile?
+    /// The song's bytes, as libopusfile's callbacks read them, while it is open.
+    private var reading: SourceReading?
     private var ended = false
     private var total: Int64?
     private var watch = OggStreamWatch()
@@ -50,7 +51,7 @@ final class OpusDecoder: FormatDecoder {
         guard let api = OpusLibrary.api else { throw .decoderMissing(OpusLibrary.name) }
         self.api = api
         source = .allocate(capacity: 1)
-        source.initialize(to: tp_opus_source(fd: -1, offset: 0))
+        source.initialize(to: tp_opus_source())
         scratch = .allocate(capacity: Self.scratchSamples)
     }
 
@@ -60,15 +61,18 @@ final class OpusDecoder: FormatDecoder {
         scratch.deallocate()
     }
 
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+    func open(_ bytes: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
         close()
-        source.pointee.fd = file.descriptor
+        let reading = SourceReading(bytes)
+        self.reading = reading
+        source.pointee.bytes.read = SourceReading.read
+        source.pointee.bytes.length = SourceReading.length
+        source.pointee.bytes.context = reading.context
         var error: Int32 = 0
         guard let opened = withUnsafePointer(to: api, { tp_opus_open($0, source, &error) }) else {
             throw .damaged("libopusfile cannot open it (\(Self.describe(error)))")
         }
         handle = opened
-        self.file = file
         api.set_dither_enabled?(opened, 0)
         guard let head = api.head?(opened, -1)?.pointee, (1...8).contains(head.channel_count) else {
             close()
@@ -141,7 +145,7 @@ final class OpusDecoder: FormatDecoder {
             self.handle = nil
         }
         watch.restart(at: 0)
-        file = nil
+        reading = nil
     }
 
     /// opusfile's error codes, in words.

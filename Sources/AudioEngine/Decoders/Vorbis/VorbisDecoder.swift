@@ -12,8 +12,8 @@ enum VorbisLibrary {
     static let name = String(cString: tp_vorbis_library())
 }
 
-/// Ogg Vorbis through libvorbisfile, the format's reference library, reading the descriptor
-/// tplayer opened (the callbacks in CVorbis's shim pread it).
+/// Ogg Vorbis through libvorbisfile, the format's reference library, reading the song's
+/// `ByteSource` (through the callbacks in CVorbis's shim).
 ///
 /// The samples are exactly what `oggdec` writes: both take them from `ov_read` asking for 16-bit
 /// signed words (vorbisfile rounds each float sample to the nearest and clips it), here in native
@@ -27,7 +27,8 @@ final class VorbisDecoder: FormatDecoder {
     private let api: tp_vorbis
     private let handle: UnsafeMutablePointer<OggVorbis_File>
     private let source: UnsafeMutablePointer<tp_vorbis_source>
-    private var file: OpenFile?
+    /// The song's bytes, as libvorbisfile's callbacks read them, while it is open.
+    private var reading: SourceReading?
     private var isOpen = false
     private var ended = false
     private var total: Int64?
@@ -41,7 +42,7 @@ final class VorbisDecoder: FormatDecoder {
         handle = .allocate(capacity: 1)
         handle.initialize(to: OggVorbis_File())
         source = .allocate(capacity: 1)
-        source.initialize(to: tp_vorbis_source(fd: -1, offset: 0))
+        source.initialize(to: tp_vorbis_source())
     }
 
     deinit {
@@ -50,13 +51,16 @@ final class VorbisDecoder: FormatDecoder {
         source.deallocate()
     }
 
-    func open(_ file: OpenFile, size: Int64, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
+    func open(_ bytes: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
         close()
-        source.pointee.fd = file.descriptor
+        let reading = SourceReading(bytes)
+        self.reading = reading
+        source.pointee.bytes.read = SourceReading.read
+        source.pointee.bytes.length = SourceReading.length
+        source.pointee.bytes.context = reading.context
         let status = withUnsafePointer(to: api) { tp_vorbis_open($0, handle, source) }
         guard status == 0 else { throw .damaged("libvorbisfile cannot open it (\(Self.describe(Int(status))))") }
         isOpen = true
-        self.file = file
         let seekable = api.seekable?(handle) != 0
         // Opened seekable, vorbisfile has looked at every link of a chained stream and is left
         // in the last: reading on decoded the first link with the last one's setup (mono read as
@@ -139,7 +143,7 @@ final class VorbisDecoder: FormatDecoder {
             isOpen = false
         }
         watch.restart(at: 0)
-        file = nil
+        reading = nil
     }
 
     /// vorbisfile's error codes, in words.

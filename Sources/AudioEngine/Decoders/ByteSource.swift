@@ -1,0 +1,72 @@
+import Files
+import Glibc
+
+/// Where a song's bytes come from: a file today (`OpenFile`, opened and checked by `SongFile`),
+/// a network stream next. The decoder libraries read it through their I/O callbacks
+/// (`SourceReading`), on the decoder's thread, never the playback thread: a read may wait.
+protocol ByteSource: AnyObject {
+    /// Reads up to `count` bytes at `offset` into `buffer`: how many were read, 0 at the end,
+    /// -1 with errno set.
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int
+    /// Its length now (a file shrinks when someone truncates it); `nil` when it is not known.
+    var length: Int64? { get }
+}
+
+extension ByteSource {
+    /// Up to `count` bytes from `offset`; fewer at the end, none when it cannot be read.
+    func bytes(_ count: Int, at offset: Int64) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(count, 0))
+        var done = 0
+        while done < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(into: $0.baseAddress! + done, count: $0.count - done, at: offset + Int64(done)) }
+            guard got > 0 else { break }
+            done += got
+        }
+        return Array(bytes.prefix(done))
+    }
+}
+
+/// A song's file: read where asked (`pread`: the descriptor's offset is never moved).
+extension OpenFile: ByteSource {
+    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
+        while true {
+            let got = pread(descriptor, buffer, count, off_t(offset))
+            if got < 0, errno == EINTR { continue }
+            return got
+        }
+    }
+
+    var length: Int64? {
+        guard case .success(let info) = status() else { return nil }
+        return info.size
+    }
+}
+
+/// A `ByteSource` as the C libraries' callbacks see it (`tp_source`, CLinux/byte_source.h): two
+/// functions and a context. The decoder keeps it for as long as the library may read.
+final class SourceReading {
+    let source: ByteSource
+
+    init(_ source: ByteSource) {
+        self.source = source
+    }
+
+    /// What the callbacks are given: this object, not retained (the decoder holds it).
+    var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static let read: @convention(c) (UnsafeMutableRawPointer?, Int64, UnsafeMutableRawPointer?, Int) -> Int = { context, offset, buffer, count in
+        guard let context, let buffer else {
+            errno = EINVAL
+            return -1
+        }
+        return Unmanaged<SourceReading>.fromOpaque(context).takeUnretainedValue().source.read(into: buffer, count: count, at: offset)
+    }
+
+    static let length: @convention(c) (UnsafeMutableRawPointer?) -> Int64 = { context in
+        guard let context, let length = Unmanaged<SourceReading>.fromOpaque(context).takeUnretainedValue().source.length else {
+            errno = ESPIPE
+            return -1
+        }
+        return length
+    }
+}
