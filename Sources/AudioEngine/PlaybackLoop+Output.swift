@@ -27,7 +27,7 @@ extension PlaybackLoop {
                     report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
                 }
             } catch {
-                return lose(error, token: current.reportedToken)
+                return lose(error, song: current)
             }
             shared.update { $0.position += Int64(frames) }
         }
@@ -38,10 +38,10 @@ extension PlaybackLoop {
         switch end {
         case .damaged(let reason):
             let position = shared.read(\.position)
-            report(.damaged(token: current.reportedToken, at: AudioTime(frames: position, rate: current.info.sampleRate), reason: reason))
+            report(of: current) { .damaged(token: $0, at: AudioTime(frames: position, rate: current.info.sampleRate), reason: reason) }
         case .cutShort(let was, let now):
-            report(.decodeFailed(token: current.reportedToken, message:
-                "the file was cut short while it played (\(was) bytes when it started, \(now) now)"))
+            report(of: current) { .decodeFailed(token: $0, message:
+                "the file was cut short while it played (\(was) bytes when it started, \(now) now)") }
         }
     }
 
@@ -89,7 +89,7 @@ extension PlaybackLoop {
         case .refused(let message):
             held = nil
             move(to: .idle)
-            report(.decodeFailed(token: current.reportedToken, message: message))
+            report(of: current) { .decodeFailed(token: $0, message: message) }
             return nil
         }
     }
@@ -103,11 +103,11 @@ extension PlaybackLoop {
 
     /// The output refused a write: a file ends the run; a live device is waited for, what was
     /// held kept for it.
-    private func lose(_ error: OutputFailure, token: Int) {
+    private func lose(_ error: OutputFailure, song current: Song) {
         slot.drop()
         guard !slot.isFile else { return fail(with: "\(slot.name): \(error)") }
         move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: 0))
-        report(.deviceLost(token: token, message: error.message))
+        report(of: current) { .deviceLost(token: $0, message: error.message) }
     }
 
     func retryDevice(retries: Int) {
@@ -118,7 +118,7 @@ extension PlaybackLoop {
             return move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: retries + 1))
         }
         move(to: .idle)  // resumes (what is held first) when the player says play
-        report(.deviceRestored(token: current.reportedToken))
+        report(of: current) { .deviceRestored(token: $0) }
     }
 
     private func fail(with message: String) {

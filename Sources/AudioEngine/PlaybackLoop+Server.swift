@@ -84,6 +84,6 @@ extension PlaybackLoop {
 
     private func ended(_ current: Song) {
         move(to: .idle)
-        report(.ended(token: current.reportedToken))
+        report(of: current) { .ended(token: $0) }
     }
 }

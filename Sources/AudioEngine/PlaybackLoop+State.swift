@@ -5,7 +5,8 @@ extension PlaybackLoop {
     /// The open song: its token, what it is, and the format it decodes to now.
     struct Song {
         /// The session's token for it; `nil` while it is the cued song that took over at the
-        /// end of the last one, until the session's `open` for it adopts it.
+        /// end of the last one, until the session's `open` for it adopts it: until then nothing
+        /// is reported of it (the session knows of no such song; its open hears of it).
         var token: Int?
         /// What was opened: a file, or a track of it.
         let source: SongSource
@@ -13,9 +14,6 @@ extension PlaybackLoop {
         var format: PCMFormat
         /// Damage was skipped in it: it is shorter than its header says, and not cut short.
         var skippedDamage = false
-
-        /// The token its events carry: one the session never gave, before it is adopted.
-        var reportedToken: Int { token ?? -1 }
     }
 
     /// Audio decoded but not yet written (kept while the device is lost), and what follows
@@ -37,6 +35,23 @@ extension PlaybackLoop {
 }
 
 extension PlaybackLoop.Phase {
+    /// A song is under way: playing, waiting for the decoder or a script's grant, or playing
+    /// out its end (what a stop stops).
+    var hasSong: Bool {
+        switch self {
+        case .playing, .starved, .heldByBudget, .draining: true
+        case .idle, .deviceLost: false
+        }
+    }
+
+    /// Decoding goes on by itself (a seek made now plays on from where it lands).
+    var decodes: Bool {
+        switch self {
+        case .playing, .starved: true
+        case .idle, .heldByBudget, .deviceLost, .draining: false
+        }
+    }
+
     /// The phase as the rest of the player sees it (for `--trace`).
     var reported: PlaybackPhase {
         switch self {

@@ -127,7 +127,7 @@ final class PlaybackLoop {
         case .stop:
             // While the cued song has taken over, a stop is the ended song's (a load from
             // Prepare stops what is there first): the song taking over plays on.
-            if (phase == .playing || phase == .starved || phase == .heldByBudget || phase == .draining) && song?.token != nil {
+            if phase.hasSong, song?.token != nil {
                 if !stage.fader.enabled, let sink = slot.sink, sink.canPause {
                     sink.pause(true)  // stops where it is; play goes on from the same sample
                     slot.corked = true
@@ -142,7 +142,7 @@ final class PlaybackLoop {
             guard let song, let token = song.token else { return }
             let frame = target.frame(in: song.info, from: EngineShared.heard(shared))  // from where it was asked
             rewindToHeard()
-            let playing = phase == .playing || phase == .starved
+            let playing = phase.decodes
             fadeOut()
             held = nil
             let started = clock.now
@@ -242,7 +242,7 @@ final class PlaybackLoop {
             // Everything before it has been written: the place is where the damage was.
             let at = AudioTime(frames: shared.read(\.position), rate: current.info.sampleRate)
             song?.skippedDamage = true
-            report(.damageSkipped(token: current.reportedToken, at: at, seconds: seconds))
+            report(of: current) { .damageSkipped(token: $0, at: at, seconds: seconds) }
         case .done:
             if let cut = decoder.truncation {
                 held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now))
@@ -287,7 +287,7 @@ final class PlaybackLoop {
         decoder = spare
         song = Song(token: nil, source: source, info: opened.info, format: opened.format)
         shared.update { $0.position = 0 }
-        report(.ended(token: current.reportedToken))
+        report(of: current) { .ended(token: $0) }
         return true
     }
 
@@ -307,6 +307,11 @@ final class PlaybackLoop {
         case .done, .damaged, .pending, .skipped:
             break  // nothing more to fade: the song is over anyway, or the disk is slow
         }
+    }
+
+    /// Reports `event` of `song`, once the session has adopted it (`Song.token`).
+    func report(of song: Song, _ event: (Int) -> EngineEvent) {
+        if let token = song.token { report(event(token)) }
     }
 
     func move(to next: Phase) {

@@ -202,7 +202,10 @@ public final class Player {
                         case .load(let typed): return Command.load(TypedPath.resolve("\(typed)"))
                         case .add(let typed, let at): return .add(TypedPath.resolve("\(typed)"), at: at)
                         case .saveList(let typed): return .saveList(TypedPath.resolve("\(typed)"))
-                        default: return command
+                        case .play, .stop, .rewind, .toggle, .next, .previous, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
+                             .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .promptLoad, .help, .info,
+                             .listView, .playEntry, .removeEntry, .moveEntry:
+                            return command  // no path in it
                         }
                     }
                     controls.submit(commands, from: .keys)

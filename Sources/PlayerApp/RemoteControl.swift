@@ -111,7 +111,7 @@ public final class RemoteControl {
             awaiting = nil
             sendSeekReply(jump: jump, landed: position())
             runLines()
-        default: break
+        case .load, .seek, .list, nil: break  // still within its patience, or nothing awaited
         }
         guard !silent, mode == .playing, let song = session.state.song else { return nextProgress = nil }
         if let due = nextProgress, now < due { return }
@@ -161,8 +161,9 @@ public final class RemoteControl {
             runLines()
         case .outputFailed(let message):
             reply("E \(RemoteReplies.line(message))")
-        default:
-            break
+        case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
+             .damageSkipped, .playback, .deviceBuffer:
+            break  // another song's, or nothing mpg123 says
         }
     }
 

@@ -176,8 +176,10 @@ public final class Console {
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
                 openPanel { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
-            default:
-                commands.append(command)
+            case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
+                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .playEntry, .removeEntry, .add,
+                 .saveList, .moveEntry:
+                commands.append(command)  // the player's
             }
         }
         return commands

@@ -79,7 +79,9 @@ public enum Action: Hashable, Sendable {
         switch self {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .add, .save, .closeList: true
-        default: false
+        case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .help, .quit,
+             .list: false
         }
     }
 
@@ -108,7 +110,8 @@ public enum Action: Hashable, Sendable {
         case .help: .help
         case .quit: .quit
         case .list: .listView
-        default: nil
+        case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
+             .searchPrevious, .remove, .moveUp, .moveDown, .add, .save, .closeList: nil
         }
     }
 
@@ -158,7 +161,10 @@ public enum Action: Hashable, Sendable {
         case .last: .first
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
-        default: nil
+        case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .help, .quit,
+             .list, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove, .moveUp, .add, .save,
+             .closeList: nil
         }
     }
 }

@@ -132,8 +132,10 @@ public struct ListView {
             return .askToSave
         case .closeList?, .list?:
             return .close
-        default:
-            return nil
+        case .playPause?, .play?, .pause?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
+             .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .info?, .load?, .help?,
+             .quit?, nil:
+            return nil  // what it means everywhere
         }
         return .redraw
     }
