@@ -79,7 +79,7 @@ public struct SystemFiles: FileAccess {
 /// A file system in memory: absolute paths to files (their bytes), folders, symbolic links and
 /// special files (a named pipe, a device), for tests of what is built on `FileAccess`. Paths
 /// are taken as given (no `.` or `..` in them), as the disk's would be after `canonicalPath`.
-public final class MemoryFiles: FileAccess, @unchecked Sendable {
+public final class MemoryFiles: FileAccess, Sendable {
     public enum Node: Equatable, Sendable {
         case file([UInt8])
         case folder
@@ -90,10 +90,25 @@ public final class MemoryFiles: FileAccess, @unchecked Sendable {
     }
 
     private let lock = Locked([Path: Node]())
+    /// What a test sets besides the tree, under a lock of its own (a helper thread reads them).
+    private let rules = Locked(Rules())
+
+    private struct Rules {
+        var systemFolders: [Path] = ["/dev", "/proc", "/sys"]
+        var failures: [Path: SystemError] = [:]
+    }
+
     /// Folders under which every path is the system's own.
-    public var systemFolders: [Path] = ["/dev", "/proc", "/sys"]
+    public var systemFolders: [Path] {
+        get { rules.read { $0.systemFolders } }
+        set { rules.update { $0.systemFolders = newValue } }
+    }
+
     /// Errors to answer for paths, as the disk would (permission denied, too many open files).
-    public var failures: [Path: SystemError] = [:]
+    public var failures: [Path: SystemError] {
+        get { rules.read { $0.failures } }
+        set { rules.update { $0.failures = newValue } }
+    }
 
     /// An empty tree with its root.
     public init() {

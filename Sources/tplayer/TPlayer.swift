@@ -189,6 +189,12 @@ struct TPlayer: ParsableCommand {
     }
 
     func run() throws {
+        try run(mpg123: Mpg123Options.Translation())
+    }
+
+    /// Runs, with mpg123's options as read before parsing (`-R` from a front-end: the device,
+    /// the volume).
+    func run(mpg123: Mpg123Options.Translation) throws {
         if printStates {
             writeAll(STDOUT_FILENO, TransitionTable.markdown())
             return
@@ -215,7 +221,7 @@ struct TPlayer: ParsableCommand {
         if remote {
             let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
                                    output: try outputTarget(settings), fades: !noFade, trace: trace,
-                                   device: Self.mpg123Options.device, volume: Self.mpg123Options.volume).run()
+                                   device: mpg123.device, volume: mpg123.volume).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -238,10 +244,6 @@ struct TPlayer: ParsableCommand {
         ).run()
         if status != 0 { throw ExitCode(status) }
     }
-
-    /// mpg123's options given with `-R`, as read before parsing (written once, before anything
-    /// else runs).
-    nonisolated(unsafe) static var mpg123Options = Mpg123Options.Translation()
 
     /// `tplayer` alone in a terminal resumes, when a session is saved (and the settings do
     /// not say `resume = off`).
@@ -271,6 +273,7 @@ struct TPlayer: ParsableCommand {
         var arguments = RawArguments.prepare(argc: CommandLine.argc, argv: CommandLine.unsafeArgv)
         // A front-end starting "mpg123 -R" passes mpg123's options: read as mpg123 would, never
         // a reason to stop.
+        var mpg123Options = Mpg123Options.Translation()
         if Mpg123Options.asksForRemote(arguments) {
             mpg123Options = Mpg123Options.translate(arguments) { name in
                 ["pulse", "ao", "null", "wav", "au", "raw"].contains(name) || OutputDriverInfo.all().contains { $0.shortName == name }
@@ -284,7 +287,11 @@ struct TPlayer: ParsableCommand {
         }
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            if let player = command as? TPlayer {
+                try player.run(mpg123: mpg123Options)
+            } else {
+                try command.run()
+            }
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)
         } catch {
