@@ -196,19 +196,7 @@ public final class Player {
                 case .keysClosed:
                     io.remote?.inputClosed()
                 case .keys(let bytes):
-                    // A path typed at the prompt is read as a person means it: `~/`, quotes.
-                    let commands = (screen?.commands(from: bytes, list: listSnapshot) ?? []).map { command in
-                        switch command {
-                        case .load(let typed): return Command.load(TypedPath.resolve("\(typed)"))
-                        case .add(let typed, let at): return .add(TypedPath.resolve("\(typed)"), at: at)
-                        case .saveList(let typed): return .saveList(TypedPath.resolve("\(typed)"))
-                        case .play, .stop, .rewind, .toggle, .next, .previous, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                             .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .promptLoad, .help, .info,
-                             .listView, .playEntry, .removeEntry, .moveEntry:
-                            return command  // no path in it
-                        }
-                    }
-                    controls.submit(commands, from: .keys)
+                    controls.submit(screen?.commands(from: bytes, list: listSnapshot) ?? [], from: .keys)
                 case .signals:
                     for signal in io.signals.take() {
                         switch signal {

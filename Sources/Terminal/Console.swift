@@ -69,15 +69,34 @@ public final class Console {
         bindings.firstKey(for: .help).map(KeyBindings.name)
     }
 
-    /// Completes a path typed at the prompt (the file system's business, handed in): the
-    /// completion is handed to the second argument, at once or later from the main loop (a
-    /// folder of 200,000 files takes a while to list; the keys are answered meanwhile).
-    public var complete: (String, @escaping (Completion) -> Void) -> Void = { text, done in done(Completion(text: text)) }
+    /// What a path typed at a prompt means, and what completes it: the file system's business,
+    /// handed in.
+    public struct TypedPaths {
+        /// Completes what is typed: the completion is handed to the second argument, at once or
+        /// later from the main loop (a folder of 200,000 files takes a while to list; the keys
+        /// are answered meanwhile).
+        public var complete: (String, @escaping (Completion) -> Void) -> Void
+        /// The path the text typed means (`~/`, quotes, blanks around it).
+        public var resolve: (String) -> Path
+
+        public init(complete: @escaping (String, @escaping (Completion) -> Void) -> Void, resolve: @escaping (String) -> Path) {
+            self.complete = complete
+            self.resolve = resolve
+        }
+
+        /// Text taken as the path it spells, completing nothing (tests, and what has no files).
+        public static var literal: TypedPaths {
+            TypedPaths(complete: { text, done in done(Completion(text: text)) }, resolve: { Path($0) })
+        }
+    }
+
+    private let paths: TypedPaths
 
     /// `showsStatus: false` is `--quiet`: keys still work, but no status line is drawn.
-    public init(screen: Screen = Screen(), showsStatus: Bool) {
+    public init(screen: Screen = Screen(), showsStatus: Bool, paths: TypedPaths) {
         self.screen = screen
         self.showsStatus = showsStatus
+        self.paths = paths
     }
 
     /// The commands that `bytes` typed mean. Keys typed while the prompt is open edit it, and
@@ -196,16 +215,16 @@ public final class Console {
         case .complete:
             prompt = open
             let typed = open.text
-            complete(typed) { [weak self] completion in self?.completed(typed, completion) }
+            paths.complete(typed) { [weak self] completion in self?.completed(typed, completion) }
         case .submitted(let text):
             prompt = nil
             let typed = text.trimmingCharacters(in: " \t")
             guard !typed.isEmpty else { return nil }
             if history.last != typed { history.append(typed) }
             switch promptPurpose {
-            case .load: return .load(Path(typed))
-            case .add(let at): return .add(Path(typed), at: at)
-            case .save: return .saveList(Path(typed))
+            case .load: return .load(paths.resolve(typed))
+            case .add(let at): return .add(paths.resolve(typed), at: at)
+            case .save: return .saveList(paths.resolve(typed))
             }
         }
         return nil

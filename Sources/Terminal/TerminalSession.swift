@@ -18,14 +18,13 @@ public final class TerminalSession {
 
     /// Takes the terminal on stdin, or returns nil when stdin is not one.
     public init?(showsStatus: Bool, colours: Bool = true, bindings: KeyBindings = .standard, steps: Steps = Steps(),
-                 complete: @escaping (String, @escaping (Console.Completion) -> Void) -> Void = { text, done in done(Console.Completion(text: text)) }) {
+                 paths: Console.TypedPaths) {
         guard let rawMode = RawMode() else { return nil }
         self.rawMode = rawMode
         tty = FileSystem.openControllingTerminal()
         display = tty?.descriptor ?? (isatty(STDERR_FILENO) == 1 ? STDERR_FILENO : -1)
         takesMessages = isatty(STDERR_FILENO) == 1
-        console = Console(screen: Screen(fd: display, colours: colours), showsStatus: showsStatus)
-        console.complete = complete
+        console = Console(screen: Screen(fd: display, colours: colours), showsStatus: showsStatus, paths: paths)
         console.bindings = bindings
         console.steps = steps
     }

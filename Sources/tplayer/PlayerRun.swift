@@ -100,12 +100,15 @@ struct PlayerRun {
         // A folder or a playlist loaded while playing, and Tab's listing of a folder, are done
         // off the main loop: the keys are answered meanwhile, and a newer one (or quitting)
         // stops them.
-        let terminal = TerminalSession(showsStatus: !options.quiet, colours: options.settings.colours,
-                                       bindings: options.settings.bindings, steps: options.settings.steps) { typed, done in
+        // A path typed at a prompt is read as a person means it (`~/`, quotes); Tab completes it
+        // off the main loop.
+        let paths = Console.TypedPaths(complete: { typed, done in
             work.start(.completion, { cancel in TypedPath.complete(typed) { cancel.isSet } }, then: { completion in
                 done(Console.Completion(text: completion.text, choices: completion.choices))
             })
-        }
+        }, resolve: TypedPath.resolve)
+        let terminal = TerminalSession(showsStatus: !options.quiet, colours: options.settings.colours,
+                                       bindings: options.settings.bindings, steps: options.settings.steps, paths: paths)
         defer { terminal?.close() }
         let say: (String) -> Void = { line in
             if let terminal, terminal.takesMessages { terminal.print(line) } else { printError(line) }

@@ -12,17 +12,25 @@ struct ConsoleTests {
     }
 
     static func console() -> (Console, Completions) {
-        let console = Console(screen: Screen(fd: open("/dev/null", O_WRONLY | O_CLOEXEC)), showsStatus: true)
         let completions = Completions()
-        console.complete = { text, done in
+        let paths = Console.TypedPaths(complete: { text, done in
             completions.asked.append(text)
             completions.answers.append(done)
-        }
+        }, resolve: { Path($0) })
+        let console = Console(screen: Screen(fd: open("/dev/null", O_WRONLY | O_CLOEXEC)), showsStatus: true, paths: paths)
         return (console, completions)
     }
 
     static let tab: [UInt8] = [0x09]
     static let enter: [UInt8] = [0x0D]
+
+    /// What is typed at a prompt becomes the path it means there, once (the player takes it as it is).
+    @Test func aTypedPathIsResolvedWhereItIsTyped() {
+        let paths = Console.TypedPaths(complete: { text, done in done(Console.Completion(text: text)) },
+                                       resolve: { Path("/home/me/" + String($0.dropFirst(2))) })
+        let console = Console(screen: Screen(fd: open("/dev/null", O_WRONLY | O_CLOEXEC)), showsStatus: true, paths: paths)
+        #expect(console.commands(from: Array("l~/a b.mp3".utf8) + Self.enter) == [Command.load("/home/me/a b.mp3")])
+    }
 
     @Test func keysAreAnsweredWhileACompletionIsUnderWay() {
         let (console, completions) = Self.console()
@@ -75,7 +83,7 @@ struct ConsoleTests {
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
         fcntl(fds[0], F_SETFL, O_NONBLOCK)
-        let console = Console(screen: Screen(fd: fds[1]), showsStatus: true)
+        let console = Console(screen: Screen(fd: fds[1]), showsStatus: true, paths: .literal)
         defer { close(fds[1]) }
         func drained() -> [UInt8] {
             var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65_536)
