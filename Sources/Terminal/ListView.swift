@@ -145,7 +145,8 @@ public struct ListView {
     /// that come together, a paste, only the last text is searched for); Enter keeps it there,
     /// Esc goes back to where it was.
     private mutating func edit(_ key: Key, in list: ListSnapshot) -> Outcome {
-        guard var (prompt, from, unsettled) = search else { return .redraw }
+        guard let (typed, from, unsettled) = search else { return .redraw }
+        var prompt = typed
         switch prompt.apply(key) {
         case .cancelled:
             search = nil

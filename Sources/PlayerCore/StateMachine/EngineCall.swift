@@ -1,0 +1,70 @@
+/// A call on the engine: those the state machine's rows make (stop, open, play, seek), the
+/// session's volume and the song it cues, and the script's pacing.
+public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
+    /// Holds output at the current position.
+    case stop
+    /// Stops the song and opens `path` on the playback thread; the answer (`opened` or
+    /// `openFailed`) and every later report about this song carry `token`.
+    case open(SongSource, token: Int)
+    /// Starts or resumes output from the current position.
+    case play
+    /// Moves the position where the target says, sample-accurately (a relative target counts
+    /// from where the engine is when it gets there).
+    case seek(SeekTarget)
+    /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
+    case setVolume(Double)
+    /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
+    /// kept across songs (mpg123's `PITCH`), from `slowestPitch` to `fastestPitch`.
+    case setPitch(Double)
+    /// Which ReplayGain the songs opened from now on get (`--replaygain`; auto's choice changes
+    /// with shuffle); the song playing keeps its own.
+    case setReplayGain(ReplayGainChoice)
+    /// The song that follows the current one if it plays to its end (`nil`: none), for an
+    /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
+    case cue(SongSource?)
+    /// Script pacing. Limited, the engine plays only audio time it has been granted: output
+    /// holds (in any state) until `grant`, and `budgetSpent` reports when a grant is used up.
+    /// Unlimited (the start) it plays freely.
+    case limitPlayback(Bool)
+    /// Allows `time` more audio to be played (replacing what was left), reported as grant `id`.
+    case grant(AudioTime, id: Int)
+    /// Takes back what is left of the current grant; none is reported for it.
+    case revokeGrant
+
+    /// The slowest a pitch plays (mpg123's bound): 1 % of the song's speed.
+    public static let slowestPitch = -0.99
+    /// The fastest asked for: 101 times the song's speed (the output's highest rate bounds what
+    /// is played, as the hardware bounds mpg123's).
+    public static let fastestPitch = 100.0
+
+    /// `value` within the pitches played (a front-end may send 1e308).
+    public static func pitch(_ value: Double) -> Double {
+        min(max(value, slowestPitch), fastestPitch)
+    }
+
+    public var description: String {
+        switch self {
+        case .stop: "stop"
+        case .open(let path, _): "open \(path)"
+        case .play: "play"
+        case .seek(let target): "seek \(target)"
+        case .setVolume(let fraction): "volume \(fraction)"
+        case .setPitch(let value): "pitch \(value)"
+        case .setReplayGain(let choice): "replaygain \(choice)"
+        case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
+        case .limitPlayback(let limited): "limit \(limited)"
+        case .grant(let time, let id): "grant \(time.seconds)s as \(id)"
+        case .revokeGrant: "revoke grant"
+        }
+    }
+
+    /// A call the transition table lists, without its payload (`rewind` is a seek to 0).
+    public enum Kind: String, CaseIterable, Sendable {
+        case stop
+        case open
+        case play
+        case rewind
+        /// To the event's target (or, when a song opens, to the targets asked for before).
+        case seek
+    }
+}
