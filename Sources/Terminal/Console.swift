@@ -4,62 +4,27 @@ import PlayerCore
 /// help and the song's details, and messages on the screen. It decides nothing about playback:
 /// that is the session's job.
 public final class Console {
-    /// What Tab makes of the prompt's text: the text completed as far as it goes, and the
-    /// choices when there are several.
-    public struct Completion: Equatable, Sendable {
-        public var text: String
-        public var choices: [String]
-
-        public init(text: String, choices: [String] = []) {
-            self.text = text
-            self.choices = choices
-        }
-    }
-
     /// How long "press h for keys" stays after a key that means nothing.
     public static let hintSeconds = 2.0
 
     private let screen: Screen
     private let showsStatus: Bool
     private var decoder = KeyDecoder()
-    private var prompt: PromptLine?
-    /// What the open prompt's text is for.
-    private var promptPurpose = PromptPurpose.load
+    /// What the screen shows now (the console's alone; `Console+Mode` reads it).
+    var mode = Mode.status(panel: nil)
 
-    private enum PromptPurpose: Equatable {
-        /// `l`: a path to play now.
-        case load
-        /// `l` in the list view: a path to put into the list at an entry.
-        case add(at: Int)
-        /// `w` in the list view: the name to save the list as.
-        case save
-    }
     /// The paths loaded this run, for ↑/↓ at the prompt.
     private var history: [String] = []
     private var lastStatus: StatusSnapshot?
-    /// The help, the song's details or Tab's choices, shown above the status line until the
-    /// next key: laid out again when the window changes size.
-    private var panel: ((Screen) -> [String])?
     /// When the last key came: the list view does its work ahead only when none has for a moment.
     private var lastKey: ContinuousClock.Instant?
     /// No key yet: the status line says `h: keys`.
     private var keysSeen = false
     private var hint: (text: String, until: ContinuousClock.Instant)?
-    /// The list view, while it is open (on the alternate screen), and the list it shows.
-    private var listView: ListView?
-    private var list = ListSnapshot()
-    /// Messages that came while the list view was open: the last shows on its title line, and
-    /// all are printed on the normal screen when it closes, so none is lost.
-    private var heldMessages: [String] = []
-    /// The last message, on the list view's title line until the next key.
-    private var freshMessage: String?
     /// Songs on screen in the list view whose tags and length are not known: asked for once
     /// each (`takeFactRequests`), read off the main loop, and shown when they come.
     private var factRequests: [SongSource] = []
     private var requested = Set<SongSource>()
-    /// The help or the song's details, shown in the list view instead of the list until the
-    /// next key.
-    private var overlay: ((Screen) -> [String])?
     /// Which key does what (tplayer's own keys, or the configuration file's), and how far
     /// the step keys go.
     public var bindings = KeyBindings.standard
@@ -67,27 +32,6 @@ public final class Console {
     /// The first key bound to the help, as the hints name it.
     private var helpKey: String? {
         bindings.firstKey(for: .help).map(KeyBindings.name)
-    }
-
-    /// What a path typed at a prompt means, and what completes it: the file system's business,
-    /// handed in.
-    public struct TypedPaths {
-        /// Completes what is typed: the completion is handed to the second argument, at once or
-        /// later from the main loop (a folder of 200,000 files takes a while to list; the keys
-        /// are answered meanwhile).
-        public var complete: (String, @escaping (Completion) -> Void) -> Void
-        /// The path the text typed means (`~/`, quotes, blanks around it).
-        public var resolve: (String) -> Path
-
-        public init(complete: @escaping (String, @escaping (Completion) -> Void) -> Void, resolve: @escaping (String) -> Path) {
-            self.complete = complete
-            self.resolve = resolve
-        }
-
-        /// Text taken as the path it spells, completing nothing (tests, and what has no files).
-        public static var literal: TypedPaths {
-            TypedPaths(complete: { text, done in done(Completion(text: text)) }, resolve: { Path($0) })
-        }
     }
 
     private let paths: TypedPaths
@@ -113,8 +57,20 @@ public final class Console {
     /// the prompt or the view) and then the key.
     private func escapeUnlessBound(_ key: Key) -> [Key] {
         guard case .alt(let character) = key else { return [key] }
-        let bound = prompt == nil && (listView != nil ? bindings.listAction(for: key) : bindings.action(for: key)) != nil
+        let bound: Bool
+        switch mode {
+        case .prompt: bound = false
+        case .list(let screen): bound = screen.prompt == nil && bindings.listAction(for: key) != nil
+        case .status: bound = bindings.action(for: key) != nil
+        }
         return bound ? [key] : [.escape, .character(character)]
+    }
+
+    /// Puts `prompt` (or none) where the prompt is: on the list view, or the normal screen.
+    private func setPrompt(_ prompt: OpenPrompt?) {
+        if withList({ (screen: inout ListScreen) in screen.prompt = prompt }) != nil { return }
+        closePanel()
+        mode = prompt.map { .prompt($0, panel: nil) } ?? .status(panel: nil)
     }
 
     /// The same, with the list as it is now, for a key that opens the list view: the keys that
@@ -126,22 +82,29 @@ public final class Console {
         for key in decoder.decode(bytes).lazy.flatMap(escapeUnlessBound) {
             closePanel()
             hint = nil
-            freshMessage = nil
             keysSeen = true
             lastKey = .now
-            if prompt != nil {
+            if openPrompt != nil {
+                _ = withList { (screen: inout ListScreen) in
+                    screen.freshMessage = nil
+                    screen.overlay = nil  // Tab's choices, as the panel above a prompt goes
+                }
                 if let command = edit(with: key) { commands.append(command) }
                 edited = true
                 continue
             }
-            if overlay != nil {
-                overlay = nil
-                if key == .escape { redraw(); continue }
+            let overlaid = withList { screen -> Bool in
+                screen.freshMessage = nil
+                defer { screen.overlay = nil }
+                return screen.overlay != nil
+            } ?? false
+            if overlaid, key == .escape {
+                redraw()
+                continue
             }
-            if var view = listView {
-                listView = nil  // the view's one copy is mutated, not copied (its search text is large)
-                let outcome = view.handle(key, action: bindings.listAction(for: key), in: list, rows: screen.height - 2)
-                listView = view
+            let rows = screen.height - 2
+            let action = bindings.listAction(for: key)
+            if let outcome = withList({ $0.view.handle(key, action: action, in: $0.list, rows: rows) }) {
                 switch outcome {
                 case .redraw?: edited = true; continue
                 case .command(let command)?: commands.append(command); redraw(); continue
@@ -151,10 +114,10 @@ public final class Console {
                     continue
                 case .close?: closeList(); continue
                 case .askToAdd(let at)?:
-                    openPrompt(label: "Add after \(at): ", for: .add(at: at))
+                    open(prompt: "Add after \(at): ", for: .add(at: at))
                     continue
                 case .askToSave?:
-                    openPrompt(label: "Save the list as (a new .m3u8): ", for: .save)
+                    open(prompt: "Save the list as (a new .m3u8): ", for: .save)
                     continue
                 case nil: break
                 }
@@ -169,32 +132,24 @@ public final class Console {
             }
             switch command {
             case .promptLoad:
-                openPrompt(label: "Load: ", for: .load)
+                open(prompt: "Load: ", for: .load)
             case .listView:
-                if listView != nil {
+                if case .list = mode {
                     closeList()
                 } else {
                     openList(current())
                 }
-            case .help where listView != nil:
-                let (bindings, steps) = (bindings, steps)
-                overlay = { screen in
-                    ["Keys in the list view (any key goes back to the list):"]
-                        + PanelLayout.lines(KeyMap.helpLines(inListView: true, bindings: bindings, steps: steps), width: screen.width, rows: screen.height - 2, packed: false)
-                }
-                redraw()
-            case .info where listView != nil:
-                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
-                overlay = { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
-                redraw()
             case .help:
                 let (bindings, steps) = (bindings, steps)
-                openPanel { screen in
-                    ["Keys:"] + PanelLayout.lines(KeyMap.helpLines(inListView: false, bindings: bindings, steps: steps), width: screen.width, rows: screen.height - 2, packed: false)
+                let inList = showsList
+                show { screen in
+                    [inList ? "Keys in the list view (any key goes back to the list):" : "Keys:"]
+                        + PanelLayout.lines(KeyMap.helpLines(inListView: inList, bindings: bindings, steps: steps), width: screen.width,
+                                            rows: screen.height - 2, packed: false)
                 }
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
-                openPanel { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
+                show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .playEntry, .removeEntry, .add,
                  .saveList, .moveEntry:
@@ -204,24 +159,31 @@ public final class Console {
         return commands
     }
 
+    /// Shows `lines` until the next key: over the list in the list view, above the status line
+    /// otherwise.
+    private func show(_ lines: @escaping Panel) {
+        if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil { return redraw() }
+        openPanel(lines)
+    }
+
     /// One key at the open prompt; the command it gives, when Enter submits a path.
     private func edit(with key: Key) -> Command? {
-        guard var open = prompt else { return nil }
-        switch open.apply(key) {
+        guard var open = openPrompt else { return nil }
+        switch open.line.apply(key) {
         case .editing:
-            prompt = open
+            setPrompt(open)
         case .cancelled:
-            prompt = nil
+            setPrompt(nil)
         case .complete:
-            prompt = open
-            let typed = open.text
+            setPrompt(open)
+            let typed = open.line.text
             paths.complete(typed) { [weak self] completion in self?.completed(typed, completion) }
         case .submitted(let text):
-            prompt = nil
+            setPrompt(nil)
             let typed = text.trimmingCharacters(in: " \t")
             guard !typed.isEmpty else { return nil }
             if history.last != typed { history.append(typed) }
-            switch promptPurpose {
+            switch open.purpose {
             case .load: return .load(paths.resolve(typed))
             case .add(let at): return .add(paths.resolve(typed), at: at)
             case .save: return .saveList(paths.resolve(typed))
@@ -230,28 +192,27 @@ public final class Console {
         return nil
     }
 
-    private func openPrompt(label: String, for purpose: PromptPurpose) {
-        prompt = PromptLine(label: label, history: history)
-        promptPurpose = purpose
+    private func open(prompt label: String, for purpose: PromptPurpose) {
+        setPrompt(OpenPrompt(line: PromptLine(label: label, history: history), purpose: purpose))
         redraw()
     }
 
     /// Tab's completion of `typed` is ready: applied if the prompt still holds what it was
     /// asked for (a key typed since, or the prompt closed, makes it moot).
     private func completed(_ typed: String, _ completion: Completion) {
-        guard var open = prompt, open.text == typed else { return }
-        open.complete(to: completion.text)
-        prompt = open
+        guard var open = openPrompt, open.line.text == typed else { return }
+        open.line.complete(to: completion.text)
+        setPrompt(open)
         if completion.choices.count > 1 {
             let choices = completion.choices
-            openPanel { screen in PanelLayout.lines(choices, width: screen.width, rows: screen.height - 1, packed: true) }
+            show { screen in PanelLayout.lines(choices, width: screen.width, rows: screen.height - 1, packed: true) }
         } else {
             redraw()
         }
     }
 
-    /// What the load prompt holds, while it is open.
-    var promptText: String? { prompt?.text }
+    /// What the prompt holds, while one is open.
+    var promptText: String? { openPrompt?.line.text }
 
     /// Shows `status` on the bottom line (unless the prompt has it).
     public func show(_ status: StatusSnapshot) {
@@ -261,19 +222,17 @@ public final class Console {
     }
 
     public func print(_ message: String) {
-        guard listView == nil else {
-            heldMessages.append(message)
-            freshMessage = message
-            return redraw()
+        let held: Void? = withList { (list: inout ListScreen) in
+            list.heldMessages.append(message)
+            list.freshMessage = message
         }
+        guard held == nil else { return redraw() }
         screen.print(message)
     }
 
     /// The list as the session has it now, for the list view.
     public func showList(_ list: ListSnapshot) {
-        // Kept only while the view is open: a copy held meanwhile would make every change the
-        // session makes to a list of 100,000 entries copy it whole.
-        self.list = listView != nil ? list : ListSnapshot()
+        _ = withList { (screen: inout ListScreen) in screen.list = list }
     }
 
     /// The songs on screen whose tags and length the list view would show, once each.
@@ -282,24 +241,19 @@ public final class Console {
         return factRequests
     }
 
-    /// Whether the list view is open (the main loop hands it the list only then).
-    public var showsList: Bool { listView != nil }
-
     /// Opens the list view on `snapshot`, the list as it is now, its cursor on the song playing.
     private func openList(_ snapshot: ListSnapshot) {
-        list = snapshot
-        listView = ListView(cursor: snapshot.current ?? 0)
+        closePanel()
+        mode = .list(ListScreen(view: ListView(cursor: snapshot.current ?? 0), list: snapshot))
         screen.enterFullScreen()
         redraw()
     }
 
     private func closeList() {
-        listView = nil
-        overlay = nil
+        guard case .list(let closing) = mode else { return }
+        mode = .status(panel: nil)
         screen.leaveFullScreen()
-        let messages = heldMessages
-        heldMessages = []
-        messages.forEach(screen.print)
+        closing.heldMessages.forEach(screen.print)
         redraw()
     }
 
@@ -308,7 +262,7 @@ public final class Console {
 
     /// The terminal was resized: the panel is laid out again for the new size.
     public func resized() {
-        if listView != nil { screen.enterFullScreen() }
+        if showsList { screen.enterFullScreen() }
         screen.measure()
         if let panel { screen.showPanel(panel(screen)) }
         redraw()
@@ -317,16 +271,18 @@ public final class Console {
     /// Ctrl-C: cancels the open prompt or the list view's search, as a shell does; true when it
     /// did (the player goes on).
     public func interrupted() -> Bool {
-        if var view = listView, view.isSearching {
-            listView = nil
-            _ = view.handle(.escape, action: nil, in: list, rows: screen.height - 2)
-            listView = view
+        let rows = screen.height - 2
+        let searching = withList { screen -> Bool in
+            guard screen.prompt == nil, screen.view.isSearching else { return false }
+            _ = screen.view.handle(.escape, action: nil, in: screen.list, rows: rows)
+            return true
+        } ?? false
+        if searching {
             redraw()
             return true
         }
-        guard prompt != nil else { return false }
-        prompt = nil
-        closePanel()
+        guard openPrompt != nil else { return false }
+        setPrompt(nil)
         redraw()
         return true
     }
@@ -336,57 +292,75 @@ public final class Console {
         closePanel()
         screen.close()
         // Said on the normal screen; the view opens again if the player comes back (Ctrl-Z, fg).
-        let messages = heldMessages
-        heldMessages = []
+        let messages = withList { screen -> [String] in
+            defer { screen.heldMessages = [] }
+            return screen.heldMessages
+        } ?? []
         messages.forEach(screen.print)
     }
 
-    private func openPanel(_ layout: @escaping (Screen) -> [String]) {
+    /// The panel above the status line, when one is open.
+    private var panel: Panel? {
+        switch mode {
+        case .status(let panel), .prompt(_, let panel): panel
+        case .list: nil
+        }
+    }
+
+    private func openPanel(_ layout: @escaping Panel) {
         closePanel()
-        panel = layout
+        switch mode {
+        case .status: mode = .status(panel: layout)
+        case .prompt(let open, _): mode = .prompt(open, panel: layout)
+        case .list: return
+        }
         screen.showPanel(layout(screen))
         redraw()
     }
 
     private func closePanel() {
         guard panel != nil else { return }
-        panel = nil
+        switch mode {
+        case .status: mode = .status(panel: nil)
+        case .prompt(let open, _): mode = .prompt(open, panel: nil)
+        case .list: break
+        }
         screen.hidePanel()
     }
 
     /// `idle`: no key waits for this redraw (the status line's tick).
     private func redraw(idle: Bool = false) {
         if let hint, hint.until < .now { self.hint = nil }
-        if var view = listView {
-            listView = nil  // as above: no copy of 100,000 entries' search text at each redraw
-            let lines: [StyledLine]
-            if let overlay {
-                let rows = screen.height - 1
-                lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
-                screen.drawFrame(lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottomLine()])
-            } else {
-                var frame = view.lines(list, width: screen.width, height: screen.height, bottom: bottomLine(), foldingAhead: idle,
-                                       keys: bindings)
-                for entry in view.shown {
-                    let source = list.entries[entry].source
-                    if list.known[source] == nil, requested.insert(source).inserted { factRequests.append(source) }
-                }
-                if requested.count > 50_000 { requested = Set(list.known.keys) }  // bounded, whatever is scrolled through
-                if let message = freshMessage, !frame.isEmpty {
-                    frame[0] = StyledLine(TextWidth.fit(message, screen.width - 1), .yellow)
-                }
-                screen.drawFrame(frame)
+        let bottom = bottomLine()
+        let (width, height) = (screen.width, screen.height)
+        let drawn = withList { list -> [StyledLine] in
+            if let overlay = list.overlay {
+                let rows = height - 1
+                let lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
+                return lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottom]
             }
-            listView = view
-            return
+            var frame = list.view.lines(list.list, width: width, height: height, bottom: bottom, foldingAhead: idle, keys: bindings)
+            for entry in list.view.shown {
+                let source = list.list.entries[entry].source
+                if list.list.known[source] == nil, requested.insert(source).inserted { factRequests.append(source) }
+            }
+            if requested.count > 50_000 { requested = Set(list.list.known.keys) }  // bounded, whatever is scrolled through
+            if let message = list.freshMessage, !frame.isEmpty {
+                frame[0] = StyledLine(TextWidth.fit(message, width - 1), .yellow)
+            }
+            return frame
         }
-        screen.draw(bottomLine())
+        if let drawn {
+            screen.drawFrame(drawn)
+        } else {
+            screen.draw(bottom)
+        }
     }
 
     /// What the bottom line shows: the prompt, a hint, or the status line.
     private func bottomLine() -> StyledLine {
-        if let prompt {
-            return StyledLine(prompt.rendered(width: screen.width - 1))
+        if let prompt = openPrompt {
+            return StyledLine(prompt.line.rendered(width: screen.width - 1))
         } else if let hint {
             return StyledLine(TextWidth.fit(hint.text, screen.width - 1), .cyan)
         } else if showsStatus, var status = lastStatus {
