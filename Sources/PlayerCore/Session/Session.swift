@@ -26,8 +26,11 @@ public final class Session {
     /// A load's songs are being read (`load`, MPRIS's `OpenUri`): a run that ends with its list
     /// waits for them, and plays them, rather than ending while they come.
     private var loadIsComing = false
+    /// Where the run is in its list (beside the machine's state, which says what the song
+    /// does): one value, so that a run cannot be both over and waiting at the list's end.
+    public private(set) var listPlace = ListPlace.inList
     /// True once the run is over: the list played through, or `quit`.
-    public private(set) var isFinished = false
+    public var isFinished: Bool { listPlace == .finished }
     /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
     /// holds across songs and in every state.
     public private(set) var volume = 100
@@ -38,11 +41,17 @@ public final class Session {
         didSet { applyReplayGain() }
     }
     /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
-    public private(set) var isAtEndOfList = false
+    public var isAtEndOfList: Bool {
+        if case .atEnd = listPlace { true } else { false }
+    }
     /// Stopped and taken back to the start (`rewind`, or the end of the list after `next`):
-    /// what MPRIS calls Stopped, where a stop that keeps its place is Paused. The next
-    /// transition ends it.
-    public private(set) var isStoppedAtStart = false
+    /// what MPRIS calls Stopped, where a stop that keeps its place is Paused.
+    public var isStoppedAtStart: Bool {
+        switch listPlace {
+        case .stoppedAtStart, .atEnd(stoppedAtStart: true): true
+        case .inList, .atEnd(stoppedAtStart: false), .finished: false
+        }
+    }
     /// Receives each problem as `"<input>: <what went wrong>"`.
     public var report: (String) -> Void = { _ in }
     /// Called for every transition taken (for `--trace`).
@@ -338,7 +347,7 @@ public final class Session {
         let outcome = context.handle(event)
         if let step = outcome.step {
             onTransition?(step)
-            isStoppedAtStart = false
+            listPlace = listPlace.moved  // any transition leaves the start
         }
         outcome.calls.forEach(engine.perform)
         switch outcome.followUp {
@@ -365,7 +374,7 @@ public final class Session {
         let original = queue.current
         if let entry = nextPlayable(advancing: &queue) { return open(entry, moving: .forward(atEnd)) }
         guard keepsOpen else { return finish() }
-        isAtEndOfList = true
+        listPlace = .atEnd(stoppedAtStart: false)
         if let original { queue.select(original) }
         if atEnd == .rewind, context.state.song != nil { rewind() }
     }
@@ -375,7 +384,7 @@ public final class Session {
         guard context.state.id != .idle else { return }
         apply(.stop)
         apply(.seek(.to(.zero)))
-        isStoppedAtStart = context.state.id == .stop
+        listPlace = listPlace.rewound(stopped: context.state.id == .stop)
     }
 
     /// Plays the previous playable entry; with none before it, starts the current song again.
@@ -394,7 +403,7 @@ public final class Session {
     /// Opens entry `entry` to play it as soon as it is open. If it cannot be, the engine says
     /// so and the list moves on the same way.
     func open(_ entry: Int, moving move: Move) {
-        isAtEndOfList = false
+        listPlace = .inList
         opening = (entry, move)
         apply(.load(entries[entry].source))
         apply(.play)
@@ -410,7 +419,7 @@ public final class Session {
         guard !isFinished else { return }
         damage.flush().forEach(report)
         apply(.stop)
-        isFinished = true
+        listPlace = .finished
         answerLoad(.overtaken)
     }
 }
