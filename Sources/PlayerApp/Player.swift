@@ -146,13 +146,6 @@ public final class Player {
         self.earlierProblems = earlierProblems
         loop = EventLoop(keyFD: io.screen == nil && io.remote == nil ? nil : io.keys, signalFD: io.signals.readFD,
                          engineFD: io.engine.eventFD, workFD: io.work?.descriptor)
-        controls.session.report = { [weak self] in self?.say("tplayer: " + $0) }
-        controls.script?.report = { [weak self] in self?.say("tplayer: " + $0) }
-        if options.trace {
-            controls.session.onTransition = { [weak self] in self?.say("\($0)") }
-            controls.script?.onLine = { [weak self] in self?.say("\($0.location.brief): \($0.command)") }
-            io.remote?.onLine = { [weak self] in self?.say($0) }
-        }
     }
 
     /// Counts problems found in the inputs while the run plays (the rest of a long list).

@@ -25,8 +25,8 @@ public final class RemoteControl {
     /// Reads a playlist for `LOADLIST` (saying its problems itself) and hands its entries to
     /// the second argument: at once, or later from the main loop.
     private let readList: (Path, @escaping (EntryList) -> Void) -> Void
-    /// Each command line, for `--trace`.
-    public var onLine: ((String) -> Void)?
+    /// Each command line, for `--trace`; `nil` when nothing is traced.
+    let onLine: ((String) -> Void)?
     /// Set when the front-end is gone (its end of stdout closed) or sent `QUIT`.
     public private(set) var isDone = false
 
@@ -64,9 +64,10 @@ public final class RemoteControl {
     private let now: () -> ContinuousClock.Instant
 
     public init(controls: Controls, position: @escaping () -> Int64, send: @escaping (String) -> Bool,
-                readList: @escaping (Path, @escaping (EntryList) -> Void) -> Void,
+                readList: @escaping (Path, @escaping (EntryList) -> Void) -> Void, onLine: ((String) -> Void)?,
                 now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.controls = controls
+        self.onLine = onLine
         self.now = now
         self.position = position
         self.send = send

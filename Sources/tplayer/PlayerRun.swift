@@ -123,13 +123,7 @@ struct PlayerRun {
         // A resumed list plays in the order it was playing in (shuffled, or with songs put next).
         let queue = saved?.order.map { PlayQueue(order: $0, shuffle: shuffles, repeats: repeats, seed: options.seed) }
             ?? PlayQueue(shuffle: shuffles, repeats: repeats, seed: options.seed)
-        let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
-                              policy: Session.Policy(keepsOpen: interactive))
-        session.setAside(missing)
-        session.replayGain = options.replayGain
-        // The configured volume starts a new run; a resumed one keeps the volume it had.
-        if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
-        session.expand = { path, done in
+        let expand: Session.Seams.Expand = { path, done in
             work.start(.load, { cancel in
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }
                 // Opened here first, off the main loop: one that cannot be is said, and the
@@ -145,7 +139,7 @@ struct PlayerRun {
                 done(entries.take(), problems)
             })
         }
-        session.saveList = { typed, entries in
+        let saveList = { (typed: Path, entries: EntryList) in
             let path = WriteGuard.listPath(typed)
             if let refusal = WriteGuard.listRefusal(path) { return say("tplayer: " + refusal) }
             let folder = FileSystem.currentFolder()
@@ -162,8 +156,18 @@ struct PlayerRun {
                     + "its tracks are saved as the whole file") }
             })
         }
+        let report = { (line: String) in say("tplayer: " + line) }
+        let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
+                              policy: Session.Policy(keepsOpen: interactive),
+                              seams: Session.Seams(report: report, expand: expand, saveList: saveList,
+                                                   onTransition: options.trace ? { say("\($0)") } : nil))
+        session.setAside(missing)
+        session.replayGain = options.replayGain
+        // The configured volume starts a new run; a resumed one keeps the volume it had.
+        if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         let runner = launch.script.map {
-            ScriptRunner(lines: $0, session: session, realTime: !output.isFile)
+            ScriptRunner(lines: $0, session: session, realTime: !output.isFile, report: report,
+                         onLine: options.trace ? { say("\($0.location.brief): \($0.command)") } : nil)
         }
         let controls = Controls(session: session, script: runner)
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)

@@ -47,10 +47,13 @@ struct RemoteRun {
             }
         }
         defer { pipe?.close() }
-        let session = Session(engine: engine, entries: [], policy: .remote)
+        // LOAD plays one stream, as in mpg123; LOADLIST's playlist is read off the main loop
+        // (`readList`). The list view, which saves lists, is not there to ask.
+        let seams = Session.Seams(report: { printError("tplayer: " + $0) }, expand: Session.Seams.oneSong,
+                                  saveList: { path, _ in printError("tplayer: \(path): a list is not saved over -R") },
+                                  onTransition: trace ? { printError("\($0)") } : nil)
+        let session = Session(engine: engine, entries: [], policy: .remote, seams: seams)
         if let volume { session.perform(.volume(volume)) }
-        // LOAD plays one stream, as in mpg123 (the session's default); LOADLIST's playlist is
-        // read off the main loop.
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO
         let controls = Controls(session: session)
         let remote = RemoteControl(
@@ -71,7 +74,7 @@ struct RemoteRun {
                     expanded.problems.forEach { printError("tplayer: " + $0.brief) }
                     done(expanded.entries)
                 })
-            })
+            }, onLine: trace ? { printError($0) } : nil)
         var io = Player.IO(engine: engine, screen: nil, keys: pipe?.descriptor ?? STDIN_FILENO, signals: signals, log: printError,
                            remote: remote)
         io.work = work

@@ -118,11 +118,18 @@ struct PlayerTests {
                         log: @escaping (String) -> Void = { _ in })
         -> Player
     {
+        // Said as the player's wiring says it: on the screen when it takes messages, else logged.
+        let say: (String) -> Void = { line in
+            if let screen, screen.takesMessages { screen.print(line) } else { log(line) }
+        }
+        let seams = Session.Seams(report: { say("tplayer: " + $0) }, expand: Session.Seams.oneSong, saveList: { _, _ in },
+                                  onTransition: trace ? { say("\($0)") } : nil)
         let session = Session(engine: engine, entries: EntryList(entries.map { Entry(path: $0) }),
-                              policy: Session.Policy(keepsOpen: keepsOpen))
+                              policy: Session.Policy(keepsOpen: keepsOpen), seams: seams)
         let runner = script.map { commands in
             ScriptRunner(lines: commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) },
-                         session: session, realTime: false)
+                         session: session, realTime: false, report: { say("tplayer: " + $0) },
+                         onLine: trace ? { say("\($0.location.brief): \($0.command)") } : nil)
         }
         engine.outputName = output.0
         engine.writesFile = output.1

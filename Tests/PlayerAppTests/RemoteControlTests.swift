@@ -27,11 +27,11 @@ private final class RemoteRig {
     init() throws {
         engine = try PipeEngine(goodPaths: ["a.mp3", "b.mp3"])
         engine.songsEnd = false
-        session = Session(engine: engine, entries: [], policy: .remote)
+        session = Session(engine: engine, entries: [], policy: .remote, seams: TestSeams().seams)
         let outside = outside
         remote = RemoteControl(controls: Controls(session: session), position: { [engine] in engine.position },
                                send: { outside.sent.append($0); return true },
-                               readList: { _, done in done([]) }, now: { outside.clock })
+                               readList: { _, done in done([]) }, onLine: nil, now: { outside.clock })
         remote.start()
     }
 

@@ -4,7 +4,7 @@ import Testing
 /// A session over the fake engine with `a.mp3` and `b.mp3`, playing the first when `playing`.
 private func playingSession(_ playing: Bool = true) -> (Session, FakeEngine) {
     let engine = FakeEngine()
-    let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")])
+    let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")], seams: TestSeams().seams)
     if playing {
         session.start()
         session.settle()
@@ -15,13 +15,15 @@ private func playingSession(_ playing: Bool = true) -> (Session, FakeEngine) {
 private func seconds(_ value: Int64) -> AudioTime { AudioTime(flicks: value * AudioTime.flicksPerSecond) }
 
 struct ControlsTests {
-    private func scripted(_ commands: [ScriptCommand]) -> (Controls, ScriptRunner, Session, [String]) {
+    /// A session and its script; the script's problems are kept in the last.
+    private func scripted(_ commands: [ScriptCommand]) -> (Controls, ScriptRunner, Session, TestSeams) {
         let engine = FakeEngine()
-        let session = Session(engine: engine, entries: [])
+        let session = Session(engine: engine, entries: [], seams: TestSeams().seams)
         let lines = commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) }
-        let runner = ScriptRunner(lines: lines, session: session, realTime: false)
+        let reports = TestSeams()
+        let runner = ScriptRunner(lines: lines, session: session, realTime: false, report: { reports.lines.append($0) }, onLine: nil)
         let controls = Controls(session: session, script: runner)
-        return (controls, runner, session, [])
+        return (controls, runner, session, reports)
     }
 
     /// Every front-end but the script takes over from a running script, each named in the
@@ -31,11 +33,9 @@ struct ControlsTests {
     }
 
     private func takesOver(_ origin: Origin) {
-        let (controls, runner, session, _) = scripted([
+        let (controls, runner, session, reports) = scripted([
             .add([Entry(path: "a.mp3"), Entry(path: "b.mp3")], playNow: false), .perform(.play), .wait(seconds(30)), .perform(.quit),
         ])
-        var reports: [String] = []
-        runner.report = { reports.append($0) }
         runner.start()
         runner.settle()
         #expect(session.state.song?.path == "a.mp3")
@@ -44,24 +44,22 @@ struct ControlsTests {
         #expect(runner.isDone)
         #expect(session.state.song?.path == "b.mp3")
         #expect((session.engine as! FakeEngine).budget == nil, "playback is free again")
-        #expect(reports == ["\(origin): the script stops before line 4; the keys have control"])
+        #expect(reports.lines == ["\(origin): the script stops before line 4; the keys have control"])
         #expect(!session.isFinished, "the script's quit was dropped")
     }
 
     /// The script's own commands come through the same door without taking over.
     @Test func theScriptsOwnCommandsDoNotTakeOver() {
-        let (controls, runner, session, _) = scripted([
+        let (controls, runner, session, reports) = scripted([
             .add([Entry(path: "a.mp3"), Entry(path: "b.mp3")], playNow: false), .perform(.play), .perform(.next), .wait(seconds(30)),
         ])
-        var reports: [String] = []
-        runner.report = { reports.append($0) }
         runner.start()
         runner.settle()
         #expect(!runner.isDone)
         #expect(session.state.song?.path == "b.mp3")
         controls.submit(.volume(40), from: .script)
         #expect(!runner.isDone)
-        #expect(reports.isEmpty)
+        #expect(reports.lines.isEmpty)
         #expect(session.volume == 40)
     }
 
@@ -228,7 +226,7 @@ struct MprisPropertiesTests {
         let hostile: Path = "\u{1B}]2;pwned\u{07}\u{1B}[2J\r\n\u{9B}1m\u{202E}3pm.mp3"
         let engine = FakeEngine(goodPaths: [hostile])
         engine.tagged = tagged
-        let session = Session(engine: engine, entries: [Entry(path: hostile)], policy: Session.Policy(keepsOpen: true))
+        let session = Session(engine: engine, entries: [Entry(path: hostile)], policy: Session.Policy(keepsOpen: true), seams: TestSeams().seams)
         session.start()
         session.settle()
         let metadata = MprisMetadata(session, folder: "/")

@@ -20,7 +20,7 @@ struct ListPlaceTests {
     /// `next` on the last song of a list kept open: at the end, stopped at its start (MPRIS's
     /// Stopped); play leaves the start but stays at the end; a quit finishes, and only that.
     @Test func theSessionsPlaceFollowsTheList() {
-        let session = Session(engine: FakeEngine(), entries: EntryList([Entry(path: "a.mp3")]), policy: Session.Policy(keepsOpen: true))
+        let session = Session(engine: FakeEngine(), entries: EntryList([Entry(path: "a.mp3")]), policy: Session.Policy(keepsOpen: true), seams: TestSeams().seams)
         session.start()
         session.settle()
         #expect(session.listPlace == .inList)

@@ -4,7 +4,7 @@ import Testing
 /// A session over the fake engine with `names`, its first song playing.
 private func playing(_ names: [Path], repeats: Bool = false) -> Session {
     let session = Session(engine: FakeEngine(), entries: EntryList(names.map { Entry(path: $0) }),
-                          policy: Session.Policy(keepsOpen: true))
+                          policy: Session.Policy(keepsOpen: true), seams: TestSeams().seams)
     session.perform(.setRepeat(repeats))
     session.start()
     session.settle()
@@ -46,7 +46,7 @@ struct MprisRulesTests {
     /// A song that cannot be opened is not a next track.
     @Test func aFailedEntryIsNoNextTrack() {
         let session = Session(engine: FakeEngine(goodPaths: ["a.mp3"]), entries: [Entry(path: "a.mp3"), Entry(path: "bad.mp3")],
-                              policy: Session.Policy(keepsOpen: true))
+                              policy: Session.Policy(keepsOpen: true), seams: TestSeams().seams)
         session.start()
         session.settle()
         #expect(MprisProperties(session).canGoNext, "not yet known to fail")

@@ -40,7 +40,7 @@ struct ReplayGainTests {
 
     @Test func theSessionTellsTheEngineWhenShuffleChangesAutosChoice() {
         let engine = FakeEngine()
-        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")])
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")], seams: TestSeams().seams)
         session.replayGain = ReplayGainSetting(mode: .auto)
         session.start()
         session.perform(.toggleShuffle)

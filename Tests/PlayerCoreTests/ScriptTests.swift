@@ -64,13 +64,14 @@ struct ScriptParserTests {
 }
 
 /// A session over the fake engine with a script, written as text lines already resolved.
-private func runner(_ commands: [ScriptCommand], realTime: Bool = false, keepOpen: Bool = false)
+private func runner(_ commands: [ScriptCommand], realTime: Bool = false, keepOpen: Bool = false, reports: TestSeams = TestSeams())
     -> (ScriptRunner, Session, FakeEngine)
 {
     let engine = FakeEngine()
-    let session = Session(engine: engine, entries: [], policy: Session.Policy(keepsOpen: keepOpen))
+    let session = Session(engine: engine, entries: [], policy: Session.Policy(keepsOpen: keepOpen), seams: TestSeams().seams)
     let lines = commands.enumerated().map { ScriptLine(SourceLocation(file: "s.tps", line: $0.offset + 1), $0.element) }
-    return (ScriptRunner(lines: lines, session: session, realTime: realTime), session, engine)
+    return (ScriptRunner(lines: lines, session: session, realTime: realTime, report: { reports.lines.append($0) }, onLine: nil),
+            session, engine)
 }
 
 private let songs = [Entry(path: "a.mp3"), Entry(path: "b.mp3")]
@@ -164,9 +165,9 @@ struct ScriptRunnerTests {
     }
 
     @Test func aKeyTakesOverAndFreesPlayback() {
-        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .wait(seconds("30s")), .perform(.quit)])
-        var reports: [String] = []
-        runner.report = { reports.append($0) }
+        let reports = TestSeams()
+        let (runner, session, engine) = runner([.add(EntryList(songs), playNow: false), .perform(.play), .wait(seconds("30s")), .perform(.quit)],
+                                               reports: reports)
         runner.start()
         runner.settle()
         runner.takeOver()
@@ -174,7 +175,7 @@ struct ScriptRunnerTests {
         #expect(runner.isDone)
         #expect(engine.budget == nil)
         #expect(!session.isFinished)
-        #expect(reports == ["a key was pressed: the script stops before line 4; the keys have control"])
+        #expect(reports.lines == ["a key was pressed: the script stops before line 4; the keys have control"])
     }
 
     @Test func whenTheScriptRunsOutASongPlayingPlaysOn() {

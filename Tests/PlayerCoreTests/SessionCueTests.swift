@@ -10,7 +10,7 @@ struct SessionCueTests {
         var track = Entry(path: "album.flac", title: "Breathe")
         track.span = TrackSpan(start: 75, end: 150)
         track.sheetTags = SongInfo.Tags(title: "Breathe", artist: "The Band", album: "The Album")
-        let session = Session(engine: engine, entries: [track, Entry(path: "album.flac")])
+        let session = Session(engine: engine, entries: [track, Entry(path: "album.flac")], seams: TestSeams().seams)
         session.start()
         session.settle()
         #expect(engine.opened.last == SongSource("album.flac", span: TrackSpan(start: 75, end: 150)))

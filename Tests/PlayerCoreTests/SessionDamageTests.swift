@@ -8,9 +8,8 @@ struct SessionDamageTests {
     /// one seconds later is another.
     @Test func aSkipRightAfterTheOneSaidIsTheSamePlace() {
         let engine = FakeEngine(goodPaths: ["a.mp3"])
-        let session = Session(engine: engine, entries: [Entry(path: "a.mp3")])
-        var lines: [String] = []
-        session.report = { lines.append($0) }
+        let seams = TestSeams()
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3")], seams: seams.seams)
         session.start()
         session.settle()
         let token = session.token
@@ -18,7 +17,7 @@ struct SessionDamageTests {
         session.handle(.damageSkipped(token: token, at: AudioTime(frames: 589_176, rate: 44100), seconds: 0.001))
         session.handle(.damageSkipped(token: token, at: AudioTime(frames: 882_000, rate: 44100), seconds: 0.5))
         session.settleDamage(at: .seconds(22))
-        #expect(lines == ["a.mp3: damaged from 0:13.34 to 0:15.83, skipped", "a.mp3: damaged from 0:20.00 to 0:20.50, skipped"])
+        #expect(seams.lines == ["a.mp3: damaged from 0:13.34 to 0:15.83, skipped", "a.mp3: damaged from 0:20.00 to 0:20.50, skipped"])
     }
 
     /// Steps into junk that overlap, as libmpg123 gives them, are one place: said once, whole,
@@ -26,9 +25,8 @@ struct SessionDamageTests {
     /// `--check` makes the same spans of them (it listed three overlapping ones).
     @Test func overlappingSkipsAreOnePlaceSaidWhole() {
         let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3"])
-        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")])
-        var lines: [String] = []
-        session.report = { lines.append($0) }
+        let seams = TestSeams()
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")], seams: seams.seams)
         session.start()
         session.settle()
         let token = session.token
@@ -38,16 +36,16 @@ struct SessionDamageTests {
             session.handle(.damageSkipped(token: token, at: AudioTime(microseconds: Int64((at * 1_000_000).rounded()))!, seconds: seconds))
             check.add(at...(at + seconds))
         }
-        #expect(lines.isEmpty, "not yet whole")
+        #expect(seams.lines.isEmpty, "not yet whole")
         session.settleDamage(at: .seconds(22))
-        #expect(lines.isEmpty, "still inside it")
+        #expect(seams.lines.isEmpty, "still inside it")
         session.settleDamage(at: .seconds(23))
-        #expect(lines == ["a.mp3: damaged from 0:20.00 to 0:22.00, skipped"])
+        #expect(seams.lines == ["a.mp3: damaged from 0:20.00 to 0:22.00, skipped"])
         #expect(check.spans == [20.0...22.0])
         // The next place, left unsaid, is said when the song ends.
         session.handle(.damageSkipped(token: token, at: .seconds(40), seconds: 1))
         session.perform(.next)
         session.settle()
-        #expect(lines.last == "a.mp3: damaged from 0:40.00 to 0:41.00, skipped")
+        #expect(seams.lines.last == "a.mp3: damaged from 0:40.00 to 0:41.00, skipped")
     }
 }

@@ -7,7 +7,7 @@ struct SessionSavedTests {
     /// no song, and the resumed run began the list again).
     @Test func aSongStillLoadingIsTheOneSaved() {
         let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3"])
-        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")])
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")], seams: TestSeams().seams)
         session.start()
         session.settle()
         session.perform(.next)

@@ -2,23 +2,20 @@ import Testing
 @testable import PlayerCore
 
 private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"],
-                     policy: Session.Policy = Session.Policy()) -> (Session, FakeEngine, Reports) {
+                     policy: Session.Policy = Session.Policy()) -> (Session, FakeEngine, TestSeams) {
     let engine = FakeEngine(goodPaths: good)
-    let session = Session(engine: engine, entries: EntryList(inputs.map { Entry(path: Path($0)) }), policy: policy)
-    let reports = Reports()
-    session.report = { reports.lines.append($0) }
-    return (session, engine, reports)
+    let seams = TestSeams()
+    let session = Session(engine: engine, entries: EntryList(inputs.map { Entry(path: Path($0)) }), policy: policy, seams: seams.seams)
+    return (session, engine, seams)
 }
-
-private final class Reports { var lines: [String] = [] }
 
 struct SessionTests {
     /// Loads whose songs come later (a folder walked off the main loop): only the newest plays,
     /// whatever order the walks end in, and nothing plays once the player has quit.
     @Test func onlyTheNewestLoadPlaysWhenItsSongsArrive() {
-        let (session, _, _) = session(["a.mp3"])
+        let (session, _, seams) = session(["a.mp3"])
         var waiting: [Path: ([Entry]) -> Void] = [:]
-        session.expand = { path, done in waiting[path] = { done(EntryList($0), []) } }
+        seams.expand = { path, done in waiting[path] = { done(EntryList($0), []) } }
         session.start()
         session.settle()
         session.perform(.load("first"))
@@ -39,9 +36,9 @@ struct SessionTests {
     /// problems (nothing added, the song playing untouched), or overtaken by a newer load or
     /// by quitting.
     @Test func aLoadIsAnsweredOnceItsSongsAreKnown() {
-        let (session, _, _) = session(["a.mp3"])
+        let (session, _, seams) = session(["a.mp3"])
         var waiting: [Path: (EntryList, [String]) -> Void] = [:]
-        session.expand = { path, done in waiting[path] = done }
+        seams.expand = { path, done in waiting[path] = done }
         session.start()
         session.settle()
         var answers: [Session.LoadAnswer] = []
@@ -138,9 +135,9 @@ struct SessionTests {
     /// A run that ends with its list waits for a load under way (MPRIS's OpenUri), plays what
     /// it brings, and ends when nothing came of it.
     @Test func theEndOfTheListWaitsForALoadUnderWay() {
-        let (session, _, _) = session(["a.mp3"])
+        let (session, _, seams) = session(["a.mp3"])
         var waiting: [Path: (EntryList, [String]) -> Void] = [:]
-        session.expand = { path, done in waiting[path] = done }
+        seams.expand = { path, done in waiting[path] = done }
         session.start()
         session.settle()
         session.load("b.mp3") { _ in }
@@ -372,7 +369,7 @@ struct SessionTests {
     @Test func shufflePlaysEachEntryOnce() {
         let engine = FakeEngine(goodPaths: Set((0..<20).map { Path("\($0).mp3") }))
         let queue = PlayQueue(shuffle: true, seed: 3)
-        let session = Session(engine: engine, entries: EntryList((0..<20).map { Entry(path: Path("\($0).mp3")) }), queue: queue)
+        let session = Session(engine: engine, entries: EntryList((0..<20).map { Entry(path: Path("\($0).mp3")) }), queue: queue, seams: TestSeams().seams)
         session.start()
         session.settle()
         var played = [session.state.song!.path]
@@ -387,14 +384,14 @@ struct SessionTests {
 
     @Test func aPlaylistTitleNamesASongWithoutTags() {
         let engine = FakeEngine()
-        let session = Session(engine: engine, entries: [Entry(path: "a.mp3", title: "From the list")])
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3", title: "From the list")], seams: TestSeams().seams)
         session.start()
         session.settle()
         #expect(session.songName == "a.mp3", "the fake's songs have a title tag, which wins")
         engine.goodPaths = ["a.mp3"]
         let plain = FakeEngine(goodPaths: ["u.mp3"])
         plain.tagged = false
-        let untagged = Session(engine: plain, entries: [Entry(path: "u.mp3", title: "From the list")])
+        let untagged = Session(engine: plain, entries: [Entry(path: "u.mp3", title: "From the list")], seams: TestSeams().seams)
         untagged.start()
         untagged.settle()
         #expect(untagged.songName == "From the list")
@@ -546,8 +543,8 @@ struct SessionListEditTests {
 /// The list view's `l`: what a path names goes into the list after the cursor, not played.
 struct SessionAddTests {
     @Test func addedEntriesGoWhereAskedAndPlayInTheirTurn() {
-        let (session, engine, _) = session(["a.mp3", "b.mp3"])
-        session.expand = { path, done in done([Entry(path: path), Entry(path: "x.mp3")], []) }
+        let (session, engine, seams) = session(["a.mp3", "b.mp3"])
+        seams.expand = { path, done in done([Entry(path: path), Entry(path: "x.mp3")], []) }
         session.start()
         session.settle()
         session.perform(.add("c.mp3", at: 1))
@@ -564,7 +561,7 @@ struct SessionAddTests {
         let names = (0..<20).map { "s\($0).mp3" }
         let engine = FakeEngine(goodPaths: Set(names.map { Path($0) }))
         let session = Session(engine: engine, entries: EntryList(names.map { Entry(path: Path($0)) }),
-                              queue: PlayQueue(shuffle: true, repeats: false, seed: 7))
+                              queue: PlayQueue(shuffle: true, repeats: false, seed: 7), seams: TestSeams().seams)
         session.start()
         session.settle()
         for _ in 0..<5 {

@@ -18,9 +18,10 @@ public final class ScriptRunner {
     public let realTime: Bool
     /// True once the script has run out, quit, or been taken over.
     public private(set) var isDone = false
-    /// Called before each line runs (for `--trace`).
-    public var onLine: ((ScriptLine) -> Void)?
-    public var report: (String) -> Void = { _ in }
+    /// Called before each line runs (for `--trace`); `nil` when nothing is traced.
+    let onLine: ((ScriptLine) -> Void)?
+    /// Receives each problem, one line each.
+    let report: (String) -> Void
     /// Where the script's commands go: the session, or the one door (`Controls`) that sets it.
     var submit: (Command) -> Void
     private var next = 0
@@ -42,9 +43,11 @@ public final class ScriptRunner {
     /// The clock real-time waits are timed by.
     private let now: () -> ContinuousClock.Instant
 
-    public init(lines: [ScriptLine], session: Session, realTime: Bool,
-                now: @escaping () -> ContinuousClock.Instant = { .now }) {
+    public init(lines: [ScriptLine], session: Session, realTime: Bool, report: @escaping (String) -> Void,
+                onLine: ((ScriptLine) -> Void)?, now: @escaping () -> ContinuousClock.Instant = { .now }) {
         self.lines = lines
+        self.report = report
+        self.onLine = onLine
         self.session = session
         self.realTime = realTime
         self.now = now

@@ -52,21 +52,11 @@ public final class Session {
         case .inList, .atEnd(stoppedAtStart: false), .finished: false
         }
     }
-    /// Receives each problem as `"<input>: <what went wrong>"`.
-    public var report: (String) -> Void = { _ in }
-    /// Called for every transition taken (for `--trace`).
-    public var onTransition: ((PlayerContext.Step) -> Void)?
-    /// Turns a path given to `load` into entries (a folder or playlist gives many), reporting
-    /// problems itself, and hands them to its second argument: at once, or later from the main
-    /// loop when walking a folder takes a while (the keys are answered meanwhile). The entries
-    /// are handed over, not shared (`consuming`): a long list goes into the session's as it is.
-    /// The default takes the path as one song, at once.
-    public var expand: (Path, @escaping (_ entries: consuming EntryList, _ problems: [String]) -> Void) -> Void = { path, done in
-        done([Entry(path: path)], [])
-    }
-    /// Saves the list as a playlist at the path (checked, written off the main loop, and said
-    /// by whoever does it: the session does no I/O); by default nothing is saved.
-    public var saveList: (Path, EntryList) -> Void = { _, _ in }
+    /// Where its problems go, and the work it does not do itself (`Seams`), fixed when it is made.
+    let report: (String) -> Void
+    let onTransition: ((PlayerContext.Step) -> Void)?
+    let expand: Seams.Expand
+    let saveList: (Path, EntryList) -> Void
     /// The load whose entries are awaited: a newer one supersedes it.
     private var loads = 0
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
@@ -110,8 +100,12 @@ public final class Session {
         case rewind
     }
 
-    public init(engine: any PlaybackEngine, entries: EntryList, queue: PlayQueue? = nil, policy: Policy = Policy()) {
+    public init(engine: any PlaybackEngine, entries: EntryList, queue: PlayQueue? = nil, policy: Policy = Policy(), seams: Seams) {
         self.engine = engine
+        report = seams.report
+        onTransition = seams.onTransition
+        expand = seams.expand
+        saveList = seams.saveList
         self.entries = entries
         self.policy = policy
         var queue = queue ?? PlayQueue(seed: 0)
