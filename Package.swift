@@ -84,12 +84,16 @@ let package = Package(
         // The parsers' promises, checked on any input: by the fuzz targets and by the tests.
         .target(name: "ParserChecks", dependencies: ["PlayerCore", "Terminal"]),
 
-        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks"]),
+        // What the tests share: the fake engine and the seams a test's session is made with.
+        .target(name: "TestSupport", dependencies: ["PlayerCore"], path: "Tests/Support"),
+
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "ParserChecks", "TestSupport"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "PlayerCore", "Files", "ParserChecks"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
-        .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files"]),
+        .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files", "TestSupport"]),
+        .testTarget(name: "MprisTests", dependencies: ["Mpris", "PlayerCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]
 )

@@ -3,32 +3,32 @@ import PlayerCore
 /// A `PlaybackEngine` that records what it is asked and opens only the paths it is told are
 /// good. Like the real one, it answers an open later, with an event: `settle` hands those to
 /// the session.
-final class FakeEngine: PlaybackEngine {
-    var calls: [String] = []
-    var position: Int64 = 0
+public final class FakeEngine: PlaybackEngine {
+    public var calls: [String] = []
+    public var position: Int64 = 0
     /// Paths that open; anything else fails with "no such file".
-    var goodPaths: Set<Path>
+    public var goodPaths: Set<Path>
     /// Script pacing as asked: `nil` unlimited, else the audio time left to play.
-    var budget: AudioTime?
-    var grantID = 0
+    public var budget: AudioTime?
+    public var grantID = 0
     /// Reports not yet handed over (the answers to opens).
-    var pending: [EngineEvent] = []
+    public var pending: [EngineEvent] = []
     /// The song open, for relative and percentage seeks.
-    var current: SongInfo?
+    public var current: SongInfo?
     /// The song cued to follow (the last `cue` call).
-    var cued: Path?
+    public var cued: Path?
     /// The ReplayGain choices it was given, in order.
-    var replayGains: [ReplayGainChoice] = []
+    public var replayGains: [ReplayGainChoice] = []
     /// Whether the songs it opens have a title tag (their path).
-    var tagged = true
+    public var tagged = true
     /// Every source opened, spans and all.
-    var opened: [SongSource] = []
+    public var opened: [SongSource] = []
 
-    init(goodPaths: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) {
+    public init(goodPaths: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) {
         self.goodPaths = goodPaths
     }
 
-    func perform(_ call: EngineCall) {
+    public func perform(_ call: EngineCall) {
         switch call {
         case .stop: calls.append("stop")
         case .play: calls.append("play")
@@ -64,10 +64,10 @@ final class FakeEngine: PlaybackEngine {
         }
     }
 
-    var grantLeft: AudioTime { budget ?? .zero }
+    public var grantLeft: AudioTime { budget ?? .zero }
 
     /// Hands every pending report to `handle` (which may make more), until there are none.
-    func settle(_ handle: (EngineEvent) -> Void) {
+    public func settle(_ handle: (EngineEvent) -> Void) {
         while !pending.isEmpty {
             handle(pending.removeFirst())
         }
@@ -76,17 +76,17 @@ final class FakeEngine: PlaybackEngine {
 
 extension Session {
     /// The token of the song opening or open (-1 with none).
-    var token: Int { state.token ?? -1 }
+    public var token: Int { state.token ?? -1 }
 
     /// Hands the engine's answers to this session, as the main loop does between commands.
-    func settle() {
+    public func settle() {
         (engine as? FakeEngine)?.settle(handle)
     }
 }
 
 extension ScriptRunner {
     /// Hands the engine's answers to the runner (which passes them on to the session).
-    func settle() {
+    public func settle() {
         (session.engine as? FakeEngine)?.settle(handle)
     }
 }

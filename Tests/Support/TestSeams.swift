@@ -3,14 +3,16 @@ import PlayerCore
 /// What a test's session hands out and asks for, set as the test goes (the player gives its own
 /// when it makes a session): problems kept as lines, a load taken as one song unless the test
 /// says otherwise, nothing saved, nothing traced.
-final class TestSeams {
-    var lines: [String] = []
-    var expand: Session.Seams.Expand = Session.Seams.oneSong
-    var saveList: (Path, EntryList) -> Void = { _, _ in }
-    var onTransition: ((PlayerContext.Step) -> Void)?
+public final class TestSeams {
+    public var lines: [String] = []
+    public var expand: Session.Seams.Expand = Session.Seams.oneSong
+    public var saveList: (Path, EntryList) -> Void = { _, _ in }
+    public var onTransition: ((PlayerContext.Step) -> Void)?
+
+    public init() {}
 
     /// The seams to make a session with: each forwards to what is set here when it is called.
-    var seams: Session.Seams {
+    public var seams: Session.Seams {
         Session.Seams(report: { self.lines.append($0) }, expand: { self.expand($0, $1) }, saveList: { self.saveList($0, $1) },
                       onTransition: { self.onTransition?($0) })
     }
