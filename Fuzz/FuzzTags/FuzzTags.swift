@@ -7,7 +7,7 @@ import PlayerCore
 /// libmpg123, libFLAC, vorbisfile, opusfile or FFmpeg read its tags, stream and length), and the
 /// song read from it must keep the promises of `ParserChecks.songInfo`.
 private let file = Path("/tmp/tplayer-fuzz-tags-\(getpid()).mp3")
-nonisolated(unsafe) private let checker = try? SongChecker()
+nonisolated(unsafe) private let checker = SongChecker()
 
 /// libFuzzer's entry point (built only by `make fuzz`, with `--sanitize=fuzzer`).
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -17,7 +17,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard fd >= 0 else { fatalError("cannot write \(file)") }
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        guard let checker, case .success(let song) = checker.info(SongSource(file)) else { return [] }
+        guard case .success(let song) = checker.info(SongSource(file)) else { return [] }
         return ParserChecks.songInfo(song)
     }
 }
