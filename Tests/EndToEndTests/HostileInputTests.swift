@@ -152,7 +152,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.m3u").path, withDestinationPath: "/dev/zero")
         for huge in ["huge.m3u", "huge.tps"] {
             let path = folder.appendingPathComponent(huge).path
-            FileManager.default.createFile(atPath: path, contents: nil)
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
             truncate(path, 2 << 30)  // 2 GB, sparse
         }
         try FileManager.default.copyItem(atPath: Harness.songs[0], toPath: folder.appendingPathComponent("song.m3u").path)

@@ -82,7 +82,7 @@ struct ConsoleTests {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]) }
-        fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
         let console = Console(screen: Screen(fd: fds[1]), showsStatus: true, paths: .literal)
         defer { close(fds[1]) }
         func drained() -> [UInt8] {
