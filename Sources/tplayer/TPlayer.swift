@@ -14,7 +14,14 @@ struct TPlayer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tplayer",
         abstract: "Play music in the terminal, gaplessly and exactly.",
-        discussion: """
+        // Laid out only when the help is asked for: its key list was 7 % of every start-up.
+        discussion: asksForHelp(CommandLine.arguments) ? discussion : "",
+        version: version
+    )
+
+    /// The help's text after the usage.
+    static var discussion: String {
+        """
             An INPUT is a song (MP3, FLAC, Ogg Vorbis, Opus, AAC/M4A, ALAC, WAV, AIFF, \
             WavPack, APE, WMA and more: its first bytes decide, not its name), a folder (its \
             audio files, recursively, in natural order), a playlist (M3U, M3U8, PLS) or a CUE \
@@ -23,9 +30,17 @@ struct TPlayer: ParsableCommand {
             \(KeyMap.helpLines.joined(separator: "\n"))
             Exit status: 0 when every input played, 1 when one could not be played, 64 for a \
             usage error, 65 when --check finds problems in a script or playlist (--script, in the script itself), or --check a damaged song.
-            """,
-        version: version
-    )
+            """
+    }
+
+    /// Whether `arguments` may show the whole help (`--help`, `-h` alone or among short flags,
+    /// `help`, or the manual page's `--experimental-dump-help`).
+    static func asksForHelp(_ arguments: [String]) -> Bool {
+        arguments.dropFirst().contains { argument in
+            ["--help", "help", "--experimental-dump-help"].contains(argument)
+                || argument.hasPrefix("-") && !argument.hasPrefix("--") && argument.contains("h")
+        }
+    }
 
     @Option(name: [.short, .customLong("output")],
             help: ArgumentHelp("pulse (PulseAudio or PipeWire, natively), ao (libao's default device), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).", valueName: "DRIVER"),

@@ -203,4 +203,13 @@ import Testing
             #expect(help.stdout.contains(line), "\(line)")
         }
     }
+
+    /// The help's key list is laid out only when the help is asked for, however it is asked.
+    @Test(arguments: [["--help"], ["-h"], ["-qh"], ["--shuffle", "-h"]])
+    func everyWayOfAskingShowsTheKeys(arguments: [String]) throws {
+        let help = try Harness.tplayer(arguments)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("Keys (when stdin is a terminal"), "\(arguments)")
+        #expect(help.stdout.contains("  space     play / pause"), "\(arguments)")
+    }
 }
