@@ -25,7 +25,7 @@ public final class Session {
     public var keepsOpen: Bool { policy.keepsOpen || heldOpen || listIsComing || loadIsComing }
     /// A load's songs are being read (`load`, MPRIS's `OpenUri`): a run that ends with its list
     /// waits for them, and plays them, rather than ending while they come.
-    private var loadIsComing = false
+    var loadIsComing = false
     /// Where the run is in its list (beside the machine's state, which says what the song
     /// does): one value, so that a run cannot be both over and waiting at the list's end.
     public private(set) var listPlace = ListPlace.inList
@@ -58,9 +58,9 @@ public final class Session {
     let expand: Seams.Expand
     let saveList: (Path, EntryList) -> Void
     /// The load whose entries are awaited: a newer one supersedes it.
-    private var loads = 0
+    var loads = 0
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
-    private var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
+    var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
     /// The entries that could not be played this run, and why (one line each): passed over
     /// from then on, and marked in the list view.
     public internal(set) var failures: [Int: String] = [:]
@@ -219,43 +219,6 @@ public final class Session {
     /// shuffle mode) follow `seed`: the same seed, the same order.
     public func seedShuffles(_ seed: UInt64) {
         queue.seed(seed)
-    }
-
-    /// Plays what `path` names now, as `load` does, and answers `answer` once it is known: its
-    /// first song plays, nothing in it can be played (nothing is added), or a newer load (or
-    /// quitting) came first. For a front-end that must answer its caller (MPRIS's `OpenUri`).
-    public func load(_ path: Path, answer: @escaping (LoadAnswer) -> Void) {
-        guard !isFinished else { return answer(.overtaken) }
-        defer { cueNext() }
-        startLoad(path, answer: answer)
-    }
-
-    private func startLoad(_ path: Path, answer: ((LoadAnswer) -> Void)? = nil) {
-        answerLoad(.overtaken)
-        loads += 1
-        let load = loads
-        if let answer { awaitingAnswer = (load, answer) }
-        loadIsComing = true
-        expand(path) { [weak self] entries, problems in
-            // Only the newest load plays; one the player quit before is dropped.
-            guard let self, load == self.loads, !self.isFinished else { return }
-            self.loadIsComing = false
-            let waited = self.isAtEndOfList && self.context.state.id != .play
-            self.answerLoad(entries.isEmpty ? .refused(problems) : .playing)
-            if entries.isEmpty, waited {
-                // Nothing came of it: the list is at its end, as it was (a run that ends with
-                // its list ends now).
-                return self.advance(atEnd: .rest)
-            }
-            self.playNow(entries, asked: self.policy.keepsSongOnFailedLoad)
-        }
-    }
-
-    /// Answers the load whose asker waits, if any.
-    private func answerLoad(_ outcome: LoadAnswer) {
-        guard let waiting = awaitingAnswer else { return }
-        awaitingAnswer = nil
-        waiting.answer(outcome)
     }
 
     /// The song playing (or paused) and where it is, to come back to.

@@ -6,7 +6,8 @@ import PlayerCore
 /// One libmpg123 handle, reused from song to song. Created in `init`, freed in `deinit`, and
 /// only ever touched by the playback thread.
 final class Mpg123Decoder {
-    private let handle: OpaquePointer
+    /// The handle (`Mpg123Decoder+Gain` sets its gain).
+    let handle: OpaquePointer
     /// The song's bytes (a file tplayer opened and checked), as libmpg123's reader reads them.
     private var reading: SourceReading?
     /// A format change read together with the last bytes before it: said at the next read.
@@ -38,8 +39,8 @@ final class Mpg123Decoder {
     var measuresStartDelay = false
     /// The index asked for the song open now, until it is taken.
     private var indexRequest: Int?
-    /// The ReplayGain the songs opened from now on get.
-    private var replayGain = ReplayGainChoice.off
+    /// The ReplayGain the songs opened from now on get (`Mpg123Decoder+Gain`).
+    var replayGain = ReplayGainChoice.off
 
     init() throws(Mpg123Error) {
         // Once per process would do; libmpg123 since 1.27 makes every call after the first a
@@ -350,33 +351,6 @@ final class Mpg123Decoder {
         return result >= 0 ? Int64(result) : nil
     }
 
-    /// Scales the decoded samples by `fraction` (1 leaves them untouched): the ReplayGain
-    /// pre-amp, in the synthesis as `mpg123 --rva-mix` applies it. It is a property of the
-    /// handle, so it holds for every song opened after.
-    func setVolume(_ fraction: Double) {
-        mpg123_volume(handle, fraction)
-    }
-
-    /// libmpg123 applies an MP3's own ReplayGain itself (from its LAME tag, an RVA2 frame or
-    /// `replaygain_*` TXXX frames, in that order of trust), lowered where the peak says the
-    /// song would clip.
-    private func setReplayGain(_ choice: ReplayGainChoice) {
-        let mode = switch choice.gain {
-        case .off: MPG123_RVA_OFF
-        case .track: MPG123_RVA_MIX
-        case .album: MPG123_RVA_ALBUM
-        }
-        _ = mpg123_param2(handle, Int32(MPG123_RVA.rawValue), Int(mode.rawValue), 0)
-    }
-
-    /// The ReplayGain libmpg123 applies to the song open now, in dB: 0 when it found none.
-    var replayGainDecibels: Double {
-        var base = 0.0
-        var really = 0.0
-        var gain = 0.0
-        return mpg123_getvolume(handle, &base, &really, &gain) == MPG123_OK.rawValue ? gain : 0
-    }
-
     /// How many samples libmpg123 drops before the song's first (the LAME tag's encoder delay
     /// plus the decoder's, when it honours the tag): measured by seeking to a frame past any
     /// possible delay and back, since libmpg123 says it nowhere. `nil` for songs too short.
@@ -395,38 +369,5 @@ final class Mpg123Decoder {
 
     private func check(_ code: Int32) throws(Mpg123Error) {
         guard code == MPG123_OK.rawValue else { throw Mpg123Error(code: code) }
-    }
-}
-
-/// libmpg123 as MPEG audio's decoder, applying an MP3's ReplayGain itself.
-extension Mpg123Decoder: FormatDecoder {
-    /// libmpg123 applies an MP3's own gain (from its LAME tag, an RVA2 frame or `replaygain_*`
-    /// TXXX frames) in its synthesis, and prevents clipping, as `mpg123 --rva-mix` does.
-    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool {
-        replayGain = choice
-        return true
-    }
-
-    func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
-        setReplayGain(replayGain)
-        var song = try open(source, path: path)
-        song.info.replayGain = ReplayGain(song.info.id3)
-        var decibels = replayGain.gain == .off ? 0 : replayGainDecibels
-        if !(-64...64).contains(decibels) {
-            // A tag's number as libmpg123 read it (`atof`: inf, nan, 1e30): the song is opened
-            // again without any (its tables were made with it).
-            setReplayGain(.off)
-            song = try open(source, path: path)
-            song.info.replayGain = ReplayGain(song.info.id3)
-            decibels = 0
-        }
-        // The pre-amp is libmpg123's volume, applied with the gain.
-        var preamp = 1.0
-        if decibels != 0 {
-            preamp = pow(10, replayGain.preamp / 20)
-            song.info.appliedGain = decibels + replayGain.preamp
-        }
-        setVolume(preamp)
-        return song
     }
 }

@@ -1,0 +1,194 @@
+import PlayerCore
+
+/// What a key can be bound to: an action everywhere (play / pause, next…), or one of the list
+/// view's own (the cursor, the search, the edits). Each has the name a configuration file
+/// binds it by (`bind x next`) and the line the help shows for it.
+public enum Action: Hashable, Sendable {
+    case playPause, play, pause
+    case seekForward, seekBack, seekForwardLong, seekBackLong, restart
+    /// To this percent of the song (0–99).
+    case jump(percent: Int)
+    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle
+    case info, load, help, quit, list
+    // The list view's own.
+    case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
+    case search, searchNext, searchPrevious, remove, moveUp, moveDown, add, save, closeList
+
+    /// Every action but `jump`, in the order the help lists them.
+    public static let plain: [Action] = [
+        .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .list, .help, .quit,
+        .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
+        .remove, .moveUp, .moveDown, .add, .save, .closeList,
+    ]
+
+    /// The name a configuration file uses (`jump 30%` for a jump).
+    public var name: String {
+        switch self {
+        case .playPause: "play-pause"
+        case .play: "play"
+        case .pause: "pause"
+        case .seekForward: "seek-forward"
+        case .seekBack: "seek-back"
+        case .seekForwardLong: "seek-forward-long"
+        case .seekBackLong: "seek-back-long"
+        case .restart: "restart"
+        case .jump(let percent): "jump \(percent)%"
+        case .next: "next"
+        case .previous: "previous"
+        case .volumeUp: "volume-up"
+        case .volumeDown: "volume-down"
+        case .mute: "mute"
+        case .toggleRepeat: "repeat"
+        case .toggleShuffle: "shuffle"
+        case .info: "info"
+        case .load: "load"
+        case .help: "help"
+        case .quit: "quit"
+        case .list: "list-view"
+        case .cursorUp: "cursor-up"
+        case .cursorDown: "cursor-down"
+        case .pageUp: "page-up"
+        case .pageDown: "page-down"
+        case .first: "first"
+        case .last: "last"
+        case .playEntry: "play-entry"
+        case .search: "search"
+        case .searchNext: "search-next"
+        case .searchPrevious: "search-previous"
+        case .remove: "remove"
+        case .moveUp: "move-up"
+        case .moveDown: "move-down"
+        case .add: "add"
+        case .save: "save"
+        case .closeList: "close-list"
+        }
+    }
+
+    /// The action a configuration file names: one of `plain`'s names, or `jump N%`.
+    public static func named(_ text: String) -> Action? {
+        if let action = plain.first(where: { $0.name == text }) { return action }
+        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard words.count == 2, words[0] == "jump", words[1].hasSuffix("%"),
+              let percent = Int(words[1].dropLast()), (0...99).contains(percent) else { return nil }
+        return .jump(percent: percent)
+    }
+
+    /// Whether it is the list view's own (it means something only there).
+    public var isListAction: Bool {
+        switch self {
+        case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
+             .searchPrevious, .remove, .moveUp, .moveDown, .add, .save, .closeList: true
+        case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .help, .quit,
+             .list: false
+        }
+    }
+
+    /// What it asks of the player, with the steps the settings give; `nil` for the list view's
+    /// own actions (the view does them).
+    public func command(_ steps: Steps) -> Command? {
+        switch self {
+        case .playPause: .toggle
+        case .play: .play
+        case .pause: .stop
+        case .seekForward: .seek(.by(Steps.time(steps.seek)))
+        case .seekBack: .seek(.by(Steps.time(-steps.seek)))
+        case .seekForwardLong: .seek(.by(Steps.time(steps.longSeek)))
+        case .seekBackLong: .seek(.by(Steps.time(-steps.longSeek)))
+        case .restart: .seek(.to(.zero))
+        case .jump(let percent): .seek(.fraction(permyriad: Int64(percent) * 100))
+        case .next: .next
+        case .previous: .previous
+        case .volumeUp: .changeVolume(by: steps.volume)
+        case .volumeDown: .changeVolume(by: -steps.volume)
+        case .mute: .toggleMute
+        case .toggleRepeat: .toggleRepeat
+        case .toggleShuffle: .toggleShuffle
+        case .info: .info
+        case .load: .promptLoad
+        case .help: .help
+        case .quit: .quit
+        case .list: .listView
+        case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
+             .searchPrevious, .remove, .moveUp, .moveDown, .add, .save, .closeList: nil
+        }
+    }
+
+    /// The help's line for it.
+    public func help(_ steps: Steps) -> String {
+        switch self {
+        case .playPause: "play / pause"
+        case .play: "play"
+        case .pause: "pause (the place is kept)"
+        case .seekForward: "\(Steps.seconds(steps.seek)) forward (past the end: the next song)"
+        case .seekBack: "\(Steps.seconds(steps.seek)) back"
+        case .seekForwardLong: steps.longSeek == 60 ? "a minute forward" : "\(Steps.seconds(steps.longSeek)) forward"
+        case .seekBackLong: steps.longSeek == 60 ? "a minute back" : "\(Steps.seconds(steps.longSeek)) back"
+        case .restart: "back to the start of the song"
+        case .jump(let percent): "jump to \(percent) % of the song"
+        case .next: "next in the list"
+        case .previous: "previous in the list"
+        case .volumeUp: "volume up \(steps.volume) %"
+        case .volumeDown: "volume down \(steps.volume) %"
+        case .mute: "mute on / off"
+        case .toggleRepeat: "repeat the list on / off"
+        case .toggleShuffle: "shuffle on / off"
+        case .info: "the song's details (tags, stream, length, path)"
+        case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
+        case .list: "the list view, full screen (the same key goes back)"
+        case .help: "show these keys"
+        case .quit: "quit"
+        case .cursorUp, .cursorDown: "move the cursor (in the list view arrows move, they do not seek)"
+        case .pageUp, .pageDown: "a page up, down"
+        case .first, .last: "the first, the last entry"
+        case .playEntry: "play the entry under the cursor"
+        case .search: "search as you type (title, artist, album, path; any case or accent)"
+        case .searchNext, .searchPrevious: "the next, the previous match"
+        case .remove: "take the entry out of the list (the playing one: the next plays)"
+        case .moveUp, .moveDown: "move the entry up, down"
+        case .add: "add a song, folder or playlist after the entry (Tab completes)"
+        case .save: "save the list as a new .m3u8 playlist (never over a file)"
+        case .closeList: "back from the list view"
+        }
+    }
+
+    /// Actions that share a help line (↑ ↓: the cursor), by the first of them.
+    var sharesLineWith: Action? {
+        switch self {
+        case .cursorDown: .cursorUp
+        case .pageDown: .pageUp
+        case .last: .first
+        case .searchPrevious: .searchNext
+        case .moveDown: .moveUp
+        case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .help, .quit,
+             .list, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove, .moveUp, .add, .save,
+             .closeList: nil
+        }
+    }
+}
+
+/// How far the step keys go: the volume in percentage points, the seeks in seconds.
+public struct Steps: Equatable, Sendable {
+    public var volume = 5
+    public var seek = 5.0
+    public var longSeek = 60.0
+
+    public init(volume: Int = 5, seek: Double = 5, longSeek: Double = 60) {
+        self.volume = volume
+        self.seek = seek
+        self.longSeek = longSeek
+    }
+
+    /// `seconds` as a span to seek by (whole seconds exactly as `.seconds` makes them).
+    static func time(_ seconds: Double) -> AudioTime {
+        if seconds == seconds.rounded(), abs(seconds) < 1e9 { return .seconds(Int64(seconds)) }
+        return AudioTime(microseconds: Int64((seconds * 1_000_000).rounded())) ?? .zero
+    }
+
+    /// `5 s`, `2.5 s`.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
