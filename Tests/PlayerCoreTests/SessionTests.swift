@@ -1,6 +1,15 @@
 import Testing
 @testable import PlayerCore
 
+/// A session over `inputs`, started, whose loads wait for the test to hand their songs over.
+private func sessionHoldingLoads(_ inputs: [String]) -> (Session, TestSeams) {
+    let (session, _, seams) = session(inputs)
+    seams.holdLoads()
+    session.start()
+    session.settle()
+    return (session, seams)
+}
+
 private func session(_ inputs: [String], good: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"],
                      policy: Session.Policy = Session.Policy()) -> (Session, FakeEngine, TestSeams) {
     let engine = FakeEngine(goodPaths: good)
@@ -13,22 +22,18 @@ struct SessionTests {
     /// Loads whose songs come later (a folder walked off the main loop): only the newest plays,
     /// whatever order the walks end in, and nothing plays once the player has quit.
     @Test func onlyTheNewestLoadPlaysWhenItsSongsArrive() {
-        let (session, _, seams) = session(["a.mp3"])
-        var waiting: [Path: ([Entry]) -> Void] = [:]
-        seams.expand = { path, done in waiting[path] = { done(EntryList($0), []) } }
-        session.start()
-        session.settle()
+        let (session, seams) = sessionHoldingLoads(["a.mp3"])
         session.perform(.load("first"))
         session.perform(.load("second"))
-        waiting["second"]?([Entry(path: "c.mp3")])
+        seams.heldLoads["second"]?([Entry(path: "c.mp3")], [])
         session.settle()
-        waiting["first"]?([Entry(path: "b.mp3")])
+        seams.heldLoads["first"]?([Entry(path: "b.mp3")], [])
         session.settle()
         #expect(session.state.song?.path == "c.mp3")
         #expect(session.entries.map(\.path) == ["a.mp3", "c.mp3"])
         session.perform(.load("third"))
         session.perform(.quit)
-        waiting["third"]?([Entry(path: "b.mp3")])
+        seams.heldLoads["third"]?([Entry(path: "b.mp3")], [])
         #expect(session.entries.count == 2)
     }
 
@@ -36,21 +41,17 @@ struct SessionTests {
     /// problems (nothing added, the song playing untouched), or overtaken by a newer load or
     /// by quitting.
     @Test func aLoadIsAnsweredOnceItsSongsAreKnown() {
-        let (session, _, seams) = session(["a.mp3"])
-        var waiting: [Path: (EntryList, [String]) -> Void] = [:]
-        seams.expand = { path, done in waiting[path] = done }
-        session.start()
-        session.settle()
+        let (session, seams) = sessionHoldingLoads(["a.mp3"])
         var answers: [Session.LoadAnswer] = []
         session.load("gone.mp3") { answers.append($0) }
-        waiting["gone.mp3"]?([], ["gone.mp3: no such file"])
+        seams.heldLoads["gone.mp3"]?([], ["gone.mp3: no such file"])
         session.settle()
         #expect(answers == [.refused(["gone.mp3: no such file"])])
         #expect(session.entries.count == 1 && session.state.song?.path == "a.mp3" && session.state.token == 1)
         session.load("first") { answers.append($0) }
         session.load("b.mp3") { answers.append($0) }
         #expect(answers.last == .overtaken)
-        waiting["b.mp3"]?([Entry(path: "b.mp3")], [])
+        seams.heldLoads["b.mp3"]?([Entry(path: "b.mp3")], [])
         session.settle()
         #expect(answers.last == .playing)
         #expect(session.state.song?.path == "b.mp3")
@@ -135,23 +136,19 @@ struct SessionTests {
     /// A run that ends with its list waits for a load under way (MPRIS's OpenUri), plays what
     /// it brings, and ends when nothing came of it.
     @Test func theEndOfTheListWaitsForALoadUnderWay() {
-        let (session, _, seams) = session(["a.mp3"])
-        var waiting: [Path: (EntryList, [String]) -> Void] = [:]
-        seams.expand = { path, done in waiting[path] = done }
-        session.start()
-        session.settle()
+        let (session, seams) = sessionHoldingLoads(["a.mp3"])
         session.load("b.mp3") { _ in }
         session.handle(.ended(token: session.token))
         session.settle()
         #expect(!session.isFinished, "the load is still coming")
-        waiting["b.mp3"]?([Entry(path: "b.mp3")], [])
+        seams.heldLoads["b.mp3"]?([Entry(path: "b.mp3")], [])
         session.settle()
         #expect(session.state.song?.path == "b.mp3" && session.state.id == .play)
         session.load("gone.mp3") { _ in }
         session.handle(.ended(token: session.token))
         session.settle()
         #expect(!session.isFinished)
-        waiting["gone.mp3"]?([], ["gone.mp3: no such file"])
+        seams.heldLoads["gone.mp3"]?([], ["gone.mp3: no such file"])
         session.settle()
         #expect(session.isFinished, "nothing came of it: the run ends with its list")
     }

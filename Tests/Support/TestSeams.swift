@@ -9,7 +9,16 @@ public final class TestSeams {
     public var saveList: (Path, EntryList) -> Void = { _, _ in }
     public var onTransition: ((PlayerContext.Step) -> Void)?
 
+    /// The loads asked for while they are held (`holdLoads`), each to be answered by the test.
+    public var heldLoads: [Path: (EntryList, [String]) -> Void] = [:]
+
     public init() {}
+
+    /// From now on a load's songs come when the test hands them over (a folder walked off the
+    /// main loop): `heldLoads[path]?(entries, problems)`.
+    public func holdLoads() {
+        expand = { path, done in self.heldLoads[path] = done }
+    }
 
     /// The seams to make a session with: each forwards to what is set here when it is called.
     public var seams: Session.Seams {
