@@ -18,20 +18,6 @@ public final class OpenFile {
         return fstat(descriptor, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)
     }
 
-    /// Up to `count` bytes from `offset` (`pread`: the position stays); fewer at the end of the
-    /// file, none when it cannot be read.
-    public func read(_ count: Int, at offset: Int64) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: max(count, 0))
-        var done = 0
-        while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, $0.count - done, off_t(offset) + off_t(done)) }
-            if got < 0 && SystemError.current == .interrupted { continue }
-            guard got > 0 else { break }
-            done += got
-        }
-        return Array(bytes.prefix(done))
-    }
-
     /// Writes all of `bytes` at the current position (or at `offset`), whatever the system
     /// takes at a time; the reason when it cannot (`ESPIPE` for an offset in a pipe).
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int? = nil) -> SystemError? {
