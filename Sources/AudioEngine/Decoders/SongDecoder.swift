@@ -62,16 +62,15 @@ final class SongDecoder: AudioDecoder {
     /// content asks for; `path` names it in its `SongInfo` and messages.
     func open(_ source: ByteSource, named path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        let opened = source
-        let content = SongFile.content(of: opened)
+        let content = SongFile.content(of: source)
         guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
         do {
-            return try open(opened, path: path, with: codec)
+            return try open(source, path: path, with: codec)
         } catch .notAudio where content == nil && codec != .ffmpeg {
             // Nothing known by its first bytes, and not what its decoder looked for: FFmpeg may
             // know it (AC-3, DTS…); it says `.notAudio` too unless it is sure, or is not there.
             do {
-                return try open(opened, path: path, with: .ffmpeg)
+                return try open(source, path: path, with: .ffmpeg)
             } catch .decoderMissing {
                 throw .notAudio
             }

@@ -18,17 +18,7 @@ struct SampleStage {
 
     /// Scales `bytes` of signed 16-bit samples in `buffer` by the volume, rounding to the nearest.
     func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int) {
-        Self.scale(buffer, bytes: bytes, by: volume)
-    }
-
-    /// Scales by `factor`, 0 to 1 (so nothing clips); untouched at 1.
-    static func scale(_ buffer: UnsafeMutableRawPointer, bytes: Int, by factor: Double) {
-        guard factor != 1 else { return }
-        let factor = min(max(factor, 0), 1)
-        let samples = buffer.bindMemory(to: Int16.self, capacity: bytes / 2)
-        for index in 0..<(bytes / 2) {
-            samples[index] = Int16((Double(samples[index]) * factor).rounded())
-        }
+        PCMFormat.scale(buffer, bytes: bytes, by: min(max(volume, 0), 1))  // 0 to 1: nothing clips
     }
 }
 

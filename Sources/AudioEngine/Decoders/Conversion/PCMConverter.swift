@@ -139,15 +139,9 @@ final class PCMConverter {
         return landed.map { $0.scaled(by: Int64(output.rate), over: Int64(input.rate)) }
     }
 
-    /// Scales signed 16-bit samples by `gain`, rounding to the nearest; untouched at 1.
+    /// Scales the samples by the song's gain.
     private func scale(_ buffer: UnsafeMutableRawPointer, bytes: Int) {
-        guard gain != 1 else { return }
-        let samples = buffer.bindMemory(to: Int16.self, capacity: bytes / 2)
-        let factor = max(0, gain)
-        for index in 0..<(bytes / 2) {
-            let scaled = (Double(samples[index]) * factor).rounded()
-            samples[index] = Int16(max(-32768, min(32767, scaled)))
-        }
+        PCMFormat.scale(buffer, bytes: bytes, by: gain)
     }
 }
 
