@@ -15,9 +15,9 @@ BIN          := .build/release/tplayer
 # remote-protocol test installs from PyPI into .build/frontends-venv, and a private D-Bus
 # (dbus-run-session) with playerctl and gdbus (libglib2.0-bin) for the MPRIS tests, pactl
 # (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls.
-# sd-bus (libsystemd-dev) builds MPRIS;
+# sd-bus (libsystemd-dev) builds MPRIS; SQLite (libsqlite3-dev) the library, through GRDB;
 # libpulse-dev the native PulseAudio output.
-BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev \
+BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils
@@ -75,7 +75,7 @@ bench: deps-test build
 	python3 bench/run.py $(BIN)
 
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession \
+FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession FuzzQuery \
                 FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt
 
 fuzz: deps-build

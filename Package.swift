@@ -8,6 +8,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries, wrapped as they are; shim.h fixes what Swift cannot import.
@@ -57,6 +58,10 @@ let package = Package(
         // The only module that imports the C libraries: decoder, output, playback thread.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac", "CVorbis", "COpus", "CAv"]),
 
+        // The music library: the SQLite database (GRDB: schema, migrations, FTS5), the scanner
+        // and the query language. Tags come from whoever makes it (the player's own decoders).
+        .target(name: "Library", dependencies: ["PlayerCore", "Files", "Inputs", .product(name: "GRDB", package: "GRDB.swift")]),
+
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),
 
@@ -76,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris",
+                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris", "Library",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -93,6 +98,7 @@ let package = Package(
         .testTarget(name: "FilesTests", dependencies: ["Files", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
         .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files", "TestSupport"]),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "PlayerCore", "Files", "AudioEngine", "TestSupport"]),
         .testTarget(name: "MprisTests", dependencies: ["Mpris", "PlayerCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]
@@ -102,9 +108,11 @@ let package = Package(
 // exist only then, since without the sanitizer nothing provides their `main`.
 if Context.environment["TPLAYER_FUZZ"] == "1" {
     for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
-                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt"] {
-        // Tags are read by libmpg123 itself, through the engine's decoder.
-        let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"] : []
+                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt", "FuzzQuery"] {
+        // Tags are read by libmpg123 itself, through the engine's decoder; queries run on a
+        // library in memory.
+        let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"]
+            : name == "FuzzQuery" ? ["Library", "PlayerCore"] : []
         package.products.append(.executable(name: name, targets: [name]))
         package.targets.append(.executableTarget(name: name, dependencies: ["ParserChecks"] + engine, path: "Fuzz/\(name)"))
     }

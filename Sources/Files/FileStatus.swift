@@ -29,11 +29,15 @@ public struct FileStatus: Equatable, Sendable {
     public let kind: Kind
     public let size: Int64
     public let id: ID
+    /// When its content last changed, in nanoseconds since 1970 (`st_mtim`): with the size, what
+    /// tells the library a file it indexed is the same.
+    public let modified: Int64
 
-    public init(kind: Kind, size: Int64, id: ID) {
+    public init(kind: Kind, size: Int64, id: ID, modified: Int64 = 0) {
         self.kind = kind
         self.size = size
         self.id = id
+        self.modified = modified
     }
 
     init(_ info: stat) {
@@ -49,5 +53,9 @@ public struct FileStatus: Equatable, Sendable {
         }
         size = Int64(info.st_size)
         id = ID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        // Saturating: a file system may hold any time (a year 300,000,000 is no reason to fail).
+        let (nanoseconds, overflow) = Int64(info.st_mtim.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        let (sum, past) = nanoseconds.addingReportingOverflow(Int64(info.st_mtim.tv_nsec))
+        modified = overflow || past ? (info.st_mtim.tv_sec < 0 ? .min : .max) : sum
     }
 }

@@ -194,7 +194,12 @@ public func printOutput(_ line: String) {
 /// the descriptor refuses (its reader gone).
 @discardableResult
 public func writeAll(_ fd: Int32, _ text: String) -> Bool {
-    let bytes = Array(text.utf8)
+    writeAll(fd, bytes: Array(text.utf8))
+}
+
+/// Writes all of `bytes` to `fd`, as `writeAll(_:_:)` does a text's.
+@discardableResult
+public func writeAll(_ fd: Int32, bytes: [UInt8]) -> Bool {
     var offset = 0
     while offset < bytes.count {
         let written = bytes.withUnsafeBytes { raw -> Int in

@@ -16,6 +16,9 @@ public struct Settings: Equatable, Sendable {
     /// Whether `tplayer` with no inputs in a terminal picks up the saved session.
     public var resume = true
     public var bindings = KeyBindings.standard
+    /// The library's folders (`library = PATH`, one line each), as written: `~/` is the home
+    /// folder's. None: the XDG music folder, else ~/Music.
+    public var libraryFolders: [String] = []
 
     public init() {}
 
@@ -30,7 +33,7 @@ public struct Settings: Equatable, Sendable {
 
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
-                               "replaygain-preamp", "colours", "colors", "resume", "keys"]
+                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -158,6 +161,9 @@ public struct Settings: Equatable, Sendable {
                 return "no such set of keys" + Self.suggestion(value, among: KeyBindings.presetNames) + "; give tplayer, mpv or cmus"
             }
             preset = chosen
+        case "library":
+            guard !value.isEmpty else { return "give a folder of music, e.g. library = ~/Music" }
+            libraryFolders.append(value)
         default:
             return "unknown setting"
         }

@@ -95,6 +95,15 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "Check the inputs without playing: scripts, playlists and CUE sheets (problems as FILE:LINE:COLUMN), and songs, decoded whole (each damaged one as 'PATH: damaged at M:SS.CC: reason').")
     var check = false
 
+    @Flag(help: "Index the music library: its folders (the settings' `library = PATH` lines, else ~/Music) and the FOLDERs named, which it keeps from then on. New and changed files are read, gone ones taken out.")
+    var scan = false
+
+    @Flag(help: "With --scan: name each file that could not be read, and why.")
+    var verbose = false
+
+    @Option(help: ArgumentHelp("Print the paths of the library's songs that QUERY matches, one a line, in album order: words that must all match (bjork post), a field's (artist:björk album:\"debut\"), numbers (year:1990..1999 rating:4..). Exit status 1 when none does.", valueName: "QUERY"))
+    var find: String?
+
     @Flag(help: "Do not offer MPRIS (media keys, desktop widgets, playerctl) on the D-Bus session bus.")
     var noMpris = false
 
@@ -112,7 +121,7 @@ struct TPlayer: ParsableCommand {
     @Flag(help: "With -R: send the replies to stderr instead of stdout.")
     var remoteErr = false
 
-    @Option(help: ArgumentHelp("Read the settings from this file instead of $XDG_CONFIG_HOME/tplayer/config (~/.config/tplayer/config): output, volume, steps, ReplayGain, colours, resume and key bindings (see tplayer(1)).", valueName: "PATH"),
+    @Option(help: ArgumentHelp("Read the settings from this file instead of $XDG_CONFIG_HOME/tplayer/config (~/.config/tplayer/config): output, volume, steps, ReplayGain, colours, resume, the library's folders and key bindings (see tplayer(1)).", valueName: "PATH"),
             completion: .file())
     var config: String?
 
@@ -130,8 +139,8 @@ struct TPlayer: ParsableCommand {
     var inputs: [String] = []
 
     func validate() throws {
-        let modes = [listOutputs ? "--list-outputs" : nil, printStates ? "--print-states" : nil, check ? "--check" : nil]
-            .compactMap { $0 }
+        let modes = [listOutputs ? "--list-outputs" : nil, printStates ? "--print-states" : nil, check ? "--check" : nil,
+                     scan ? "--scan" : nil, find != nil ? "--find" : nil].compactMap { $0 }
         if modes.count > 1 {
             throw ValidationError("\(modes.joined(separator: " and ")) do different things: give one")
         }
@@ -142,18 +151,22 @@ struct TPlayer: ParsableCommand {
             if inputs.isEmpty {
                 throw ValidationError("--check needs something to check: songs, folders, playlists, CUE sheets or scripts")
             }
+        } else if scan {
+            if script != nil || write != nil {
+                throw ValidationError("--scan plays nothing: name the folders to add to the library, if any (--scan ~/Music)")
+            }
         } else if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
             throw ValidationError("\(modes[0]) plays nothing: leave out the inputs, --script and -w")
         }
         if remote {
-            if script != nil || check || listOutputs || printStates {
+            if script != nil || check || listOutputs || printStates || scan || find != nil {
                 throw ValidationError("-R takes its commands from stdin or --fifo: leave out --script, --check and the other modes")
             }
         } else if fifo != nil || remoteErr {
             throw ValidationError("\(fifo != nil ? "--fifo" : "--remote-err") only applies with -R")
         }
-        if resume && (!inputs.isEmpty || script != nil || write != nil || check || remote) {
-            throw ValidationError("--resume plays the saved list: leave out the inputs, --script, -w, --check and -R")
+        if resume && (!inputs.isEmpty || script != nil || write != nil || check || remote || scan || find != nil) {
+            throw ValidationError("--resume plays the saved list: leave out the inputs, --script, -w, --check, --scan, --find and -R")
         }
         if let volume, Self.percent(volume) == nil {
             throw ValidationError("--volume \(volume): give a volume from 0 to 100")
@@ -171,6 +184,9 @@ struct TPlayer: ParsableCommand {
         }
         if noConfig && config != nil {
             throw ValidationError("--config and --no-config say different things: give one")
+        }
+        if verbose && !scan {
+            throw ValidationError("--verbose only applies with --scan")
         }
         if force && write == nil {
             throw ValidationError("--force only applies with -w PATH")
@@ -233,6 +249,12 @@ struct TPlayer: ParsableCommand {
         }
         // Read once, here, and handed down (its problems said now, one line each).
         let settings = readSettings()
+        if scan || find != nil {
+            let library = LibraryRun(settings: settings)
+            let status = find.map(library.find) ?? library.scan(inputs.map(RawArguments.path), verbose: verbose)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         if remote {
             let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
                                    output: try outputTarget(settings), fades: !noFade, trace: trace,

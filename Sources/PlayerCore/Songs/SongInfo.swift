@@ -15,6 +15,13 @@ public struct SongInfo: Equatable, Sendable {
     /// The codec and how it is stored ("FLAC, 16 bits", "Ogg Vorbis", "Opus", "AAC (MP4)"), for
     /// the details; `nil` for MPEG audio, which `stream` describes.
     public var codec: String?
+    /// Every tag as stored, for the formats whose tags are Vorbis comments or are read as such
+    /// (FLAC, Ogg Vorbis, Opus, and FFmpeg's: MP4 atoms, APE…): the library's fields beyond
+    /// `tags` (album artist, disc, composer, several artists). `nil` for MPEG audio (`id3`).
+    public var comments: VorbisComments?
+    /// Bits a sample as the file stores it, for lossless and uncompressed audio (FLAC, ALAC,
+    /// WAV…); `nil` for lossy codecs, which have none.
+    public var bits: Int?
     /// The ReplayGain applied to it as it was opened, in dB (the pre-amp and clipping
     /// prevention counted); `nil` when none was.
     public var appliedGain: Double?

@@ -71,6 +71,8 @@ final class FFmpegDecoder: FormatDecoder {
         lostSaid = 0
         var info = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: details.totalFrames)
         info.tags = details.comments.tags
+        info.comments = details.comments
+        info.bits = details.bits
         info.replayGain = details.replayGain
         info.codec = details.codec
         return OpenedSong(info: info, format: format)

@@ -11,6 +11,8 @@ struct FFmpegSongInfo {
     var replayGain = ReplayGain()
     /// "AAC (MP4)", "ALAC (MP4)", "WAV, 16 bits"…
     var codec: String
+    /// Bits a sample as stored, when the codec keeps them (ALAC, WAV, AIFF…).
+    var bits: Int?
     /// The length in samples when the container says it (not an estimate from the bitrate).
     var totalFrames: Int64?
     /// Where the samples end, when the container says so exactly: an MP4's edit list or its
@@ -25,6 +27,7 @@ struct FFmpegSongInfo {
         let codecName = parameters.flatMap { api.codec_name?($0.codec_id) }.map { String(cString: $0) } ?? "?"
         let bits = Int(parameters.map { $0.bits_per_raw_sample > 0 ? $0.bits_per_raw_sample : $0.bits_per_coded_sample } ?? 0)
         codec = Self.name(codec: codecName, container: container, bits: bits)
+        self.bits = (1...64).contains(bits) && parameters?.bits_per_raw_sample ?? 0 > 0 ? bits : nil
 
         comments.fields = Self.fields(api, context.pointee.metadata) + Self.fields(api, stream?.pointee.metadata)
         replayGain = comments.replayGain

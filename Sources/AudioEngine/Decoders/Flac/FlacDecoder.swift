@@ -96,6 +96,8 @@ final class FlacDecoder: FormatDecoder {
                             totalFrames: header.total > 0 ? Int64(header.total) : nil)
         let comments = VorbisComments(raw: self.comments())
         song.tags = comments.tags
+        song.comments = comments
+        song.bits = Int(header.bits)
         song.replayGain = comments.replayGain
         song.codec = "FLAC\(ogg ? " in Ogg" : ""), \(header.bits) bits"
         return OpenedSong(info: song, format: format)

@@ -88,6 +88,7 @@ final class OpusDecoder: FormatDecoder {
         if let tags = api.tags?(opened, -1)?.pointee {
             let comments = VorbisComments(raw: oggComments(tags.user_comments, lengths: tags.comment_lengths, count: tags.comments))
             song.tags = comments.tags
+            song.comments = comments
             song.replayGain = ReplayGain(opus: comments)
         }
         song.codec = "Opus"

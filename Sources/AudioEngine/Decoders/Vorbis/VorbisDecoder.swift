@@ -82,6 +82,7 @@ final class VorbisDecoder: FormatDecoder {
         if let comment = api.comment?(handle, -1)?.pointee {
             let comments = VorbisComments(raw: oggComments(comment.user_comments, lengths: comment.comment_lengths, count: comment.comments))
             song.tags = comments.tags
+            song.comments = comments
             song.replayGain = comments.replayGain
         }
         song.codec = "Ogg Vorbis"

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import PlayerCore
+
+extension LibraryDatabase {
+    /// How a file was when the library last read it.
+    public struct Known: Equatable, Sendable {
+        public let size: Int64
+        public let modified: Int64
+    }
+
+    /// Every file the library holds, with its size and time as read.
+    public func knownFiles() -> Result<[Path: Known], LibraryError> {
+        read { db in
+            var known: [Path: Known] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified FROM song")
+            while let row = try rows.next() {
+                let bytes: Data = row[0]
+                known[Path(bytes: Array(bytes))] = Known(size: row[1], modified: row[2])
+            }
+            return known
+        }
+    }
+
+    /// The songs at `paths` that the library holds (statistics included).
+    public func songs(at paths: [Path]) -> Result<[LibrarySong], LibraryError> {
+        read { db in
+            try paths.compactMap { path in
+                try Row.fetchOne(db, sql: "SELECT * FROM song WHERE path = ?", arguments: [Data(path.bytes)]).map(LibrarySong.init(row:))
+            }
+        }
+    }
+
+    /// Puts `songs` in, in one transaction: all of them or, on a failure, none. A song already
+    /// held keeps its statistics; a new one brings its own.
+    public func put(_ songs: [LibrarySong]) -> Result<Void, LibraryError> {
+        write { db in
+            let unindex = try db.cachedStatement(sql: "DELETE FROM song_search WHERE rowid = ?")
+            let columns = LibrarySong.columns + LibrarySong.statistics
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO song (\(columns.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+                ON CONFLICT (path) DO UPDATE SET \(LibrarySong.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                RETURNING id
+                """)
+            let index = try db.cachedStatement(sql: """
+                INSERT INTO song_search (rowid, title, artist, albumartist, album, genre, composer, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for song in songs {
+                var arguments = song.arguments
+                arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
+                guard let id = try Int64.fetchOne(insert, arguments: arguments) else { continue }
+                try unindex.execute(arguments: [id])
+                var search: StatementArguments = [id]
+                search += song.searchArguments
+                try index.execute(arguments: search)
+            }
+        }
+    }
+
+    /// The paths of the songs `query` matches, in album order; at most `limit`.
+    public func find(_ query: LibraryQuery, limit: Int = .max) -> Result<[Path], LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments = condition.arguments
+            arguments += [Int64(clamping: limit)]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT path FROM song WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
+                """, arguments: arguments)
+            var paths: [Path] = []
+            while let row = try rows.next() {
+                let bytes: Data = row[0]
+                paths.append(Path(bytes: Array(bytes)))
+            }
+            return paths
+        }
+    }
+
+    /// Songs, albums (an album artist's album of one name) and album artists held.
+    public struct Counts: Equatable, Sendable {
+        public let songs: Int
+        public let albums: Int
+        public let artists: Int
+
+        public init(songs: Int, albums: Int, artists: Int) {
+            self.songs = songs
+            self.albums = albums
+            self.artists = artists
+        }
+    }
+
+    public func counts() -> Result<Counts, LibraryError> {
+        read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT COUNT(*), COUNT(DISTINCT shelfkey || char(31) || albumkey), COUNT(DISTINCT shelfkey) FROM song
+                """)
+            return Counts(songs: row?[0] ?? 0, albums: row?[1] ?? 0, artists: row?[2] ?? 0)
+        }
+    }
+}
+
+extension LibraryDatabase {
+    /// Takes `gone` out; each song of `carrying` gives its statistics to the path it moved to.
+    public func retire(_ gone: [Path], carrying: [(from: LibrarySong, to: Path)]) -> Result<Void, LibraryError> {
+        write { db in
+            let carry = try db.cachedStatement(sql: """
+                UPDATE song SET playcount = ?, lastplayed = ?, skipcount = ?, rating = ? WHERE path = ?
+                """)
+            for (from, to) in carrying {
+                try carry.execute(arguments: [from.playCount, from.lastPlayed, from.skipCount, from.rating, Data(to.bytes)])
+            }
+            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING id")
+            let unindex = try db.cachedStatement(sql: "DELETE FROM song_search WHERE rowid = ?")
+            for path in gone {
+                if let id = try Int64.fetchOne(delete, arguments: [Data(path.bytes)]) { try unindex.execute(arguments: [id]) }
+            }
+        }
+    }
+}
+
+extension LibraryDatabase {
+    /// The folders named to a scan, which the library keeps.
+    public func folders() -> Result<[Path], LibraryError> {
+        read { db in try Data.fetchAll(db, sql: "SELECT path FROM folder ORDER BY path").map { Path(bytes: Array($0)) } }
+    }
+
+    public func add(folders: [Path]) -> Result<Void, LibraryError> {
+        write { db in
+            for folder in folders { try db.execute(sql: "INSERT OR IGNORE INTO folder (path) VALUES (?)", arguments: [Data(folder.bytes)]) }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Files
+import Foundation
+import Glibc
+import GRDB
+import PlayerCore
+
+/// The library's SQLite database, behind one handle: a `DatabasePool` in WAL mode for a file
+/// (readers are never blocked, one writer at a time, a busy timeout rather than "database is
+/// locked"), a `DatabaseQueue` in memory for the fuzzer. Every query and write is a method here.
+public final class LibraryDatabase: Sendable {
+    let writer: any DatabaseWriter
+    /// The file, or `nil` in memory.
+    public let path: Path?
+
+    private init(writer: any DatabaseWriter, path: Path?) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// How long a write waits for another tplayer's to end before it gives up.
+    static let busyTimeout: TimeInterval = 10
+
+    /// A library held in memory only, migrated.
+    public static func inMemory() throws -> LibraryDatabase {
+        let queue = try DatabaseQueue(configuration: configuration())
+        try LibrarySchema.migrator.migrate(queue)
+        return LibraryDatabase(writer: queue, path: nil)
+    }
+
+    /// The database at `path`, made (with its folder) when missing, migrated to this tplayer's
+    /// schema. A file that is not a tplayer library (damaged, cut short, another program's) is
+    /// moved aside, never deleted, and a new one begun: `notes` says so in one line. One made
+    /// by a newer tplayer is left as it is (`.newer`).
+    public static func open(at path: Path) -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
+        if let error = FileSystem.makeFolders(path.directory, permissions: 0o755) {
+            return .failure(.cannotOpen(path, "cannot make its folder \(path.directory): \(error.reason)"))
+        }
+        var notes: [String] = []
+        for attempt in 0..<2 {
+            let opened = openPool(path)
+            switch opened {
+            case .success(let pool):
+                return .success((LibraryDatabase(writer: pool, path: path), notes))
+            case .failure(.damaged(let why)) where attempt == 0:
+                switch moveAside(path) {
+                case .success(let aside):
+                    notes.append("\(path): not a library tplayer can read (\(why)); moved aside to \(aside.lastComponent) "
+                        + "and a new library begun (tplayer --scan fills it)")
+                case .failure(let error):
+                    return .failure(.cannotOpen(path, "\(why), and it cannot be moved aside: \(error.reason)"))
+                }
+            case .failure(.damaged(let why)): return .failure(.cannotOpen(path, why))
+            case .failure(.refused(let error)): return .failure(error)
+            }
+        }
+        return .failure(.cannotOpen(path, "it could not be begun anew"))
+    }
+
+    private enum OpenFailure: Error {
+        case damaged(String)
+        case refused(LibraryError)
+    }
+
+    private static func openPool(_ path: Path) -> Result<DatabasePool, OpenFailure> {
+        // What is opened is checked: SQLite would wait forever on a FIFO, and must not write to
+        // a device.
+        if case .success(let status) = FileSystem.status(of: path), status.kind != .regular {
+            return .failure(.refused(.cannotOpen(path, "it is a \(status.kind.rawValue), not a file; move it away")))
+        }
+        do {
+            if let cut = truncation(path) { return .failure(.damaged(cut)) }
+            let pool = try DatabasePool(path: "\(path)", configuration: configuration())
+            let migrator = LibrarySchema.migrator
+            let (superseded, foreign) = try pool.read { db in
+                let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+                let ours = tables.contains("grdb_migrations")
+                return (ours ? try migrator.hasBeenSuperseded(db) : false, !ours && !tables.isEmpty)
+            }
+            if superseded { return .failure(.refused(.newer(path))) }
+            if foreign {
+                try pool.close()
+                return .failure(.damaged("it is another program's database"))
+            }
+            try migrator.migrate(pool)
+            return .success(pool)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return .failure(.damaged(error.resultCode == .SQLITE_NOTADB ? "not an SQLite database" : "the file is damaged"))
+        } catch {
+            return .failure(.refused(.cannotOpen(path, LibraryError.reason(error))))
+        }
+    }
+
+    /// Why the file at `path` is cut short, if it is: its header counts more pages than it
+    /// holds, with no write-ahead log that could hold the rest.
+    private static func truncation(_ path: Path) -> String? {
+        guard let header = FileSystem.peek(path, count: 100), Array(header.prefix(16)) == Array("SQLite format 3\0".utf8) else {
+            return nil  // missing, empty or not SQLite's: SQLite itself says
+        }
+        guard header.count == 100 else { return "cut short before its header's end" }
+        var pageSize = Int(header[16]) << 8 | Int(header[17])
+        if pageSize == 1 { pageSize = 65536 }
+        let pages = header[28..<32].reduce(0) { $0 << 8 | Int($1) }
+        let validFor = header[92..<96].reduce(0) { $0 << 8 | Int($1) }, counter = header[24..<28].reduce(0) { $0 << 8 | Int($1) }
+        guard validFor == counter, pages > 0, !FileSystem.exists(Path("\(path)-wal")),
+              case .success(let status) = FileSystem.status(of: path) else { return nil }
+        let (needed, overflow) = pages.multipliedReportingOverflow(by: pageSize)
+        return overflow || Int64(needed) > status.size ? "cut short: \(status.size) of its \(needed) bytes" : nil
+    }
+
+    /// Renames the file (and its `-wal` and `-shm`) to `NAME.damaged-N`, the first N free.
+    private static func moveAside(_ path: Path) -> Result<Path, SystemError> {
+        var number = 1
+        while FileSystem.exists(Path("\(path).damaged-\(number)")) { number += 1 }
+        let aside = Path("\(path).damaged-\(number)")
+        for suffix in ["-wal", "-shm", ""] {
+            let from = Path("\(path)\(suffix)")
+            guard suffix.isEmpty || FileSystem.exists(from) else { continue }
+            let moved = from.withCString { old in Path("\(aside)\(suffix)").withCString { rename(old, $0) } }
+            if moved != 0 { return .failure(.current) }
+        }
+        return .success(aside)
+    }
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "library"
+        return configuration
+    }
+
+    /// Runs `body` in one transaction; a failure rolls it back and is said as `.notWritten`.
+    func write<T>(_ body: (Database) throws -> T) -> Result<T, LibraryError> {
+        do {
+            return .success(try writer.write(body))
+        } catch {
+            return .failure(.notWritten(LibraryError.reason(error)))
+        }
+    }
+
+    /// Runs `body` on a snapshot (never blocked by a writer).
+    func read<T>(_ body: (Database) throws -> T) -> Result<T, LibraryError> {
+        do {
+            return .success(try writer.read(body))
+        } catch {
+            return .failure(.notRead(LibraryError.reason(error)))
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import GRDB
+
+/// The library's tables, as GRDB migrations: each migration is applied once, in order, and a
+/// database that has one this tplayer does not know was made by a newer tplayer.
+///
+/// `song` holds a row a file (its path as bytes: a name need not be UTF-8); `song_search` is
+/// its FTS5 index, holding each field folded as the list view's search folds text (lower case,
+/// no accents), kept in step by the library's own writes, not by triggers (the folding is
+/// Swift's). Songs are listed in album order through `song_order`. `folder` holds the folders
+/// named to `--scan`, which the library takes in from then on.
+enum LibrarySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("songs") { db in
+            try db.execute(sql: """
+                CREATE TABLE song (
+                    id INTEGER PRIMARY KEY,
+                    path BLOB NOT NULL UNIQUE,
+                    size INTEGER NOT NULL,
+                    modified INTEGER NOT NULL,
+                    title TEXT,
+                    artists TEXT,
+                    albumartists TEXT,
+                    album TEXT,
+                    disc INTEGER,
+                    track INTEGER,
+                    date TEXT,
+                    year INTEGER,
+                    genres TEXT,
+                    composers TEXT,
+                    compilation INTEGER NOT NULL DEFAULT 0,
+                    seconds REAL,
+                    format TEXT,
+                    bits INTEGER,
+                    rate INTEGER NOT NULL,
+                    channels INTEGER NOT NULL,
+                    trackgain REAL,
+                    albumgain REAL,
+                    playcount INTEGER NOT NULL DEFAULT 0,
+                    lastplayed INTEGER,
+                    skipcount INTEGER NOT NULL DEFAULT 0,
+                    rating INTEGER NOT NULL DEFAULT 0,
+                    shelf TEXT NOT NULL,
+                    shelfkey TEXT NOT NULL,
+                    albumkey TEXT NOT NULL
+                );
+                CREATE INDEX song_order ON song (shelfkey, year, albumkey, ifnull(disc, 1), track, path);
+                CREATE TABLE folder (path BLOB PRIMARY KEY);
+                CREATE VIRTUAL TABLE song_search USING fts5 (
+                    title, artist, albumartist, album, genre, composer, path,
+                    tokenize = 'unicode61 remove_diacritics 0'
+                );
+                """)
+        }
+        return migrator
+    }
+}

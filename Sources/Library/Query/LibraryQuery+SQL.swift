@@ -1,0 +1,47 @@
+import GRDB
+
+/// A query as SQL over `song` and its FTS5 index `song_search`.
+extension LibraryQuery {
+    /// The condition on `song` (`TRUE` for an empty query), with its arguments.
+    var condition: (sql: String, arguments: StatementArguments) {
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        let match = terms.compactMap { term -> String? in
+            guard case .words(let words, let field) = term else { return nil }
+            // A phrase of the words, its last one a prefix; a field's column named. The text is
+            // quoted, so nothing typed is FTS5's syntax.
+            let phrase = "\"" + words.replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
+            return field.map { "\($0.column) : \(phrase)" } ?? phrase
+        }
+        if !match.isEmpty {
+            clauses.append("song.id IN (SELECT rowid FROM song_search WHERE song_search MATCH ?)")
+            arguments += [match.joined(separator: " AND ")]
+        }
+        for case .number(let field, let range) in terms {
+            clauses.append("\(field.column) BETWEEN ? AND ?")
+            arguments += [range.lowerBound, range.upperBound]
+        }
+        return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
+    }
+
+    /// Album order: album artist, year, album, disc (none is disc 1), track (then path, for what
+    /// is untagged): `song_order`'s columns, so that the index gives the order.
+    static let albumOrder = "shelfkey, year, albumkey, ifnull(disc, 1), track, path"
+}
+
+extension LibraryQuery.TextField {
+    var column: String {
+        switch self {
+        case .title, .artist, .albumartist, .album, .genre, .composer, .path: rawValue
+        }
+    }
+}
+
+extension LibraryQuery.NumberField {
+    var column: String {
+        switch self {
+        case .year, .rating, .disc, .track: rawValue
+        case .plays: "playcount"
+        }
+    }
+}

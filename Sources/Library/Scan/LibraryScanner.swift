@@ -1,0 +1,153 @@
+import Files
+import Foundation
+import PlayerCore
+
+/// Brings the library up to date with its folders: reads the tags of each file that is new or
+/// changed (its size or modification time differs from when it was read), on every core, and
+/// takes out what is gone. A file moved or renamed keeps its play count, skips and rating: a
+/// new file of the same size, length, title, artists and album as one gone takes them over.
+///
+/// Tags are read by `makeReader`'s readers (the player's own decoders, opened without decoding):
+/// the library holds the very tags the player shows when it plays.
+public struct LibraryScanner: Sendable {
+    public typealias Reader = (Path) -> Result<SongInfo, LoadFailure>
+
+    let database: LibraryDatabase
+    let makeReader: @Sendable () -> Reader
+    let workers: Int
+
+    public init(database: LibraryDatabase, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+                makeReader: @escaping @Sendable () -> Reader) {
+        self.database = database
+        self.makeReader = makeReader
+        self.workers = max(1, min(workers, 64))
+    }
+
+    public struct Summary: Sendable {
+        public var counts = LibraryDatabase.Counts(songs: 0, albums: 0, artists: 0)
+        /// Files whose tags were read (new or changed), unchanged, taken out, and moved.
+        public var read = 0
+        public var unchanged = 0
+        public var removed = 0
+        public var moved = 0
+        /// Each file that could not be read, and why (one line each).
+        public var failures: [String] = []
+        /// Folders that could not be walked.
+        public var problems: [String] = []
+        /// Whether it was stopped before its end (what was written stays).
+        public var cancelled = false
+    }
+
+    /// Songs read and written a batch at a time: memory stays bounded however large the library.
+    static let batch = 2_000
+
+    /// Scans `folders`; `progress` hears how many of the files to read are read.
+    public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
+                     isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<Summary, LibraryError> {
+        let known: [Path: LibraryDatabase.Known]
+        switch database.knownFiles() {
+        case .success(let files): known = files
+        case .failure(let error): return .failure(error)
+        }
+        let walk = LibraryWalk.walk(folders, isCancelled: isCancelled)
+        var summary = Summary(problems: walk.problems)
+        let changed = walk.files.filter { known[$0.path] != LibraryDatabase.Known(size: $0.size, modified: $0.modified) }
+        summary.unchanged = walk.files.count - changed.count
+        // A move's new file is one the library did not hold; its identity is kept to match.
+        var arrived: [MoveKey: Path] = [:]
+        var start = 0
+        while start < changed.count {
+            if isCancelled() {
+                summary.cancelled = true
+                break
+            }
+            let part = Array(changed[start..<min(start + Self.batch, changed.count)])
+            let results = read(part, isCancelled: isCancelled)
+            var songs: [LibrarySong] = []
+            for (found, result) in zip(part, results) {
+                switch result {
+                case .success(let song)?:
+                    songs.append(song)
+                    if known[found.path] == nil { arrived[MoveKey(song)] = song.path }
+                case .failure(let failure)?: summary.failures.append("\(found.path): \(failure)")
+                case nil: summary.cancelled = true
+                }
+            }
+            if case .failure(let error) = database.put(songs) { return .failure(error) }
+            summary.read += songs.count
+            start += part.count
+            progress(start, changed.count)
+        }
+        if !summary.cancelled {
+            let present = Set(walk.files.lazy.map(\.path))
+            let gone = known.keys.filter { path in
+                !present.contains(path) && folders.contains { LibraryWalk.isUnder(path, $0) }
+                    && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
+            }
+            switch retire(gone, arrived: arrived) {
+            case .success(let moved): summary.moved = moved
+            case .failure(let error): return .failure(error)
+            }
+            summary.removed = gone.count - summary.moved
+        }
+        switch database.counts() {
+        case .success(let counts): summary.counts = counts
+        case .failure(let error): return .failure(error)
+        }
+        return .success(summary)
+    }
+
+    /// Takes `gone` out, their statistics carried to the files that arrived in their place.
+    private func retire(_ gone: [Path], arrived: [MoveKey: Path]) -> Result<Int, LibraryError> {
+        guard !gone.isEmpty else { return .success(0) }
+        var carried: [(from: LibrarySong, to: Path)] = []
+        if !arrived.isEmpty {
+            switch database.songs(at: gone) {
+            case .success(let songs):
+                carried = songs.compactMap { song in arrived[MoveKey(song)].map { (song, $0) } }
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return database.retire(gone, carrying: carried).map { carried.count }
+    }
+
+    /// The songs in `files`, read by `workers` threads each with its own reader; `nil` for
+    /// those not read before a cancel.
+    private func read(_ files: [LibraryWalk.Found], isCancelled: @escaping @Sendable () -> Bool)
+        -> [Result<LibrarySong, LoadFailure>?] {
+        let next = Locked(0)
+        let results = Locked([Result<LibrarySong, LoadFailure>?](repeating: nil, count: files.count))
+        let makeReader = makeReader
+        DispatchQueue.concurrentPerform(iterations: min(workers, files.count)) { _ in
+            let reader = makeReader()
+            while !isCancelled() {
+                let index = next.update { value -> Int in
+                    defer { value += 1 }
+                    return value
+                }
+                guard index < files.count else { return }
+                let found = files[index]
+                let result = reader(found.path).map { LibrarySong($0, size: found.size, modified: found.modified) }
+                results.update { $0[index] = result }
+            }
+        }
+        return results.read { $0 }
+    }
+
+    /// What tells a moved file from a new one: the same size, length, title, artists and album.
+    struct MoveKey: Hashable {
+        let size: Int64
+        let seconds: Double?
+        let title: String?
+        let artists: [String]
+        let album: String?
+
+        init(_ song: LibrarySong) {
+            size = song.size
+            seconds = song.seconds
+            title = song.title
+            artists = song.artists
+            album = song.album
+        }
+    }
+}

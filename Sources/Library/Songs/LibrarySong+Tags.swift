@@ -1,0 +1,74 @@
+import PlayerCore
+
+extension LibrarySong {
+    /// The song as the player's own decoder opened it (`info`): the same title, artist and
+    /// album the player shows, and the library's fields beyond them from the tags as stored
+    /// (Vorbis comments, ID3v2 frames).
+    public init(_ info: SongInfo, size: Int64, modified: Int64) {
+        self.init(path: info.path, size: size, modified: modified, rate: info.sampleRate, channels: info.channels)
+        let tags = info.tags
+        title = tags.title
+        album = tags.album
+        date = tags.year
+        track = Self.leadingNumber(tags.track)
+        artists = tags.artist.map { [$0] } ?? []
+        genres = tags.genre.map { [$0] } ?? []
+        if let comments = info.comments {
+            read(comments)
+        } else if let v2 = info.id3.v2 {
+            read(v2)
+        }
+        seconds = info.totalFrames.map(info.seconds)
+        format = info.codec ?? info.stream.map { "MP\($0.layer)" }
+        bits = info.bits
+        trackGain = info.replayGain.trackGain
+        albumGain = info.replayGain.albumGain
+    }
+
+    /// FLAC's, Ogg's and FFmpeg's fields (FFmpeg's names as Vorbis comments spell them).
+    private mutating func read(_ comments: VorbisComments) {
+        func all(_ names: String...) -> [String] {
+            let wanted = Set(names)
+            return comments.fields.filter { wanted.contains($0.name.uppercased()) }.map(\.value).filter { !$0.isEmpty }
+        }
+        let artists = all("ARTIST")
+        if !artists.isEmpty { self.artists = artists }
+        albumArtists = all("ALBUMARTIST", "ALBUM ARTIST", "ALBUM_ARTIST")
+        if self.artists.isEmpty { self.artists = albumArtists }
+        let genres = all("GENRE")
+        if !genres.isEmpty { self.genres = genres }
+        composers = all("COMPOSER")
+        disc = Self.leadingNumber(all("DISCNUMBER", "DISC").first)
+        compilation = Self.isSet(all("COMPILATION").first)
+    }
+
+    /// MP3's frames as libmpg123 gives them: TPE2 the album artist, TPOS the disc, TCOM the
+    /// composer, TCMP the compilation flag; a frame of several values (ID3v2.4) split.
+    private mutating func read(_ v2: SongInfo.ID3.V2) {
+        func values(_ id: String) -> [String] {
+            guard let frame = v2.frames.first(where: { $0.id == id && $0.description == nil && $0.language == nil }) else { return [] }
+            return frame.text.split(whereSeparator: { $0 == "\0" || $0 == "\n" }).map(String.init).filter { !$0.isEmpty }
+        }
+        let artists = values("TPE1")
+        if !artists.isEmpty { self.artists = artists }
+        albumArtists = values("TPE2")
+        let genres = values("TCON")
+        if !genres.isEmpty { self.genres = genres }
+        composers = values("TCOM")
+        disc = Self.leadingNumber(values("TPOS").first)
+        compilation = Self.isSet(values("TCMP").first)
+    }
+
+    /// "3/12" is 3; " 07" is 7; none, or a number past 1,000,000, is `nil`.
+    static func leadingNumber(_ text: String?) -> Int? {
+        guard let digits = text?.drop(while: { $0 == " " }).prefix(while: { $0.isASCII && $0.isNumber }), !digits.isEmpty,
+              digits.count <= 7, let value = Int(digits), value <= 1_000_000 else { return nil }
+        return value
+    }
+
+    /// "1", "true", "yes": a flag set.
+    static func isSet(_ text: String?) -> Bool {
+        guard let text = text?.trimmingPrefix(" ").lowercased() else { return false }
+        return text.hasPrefix("1") || text.hasPrefix("true") || text.hasPrefix("yes")
+    }
+}

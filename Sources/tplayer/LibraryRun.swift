@@ -1,0 +1,125 @@
+import AudioEngine
+import Files
+import Glibc
+import Library
+import PlayerCore
+import Terminal
+
+/// `tplayer --scan [FOLDER...]` and `tplayer --find QUERY`: the library from the command line.
+struct LibraryRun {
+    let settings: Settings
+
+    /// The environment the library's places are read from.
+    private static var environment: [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// The library's database, opened (and made) where it lives; `nil` after one line saying why not.
+    private func open() -> LibraryDatabase? {
+        guard let path = LibraryPlaces.database(environment: Self.environment) else {
+            printError("tplayer: no place for the library: set HOME or XDG_DATA_HOME")
+            return nil
+        }
+        switch LibraryDatabase.open(at: path) {
+        case .success(let (database, notes)):
+            notes.forEach { printError("tplayer: " + $0) }
+            return database
+        case .failure(let error):
+            printError("tplayer: \(error)")
+            return nil
+        }
+    }
+
+    /// The folders of the settings (or the music folder), and those earlier scans were given.
+    private func folders(_ database: LibraryDatabase) -> [Path] {
+        let environment = Self.environment
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? Path($0) : nil }
+            ?? environment["HOME"].map { Path($0).appending(".config") }
+        let userDirs = config.flatMap { try? FileSystem.readAll($0.appending("user-dirs.dirs"), limit: 1 << 16).get() }
+        let configured = LibraryPlaces.folders(configured: settings.libraryFolders, environment: environment, userDirs: userDirs,
+                                               isFolder: FileSystem.isDirectory)
+        let kept = (try? database.folders().get()) ?? []
+        return configured + kept.filter { !configured.contains($0) }
+    }
+
+    func scan(_ named: [Path], verbose: Bool) -> Int32 {
+        var added: [Path] = []
+        for folder in named {
+            guard FileSystem.isDirectory(folder), let real = FileSystem.canonicalPath(folder) else {
+                printError("tplayer: \(folder): no such folder; name a folder of music to add to the library")
+                return 66
+            }
+            added.append(real)
+        }
+        guard let database = open() else { return 74 }
+        if case .failure(let error) = database.add(folders: added) {
+            printError("tplayer: \(error)")
+            return 74
+        }
+        let folders = self.folders(database)
+        guard !folders.isEmpty else {
+            printError("tplayer: no library folders: name one (tplayer --scan ~/Music) or add `library = PATH` to the settings")
+            return 66
+        }
+        let scanner = LibraryScanner(database: database) {
+            let checker = SongChecker()
+            return { checker.info(SongSource($0)) }
+        }
+        var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
+        let started = ContinuousClock.now
+        let result = scanner.scan(folders, progress: { done, total in
+            bar.show(done: done, total: total, name: "reading tags")
+        })
+        bar.clear()
+        let elapsed = ContinuousClock.now - started
+        switch result {
+        case .success(let summary):
+            summary.problems.forEach { printError("tplayer: " + $0) }
+            if verbose { summary.failures.forEach { printError("tplayer: " + $0) } }
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            printOutput(summary.line(seconds: seconds, verbose: verbose))
+            return 0
+        case .failure(let error):
+            printError("tplayer: \(error); what was indexed before it is kept")
+            return 74
+        }
+    }
+
+    func find(_ text: String) -> Int32 {
+        let query: LibraryQuery
+        switch LibraryQuery.parse(text) {
+        case .success(let parsed): query = parsed
+        case .failure(let error):
+            printError("tplayer: --find: \(error)")
+            return 64
+        }
+        guard let database = open() else { return 74 }
+        switch database.find(query) {
+        case .success(let paths) where paths.isEmpty:
+            let empty = (try? database.counts().get().songs) == 0
+            printError("tplayer: " + (empty ? "the library is empty: tplayer --scan fills it" : "no song in the library matches \(text)"))
+            return 1
+        case .success(let paths):
+            let terminal = isatty(STDOUT_FILENO) == 1
+            for path in paths {
+                // To a pipe, the path's own bytes (what a script opens); a name with a line break
+                // would be two lines, so it is left out and said.
+                if terminal {
+                    printOutput(path.description)
+                } else if path.bytes.contains(UInt8(ascii: "\n")) {
+                    printError("tplayer: \(path): a name with a line break; left out of the list")
+                } else if !writeAll(STDOUT_FILENO, bytes: path.bytes + [UInt8(ascii: "\n")]) {
+                    return 74
+                }
+            }
+            return 0
+        case .failure(let error):
+            printError("tplayer: \(error)")
+            return 74
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `tplayer --scan` and `--find` as a user runs them: the built binary, real songs, the library
+/// in a data folder of the test's own.
+@Suite(.serialized) struct LibraryEndToEndTests {
+    /// A folder with a data folder (XDG_DATA_HOME), a settings folder, and three tagged songs.
+    private func setUp() throws -> (folder: URL, environment: [String: String]) {
+        let folder = try Harness.temporaryFolder()
+        let script = """
+            mkdir -p data config Music/Post
+            sox -n -b 16 -r 44100 -c 2 tone.wav synth 1 sine 440 vol 0.3
+            lame --quiet --tt "Army of Me" --ta "Björk" --tl Post --ty 1995 --tn 1 tone.wav Music/Post/01.mp3
+            flac -s -T TITLE=Hyperballad -T ARTIST=Björk -T ALBUM=Post -T DATE=1995 -T TRACKNUMBER=2 tone.wav -o Music/Post/02.flac
+            oggenc -Q -t "$(printf 'Evil\\033]2;pwned\\007')" -a "Zeta Waves" -l "Middle Ground" tone.wav -o Music/zeta.ogg
+            rm tone.wav
+            """
+        let made = try Harness.run("/bin/sh", ["-ec", script], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        let environment = ["XDG_DATA_HOME": folder.appendingPathComponent("data").path, "HOME": folder.path,
+                           "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path]
+        return (folder, environment)
+    }
+
+    @Test func aScanSaysWhatItHoldsAndFindPrintsPathsInAlbumOrder() throws {
+        let (folder, environment) = try setUp()
+        let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.hasPrefix("3 songs, 2 albums, 2 artists in "), "\(scan.stdout)")
+        #expect(scan.stdout.hasSuffix(" s (3 read)\n"), "\(scan.stdout)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/tplayer/library.sqlite").path))
+
+        let music = folder.appendingPathComponent("Music").resolvingSymlinksInPath().path
+        let found = try Harness.tplayer(["--find", "BJORK"], environment: environment)
+        #expect(found.status == 0 && found.stderr.isEmpty, "\(found.stderr)")
+        #expect(found.stdout == "\(music)/Post/01.mp3\n\(music)/Post/02.flac\n")
+
+        // The folder named is kept: a scan with none rescans it, reading nothing unchanged.
+        let again = try Harness.tplayer(["--scan"], environment: environment)
+        #expect(again.status == 0 && again.stdout.contains("(0 read, 3 unchanged)"), "\(again.stdout)\(again.stderr)")
+    }
+
+    @Test func findSaysWhenNothingMatchesAndWhenTheQueryCannotBeRead() throws {
+        let (folder, environment) = try setUp()
+        let empty = try Harness.tplayer(["--find", "bjork"], environment: environment)
+        #expect(empty.status == 1 && empty.stderrLines == ["tplayer: the library is empty: tplayer --scan fills it"])
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let none = try Harness.tplayer(["--find", "artist:nobody"], environment: environment)
+        #expect(none.status == 1 && none.stdout.isEmpty && none.stderrLines == ["tplayer: no song in the library matches artist:nobody"])
+        let bad = try Harness.tplayer(["--find", "year:soon"], environment: environment)
+        #expect(bad.status == 64 && bad.stderrLines.count == 1 && bad.stderr.contains("year:soon: give a number or a range"))
+    }
+
+    @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
+        let (folder, environment) = try setUp()
+        // No folder named and none set: ~/Music, as HOME says.
+        let home = try Harness.tplayer(["--scan"], environment: environment)
+        #expect(home.status == 0 && home.stdout.hasPrefix("3 songs"), "\(home.stdout)\(home.stderr)")
+        // `library = PATH` in the settings: that folder alone (~ is HOME).
+        try "library = ~/Music/Post\n".write(to: folder.appendingPathComponent("settings"), atomically: true, encoding: .utf8)
+        var fresh = environment
+        fresh["XDG_DATA_HOME"] = folder.appendingPathComponent("data2").path
+        let set = try Harness.tplayer(["--config", folder.appendingPathComponent("settings").path, "--scan"], environment: fresh)
+        #expect(set.status == 0 && set.stdout.hasPrefix("2 songs, 1 album, 1 artist"), "\(set.stdout)\(set.stderr)")
+    }
+
+    @Test func aTagsEscapeSequenceNeverReachesTheTerminalAndAFolderThatIsNotThereIsSaid() throws {
+        let (folder, environment) = try setUp()
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let found = try Harness.tplayer(["--find", "pwned"], environment: environment)
+        #expect(found.status == 0 && found.stdout.hasSuffix("Music/zeta.ogg\n") && !found.stdout.contains("\u{1B}"))
+        let missing = try Harness.tplayer(["--scan", "Nowhere"], in: folder, environment: environment)
+        #expect(missing.status == 66 && missing.stderrLines == ["tplayer: Nowhere: no such folder; name a folder of music to add to the library"])
+    }
+
+    @Test func aDamagedLibraryIsMovedAsideAndRebuiltByTheScan() throws {
+        let (folder, environment) = try setUp()
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite")
+        try FileManager.default.createDirectory(at: library.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 0x55, count: 8192).write(to: library)
+        let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(scan.status == 0 && scan.stdout.hasPrefix("3 songs"), "\(scan.stdout)")
+        #expect(scan.stderrLines.count == 1 && scan.stderr.contains("moved aside to library.sqlite.damaged-1"), "\(scan.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library.path + ".damaged-1")) == Data(repeating: 0x55, count: 8192))
+    }
+
+    @Test func aFullDiskMidScanRollsBackAndSaysSo() throws {
+        var (folder, environment) = try setUp()
+        environment["HOME"] = folder.appendingPathComponent("nobody").path  // no ~/Music: the folders named alone
+        let copies = try Harness.run("/bin/sh", ["-ec", "mkdir Music/Many; for i in $(seq 300); do cp Music/Post/01.mp3 Music/Many/$i.mp3; done"],
+                                     in: folder)
+        #expect(copies.status == 0)
+        let first = try Harness.tplayer(["--scan", "Music/Post"], in: folder, environment: environment)
+        #expect(first.status == 0 && first.stdout.hasPrefix("2 songs"), "\(first.stdout)\(first.stderr)")
+        // No file may grow past 64 KB (SIGXFSZ ignored: a write fails with EFBIG, as on a full
+        // disk; the shared-memory index's 32 KB fit; dash counts 512-byte blocks): the write-ahead
+        // log cannot hold 300 songs.
+        let script = "trap '' XFSZ; ulimit -f 128; exec \"$0\" --scan Music"
+        let full = try Harness.run("/bin/sh", ["-c", script, Harness.binary], in: folder, environment: environment)
+        #expect(full.status == 74, "\(full.stdout)\(full.stderr)")
+        #expect(full.stderrLines.count == 1 && full.stderr.contains("could not be written") && full.stderr.contains("rolled back"),
+                "\(full.stderr)")
+        let kept = try Harness.tplayer(["--find", "hyperballad"], environment: environment)
+        #expect(kept.status == 0 && kept.stdout.hasSuffix("Post/02.flac\n"), "\(kept.stdout)\(kept.stderr)")
+        let after = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(after.status == 0 && after.stdout.hasPrefix("303 songs"), "\(after.stdout)\(after.stderr)")
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Library
+import PlayerCore
+import Testing
+
+struct LibraryDatabaseTests {
+    private func song(_ path: String, title: String, artist: String, album: String, date: String? = nil, track: Int? = nil,
+                      albumArtist: String? = nil) -> LibrarySong {
+        var song = LibrarySong(path: Path(path), size: 1000, modified: 1, rate: 44100, channels: 2)
+        song.title = title
+        song.artists = [artist]
+        song.albumArtists = albumArtist.map { [$0] } ?? []
+        song.album = album
+        song.date = date
+        song.track = track
+        song.seconds = 200
+        return song
+    }
+
+    private func newDatabase() throws -> (LibraryDatabase, Path) {
+        let folder = try LibraryFixture.folder()
+        let path = folder.appending("data/library.sqlite")
+        return (try LibraryDatabase.open(at: path).get().database, path)
+    }
+
+    private var songs: [LibrarySong] {
+        [song("/m/b/2.mp3", title: "Hyperballad", artist: "Björk", album: "Post", date: "1995", track: 2),
+         song("/m/b/1.mp3", title: "Army of Me", artist: "Björk", album: "Post", date: "1995", track: 1),
+         song("/m/b/0.mp3", title: "Human Behaviour", artist: "Björk", album: "Debut", date: "1993", track: 1),
+         song("/m/a/1.flac", title: "Straße", artist: "Zeta Waves", album: "Middle Ground", date: "2001", track: 1),
+         song("/m/c/1.ogg", title: "Hoppípolla", artist: "Sigur Rós", album: "Takk...", date: "2005", track: 1,
+              albumArtist: "Various Artists")]
+    }
+
+    @Test func findsByAnyFieldAnyCaseAnyAccentInAlbumOrder() throws {
+        let (database, _) = try newDatabase()
+        try database.put(songs).get()
+        let find = { (text: String) in try database.find(LibraryQuery.parse(text).get()).get().map(\.description) }
+        #expect(try find("bjork") == ["/m/b/0.mp3", "/m/b/1.mp3", "/m/b/2.mp3"], "Debut (1993) before Post, by track")
+        #expect(try find("BJÖRK post") == ["/m/b/1.mp3", "/m/b/2.mp3"], "every word must match, in any field")
+        #expect(try find("strasse") == ["/m/a/1.flac"], "ß folds to ss as the list view's search folds it")
+        #expect(try find("hopp sigur") == ["/m/c/1.ogg"], "a word matches from its start")
+        #expect(try find("albumartist:\"various artists\"") == ["/m/c/1.ogg"])
+        #expect(try find("artist:post").isEmpty, "a field's words are looked for in that field only")
+        #expect(try find("year:1990..1999").count == 3)
+        #expect(try find("path:flac") == ["/m/a/1.flac"])
+        #expect(try find("").count == 5)
+        #expect(try database.counts().get() == LibraryDatabase.Counts(songs: 5, albums: 4, artists: 3))
+    }
+
+    @Test func whateverIsTypedIsNeverFTS5Syntax() throws {
+        let (database, _) = try newDatabase()
+        try database.put(songs).get()
+        for text in ["\"", "a\"b", "NEAR(a b)", "post*", "(post", "title:\"", "-post", "^post", "a AND", "OR", "{title}:x", "\u{0}"] {
+            let query = try LibraryQuery.parse(text).get()
+            #expect(throws: Never.self, "\(text)") { try database.find(query).get() }
+        }
+    }
+
+    @Test func aSongPutAgainKeepsItsStatisticsAndTheIndexFollowsItsTags() throws {
+        let (database, _) = try newDatabase()
+        var first = songs[0]
+        first.playCount = 7
+        first.rating = 4
+        try database.put([first]).get()
+        var retagged = songs[0]
+        retagged.title = "Isobel"
+        try database.put([retagged]).get()
+        let held = try #require(try database.songs(at: [first.path]).get().first)
+        #expect(held.title == "Isobel")
+        #expect(held.playCount == 7 && held.rating == 4)
+        #expect(try database.find(LibraryQuery.parse("hyperballad").get()).get().isEmpty, "the old title is out of the index")
+        #expect(try database.find(LibraryQuery.parse("isobel").get()).get() == [first.path])
+    }
+
+    @Test func multipleValuesAreKept() throws {
+        let (database, _) = try newDatabase()
+        var both = songs[0]
+        both.artists = ["Björk", "Thom Yorke"]
+        both.genres = ["Pop", "Electronic"]
+        try database.put([both]).get()
+        let held = try #require(try database.songs(at: [both.path]).get().first)
+        #expect(held.artists == ["Björk", "Thom Yorke"] && held.genres == ["Pop", "Electronic"])
+        #expect(try database.find(LibraryQuery.parse("artist:thom genre:electro").get()).get() == [both.path])
+    }
+
+    @Test func aFileThatIsNoDatabaseIsMovedAsideNeverDeleted() throws {
+        for (name, bytes) in [("garbage", Array("this is not SQLite at all, just text".utf8) + [UInt8](repeating: 7, count: 5000)),
+                              ("empty header", Array("SQLite format 3\0".utf8))] {
+            let folder = try LibraryFixture.folder()
+            let path = folder.appending("library.sqlite")
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(path)"))
+            let (database, notes) = try LibraryDatabase.open(at: path).get()
+            #expect(notes.count == 1 && notes[0].contains("moved aside to library.sqlite.damaged-1"), "\(name): \(notes)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path).damaged-1")) == Data(bytes), "\(name): kept as it was")
+            try database.put(songs).get()
+            #expect(try database.counts().get().songs == 5)
+        }
+    }
+
+    @Test func aLibraryCutShortIsMovedAsideAndAnotherProgramsDatabaseToo() throws {
+        let (database, path) = try newDatabase()
+        try database.put(Array(repeating: songs, count: 1).flatMap { $0 } + (0..<300).map {
+            song("/m/many/\($0).mp3", title: "Song \($0) " + String(repeating: "x", count: 200), artist: "A", album: "B")
+        }).get()
+        let whole = try Data(contentsOf: URL(fileURLWithPath: "\(path)"))
+        let cut = try LibraryFixture.folder().appending("library.sqlite")
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: "\(cut)"))
+        let notes = try LibraryDatabase.open(at: cut).get().notes
+        #expect(notes.count == 1 && notes[0].contains("cut short"), "\(notes)")
+
+        let foreign = try LibraryFixture.folder().appending("library.sqlite")
+        try LibraryFixture.sh("sqlite3 library.sqlite 'CREATE TABLE photos (id INTEGER)' 2>/dev/null || python3 -c "
+            + "\"import sqlite3; sqlite3.connect('library.sqlite').execute('CREATE TABLE photos (id INTEGER)')\"", in: foreign.directory)
+        let foreignNotes = try LibraryDatabase.open(at: foreign).get().notes
+        #expect(foreignNotes.count == 1 && foreignNotes[0].contains("another program's database"), "\(foreignNotes)")
+    }
+
+    @Test func aLibraryFromANewerTplayerIsLeftAsItIs() throws {
+        let (database, path) = try newDatabase()
+        try database.put(songs).get()
+        try LibraryFixture.sh("python3 -c \"import sqlite3; c = sqlite3.connect('library.sqlite'); "
+            + "c.execute(\\\"INSERT INTO grdb_migrations VALUES ('from-the-future')\\\"); c.commit()\"", in: path.directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: "\(path)"))
+        #expect(throws: LibraryError.newer(path)) { try LibraryDatabase.open(at: path).get() }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path)")) == before)
+    }
+
+    @Test func aFifoOrADeviceIsNeverOpened() throws {
+        let folder = try LibraryFixture.folder()
+        try LibraryFixture.sh("mkfifo library.sqlite", in: folder)
+        let result = LibraryDatabase.open(at: folder.appending("library.sqlite"))
+        guard case .failure(.cannotOpen(_, let why)) = result else { Issue.record("opened: \(result)"); return }
+        #expect(why.contains("named pipe"))
+    }
+
+    @Test func twoHandlesShareTheLibraryReadersNeverBlocked() throws {
+        let (first, path) = try newDatabase()
+        let second = try LibraryDatabase.open(at: path).get().database
+        try first.put(songs).get()
+        #expect(try second.counts().get().songs == 5)
+        try second.put([song("/m/d/1.mp3", title: "New", artist: "N", album: "N")]).get()
+        #expect(try first.find(LibraryQuery.parse("new").get()).get() == [Path("/m/d/1.mp3")])
+    }
+}

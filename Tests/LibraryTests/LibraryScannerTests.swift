@@ -1,0 +1,96 @@
+import AudioEngine
+import Foundation
+import Library
+import PlayerCore
+import Testing
+
+/// Scans of real files, tags read by the player's own decoders, into a real SQLite file.
+@Suite(.serialized) struct LibraryScannerTests {
+    /// Four songs of one album in four formats, and one MP3 of another.
+    private func makeSongs(in folder: Path) throws {
+        try LibraryFixture.sh("""
+            mkdir -p Post Other
+            \(LibraryFixture.tone)
+            lame --quiet --tt "Army of Me" --ta "Björk" --tl Post --ty 1995 --tn 1/11 --tv TPOS=1/1 --tv TPE2=Björk tone.wav Post/01.mp3
+            flac -s -T TITLE=Hyperballad -T ARTIST=Björk -T ALBUMARTIST=Björk -T ALBUM=Post -T DATE=1995 -T TRACKNUMBER=2 \
+                 -T ARTIST=Tricky -T GENRE=Pop -T GENRE=Electronic tone.wav -o Post/02.flac
+            oggenc -Q -t "The Modern Things" -a Björk -l Post -d 1995 -N 3 -c ALBUMARTIST=Björk tone.wav -o Post/03.ogg
+            opusenc --quiet --title "It's Oh So Quiet" --artist Björk --album Post --date 1995 --tracknumber 4 \
+                 --comment ALBUMARTIST=Björk tone.wav Post/04.opus
+            lame --quiet --tt "Zeta Waves" --ta "Middle Ground" --tl "Other" --ty 2001 tone.wav Other/zeta.mp3
+            rm tone.wav
+            """, in: folder)
+    }
+
+    @Test func aScanHoldsTheTagsThePlayerShowsAndFindsThemInAlbumOrder() throws {
+        let (database, scanner, folder) = try LibraryFixture.library()
+        try makeSongs(in: folder)
+        let summary = try scanner.scan([folder]).get()
+        #expect(summary.read == 5 && summary.failures.isEmpty && summary.problems.isEmpty, "\(summary)")
+        #expect(summary.counts == LibraryDatabase.Counts(songs: 5, albums: 2, artists: 2))
+        let post = try database.find(LibraryQuery.parse("album:post").get()).get()
+        #expect(post.map(\.lastComponent.description) == ["01.mp3", "02.flac", "03.ogg", "04.opus"])
+        // The same title, artist and album the player shows, from the same decoders.
+        let checker = SongChecker()
+        for song in try database.songs(at: post).get() {
+            let shown = try checker.info(SongSource(song.path)).get().tags
+            #expect(song.title == shown.title && song.artists.first == shown.artist && song.album == shown.album, "\(song.path)")
+            #expect(song.albumArtists == ["Björk"] && song.year == 1995, "\(song.path): \(song.albumArtists)")
+            #expect((song.seconds ?? 0) > 0.9 && (song.seconds ?? 0) < 1.1, "\(song.path): \(String(describing: song.seconds))")
+        }
+        let flac = try #require(try database.songs(at: [folder.appending("Post/02.flac")]).get().first)
+        #expect(flac.artists == ["Björk", "Tricky"] && flac.genres == ["Pop", "Electronic"] && flac.bits == 16)
+        let mp3 = try #require(try database.songs(at: [folder.appending("Post/01.mp3")]).get().first)
+        #expect(mp3.disc == 1 && mp3.track == 1 && mp3.format == "MP3")
+    }
+
+    @Test func aRescanReadsOnlyWhatChangedAndTakesOutWhatIsGone() throws {
+        let (database, scanner, folder) = try LibraryFixture.library()
+        try makeSongs(in: folder)
+        _ = try scanner.scan([folder]).get()
+        let again = try scanner.scan([folder]).get()
+        #expect(again.read == 0 && again.unchanged == 5 && again.removed == 0)
+        try LibraryFixture.sh("""
+            rm Post/03.ogg
+            \(LibraryFixture.tone)
+            lame --quiet --tt "Zeta Waves (Remix)" --ta "Middle Ground" --tl Other tone.wav Other/zeta.mp3
+            touch -d '2001-01-01' Other/zeta.mp3
+            rm tone.wav
+            """, in: folder)
+        let third = try scanner.scan([folder]).get()
+        #expect(third.read == 1 && third.unchanged == 3 && third.removed == 1, "\(third)")
+        #expect(try database.find(LibraryQuery.parse("remix").get()).get() == [folder.appending("Other/zeta.mp3")])
+        #expect(try database.find(LibraryQuery.parse("modern").get()).get().isEmpty)
+    }
+
+    @Test func aMovedFileKeepsItsPlaysAndRating() throws {
+        let (database, scanner, folder) = try LibraryFixture.library()
+        try makeSongs(in: folder)
+        _ = try scanner.scan([folder]).get()
+        var played = try #require(try database.songs(at: [folder.appending("Post/02.flac")]).get().first)
+        played.playCount = 12
+        played.rating = 5
+        try database.retire([], carrying: [(played, played.path)]).get()
+        try LibraryFixture.sh("mkdir Moved && mv Post/02.flac Moved/hyperballad.flac", in: folder)
+        let summary = try scanner.scan([folder]).get()
+        #expect(summary.moved == 1 && summary.removed == 0 && summary.read == 1, "\(summary)")
+        let moved = try #require(try database.songs(at: [folder.appending("Moved/hyperballad.flac")]).get().first)
+        #expect(moved.playCount == 12 && moved.rating == 5)
+    }
+
+    @Test func whatCannotBeReadIsNamedAndWhatCannotBeListedIsKept() throws {
+        let (database, scanner, folder) = try LibraryFixture.library()
+        try makeSongs(in: folder)
+        try LibraryFixture.sh("head -c 3000 /dev/urandom > Other/noise.mp3; printf 'not flac' > Other/text.flac; mkfifo Other/pipe.ogg",
+                              in: folder)
+        let summary = try scanner.scan([folder]).get()
+        #expect(summary.read == 5 && summary.failures.count == 2, "\(summary.failures)")
+        #expect(summary.problems.count == 1 && summary.problems[0].contains("pipe.ogg"), "\(summary.problems)")
+        // A folder that cannot be listed (gone from under the scan) keeps its songs.
+        let walkedOnce = try database.counts().get().songs
+        let missing = folder.appending("Nowhere")
+        let other = try scanner.scan([missing]).get()
+        #expect(other.removed == 0 && other.problems.count == 1)
+        #expect(try database.counts().get().songs == walkedOnce)
+    }
+}

@@ -1,0 +1,2 @@
+// Every file here sees the shared fakes.
+@_exported import TestSupport
