@@ -33,7 +33,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             return error.description.contains("\n") ? ["an error of more than one line: \(error)"] : []
         case .success(let query):
             var broken: [String] = []
-            for case .words(let words, _) in query.terms where words.isEmpty { broken.append("empty words") }
+            for term in query.terms {
+                switch term {
+                case .words(let words, _), .phrase(let words, _): if words.isEmpty { broken.append("empty words") }
+                case .number(_, let range): if range.lowerBound < 0 { broken.append("a negative number") }
+                }
+            }
             if case .failure(let error) = library.find(query) { broken.append("\(text.debugDescription): \(error)") }
             return broken
         }

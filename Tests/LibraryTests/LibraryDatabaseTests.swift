@@ -41,6 +41,7 @@ struct LibraryDatabaseTests {
         #expect(try find("strasse") == ["/m/a/1.flac"], "ß folds to ss as the list view's search folds it")
         #expect(try find("hopp sigur") == ["/m/c/1.ogg"], "a word matches from its start")
         #expect(try find("albumartist:\"various artists\"") == ["/m/c/1.ogg"])
+        #expect(try find("\"hopp\"").isEmpty && find("\"hoppipolla\"") == ["/m/c/1.ogg"], "quotes hold whole words")
         #expect(try find("artist:post").isEmpty, "a field's words are looked for in that field only")
         #expect(try find("year:1990..1999").count == 3)
         #expect(try find("path:flac") == ["/m/a/1.flac"])
@@ -51,7 +52,8 @@ struct LibraryDatabaseTests {
     @Test func whateverIsTypedIsNeverFTS5Syntax() throws {
         let (database, _) = try newDatabase()
         try database.put(songs).get()
-        for text in ["\"", "a\"b", "NEAR(a b)", "post*", "(post", "title:\"", "-post", "^post", "a AND", "OR", "{title}:x", "\u{0}"] {
+        for text in ["\"", "a\"b", "NEAR(a b)", "post*", "(post", "title:\"", "-post", "^post", "a AND", "OR", "{title}:x", "\u{0}",
+                     "NE\u{0}AR(a b) \"x\"* -a b)y", "a\u{0}b\"c"] {
             let query = try LibraryQuery.parse(text).get()
             #expect(throws: Never.self, "\(text)") { try database.find(query).get() }
         }

@@ -11,11 +11,11 @@ struct LibraryQueryTests {
         #expect(try terms("Straße") == [.words("strasse", field: nil)])
     }
 
-    @Test func aFieldNamesItsColumnAndQuotesHoldSpaces() throws {
+    @Test func aFieldNamesItsColumnAndQuotesHoldWholeWords() throws {
         #expect(try terms("artist:björk album:\"Homo Sapiens\"")
-            == [.words("bjork", field: .artist), .words("homo sapiens", field: .album)])
-        #expect(try terms("ALBUMARTIST:\"Various Artists\" path:flac")
-            == [.words("various artists", field: .albumartist), .words("flac", field: .path)])
+            == [.words("bjork", field: .artist), .phrase("homo sapiens", field: .album)])
+        #expect(try terms("ALBUMARTIST:\"Various Artists\" path:flac \"the end\"")
+            == [.phrase("various artists", field: .albumartist), .words("flac", field: .path), .phrase("the end", field: nil)])
     }
 
     @Test func aNameThatIsNoFieldIsPartOfTheWords() throws {

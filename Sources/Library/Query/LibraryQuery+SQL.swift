@@ -7,11 +7,17 @@ extension LibraryQuery {
         var clauses: [String] = []
         var arguments = StatementArguments()
         let match = terms.compactMap { term -> String? in
-            guard case .words(let words, let field) = term else { return nil }
-            // A phrase of the words, its last one a prefix; a field's column named. The text is
-            // quoted, so nothing typed is FTS5's syntax.
-            let phrase = "\"" + words.replacingOccurrences(of: "\"", with: "\"\"") + "\"*"
-            return field.map { "\($0.column) : \(phrase)" } ?? phrase
+            // An FTS5 phrase of the words (for `.words`, its last one a prefix), a field's column
+            // named. The text is quoted, so nothing typed is FTS5's syntax.
+            func phrase(_ words: String, _ field: TextField?, prefix: Bool) -> String {
+                let phrase = "\"" + words.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+                return field.map { "\($0.column) : \(phrase)" } ?? phrase
+            }
+            switch term {
+            case .words(let words, let field): return phrase(words, field, prefix: true)
+            case .phrase(let words, let field): return phrase(words, field, prefix: false)
+            case .number: return nil
+            }
         }
         if !match.isEmpty {
             clauses.append("song.id IN (SELECT rowid FROM song_search WHERE song_search MATCH ?)")

@@ -5,11 +5,12 @@ import PlayerCore
 /// (`--find`, the library view's live filter):
 ///
 ///     bjork post                      both words, each at the start of a word of any field
-///     artist:björk album:"debut"      in that field; quotes for a value with spaces
+///     artist:björk album:"debut"      in that field; quotes for whole words, in order
 ///     albumartist:"Various Artists"
 ///     year:1990..1999  year:1997  year:..1979  rating:4..  plays:10..
 ///
-/// Any case and any accents (text is folded as the list view's search folds it). A name before
+/// Any case and any accents (text is folded as the list view's search folds it); a control
+/// character is a space. A name before
 /// a colon that is no field (`Re:Zero`) is part of the words. Parsing never fails on text being
 /// typed: an open quote runs to the end, an empty value is left out; only a number field's
 /// value that is no number or range is an error.
@@ -23,8 +24,10 @@ public struct LibraryQuery: Equatable, Sendable {
     }
 
     public enum Term: Equatable, Sendable {
-        /// Words (folded), in `field` or in any.
+        /// Words (folded), in `field` or in any; the last one may be the start of a word.
         case words(String, field: TextField?)
+        /// Whole words (folded) in this order: a value in closed quotes.
+        case phrase(String, field: TextField?)
         case number(NumberField, ClosedRange<Int>)
     }
 
@@ -43,7 +46,11 @@ public struct LibraryQuery: Equatable, Sendable {
 
     public static func parse(_ text: String) -> Result<LibraryQuery, ParseError> {
         var query = LibraryQuery()
-        var rest = Substring(text)
+        // Control characters are spaces: FTS5 reads a query only up to a NUL (the fuzzer found
+        // "unterminated string"), and none is typed as part of a word.
+        var spaced = String.UnicodeScalarView()
+        spaced.append(contentsOf: text.unicodeScalars.lazy.map { UntrustedText.isControl($0) ? " " : $0 })
+        var rest = Substring(String(spaced))
         while true {
             rest = rest.drop(while: \.isWhitespace)
             guard !rest.isEmpty else { return .success(query) }
@@ -54,17 +61,19 @@ public struct LibraryQuery: Equatable, Sendable {
                 rest = rest[rest.index(after: colon)...]
             }
             let value: Substring
+            var quoted = false
             if rest.first == "\"" {
                 let open = rest.dropFirst()
                 let close = open.firstIndex(of: "\"") ?? open.endIndex
                 value = open[..<close]
-                rest = close == open.endIndex ? open[close...] : open[open.index(after: close)...]
+                quoted = close != open.endIndex  // an open quote is still being typed: its last word a start
+                rest = quoted ? open[open.index(after: close)...] : open[close...]
             } else {
                 let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
                 value = rest[..<end]
                 rest = rest[end...]
             }
-            switch term(field: field, value: value) {
+            switch term(field: field, value: value, quoted: quoted) {
             case .success(let term?): query.terms.append(term)
             case .success(nil): continue
             case .failure(let error): return .failure(error)
@@ -72,7 +81,7 @@ public struct LibraryQuery: Equatable, Sendable {
         }
     }
 
-    private static func term(field name: Substring?, value: Substring) -> Result<Term?, ParseError> {
+    private static func term(field name: Substring?, value: Substring, quoted: Bool) -> Result<Term?, ParseError> {
         let field = name.map { $0.lowercased() }
         if let field, let numbers = NumberField(rawValue: field) {
             if value.isEmpty { return .success(nil) }
@@ -87,7 +96,8 @@ public struct LibraryQuery: Equatable, Sendable {
         guard folded.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
             return .success(nil)
         }
-        return .success(.words(folded, field: field.flatMap(TextField.init(rawValue:))))
+        let column = field.flatMap(TextField.init(rawValue:))
+        return .success(quoted ? .phrase(folded, field: column) : .words(folded, field: column))
     }
 
     /// `1997`, `1990..1999`, `1990..`, `..1999`: numbers of at most 9 digits.
