@@ -23,7 +23,7 @@ TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame f
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test clean \
+.PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \
         install install-files uninstall
 
 all: build
@@ -46,6 +46,10 @@ deps-build:
 
 deps-test:
 	$(call install_missing,$(TEST_DEPS))
+
+# The benchmarks add MPD and mpc, the library's reference (bench/library.py).
+deps-bench:
+	$(call install_missing,mpd mpc)
 
 # The static Foundation's temporary-file code calls mktemp, and the linker says so in a warning
 # on every release link that tplayer cannot act on: it is kept off a newcomer's first screen.
@@ -71,7 +75,7 @@ test-live-formats: deps-test
 	$(SWIFT) build
 	$(SWIFT) test --filter FormatLiveTests
 
-bench: deps-test build
+bench: deps-test deps-bench build
 	python3 bench/run.py $(BIN)
 
 FUZZ_SECONDS ?= 60

@@ -6,6 +6,8 @@ the median of RUNS runs, the two players interleaved run by run; peak RSS is GNU
 with sox and lame (bench/out/, not committed): a 1 s song, a 10-minute and a 60-minute VBR one,
 a 30 s tone, a 10-minute FLAC (flac), and a 10-minute AAC (.m4a) by ffmpeg. Live playing goes to a private PulseAudio server with a null sink.
 
+The library rows (library.py) measure `--scan` against MPD 0.23 and `--find` over 100,000 songs.
+
 Usage: run.py TPLAYER [RUNS]      (writes the table to stdout and to bench/out/table.md)
 """
 import os, re, statistics, subprocess, sys
@@ -284,7 +286,23 @@ def main():
         f"median {median:.2f} ms, worst {worst:.1f} ms, {peak:.1f} MB", "—", "—", "median ≤ 16 ms, < 60 MB (cmus's)",
         median <= 16 and peak < 60)
 
-    table = ["| measure | tplayer | mpg123 | ratio | target | result |", "|---|---|---|---|---|---|"]
+    # 10. The library: a first scan and a rescan of 10,000 songs against MPD 0.23, and --find over 100,000.
+    import library
+    figures = library.measure(TPLAYER, RUNS)
+    (t, m), (t_rss, m_rss) = figures["first"], figures["rss"]
+    row(f"library: first scan of 10,000 songs, 5 formats (vs MPD: mpc update), peak RSS", f"{t:.2f} s, {t_rss:.1f} MB",
+        f"{m:.2f} s, {m_rss:.1f} MB", f"{t / m:.2f}, {t_rss / m_rss:.2f}", "≤ 1.0, RSS < MPD's", t / m <= 1.0 and t_rss < m_rss)
+    t, m = figures["again"]
+    row("library: rescan of the unchanged 10,000 (vs MPD: mpc update)", f"{t:.3f} s", f"{m:.3f} s", f"{t / m:.2f}", "≤ 1.0",
+        t / m <= 1.0)
+    ours, theirs = figures["sizes"]
+    row("library: database for 10,000 songs (tplayer: with its full-text index)", f"{ours / 1e6:.1f} MB", f"{theirs / 1e6:.2f} MB",
+        f"{ours / theirs:.0f}×", "stated", True)
+    median, worst, count = figures["find"]
+    row(f"library: --find over 100,000 songs, start to exit ({count} runs of 5 queries)",
+        f"median {median * 1000:.1f} ms, worst {worst * 1000:.1f} ms", "—", "—", "≤ 50 ms", worst <= 0.05)
+
+    table = ["| measure | tplayer | mpg123 (MPD for the library) | ratio | target | result |", "|---|---|---|---|---|---|"]
     table += ["| " + " | ".join(r) + " |" for r in rows]
     text = "\n".join(table) + "\n"
     sys.stdout.write(text)

@@ -4,6 +4,7 @@
 // Linux calls that Swift's Glibc module does not export. Header only: nothing is linked but
 // the C library itself.
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <sys/vfs.h>
 #include <unistd.h>

@@ -67,7 +67,7 @@ struct LibraryRun {
         }
         let scanner = LibraryScanner(database: database) {
             let checker = SongChecker()
-            return { checker.info(SongSource($0)) }
+            return { checker.tags(SongSource($0)) }
         }
         var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
         let started = ContinuousClock.now

@@ -38,7 +38,7 @@ enum LibraryFixture {
     static func scanner(_ database: LibraryDatabase) -> LibraryScanner {
         LibraryScanner(database: database) {
             let checker = SongChecker()
-            return { checker.info(SongSource($0)) }
+            return { checker.tags(SongSource($0)) }
         }
     }
 }

@@ -3,8 +3,9 @@ import Inputs
 import PlayerCore
 
 /// The audio files under the library's folders, found as the player's folder walk finds them:
-/// in natural order, hidden files passed by, /proc, /sys and /dev never walked, a folder met
-/// twice (a link back up) walked once.
+/// hidden files passed by, /proc, /sys and /dev never walked, a folder met twice (a link back
+/// up) walked once. In the order the folders list them: the library orders its songs by their
+/// tags, and sorting 10,000 names naturally was a quarter of a rescan's time.
 struct LibraryWalk {
     struct Found: Sendable {
         let path: Path
@@ -43,7 +44,7 @@ struct LibraryWalk {
             if error != .canceled { problems.append("\(folder): cannot read the folder: \(error.reason)") }
             return
         }
-        for item in items.sorted(by: { NaturalOrder.less($0.name, $1.name) }) {
+        for item in items {
             if isCancelled() { return }
             let path = folder.appending(item.name)
             if let problem = item.problem {
