@@ -89,37 +89,53 @@ struct LibraryRun {
         }
     }
 
-    func find(_ text: String) -> Int32 {
+    /// The songs of the library that `text` matches, in album order; the exit status after one
+    /// line saying why there are none (1), or why the query cannot be read (64) or the library
+    /// opened (74).
+    func songs(matching text: String, for option: String) -> Result<[Path], ExitStatus> {
         let query: LibraryQuery
         switch LibraryQuery.parse(text) {
         case .success(let parsed): query = parsed
         case .failure(let error):
-            printError("tplayer: --find: \(error)")
-            return 64
+            printError("tplayer: \(option): \(error)")
+            return .failure(ExitStatus(code: 64))
         }
-        guard let database = open() else { return 74 }
+        guard let database = open() else { return .failure(ExitStatus(code: 74)) }
         switch database.find(query) {
         case .success(let paths) where paths.isEmpty:
             let empty = (try? database.counts().get().songs) == 0
             printError("tplayer: " + (empty ? "the library is empty: tplayer --scan fills it" : "no song in the library matches \(text)"))
-            return 1
+            return .failure(ExitStatus(code: 1))
         case .success(let paths):
-            let terminal = isatty(STDOUT_FILENO) == 1
-            for path in paths {
-                // To a pipe, the path's own bytes (what a script opens); a name with a line break
-                // would be two lines, so it is left out and said.
-                if terminal {
-                    printOutput(path.description)
-                } else if path.bytes.contains(UInt8(ascii: "\n")) {
-                    printError("tplayer: \(path): a name with a line break; left out of the list")
-                } else if !writeAll(STDOUT_FILENO, bytes: path.bytes + [UInt8(ascii: "\n")]) {
-                    return 74
-                }
-            }
-            return 0
+            return .success(paths)
         case .failure(let error):
             printError("tplayer: \(error)")
-            return 74
+            return .failure(ExitStatus(code: 74))
         }
+    }
+
+    struct ExitStatus: Error {
+        let code: Int32
+    }
+
+    func find(_ text: String) -> Int32 {
+        let paths: [Path]
+        switch songs(matching: text, for: "--find") {
+        case .success(let found): paths = found
+        case .failure(let status): return status.code
+        }
+        let terminal = isatty(STDOUT_FILENO) == 1
+        for path in paths {
+            // To a pipe, the path's own bytes (what a script opens); a name with a line break
+            // would be two lines, so it is left out and said.
+            if terminal {
+                printOutput(path.description)
+            } else if path.bytes.contains(UInt8(ascii: "\n")) {
+                printError("tplayer: \(path): a name with a line break; left out of the list")
+            } else if !writeAll(STDOUT_FILENO, bytes: path.bytes + [UInt8(ascii: "\n")]) {
+                return 74
+            }
+        }
+        return 0
     }
 }

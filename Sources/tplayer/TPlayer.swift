@@ -104,6 +104,9 @@ struct TPlayer: ParsableCommand {
     @Option(help: ArgumentHelp("Print the paths of the library's songs that QUERY matches, one a line, in album order: words that must all match (bjork post), a field's (artist:björk album:\"debut\"), numbers (year:1990..1999 rating:4..). Exit status 1 when none does.", valueName: "QUERY"))
     var find: String?
 
+    @Option(help: ArgumentHelp("Play the library's songs that QUERY matches (as --find takes it), in album order, after the INPUTs.", valueName: "QUERY"))
+    var playFind: String?
+
     @Flag(help: "Do not offer MPRIS (media keys, desktop widgets, playerctl) on the D-Bus session bus.")
     var noMpris = false
 
@@ -185,6 +188,9 @@ struct TPlayer: ParsableCommand {
         if noConfig && config != nil {
             throw ValidationError("--config and --no-config say different things: give one")
         }
+        if playFind != nil, check || scan || find != nil || remote || resume || listOutputs || printStates {
+            throw ValidationError("--play-find plays the library's songs: leave out --check, --scan, --find, -R, --resume and the other modes")
+        }
         if verbose && !scan {
             throw ValidationError("--verbose only applies with --scan")
         }
@@ -262,6 +268,14 @@ struct TPlayer: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
+        var inputs = inputs.map(RawArguments.path)
+        if let playFind {
+            // The songs found are inputs as named ones are: checked and opened the same way.
+            switch LibraryRun(settings: settings).songs(matching: playFind, for: "--play-find") {
+            case .success(let found): inputs += found
+            case .failure(let status): throw ExitCode(status.code)
+            }
+        }
         let resumes = resume || (inputs.isEmpty && script == nil && Self.resumesByDefault(settings))
         // Checked after the options are parsed, so that an unknown option is what is said.
         if inputs.isEmpty && script == nil && !resumes {
@@ -276,7 +290,7 @@ struct TPlayer: ParsableCommand {
         options.volume = volume.flatMap(Self.percent)
         options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
         let status = PlayerRun(
-            inputs: inputs.map(RawArguments.path), script: script.map(RawArguments.path),
+            inputs: inputs, script: script.map(RawArguments.path),
             output: try outputTarget(settings), options: options
         ).run()
         if status != 0 { throw ExitCode(status) }

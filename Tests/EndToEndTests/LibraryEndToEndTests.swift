@@ -51,6 +51,20 @@ import Testing
         #expect(bad.status == 64 && bad.stderrLines.count == 1 && bad.stderr.contains("year:soon: give a number or a range"))
     }
 
+    @Test func playFindPlaysTheMatchingSongsInAlbumOrderAfterTheInputs() throws {
+        let (folder, environment) = try setUp()
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer(["-w", out, "--play-find", "album:post"], in: folder, environment: environment)
+        #expect(played.status == 0, "\(played.stderr)")
+        // Both songs of Post, a second each, whole: MP3 (gapless) then FLAC.
+        #expect(try Harness.pcm(ofWAV: out).count == 2 * 44100 * 4, "\(played.stderr)")
+        let none = try Harness.tplayer(["-w", out, "--force", "--play-find", "artist:nobody"], in: folder, environment: environment)
+        #expect(none.status == 1 && none.stderrLines == ["tplayer: no song in the library matches artist:nobody"])
+        let mixed = try Harness.tplayer(["--check", "--play-find", "post", "Music"], in: folder, environment: environment)
+        #expect(mixed.status == 64 && mixed.stderr.contains("--play-find plays the library's songs"))
+    }
+
     @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
         let (folder, environment) = try setUp()
         // No folder named and none set: ~/Music, as HOME says.
