@@ -276,7 +276,7 @@ public final class Player {
     /// The list as the list view shows it (sharing the session's storage: no copy).
     private func listSnapshot() -> ListSnapshot {
         ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
-                     failures: session.failures, known: known, edits: session.edits)
+                     failures: session.failures, known: known, edits: session.edits, upNext: session.queue.upNext)
     }
 
     private func showStatus() {
@@ -296,6 +296,9 @@ public final class Player {
             name: session.songName ?? session.loadingName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
         status.volume = session.volume
         status.muted = session.muted
+        status.list.repeatsOne = session.repeatsOne
+        status.list.stopsAfter = session.stopsAfterCurrent
+        status.list.queued = session.queue.upNext.count
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play && !session.listIsComing
         status.list.isGrowing = session.listIsComing
         status.stoppedAtStart = session.isStoppedAtStart

@@ -8,18 +8,19 @@ public enum Action: Hashable, Sendable {
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
-    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle
+    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter
     case info, load, help, quit, list
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
-    case search, searchNext, searchPrevious, remove, moveUp, moveDown, add, save, closeList
+    case search, searchNext, searchPrevious, remove, moveUp, moveDown, queue, add, save, closeList
 
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .list, .help, .quit,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info, .load,
+        .list, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
-        .remove, .moveUp, .moveDown, .add, .save, .closeList,
+        .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
     ]
 
     /// The name a configuration file uses (`jump 30%` for a jump).
@@ -41,6 +42,8 @@ public enum Action: Hashable, Sendable {
         case .mute: "mute"
         case .toggleRepeat: "repeat"
         case .toggleShuffle: "shuffle"
+        case .repeatOne: "repeat-one"
+        case .stopAfter: "stop-after"
         case .info: "info"
         case .load: "load"
         case .help: "help"
@@ -59,6 +62,7 @@ public enum Action: Hashable, Sendable {
         case .remove: "remove"
         case .moveUp: "move-up"
         case .moveDown: "move-down"
+        case .queue: "queue"
         case .add: "add"
         case .save: "save"
         case .closeList: "close-list"
@@ -78,10 +82,10 @@ public enum Action: Hashable, Sendable {
     public var isListAction: Bool {
         switch self {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
-             .searchPrevious, .remove, .moveUp, .moveDown, .add, .save, .closeList: true
+             .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .help, .quit,
-             .list: false
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info,
+             .load, .help, .quit, .list: false
         }
     }
 
@@ -105,13 +109,15 @@ public enum Action: Hashable, Sendable {
         case .mute: .toggleMute
         case .toggleRepeat: .toggleRepeat
         case .toggleShuffle: .toggleShuffle
+        case .repeatOne: .toggleRepeatOne
+        case .stopAfter: .toggleStopAfter
         case .info: .info
         case .load: .promptLoad
         case .help: .help
         case .quit: .quit
         case .list: .listView
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
-             .searchPrevious, .remove, .moveUp, .moveDown, .add, .save, .closeList: nil
+             .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: nil
         }
     }
 
@@ -134,6 +140,8 @@ public enum Action: Hashable, Sendable {
         case .mute: "mute on / off"
         case .toggleRepeat: "repeat the list on / off"
         case .toggleShuffle: "shuffle on / off"
+        case .repeatOne: "repeat the song playing on / off"
+        case .stopAfter: "stop when the song playing ends (once)"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .list: "the list view, full screen (the same key goes back)"
@@ -147,6 +155,7 @@ public enum Action: Hashable, Sendable {
         case .searchNext, .searchPrevious: "the next, the previous match"
         case .remove: "take the entry out of the list (the playing one: the next plays)"
         case .moveUp, .moveDown: "move the entry up, down"
+        case .queue: "queue the entry to play next, after those queued (again: out of the queue)"
         case .add: "add a song, folder or playlist after the entry (Tab completes)"
         case .save: "save the list as a new .m3u8 playlist (never over a file)"
         case .closeList: "back from the list view"
@@ -162,9 +171,9 @@ public enum Action: Hashable, Sendable {
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .info, .load, .help, .quit,
-             .list, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove, .moveUp, .add, .save,
-             .closeList: nil
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info,
+             .load, .help, .quit, .list, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove, .moveUp,
+             .queue, .add, .save, .closeList: nil
         }
     }
 }

@@ -152,7 +152,7 @@ public final class Console {
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .playEntry, .removeEntry, .add,
-                 .saveList, .moveEntry:
+                 .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter:
                 commands.append(command)  // the player's
             }
         }

@@ -68,7 +68,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("n"), .next), (.character("b"), .previous),
             (.character("+"), .volumeUp), (.character("="), .volumeUp), (.character("-"), .volumeDown),
             (.character("m"), .mute), (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle),
-            (.character("i"), .info), (.character("l"), .load), (.tab, .list), (.character("v"), .list),
+            (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("i"), .info), (.character("l"), .load), (.tab, .list), (.character("v"), .list),
             (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit),
         ])
         keys.bindListKeys(remove: [.character("d"), .delete], moveUp: .character("K"), moveDown: .character("J"))
@@ -76,7 +76,7 @@ public struct KeyBindings: Equatable, Sendable {
     }()
 
     /// mpv's habits: space and p pause, ← → 5 s, ↑ ↓ a minute, < > the list, 9 0 the volume,
-    /// m mute, i the details, L repeat, q quit; F8 and Tab the list view (mpv's F8 shows the
+    /// m mute, i the details, L repeat the file, q quit; F8 and Tab the list view (mpv's F8 shows the
     /// playlist). tplayer's digits 1–8 and its other letters stay where mpv leaves them free.
     public static let mpv: KeyBindings = {
         var keys = standard
@@ -85,14 +85,15 @@ public struct KeyBindings: Equatable, Sendable {
         keys.bindAll([
             (.character("p"), .playPause), (.character("<"), .previous), (.character(">"), .next),
             (.enter, .next), (.character("9"), .volumeDown), (.character("0"), .volumeUp),
-            (.character("/"), .volumeDown), (.character("*"), .volumeUp), (.character("L"), .toggleRepeat),
+            (.character("/"), .volumeDown), (.character("*"), .volumeUp), (.character("L"), .repeatOne),
             (.character("I"), .info), (.escape, .quit), (.function(8), .list),
         ])
         return keys
     }()
 
     /// cmus's habits: z x c v b are previous, play, pause, stop, next; ← → 5 s, , . a minute;
-    /// r repeat, s shuffle, + - the volume; 1 … 7 are cmus's views, so the digits do not jump,
+    /// r repeat, s shuffle, Ctrl-R repeat the song, C stop after it, + - the volume; e queues in
+    /// the list view; 1 … 7 are cmus's views, so the digits do not jump,
     /// and 2 or 3 (the playlist, sorted view) opens the list view, where D removes and p P move.
     public static let cmus: KeyBindings = {
         var keys = standard
@@ -103,6 +104,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("v"), .pause), (.character("b"), .next), (.character("s"), .toggleShuffle),
             (.character(","), .seekBackLong), (.character("."), .seekForwardLong),
             (.character("2"), .list), (.character("3"), .list), (.character("m"), .mute),
+            (.control("r"), .repeatOne),
         ])
         keys.unbind(.character("n"))
         keys.bindListKeys(remove: [.character("D"), .delete], moveUp: .character("P"), moveDown: .character("p"))
@@ -121,7 +123,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("n"), .searchNext), (.character("N"), .searchPrevious),
         ])
         bindAll(remove.map { ($0, .remove) } + [(moveUp, .moveUp), (moveDown, .moveDown)])
-        bindAll([(.character("l"), .add), (.character("w"), .save), (.escape, .closeList)])
+        bindAll([(.character("e"), .queue), (.character("l"), .add), (.character("w"), .save), (.escape, .closeList)])
     }
 
     /// The help's rows: each action's keys and what it does, in the help's order, the digits'
@@ -164,7 +166,7 @@ public struct KeyBindings: Equatable, Sendable {
             (list.firstKey(for: action) ?? main.firstKey(for: action)).map(KeyBindings.name)
         }
         let cursor = [first(.cursorUp), first(.cursorDown)].compactMap { $0 }.joined()
-        let keys = ([cursor] + [Action.playEntry, .search, .searchNext, .remove, .moveUp, .moveDown, .add, .save].compactMap(first))
+        let keys = ([cursor] + [Action.playEntry, .search, .searchNext, .remove, .moveUp, .moveDown, .queue, .add, .save].compactMap(first))
             .filter { !$0.isEmpty }.joined(separator: " ")
         let back = [first(.list), first(.closeList)].compactMap { $0 }.first.map { ", \($0) back" } ?? ""
         let help = main.firstKey(for: .help).map { ", \(KeyBindings.name($0)) keys" } ?? ""

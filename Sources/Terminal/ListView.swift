@@ -12,14 +12,17 @@ public struct ListSnapshot {
     public var known: [SongSource: SongFacts]
     /// Changes whenever the entries do (an edit, a load): what the search's folded text is kept by.
     public var edits: Int
+    /// The entries queued to play next, in their order.
+    public var upNext: [Int]
 
     public init(entries: EntryList = [], current: Int? = nil, failures: [Int: String] = [:],
-                known: [SongSource: SongFacts] = [:], edits: Int = 0) {
+                known: [SongSource: SongFacts] = [:], edits: Int = 0, upNext: [Int] = []) {
         self.entries = entries
         self.current = current
         self.failures = failures
         self.known = known
         self.edits = edits
+        self.upNext = upNext
     }
 }
 
@@ -113,6 +116,9 @@ public struct ListView {
         case .remove?:
             guard cursor < count else { return .redraw }
             return .command(.removeEntry(cursor))
+        case .queue?:
+            guard cursor < count else { return .redraw }
+            return .command(.queueEntry(cursor))
         case .moveUp?:
             guard cursor > 0, cursor < count else { return .redraw }
             cursor -= 1
@@ -133,7 +139,8 @@ public struct ListView {
         case .closeList?, .list?:
             return .close
         case .playPause?, .play?, .pause?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
-             .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .info?, .load?, .help?,
+             .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?,
+             .info?, .load?, .help?,
              .quit?, nil:
             return nil  // what it means everywhere
         }
@@ -296,6 +303,8 @@ struct ListRow {
     let album: String
     let length: String
     let isCurrent: Bool
+    /// Its place in the queue, from 1, when it is queued.
+    let queued: Int?
     let failure: String?
 
     /// Where each column starts and how wide it is, for `width` columns and `count` entries.
@@ -329,6 +338,7 @@ struct ListRow {
         // A CUE sheet's fields win over its image's tags, as when the track plays.
         let tags = item.sheetTags.map { (facts?.tags ?? SongInfo.Tags()).overridden(by: $0) } ?? facts?.tags ?? SongInfo.Tags()
         name = tags.displayName(or: item.title ?? "\(item.path.lastComponent)")
+        queued = list.upNext.firstIndex(of: entry).map { $0 + 1 }
         album = tags.album ?? ""
         length = withLength ? facts?.seconds.map { TimeFormat.clock($0) } ?? "" : ""
     }
@@ -339,7 +349,9 @@ struct ListRow {
         let mark = (underCursor ? ">" : " ") + (isCurrent ? "▶" : failure != nil ? "✗" : " ")
         let number = String(place)
         var text = mark + String(repeating: " ", count: layout.placeWidth - number.count) + number + "  "
-        text += TextWidth.pad(TextWidth.fit(TerminalText.safe(name), layout.nameWidth), to: layout.nameWidth)
+        // A queued entry leads with its place in the queue: `(1) Artist – Title`.
+        let shownName = queued.map { "(\($0)) " } ?? ""
+        text += TextWidth.pad(TextWidth.fit(shownName + TerminalText.safe(name), layout.nameWidth), to: layout.nameWidth)
         let second = failure.map { "can't play: " + $0 } ?? album
         if layout.albumWidth > 0 {
             text += "  " + TextWidth.pad(TextWidth.fit(TerminalText.safe(second), layout.albumWidth), to: layout.albumWidth)

@@ -35,14 +35,28 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var isGrowing = false
         public var repeats: Bool
         public var shuffles: Bool
+        /// The song playing plays again when it ends.
+        public var repeatsOne = false
+        /// The list stops when the song playing ends.
+        public var stopsAfter = false
+        /// Songs queued to play next.
+        public var queued = 0
 
         /// The list's length as shown: `12`, or `12+` while more is being read.
         var counted: String { isGrowing ? "\(count)+" : "\(count)" }
 
-        /// `[repeat shuffle]`, `[repeat]`, `[shuffle]` or nothing.
+        /// `[repeat shuffle]`, `[repeat one]`, `[shuffle 2 queued stop after]`… or nothing.
         var modes: String {
-            let on = [repeats ? "repeat" : nil, shuffles ? "shuffle" : nil].compactMap { $0 }
+            let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
+                      queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil].compactMap { $0 }
             return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
+        }
+
+        /// Every mode on: the widest `modes` can be.
+        var widestModes: String {
+            var all = self
+            (all.repeats, all.shuffles, all.repeatsOne, all.stopsAfter) = (true, true, true, true)
+            return all.modes
         }
     }
 
@@ -137,10 +151,8 @@ public enum StatusLine {
             let place = status.list.entry.map { "  \($0 + 1)/\(status.list.counted)" } ?? ""
             let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
             let modes = status.list.modes
-            var bothModes = status.list
-            (bothModes.repeats, bothModes.shuffles) = (true, true)
             let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
-                + TextWidth.columns("  vol 100%") + TextWidth.columns(bothModes.modes)
+                + TextWidth.columns("  vol 100%") + TextWidth.columns(status.list.widestModes)
             let barRoom = columns - TextWidth.columns(full) - 1 - widest - 2 - nameColumns - 2
             if barRoom >= 8 {
                 bar = min(barRoom, 40)

@@ -83,6 +83,36 @@ import Testing
     /// Keys that come together with the one that opens the view (a paste, a fast typist) all
     /// count: Tab ↓ sent at once lands one past the song playing, and Tab Home Enter plays the
     /// first entry (the view opened on an empty list, the cursor on entry 1, and the keys were lost).
+    /// `e` queues the entry under the cursor: it is marked with its place in the queue, the
+    /// status line counts it, and it plays when the song playing ends; `R` and `C` show too.
+    @Test func queuedEntriesAreMarkedAndPlayNext() throws {
+        let folder = try Harness.temporaryFolder()
+        let songs = try ["01-Alpha.mp3", "02-Bravo.mp3", "03-Charlie.mp3", "04-Delta.mp3"]
+            .map { try Harness.makeSong(seconds: 2, in: folder, name: $0) }
+        let pane = try Pane(arguments: ["-o", "null"] + songs, width: 100, height: 12)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/4") }
+        try pane.send("Tab")
+        try pane.waitForLine { $0.hasPrefix(">▶1  01-Alpha.mp3") }
+        try pane.send("End")
+        try pane.send("e")
+        try pane.waitForLine { $0.hasPrefix("> 4  (1) 04-Delta.mp3") }
+        try pane.send("Up")
+        try pane.send("e")
+        try pane.waitForLine { $0.hasPrefix("> 3  (2) 03-Charlie.mp3") }
+        try pane.waitForStatus { $0.contains("[2 queued]") }
+        try pane.send("e")
+        try pane.waitForLine { $0.hasPrefix("> 3  03-Charlie.mp3") }
+        try pane.send("R")
+        try pane.send("C")
+        try pane.waitForStatus { $0.contains("[repeat one 1 queued stop after]") }
+        try pane.send("R")
+        try pane.send("C")
+        try pane.waitForStatus { $0.contains("4/4") && !$0.contains("stop after") }
+        try pane.waitForLine { $0.contains("▶4  04-Delta.mp3") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     @Test func keysThatComeWithTheOneThatOpensTheViewAllCount() throws {
         let folder = try Harness.temporaryFolder()
         let songs = try (1...5).map { try Harness.makeSong(seconds: 30, in: folder, name: "song-\($0).mp3") }

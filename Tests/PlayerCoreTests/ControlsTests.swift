@@ -154,9 +154,9 @@ struct MprisMappingTests {
 
     @Test func theWritablePropertiesAreCheckedAndMapped() {
         let (session, _) = playingSession()
-        #expect(commands(.setLoopStatus("None"), session) == .success([.setRepeat(false)]))
-        #expect(commands(.setLoopStatus("Playlist"), session) == .success([.setRepeat(true)]))
-        #expect(commands(.setLoopStatus("Track"), session) == .success([.setRepeat(true)]))
+        #expect(commands(.setLoopStatus("None"), session) == .success([.setRepeatOne(false), .setRepeat(false)]))
+        #expect(commands(.setLoopStatus("Playlist"), session) == .success([.setRepeatOne(false), .setRepeat(true)]))
+        #expect(commands(.setLoopStatus("Track"), session) == .success([.setRepeatOne(true)]))
         #expect(commands(.setLoopStatus("Always"), session) == .failure(.invalidArguments("LoopStatus is None, Track or Playlist")))
         #expect(commands(.setShuffle(true), session) == .success([.setShuffle(true)]))
         #expect(commands(.setVolume(0.424), session) == .success([.volume(42)]))

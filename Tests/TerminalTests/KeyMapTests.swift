@@ -27,7 +27,7 @@ struct KeyMapTests {
 
     @Test func theHelpListsEveryBindingAndTheReadmeShowsTheSameTable() throws {
         let lines = KeyMap.helpLines
-        #expect(lines.count == 21 + 1 + 10, "the ten digits share a line; the list view's keys follow under their heading")
+        #expect(lines.count == 23 + 1 + 11, "the ten digits share a line; the list view's keys follow under their heading")
         #expect(lines.contains("  space     play / pause"))
         #expect(lines.contains { $0.hasPrefix("  / ") && $0.contains("search") })
         #expect(lines.contains { $0.hasPrefix("  → ") && $0.contains("5 s forward") })
@@ -43,8 +43,8 @@ struct KeyMapTests {
     /// names D (remove) and P p (move), and the help says which keys go back (it said "n d J K"
     /// where d did nothing, and "Tab, v or Esc goes back" while v paused).
     @Test func theHintsAndTheHelpFollowTheKeysInForce() {
-        #expect(KeyBindings.standard.listHint == "↑↓ Enter / n d K J l w, Tab back, h keys")
-        #expect(KeyBindings.cmus.listHint == "↑↓ Enter / n D P p l w, Tab back, h keys")
+        #expect(KeyBindings.standard.listHint == "↑↓ Enter / n d K J e l w, Tab back, h keys")
+        #expect(KeyBindings.cmus.listHint == "↑↓ Enter / n D P p e l w, Tab back, h keys")
         let backLine = { (keys: KeyBindings) in keys.rows(Steps()).first { $0.help.hasPrefix("the list view") }?.help }
         #expect(backLine(.standard) == "the list view, full screen (Tab, v or Esc goes back)")
         #expect(backLine(.cmus) == "the list view, full screen (Tab, 2, 3 or Esc goes back)")

@@ -1,9 +1,12 @@
-/// The order the list is played in, with the repeat and shuffle modes.
+/// The order the list is played in, with the repeat and shuffle modes and the songs queued.
 ///
 /// `order` is a permutation of the entry indices: identity normally, shuffled with `shuffle` on.
 /// The cursor walks it; past its end a new round starts with `repeat` on (reshuffled, so each
 /// round plays every entry once) and the queue is exhausted otherwise. The shuffles come from
 /// a seeded generator, so `--seed N` gives the same order on every run.
+///
+/// Entries queued (`upNext`, cmus's `e`) play next, in the order queued, before the list goes
+/// on from the entry it was on: while they play, `listEntry` keeps that place.
 public struct PlayQueue: Sendable {
     public private(set) var count = 0
     /// Entry indices in play order.
@@ -12,6 +15,11 @@ public struct PlayQueue: Sendable {
     public private(set) var cursor: Int?
     public var repeats = false
     public private(set) var shuffles = false
+    /// Entries to play next, in the order queued.
+    public private(set) var upNext: [Int] = []
+    /// A queued entry is playing: the list goes on from `listEntry` (`nil`: before its first).
+    public private(set) var playsQueued = false
+    private var listEntry: Int?
     private var random: SplitMix64
 
     public init(count: Int = 0, shuffle: Bool = false, repeats: Bool = false, seed: UInt64) {
@@ -57,6 +65,8 @@ public struct PlayQueue: Sendable {
         precondition(entry >= 0 && entry <= count && added >= 0)
         guard added > 0 else { return }
         for index in order.indices where order[index] >= entry { order[index] += added }
+        for index in upNext.indices where upNext[index] >= entry { upNext[index] += added }
+        if let held = listEntry, held >= entry { listEntry = held + added }
         count += added
         let new = entry..<(entry + added)
         if !shuffles {
@@ -80,8 +90,12 @@ public struct PlayQueue: Sendable {
     /// first), so that `advance` goes on to the entry that followed it.
     public mutating func remove(_ entry: Int) {
         guard let at = order.firstIndex(of: entry) else { return }
+        if listEntry == entry { listEntry = at > 0 ? order[at - 1] : nil }  // the list goes on after it all the same
         order.remove(at: at)
         for index in order.indices where order[index] > entry { order[index] -= 1 }
+        upNext.removeAll { $0 == entry }
+        for index in upNext.indices where upNext[index] > entry { upNext[index] -= 1 }
+        if let held = listEntry, held > entry { listEntry = held - 1 }
         count -= 1
         if let cursor, at <= cursor { self.cursor = cursor > 0 ? cursor - 1 : nil }
     }
@@ -90,6 +104,9 @@ public struct PlayQueue: Sendable {
     /// current; in list order the play order follows the list, with shuffle on it stays as it was.
     public mutating func swap(_ a: Int, _ b: Int) {
         guard a != b, order.indices.contains(a), order.indices.contains(b) else { return }
+        func swapped(_ entry: Int) -> Int { entry == a ? b : entry == b ? a : entry }
+        upNext = upNext.map(swapped)
+        listEntry = listEntry.map(swapped)
         if shuffles {
             for index in order.indices {
                 if order[index] == a { order[index] = b } else if order[index] == b { order[index] = a }
@@ -100,8 +117,19 @@ public struct PlayQueue: Sendable {
         }
     }
 
-    /// Moves to the next entry and returns it; `nil` at the end of a round without repeat.
+    /// Moves to the next entry and returns it: the first queued, else the list's next; `nil` at
+    /// the end of a round without repeat.
     public mutating func advance() -> Int? {
+        if !upNext.isEmpty {
+            let queued = upNext.removeFirst()
+            if !playsQueued {
+                listEntry = current
+                playsQueued = true
+            }
+            cursor = order.firstIndex(of: queued)
+            return queued
+        }
+        if playsQueued { backToList() }
         let next = (cursor ?? -1) + 1
         if next < order.count {
             cursor = next
@@ -116,7 +144,12 @@ public struct PlayQueue: Sendable {
 
     /// Moves to the previous entry; at the first entry of the round it stays there (or goes to
     /// the last with repeat on).
+    /// While queued entries play, it goes back to the list's own entry.
     public mutating func retreat() -> Int? {
+        if playsQueued {
+            backToList()
+            return cursor == nil ? advance() : current
+        }
         guard let cursor else { return advance() }
         if cursor > 0 {
             self.cursor = cursor - 1
@@ -128,7 +161,34 @@ public struct PlayQueue: Sendable {
 
     /// Makes `entry` the current one (a jump, e.g. after playing it by its number).
     public mutating func select(_ entry: Int) {
+        playsQueued = false
+        listEntry = nil
         cursor = order.firstIndex(of: entry)
+    }
+
+    /// Queues `entry` to play next, after those queued before it; one queued already is taken
+    /// out of the queue instead (`e` again). Whether it is queued now.
+    @discardableResult
+    public mutating func toggleQueued(_ entry: Int) -> Bool {
+        guard (0..<count).contains(entry) else { return false }
+        if let at = upNext.firstIndex(of: entry) {
+            upNext.remove(at: at)
+            return false
+        }
+        upNext.append(entry)
+        return true
+    }
+
+    /// `entry`'s place in the queue, from 1; `nil` when it is not queued.
+    public func queuePlace(of entry: Int) -> Int? {
+        upNext.firstIndex(of: entry).map { $0 + 1 }
+    }
+
+    /// The queued entries have played: the cursor is back on the list's own entry.
+    private mutating func backToList() {
+        playsQueued = false
+        cursor = listEntry.flatMap { order.firstIndex(of: $0) }
+        listEntry = nil
     }
 
     /// Turning shuffle on keeps the current entry first and shuffles the rest after it;

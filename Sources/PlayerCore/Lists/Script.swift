@@ -59,7 +59,7 @@ public enum ScriptParser {
 
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "quit",
-        "wait", "seek", "volume", "repeat", "shuffle", "seed",
+        "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "queue",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -141,14 +141,21 @@ public enum ScriptParser {
                 return fail("bad volume '\(argument)': use 0% to 100%")
             }
             return .success(.command(.perform(.volume(percent))))
-        case "repeat", "shuffle":
+        case "repeat", "shuffle", "repeat-one", "stop-after":
             let on: Bool
             switch argument.lowercased() {
             case "on": on = true
             case "off": on = false
             default: return fail("\(name) needs on or off (found '\(argument)')")
             }
-            return .success(.command(.perform(name == "repeat" ? .setRepeat(on) : .setShuffle(on))))
+            let commands: [String: Command] = ["repeat": .setRepeat(on), "shuffle": .setShuffle(on), "repeat-one": .setRepeatOne(on),
+                                               "stop-after": .setStopAfter(on)]
+            return .success(.command(.perform(commands[name] ?? .setRepeat(on))))
+        case "queue":
+            guard !argument.isEmpty, argument.count <= 9, argument.allSatisfy(\.isASCIIDigit), let place = Int(argument), place > 0 else {
+                return fail("queue needs the number of an entry of the list, from 1 (found '\(argument)')")
+            }
+            return .success(.command(.perform(.queueEntry(place - 1))))
         case "seed":
             guard !argument.isEmpty, argument.count <= 20, argument.allSatisfy(\.isASCIIDigit), let seed = UInt64(argument) else {
                 return fail("seed needs a whole number from 0 to \(UInt64.max) (found '\(argument)')")

@@ -63,9 +63,9 @@ public enum MprisMapping {
             return .success([.load(path)])
         case .setLoopStatus(let status):
             switch status {
-            case "None": return .success([.setRepeat(false)])
-            // tplayer repeats the list; a single song repeats as a list of one.
-            case "Playlist", "Track": return .success([.setRepeat(true)])
+            case "None": return .success([.setRepeatOne(false), .setRepeat(false)])
+            case "Playlist": return .success([.setRepeatOne(false), .setRepeat(true)])
+            case "Track": return .success([.setRepeatOne(true)])
             default: return .failure(.invalidArguments("LoopStatus is None, Track or Playlist"))
             }
         case .setShuffle(let on): return .success([.setShuffle(on)])
@@ -107,7 +107,7 @@ public struct MprisProperties: Equatable, Sendable {
         let state = session.state
         let hasSong = state.song != nil
         playbackStatus = Self.status(of: state, stoppedAtStart: session.isStoppedAtStart)
-        loopStatus = session.queue.repeats ? "Playlist" : "None"
+        loopStatus = session.repeatsOne ? "Track" : session.queue.repeats ? "Playlist" : "None"
         shuffle = session.queue.shuffles
         volume = session.muted ? 0 : Double(session.volume) / 100
         track = hasSong ? session.index : nil

@@ -45,6 +45,15 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case saveList(Path)
     /// Move entry `n` (0-based) up (`by: -1`) or down (`by: 1`) the list.
     case moveEntry(Int, by: Int)
+    /// Queue entry `n` (0-based) to play next, after those queued before it; a queued one is
+    /// taken out of the queue (cmus's `e`).
+    case queueEntry(Int)
+    /// Play the song playing again and again (cmus's Ctrl-R, mpv's `L`; MPRIS's `Track`).
+    case toggleRepeatOne
+    case setRepeatOne(Bool)
+    /// Stop when the song playing ends, once (cmus's `C`, MPD's single mode).
+    case toggleStopAfter
+    case setStopAfter(Bool)
 
     /// The command as a script writes it (`repeat on`, `seek +5.0s`).
     public var description: String {
@@ -76,6 +85,11 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .playEntry(let entry): "play entry \(entry + 1)"
         case .removeEntry(let entry): "remove entry \(entry + 1)"
         case .moveEntry(let entry, let step): "move entry \(entry + 1) \(step < 0 ? "up" : "down")"
+        case .queueEntry(let entry): "queue \(entry + 1)"
+        case .toggleRepeatOne: "repeat-one toggle"
+        case .setRepeatOne(let on): "repeat-one " + (on ? "on" : "off")
+        case .toggleStopAfter: "stop-after toggle"
+        case .setStopAfter(let on): "stop-after " + (on ? "on" : "off")
         }
     }
 }

@@ -10,6 +10,13 @@ extension Session {
         return nil
     }
 
+    /// What plays when the song playing ends by itself: the same one again with `repeatsOne`,
+    /// else the next that plays.
+    func following(advancing queue: inout PlayQueue) -> Int? {
+        if repeatsOne, let current = queue.current, !skips(current) { return current }
+        return nextPlayable(advancing: &queue)
+    }
+
     /// Moves `queue` back to the previous entry that has not failed, and returns it; `nil` at
     /// the start of the list (without repeat).
     func previousPlayable(retreating queue: inout PlayQueue) -> Int? {

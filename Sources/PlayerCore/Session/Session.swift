@@ -36,6 +36,10 @@ public final class Session {
     public private(set) var volume = 100
     /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
     public private(set) var muted = false
+    /// The song playing plays again when it ends (not on `next`).
+    public private(set) var repeatsOne = false
+    /// The list stops when the song playing ends, with the next song ready; then this is off.
+    public private(set) var stopsAfterCurrent = false
     /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
     public var replayGain = ReplayGainSetting() {
         didSet { applyReplayGain() }
@@ -198,6 +202,11 @@ public final class Session {
         case .playEntry(let entry): play(entry)
         case .removeEntry(let entry): remove(entry)
         case .moveEntry(let entry, let step): move(entry, by: step)
+        case .queueEntry(let entry): queue.toggleQueued(entry)
+        case .toggleRepeatOne: repeatsOne.toggle()
+        case .setRepeatOne(let on): repeatsOne = on
+        case .toggleStopAfter: stopsAfterCurrent.toggle()
+        case .setStopAfter(let on): stopsAfterCurrent = on
         case .saveList(let path): saveList(path, entries)
         case .add(let path, let at):
             expand(path) { [weak self] added, _ in
@@ -292,9 +301,9 @@ public final class Session {
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
     func cueNext() {
-        guard !isFinished, context.state.song != nil else { return engine.perform(.cue(nil)) }
+        guard !isFinished, context.state.song != nil, !stopsAfterCurrent else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
-        engine.perform(.cue(nextPlayable(advancing: &ahead).map { entries[$0].source }))
+        engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
     }
 
     /// Hands `event` to the state machine, makes the engine calls it returns and does what
@@ -329,7 +338,17 @@ public final class Session {
     /// `keepsOpen` stay on the last song, rewound.
     func advance(atEnd: AtEnd) {
         let original = queue.current
-        if let entry = nextPlayable(advancing: &queue) { return open(entry, moving: .forward(atEnd)) }
+        if atEnd == .rest, stopsAfterCurrent {
+            // Stopped where the song ended, the next one ready: `play` plays it.
+            stopsAfterCurrent = false
+            guard let entry = nextPlayable(advancing: &queue) else { return advance(atEnd: .rest) }
+            listPlace = .inList
+            opening = (entry, .forward(.rest))
+            apply(.load(entries[entry].source))
+            return
+        }
+        let next = atEnd == .rest ? following(advancing: &queue) : nextPlayable(advancing: &queue)
+        if let entry = next { return open(entry, moving: .forward(atEnd)) }
         guard keepsOpen else { return finish() }
         listPlace = .atEnd(stoppedAtStart: false)
         if let original { queue.select(original) }

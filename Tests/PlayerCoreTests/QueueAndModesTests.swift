@@ -1,0 +1,110 @@
+import Testing
+@testable import PlayerCore
+
+private func session(_ inputs: [String]) -> (Session, FakeEngine) {
+    let engine = FakeEngine(goodPaths: Set(inputs.map { Path($0) }))
+    let session = Session(engine: engine, entries: EntryList(inputs.map { Entry(path: Path($0)) }), seams: TestSeams().seams)
+    return (session, engine)
+}
+
+/// Ends the song playing, as the engine says when it has played it whole, and returns what
+/// plays then.
+private func endSong(_ session: Session) -> Path? {
+    session.handle(.ended(token: session.token))
+    session.settle()
+    return session.state.id == .play ? session.state.song?.path : nil
+}
+
+struct PlayQueueUpNextTests {
+    @Test func queuedEntriesPlayNextInTheirOrderThenTheListGoesOnWhereItWas() {
+        var queue = PlayQueue(count: 6, seed: 1)
+        _ = queue.advance()  // 0 plays
+        queue.toggleQueued(4)
+        queue.toggleQueued(2)
+        #expect(queue.queuePlace(of: 4) == 1 && queue.queuePlace(of: 2) == 2)
+        var played: [Int?] = []
+        for _ in 0..<4 { played.append(queue.advance()) }
+        #expect(played == [4, 2, 1, 2])
+    }
+
+    @Test func queuingAgainTakesOutAndEditsOfTheListKeepTheQueueOnItsEntries() {
+        var queue = PlayQueue(count: 5, seed: 1)
+        _ = queue.advance()
+        queue.toggleQueued(3)
+        queue.toggleQueued(1)
+        let queuedAgain = queue.toggleQueued(3)
+        #expect(!queuedAgain && queue.upNext == [1])
+        queue.toggleQueued(4)
+        queue.insert(2, at: 0)  // two entries before all: 1 is 3 now, 4 is 6
+        #expect(queue.upNext == [3, 6])
+        queue.remove(3)
+        #expect(queue.upNext == [5])
+        queue.swap(5, 4)
+        #expect(queue.upNext == [4])
+        let outside = queue.toggleQueued(99)
+        #expect(!outside, "no such entry")
+    }
+
+    @Test func previousWhileQueuedSongsPlayGoesBackToTheListsOwnSong() {
+        var queue = PlayQueue(count: 4, seed: 1)
+        _ = queue.advance()
+        _ = queue.advance()  // 1 plays
+        queue.toggleQueued(3)
+        let queued = queue.advance()
+        #expect(queued == 3 && queue.playsQueued)
+        let back = queue.retreat()
+        #expect(back == 1 && !queue.playsQueued)
+        let next = queue.advance()
+        #expect(next == 2)
+    }
+}
+
+struct QueueAndModesTests {
+    @Test func aQueuedSongPlaysNextAndIsCuedGaplessly() {
+        let (session, engine) = session(["a.mp3", "b.mp3", "c.mp3", "d.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.queueEntry(3))
+        #expect(engine.cued == "d.mp3", "the engine opens the queued song ahead")
+        #expect(endSong(session) == "d.mp3")
+        #expect(endSong(session) == "b.mp3", "then the list goes on after a")
+    }
+
+    @Test func repeatOnePlaysTheSongAgainButNextStillMovesOn() {
+        let (session, engine) = session(["a.mp3", "b.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.toggleRepeatOne)
+        #expect(session.repeatsOne && engine.cued == "a.mp3")
+        #expect(endSong(session) == "a.mp3")
+        #expect(endSong(session) == "a.mp3")
+        session.perform(.next)
+        session.settle()
+        #expect(session.state.song?.path == "b.mp3", "next is a person's: it goes on")
+    }
+
+    @Test func stopAfterStopsWithTheNextSongReadyAndTurnsItselfOff() {
+        let (session, engine) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.setStopAfter(true))
+        #expect(engine.cued == nil, "nothing is opened ahead: it will not play")
+        #expect(endSong(session) == nil)
+        #expect(session.state.song?.path == "b.mp3" && session.state.id != .play && !session.stopsAfterCurrent)
+        session.perform(.play)
+        session.settle()
+        #expect(session.state.id == .play && session.state.song?.path == "b.mp3")
+        #expect(endSong(session) == "c.mp3", "once: the list plays on")
+    }
+
+    @Test func theModesAreScriptCommandsAndMprisLoopStatus() {
+        let parsed = ScriptParser.parse(Array("repeat-one on\nstop-after off\nqueue 3\nqueue 0\nrepeat-one maybe\n".utf8))
+        #expect(parsed.statements.map(\.statement) == [.command(.perform(.setRepeatOne(true))), .command(.perform(.setStopAfter(false))),
+                                                       .command(.perform(.queueEntry(2)))])
+        #expect(parsed.problems.map(\.message) == ["queue needs the number of an entry of the list, from 1 (found '0')",
+                                                   "repeat-one needs on or off (found 'maybe')"])
+        let (session, _) = session(["a.mp3"])
+        session.perform(.setRepeatOne(true))
+        #expect(MprisProperties(session).loopStatus == "Track")
+    }
+}
