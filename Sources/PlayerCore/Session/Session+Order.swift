@@ -1,4 +1,5 @@
-/// The list's order as the session walks it: the next and previous entries that play.
+/// The list's order as the session walks it: the next and previous entries that play, what is
+/// cued to follow, and the modes at a song's end (repeat one, stop after).
 extension Session {
     /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the
     /// end (the queue is then left wherever it stopped).
@@ -27,4 +28,48 @@ extension Session {
         }
         return nil
     }
+
+    /// Tells the engine the entry that follows the song playing if it plays to its end, as
+    /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
+    /// device). Asked after everything that may change it; the engine ignores a repeat.
+    func cueNext() {
+        guard !isFinished, context.state.song != nil, !stopsAfterCurrent else { return engine.perform(.cue(nil)) }
+        var ahead = queue  // a value: advancing the copy leaves the list as it is
+        engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
+    }
+
+    /// Plays the next playable entry in the queue's order. Past the end: finish, or with
+    /// `keepsOpen` stay on the last song, rewound.
+    func advance(atEnd: AtEnd) {
+        let original = queue.current
+        if atEnd == .rest, stopsAfterCurrent {
+            // Stopped where the song ended, the next one ready: `play` plays it.
+            stopsAfterCurrent = false
+            guard let entry = nextPlayable(advancing: &queue) else { return advance(atEnd: .rest) }
+            listPlace = .inList
+            opening = (entry, .forward(.rest))
+            apply(.load(entries[entry].source))
+            return
+        }
+        let next = atEnd == .rest ? following(advancing: &queue) : nextPlayable(advancing: &queue)
+        if let entry = next { return open(entry, moving: .forward(atEnd)) }
+        guard keepsOpen else { return finish() }
+        listPlace = .atEnd(stoppedAtStart: false)
+        if let original { queue.select(original) }
+        if atEnd == .rewind, context.state.song != nil { rewind() }
+    }
+
+    /// Plays the previous playable entry; with none before it, starts the current song again.
+    func retreat() {
+        let original = queue.current
+        if let entry = previousPlayable(retreating: &queue) { return open(entry, moving: .backward) }
+        if let original { queue.select(original) }
+        apply(.seek(.to(.zero)))
+    }
+
+    func playCurrentOrNext() {
+        guard let entry = queue.current, !skips(entry) else { return advance(atEnd: .rewind) }
+        open(entry, moving: .forward(.rewind))
+    }
+
 }

@@ -28,7 +28,7 @@ public final class Session {
     var loadIsComing = false
     /// Where the run is in its list (beside the machine's state, which says what the song
     /// does): one value, so that a run cannot be both over and waiting at the list's end.
-    public private(set) var listPlace = ListPlace.inList
+    public internal(set) var listPlace = ListPlace.inList
     /// True once the run is over: the list played through, or `quit`.
     public var isFinished: Bool { listPlace == .finished }
     /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
@@ -39,7 +39,7 @@ public final class Session {
     /// The song playing plays again when it ends (not on `next`).
     public private(set) var repeatsOne = false
     /// The list stops when the song playing ends, with the next song ready; then this is off.
-    public private(set) var stopsAfterCurrent = false
+    public internal(set) var stopsAfterCurrent = false
     /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
     public var replayGain = ReplayGainSetting() {
         didSet { applyReplayGain() }
@@ -297,15 +297,6 @@ public final class Session {
         }
     }
 
-    /// Tells the engine the entry that follows the song playing if it plays to its end, as
-    /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
-    /// device). Asked after everything that may change it; the engine ignores a repeat.
-    func cueNext() {
-        guard !isFinished, context.state.song != nil, !stopsAfterCurrent else { return engine.perform(.cue(nil)) }
-        var ahead = queue  // a value: advancing the copy leaves the list as it is
-        engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
-    }
-
     /// Hands `event` to the state machine, makes the engine calls it returns and does what
     /// the row asks of the session.
     @discardableResult
@@ -334,46 +325,12 @@ public final class Session {
         advance(atEnd: .rest)
     }
 
-    /// Plays the next playable entry in the queue's order. Past the end: finish, or with
-    /// `keepsOpen` stay on the last song, rewound.
-    func advance(atEnd: AtEnd) {
-        let original = queue.current
-        if atEnd == .rest, stopsAfterCurrent {
-            // Stopped where the song ended, the next one ready: `play` plays it.
-            stopsAfterCurrent = false
-            guard let entry = nextPlayable(advancing: &queue) else { return advance(atEnd: .rest) }
-            listPlace = .inList
-            opening = (entry, .forward(.rest))
-            apply(.load(entries[entry].source))
-            return
-        }
-        let next = atEnd == .rest ? following(advancing: &queue) : nextPlayable(advancing: &queue)
-        if let entry = next { return open(entry, moving: .forward(atEnd)) }
-        guard keepsOpen else { return finish() }
-        listPlace = .atEnd(stoppedAtStart: false)
-        if let original { queue.select(original) }
-        if atEnd == .rewind, context.state.song != nil { rewind() }
-    }
-
     /// Stops the song (or the one loading) and takes it back to its start.
-    private func rewind() {
+    func rewind() {
         guard context.state.id != .idle else { return }
         apply(.stop)
         apply(.seek(.to(.zero)))
         listPlace = listPlace.rewound(stopped: context.state.id == .stop)
-    }
-
-    /// Plays the previous playable entry; with none before it, starts the current song again.
-    private func retreat() {
-        let original = queue.current
-        if let entry = previousPlayable(retreating: &queue) { return open(entry, moving: .backward) }
-        if let original { queue.select(original) }
-        apply(.seek(.to(.zero)))
-    }
-
-    private func playCurrentOrNext() {
-        guard let entry = queue.current, !skips(entry) else { return advance(atEnd: .rewind) }
-        open(entry, moving: .forward(.rewind))
     }
 
     /// Opens entry `entry` to play it as soon as it is open. If it cannot be, the engine says
@@ -391,7 +348,7 @@ public final class Session {
         damage.settle(at: position.seconds).forEach(report)
     }
 
-    private func finish() {
+    func finish() {
         guard !isFinished else { return }
         damage.flush().forEach(report)
         apply(.stop)
