@@ -50,6 +50,32 @@ extension FileSystem {
         return .success(file)
     }
 
+    /// Appends `bytes` to the regular file at `path` (made when missing, `header` first), in one
+    /// write: a log's line. What is there is never changed; a FIFO or a device is refused
+    /// (`notRegular`), opened without blocking and checked before anything is written.
+    public static func append(_ bytes: [UInt8], to path: Path, header: [UInt8] = []) -> Result<Void, ReadError> {
+        guard !path.hasNUL else { return .failure(.system(.invalidArgument)) }
+        let fd = path.withCString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644) }
+        guard fd >= 0 else {
+            let error = SystemError.current
+            // A FIFO with no reader refuses a non-blocking open (ENXIO): said as what it is.
+            if case .success(let status) = status(of: path), status.kind != .regular { return .failure(.notRegular(status.kind)) }
+            return .failure(.system(error))
+        }
+        let file = OpenFile(fd: fd)
+        guard case .success(let status) = file.status() else { return .failure(.system(.current)) }
+        guard status.kind == .regular else { return .failure(.notRegular(status.kind)) }
+        let all = (status.size == 0 ? header : []) + bytes
+        var written = 0
+        while written < all.count {
+            let count = all[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0, SystemError.current == .interrupted { continue }
+            guard count > 0 else { return .failure(.system(.current)) }
+            written += count
+        }
+        return .success(())
+    }
+
     /// A file created for writing at `path`, or standard output for `-`. An existing file is
     /// refused (`EEXIST`, atomically: `O_EXCL`) unless `overwrite`, when it is truncated. A new
     /// file gets `permissions` (less the umask).

@@ -25,6 +25,9 @@ public final class BackgroundWork: @unchecked Sendable {
         case facts
         /// The rest of a long list named at start, read while its first songs play.
         case launch
+        /// A song heard, counted in the library and the listen log (a new one drops only the
+        /// message of the one before: its writing is done all the same).
+        case listen
     }
 
     /// A job's cancel flag, asked by the job as it goes.

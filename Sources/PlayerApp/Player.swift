@@ -289,7 +289,11 @@ public final class Player {
         // keeps the list itself only while the view is open (the snapshot shares the session's
         // storage, and a copy kept would make the session's next change copy it whole).
         screen.showList(listSnapshot())
-        if let song = session.state.song { session.settleDamage(at: AudioTime(frames: engine.position, rate: song.sampleRate)) }
+        if let song = session.state.song {
+            let position = AudioTime(frames: engine.position, rate: song.sampleRate)
+            session.settleDamage(at: position)
+            session.observePlayback(at: position)
+        }
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.index, entryCount: session.entries.count,

@@ -34,6 +34,22 @@ struct LibraryRun {
         }
     }
 
+    /// The library, when there is one (a run that only plays never makes it); `nil` without a
+    /// word when there is none or it cannot be opened (the player plays as before).
+    static func existingLibrary() -> LibraryDatabase? {
+        guard let path = LibraryPlaces.database(environment: environment), FileSystem.exists(path),
+              case .success(let (database, _)) = LibraryDatabase.open(at: path) else { return nil }
+        return database
+    }
+
+    /// A path from the settings: `~/` is the home folder's; a relative one is not taken.
+    static func expanded(_ text: String) -> Path? {
+        if text.hasPrefix("~/"), let home = environment["HOME"], home.hasPrefix("/") {
+            return Path(home).appending(Path(String(text.dropFirst(2))))
+        }
+        return text.hasPrefix("/") ? Path(text) : nil
+    }
+
     /// The folders of the settings (or the music folder), and those earlier scans were given.
     private func folders(_ database: LibraryDatabase) -> [Path] {
         let environment = Self.environment

@@ -157,10 +157,13 @@ struct PlayerRun {
             })
         }
         let report = { (line: String) in say("tplayer: " + line) }
+        let listens = ListenRecorder(settings: options.settings, work: work, say: say)
+        defer { listens.finish() }
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive),
                               seams: Session.Seams(report: report, expand: expand, saveList: saveList,
-                                                   onTransition: options.trace ? { say("\($0)") } : nil))
+                                                   onTransition: options.trace ? { say("\($0)") } : nil,
+                                                   listened: listens.record))
         session.setAside(missing)
         session.replayGain = options.replayGain
         // The configured volume starts a new run; a resumed one keeps the volume it had.

@@ -162,9 +162,12 @@ import Testing
         #expect(!result.timedOut, "it must not hang")
         #expect(result.status == status)
         #expect(result.stderrLines == [message])
-        // A sanitizer's shadow memory is not tplayer's: memory is measured on plain builds.
+        // A sanitizer's shadow memory is not tplayer's: memory is measured on plain builds. The
+        // bound is what starting costs (a debug build maps Foundation's shared libraries, which
+        // the library's GRDB brings: 31 MB in all; a release build, static, 21 MB) and far below
+        // what reading any of these files would add (40 MB to 2 GB).
         if ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil {
-            #expect(result.peakRSS > 0 && result.peakRSS < 32 << 10, "peak RSS \(result.peakRSS) KB")
+            #expect(result.peakRSS > 0 && result.peakRSS < 40 << 10, "peak RSS \(result.peakRSS) KB")
         }
         #expect(Snapshot(folder) == before)
     }

@@ -65,6 +65,33 @@ import Testing
         #expect(mixed.status == 64 && mixed.stderr.contains("--play-find plays the library's songs"))
     }
 
+    @Test func songsHeardAreCountedInTheLibraryAndTheListenLog() throws {
+        let (folder, environment) = try setUp()
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let log = folder.appendingPathComponent("scrobbler.log").path
+        let settings = folder.appendingPathComponent("settings").path
+        try "listen-log = \(log)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer(["--config", settings, "-w", out, "--play-find", "album:post"], in: folder, environment: environment)
+        #expect(played.status == 0, "\(played.stderr)")
+        let counted = try Harness.tplayer(["--find", "plays:1..1"], environment: environment)
+        #expect(counted.stdout.hasSuffix("Post/01.mp3\n\(folder.appendingPathComponent("Music").resolvingSymlinksInPath().path)/Post/02.flac\n"),
+                "\(counted.stdout)\(counted.stderr)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.prefix(3) == ["#AUDIOSCROBBLER/1.1", "#TZ/UTC", "#CLIENT/tplayer"])
+        #expect(lines.dropFirst(3).map { $0.split(separator: "\t", omittingEmptySubsequences: false).prefix(6).joined(separator: "|") }
+            == ["Björk|Post|Army of Me|1|1|L", "Björk|Post|Hyperballad|2|1|L"])
+        // A log that is not a file is never written to: one line, and the music plays.
+        let fifo = folder.appendingPathComponent("fifo.log").path
+        #expect(mkfifo(fifo, 0o644) == 0)
+        try "listen-log = \(fifo)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        let refused = try Harness.tplayer(["--config", settings, "-w", out, "--force", "--play-find", "hyperballad"], in: folder,
+                                          environment: environment)
+        #expect(refused.status == 0 && refused.stderrLines.filter { $0.hasPrefix("tplayer:") }.count == 1
+                    && refused.stderr.contains("fifo.log: cannot write the listen log: not a regular file"),
+                "\(refused.stderr)")
+    }
+
     @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
         let (folder, environment) = try setUp()
         // No folder named and none set: ~/Music, as HOME says.

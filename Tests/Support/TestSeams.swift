@@ -8,6 +8,8 @@ public final class TestSeams {
     public var expand: Session.Seams.Expand = Session.Seams.oneSong
     public var saveList: (Path, EntryList) -> Void = { _, _ in }
     public var onTransition: ((PlayerContext.Step) -> Void)?
+    /// Every song counted as played or skipped, in order.
+    public var listens: [Listen] = []
 
     /// The loads asked for while they are held (`holdLoads`), each to be answered by the test.
     public var heldLoads: [Path: (EntryList, [String]) -> Void] = [:]
@@ -23,6 +25,6 @@ public final class TestSeams {
     /// The seams to make a session with: each forwards to what is set here when it is called.
     public var seams: Session.Seams {
         Session.Seams(report: { self.lines.append($0) }, expand: { self.expand($0, $1) }, saveList: { self.saveList($0, $1) },
-                      onTransition: { self.onTransition?($0) })
+                      onTransition: { self.onTransition?($0) }, listened: { self.listens.append($0) })
     }
 }

@@ -130,3 +130,18 @@ extension LibraryDatabase {
         }
     }
 }
+
+extension LibraryDatabase {
+    /// Counts `listen` for its song, if the library holds it: a play (and when) or a skip.
+    public func record(_ listen: Listen, at time: Int64) -> Result<Void, LibraryError> {
+        write { db in
+            let path = Data(listen.song.path.bytes)
+            switch listen.kind {
+            case .played:
+                try db.execute(sql: "UPDATE song SET playcount = playcount + 1, lastplayed = ? WHERE path = ?", arguments: [time, path])
+            case .skipped:
+                try db.execute(sql: "UPDATE song SET skipcount = skipcount + 1 WHERE path = ?", arguments: [path])
+            }
+        }
+    }
+}

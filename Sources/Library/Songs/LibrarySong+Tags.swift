@@ -60,7 +60,7 @@ extension LibrarySong {
     }
 
     /// "3/12" is 3; " 07" is 7; none, or a number past 1,000,000, is `nil`.
-    static func leadingNumber(_ text: String?) -> Int? {
+    public static func leadingNumber(_ text: String?) -> Int? {
         guard let digits = text?.drop(while: { $0 == " " }).prefix(while: { $0.isASCII && $0.isNumber }), !digits.isEmpty,
               digits.count <= 7, let value = Int(digits), value <= 1_000_000 else { return nil }
         return value

@@ -72,4 +72,23 @@ extension Session {
         open(entry, moving: .forward(.rewind))
     }
 
+
+    /// The song playing is at `position`, as the status line's tick looks: what is heard counts.
+    public func observePlayback(at position: AudioTime) {
+        guard let song = context.state.song, let token = context.state.token, context.state.isPlaying else { return }
+        heard(song, at: position.seconds, token: token)
+    }
+
+    func heard(_ song: SongInfo, at seconds: Double, token: Int, ended: Bool = false) {
+        let length = song.totalFrames.map(song.seconds)
+        if listening.reach(token, min(seconds, length ?? seconds), length: length, ended: ended) {
+            listened(Listen(kind: .played, song: song, heard: listening.heard))
+        }
+    }
+
+    /// `next` on a song not heard long enough to count: skipped.
+    func noteSkip() {
+        guard let song = context.state.song, context.state.token == listening.token, !listening.counted else { return }
+        listened(Listen(kind: .skipped, song: song, heard: listening.heard))
+    }
 }

@@ -17,13 +17,17 @@ extension Session {
         public var saveList: (Path, EntryList) -> Void
         /// Every transition taken, for `--trace`; `nil` when nothing is traced.
         public var onTransition: ((PlayerContext.Step) -> Void)?
+        /// Each song heard long enough to count as played, or skipped before (play counts, the
+        /// listen log).
+        public var listened: (Listen) -> Void
 
         public init(report: @escaping (String) -> Void, expand: @escaping Expand, saveList: @escaping (Path, EntryList) -> Void,
-                    onTransition: ((PlayerContext.Step) -> Void)?) {
+                    onTransition: ((PlayerContext.Step) -> Void)?, listened: @escaping (Listen) -> Void) {
             self.report = report
             self.expand = expand
             self.saveList = saveList
             self.onTransition = onTransition
+            self.listened = listened
         }
 
         /// A path given to `load` is the one song it names, at once (mpg123's `LOAD`).

@@ -61,6 +61,9 @@ public final class Session {
     let onTransition: ((PlayerContext.Step) -> Void)?
     let expand: Seams.Expand
     let saveList: (Path, EntryList) -> Void
+    let listened: (Listen) -> Void
+    /// What is heard of the song playing, to count it as played.
+    var listening = ListenTracker()
     /// The load whose entries are awaited: a newer one supersedes it.
     var loads = 0
     /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
@@ -110,6 +113,7 @@ public final class Session {
         onTransition = seams.onTransition
         expand = seams.expand
         saveList = seams.saveList
+        listened = seams.listened
         self.entries = entries
         self.policy = policy
         var queue = queue ?? PlayQueue(seed: 0)
@@ -170,7 +174,9 @@ public final class Session {
         case .toggle: apply(.toggle)
         case .stop: apply(.stop)
         case .rewind: rewind()
-        case .next: advance(atEnd: .rewind)
+        case .next:
+            noteSkip()
+            advance(atEnd: .rewind)
         case .previous: retreat()
         case .load(let path): startLoad(path)
         case .quit: finish()
@@ -251,7 +257,10 @@ public final class Session {
         case .opened(let song, let token):
             // A CUE sheet's track is named by the sheet, not by its image file's tags.
             let tags = (opening?.entry ?? index).flatMap { entries[$0].sheetTags }
-            if !apply(.opened(tags.map(song.named(by:)) ?? song, token: token)).isIgnored { opening = nil }
+            if !apply(.opened(tags.map(song.named(by:)) ?? song, token: token)).isIgnored {
+                opening = nil
+                listening.start(token, at: 0)
+            }
         case .openFailed(let error, let token):
             guard !apply(.openFailed(error, token: token)).isIgnored, let opening else { return }
             self.opening = nil
@@ -269,6 +278,9 @@ public final class Session {
                 if resume.playing { apply(.play) }
             }
         case .ended(let token):
+            if let song = context.state.song, token == context.state.token {
+                heard(song, at: song.totalFrames.map(song.seconds) ?? .infinity, token: token, ended: true)
+            }
             if !apply(.ended(token: token)).isIgnored { advance(atEnd: .rest) }
         case .decodeFailed(let token, let message):
             failCurrent(token, message)
@@ -292,7 +304,9 @@ public final class Session {
             report(message)
             outputFailed = true
             finish()
-        case .budgetSpent, .playback, .seeked, .deviceBuffer:
+        case .seeked(let token, let frame, _):
+            if let song = context.state.song { listening.jump(token, to: song.seconds(frame)) }
+        case .budgetSpent, .playback, .deviceBuffer:
             break  // the script runner's, the trace's and the status line's business
         }
     }

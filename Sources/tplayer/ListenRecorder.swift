@@ -1,0 +1,79 @@
+import Dispatch
+import Files
+import Glibc
+import Library
+import PlayerApp
+import PlayerCore
+import Terminal
+
+/// Where the songs heard go: the library's play counts, skips and last played (for the songs
+/// the library holds), and the listen log when the settings ask for one (`listen-log = PATH`).
+/// Written off the main loop (`BackgroundWork`), one at a time in the order heard; a failure is
+/// said once, on the main loop, and the music plays on.
+final class ListenRecorder: @unchecked Sendable {
+    // @unchecked: `log` and `work` are set once in `init`; `library`, `logFailed` and
+    // `databaseFailed` are touched only on `queue`.
+    private let queue = DispatchQueue(label: "tplayer.listens")
+    /// Opened when the first song is heard, not at start: a run that plays one song briefly
+    /// never pays for it.
+    private var library: LibraryDatabase??
+    private let log: Path?
+    private let work: BackgroundWork
+    private let say: (String) -> Void
+    private var logFailed = false
+    private var databaseFailed = false
+    /// Listens handed to a helper thread and not yet written.
+    private let inFlight = Locked(0)
+    /// Failures written down and not yet said (on the main loop, or by `finish`).
+    private let unsaid = Locked<[String]>([])
+
+    init(settings: Settings, work: BackgroundWork, say: @escaping (String) -> Void) {
+        self.work = work
+        self.say = say
+        log = settings.listenLog.flatMap(LibraryRun.expanded)
+    }
+
+    func record(_ listen: Listen) {
+        let now = Int64(time(nil))
+        inFlight.update { $0 += 1 }
+        work.start(.listen, { [self] _ in
+            let failures = write(listen, at: now)
+            unsaid.update { $0 += failures }
+            inFlight.update { $0 -= 1 }
+        }, then: { [self] (_: Void) in sayFailures() })
+    }
+
+    /// Writes `listen` down; what failed for the first time, to be said.
+    private func write(_ listen: Listen, at now: Int64) -> [String] {
+        queue.sync {
+            var failures: [String] = []
+            if library == nil { library = .some(LibraryRun.existingLibrary()) }
+            if let database = library ?? nil, !databaseFailed, case .failure(let error) = database.record(listen, at: now) {
+                databaseFailed = true
+                failures.append("tplayer: plays are not counted in this run: \(error)")
+            }
+            guard let log, !logFailed, let line = ListenLog.line(listen, started: now - Int64(listen.heard.rounded())) else {
+                return failures
+            }
+            if case .failure(let error) = FileSystem.append(Array(line.utf8), to: log, header: Array(ListenLog.header.utf8)) {
+                logFailed = true
+                failures.append("tplayer: \(log): cannot write the listen log: \(error); songs are not logged in this run")
+            }
+            return failures
+        }
+    }
+
+    /// Waits for what is being written (before the run ends), five seconds at most, and says
+    /// what failed.
+    func finish() {
+        inFlight.wait(until: { $0 == 0 }, timeout: 5) { _ in }
+        sayFailures()
+    }
+
+    private func sayFailures() {
+        unsaid.update { lines in
+            defer { lines = [] }
+            return lines
+        }.forEach(say)
+    }
+}
