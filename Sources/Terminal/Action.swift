@@ -9,7 +9,7 @@ public enum Action: Hashable, Sendable {
     /// To this percent of the song (0–99).
     case jump(percent: Int)
     case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter
-    case info, load, help, quit, list
+    case info, load, help, quit, list, library
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
     case search, searchNext, searchPrevious, remove, moveUp, moveDown, queue, add, save, closeList
@@ -18,7 +18,7 @@ public enum Action: Hashable, Sendable {
     public static let plain: [Action] = [
         .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
         .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info, .load,
-        .list, .help, .quit,
+        .list, .library, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
     ]
@@ -49,6 +49,7 @@ public enum Action: Hashable, Sendable {
         case .help: "help"
         case .quit: "quit"
         case .list: "list-view"
+        case .library: "library-view"
         case .cursorUp: "cursor-up"
         case .cursorDown: "cursor-down"
         case .pageUp: "page-up"
@@ -85,7 +86,7 @@ public enum Action: Hashable, Sendable {
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info,
-             .load, .help, .quit, .list: false
+             .load, .help, .quit, .list, .library: false
         }
     }
 
@@ -116,6 +117,7 @@ public enum Action: Hashable, Sendable {
         case .help: .help
         case .quit: .quit
         case .list: .listView
+        case .library: .libraryView
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: nil
         }
@@ -145,6 +147,7 @@ public enum Action: Hashable, Sendable {
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .list: "the list view, full screen (the same key goes back)"
+        case .library: "the library: artists, albums, songs; / filters (tplayer --scan fills it)"
         case .help: "show these keys"
         case .quit: "quit"
         case .cursorUp, .cursorDown: "move the cursor (in the list view arrows move, they do not seek)"
@@ -172,8 +175,8 @@ public enum Action: Hashable, Sendable {
         case .moveDown: .moveUp
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info,
-             .load, .help, .quit, .list, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove, .moveUp,
-             .queue, .add, .save, .closeList: nil
+             .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
+             .moveUp, .queue, .add, .save, .closeList: nil
         }
     }
 }

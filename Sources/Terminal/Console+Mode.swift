@@ -12,6 +12,8 @@ extension Console {
         case prompt(OpenPrompt, panel: Panel?)
         /// The list view, full screen.
         case list(ListScreen)
+        /// The library view, full screen.
+        case library(LibraryScreen)
     }
 
     /// Lines laid out for the screen as it is (again when the window changes size).
@@ -65,7 +67,7 @@ extension Console {
         switch mode {
         case .prompt(let open, _): open
         case .list(let screen): screen.prompt
-        case .status: nil
+        case .status, .library: nil
         }
     }
 

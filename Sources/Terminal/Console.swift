@@ -7,7 +7,7 @@ public final class Console {
     /// How long "press h for keys" stays after a key that means nothing.
     public static let hintSeconds = 2.0
 
-    private let screen: Screen
+    let screen: Screen
     private let showsStatus: Bool
     private var decoder = KeyDecoder()
     /// What the screen shows now (the console's alone; `Console+Mode` reads it).
@@ -35,6 +35,8 @@ public final class Console {
     }
 
     private let paths: TypedPaths
+    /// The library, for the library view; `nil` when there is none (the view says how to make one).
+    public var library: LibraryBrowser?
 
     /// `showsStatus: false` is `--quiet`: keys still work, but no status line is drawn.
     public init(screen: Screen = Screen(), showsStatus: Bool, paths: TypedPaths) {
@@ -61,7 +63,7 @@ public final class Console {
         switch mode {
         case .prompt: bound = false
         case .list(let screen): bound = screen.prompt == nil && bindings.listAction(for: key) != nil
-        case .status: bound = bindings.action(for: key) != nil
+        case .status, .library: bound = bindings.action(for: key) != nil
         }
         return bound ? [key] : [.escape, .character(character)]
     }
@@ -102,6 +104,7 @@ public final class Console {
                 redraw()
                 continue
             }
+            if libraryTakes(key, into: &commands) { continue }
             let rows = screen.height - 2
             let action = bindings.listAction(for: key)
             if let outcome = withList({ $0.view.handle(key, action: action, in: $0.list, rows: rows) }) {
@@ -137,8 +140,11 @@ public final class Console {
                 if case .list = mode {
                     closeList()
                 } else {
+                    closeLibrary()
                     openList(current())
                 }
+            case .libraryView:
+                if showsLibrary { closeLibrary() } else { openLibrary() }
             case .help:
                 let (bindings, steps) = (bindings, steps)
                 let inList = showsList
@@ -152,7 +158,8 @@ public final class Console {
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .playEntry, .removeEntry, .add,
-                 .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter:
+                 .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
+                 .appendSongs, .queueSongs:
                 commands.append(command)  // the player's
             }
         }
@@ -226,7 +233,7 @@ public final class Console {
             list.heldMessages.append(message)
             list.freshMessage = message
         }
-        guard held == nil else { return redraw() }
+        guard held == nil, holdInLibrary(message) == nil else { return redraw() }
         screen.print(message)
     }
 
@@ -262,7 +269,7 @@ public final class Console {
 
     /// The terminal was resized: the panel is laid out again for the new size.
     public func resized() {
-        if showsList { screen.enterFullScreen() }
+        if showsList || showsLibrary { screen.enterFullScreen() }
         screen.measure()
         if let panel { screen.showPanel(panel(screen)) }
         redraw()
@@ -295,7 +302,7 @@ public final class Console {
         let messages = withList { screen -> [String] in
             defer { screen.heldMessages = [] }
             return screen.heldMessages
-        } ?? []
+        } ?? takeLibraryMessages()
         messages.forEach(screen.print)
     }
 
@@ -303,7 +310,7 @@ public final class Console {
     private var panel: Panel? {
         switch mode {
         case .status(let panel), .prompt(_, let panel): panel
-        case .list: nil
+        case .list, .library: nil
         }
     }
 
@@ -312,7 +319,7 @@ public final class Console {
         switch mode {
         case .status: mode = .status(panel: layout)
         case .prompt(let open, _): mode = .prompt(open, panel: layout)
-        case .list: return
+        case .list, .library: return
         }
         screen.showPanel(layout(screen))
         redraw()
@@ -323,13 +330,13 @@ public final class Console {
         switch mode {
         case .status: mode = .status(panel: nil)
         case .prompt(let open, _): mode = .prompt(open, panel: nil)
-        case .list: break
+        case .list, .library: break
         }
         screen.hidePanel()
     }
 
     /// `idle`: no key waits for this redraw (the status line's tick).
-    private func redraw(idle: Bool = false) {
+    func redraw(idle: Bool = false) {
         if let hint, hint.until < .now { self.hint = nil }
         let bottom = bottomLine()
         let (width, height) = (screen.width, screen.height)
@@ -350,7 +357,7 @@ public final class Console {
             }
             return frame
         }
-        if let drawn {
+        if let drawn = drawn ?? libraryFrame(bottom) {
             screen.drawFrame(drawn)
         } else {
             screen.draw(bottom)

@@ -68,7 +68,8 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("n"), .next), (.character("b"), .previous),
             (.character("+"), .volumeUp), (.character("="), .volumeUp), (.character("-"), .volumeDown),
             (.character("m"), .mute), (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle),
-            (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("i"), .info), (.character("l"), .load), (.tab, .list), (.character("v"), .list),
+            (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("i"), .info), (.character("l"), .load),
+            (.tab, .list), (.character("v"), .list), (.character("L"), .library),
             (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit),
         ])
         keys.bindListKeys(remove: [.character("d"), .delete], moveUp: .character("K"), moveDown: .character("J"))
@@ -86,7 +87,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("p"), .playPause), (.character("<"), .previous), (.character(">"), .next),
             (.enter, .next), (.character("9"), .volumeDown), (.character("0"), .volumeUp),
             (.character("/"), .volumeDown), (.character("*"), .volumeUp), (.character("L"), .repeatOne),
-            (.character("I"), .info), (.escape, .quit), (.function(8), .list),
+            (.character("I"), .info), (.escape, .quit), (.function(8), .list), (.function(7), .library),
         ])
         return keys
     }()
@@ -104,7 +105,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("v"), .pause), (.character("b"), .next), (.character("s"), .toggleShuffle),
             (.character(","), .seekBackLong), (.character("."), .seekForwardLong),
             (.character("2"), .list), (.character("3"), .list), (.character("m"), .mute),
-            (.control("r"), .repeatOne),
+            (.control("r"), .repeatOne), (.character("1"), .library),
         ])
         keys.unbind(.character("n"))
         keys.bindListKeys(remove: [.character("D"), .delete], moveUp: .character("P"), moveDown: .character("p"))

@@ -140,7 +140,7 @@ public struct ListView {
             return .close
         case .playPause?, .play?, .pause?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
              .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?,
-             .info?, .load?, .help?,
+             .info?, .load?, .help?, .library?,
              .quit?, nil:
             return nil  // what it means everywhere
         }

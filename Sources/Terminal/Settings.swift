@@ -19,6 +19,9 @@ public struct Settings: Equatable, Sendable {
     /// The library's folders (`library = PATH`, one line each), as written: `~/` is the home
     /// folder's. None: the XDG music folder, else ~/Music.
     public var libraryFolders: [String] = []
+    /// The library view opens at start (`view = library`; `view = status`, the default: the
+    /// status line).
+    public var opensLibrary = false
     /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format), as
     /// written; `nil`: no log (the default).
     public var listenLog: String?
@@ -36,7 +39,7 @@ public struct Settings: Equatable, Sendable {
 
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
-                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log"]
+                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -167,6 +170,12 @@ public struct Settings: Equatable, Sendable {
         case "library":
             guard !value.isEmpty else { return "give a folder of music, e.g. library = ~/Music" }
             libraryFolders.append(value)
+        case "view":
+            switch value {
+            case "library": opensLibrary = true
+            case "status": opensLibrary = false
+            default: return "give library or status" + Self.suggestion(value, among: ["library", "status"])
+            }
         case "listen-log":
             guard !value.isEmpty else { return "give the log's path, e.g. listen-log = ~/.scrobbler.log" }
             listenLog = value == "off" ? nil : value

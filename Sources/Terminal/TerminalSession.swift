@@ -40,6 +40,13 @@ public final class TerminalSession {
     public func interrupted() -> Bool { console.interrupted() }
     public var nextChange: ContinuousClock.Instant? { console.nextChange }
     public var showsList: Bool { console.showsList }
+    /// The library the library view browses (`nil`: none yet).
+    public var library: LibraryBrowser? {
+        get { console.library }
+        set { console.library = newValue }
+    }
+    /// Opens the library view (`view = library` in the settings).
+    public func openLibrary() { console.openLibrary() }
     public func showList(_ list: ListSnapshot) { console.showList(list) }
     public func takeFactRequests() -> [SongSource] { console.takeFactRequests() }
 

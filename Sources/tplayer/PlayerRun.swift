@@ -110,6 +110,10 @@ struct PlayerRun {
         let terminal = TerminalSession(showsStatus: !options.quiet, colours: options.settings.colours,
                                        bindings: options.settings.bindings, steps: options.settings.steps, paths: paths)
         defer { terminal?.close() }
+        if let terminal {
+            terminal.library = LibraryRun.existingLibrary().map(LibraryShelf.init)
+            if options.settings.opensLibrary { terminal.openLibrary() }
+        }
         let say: (String) -> Void = { line in
             if let terminal, terminal.takesMessages { terminal.print(line) } else { printError(line) }
         }

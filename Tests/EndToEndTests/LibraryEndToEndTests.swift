@@ -92,6 +92,41 @@ import Testing
                 "\(refused.stderr)")
     }
 
+    /// The library view in a real terminal: the tree, an album opened, a song played from it,
+    /// the filter typed, a song queued, and the terminal as it was after q.
+    @Test func theLibraryViewBrowsesFiltersPlaysAndQueues() throws {
+        let (folder, environment) = try setUp()
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[1]], environment: environment, width: 100, height: 14)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/1") }
+        try pane.send("L")
+        try pane.waitForLine { $0.hasPrefix("> Björk") && $0.hasSuffix("2 songs") }
+        try pane.waitForLine { $0.hasPrefix("  Zeta Waves") }
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("    1995  Post") }
+        try pane.send("Down")
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("      02. Hyperballad") }
+        try pane.send("Down")
+        try pane.send("Down")
+        try pane.send("Enter")
+        try pane.waitForStatus { $0.contains("Hyperballad") && $0.contains("2/2") }
+        // A filter narrows as it is typed; the tag's escape sequence is shown, not obeyed.
+        try pane.type("/pwned")
+        try pane.waitForLine { $0.hasPrefix("> Zeta Waves") }
+        try pane.send("Enter")
+        try pane.send("t")
+        try pane.waitForLine { $0.contains("Zeta Waves – Evil\\e]2;pwned") }
+        try pane.send("e")
+        try pane.waitForStatus { $0.contains("[1 queued]") && $0.contains("/3") }
+        try pane.send("Escape")
+        try pane.waitForStatus { $0.contains("Zeta Waves") && $0.contains("3/3") }
+        #expect(!(try pane.screen()).contains("tplayer library:"), "the normal screen again")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
     @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
         let (folder, environment) = try setUp()
         // No folder named and none set: ~/Music, as HOME says.

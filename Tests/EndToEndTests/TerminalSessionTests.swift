@@ -116,6 +116,7 @@ import Testing
         "i         the song's details (tags, stream, length, path)",
         "l         load a song, folder or playlist (Tab completes, Esc cancels)",
         "Tab v     the list view, full screen (Tab, v or Esc goes back)",
+        "L         the library: artists, albums, songs; / filters (tplayer --scan fills it)",
         "h ?       show these keys", "q         quit",
     ]
 

@@ -54,6 +54,15 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Stop when the song playing ends, once (cmus's `C`, MPD's single mode).
     case toggleStopAfter
     case setStopAfter(Bool)
+    /// Show the library view, or go back from it.
+    case libraryView
+    /// Play these songs now, put after the song playing (the library view's Enter); the list
+    /// goes on after them.
+    case playSongs([Path])
+    /// Put these songs at the end of the list (the library view's `a`).
+    case appendSongs([Path])
+    /// Put these songs at the end of the list and queue them to play next (the library view's `e`).
+    case queueSongs([Path])
 
     /// The command as a script writes it (`repeat on`, `seek +5.0s`).
     public var description: String {
@@ -90,6 +99,10 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setRepeatOne(let on): "repeat-one " + (on ? "on" : "off")
         case .toggleStopAfter: "stop-after toggle"
         case .setStopAfter(let on): "stop-after " + (on ? "on" : "off")
+        case .libraryView: "library"
+        case .playSongs(let paths): "play \(paths.count) songs"
+        case .appendSongs(let paths): "add \(paths.count) songs"
+        case .queueSongs(let paths): "queue \(paths.count) songs"
         }
     }
 }

@@ -204,7 +204,13 @@ public final class Session {
             applyVolume()
         case .pitch(let value):
             engine.perform(.setPitch(value))
-        case .promptLoad, .help, .info, .listView: break  // the terminal's own business
+        case .promptLoad, .help, .info, .listView, .libraryView: break  // the terminal's own business
+        case .playSongs(let paths): playNow(EntryList(paths.map { Entry(path: $0) }), asked: true)
+        case .appendSongs(let paths): append(EntryList(paths.map { Entry(path: $0) }))
+        case .queueSongs(let paths):
+            let first = entries.count
+            append(EntryList(paths.map { Entry(path: $0) }))
+            for entry in first..<entries.count { queue.toggleQueued(entry) }
         case .playEntry(let entry): play(entry)
         case .removeEntry(let entry): remove(entry)
         case .moveEntry(let entry, let step): move(entry, by: step)

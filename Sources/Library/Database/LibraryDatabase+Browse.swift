@@ -1,0 +1,113 @@
+import Foundation
+import GRDB
+import PlayerCore
+
+/// What the library view pages through: album artists, an artist's albums, an album's songs,
+/// or every song in album order, each narrowed by a query and read a screenful at a time.
+extension LibraryDatabase {
+    public struct Artist: Equatable, Sendable {
+        public let name: String
+        /// The folded name the tree is ordered and grouped by.
+        public let key: String
+        public let songs: Int
+    }
+
+    public struct Album: Equatable, Sendable {
+        public let name: String
+        public let key: String
+        public let year: Int?
+        public let songs: Int
+
+        public init(name: String, key: String, year: Int?, songs: Int) {
+            self.name = name
+            self.key = key
+            self.year = year
+            self.songs = songs
+        }
+    }
+
+    public func artistCount(_ query: LibraryQuery) -> Result<Int, LibraryError> {
+        read { db in
+            let condition = query.condition
+            return try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT shelfkey) FROM song WHERE \(condition.sql)",
+                                    arguments: condition.arguments) ?? 0
+        }
+    }
+
+    /// Album artists `offset..<offset + limit` of those `query` matches, in order.
+    public func artists(_ query: LibraryQuery, offset: Int, limit: Int) -> Result<[Artist], LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments = condition.arguments
+            arguments += [max(limit, 0), max(offset, 0)]
+            return try Row.fetchAll(db, sql: """
+                SELECT shelf, shelfkey, COUNT(*) FROM song WHERE \(condition.sql)
+                GROUP BY shelfkey ORDER BY shelfkey LIMIT ? OFFSET ?
+                """, arguments: arguments).map { Artist(name: $0[0], key: $0[1], songs: $0[2]) }
+        }
+    }
+
+    /// The albums of the album artist `artist` (a key) that `query` matches, by year.
+    public func albums(of artist: String, _ query: LibraryQuery) -> Result<[Album], LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments: StatementArguments = [artist]
+            arguments += condition.arguments
+            return try Row.fetchAll(db, sql: """
+                SELECT album, albumkey, year, COUNT(*) FROM song WHERE shelfkey = ? AND \(condition.sql)
+                GROUP BY albumkey, year ORDER BY year, albumkey LIMIT 10000
+                """, arguments: arguments).map { Album(name: $0[0] ?? "", key: $0[1], year: $0[2], songs: $0[3]) }
+        }
+    }
+
+    /// The songs of `album` by `artist` (keys) that `query` matches, by disc and track.
+    public func songs(of artist: String, album: Album, _ query: LibraryQuery) -> Result<[LibrarySong], LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments: StatementArguments = [artist, album.key, album.year]
+            arguments += condition.arguments
+            return try Row.fetchAll(db, sql: """
+                SELECT * FROM song WHERE shelfkey = ? AND albumkey = ? AND year IS ? AND \(condition.sql)
+                ORDER BY \(LibraryQuery.albumOrder) LIMIT 10000
+                """, arguments: arguments).map(LibrarySong.init(row:))
+        }
+    }
+
+    /// Every song `query` matches, in album order: `offset..<offset + limit` of them.
+    public func songs(_ query: LibraryQuery, offset: Int, limit: Int) -> Result<[LibrarySong], LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments = condition.arguments
+            arguments += [max(limit, 0), max(offset, 0)]
+            return try Row.fetchAll(db, sql: """
+                SELECT * FROM song WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ? OFFSET ?
+                """, arguments: arguments).map(LibrarySong.init(row:))
+        }
+    }
+
+    public func songCount(_ query: LibraryQuery) -> Result<Int, LibraryError> {
+        read { db in
+            let condition = query.condition
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM song WHERE \(condition.sql)", arguments: condition.arguments) ?? 0
+        }
+    }
+
+    /// The paths of the songs by `artist` (a key) that `query` matches, in album order.
+    public func paths(of artist: String, _ query: LibraryQuery) -> Result<[Path], LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments: StatementArguments = [artist]
+            arguments += condition.arguments
+            return try Data.fetchAll(db, sql: """
+                SELECT path FROM song WHERE shelfkey = ? AND \(condition.sql) ORDER BY \(LibraryQuery.albumOrder)
+                """, arguments: arguments).map { Path(bytes: Array($0)) }
+        }
+    }
+
+    /// Sets the rating (0 to 5 stars) of the song at `path`.
+    public func rate(_ path: Path, stars: Int) -> Result<Void, LibraryError> {
+        write { db in
+            try db.execute(sql: "UPDATE song SET rating = ? WHERE path = ?", arguments: [min(max(stars, 0), 5), Data(path.bytes)])
+        }
+    }
+}

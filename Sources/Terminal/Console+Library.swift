@@ -1,0 +1,88 @@
+import PlayerCore
+
+/// The library view in the console: opened and closed by its key, keys handed to it, drawn.
+extension Console {
+    /// The library view on the alternate screen.
+    struct LibraryScreen {
+        var view: LibraryView
+        /// Messages that came while it was open: the last on its title line until the next
+        /// key, all printed on the normal screen when it closes.
+        var heldMessages: [String] = []
+    }
+
+    /// Runs `body` on the library view in place; `nil` when it is not open.
+    func withLibrary<Result>(_ body: (inout LibraryScreen) -> Result) -> Result? {
+        guard case .library(var screen) = mode else { return nil }
+        mode = .status(panel: nil)
+        let result = body(&screen)
+        mode = .library(screen)
+        return result
+    }
+
+    /// Whether the library view is open.
+    public var showsLibrary: Bool {
+        if case .library = mode { true } else { false }
+    }
+
+    func openLibrary() {
+        guard let library else {
+            print("tplayer: there is no library yet: tplayer --scan ~/Music makes one (see tplayer --help)")
+            return
+        }
+        var view = LibraryView()
+        view.refresh(library)
+        mode = .library(LibraryScreen(view: view))
+        screen.enterFullScreen()
+        redraw()
+    }
+
+    func closeLibrary() {
+        guard case .library(let closing) = mode else { return }
+        mode = .status(panel: nil)
+        screen.leaveFullScreen()
+        for message in closing.heldMessages { screen.print(message) }
+        redraw()
+    }
+
+    /// A key the library view takes (moving, opening, filtering…): its command, if it gives
+    /// one, in `commands`. False for a key it has no use for, which means what it means
+    /// everywhere (space pauses).
+    func libraryTakes(_ key: Key, into commands: inout [Command]) -> Bool {
+        guard showsLibrary, let library else { return false }
+        let rows = screen.height - 2
+        let isOpenKey = bindings.action(for: key) == .library
+        let outcome: LibraryView.Outcome?? = withLibrary { $0.view.handle(key, isOpenKey: isOpenKey, library, rows: rows) }
+        switch outcome ?? nil {
+        case nil: return false
+        case .redraw?: redraw()
+        case .command(let command)?:
+            commands.append(command)
+            redraw()
+        case .close?: closeLibrary()
+        }
+        return true
+    }
+
+    /// A message while the view is open: held, and shown on its title line.
+    func holdInLibrary(_ message: String) -> Void? {
+        withLibrary { screen in
+            screen.heldMessages.append(message)
+            screen.view.message = message
+        }
+    }
+
+    /// The messages held, for the normal screen (the player stopping with the view open).
+    func takeLibraryMessages() -> [String] {
+        withLibrary { screen in
+            defer { screen.heldMessages = [] }
+            return screen.heldMessages
+        } ?? []
+    }
+
+    /// The library view's frame, when it is open.
+    func libraryFrame(_ bottom: StyledLine) -> [StyledLine]? {
+        guard let library else { return nil }
+        let (width, height) = (screen.width, screen.height)
+        return withLibrary { $0.view.lines(library, width: width, height: height, bottom: bottom) }
+    }
+}

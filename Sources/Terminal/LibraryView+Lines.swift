@@ -1,0 +1,47 @@
+import PlayerCore
+
+extension LibraryView {
+    /// The view as lines for a screen of `width` × `height`, `bottom` (the status line) last;
+    /// only the rows on screen are read.
+    public mutating func lines(_ browser: LibraryBrowser, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
+        let rows = max(height - 2, 1)
+        let count = self.count
+        cursor = min(cursor, max(count - 1, 0))
+        if cursor < top { top = cursor }
+        if cursor >= top + rows { top = cursor - rows + 1 }
+        top = max(min(top, count - rows), 0)
+        let room = width - 1
+        let what = layout == .tree ? "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)" : "\(count) songs"
+        let narrowed = filter.isEmpty ? "" : " matching \(TerminalText.safe(filter))"
+        var title = StyledLine(TextWidth.fit(" tplayer library: \(what)\(narrowed)", room), .bold)
+        if let message {
+            title = StyledLine(TextWidth.fit(" " + TerminalText.safe(message), room), .yellow)
+        } else {
+            let keys = "  ↑↓ Enter ← a e / t 0-5, Esc back"
+            if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
+        }
+        var lines = [title]
+        for (offset, shown) in items(from: top, count: rows, browser).enumerated() {
+            lines.append(Self.row(shown.item, level: shown.level, width: room, underCursor: top + offset == cursor))
+        }
+        if count == 0 {
+            lines.append(StyledLine(filter.isEmpty ? "  The library is empty: tplayer --scan ~/Music fills it" : "  Nothing matches", .dim))
+        }
+        while lines.count < height - 1 { lines.append(StyledLine()) }
+        let bottomLine = typing.map { StyledLine($0.rendered(width: room)) } ?? bottom
+        return Array(lines.prefix(max(height - 1, 0))) + [bottomLine]
+    }
+
+    /// One row: indented by its depth, its name, and its detail on the right.
+    static func row(_ item: LibraryItem, level: Int, width: Int, underCursor: Bool) -> StyledLine {
+        let mark = underCursor ? ">" : " "
+        let indent = String(repeating: "  ", count: level)
+        let detail = TerminalText.safe(item.detail)
+        let detailWidth = min(TextWidth.columns(detail), max(width / 3, 0))
+        let nameWidth = max(width - 2 - indent.count - detailWidth - 2, 4)
+        let name = TextWidth.pad(TextWidth.fit(TerminalText.safe(item.name), nameWidth), to: nameWidth)
+        let text = mark + " " + indent + name + "  " + TextWidth.fit(detail, detailWidth)
+        let style: StyledLine.Style = underCursor ? .reverse : item.kind == .artist ? .bold : .plain
+        return StyledLine(TextWidth.fit(text, width), style)
+    }
+}

@@ -1,0 +1,199 @@
+import PlayerCore
+
+/// The library view: a tree of album artists → albums (by year) → songs (by disc and track), or
+/// every song in album order, narrowed by a filter typed live. It holds what is on screen and
+/// the one artist open (its albums, and one album's songs): everything else is read from the
+/// library as the cursor moves, a screenful at a time.
+///
+/// Its keys: ↑ ↓ PgUp PgDn Home End move; Enter opens or closes an artist or an album, and on a
+/// song plays its album from it (put after the song playing: the list goes on after it); ←
+/// closes; `a` adds what is under the cursor to the end of the list, `e` queues it to play
+/// next; `/` filters as it is typed (Enter keeps it, Esc clears it); `t` the tree or the
+/// sorted songs; `0`–`5` rate a song; Esc (or the key that opened it) goes back.
+public struct LibraryView {
+    public enum Layout: Equatable, Sendable {
+        case tree, sorted
+    }
+
+    public private(set) var layout = Layout.tree
+    public private(set) var filter = ""
+    /// The filter being typed.
+    private(set) var typing: PromptLine?
+    public internal(set) var cursor = 0
+    var top = 0
+    /// How many artists (tree) or songs (sorted) the filter leaves.
+    private var total = 0
+    /// The artist open in the tree (its index among the artists), its albums and the songs of
+    /// the album open, in the order they are shown.
+    private var open: (index: Int, artist: LibraryItem, children: [(item: LibraryItem, level: Int)])?
+    /// Said on the title line until the next key.
+    var message: String?
+
+    public init() {}
+
+    public enum Outcome: Equatable {
+        case redraw
+        case command(Command)
+        case close
+    }
+
+    /// Counts again what the filter leaves (a new filter, the library changed).
+    public mutating func refresh(_ browser: LibraryBrowser) {
+        if let problem = browser.problem(filter: filter) {
+            message = problem
+            total = 0
+        } else {
+            total = layout == .tree ? browser.artistCount(filter: filter) : browser.songCount(filter: filter)
+        }
+        open = nil
+        cursor = min(cursor, max(count - 1, 0))
+    }
+
+    /// Rows in all, the open artist's included.
+    var count: Int { total + (open?.children.count ?? 0) }
+
+    /// The item in row `row`.
+    func item(at row: Int, _ browser: LibraryBrowser) -> (item: LibraryItem, level: Int)? {
+        items(from: row, count: 1, browser).first
+    }
+
+    /// Rows `from..<from + count`, each with its depth in the tree.
+    func items(from: Int, count wanted: Int, _ browser: LibraryBrowser) -> [(item: LibraryItem, level: Int)] {
+        let end = min(from + wanted, count)
+        guard from < end else { return [] }
+        if layout == .sorted {
+            return browser.songs(filter: filter, offset: from, limit: end - from).map { ($0, 0) }
+        }
+        let opened = open
+        let children = opened?.children.count ?? 0
+        let split = opened.map { $0.index + 1 } ?? Int.max  // rows before it are artists as they are
+        // The artists on screen: one read for the rows before the open artist's children, one after.
+        func artists(_ lower: Int, _ upper: Int, shift: Int) -> [(item: LibraryItem, level: Int)] {
+            guard lower < upper else { return [] }
+            return browser.artists(filter: filter, offset: lower - shift, limit: upper - lower).map { ($0, 0) }
+        }
+        var result = artists(from, min(end, split), shift: 0)
+        if let opened {
+            let lower = max(from, split), upper = min(end, split + children)
+            if lower < upper { result += opened.children[(lower - split)..<(upper - split)] }
+            result += artists(max(from, split + children), end, shift: children)
+        }
+        return result
+    }
+
+    /// What `key` does in the view; `nil`: it means what it means everywhere (space pauses).
+    public mutating func handle(_ key: Key, isOpenKey: Bool, _ browser: LibraryBrowser, rows: Int) -> Outcome? {
+        message = nil
+        if typing != nil { return type(key, browser) }
+        let page = max(rows - 1, 1)
+        switch key {
+        case .up: move(to: cursor - 1)
+        case .down: move(to: cursor + 1)
+        case .pageUp: move(to: cursor - page)
+        case .pageDown: move(to: cursor + page)
+        case .home: move(to: 0)
+        case .end: move(to: count - 1)
+        case .enter: return enter(browser)
+        case .left: collapse()
+        case .character("/"): typing = PromptLine(label: "filter: ")
+        case .character("t"):
+            layout = layout == .tree ? .sorted : .tree
+            cursor = 0
+            refresh(browser)
+        case .character("a"), .character("e"):
+            guard let (item, _) = item(at: cursor, browser) else { return .redraw }
+            let paths = browser.paths(of: item, filter: filter)
+            guard !paths.isEmpty else { return .redraw }
+            return .command(key == .character("a") ? .appendSongs(paths) : .queueSongs(paths))
+        case .character(let digit) where ("0"..."5").contains(digit):
+            guard let (item, _) = item(at: cursor, browser), item.kind == .song, let stars = digit.wholeNumberValue else {
+                message = "a rating is a song's: put the cursor on one"
+                return .redraw
+            }
+            browser.rate(item, stars: stars)
+            // The row shows the new rating: the album open is read again.
+            if var opened = open, let place = opened.children.firstIndex(where: { $0.item == item }) {
+                let fresh = browser.songs(of: album(of: item), filter: filter).first { $0.path == item.path }
+                opened.children[place].item = fresh ?? item
+                open = opened
+            }
+            message = stars == 0 ? "rating cleared" : "rated " + String(repeating: "★", count: stars)
+        case .escape: return .close
+        default:
+            return isOpenKey ? .close : nil
+        }
+        return .redraw
+    }
+
+    private mutating func move(to row: Int) {
+        cursor = min(max(row, 0), max(count - 1, 0))
+    }
+
+    /// Enter: an artist or an album opens (or closes); a song plays, its album from it.
+    private mutating func enter(_ browser: LibraryBrowser) -> Outcome {
+        guard let (item, _) = item(at: cursor, browser) else { return .redraw }
+        switch item.kind {
+        case .artist:
+            if open?.artist == item { collapse() } else { openArtist(item, at: cursor, browser) }
+        case .album:
+            toggle(item, browser)
+        case .song:
+            let songs = browser.songs(of: album(of: item), filter: filter)
+            let from = songs.firstIndex { $0.path == item.path } ?? 0
+            let paths = songs[from...].compactMap(\.path)
+            return paths.isEmpty ? .redraw : .command(.playSongs(paths))
+        }
+        return .redraw
+    }
+
+    private func album(of song: LibraryItem) -> LibraryItem {
+        LibraryItem(kind: .album, name: "", detail: "", artistKey: song.artistKey, albumKey: song.albumKey, year: song.year)
+    }
+
+    private mutating func openArtist(_ artist: LibraryItem, at row: Int, _ browser: LibraryBrowser) {
+        // The row it is on, among the artists (a row past an open one counts its children).
+        var index = row
+        if let opened = open, row > opened.index { index -= opened.children.count }
+        open = (index, artist, browser.albums(of: artist, filter: filter).map { ($0, 1) })
+        cursor = index
+    }
+
+    /// An album's songs shown under it, or taken away; one album open at a time.
+    private mutating func toggle(_ album: LibraryItem, _ browser: LibraryBrowser) {
+        guard var opened = open else { return }
+        let wasOpen = opened.children.contains { $0.level == 2 && $0.item.albumKey == album.albumKey && $0.item.year == album.year }
+        opened.children.removeAll { $0.level == 2 }
+        guard let place = opened.children.firstIndex(where: { $0.item == album }) else { return }
+        if !wasOpen {
+            opened.children.insert(contentsOf: browser.songs(of: album, filter: filter).map { ($0, 2) }, at: place + 1)
+        }
+        open = opened
+        cursor = opened.index + 1 + place
+    }
+
+    /// ←: the artist under the cursor, or the one the cursor is in, closes.
+    private mutating func collapse() {
+        guard let opened = open, cursor >= opened.index, cursor <= opened.index + opened.children.count else { return }
+        open = nil
+        cursor = opened.index
+    }
+
+    /// A key while the filter is typed: it applies at once; Enter keeps it, Esc clears it.
+    private mutating func type(_ key: Key, _ browser: LibraryBrowser) -> Outcome {
+        guard var line = typing else { return .redraw }
+        switch line.apply(key) {
+        case .editing, .complete:
+            typing = line
+        case .submitted:
+            typing = nil
+            return .redraw
+        case .cancelled:
+            typing = nil
+            line = PromptLine(label: "")
+        }
+        filter = line.text
+        cursor = 0
+        refresh(browser)
+        return .redraw
+    }
+}

@@ -1,0 +1,125 @@
+import PlayerCore
+import Testing
+@testable import Terminal
+
+/// A library in memory: `artists` album artists of three albums of three songs each; a filter
+/// keeps the artists whose name contains it.
+private final class ShelfInMemory: LibraryBrowser {
+    let names: [String]
+    var rated: [(Path, Int)] = []
+    var reads = 0
+
+    init(artists: Int) {
+        names = (0..<artists).map { "Artist \($0)" }
+    }
+
+    private func kept(_ filter: String) -> [String] {
+        filter.isEmpty ? names : names.filter { $0.contains(filter) }
+    }
+
+    func problem(filter: String) -> String? { filter == "year:x" ? "year:x: give a number" : nil }
+    func artistCount(filter: String) -> Int { kept(filter).count }
+    func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
+        reads += 1
+        let kept = kept(filter)
+        precondition(offset >= 0 && limit >= 0, "a read of a negative range")
+        return kept[min(offset, kept.count)..<min(offset + limit, kept.count)].map {
+            LibraryItem(kind: .artist, name: $0, detail: "9 songs", artistKey: $0)
+        }
+    }
+    func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {
+        (1...3).map { LibraryItem(kind: .album, name: "Album \($0)", detail: "3 songs", artistKey: artist.artistKey, albumKey: "\($0)", year: 1990 + $0) }
+    }
+    func songs(of album: LibraryItem, filter: String) -> [LibraryItem] {
+        (1...3).map {
+            LibraryItem(kind: .song, name: "Song \($0)", detail: "", artistKey: album.artistKey, albumKey: album.albumKey, year: album.year,
+                        path: Path("/m/\(album.artistKey)/\(album.albumKey ?? "")/\($0).flac"))
+        }
+    }
+    func songCount(filter: String) -> Int { kept(filter).count * 9 }
+    func songs(filter: String, offset: Int, limit: Int) -> [LibraryItem] { [] }
+    func paths(of item: LibraryItem, filter: String) -> [Path] {
+        item.path.map { [$0] } ?? (item.kind == .album ? songs(of: item, filter: filter).compactMap(\.path) : [])
+    }
+    func rate(_ song: LibraryItem, stars: Int) { song.path.map { rated.append(($0, stars)) } }
+}
+
+struct LibraryViewTests {
+    private func names(_ view: LibraryView, _ shelf: ShelfInMemory, rows: Int = 100) -> [String] {
+        view.items(from: 0, count: rows, shelf).map { String(repeating: "  ", count: $0.level) + $0.item.name }
+    }
+
+    @Test func anArtistOpensToItsAlbumsAndAnAlbumToItsSongs() {
+        let shelf = ShelfInMemory(artists: 3)
+        var view = LibraryView()
+        view.refresh(shelf)
+        #expect(names(view, shelf) == ["Artist 0", "Artist 1", "Artist 2"])
+        _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        #expect(names(view, shelf) == ["Artist 0", "Artist 1", "  Album 1", "    Song 1", "    Song 2", "    Song 3", "  Album 2",
+                                       "  Album 3", "Artist 2"])
+        _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
+        #expect(view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+            == .command(.playSongs(["/m/Artist 1/1/1.flac", "/m/Artist 1/1/2.flac", "/m/Artist 1/1/3.flac"])))
+        _ = view.handle(.left, isOpenKey: false, shelf, rows: 10)
+        #expect(names(view, shelf) == ["Artist 0", "Artist 1", "Artist 2"] && view.cursor == 1)
+    }
+
+    /// Every window of rows around an open artist reads only ranges that exist (a window that
+    /// began past the open artist's songs crashed on a backward range).
+    @Test func everyWindowAroundAnOpenArtistIsWhole() {
+        let shelf = ShelfInMemory(artists: 40)
+        var view = LibraryView()
+        view.refresh(shelf)
+        for _ in 0..<5 { _ = view.handle(.down, isOpenKey: false, shelf, rows: 10) }
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        let all = names(view, shelf, rows: 1000)
+        #expect(all.count == 40 + 3 + 3)
+        for start in 0..<all.count {
+            for length in [1, 2, 7, 30] {
+                #expect(names(view, shelf, rows: 0).isEmpty)
+                #expect(view.items(from: start, count: length, shelf).map { String(repeating: "  ", count: $0.level) + $0.item.name }
+                    == Array(all[start..<min(start + length, all.count)]), "rows \(start)..<\(start + length)")
+            }
+        }
+    }
+
+    @Test func theFilterAppliesAsItIsTypedAndEscClearsIt() {
+        let shelf = ShelfInMemory(artists: 30)
+        var view = LibraryView()
+        view.refresh(shelf)
+        _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.character("2"), isOpenKey: false, shelf, rows: 10)
+        #expect(view.filter == "2" && names(view, shelf).count == 12)  // 2, 12, 20…29
+        _ = view.handle(.character("5"), isOpenKey: false, shelf, rows: 10)
+        #expect(names(view, shelf) == ["Artist 25"])
+        _ = view.handle(.escape, isOpenKey: false, shelf, rows: 10)
+        #expect(view.filter.isEmpty && names(view, shelf).count == 30)
+        _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
+        for character in "year:x" { _ = view.handle(.character(character), isOpenKey: false, shelf, rows: 10) }
+        #expect(view.message == "year:x: give a number" && names(view, shelf).isEmpty)
+    }
+
+    @Test func aSongIsRatedAndAddedAndQueuedAndOtherKeysMeanWhatTheyMeanEverywhere() {
+        let shelf = ShelfInMemory(artists: 2)
+        var view = LibraryView()
+        view.refresh(shelf)
+        _ = view.handle(.character("4"), isOpenKey: false, shelf, rows: 10)
+        #expect(shelf.rated.isEmpty && view.message?.contains("a song's") == true)
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
+        #expect(view.handle(.character("a"), isOpenKey: false, shelf, rows: 10)
+            == .command(.appendSongs(["/m/Artist 0/1/1.flac", "/m/Artist 0/1/2.flac", "/m/Artist 0/1/3.flac"])))
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.character("5"), isOpenKey: false, shelf, rows: 10)
+        #expect(shelf.rated.map(\.1) == [5] && shelf.rated.first?.0 == "/m/Artist 0/1/1.flac")
+        #expect(view.handle(.character("e"), isOpenKey: false, shelf, rows: 10) == .command(.queueSongs(["/m/Artist 0/1/1.flac"])))
+        #expect(view.handle(.character(" "), isOpenKey: false, shelf, rows: 10) == nil, "space pauses, as everywhere")
+        #expect(view.handle(.character("L"), isOpenKey: true, shelf, rows: 10) == .close)
+    }
+}
