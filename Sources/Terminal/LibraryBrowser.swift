@@ -8,6 +8,8 @@ public protocol LibraryBrowser: AnyObject {
     func problem(filter: String) -> String?
     func artistCount(filter: String) -> Int
     func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem]
+    /// The first `limit` artists and how many there are, read at once.
+    func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int)
     func albums(of artist: LibraryItem, filter: String) -> [LibraryItem]
     func songs(of album: LibraryItem, filter: String) -> [LibraryItem]
     func songCount(filter: String) -> Int

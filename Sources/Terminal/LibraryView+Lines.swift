@@ -5,6 +5,7 @@ extension LibraryView {
     /// only the rows on screen are read.
     public mutating func lines(_ browser: LibraryBrowser, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
         let rows = max(height - 2, 1)
+        let first = settle(browser, rows: rows)
         let count = self.count
         cursor = min(cursor, max(count - 1, 0))
         if cursor < top { top = cursor }
@@ -21,10 +22,11 @@ extension LibraryView {
             if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         }
         var lines = [title]
-        for (offset, shown) in items(from: top, count: rows, browser).enumerated() {
+        let shown = first ?? items(from: top, count: rows, browser)
+        for (offset, shown) in shown.enumerated() {
             lines.append(Self.row(shown.item, level: shown.level, width: room, underCursor: top + offset == cursor))
         }
-        if count == 0 {
+        if shown.isEmpty, top == 0 {
             lines.append(StyledLine(filter.isEmpty ? "  The library is empty: tplayer --scan ~/Music fills it" : "  Nothing matches", .dim))
         }
         while lines.count < height - 1 { lines.append(StyledLine()) }

@@ -21,8 +21,9 @@ public struct LibraryView {
     private(set) var typing: PromptLine?
     public internal(set) var cursor = 0
     var top = 0
-    /// How many artists (tree) or songs (sorted) the filter leaves.
-    private var total = 0
+    /// How many artists (tree) or songs (sorted) the filter leaves; `nil` until the first
+    /// screen of a new filter is read, which counts them in the same pass (tree) or beside it.
+    private var total: Int? = 0
     /// The artist open in the tree (its index among the artists), its albums and the songs of
     /// the album open, in the order they are shown.
     private var open: (index: Int, artist: LibraryItem, children: [(item: LibraryItem, level: Int)])?
@@ -43,14 +44,28 @@ public struct LibraryView {
             message = problem
             total = 0
         } else {
-            total = layout == .tree ? browser.artistCount(filter: filter) : browser.songCount(filter: filter)
+            total = nil
         }
         open = nil
-        cursor = min(cursor, max(count - 1, 0))
+        cursor = 0
+        top = 0
+    }
+
+    /// Counts what the filter leaves, if it is not counted yet: in the tree with its first
+    /// screen of `rows`, which it returns (a filter that keeps 100,000 songs is one pass, not two).
+    mutating func settle(_ browser: LibraryBrowser, rows: Int) -> [(item: LibraryItem, level: Int)]? {
+        guard total == nil else { return nil }
+        if layout == .tree {
+            let first = browser.firstArtists(filter: filter, limit: rows)
+            total = first.total
+            return first.items.map { ($0, 0) }
+        }
+        total = browser.songCount(filter: filter)
+        return nil
     }
 
     /// Rows in all, the open artist's included.
-    var count: Int { total + (open?.children.count ?? 0) }
+    var count: Int { (total ?? 0) + (open?.children.count ?? 0) }
 
     /// The item in row `row`.
     func item(at row: Int, _ browser: LibraryBrowser) -> (item: LibraryItem, level: Int)? {
@@ -98,7 +113,6 @@ public struct LibraryView {
         case .character("/"): typing = PromptLine(label: "filter: ")
         case .character("t"):
             layout = layout == .tree ? .sorted : .tree
-            cursor = 0
             refresh(browser)
         case .character("a"), .character("e"):
             guard let (item, _) = item(at: cursor, browser) else { return .redraw }
@@ -192,7 +206,6 @@ public struct LibraryView {
             line = PromptLine(label: "")
         }
         filter = line.text
-        cursor = 0
         refresh(browser)
         return .redraw
     }

@@ -33,6 +33,11 @@ final class LibraryShelf: LibraryBrowser {
         return artists.map { LibraryItem(kind: .artist, name: $0.name, detail: Self.count($0.songs), artistKey: $0.key) }
     }
 
+    func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int) {
+        guard let (artists, total) = try? database.artistsCounted(query(filter), limit: limit).get() else { return ([], 0) }
+        return (artists.map { LibraryItem(kind: .artist, name: $0.name, detail: Self.count($0.songs), artistKey: $0.key) }, total)
+    }
+
     func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {
         let albums = (try? database.albums(of: artist.artistKey, query(filter)).get()) ?? []
         return albums.map { album in

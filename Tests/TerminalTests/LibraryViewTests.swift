@@ -27,6 +27,9 @@ private final class ShelfInMemory: LibraryBrowser {
             LibraryItem(kind: .artist, name: $0, detail: "9 songs", artistKey: $0)
         }
     }
+    func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int) {
+        (artists(filter: filter, offset: 0, limit: limit), artistCount(filter: filter))
+    }
     func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {
         (1...3).map { LibraryItem(kind: .album, name: "Album \($0)", detail: "3 songs", artistKey: artist.artistKey, albumKey: "\($0)", year: 1990 + $0) }
     }
@@ -53,6 +56,7 @@ struct LibraryViewTests {
         let shelf = ShelfInMemory(artists: 3)
         var view = LibraryView()
         view.refresh(shelf)
+        _ = view.settle(shelf, rows: 10)
         #expect(names(view, shelf) == ["Artist 0", "Artist 1", "Artist 2"])
         _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
         _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
@@ -73,6 +77,7 @@ struct LibraryViewTests {
         let shelf = ShelfInMemory(artists: 40)
         var view = LibraryView()
         view.refresh(shelf)
+        _ = view.settle(shelf, rows: 10)
         for _ in 0..<5 { _ = view.handle(.down, isOpenKey: false, shelf, rows: 10) }
         _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
         _ = view.handle(.down, isOpenKey: false, shelf, rows: 10)
@@ -92,15 +97,20 @@ struct LibraryViewTests {
         let shelf = ShelfInMemory(artists: 30)
         var view = LibraryView()
         view.refresh(shelf)
+        _ = view.settle(shelf, rows: 10)
         _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
         _ = view.handle(.character("2"), isOpenKey: false, shelf, rows: 10)
+        #expect(view.settle(shelf, rows: 10)?.count == 10, "the first screen comes with the count")
         #expect(view.filter == "2" && names(view, shelf).count == 12)  // 2, 12, 20…29
         _ = view.handle(.character("5"), isOpenKey: false, shelf, rows: 10)
+        _ = view.settle(shelf, rows: 10)
         #expect(names(view, shelf) == ["Artist 25"])
         _ = view.handle(.escape, isOpenKey: false, shelf, rows: 10)
+        _ = view.settle(shelf, rows: 10)
         #expect(view.filter.isEmpty && names(view, shelf).count == 30)
         _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
         for character in "year:x" { _ = view.handle(.character(character), isOpenKey: false, shelf, rows: 10) }
+        _ = view.settle(shelf, rows: 10)
         #expect(view.message == "year:x: give a number" && names(view, shelf).isEmpty)
     }
 
@@ -108,6 +118,7 @@ struct LibraryViewTests {
         let shelf = ShelfInMemory(artists: 2)
         var view = LibraryView()
         view.refresh(shelf)
+        _ = view.settle(shelf, rows: 10)
         _ = view.handle(.character("4"), isOpenKey: false, shelf, rows: 10)
         #expect(shelf.rated.isEmpty && view.message?.contains("a song's") == true)
         _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)

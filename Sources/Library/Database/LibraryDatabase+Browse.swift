@@ -47,6 +47,21 @@ extension LibraryDatabase {
         }
     }
 
+    /// The first `limit` album artists of those `query` matches, and how many it matches: one
+    /// pass over the matches (counting apart took as long again, for a filter that keeps all).
+    public func artistsCounted(_ query: LibraryQuery, limit: Int) -> Result<(artists: [Artist], total: Int), LibraryError> {
+        read { db in
+            let condition = query.condition
+            var arguments = condition.arguments
+            arguments += [max(limit, 1)]
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT shelf, shelfkey, COUNT(*), COUNT(*) OVER () FROM song WHERE \(condition.sql)
+                GROUP BY shelfkey ORDER BY shelfkey LIMIT ?
+                """, arguments: arguments)
+            return (rows.prefix(max(limit, 0)).map { Artist(name: $0[0], key: $0[1], songs: $0[2]) }, rows.first?[3] ?? 0)
+        }
+    }
+
     /// The albums of the album artist `artist` (a key) that `query` matches, by year.
     public func albums(of artist: String, _ query: LibraryQuery) -> Result<[Album], LibraryError> {
         read { db in

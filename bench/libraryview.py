@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The library view at 100,000 songs: from a key to its finished redraw, in a real pty.
+
+tplayer plays a short song to the null output in a pseudo-terminal of 100 × 40, its library
+the 100,000 songs of library.py (1,000 album artists). `L` opens the view (the time to its
+first screen is reported), then keys are typed one at a time, each after the last one's frame
+arrived: ↓ (30 times), PgDn (10), End, Home, Enter (an artist opens), and a filter typed letter
+by letter (`/album 777`), each letter narrowing the tree at once. A frame is written in one
+write, so the time from writing a key to reading the text that proves its frame (the cursor's
+row, or the title saying what matches) is the key's latency. Median and worst are reported.
+"""
+import os, statistics, sys, time
+import library
+from listview import read_until, key
+from spawning import in_pty, stop_pty
+
+WIDTH, HEIGHT = 100, 40
+
+
+def measure(tplayer, runs=1):
+    big = library.corpus(100_000, ["mp3"], "library-100k")
+    data = os.path.join(library.out, "library-100k-data")
+    if not os.path.exists(os.path.join(data, "tplayer", "library.sqlite")):
+        library.cpu([tplayer, "--no-config", "--scan", big], dict(os.environ, XDG_DATA_HOME=data))
+    song = library.base("mp3")
+    env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", XDG_DATA_HOME=data, HOME=os.path.join(library.out, "library-home"),
+               XDG_STATE_HOME=os.path.join(library.out, "state"))
+    # The artists in the view's order (their folded names, byte by byte).
+    artists = sorted(f"artist {n}" for n in range(1000))
+    shown = lambda index: b"> " + artists[index].replace("artist", "Artist").encode() + b" "  # noqa: E731
+    opens, times = [], []
+    for _ in range(runs):
+        pid, fd = in_pty([tplayer, "--no-config", "-o", "null", song], env, size=(WIDTH, HEIGHT))
+        try:
+            read_until(fd, b"Playing")
+            opens.append(key(fd, b"L", b"tplayer library:"))
+            place = 0
+            for _ in range(30):
+                place += 1
+                times.append(key(fd, b"\x1b[B", shown(place)))
+            for _ in range(10):
+                place += HEIGHT - 3
+                times.append(key(fd, b"\x1b[6~", shown(place)))
+            times.append(key(fd, b"\x1b[F", shown(999)))
+            times.append(key(fd, b"\x1b[H", shown(0)))
+            times.append(key(fd, b"\r", b"Album "))
+            times.append(key(fd, b"/", b"filter: "))
+            typed = ""
+            for letter in "album 777":
+                typed += letter
+                times.append(key(fd, letter.encode(), b"matching " + typed.encode()))
+            os.write(fd, b"q")
+        finally:
+            stop_pty(pid, fd)
+    return [t * 1000 for t in opens], [t * 1000 for t in times]
+
+
+if __name__ == "__main__":
+    opened, ms = measure(os.path.abspath(sys.argv[1]))
+    print(f"opened in {max(opened):.1f} ms; {len(ms)} keys: median {statistics.median(ms):.2f} ms, worst {max(ms):.2f} ms")
