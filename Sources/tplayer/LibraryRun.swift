@@ -50,6 +50,29 @@ struct LibraryRun {
         return text.hasPrefix("/") ? Path(text) : nil
     }
 
+    /// A watcher of the library's folders for a run that plays, when there is a library: it
+    /// keeps the library up to date as files come, change and go. What it says while the run
+    /// plays (from its own thread) is kept for `said`, said when the run ends.
+    func watcher(_ database: LibraryDatabase, say: @escaping (String) -> Void) -> LibraryWatcher? {
+        let folders = self.folders(database)
+        guard !folders.isEmpty else { return nil }
+        let scanner = LibraryScanner(database: database) {
+            let checker = SongChecker()
+            return { checker.tags(SongSource($0)) }
+        }
+        let later = laterLines
+        let watcher = LibraryWatcher(folders: folders, scanner: scanner) { line in later.update { $0.append("tplayer: " + line) } }
+        guard let watcher else {
+            say("tplayer: the library's folders are not watched (inotify: \(SystemError.current.reason)); tplayer --scan brings it up to date")
+            return nil
+        }
+        watcher.notes.forEach { say("tplayer: " + $0) }
+        return watcher
+    }
+
+    /// What the watcher said while the run played.
+    let laterLines = Locked<[String]>([])
+
     /// The folders of the settings (or the music folder), and those earlier scans were given.
     private func folders(_ database: LibraryDatabase) -> [Path] {
         let environment = Self.environment

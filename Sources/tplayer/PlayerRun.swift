@@ -1,5 +1,6 @@
 import AudioEngine
 import Files
+import Library
 import Glibc
 import Inputs
 import Mpris
@@ -110,14 +111,21 @@ struct PlayerRun {
         let terminal = TerminalSession(showsStatus: !options.quiet, colours: options.settings.colours,
                                        bindings: options.settings.bindings, steps: options.settings.steps, paths: paths)
         defer { terminal?.close() }
-        if let terminal {
-            terminal.library = LibraryRun.existingLibrary().map(LibraryShelf.init)
-            if options.settings.opensLibrary { terminal.openLibrary() }
-        }
         let say: (String) -> Void = { line in
             if let terminal, terminal.takesMessages { terminal.print(line) } else { printError(line) }
         }
         launch.problems.forEach { say("tplayer: " + $0.brief) }
+        var watcher: LibraryWatcher?
+        let libraryRun = LibraryRun(settings: options.settings)
+        if let terminal, let library = LibraryRun.existingLibrary() {
+            terminal.library = LibraryShelf(database: library)
+            watcher = libraryRun.watcher(library, say: say)
+            if options.settings.opensLibrary { terminal.openLibrary() }
+        }
+        defer {
+            watcher?.stop()
+            libraryRun.laterLines.read { $0 }.forEach(say)
+        }
 
         let interactive = terminal != nil
         // Of two runs at once, the first saves its session; this one says now if it will not.

@@ -127,6 +127,32 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// While tplayer plays, a song copied into the library, and one deleted from it, are in
+    /// the library and gone a moment later, with no command.
+    @Test func theLibraryFollowsItsFoldersWhileThePlayerRuns() throws {
+        let (folder, environment) = try setUp()
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let long = try Harness.makeSong(seconds: 60, in: folder, name: "long.mp3")
+        let pane = try Pane(arguments: ["-o", "null", long], environment: environment)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        let made = try Harness.run("/bin/sh", ["-ec", """
+            sox -n -b 16 -r 44100 -c 2 new.wav synth 1 sine 330 vol 0.3
+            mkdir -p Music/New && flac -s -T TITLE="Brand New" -T ARTIST=Newcomer new.wav -o Music/New/new.flac
+            rm new.wav Music/zeta.ogg
+            """], in: folder)
+        #expect(made.status == 0, "\(made.stderr)")
+        func find(_ query: String) throws -> Harness.Result { try Harness.tplayer(["--find", query], environment: environment) }
+        var waited = 0.0
+        while try find("brand new").status != 0 || find("zeta").status == 0, waited < 20 {
+            usleep(200_000)
+            waited += 0.2
+        }
+        #expect(try find("brand new").stdout.hasSuffix("Music/New/new.flac\n"), "the new song is in the library")
+        #expect(try find("zeta").status == 1, "the deleted one is gone")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
         let (folder, environment) = try setUp()
         // No folder named and none set: ~/Music, as HOME says.

@@ -1,0 +1,124 @@
+import Files
+import Glibc
+import PlayerCore
+
+/// Watches the library's folders while tplayer runs (inotify) and brings the library up to
+/// date with what changes in them, with no command (cmus needs `:update-cache`): a song
+/// copied in, retagged, renamed or deleted is in the library, changed or gone a moment later.
+///
+/// Changes are gathered until the folders have been quiet for `settle` seconds (a copy of an
+/// album is many events), then the folders they were in are scanned as `--scan` scans (only
+/// what changed is read), on the watcher's own thread: never on the main loop.
+public final class LibraryWatcher: @unchecked Sendable {
+    // @unchecked: `watches` and `pending` are touched only on the watcher's thread; `stop`
+    // only writes to the pipe.
+    private let inotify: Int32
+    private let stopPipe: SelfPipe
+    private let scanner: LibraryScanner
+    private let report: @Sendable (String) -> Void
+    private let settle: Double
+    private var watches: [Int32: Path] = [:]
+    private var pending = Set<Path>()
+    private var fullSaid = false
+    private var thread: pthread_t?
+    /// What it had to say while starting (a folder not watched), for the caller to say.
+    public private(set) var notes: [String] = []
+
+    static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ONLYDIR)
+
+    /// Starts watching `folders` and every folder under them; `nil` when inotify cannot be had.
+    /// `report` hears, on the watcher's thread, what goes wrong as it watches.
+    public init?(folders: [Path], scanner: LibraryScanner, settle: Double = 1.0, report: @escaping @Sendable (String) -> Void) {
+        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotify >= 0, let pipe = try? SelfPipe() else { return nil }
+        stopPipe = pipe
+        self.scanner = scanner
+        self.report = report
+        self.settle = settle
+        for folder in folders { watchTree(folder) }
+        thread = try? HelperThread.start(name: "library watch") { [self] in run() }
+        if thread == nil {
+            close(inotify)
+            return nil
+        }
+    }
+
+    /// Stops watching and waits for a scan under way to end.
+    public func stop() {
+        stopPipe.wake()
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+        close(inotify)
+    }
+
+    /// Watches `folder` and the folders under it (hidden ones and the system's passed by, as
+    /// the scan passes them by).
+    private func watchTree(_ folder: Path) {
+        guard !FileSystem.isSystemFolder(folder) else { return }
+        let added = folder.withCString { inotify_add_watch(inotify, $0, Self.mask) }
+        guard added >= 0 else {
+            if SystemError.current == SystemError(code: ENOSPC), !fullSaid {
+                fullSaid = true
+                notes.append("\(folder): not watched: the system's limit of watched folders is reached "
+                    + "(fs.inotify.max_user_watches); tplayer --scan brings the library up to date")
+            }
+            return
+        }
+        if watches[added] != nil { return }  // met before (a link back up)
+        watches[added] = folder
+        guard case .success(let items) = FileSystem.list(folder) else { return }
+        for item in items where item.isDirectory { watchTree(folder.appending(item.name)) }
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
+            // Waiting for the folders to be quiet: a timeout; else for the next change.
+            let timeout = pending.isEmpty ? -1 : Int32(settle * 1000)
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 {
+                if SystemError.current == .interrupted { continue }
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if ready == 0 {
+                rescan()
+                continue
+            }
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            guard count > 0 else { continue }
+            take(buffer[0..<count])
+        }
+    }
+
+    /// The events in `bytes`: each folder where something changed is to be scanned; a folder
+    /// made there is watched too.
+    private func take(_ bytes: ArraySlice<UInt8>) {
+        var at = bytes.startIndex
+        let header = MemoryLayout<inotify_event>.size
+        while at + header <= bytes.endIndex {
+            let event = bytes[at..<(at + header)].withUnsafeBytes { $0.loadUnaligned(as: inotify_event.self) }
+            let nameLength = Int(event.len)
+            guard at + header + nameLength <= bytes.endIndex else { return }
+            let name = Path(bytes: bytes[(at + header)..<(at + header + nameLength)].prefix { $0 != 0 })
+            at += header + nameLength
+            guard let folder = watches[event.wd] else { continue }
+            if event.mask & UInt32(IN_IGNORED) != 0 {
+                watches[event.wd] = nil
+                continue
+            }
+            pending.insert(folder)
+            if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.isEmpty {
+                watchTree(folder.appending(name))
+            }
+        }
+    }
+
+    /// Scans the folders that changed, now that they are quiet.
+    private func rescan() {
+        let folders = Array(pending)
+        pending = []
+        if case .failure(let error) = scanner.scan(folders) { report("the library is not up to date: \(error)") }
+    }
+}
