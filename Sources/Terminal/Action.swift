@@ -8,7 +8,7 @@ public enum Action: Hashable, Sendable {
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
-    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter
+    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode
     case info, load, help, quit, list, library
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
@@ -17,8 +17,8 @@ public enum Action: Hashable, Sendable {
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info, .load,
-        .list, .library, .help, .quit,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .info,
+        .load, .list, .library, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
     ]
@@ -44,6 +44,7 @@ public enum Action: Hashable, Sendable {
         case .toggleShuffle: "shuffle"
         case .repeatOne: "repeat-one"
         case .stopAfter: "stop-after"
+        case .albumMode: "album-mode"
         case .info: "info"
         case .load: "load"
         case .help: "help"
@@ -85,8 +86,8 @@ public enum Action: Hashable, Sendable {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info,
-             .load, .help, .quit, .list, .library: false
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode,
+             .info, .load, .help, .quit, .list, .library: false
         }
     }
 
@@ -112,6 +113,7 @@ public enum Action: Hashable, Sendable {
         case .toggleShuffle: .toggleShuffle
         case .repeatOne: .toggleRepeatOne
         case .stopAfter: .toggleStopAfter
+        case .albumMode: .toggleAlbumMode
         case .info: .info
         case .load: .promptLoad
         case .help: .help
@@ -144,6 +146,7 @@ public enum Action: Hashable, Sendable {
         case .toggleShuffle: "shuffle on / off"
         case .repeatOne: "repeat the song playing on / off"
         case .stopAfter: "stop when the song playing ends (once)"
+        case .albumMode: "album mode on / off: stop at the end of each album"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .list: "the list view, full screen (the same key goes back)"
@@ -174,8 +177,8 @@ public enum Action: Hashable, Sendable {
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .info,
-             .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode,
+             .info, .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }
     }

@@ -22,6 +22,8 @@ public struct Settings: Equatable, Sendable {
     /// The library view opens at start (`view = library`; `view = status`, the default: the
     /// status line).
     public var opensLibrary = false
+    /// Album mode at start (`album-mode = on`): the list stops at the end of each album.
+    public var albumMode = false
     /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format), as
     /// written; `nil`: no log (the default).
     public var listenLog: String?
@@ -39,7 +41,7 @@ public struct Settings: Equatable, Sendable {
 
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
-                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view"]
+                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -159,9 +161,13 @@ public struct Settings: Equatable, Sendable {
                 return "give dB from -15 to 15"
             }
             replayGainPreamp = decibels
-        case "colours", "colors", "resume":
+        case "colours", "colors", "resume", "album-mode":
             guard let on = Self.boolean(value) else { return "give on or off" }
-            if name == "resume" { resume = on } else { colours = on }
+            switch name {
+            case "resume": resume = on
+            case "album-mode": albumMode = on
+            default: colours = on
+            }
         case "keys":
             guard let chosen = KeyBindings.preset(value) else {
                 return "no such set of keys" + Self.suggestion(value, among: KeyBindings.presetNames) + "; give tplayer, mpv or cmus"

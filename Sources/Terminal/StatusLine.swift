@@ -39,6 +39,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var repeatsOne = false
         /// The list stops when the song playing ends.
         public var stopsAfter = false
+        /// The list stops at the end of each album.
+        public var albumMode = false
         /// Songs queued to play next.
         public var queued = 0
 
@@ -48,14 +50,15 @@ public struct StatusSnapshot: Equatable, Sendable {
         /// `[repeat shuffle]`, `[repeat one]`, `[shuffle 2 queued stop after]`… or nothing.
         var modes: String {
             let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
-                      queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil].compactMap { $0 }
+                      albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil].compactMap { $0 }
             return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
         }
 
-        /// Every mode on: the widest `modes` can be.
+        /// The widest `modes` can be as repeat and shuffle are toggled (the rarer modes as they
+        /// are): the bar keeps its width while a key toggles those.
         var widestModes: String {
             var all = self
-            (all.repeats, all.shuffles, all.repeatsOne, all.stopsAfter) = (true, true, true, true)
+            (all.repeats, all.shuffles) = (true, true)
             return all.modes
         }
     }

@@ -170,14 +170,18 @@ struct PlayerRun {
         }
         let report = { (line: String) in say("tplayer: " + line) }
         let listens = ListenRecorder(settings: options.settings, work: work, say: say)
+        // Album mode asks the next song's album once, as its headers say (a few milliseconds).
+        let albumChecker = SongChecker()
         defer { listens.finish() }
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive),
                               seams: Session.Seams(report: report, expand: expand, saveList: saveList,
                                                    onTransition: options.trace ? { say("\($0)") } : nil,
-                                                   listened: listens.record))
+                                                   listened: listens.record,
+                                                   album: { source in (try? albumChecker.tags(source).get())?.tags.album }))
         session.setAside(missing)
         session.replayGain = options.replayGain
+        if options.settings.albumMode { session.perform(.setAlbumMode(true)) }
         // The configured volume starts a new run; a resumed one keeps the volume it had.
         if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         let runner = launch.script.map {

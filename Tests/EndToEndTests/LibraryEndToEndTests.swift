@@ -153,6 +153,24 @@ import Testing
         #expect(try pane.waitForExit() == 0)
     }
 
+    /// Album mode on real files: the list stops where the album does (Post's two songs of a
+    /// second each, not Middle Ground's after them), and a run with no terminal ends there.
+    @Test func albumModeStopsWhereTheAlbumEnds() throws {
+        let (folder, _) = try setUp()
+        let script = folder.appendingPathComponent("album.tps")
+        try """
+            add Music/Post/01.mp3
+            add Music/Post/02.flac
+            add Music/zeta.ogg
+            album-mode on
+            play
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer(["-q", "-w", out, "--script", script.path], in: folder)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(try Harness.pcm(ofWAV: out).count == 2 * 44100 * 4)
+    }
+
     @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
         let (folder, environment) = try setUp()
         // No folder named and none set: ~/Music, as HOME says.

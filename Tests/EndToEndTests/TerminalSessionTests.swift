@@ -113,6 +113,7 @@ import Testing
         "n         next in the list", "b         previous in the list", "+ =       volume up 5 %", "-         volume down 5 %",
         "m         mute on / off", "r         repeat the list on / off", "z         shuffle on / off",
         "R         repeat the song playing on / off", "C         stop when the song playing ends (once)",
+        "A         album mode on / off: stop at the end of each album",
         "i         the song's details (tags, stream, length, path)",
         "l         load a song, folder or playlist (Tab completes, Esc cancels)",
         "Tab v     the list view, full screen (Tab, v or Esc goes back)",

@@ -1,9 +1,11 @@
 import Testing
 @testable import PlayerCore
 
+/// An interactive run's session (a terminal keeps it open: `play` can come after a stop).
 private func session(_ inputs: [String]) -> (Session, FakeEngine) {
     let engine = FakeEngine(goodPaths: Set(inputs.map { Path($0) }))
-    let session = Session(engine: engine, entries: EntryList(inputs.map { Entry(path: Path($0)) }), seams: TestSeams().seams)
+    let session = Session(engine: engine, entries: EntryList(inputs.map { Entry(path: Path($0)) }),
+                          policy: Session.Policy(keepsOpen: true), seams: TestSeams().seams)
     return (session, engine)
 }
 
@@ -95,6 +97,23 @@ struct QueueAndModesTests {
         session.settle()
         #expect(session.state.id == .play && session.state.song?.path == "b.mp3")
         #expect(endSong(session) == "c.mp3", "once: the list plays on")
+    }
+
+    @Test func albumModeStopsAtTheEndOfEachAlbumWithTheNextReady() {
+        let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3", "c.mp3"])
+        let seams = TestSeams()
+        engine.albums = ["a.mp3": "Post", "b.mp3": "Post", "c.mp3": "Debut"]
+        seams.albums = engine.albums
+        let session = Session(engine: engine, entries: EntryList(["a.mp3", "b.mp3", "c.mp3"].map { Entry(path: Path($0)) }),
+                              policy: Session.Policy(keepsOpen: true), seams: seams.seams)
+        session.start()
+        session.settle()
+        session.perform(.setAlbumMode(true))
+        #expect(engine.cued == "b.mp3", "within the album: gapless")
+        #expect(endSong(session) == "b.mp3")
+        #expect(engine.cued == nil, "the album ends with b")
+        #expect(endSong(session) == nil)
+        #expect(session.state.song?.path == "c.mp3" && session.albumMode, "stopped, the next album ready; the mode stays")
     }
 
     @Test func theModesAreScriptCommandsAndMprisLoopStatus() {

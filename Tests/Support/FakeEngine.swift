@@ -21,6 +21,8 @@ public final class FakeEngine: PlaybackEngine {
     public var replayGains: [ReplayGainChoice] = []
     /// Whether the songs it opens have a title tag (their path).
     public var tagged = true
+    /// The album tag of the songs it opens, by path (none unless a test says).
+    public var albums: [Path: String] = [:]
     /// Every source opened, spans and all.
     public var opened: [SongSource] = []
 
@@ -41,7 +43,8 @@ public final class FakeEngine: PlaybackEngine {
                 return
             }
             position = 0
-            let song = SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: tagged ? "\(path)" : nil)
+            let song = SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 441000, title: tagged ? "\(path)" : nil,
+                                album: albums[path])
             current = song
             pending.append(.opened(song, token: token))
         case .seek(let target):

@@ -10,6 +10,8 @@ public final class TestSeams {
     public var onTransition: ((PlayerContext.Step) -> Void)?
     /// Every song counted as played or skipped, in order.
     public var listens: [Listen] = []
+    /// The album of each song, as album mode asks (none unless a test says).
+    public var albums: [Path: String] = [:]
 
     /// The loads asked for while they are held (`holdLoads`), each to be answered by the test.
     public var heldLoads: [Path: (EntryList, [String]) -> Void] = [:]
@@ -25,6 +27,7 @@ public final class TestSeams {
     /// The seams to make a session with: each forwards to what is set here when it is called.
     public var seams: Session.Seams {
         Session.Seams(report: { self.lines.append($0) }, expand: { self.expand($0, $1) }, saveList: { self.saveList($0, $1) },
-                      onTransition: { self.onTransition?($0) }, listened: { self.listens.append($0) })
+                      onTransition: { self.onTransition?($0) }, listened: { self.listens.append($0) },
+                      album: { self.albums[$0.path] })
     }
 }

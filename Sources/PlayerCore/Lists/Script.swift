@@ -59,7 +59,7 @@ public enum ScriptParser {
 
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "quit",
-        "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "queue",
+        "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "album-mode", "queue",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -141,7 +141,7 @@ public enum ScriptParser {
                 return fail("bad volume '\(argument)': use 0% to 100%")
             }
             return .success(.command(.perform(.volume(percent))))
-        case "repeat", "shuffle", "repeat-one", "stop-after":
+        case "repeat", "shuffle", "repeat-one", "stop-after", "album-mode":
             let on: Bool
             switch argument.lowercased() {
             case "on": on = true
@@ -149,7 +149,7 @@ public enum ScriptParser {
             default: return fail("\(name) needs on or off (found '\(argument)')")
             }
             let commands: [String: Command] = ["repeat": .setRepeat(on), "shuffle": .setShuffle(on), "repeat-one": .setRepeatOne(on),
-                                               "stop-after": .setStopAfter(on)]
+                                               "stop-after": .setStopAfter(on), "album-mode": .setAlbumMode(on)]
             return .success(.command(.perform(commands[name] ?? .setRepeat(on))))
         case "queue":
             guard !argument.isEmpty, argument.count <= 9, argument.allSatisfy(\.isASCIIDigit), let place = Int(argument), place > 0 else {

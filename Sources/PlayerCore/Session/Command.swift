@@ -54,6 +54,9 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Stop when the song playing ends, once (cmus's `C`, MPD's single mode).
     case toggleStopAfter
     case setStopAfter(Bool)
+    /// Stop at the end of each album, the next song ready (cmus's `m`).
+    case toggleAlbumMode
+    case setAlbumMode(Bool)
     /// Show the library view, or go back from it.
     case libraryView
     /// Play these songs now, put after the song playing (the library view's Enter); the list
@@ -99,6 +102,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setRepeatOne(let on): "repeat-one " + (on ? "on" : "off")
         case .toggleStopAfter: "stop-after toggle"
         case .setStopAfter(let on): "stop-after " + (on ? "on" : "off")
+        case .toggleAlbumMode: "album-mode toggle"
+        case .setAlbumMode(let on): "album-mode " + (on ? "on" : "off")
         case .libraryView: "library"
         case .playSongs(let paths): "play \(paths.count) songs"
         case .appendSongs(let paths): "add \(paths.count) songs"

@@ -33,7 +33,7 @@ extension Session {
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
     func cueNext() {
-        guard !isFinished, context.state.song != nil, !stopsAfterCurrent else { return engine.perform(.cue(nil)) }
+        guard !isFinished, context.state.song != nil, !stopsAfterCurrent, !endsAlbum() else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
         engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
     }
@@ -42,9 +42,11 @@ extension Session {
     /// `keepsOpen` stay on the last song, rewound.
     func advance(atEnd: AtEnd) {
         let original = queue.current
-        if atEnd == .rest, stopsAfterCurrent {
-            // Stopped where the song ended, the next one ready: `play` plays it.
+        if atEnd == .rest, stopsAfterCurrent || endsAlbum() {
+            // Stopped where the song ended, the next one ready: `play` plays it. A run that ends
+            // with its list (no terminal, no script to say play) ends there.
             stopsAfterCurrent = false
+            guard keepsOpen else { return finish() }
             guard let entry = nextPlayable(advancing: &queue) else { return advance(atEnd: .rest) }
             listPlace = .inList
             opening = (entry, .forward(.rest))
@@ -90,5 +92,19 @@ extension Session {
     func noteSkip() {
         guard let song = context.state.song, context.state.token == listening.token, !listening.counted else { return }
         listened(Listen(kind: .skipped, song: song, heard: listening.heard))
+    }
+
+    /// In album mode, whether the song playing is the last of its album: the one to follow is
+    /// on another (its album read once, through `albumOf`).
+    func endsAlbum() -> Bool {
+        guard albumMode, let song = context.state.song else { return false }
+        var ahead = queue
+        guard let next = following(advancing: &ahead), next != queue.current else { return false }
+        let source = entries[next].source
+        if albums[source] == nil {
+            if albums.count > 10_000 { albums = [:] }
+            albums[source] = .some(albumOf(source))
+        }
+        return (albums[source] ?? nil) != song.album
     }
 }

@@ -20,14 +20,19 @@ extension Session {
         /// Each song heard long enough to count as played, or skipped before (play counts, the
         /// listen log).
         public var listened: (Listen) -> Void
+        /// The album a song is on, as its tags say (for album mode); `nil` when it has none or
+        /// it cannot be read.
+        public var album: (SongSource) -> String?
 
         public init(report: @escaping (String) -> Void, expand: @escaping Expand, saveList: @escaping (Path, EntryList) -> Void,
-                    onTransition: ((PlayerContext.Step) -> Void)?, listened: @escaping (Listen) -> Void) {
+                    onTransition: ((PlayerContext.Step) -> Void)?, listened: @escaping (Listen) -> Void,
+                    album: @escaping (SongSource) -> String?) {
             self.report = report
             self.expand = expand
             self.saveList = saveList
             self.onTransition = onTransition
             self.listened = listened
+            self.album = album
         }
 
         /// A path given to `load` is the one song it names, at once (mpg123's `LOAD`).

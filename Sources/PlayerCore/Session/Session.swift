@@ -38,6 +38,9 @@ public final class Session {
     public private(set) var muted = false
     /// The song playing plays again when it ends (not on `next`).
     public private(set) var repeatsOne = false
+    /// Album mode: the list stops at the end of an album (when the next song's album is another),
+    /// the next song ready (cmus's `m`).
+    public internal(set) var albumMode = false
     /// The list stops when the song playing ends, with the next song ready; then this is off.
     public internal(set) var stopsAfterCurrent = false
     /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
@@ -62,6 +65,9 @@ public final class Session {
     let expand: Seams.Expand
     let saveList: (Path, EntryList) -> Void
     let listened: (Listen) -> Void
+    let albumOf: (SongSource) -> String?
+    /// The albums asked of `albumOf` (a song's album is read once a run).
+    var albums: [SongSource: String?] = [:]
     /// What is heard of the song playing, to count it as played.
     var listening = ListenTracker()
     /// The load whose entries are awaited: a newer one supersedes it.
@@ -114,6 +120,7 @@ public final class Session {
         expand = seams.expand
         saveList = seams.saveList
         listened = seams.listened
+        albumOf = seams.album
         self.entries = entries
         self.policy = policy
         var queue = queue ?? PlayQueue(seed: 0)
@@ -218,6 +225,8 @@ public final class Session {
         case .toggleRepeatOne: repeatsOne.toggle()
         case .setRepeatOne(let on): repeatsOne = on
         case .toggleStopAfter: stopsAfterCurrent.toggle()
+        case .toggleAlbumMode: albumMode.toggle()
+        case .setAlbumMode(let on): albumMode = on
         case .setStopAfter(let on): stopsAfterCurrent = on
         case .saveList(let path): saveList(path, entries)
         case .add(let path, let at):
