@@ -87,12 +87,8 @@ final class LibraryShelf: LibraryBrowser {
         }
         let length = song.seconds.map { TimeFormat.clock($0) } ?? ""
         let stars = song.rating > 0 ? String(repeating: "★", count: song.rating) + "  " : ""
-        return LibraryItem(kind: .song, name: name, detail: stars + length, artistKey: Self.folded(song.shelf),
-                           albumKey: Self.folded(song.album ?? ""), year: song.year, path: song.path)
-    }
-
-    private static func folded(_ text: String) -> String {
-        String(decoding: SearchFold.fold(text), as: UTF8.self)
+        return LibraryItem(kind: .song, name: name, detail: stars + length, artistKey: LibrarySong.sortKey(song.shelf),
+                           albumKey: LibrarySong.sortKey(song.album ?? ""), year: song.year, path: song.path)
     }
 
     private static func count(_ songs: Int) -> String {

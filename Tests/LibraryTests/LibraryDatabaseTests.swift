@@ -49,6 +49,19 @@ struct LibraryDatabaseTests {
         #expect(try database.counts().get() == LibraryDatabase.Counts(songs: 5, albums: 4, artists: 3))
     }
 
+    @Test func artistsAndAlbumsAreInNaturalOrderAnyCaseAnyAccent() throws {
+        let (database, _) = try newDatabase()
+        try database.put([song("/m/1.mp3", title: "A", artist: "Artist 10", album: "Vol. 10"),
+                          song("/m/2.mp3", title: "B", artist: "artist 2", album: "Vol. 2"),
+                          song("/m/3.mp3", title: "C", artist: "Ártist 2", album: "vol. 9")]).get()
+        let artists = try database.artists(LibraryQuery(), offset: 0, limit: 10).get()
+        #expect(artists.map(\.songs) == [2, 1], "artist 2 and Ártist 2 are one artist, before Artist 10")
+        #expect(artists.last?.name == "Artist 10")
+        let albums = try database.albums(of: artists[0].key, LibraryQuery()).get().map(\.name)
+        #expect(albums == ["Vol. 2", "vol. 9"])
+        #expect(try database.find(LibraryQuery()).get() == ["/m/2.mp3", "/m/3.mp3", "/m/1.mp3"])
+    }
+
     @Test func whateverIsTypedIsNeverFTS5Syntax() throws {
         let (database, _) = try newDatabase()
         try database.put(songs).get()

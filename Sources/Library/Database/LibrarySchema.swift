@@ -52,6 +52,16 @@ enum LibrarySchema {
                 );
                 """)
         }
+        // Keys in natural order: the rows of a library made before are keyed again.
+        migrator.registerMigration("natural-order") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, shelf, album FROM song")
+            let update = try db.makeStatement(sql: "UPDATE song SET shelfkey = ?, albumkey = ? WHERE id = ?")
+            for row in rows {
+                let shelf: String = row["shelf"]
+                let album: String? = row["album"]
+                try update.execute(arguments: [LibrarySong.sortKey(shelf), LibrarySong.sortKey(album ?? ""), row["id"] as Int64])
+            }
+        }
         return migrator
     }
 }

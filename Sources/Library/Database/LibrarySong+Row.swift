@@ -15,7 +15,7 @@ extension LibrarySong {
         let values: [(any DatabaseValueConvertible)?] = [
             Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
             year, Self.joined(genres), Self.joined(composers), compilation, seconds, format, bits, rate, channels,
-            trackGain, albumGain, shelf, Self.folded(shelf), Self.folded(album ?? ""),
+            trackGain, albumGain, shelf, Self.sortKey(shelf), Self.sortKey(album ?? ""),
         ]
         return StatementArguments(values)
     }
@@ -66,6 +66,28 @@ extension LibrarySong {
 
     static func values(_ column: String?) -> [String] {
         column.map { $0.split(separator: separator).map(String.init) } ?? []
+    }
+
+    /// The key an album artist or an album is grouped and ordered by: folded as the search
+    /// folds (any case, any accent), each run of digits padded to ten, so that byte order is
+    /// natural order ("Artist 2" before "Artist 10", as the player orders file names).
+    public static func sortKey(_ text: String) -> String {
+        var key = ""
+        var digits = ""
+        func flush() {
+            if !digits.isEmpty { key += String(repeating: "0", count: max(10 - digits.count, 0)) + digits }
+            digits = ""
+        }
+        for character in folded(text) {
+            if character.isASCII, character.isNumber {
+                digits.append(character)
+            } else {
+                flush()
+                key.append(character)
+            }
+        }
+        flush()
+        return key
     }
 
     static func folded(path: Path) -> String {
