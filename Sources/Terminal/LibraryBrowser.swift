@@ -17,6 +17,10 @@ public protocol LibraryBrowser: AnyObject {
     /// The songs an artist or album stands for (a song: itself), in album order.
     func paths(of item: LibraryItem, filter: String) -> [Path]
     func rate(_ song: LibraryItem, stars: Int)
+    /// The sorted view's order, as the settings write it.
+    var sort: String { get }
+    /// Sorts the sorted view by `text` (`albumartist -date title`); why not, in one line.
+    func setSort(_ text: String) -> String?
 }
 
 /// A row of the library view: an album artist, one of their albums, or a song.

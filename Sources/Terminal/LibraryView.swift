@@ -9,7 +9,7 @@ import PlayerCore
 /// song plays its album from it (put after the song playing: the list goes on after it); ←
 /// closes; `a` adds what is under the cursor to the end of the list, `e` queues it to play
 /// next; `/` filters as it is typed (Enter keeps it, Esc clears it); `t` the tree or the
-/// sorted songs; `0`–`5` rate a song; Esc (or the key that opened it) goes back.
+/// sorted songs, `o` their order; `0`–`5` rate a song; Esc (or the key that opened it) goes back.
 public struct LibraryView {
     public enum Layout: Equatable, Sendable {
         case tree, sorted
@@ -17,8 +17,9 @@ public struct LibraryView {
 
     public private(set) var layout = Layout.tree
     public private(set) var filter = ""
-    /// The filter being typed.
+    /// The filter being typed, or the sorted view's order (`o`).
     private(set) var typing: PromptLine?
+    private var typingSort = false
     public internal(set) var cursor = 0
     var top = 0
     /// How many artists (tree) or songs (sorted) the filter leaves; `nil` until the first
@@ -111,6 +112,11 @@ public struct LibraryView {
         case .enter: return enter(browser)
         case .left: collapse()
         case .character("/"): typing = PromptLine(label: "filter: ")
+        case .character("o"):
+            var line = PromptLine(label: "sort by: ")
+            line.complete(to: browser.sort)
+            typing = line
+            typingSort = true
         case .character("t"):
             layout = layout == .tree ? .sorted : .tree
             refresh(browser)
@@ -195,6 +201,24 @@ public struct LibraryView {
     /// A key while the filter is typed: it applies at once; Enter keeps it, Esc clears it.
     private mutating func type(_ key: Key, _ browser: LibraryBrowser) -> Outcome {
         guard var line = typing else { return .redraw }
+        if typingSort {
+            switch line.apply(key) {
+            case .editing, .complete:
+                typing = line
+            case .submitted(let text):
+                typing = nil
+                typingSort = false
+                message = browser.setSort(text) ?? "sorted by \(browser.sort)"
+                layout = .sorted
+                let said = message
+                refresh(browser)
+                message = said
+            case .cancelled:
+                typing = nil
+                typingSort = false
+            }
+            return .redraw
+        }
         switch line.apply(key) {
         case .editing, .complete:
             typing = line

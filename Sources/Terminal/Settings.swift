@@ -24,6 +24,8 @@ public struct Settings: Equatable, Sendable {
     public var opensLibrary = false
     /// Album mode at start (`album-mode = on`): the list stops at the end of each album.
     public var albumMode = false
+    /// The library's sorted view's order (`sort = albumartist date album disc track`).
+    public var librarySort = LibrarySort.albumOrder
     /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format), as
     /// written; `nil`: no log (the default).
     public var listenLog: String?
@@ -41,7 +43,7 @@ public struct Settings: Equatable, Sendable {
 
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
-                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode"]
+                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -176,6 +178,11 @@ public struct Settings: Equatable, Sendable {
         case "library":
             guard !value.isEmpty else { return "give a folder of music, e.g. library = ~/Music" }
             libraryFolders.append(value)
+        case "sort":
+            switch LibrarySort.parse(value) {
+            case .success(let sort): librarySort = sort
+            case .failure(let error): return error.description
+            }
         case "view":
             switch value {
             case "library": opensLibrary = true

@@ -9,8 +9,22 @@ final class LibraryShelf: LibraryBrowser {
     /// The last filter read, and what it reads as.
     private var parsed: (text: String, query: Result<LibraryQuery, LibraryQuery.ParseError>) = ("", .success(LibraryQuery()))
 
-    init(database: LibraryDatabase) {
+    private var order: LibrarySort
+
+    init(database: LibraryDatabase, order: LibrarySort) {
         self.database = database
+        self.order = order
+    }
+
+    var sort: String { order.description }
+
+    func setSort(_ text: String) -> String? {
+        switch LibrarySort.parse(text) {
+        case .success(let sort):
+            order = sort
+            return nil
+        case .failure(let error): return error.description
+        }
     }
 
     private func query(_ filter: String) -> LibraryQuery {
@@ -59,7 +73,7 @@ final class LibraryShelf: LibraryBrowser {
     }
 
     func songs(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
-        ((try? database.songs(query(filter), offset: offset, limit: limit).get()) ?? []).map { item($0, sorted: true) }
+        ((try? database.songs(query(filter), order: order, offset: offset, limit: limit).get()) ?? []).map { item($0, sorted: true) }
     }
 
     func paths(of item: LibraryItem, filter: String) -> [Path] {

@@ -118,7 +118,7 @@ struct PlayerRun {
         var watcher: LibraryWatcher?
         let libraryRun = LibraryRun(settings: options.settings)
         if let terminal, let library = LibraryRun.existingLibrary() {
-            terminal.library = LibraryShelf(database: library)
+            terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
             watcher = libraryRun.watcher(library, say: say)
             if options.settings.opensLibrary { terminal.openLibrary() }
         }

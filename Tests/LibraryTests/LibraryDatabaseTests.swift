@@ -62,6 +62,18 @@ struct LibraryDatabaseTests {
         #expect(try database.find(LibraryQuery()).get() == ["/m/2.mp3", "/m/3.mp3", "/m/1.mp3"])
     }
 
+    @Test func theSortedViewSortsByTheFieldsAsked() throws {
+        let (database, _) = try newDatabase()
+        var played = songs
+        played[3].playCount = 9
+        played[1].playCount = 4
+        try database.put(played).get()
+        let order = try LibrarySort.parse("-plays title").get()
+        #expect(try database.songs(LibraryQuery(), order: order, offset: 0, limit: 10).get().map { $0.title ?? "" }
+            == ["Straße", "Army of Me", "Hoppípolla", "Human Behaviour", "Hyperballad"])
+        #expect(throws: LibrarySort.ParseError.self) { try LibrarySort.parse("albumartist year").get() }
+    }
+
     @Test func whateverIsTypedIsNeverFTS5Syntax() throws {
         let (database, _) = try newDatabase()
         try database.put(songs).get()

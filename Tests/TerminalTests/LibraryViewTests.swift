@@ -45,6 +45,12 @@ private final class ShelfInMemory: LibraryBrowser {
         item.path.map { [$0] } ?? (item.kind == .album ? songs(of: item, filter: filter).compactMap(\.path) : [])
     }
     func rate(_ song: LibraryItem, stars: Int) { song.path.map { rated.append(($0, stars)) } }
+    var sort = "albumartist date album disc track"
+    func setSort(_ text: String) -> String? {
+        if text.contains("nonsense") { return "nonsense: no such field" }
+        sort = text
+        return nil
+    }
 }
 
 struct LibraryViewTests {
@@ -112,6 +118,21 @@ struct LibraryViewTests {
         for character in "year:x" { _ = view.handle(.character(character), isOpenKey: false, shelf, rows: 10) }
         _ = view.settle(shelf, rows: 10)
         #expect(view.message == "year:x: give a number" && names(view, shelf).isEmpty)
+    }
+
+    @Test func oSetsTheSortedViewsOrderAndSaysWhatIsWrong() {
+        let shelf = ShelfInMemory(artists: 2)
+        var view = LibraryView()
+        view.refresh(shelf)
+        _ = view.handle(.character("o"), isOpenKey: false, shelf, rows: 10)
+        for _ in 0..<40 { _ = view.handle(.backspace, isOpenKey: false, shelf, rows: 10) }
+        for character in "-plays title" { _ = view.handle(.character(character), isOpenKey: false, shelf, rows: 10) }
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        #expect(shelf.sort == "-plays title" && view.layout == .sorted && view.message == "sorted by -plays title")
+        _ = view.handle(.character("o"), isOpenKey: false, shelf, rows: 10)
+        for character in " nonsense" { _ = view.handle(.character(character), isOpenKey: false, shelf, rows: 10) }
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        #expect(shelf.sort == "-plays title" && view.message == "nonsense: no such field")
     }
 
     @Test func aSongIsRatedAndAddedAndQueuedAndOtherKeysMeanWhatTheyMeanEverywhere() {

@@ -88,14 +88,14 @@ extension LibraryDatabase {
         }
     }
 
-    /// Every song `query` matches, in album order: `offset..<offset + limit` of them.
-    public func songs(_ query: LibraryQuery, offset: Int, limit: Int) -> Result<[LibrarySong], LibraryError> {
+    /// Every song `query` matches, in `order`: `offset..<offset + limit` of them.
+    public func songs(_ query: LibraryQuery, order: LibrarySort = .albumOrder, offset: Int, limit: Int) -> Result<[LibrarySong], LibraryError> {
         read { db in
             let condition = query.condition
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
             return try Row.fetchAll(db, sql: """
-                SELECT * FROM song WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ? OFFSET ?
+                SELECT * FROM song WHERE \(condition.sql) ORDER BY \(order == .albumOrder ? LibraryQuery.albumOrder : order.sql) LIMIT ? OFFSET ?
                 """, arguments: arguments).map(LibrarySong.init(row:))
         }
     }

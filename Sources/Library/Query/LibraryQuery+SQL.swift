@@ -1,4 +1,5 @@
 import GRDB
+import PlayerCore
 
 /// A query as SQL over `song` and its FTS5 index `song_search`.
 extension LibraryQuery {
@@ -33,6 +34,34 @@ extension LibraryQuery {
     /// Album order: album artist, year, album, disc (none is disc 1), track (then path, for what
     /// is untagged): `song_order`'s columns, so that the index gives the order.
     static let albumOrder = "shelfkey, year, albumkey, ifnull(disc, 1), track, path"
+}
+
+extension LibrarySort {
+    /// As SQL's ORDER BY (each field a column of `song`, never text typed), the path last so
+    /// that the order is whole.
+    var sql: String {
+        let columns = keys.map { key -> String in
+            let column: String
+            switch key.field {
+            case .albumartist: column = "shelfkey"
+            case .artist: column = "artists COLLATE NOCASE"
+            case .date: column = "year"
+            case .album: column = "albumkey"
+            case .disc: column = "ifnull(disc, 1)"
+            case .track: column = "track"
+            case .title: column = "title COLLATE NOCASE"
+            case .genre: column = "genres COLLATE NOCASE"
+            case .composer: column = "composers COLLATE NOCASE"
+            case .path: column = "path"
+            case .length: column = "seconds"
+            case .plays: column = "playcount"
+            case .rating: column = "rating"
+            case .played: column = "lastplayed"
+            }
+            return column + (key.descending ? " DESC" : "")
+        }
+        return (columns + ["path"]).joined(separator: ", ")
+    }
 }
 
 extension LibraryQuery.TextField {
