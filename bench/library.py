@@ -21,6 +21,7 @@ root = os.path.dirname(os.path.abspath(__file__))
 out = os.path.join(root, "out")
 sys.path.insert(0, root)
 from spawning import spawn  # noqa: E402
+from measuring import cpu, peak_rss  # noqa: E402
 
 FORMATS = ["mp3", "flac", "ogg", "opus", "m4a"]
 GENRES = ["Rock", "Pop", "Jazz", "Electronic", "Folk", "Classical", "Hip-Hop", "Ambient"]
@@ -175,23 +176,6 @@ class Mpd:
     def stop(self):
         self.process.terminate()
         self.process.wait()
-
-
-def cpu(command, env):
-    """CPU seconds of one run of `command` (which must succeed)."""
-    _, status, usage = os.wait4(spawn(command, env), 0)
-    if status != 0:
-        sys.exit(f"bench: {' '.join(command)} failed ({status})")
-    return usage.ru_utime + usage.ru_stime
-
-
-def peak_rss(command, env):
-    report = os.path.join(out, "time.txt")
-    _, status, _ = os.wait4(spawn(["/usr/bin/time", "-f", "%M", "-o", report] + command, env), 0)
-    if status != 0:
-        sys.exit(f"bench: {' '.join(command)} failed ({status})")
-    with open(report) as f:
-        return int(f.read().split()[-1]) / 1024
 
 
 def measure(tplayer, runs):

@@ -17,6 +17,7 @@ out = os.path.join(root, "out")
 sys.path.insert(0, root)
 from soundserver import SoundServer  # noqa: E402
 from spawning import spawn  # noqa: E402
+from measuring import cpu, peak_rss  # noqa: E402
 import latency  # noqa: E402
 import live  # noqa: E402
 
@@ -107,26 +108,6 @@ def pcm(path):
             return data[offset + 8:offset + 8 + size]
         offset += 8 + size + (size & 1)
     return b""
-
-
-def cpu(command, env=None):
-    """CPU seconds of one run of `command`."""
-    _, status, usage = os.wait4(spawn(command, env), 0)
-    if status != 0:
-        sys.exit(f"bench: {' '.join(command)} failed ({status})")
-    return usage.ru_utime + usage.ru_stime
-
-
-def peak_rss(command, env=None):
-    """Peak RSS (MB) of `command`, measured by GNU time: a child of this Python process starts
-    with this process's memory counted in its peak (the kernel keeps the high-water mark across
-    exec), a grandchild of the small `time` does not."""
-    report = os.path.join(out, "time.txt")
-    _, status, _ = os.wait4(spawn(["/usr/bin/time", "-f", "%M", "-o", report] + command, env), 0)
-    if status != 0:
-        sys.exit(f"bench: {' '.join(command)} failed ({status})")
-    with open(report) as f:
-        return int(f.read().split()[-1]) / 1024
 
 
 def side_by_side(ours, theirs, env=None):
