@@ -171,6 +171,19 @@ import Testing
         #expect(try Harness.pcm(ofWAV: out).count == 2 * 44100 * 4)
     }
 
+    /// A song gone between the scan and the play is one line, and the next song plays.
+    @Test func aSongGoneSinceTheScanIsOneLineAndTheNextPlays() throws {
+        let (folder, environment) = try setUp()
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Music/Post/01.mp3"))
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer(["-q", "-w", out, "--play-find", "album:post"], in: folder, environment: environment)
+        #expect(played.status == 1, "a song could not be played")
+        #expect(played.stderrLines.count == 1 && played.stderr.contains("01.mp3") && played.stderr.contains("no such file"),
+                "\(played.stderr)")
+        #expect(try Harness.pcm(ofWAV: out).count == 44100 * 4, "Hyperballad played whole")
+    }
+
     @Test func theLibraryFoldersComeFromTheSettingsOrTheMusicFolder() throws {
         let (folder, environment) = try setUp()
         // No folder named and none set: ~/Music, as HOME says.
