@@ -8,7 +8,7 @@ import PlayerCore
 /// Its keys: ↑ ↓ PgUp PgDn Home End move; Enter opens or closes an artist or an album, and on a
 /// song plays its album from it (put after the song playing: the list goes on after it); ←
 /// closes; `a` adds what is under the cursor to the end of the list, `e` queues it to play
-/// next; `/` filters as it is typed (Enter keeps it, Esc clears it); `t` the tree or the
+/// next, `P` makes it the list and plays it; `/` filters as it is typed (Enter keeps it, Esc clears it); `t` the tree or the
 /// sorted songs, `o` their order; `0`–`5` rate a song; Esc (or the key that opened it) goes back.
 public struct LibraryView {
     public enum Layout: Equatable, Sendable {
@@ -120,11 +120,15 @@ public struct LibraryView {
         case .character("t"):
             layout = layout == .tree ? .sorted : .tree
             refresh(browser)
-        case .character("a"), .character("e"):
+        case .character("a"), .character("e"), .character("P"):
             guard let (item, _) = item(at: cursor, browser) else { return .redraw }
             let paths = browser.paths(of: item, filter: filter)
             guard !paths.isEmpty else { return .redraw }
-            return .command(key == .character("a") ? .appendSongs(paths) : .queueSongs(paths))
+            switch key {
+            case .character("a"): return .command(.appendSongs(paths))
+            case .character("e"): return .command(.queueSongs(paths))
+            default: return .command(.replaceWithSongs(paths))
+            }
         case .character(let digit) where ("0"..."5").contains(digit):
             guard let (item, _) = item(at: cursor, browser), item.kind == .song, let stars = digit.wholeNumberValue else {
                 message = "a rating is a song's: put the cursor on one"

@@ -116,6 +116,20 @@ struct QueueAndModesTests {
         #expect(session.state.song?.path == "c.mp3" && session.albumMode, "stopped, the next album ready; the mode stays")
     }
 
+    @Test func replacingTheListPlaysTheNewOneWithTheModesKeptAndTheQueueGone() {
+        let (session, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.queueEntry(2))
+        session.perform(.setRepeat(true))
+        session.perform(.replaceWithSongs(["c.mp3", "b.mp3"]))
+        session.settle()
+        #expect(session.entries.map(\.path) == ["c.mp3", "b.mp3"] && session.state.song?.path == "c.mp3" && session.index == 0)
+        #expect(session.queue.upNext.isEmpty && session.queue.repeats)
+        #expect(endSong(session) == "b.mp3")
+        #expect(endSong(session) == "c.mp3", "repeat: the new list again")
+    }
+
     @Test func theModesAreScriptCommandsAndMprisLoopStatus() {
         let parsed = ScriptParser.parse(Array("repeat-one on\nstop-after off\nqueue 3\nqueue 0\nrepeat-one maybe\n".utf8))
         #expect(parsed.statements.map(\.statement) == [.command(.perform(.setRepeatOne(true))), .command(.perform(.setStopAfter(false))),

@@ -151,6 +151,7 @@ struct LibraryViewTests {
         _ = view.handle(.character("5"), isOpenKey: false, shelf, rows: 10)
         #expect(shelf.rated.map(\.1) == [5] && shelf.rated.first?.0 == "/m/Artist 0/1/1.flac")
         #expect(view.handle(.character("e"), isOpenKey: false, shelf, rows: 10) == .command(.queueSongs(["/m/Artist 0/1/1.flac"])))
+        #expect(view.handle(.character("P"), isOpenKey: false, shelf, rows: 10) == .command(.replaceWithSongs(["/m/Artist 0/1/1.flac"])))
         #expect(view.handle(.character(" "), isOpenKey: false, shelf, rows: 10) == nil, "space pauses, as everywhere")
         #expect(view.handle(.character("L"), isOpenKey: true, shelf, rows: 10) == .close)
     }

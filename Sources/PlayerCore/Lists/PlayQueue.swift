@@ -166,6 +166,17 @@ public struct PlayQueue: Sendable {
         cursor = order.firstIndex(of: entry)
     }
 
+    /// The list was replaced by one of `count` entries: a new order (shuffled with shuffle on,
+    /// by the queue's own generator), no entry current, nothing queued.
+    public mutating func replace(count: Int) {
+        self.count = count
+        order = shuffles ? shuffled(Array(0..<count)) : Array(0..<count)
+        cursor = nil
+        upNext = []
+        playsQueued = false
+        listEntry = nil
+    }
+
     /// Queues `entry` to play next, after those queued before it; one queued already is taken
     /// out of the queue instead (`e` again). Whether it is queued now.
     @discardableResult

@@ -62,6 +62,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Play these songs now, put after the song playing (the library view's Enter); the list
     /// goes on after them.
     case playSongs([Path])
+    /// Make these songs the list, and play it (the library view's `P`).
+    case replaceWithSongs([Path])
     /// Put these songs at the end of the list (the library view's `a`).
     case appendSongs([Path])
     /// Put these songs at the end of the list and queue them to play next (the library view's `e`).
@@ -107,6 +109,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .libraryView: "library"
         case .playSongs(let paths): "play \(paths.count) songs"
         case .appendSongs(let paths): "add \(paths.count) songs"
+        case .replaceWithSongs(let paths): "play only \(paths.count) songs"
         case .queueSongs(let paths): "queue \(paths.count) songs"
         }
     }

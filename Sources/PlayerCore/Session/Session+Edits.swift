@@ -87,6 +87,20 @@ extension Session {
         }
     }
 
+    /// Makes `replacement` the list and plays its first song (the library view's `P`): the modes
+    /// stay, what was queued and what failed go with the old list.
+    public func replaceList(_ replacement: consuming EntryList) {
+        guard !replacement.isEmpty else { return }
+        defer { cueNext() }
+        entries = replacement
+        queue.replace(count: entries.count)
+        failures = [:]
+        setAsideEntries = []
+        opening = nil
+        listPlace = .inList
+        if let first = queue.advance() { open(first, moving: .forward(.rewind)) }
+    }
+
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
     public func append(_ added: consuming EntryList) {
         entries += added

@@ -214,6 +214,7 @@ public final class Session {
         case .promptLoad, .help, .info, .listView, .libraryView: break  // the terminal's own business
         case .playSongs(let paths): playNow(EntryList(paths.map { Entry(path: $0) }), asked: true)
         case .appendSongs(let paths): append(EntryList(paths.map { Entry(path: $0) }))
+        case .replaceWithSongs(let paths): replaceList(EntryList(paths.map { Entry(path: $0) }))
         case .queueSongs(let paths):
             let first = entries.count
             append(EntryList(paths.map { Entry(path: $0) }))
