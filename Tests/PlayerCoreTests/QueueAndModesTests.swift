@@ -130,6 +130,21 @@ struct QueueAndModesTests {
         #expect(endSong(session) == "c.mp3", "repeat: the new list again")
     }
 
+    @Test func theModesAndTheQueueAreSavedAndResumed() {
+        let (first, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        first.start()
+        first.settle()
+        first.perform(.setRepeatOne(true))
+        first.perform(.setAlbumMode(true))
+        first.perform(.queueEntry(2))
+        let saved = first.saved
+        #expect(saved.repeatsOne && saved.albumMode && saved.upNext == [2])
+        let (resumed, _) = session(["a.mp3", "b.mp3", "c.mp3"])
+        resumed.resume(saved)
+        resumed.settle()
+        #expect(resumed.repeatsOne && resumed.albumMode && resumed.queue.upNext == [2])
+    }
+
     @Test func theModesAreScriptCommandsAndMprisLoopStatus() {
         let parsed = ScriptParser.parse(Array("repeat-one on\nstop-after off\nqueue 3\nqueue 0\nrepeat-one maybe\n".utf8))
         #expect(parsed.statements.map(\.statement) == [.command(.perform(.setRepeatOne(true))), .command(.perform(.setStopAfter(false))),

@@ -13,6 +13,21 @@ struct SavedSessionTests {
         #expect(try SavedSession.decode(bytes).get() == session)
     }
 
+    /// Repeat one, album mode and the queue come back with `--resume`; a queued entry the list
+    /// no longer has leaves the queue, said.
+    @Test func theModesAndTheQueueRoundTrip() throws {
+        var session = SavedSession(entries: [Entry(path: "/m/a.mp3"), Entry(path: "/m/b.mp3"), Entry(path: "/m/c.mp3")],
+                                   current: 0, position: .zero)
+        session.repeatsOne = true
+        session.albumMode = true
+        session.upNext = [2, 1]
+        #expect(try SavedSession.decode(session.encoded()).get() == session)
+        let text = "tplayer saved session 1\nqueue 2 9 0\nentry /m/a.mp3\nentry /m/b.mp3\nentry %ZZ\nend\n"
+        let read = try SavedSession.decodeNoting(Array(text.utf8)).get()
+        #expect(read.session.upNext == [0], "entry 2 was left out of the list, entry 9 never in it")
+        #expect(read.notes.map(\.description).contains("line 2: queue: an entry not in the list; left out of the queue"))
+    }
+
     /// A CUE sheet's track keeps its span and the sheet's fields; an older tplayer's reader
     /// would note the two lines and play the whole image.
     @Test func aSheetsTrackRoundTripsWithItsSpanAndTags() throws {

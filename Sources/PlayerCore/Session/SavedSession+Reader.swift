@@ -34,6 +34,9 @@ extension SavedSession {
         /// The `order` lines' numbers (only those below `limit`), and the first such line.
         private var order: [Int] = []
         private var orderLine: Int?
+        /// The `queue` line's entries, as saved, and where it was.
+        private var queued: [Int] = []
+        private var queueLine: Int?
         private var orderBroken = false
         /// The line before was an entry kept (or its `span` or `tags`): a `span` or `tags` line is its.
         private var afterEntry = false
@@ -111,6 +114,11 @@ extension SavedSession {
                     read.position = .zero
                 }
             }
+            if let queueLine {
+                // Each queued entry where the list has it now; one left out of the list leaves the queue.
+                read.upNext = queued.compactMap { $0 >= 0 && $0 < places.count && places[$0] >= 0 ? places[$0] : nil }
+                if read.upNext.count != queued.count { note(queueLine, "queue: an entry not in the list; left out of the queue") }
+            }
             if let orderLine {
                 read.order = playOrder(places: places, count: read.entries.count)
                 if read.order == nil, !read.entries.isEmpty {
@@ -179,6 +187,12 @@ extension SavedSession {
                 return attached ? sheetTrack(line, at: number) : note(number, "\(TextLines.shown(line)): not after an entry; ignored")
             }
             if line.starts(with: "order ".utf8) { return orderNumbers(line.dropFirst(6), at: number) }
+            if line.starts(with: "queue ".utf8), queueLine == nil {
+                queueLine = number
+                queued = line.dropFirst(6).split(separator: 0x20).prefix(SavedSession.orderLineLength)
+                    .compactMap { Int(String(decoding: $0, as: UTF8.self)) }
+                return
+            }
             let parts = line.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: false)
             let key = String(decoding: parts[0], as: UTF8.self)
             if key == "entry" { return entry(parts.dropFirst(), at: number) }
@@ -265,12 +279,14 @@ extension SavedSession {
 
         /// `KEY VALUE`: a value out of range is set right or ignored, an unknown key ignored.
         private mutating func field<Part: Collection<UInt8>>(_ key: String, _ part: Part?, shown: String, at number: Int) {
-            guard ["volume", "muted", "repeat", "shuffle", "current", "position"].contains(key) else {
+            guard ["volume", "muted", "repeat", "shuffle", "current", "position", "repeat-one", "album-mode"].contains(key) else {
                 return note(number, "\(shown): not a field tplayer writes; ignored")
             }
             guard fields[key] == nil else { return note(number, "\(shown): \(key) again; the first is kept") }
             let value = part.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
-            if let flag = [("muted", \SavedSession.muted), ("repeat", \.repeats), ("shuffle", \.shuffles)].first(where: { $0.0 == key }) {
+            let flags = [("muted", \SavedSession.muted), ("repeat", \.repeats), ("shuffle", \.shuffles), ("repeat-one", \.repeatsOne),
+                         ("album-mode", \.albumMode)]
+            if let flag = flags.first(where: { $0.0 == key }) {
                 guard let value, value == 0 || value == 1 else { return note(number, "\(shown): not 0 or 1; ignored") }
                 session[keyPath: flag.1] = value == 1
             } else {

@@ -19,6 +19,10 @@ public struct SavedSession: Equatable, Sendable {
     /// The play order (`PlayQueue.order`: a permutation of the entry indices), when it is not
     /// list order: a shuffled list, or one with songs loaded to play next.
     public var order: [Int]?
+    /// The modes beside repeat and shuffle, and the entries queued to play next, in order.
+    public var repeatsOne = false
+    public var albumMode = false
+    public var upNext: [Int] = []
 
     public init(entries: EntryList, current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
                 repeats: Bool = false, shuffles: Bool = false, order: [Int]? = nil) {
@@ -41,6 +45,10 @@ public struct SavedSession: Equatable, Sendable {
         var text = Self.header + "\n"
         text += "volume \(volume)\nmuted \(muted ? 1 : 0)\nrepeat \(repeats ? 1 : 0)\nshuffle \(shuffles ? 1 : 0)\n"
         if let current { text += "current \(current)\nposition \(position.flicks)\n" }
+        // Written only when on (an older tplayer notes a line it does not know, and goes on).
+        if repeatsOne { text += "repeat-one 1\n" }
+        if albumMode { text += "album-mode 1\n" }
+        if !upNext.isEmpty { text += "queue " + upNext.prefix(Self.orderLineLength).map(String.init).joined(separator: " ") + "\n" }
         // Before the list, so that a reader that stops at its limit has read it; a line holds at
         // most `orderLineLength` numbers, well under `Reader.maximumLineLength`.
         for start in stride(from: 0, to: order?.count ?? 0, by: Self.orderLineLength) {

@@ -6,9 +6,13 @@ extension Session {
         let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
         // A song still loading when the run ends is the one to pick up, from its start.
         let current = song != nil || context.state.id == .loading ? queue.current : nil
-        return SavedSession(entries: entries, current: current, position: position,
-                            volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles,
-                            order: queue.order == Array(0..<queue.count) ? nil : queue.order)
+        var saved = SavedSession(entries: entries, current: current, position: position,
+                                 volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles,
+                                 order: queue.order == Array(0..<queue.count) ? nil : queue.order)
+        saved.repeatsOne = repeatsOne
+        saved.albumMode = albumMode
+        saved.upNext = queue.upNext
+        return saved
     }
 
     /// What the status line names the current song: its tags, else the playlist's title for

@@ -165,6 +165,9 @@ public final class Session {
     public func resume(_ saved: SavedSession) {
         volume = saved.volume
         muted = saved.muted
+        repeatsOne = saved.repeatsOne
+        albumMode = saved.albumMode
+        for entry in saved.upNext { queue.toggleQueued(entry) }
         if saved.volume != 100 || saved.muted { applyVolume() }
         guard let entry = saved.current, entry < entries.count else { return start() }
         defer { cueNext() }
