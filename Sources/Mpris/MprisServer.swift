@@ -28,6 +28,9 @@ public final class MprisServer: OutsideControl {
     private let position: () -> Int64
     /// The well-known name it owns.
     public private(set) var name = ""
+    /// A song's rating in the library, 0 to 5 stars (`nil`: not in the library): MPRIS's
+    /// `xesam:userRating`.
+    public var rating: ((Path) -> Int?)?
     private var announcer = MprisAnnouncer(folder: FileSystem.currentFolder())
     /// `DesktopEntry`, offered only when a desktop file for tplayer is installed.
     private let desktopEntry: String?
@@ -273,6 +276,10 @@ public final class MprisServer: OutsideControl {
         if let artist = metadata.artist { bus.entry(reply, "xesam:artist", "as") { bus.appendList(reply, [artist]) } }
         if let album = metadata.album { bus.entry(reply, "xesam:album", "s") { bus.append(reply, album) } }
         if let url = metadata.url { bus.entry(reply, "xesam:url", "s") { bus.append(reply, url) } }
+        // The library's rating (0 to 5 stars) as the spec's 0 to 1, for a song the library holds.
+        if let path = session.state.song?.path, let stars = rating?(path), stars > 0 {
+            bus.entry(reply, "xesam:userRating", "d") { bus.append(reply, Double(min(stars, 5)) / 5) }
+        }
         return bus.closeContainer(reply)
     }
 }

@@ -202,6 +202,14 @@ struct PlayerRun {
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil
         defer { mpris?.close() }
+        if let mpris {
+            // The library is opened when a client first asks for metadata, not at start.
+            var library: LibraryDatabase??
+            mpris.rating = { path in
+                if library == nil { library = .some(LibraryRun.existingLibrary()) }
+                return (try? (library ?? nil)?.songs(at: [path]).get())?.first?.rating
+            }
+        }
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
         let player = Player(controls: controls, io: io,

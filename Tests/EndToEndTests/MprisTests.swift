@@ -5,6 +5,31 @@ import Testing
 /// while tplayer runs in a real terminal (tmux).
 @Suite(.serialized)
 struct MprisTests {
+    /// A song the library holds, rated 4 stars: MPRIS says `xesam:userRating` 0.8.
+    @Test func theLibrarysRatingIsTheSongsUserRating() throws {
+        let folder = try Harness.temporaryFolder()
+        let long = try Harness.makeSong(seconds: 30, in: folder, name: "long.mp3")
+        let data = folder.appendingPathComponent("data").path
+        let scan = try Harness.tplayer(["--scan", folder.path], environment: ["XDG_DATA_HOME": data])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let rated = try Harness.run("/usr/bin/python3", ["-c", """
+            import sqlite3; c = sqlite3.connect('\(data)/tplayer/library.sqlite'); c.execute("UPDATE song SET rating = 4"); c.commit()
+            """])
+        #expect(rated.status == 0, "\(rated.stderr)")
+        let socket = "tplayer-rating-\(getpid())"
+        let script = """
+            tmux -L \(socket) new-session -d -x 100 -y 8 \\
+              "XDG_DATA_HOME='\(data)' XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null '\(long)'"
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            sleep 0.3
+            echo "rating $(playerctl -p tplayer metadata xesam:userRating)"
+            tmux -L \(socket) send-keys -t 0 q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            true
+            """
+        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        #expect(result.stdout.contains("rating 0.8"), "\(result.stdout)\(result.stderr)")
+    }
+
     @Test func playerctlControlsTplayer() throws {
         let folder = try Harness.temporaryFolder()
         let long = try Harness.makeSong(seconds: 30, in: folder, name: "long.mp3")
