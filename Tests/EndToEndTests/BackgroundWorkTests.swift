@@ -76,7 +76,7 @@ struct BackgroundWorkEndToEndTests {
             tmux -L \(socket) send-keys q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
             true
             """
-        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let result = try Harness.dbusSession(script)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("status Playing"), "\(result.stdout)")
         #expect(lines.contains("working 1"), "the walk was still under way: \(result.stdout)")

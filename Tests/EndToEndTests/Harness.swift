@@ -93,6 +93,24 @@ enum Harness {
         try run(binary, arguments, in: directory, environment: environment)
     }
 
+    /// Runs `script` (sh) on a private D-Bus session bus (`dbus-run-session`), then ends the
+    /// bus's daemon with SIGKILL: started from the tests, the daemon outlived dbus-run-session
+    /// and a SIGTERM alike (a shell started by hand ends it), so every one was left running,
+    /// each holding an inotify instance (128 a user: a few runs of the suite used them all up,
+    /// and the library's watcher could not start).
+    @discardableResult
+    static func dbusSession(_ script: String, environment: [String: String] = [:]) throws -> Result {
+        let wrapped = """
+            ( \(script)
+            ); status=$?
+            daemon=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus / \\
+              org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.DBus 2>/dev/null | awk '/uint32/ {print $2}')
+            [ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+            exit $status
+            """
+        return try run("/usr/bin/dbus-run-session", ["--", "sh", "-c", wrapped], environment: environment)
+    }
+
     /// Runs a program that leaves a daemon behind (tmux, pulseaudio) and waits for it alone.
     /// Foundation's `Process` would wait for the daemon too: the daemon inherits the descriptor
     /// `Process` watches. Output goes to /dev/null.

@@ -226,7 +226,7 @@ import Testing
             grep VmHWM /proc/$pid/status | tr -dc 0-9; echo
             kill $pid
             """
-        let opened = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let opened = try Harness.dbusSession(script)
         let peak = Int(opened.stdout.split(separator: "\n").last ?? "") ?? 0
         #expect(peak > 0 && peak < limit, "OpenUri: \(peak) KB \(opened.stderr)")
     }

@@ -119,8 +119,7 @@ struct InstallTests {
               --method org.freedesktop.DBus.Properties.Get org.mpris.MediaPlayer2 DesktopEntry
             kill $pid
             """
-        let asked = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script],
-                                    environment: ["XDG_DATA_HOME": "/nonexistent", "XDG_DATA_DIRS": share.path])
+        let asked = try Harness.dbusSession(script, environment: ["XDG_DATA_HOME": "/nonexistent", "XDG_DATA_DIRS": share.path])
         #expect(asked.stdout.contains("(<'tplayer'>,)"), "\(asked.stdout) \(asked.stderr)")
     }
 }

@@ -147,7 +147,9 @@ import Testing
             usleep(200_000)
             waited += 0.2
         }
-        #expect(try find("brand new").stdout.hasSuffix("Music/New/new.flac\n"), "the new song is in the library")
+        let all = try find("")
+        let screen = try pane.screen()
+        #expect(try find("brand new").stdout.hasSuffix("Music/New/new.flac\n"), "the new song is in the library: \(all) \(screen)")
         #expect(try find("zeta").status == 1, "the deleted one is gone")
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)

@@ -40,7 +40,7 @@ struct MprisSpecTests {
             tmux -L \(socket) send-keys q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
             true
             """
-        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let result = try Harness.dbusSession(script)
         let trace = (try? String(contentsOfFile: folder.appendingPathComponent("trace.txt").path, encoding: .utf8)) ?? ""
         return Said(lines: result.stdout.split(separator: "\n").map(String.init),
                     all: "\(result.stdout)\n\(result.stderr)\n\(trace)")

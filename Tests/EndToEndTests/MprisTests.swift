@@ -26,7 +26,7 @@ struct MprisTests {
             tmux -L \(socket) send-keys -t 0 q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
             true
             """
-        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let result = try Harness.dbusSession(script)
         #expect(result.stdout.contains("rating 0.8"), "\(result.stdout)\(result.stderr)")
     }
 
@@ -68,7 +68,7 @@ struct MprisTests {
             sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
             true
             """
-        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let result = try Harness.dbusSession(script)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         func values(_ key: String) -> [String] {
             lines.filter { $0.hasPrefix(key + " ") }.map { String($0.dropFirst(key.count + 1)) }
@@ -122,7 +122,7 @@ struct MprisTests {
             tmux -L \(socket) kill-server 2>/dev/null
             true
             """
-        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let result = try Harness.dbusSession(script)
         #expect(result.stdout.contains("length \n"), "\(result.stdout)")
         let status = try String(contentsOfFile: folder.appendingPathComponent("status").path, encoding: .utf8)
         #expect(status.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "not SIGILL (132)")
@@ -144,7 +144,7 @@ struct MprisTests {
             playerctl -p tplayer metadata --format '{{title}}|{{artist}}'
             kill $player
             """
-        let result = try Harness.run("/usr/bin/dbus-run-session", ["--", "sh", "-c", script])
+        let result = try Harness.dbusSession(script)
         #expect(result.stdout == " ]2;pwned  [2Jtitle |art  ist 1m\n", "\(result.stdout.debugDescription) \(result.stderr)")
     }
 

@@ -129,9 +129,6 @@ public struct LibraryScanner: Sendable {
                 let found = files[index]
                 let result = reader(found.path).map { LibrarySong($0, size: found.size, modified: found.modified) }
                 results.update { $0[index] = result }
-                // FFmpeg's opening grows the heap by tens of KB a file that the small songs kept
-                // meanwhile pin: 2,000 AAC files held 100 MB of free heap. Handed back as it goes.
-                if index % 64 == 63 { MemoryLimit.returnFreeHeap() }
             }
         }
         return results.read { $0 }
