@@ -66,7 +66,6 @@ struct LibraryRun {
             say("tplayer: the library's folders are not watched (inotify: \(SystemError.current.reason)); tplayer --scan brings it up to date")
             return nil
         }
-        watcher.notes.forEach { say("tplayer: " + $0) }
         return watcher
     }
 

@@ -22,7 +22,7 @@ import Testing
             Issue.record("said: \(line)")
         })
         defer { watcher.stop() }
-        #expect(watcher.notes.isEmpty)
+        #expect(waitFor { watcher.isWatching }, "its folders listed and watched, on its thread")
         try LibraryFixture.sh("mkdir -p Music/deep/er && lame --quiet --tt Second tone.wav Music/deep/er/second.mp3 && rm Music/first.mp3",
                               in: folder)
         let found = try waitFor { try database.find(LibraryQuery.parse("second").get()).get().count == 1 }

@@ -6,12 +6,13 @@ import PlayerCore
 /// date with what changes in them, with no command (cmus needs `:update-cache`): a song
 /// copied in, retagged, renamed or deleted is in the library, changed or gone a moment later.
 ///
-/// Changes are gathered until the folders have been quiet for `settle` seconds (a copy of an
+/// Its folders are listed and watched on its own thread, as it starts. Changes are gathered
+/// until the folders have been quiet for `settle` seconds (a copy of an
 /// album is many events), then the folders they were in are scanned as `--scan` scans (only
 /// what changed is read), on the watcher's own thread: never on the main loop.
 public final class LibraryWatcher: @unchecked Sendable {
-    // @unchecked: `watches` and `pending` are touched only on the watcher's thread; `stop`
-    // only writes to the pipe.
+    // @unchecked: `watches`, `pending` and `fullSaid` are touched only on the watcher's thread;
+    // `stop` only writes to the pipe; `watching` is behind its lock.
     private let inotify: Int32
     private let stopPipe: SelfPipe
     private let scanner: LibraryScanner
@@ -21,8 +22,13 @@ public final class LibraryWatcher: @unchecked Sendable {
     private var pending = Set<Path>()
     private var fullSaid = false
     private var thread: pthread_t?
-    /// What it had to say while starting (a folder not watched), for the caller to say.
-    public private(set) var notes: [String] = []
+    /// The folders to watch, walked on the watcher's thread when it starts (a library of
+    /// thousands of folders is listed there, not while the player starts).
+    private let roots: [Path]
+    private let watching = Locked(false)
+
+    /// Whether its folders are all watched now (a change before that is found by the next scan).
+    public var isWatching: Bool { watching.read { $0 } }
 
     static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ONLYDIR)
 
@@ -35,7 +41,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         self.scanner = scanner
         self.report = report
         self.settle = settle
-        for folder in folders { watchTree(folder) }
+        roots = folders
         thread = try? HelperThread.start(name: "library watch") { [self] in run() }
         if thread == nil {
             close(inotify)
@@ -59,7 +65,7 @@ public final class LibraryWatcher: @unchecked Sendable {
         guard added >= 0 else {
             if SystemError.current == SystemError(code: ENOSPC), !fullSaid {
                 fullSaid = true
-                notes.append("\(folder): not watched: the system's limit of watched folders is reached "
+                report("\(folder): not watched: the system's limit of watched folders is reached "
                     + "(fs.inotify.max_user_watches); tplayer --scan brings the library up to date")
             }
             return
@@ -71,6 +77,8 @@ public final class LibraryWatcher: @unchecked Sendable {
     }
 
     private func run() {
+        for folder in roots { watchTree(folder) }
+        watching.update { $0 = true }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
