@@ -6,7 +6,6 @@ import PlayerCore
 public protocol LibraryBrowser: AnyObject {
     /// Why `filter` cannot be read, in one line; `nil` when it can.
     func problem(filter: String) -> String?
-    func artistCount(filter: String) -> Int
     func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem]
     /// The first `limit` artists and how many there are, read at once.
     func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int)

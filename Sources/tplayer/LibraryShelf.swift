@@ -38,18 +38,18 @@ final class LibraryShelf: LibraryBrowser {
         return nil
     }
 
-    func artistCount(filter: String) -> Int {
-        (try? database.artistCount(query(filter)).get()) ?? 0
-    }
-
     func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
-        let artists = (try? database.artists(query(filter), offset: offset, limit: limit).get()) ?? []
-        return artists.map { LibraryItem(kind: .artist, name: $0.name, detail: Self.count($0.songs), artistKey: $0.key) }
+        ((try? database.artists(query(filter), offset: offset, limit: limit).get()) ?? []).map(Self.item)
     }
 
     func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int) {
         guard let (artists, total) = try? database.artistsCounted(query(filter), limit: limit).get() else { return ([], 0) }
-        return (artists.map { LibraryItem(kind: .artist, name: $0.name, detail: Self.count($0.songs), artistKey: $0.key) }, total)
+        return (artists.map(Self.item), total)
+    }
+
+    /// An album artist as a row: its name, and how many songs it has.
+    private static func item(_ artist: LibraryDatabase.Artist) -> LibraryItem {
+        LibraryItem(kind: .artist, name: artist.name, detail: count(artist.songs), artistKey: artist.key)
     }
 
     func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {

@@ -18,7 +18,6 @@ private final class ShelfInMemory: LibraryBrowser {
     }
 
     func problem(filter: String) -> String? { filter == "year:x" ? "year:x: give a number" : nil }
-    func artistCount(filter: String) -> Int { kept(filter).count }
     func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
         reads += 1
         let kept = kept(filter)
@@ -28,7 +27,7 @@ private final class ShelfInMemory: LibraryBrowser {
         }
     }
     func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int) {
-        (artists(filter: filter, offset: 0, limit: limit), artistCount(filter: filter))
+        (artists(filter: filter, offset: 0, limit: limit), kept(filter).count)
     }
     func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {
         (1...3).map { LibraryItem(kind: .album, name: "Album \($0)", detail: "3 songs", artistKey: artist.artistKey, albumKey: "\($0)", year: 1990 + $0) }

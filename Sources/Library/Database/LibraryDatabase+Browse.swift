@@ -26,14 +26,6 @@ extension LibraryDatabase {
         }
     }
 
-    public func artistCount(_ query: LibraryQuery) -> Result<Int, LibraryError> {
-        read { db in
-            let condition = query.condition
-            return try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT shelfkey) FROM song WHERE \(condition.sql)",
-                                    arguments: condition.arguments) ?? 0
-        }
-    }
-
     /// Album artists `offset..<offset + limit` of those `query` matches, in order.
     public func artists(_ query: LibraryQuery, offset: Int, limit: Int) -> Result<[Artist], LibraryError> {
         read { db in
