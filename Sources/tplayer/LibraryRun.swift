@@ -56,17 +56,21 @@ struct LibraryRun {
     func watcher(_ database: LibraryDatabase, say: @escaping (String) -> Void) -> LibraryWatcher? {
         let folders = self.folders(database)
         guard !folders.isEmpty else { return nil }
-        let scanner = LibraryScanner(database: database) {
-            let checker = SongChecker()
-            return { checker.tags(SongSource($0)) }
-        }
         let later = laterLines
-        let watcher = LibraryWatcher(folders: folders, scanner: scanner) { line in later.update { $0.append("tplayer: " + line) } }
+        let watcher = LibraryWatcher(folders: folders, scanner: Self.scanner(database)) { line in later.update { $0.append("tplayer: " + line) } }
         guard let watcher else {
             say("tplayer: the library's folders are not watched (inotify: \(SystemError.current.reason)); tplayer --scan brings it up to date")
             return nil
         }
         return watcher
+    }
+
+    /// A scanner of `database` reading tags with the player's own decoders, a checker a thread.
+    private static func scanner(_ database: LibraryDatabase) -> LibraryScanner {
+        LibraryScanner(database: database) {
+            let checker = SongChecker()
+            return { checker.tags(SongSource($0)) }
+        }
     }
 
     /// What the watcher said while the run played.
@@ -103,10 +107,7 @@ struct LibraryRun {
             printError("tplayer: no library folders: name one (tplayer --scan ~/Music) or add `library = PATH` to the settings")
             return 66
         }
-        let scanner = LibraryScanner(database: database) {
-            let checker = SongChecker()
-            return { checker.tags(SongSource($0)) }
-        }
+        let scanner = Self.scanner(database)
         var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
         let started = ContinuousClock.now
         let result = scanner.scan(folders, progress: { done, total in
