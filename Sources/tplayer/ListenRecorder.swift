@@ -11,12 +11,12 @@ import Terminal
 /// Written off the main loop (`BackgroundWork`), one at a time in the order heard; a failure is
 /// said once, on the main loop, and the music plays on.
 final class ListenRecorder: @unchecked Sendable {
-    // @unchecked: `log` and `work` are set once in `init`; `library`, `logFailed` and
+    // @unchecked: `log`, `library` and `work` are set once in `init`; `logFailed` and
     // `databaseFailed` are touched only on `queue`.
     private let queue = DispatchQueue(label: "tplayer.listens")
-    /// Opened when the first song is heard, not at start: a run that plays one song briefly
-    /// never pays for it.
-    private var library: LibraryDatabase??
+    /// Opened when the first song is heard (unless the run opened it before): a run that plays
+    /// one song briefly never pays for it.
+    private let library: LibraryRun.Shared
     private let log: Path?
     private let work: BackgroundWork
     private let say: (String) -> Void
@@ -27,7 +27,8 @@ final class ListenRecorder: @unchecked Sendable {
     /// Failures written down and not yet said (on the main loop, or by `finish`).
     private let unsaid = Locked<[String]>([])
 
-    init(settings: Settings, work: BackgroundWork, say: @escaping (String) -> Void) {
+    init(settings: Settings, library: LibraryRun.Shared, work: BackgroundWork, say: @escaping (String) -> Void) {
+        self.library = library
         self.work = work
         self.say = say
         log = settings.listenLog.flatMap(LibraryRun.expanded)
@@ -47,8 +48,7 @@ final class ListenRecorder: @unchecked Sendable {
     private func write(_ listen: Listen, at now: Int64) -> [String] {
         queue.sync {
             var failures: [String] = []
-            if library == nil { library = .some(LibraryRun.existingLibrary()) }
-            if let database = library ?? nil, !databaseFailed, case .failure(let error) = database.record(listen, at: now) {
+            if !databaseFailed, let database = library.database, case .failure(let error) = database.record(listen, at: now) {
                 databaseFailed = true
                 failures.append("tplayer: plays are not counted in this run: \(error)")
             }

@@ -117,7 +117,8 @@ struct PlayerRun {
         launch.problems.forEach { say("tplayer: " + $0.brief) }
         var watcher: LibraryWatcher?
         let libraryRun = LibraryRun(settings: options.settings)
-        if let terminal, let library = LibraryRun.existingLibrary() {
+        let shared = LibraryRun.Shared()
+        if let terminal, let library = shared.database {
             terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
             watcher = libraryRun.watcher(library, say: say)
             if options.settings.opensLibrary { terminal.openLibrary() }
@@ -169,7 +170,7 @@ struct PlayerRun {
             })
         }
         let report = { (line: String) in say("tplayer: " + line) }
-        let listens = ListenRecorder(settings: options.settings, work: work, say: say)
+        let listens = ListenRecorder(settings: options.settings, library: shared, work: work, say: say)
         // Album mode asks the next song's album once, as its headers say (a few milliseconds).
         let albumChecker = SongChecker()
         defer { listens.finish() }
@@ -202,14 +203,7 @@ struct PlayerRun {
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil
         defer { mpris?.close() }
-        if let mpris {
-            // The library is opened when a client first asks for metadata, not at start.
-            var library: LibraryDatabase??
-            mpris.rating = { path in
-                if library == nil { library = .some(LibraryRun.existingLibrary()) }
-                return (try? (library ?? nil)?.songs(at: [path]).get())?.first?.rating
-            }
-        }
+        mpris?.rating = { path in (try? shared.database?.songs(at: [path]).get())?.first?.rating }
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
         let player = Player(controls: controls, io: io,
