@@ -74,6 +74,15 @@ struct LibraryDatabaseTests {
         #expect(throws: LibrarySort.ParseError.self) { try LibrarySort.parse("albumartist year").get() }
     }
 
+    @Test func theFilesKnownUnderAFolderAreItsOwnNotANeighboursOfALongerName() throws {
+        let (database, _) = try newDatabase()
+        try database.put([song("/m/a/1.mp3", title: "A", artist: "A", album: "A"), song("/m/a/deep/2.mp3", title: "B", artist: "B", album: "B"),
+                          song("/m/ab/3.mp3", title: "C", artist: "C", album: "C"), song("/m/a0.mp3", title: "D", artist: "D", album: "D")]).get()
+        #expect(Set(try database.knownFiles(under: [Path("/m/a")]).get().keys) == [Path("/m/a/1.mp3"), Path("/m/a/deep/2.mp3")])
+        #expect(try database.knownFiles(under: [Path("/m/")]).get().count == 4)
+        #expect(try database.knownFiles(under: [Path("/m/a"), Path("/m/ab")]).get().count == 3)
+    }
+
     @Test func whateverIsTypedIsNeverFTS5Syntax() throws {
         let (database, _) = try newDatabase()
         try database.put(songs).get()

@@ -45,7 +45,7 @@ public struct LibraryScanner: Sendable {
     public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
                      isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<Summary, LibraryError> {
         let known: [Path: LibraryDatabase.Known]
-        switch database.knownFiles() {
+        switch database.knownFiles(under: folders) {
         case .success(let files): known = files
         case .failure(let error): return .failure(error)
         }
@@ -80,9 +80,9 @@ public struct LibraryScanner: Sendable {
         }
         if !summary.cancelled {
             let present = Set(walk.files.lazy.map(\.path))
+            // Every file known is under the folders walked (`knownFiles(under:)`).
             let gone = known.keys.filter { path in
-                !present.contains(path) && folders.contains { LibraryWalk.isUnder(path, $0) }
-                    && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
+                !present.contains(path) && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
             }
             switch retire(gone, arrived: arrived) {
             case .success(let moved): summary.moved = moved
