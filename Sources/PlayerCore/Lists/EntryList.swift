@@ -32,6 +32,11 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
         self.init(elements)
     }
 
+    /// An entry for each path, untitled (songs chosen in the library).
+    public init(paths: [Path]) {
+        self.init(paths.map { Entry(path: $0) })
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { starts[starts.count - 1] }
 

@@ -215,12 +215,12 @@ public final class Session {
         case .pitch(let value):
             engine.perform(.setPitch(value))
         case .promptLoad, .help, .info, .listView, .libraryView: break  // the terminal's own business
-        case .playSongs(let paths): playNow(EntryList(paths.map { Entry(path: $0) }), asked: true)
-        case .appendSongs(let paths): append(EntryList(paths.map { Entry(path: $0) }))
-        case .replaceWithSongs(let paths): replaceList(EntryList(paths.map { Entry(path: $0) }))
+        case .playSongs(let paths): playNow(EntryList(paths: paths), asked: true)
+        case .appendSongs(let paths): append(EntryList(paths: paths))
+        case .replaceWithSongs(let paths): replaceList(EntryList(paths: paths))
         case .queueSongs(let paths):
             let first = entries.count
-            append(EntryList(paths.map { Entry(path: $0) }))
+            append(EntryList(paths: paths))
             for entry in first..<entries.count { queue.toggleQueued(entry) }
         case .playEntry(let entry): play(entry)
         case .removeEntry(let entry): remove(entry)
