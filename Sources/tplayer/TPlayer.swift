@@ -141,177 +141,22 @@ struct TPlayer: ParsableCommand {
               completion: .file())
     var inputs: [String] = []
 
+    /// The values parsed, as the run takes them.
+    var invocation: Invocation {
+        Invocation(output: output, write: write, force: force, volume: volume, start: start, listOutputs: listOutputs,
+                   quiet: quiet, noFade: noFade, replaygain: replaygain, replaygainPreamp: replaygainPreamp,
+                   keepOpen: keepOpen, repeats: repeats, shuffle: shuffle, seed: seed, script: script, check: check,
+                   scan: scan, verbose: verbose, find: find, playFind: playFind, noMpris: noMpris, resume: resume,
+                   remote: remote, fifo: fifo, remoteErr: remoteErr, config: config, noConfig: noConfig, trace: trace,
+                   printStates: printStates, inputs: inputs)
+    }
+
     func validate() throws {
-        let modes = [listOutputs ? "--list-outputs" : nil, printStates ? "--print-states" : nil, check ? "--check" : nil,
-                     scan ? "--scan" : nil, find != nil ? "--find" : nil].compactMap { $0 }
-        if modes.count > 1 {
-            throw ValidationError("\(modes.joined(separator: " and ")) do different things: give one")
-        }
-        if check {
-            if script != nil || write != nil {
-                throw ValidationError("--check plays nothing: name what to check as inputs (--check a.tps b.mp3), without --script or -w")
-            }
-            if inputs.isEmpty {
-                throw ValidationError("--check needs something to check: songs, folders, playlists, CUE sheets or scripts")
-            }
-        } else if scan {
-            if script != nil || write != nil {
-                throw ValidationError("--scan plays nothing: name the folders to add to the library, if any (--scan ~/Music)")
-            }
-        } else if !modes.isEmpty, !inputs.isEmpty || script != nil || write != nil {
-            throw ValidationError("\(modes[0]) plays nothing: leave out the inputs, --script and -w")
-        }
-        if remote {
-            if script != nil || check || listOutputs || printStates || scan || find != nil {
-                throw ValidationError("-R takes its commands from stdin or --fifo: leave out --script, --check and the other modes")
-            }
-        } else if fifo != nil || remoteErr {
-            throw ValidationError("\(fifo != nil ? "--fifo" : "--remote-err") only applies with -R")
-        }
-        if resume && (!inputs.isEmpty || script != nil || write != nil || check || remote || scan || find != nil) {
-            throw ValidationError("--resume plays the saved list: leave out the inputs, --script, -w, --check, --scan, --find and -R")
-        }
-        if let volume, Self.percent(volume) == nil {
-            throw ValidationError("--volume \(volume): give a volume from 0 to 100")
-        }
-        if let start {
-            guard case .success(let target) = ScriptParser.seekTarget(start), Self.isPlace(target) else {
-                throw ValidationError("--start \(start): give a time in the song, e.g. 1:30, 90, 45.5s or 25%")
-            }
-            if script != nil || resume || remote || check {
-                throw ValidationError("--start applies to the inputs' first song: leave out --script, --resume, -R and --check")
-            }
-        }
-        if let replaygainPreamp, !(-15...15).contains(replaygainPreamp) {
-            throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
-        }
-        if noConfig && config != nil {
-            throw ValidationError("--config and --no-config say different things: give one")
-        }
-        if playFind != nil, check || scan || find != nil || remote || resume || listOutputs || printStates {
-            throw ValidationError("--play-find plays the library's songs: leave out --check, --scan, --find, -R, --resume and the other modes")
-        }
-        if verbose && !scan {
-            throw ValidationError("--verbose only applies with --scan")
-        }
-        if force && write == nil {
-            throw ValidationError("--force only applies with -w PATH")
-        }
-    }
-
-    /// Where the audio goes, from `-o` and `-w` (and the settings' `output`).
-    func outputTarget(_ settings: Settings) throws(ValidationError) -> OutputTarget {
-        guard let path = write else {
-            if let output, ["wav", "au", "raw"].contains(output) {
-                throw ValidationError("-o \(output) writes a file: give its path with -w PATH")
-            }
-            return .live(driver: output ?? settings.output)
-        }
-        let file = RawArguments.path(path)
-        let driver = output ?? OutputTarget.fileDriver(forPath: file)
-        return .file(driver: driver, path: file, overwrite: force)
-    }
-
-    /// `50` or `50%`, from 0 to 100.
-    static func percent(_ text: String) -> Int? {
-        Int(text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap { (0...100).contains($0) ? $0 : nil }
-    }
-
-    /// Whether `target` names a place in the song (not a step from where it is).
-    static func isPlace(_ target: SeekTarget) -> Bool {
-        switch target {
-        case .to, .fraction: true
-        case .by, .sequence, .resume: false
-        }
+        try invocation.validate()
     }
 
     func run() throws {
-        try run(mpg123: Mpg123Options.Translation())
-    }
-
-    /// Runs, with mpg123's options as read before parsing (`-R` from a front-end: the device,
-    /// the volume).
-    func run(mpg123: Mpg123Options.Translation) throws {
-        if printStates {
-            writeAll(STDOUT_FILENO, TransitionTable.markdown())
-            return
-        }
-        if listOutputs {
-            // tplayer's own: PulseAudio natively, and libao's default device by name.
-            printOutput("\("pulse".padding(toLength: 8)) live  PulseAudio or PipeWire, natively  (default when a server answers)")
-            printOutput("\("ao".padding(toLength: 8)) live  libao's default device")
-            let fallback = OutputDriverInfo.defaultLive()
-            for driver in OutputDriverInfo.all() where driver.shortName != "pulse" {  // `-o pulse` is the native one
-                let kind = driver.isLive ? "live" : "file"
-                let mark = driver.shortName == fallback ? "  (libao's default)" : ""
-                printOutput("\(driver.shortName.padding(toLength: 8)) \(kind)  \(driver.name)\(mark)")
-            }
-            return
-        }
-        if check {
-            let status = CheckRun(inputs: inputs.map(RawArguments.path)).run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        // Read once, here, and handed down (its problems said now, one line each).
-        let settings = readSettings()
-        if scan || find != nil {
-            let library = LibraryRun(settings: settings)
-            let status = find.map(library.find) ?? library.scan(inputs.map(RawArguments.path), verbose: verbose)
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        if remote {
-            let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
-                                   output: try outputTarget(settings), fades: !noFade, trace: trace,
-                                   device: mpg123.device, volume: mpg123.volume).run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        var inputs = inputs.map(RawArguments.path)
-        if let playFind {
-            // The songs found are inputs as named ones are: checked and opened the same way.
-            switch LibraryRun(settings: settings).songs(matching: playFind, for: "--play-find") {
-            case .success(let found): inputs += found
-            case .failure(let status): throw ExitCode(status.code)
-            }
-        }
-        let resumes = resume || (inputs.isEmpty && script == nil && Self.resumesByDefault(settings))
-        // Checked after the options are parsed, so that an unknown option is what is said.
-        if inputs.isEmpty && script == nil && !resumes {
-            throw ValidationError("no INPUT given: name a song, a folder, a playlist or a CUE sheet")
-        }
-        var options = PlayerRun.Options(
-            repeats: repeats, shuffles: shuffle, fades: !noFade,
-            replayGain: ReplayGainSetting(mode: replaygain ?? settings.replayGain ?? .off,
-                                          preamp: replaygainPreamp ?? settings.replayGainPreamp ?? 0),
-            seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,
-            resume: resumes, settings: settings)
-        options.volume = volume.flatMap(Self.percent)
-        options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
-        let status = PlayerRun(
-            inputs: inputs, script: script.map(RawArguments.path),
-            output: try outputTarget(settings), options: options
-        ).run()
-        if status != 0 { throw ExitCode(status) }
-    }
-
-    /// `tplayer` alone in a terminal resumes, when a session is saved (and the settings do
-    /// not say `resume = off`).
-    static func resumesByDefault(_ settings: Settings) -> Bool {
-        guard isatty(STDIN_FILENO) == 1, settings.resume else { return false }
-        return SessionStore.location.map(FileSystem.exists) ?? false
-    }
-
-    /// The configuration file's settings (its problems said, one line each); tplayer's own
-    /// with `--no-config`.
-    func readSettings() -> Settings {
-        guard !noConfig else { return Settings() }
-        let loaded = ConfigLoader.load(explicit: config.map(RawArguments.path)) {
-            ["pulse", "ao"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
-        }
-        loaded.said.forEach(printError)
-        return loaded.settings
+        try invocation.run(mpg123: Mpg123Options.Translation())
     }
 
     /// Parses and runs; usage errors become one line on stderr and exit status 64.
@@ -337,11 +182,17 @@ struct TPlayer: ParsableCommand {
             Glibc.exit(64)
         }
         do {
-            var command = try parseAsRoot(arguments)
-            if let player = command as? TPlayer {
-                try player.run(mpg123: mpg123Options)
+            // The usual command lines are read without the argument parser's reflection (half
+            // of a start-up); anything else, help and every mistake included, goes to it.
+            if let invocation = QuickArguments.parse(arguments), (try? invocation.validate()) != nil {
+                try invocation.run(mpg123: mpg123Options)
             } else {
-                try command.run()
+                var command = try parseAsRoot(arguments)
+                if let player = command as? TPlayer {
+                    try player.invocation.run(mpg123: mpg123Options)
+                } else {
+                    try command.run()
+                }
             }
         } catch let exit as ExitCode {
             Glibc.exit(exit.rawValue)
