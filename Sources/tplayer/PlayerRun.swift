@@ -174,11 +174,15 @@ struct PlayerRun {
         // Album mode asks the next song's album once, as its headers say (a few milliseconds).
         let albumChecker = SongChecker()
         defer { listens.finish() }
+        // A song written to a file is not heard.
+        let listened: (Listen) -> Void = { listen in
+            if !output.isFile { listens.record(listen) }
+        }
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive),
                               seams: Session.Seams(report: report, expand: expand, saveList: saveList,
                                                    onTransition: options.trace ? { say("\($0)") } : nil,
-                                                   listened: listens.record,
+                                                   listened: listened,
                                                    album: { source in (try? albumChecker.tags(source).get())?.tags.album }))
         session.setAside(missing)
         session.replayGain = options.replayGain

@@ -71,8 +71,14 @@ import Testing
         let log = folder.appendingPathComponent("scrobbler.log").path
         let settings = folder.appendingPathComponent("settings").path
         try "listen-log = \(log)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        // Written to a file, nothing is heard: nothing counted.
         let out = folder.appendingPathComponent("out.wav").path
-        let played = try Harness.tplayer(["--config", settings, "-w", out, "--play-find", "album:post"], in: folder, environment: environment)
+        let written = try Harness.tplayer(["--config", settings, "-w", out, "--play-find", "album:post"], in: folder, environment: environment)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try Harness.tplayer(["--find", "plays:1.."], environment: environment).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: log))
+        let played = try Harness.tplayer(["--config", settings, "-q", "-o", "null", "--play-find", "album:post"], in: folder,
+                                         environment: environment)
         #expect(played.status == 0, "\(played.stderr)")
         let counted = try Harness.tplayer(["--find", "plays:1..1"], environment: environment)
         #expect(counted.stdout.hasSuffix("Post/01.mp3\n\(folder.appendingPathComponent("Music").resolvingSymlinksInPath().path)/Post/02.flac\n"),
@@ -85,7 +91,7 @@ import Testing
         let fifo = folder.appendingPathComponent("fifo.log").path
         #expect(mkfifo(fifo, 0o644) == 0)
         try "listen-log = \(fifo)\n".write(toFile: settings, atomically: true, encoding: .utf8)
-        let refused = try Harness.tplayer(["--config", settings, "-w", out, "--force", "--play-find", "hyperballad"], in: folder,
+        let refused = try Harness.tplayer(["--config", settings, "-o", "null", "--play-find", "hyperballad"], in: folder,
                                           environment: environment)
         #expect(refused.status == 0 && refused.stderrLines.filter { $0.hasPrefix("tplayer:") }.count == 1
                     && refused.stderr.contains("fifo.log: cannot write the listen log: not a regular file"),
