@@ -39,7 +39,7 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Songs read and written a batch at a time: memory stays bounded however large the library.
-    static let batch = 2_000
+    static let batch = 500
 
     /// Scans `folders`; `progress` hears how many of the files to read are read.
     public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
@@ -53,7 +53,14 @@ public struct LibraryScanner: Sendable {
         var summary = Summary(problems: walk.problems)
         let changed = walk.files.filter { known[$0.path] != LibraryDatabase.Known(size: $0.size, modified: $0.modified) }
         summary.unchanged = walk.files.count - changed.count
-        // A move's new file is one the library did not hold; its identity is kept to match.
+        let present = Set(walk.files.lazy.map(\.path))
+        // Every file known is under the folders walked (`knownFiles(under:)`).
+        let gone = known.keys.filter { path in
+            !present.contains(path) && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
+        }
+        // A move's new file is one the library did not hold, of a gone file's size; its identity
+        // is kept to match (only then: a first scan keeps none).
+        let goneSizes = Set(gone.compactMap { known[$0]?.size })
         var arrived: [MoveKey: Path] = [:]
         var start = 0
         while start < changed.count {
@@ -68,7 +75,7 @@ public struct LibraryScanner: Sendable {
                 switch result {
                 case .success(let song)?:
                     songs.append(song)
-                    if known[found.path] == nil { arrived[MoveKey(song)] = song.path }
+                    if goneSizes.contains(song.size), known[found.path] == nil { arrived[MoveKey(song)] = song.path }
                 case .failure(let failure)?: summary.failures.append("\(found.path): \(failure)")
                 case nil: summary.cancelled = true
                 }
@@ -79,11 +86,6 @@ public struct LibraryScanner: Sendable {
             progress(start, changed.count)
         }
         if !summary.cancelled {
-            let present = Set(walk.files.lazy.map(\.path))
-            // Every file known is under the folders walked (`knownFiles(under:)`).
-            let gone = known.keys.filter { path in
-                !present.contains(path) && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
-            }
             switch retire(gone, arrived: arrived) {
             case .success(let moved): summary.moved = moved
             case .failure(let error): return .failure(error)
