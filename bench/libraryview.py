@@ -25,9 +25,8 @@ def measure(tplayer, runs=1):
     song = library.base("mp3")
     env = dict(os.environ, TERM="xterm-256color", NO_COLOR="1", XDG_DATA_HOME=data, HOME=os.path.join(library.out, "library-home"),
                XDG_STATE_HOME=os.path.join(library.out, "state"))
-    # The artists in the view's order (their folded names, byte by byte).
-    artists = sorted(f"artist {n}" for n in range(1000))
-    shown = lambda index: b"> " + artists[index].replace("artist", "Artist").encode() + b" "  # noqa: E731
+    # The artists in the view's order: natural order, numbers by their value (Artist 2 before Artist 10).
+    shown = lambda index: f"> Artist {index} ".encode()  # noqa: E731
     opens, times = [], []
     for _ in range(runs):
         pid, fd = in_pty([tplayer, "--no-config", "-o", "null", song], env, size=(WIDTH, HEIGHT))
