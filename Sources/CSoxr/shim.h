@@ -34,11 +34,12 @@ static inline int tp_soxr_load(tp_soxr *api) {
     return 0;
 }
 
-/// A high-quality resampler of interleaved signed 16-bit samples, without dither (the same input
-/// always gives the same output); NULL with `*error` set when it cannot be made.
+/// A high-quality resampler of interleaved samples of `type` (SOXR_INT16_I or SOXR_FLOAT64_I),
+/// without dither (the same input always gives the same output); NULL with `*error` set when it
+/// cannot be made.
 static inline soxr_t tp_soxr_new(const tp_soxr *api, double input_rate, double output_rate, unsigned channels,
-                                 soxr_error_t *error) {
-    soxr_io_spec_t io = api->io_spec(SOXR_INT16_I, SOXR_INT16_I);
+                                 soxr_datatype_t type, soxr_error_t *error) {
+    soxr_io_spec_t io = api->io_spec(type, type);
     io.flags |= SOXR_NO_DITHER;
     soxr_quality_spec_t quality = api->quality_spec(SOXR_HQ, 0);
     return api->create(input_rate, output_rate, channels, error, &io, &quality, NULL);

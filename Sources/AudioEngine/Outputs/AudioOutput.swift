@@ -24,10 +24,14 @@ protocol AudioOutput: AnyObject {
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink
     /// The highest rate it can be opened at: what a pitch may raise a song's rate to.
     var highestRate: Int { get }
+    /// The samples it is opened for to play samples in `encoding`: the same, where it takes
+    /// them (a sound server, a file), else the nearest it takes without loss, or with the least.
+    func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding
 }
 
 extension AudioOutput {
     var highestRate: Int { PlayableFormat.rates.upperBound }
+    func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding { encoding }
 }
 
 /// An open device or file.

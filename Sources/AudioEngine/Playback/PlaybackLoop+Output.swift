@@ -15,12 +15,14 @@ extension PlaybackLoop {
                 // Once, though the chunk may be written again (a device lost and found).
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
                 if sink.canPause { stage.tail.record(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), format: format, to: sink) }
-                stage.applyVolume(buffer, bytes: chunk.bytes)
+                stage.applyVolume(buffer, bytes: chunk.bytes, format: format)
                 held?.processed = true
             }
             let frames = chunk.bytes / format.bytesPerFrame
+            let written = played.encoding == format.encoding ? UnsafeRawBufferPointer(start: buffer, count: chunk.bytes)
+                : stage.reencoder.convert(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), from: format.encoding, to: played.encoding)
             do {
-                let measured = try slot.write(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes),
+                let measured = try slot.write(written,
                                               seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
                 if let measured {
                     let pacer = slot.pacer
@@ -61,10 +63,17 @@ extension PlaybackLoop {
     /// is written as decoded).
     /// A pitch takes the rate no higher than the output plays (mpg123 stops at the hardware's
     /// limit too), and no lower than 1 Hz.
+    /// Samples the output does not take are written in the nearest it does (`encoding(toPlay:)`).
     func outputFormat(_ format: PCMFormat) -> PCMFormat {
-        guard pitch != 0, !slot.isFile else { return format }
+        var played = format
+        let encoding = slot.output.encoding(toPlay: format.encoding)
+        if encoding != format.encoding {
+            played = PCMFormat(rate: format.rate, channels: format.channels, encoding: encoding)
+        }
+        guard pitch != 0, !slot.isFile else { return played }
         let rate = min(max((Double(format.rate) * (1 + pitch)).rounded(), 1), Double(slot.output.highestRate))
-        return PCMFormat(rate: rate.isFinite ? Int(rate) : format.rate, channels: format.channels)
+        played.rate = rate.isFinite ? Int(rate) : format.rate
+        return played
     }
 
     /// The output open for `format`, or `nil` when nothing can be written (said, and the song

@@ -58,7 +58,7 @@ extension PlaybackLoop {
             while offset < piece.count {
                 let count = min(piece.count - offset, most)
                 buffer.copyMemory(from: piece.baseAddress! + offset, byteCount: count)
-                stage.applyVolume(buffer, bytes: count)
+                stage.applyVolume(buffer, bytes: count, format: format)
                 do {
                     _ = try sink.write(UnsafeRawBufferPointer(start: buffer, count: count))
                 } catch {

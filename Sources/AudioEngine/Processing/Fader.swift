@@ -49,12 +49,12 @@ struct Fader: Equatable {
     static func ramp(_ buffer: UnsafeMutableRawPointer, frames: Int, format: PCMFormat, from start: Double, to end: Double,
                      over total: Int? = nil, skipping done: Int = 0) {
         let length = Double(total ?? frames)
-        let samples = buffer.assumingMemoryBound(to: Int16.self)
+        let encoding = format.encoding
         for frame in 0..<frames {
             let gain = start + (end - start) * Double(frame + done) / length
             for channel in 0..<format.channels {
                 let index = frame * format.channels + channel
-                samples[index] = Int16((Double(samples[index]) * gain).rounded())
+                encoding.store(encoding.sample(buffer, index) * gain, buffer, index)
             }
         }
     }

@@ -11,14 +11,16 @@ struct SampleStage {
     var volume = 1.0
     /// What was written to a sound server's stream lately, before the volume.
     let tail = UnheardTail()
+    /// Samples in another encoding, for an output that does not take the song's.
+    let reencoder = Reencoder()
 
     init(fades: Bool) {
         fader = Fader(enabled: fades)
     }
 
-    /// Scales `bytes` of signed 16-bit samples in `buffer` by the volume, rounding to the nearest.
-    func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int) {
-        PCMFormat.scale(buffer, bytes: bytes, by: min(max(volume, 0), 1))  // 0 to 1: nothing clips
+    /// Scales `bytes` of samples in `format` in `buffer` by the volume, rounding to the nearest.
+    func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
+        PCMFormat.scale(buffer, bytes: bytes, by: min(max(volume, 0), 1), encoding: format.encoding)  // 0 to 1: nothing clips
     }
 }
 
@@ -96,5 +98,34 @@ final class UnheardTail {
         var pieces = [UnsafeRawBufferPointer(start: storage + start, count: first)]
         if bytes > first { pieces.append(UnsafeRawBufferPointer(start: storage, count: bytes - first)) }
         return pieces
+    }
+}
+
+/// Samples in one encoding rewritten in another, into a buffer of its own (reused): for an
+/// output that does not take the song's (libao has no unsigned 8-bit and no float). Widening is
+/// exact; narrowing rounds to the nearest.
+final class Reencoder {
+    private var storage: UnsafeMutableRawPointer?
+    private var capacity = 0
+
+    deinit {
+        storage?.deallocate()
+    }
+
+    func convert(_ samples: UnsafeRawBufferPointer, from source: SampleEncoding, to target: SampleEncoding) -> UnsafeRawBufferPointer {
+        let count = samples.count / source.bytes
+        let needed = count * target.bytes
+        if needed > capacity {
+            storage?.deallocate()
+            storage = .allocate(byteCount: needed, alignment: 16)
+            capacity = needed
+        }
+        guard let storage, let base = samples.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        let input = UnsafeMutableRawPointer(mutating: base)
+        let factor = target.fullScale / source.fullScale
+        for index in 0..<count {
+            target.store(source.sample(input, index) * factor, storage, index)
+        }
+        return UnsafeRawBufferPointer(start: storage, count: needed)
     }
 }

@@ -14,11 +14,14 @@ final class PCMConverter {
     let keepsFormat: Bool
     /// The song's ReplayGain as a factor (1: none).
     let gain: Double
-    private var resampler: Resampler?
+    /// 16 bits to 16 bits: libsoxr on the samples themselves, as it always was.
+    private var resampler: Resampler<Int16>?
+    /// Any other depth: the samples as numbers from -1 to 1, resampled in 64-bit float.
+    private var wideResampler: Resampler<Double>?
     /// The decoder's samples, before they are mixed and resampled.
-    private var staging: [Int16] = []
-    /// Converted samples not yet given out, and how many of them were.
-    private var converted: [Int16] = []
+    private var staging: [UInt8] = []
+    /// Converted samples not yet given out (bytes in `output`'s format), and how many of them were.
+    private var converted: [UInt8] = []
     private var given = 0
     /// What the stream said after the samples being converted (its end, damage, a skip): said
     /// once what came before it is given out.
@@ -50,6 +53,7 @@ final class PCMConverter {
                         return result
                     }
                     resampler = nil
+                    wideResampler = nil
                     continue
                 case .done, .skipped, .pending:
                     break
@@ -57,19 +61,18 @@ final class PCMConverter {
                 return result
             }
             if given < converted.count {
-                let frames = min(capacity / output.bytesPerFrame, (converted.count - given) / output.channels)
-                let count = frames * output.channels
-                converted.withUnsafeBufferPointer { samples in
-                    guard let base = samples.baseAddress else { return }
-                    buffer.copyMemory(from: base + given, byteCount: count * PCMFormat.bytesPerSample)
+                let count = min(capacity / output.bytesPerFrame * output.bytesPerFrame, converted.count - given)
+                converted.withUnsafeBytes { bytes in
+                    guard let base = bytes.baseAddress else { return }
+                    buffer.copyMemory(from: base + given, byteCount: count)
                 }
                 given += count
                 if given == converted.count {
                     converted.removeAll(keepingCapacity: true)
                     given = 0
                 }
-                scale(buffer, bytes: count * PCMFormat.bytesPerSample)
-                return .data(bytes: count * PCMFormat.bytesPerSample)
+                scale(buffer, bytes: count)
+                return .data(bytes: count)
             }
             if let ending {
                 self.ending = nil
@@ -81,11 +84,11 @@ final class PCMConverter {
 
     /// Reads a piece of the stream in its own format and converts it into `converted`.
     private func convertMore(capacity: Int, from decoder: FormatDecoder) throws(LoadFailure) {
-        let needed = max(capacity / output.bytesPerFrame, 1024) * input.channels
-        if staging.count < needed { staging = [Int16](repeating: 0, count: needed) }
+        let needed = max(capacity / output.bytesPerFrame, 1024) * input.bytesPerFrame
+        if staging.count < needed { staging = [UInt8](repeating: 0, count: needed) }
         let result = staging.withUnsafeMutableBytes { bytes -> DecodeResult in
             guard let base = bytes.baseAddress else { return .done }
-            return decoder.read(into: base, capacity: needed * PCMFormat.bytesPerSample)
+            return decoder.read(into: base, capacity: needed)
         }
         switch result {
         case .data(let bytes):
@@ -103,29 +106,78 @@ final class PCMConverter {
             finish()
             input = format
             resampler = nil
+            wideResampler = nil
         case .skipped, .pending:
             ending = result
         }
     }
 
-    /// Mixes and resamples the first `bytes` of `staging`.
+    /// Whether the conversion stays in 16-bit samples (both formats are 16-bit).
+    private var inSixteenBits: Bool { input.encoding == .s16 && output.encoding == .s16 }
+
+    /// Mixes, resamples and re-encodes the first `bytes` of `staging`.
     private func convert(bytes: Int) throws(LoadFailure) {
         let frames = bytes / input.bytesPerFrame
-        var mixed = ChannelMix.mix(staging, frames: frames, from: input.channels, to: output.channels)
-        if input.rate == output.rate {
-            converted.append(contentsOf: mixed)
+        if inSixteenBits {
+            let samples = staging.withUnsafeBytes { Array($0.bindMemory(to: Int16.self).prefix(frames * input.channels)) }
+            var mixed = ChannelMix.mix(samples, frames: frames, from: input.channels, to: output.channels)
+            if input.rate != output.rate {
+                if resampler == nil {
+                    resampler = try Resampler(from: input.rate, to: output.rate, channels: output.channels)
+                }
+                var resampled: [Int16] = []
+                mixed.withUnsafeBufferPointer { resampler?.process($0, into: &resampled) }
+                mixed = resampled
+            }
+            mixed.withUnsafeBytes { converted.append(contentsOf: $0) }
             return
         }
-        if resampler == nil {
-            resampler = try Resampler(from: input.rate, to: output.rate, channels: output.channels)
+        // Any other depth: each sample as a number from -1 to 1 (exact for every integer depth),
+        // widened exactly, narrowed to the nearest (no dither: a 24-bit song in a 16-bit file
+        // is rounded, as `sox -D` rounds).
+        let encoding = input.encoding
+        let scale = 1 / encoding.fullScale
+        var values = staging.withUnsafeMutableBytes { raw -> [Double] in
+            guard let base = raw.baseAddress else { return [] }
+            return (0..<(frames * input.channels)).map { encoding.sample(base, $0) * scale }
         }
-        mixed.withUnsafeBufferPointer { resampler?.process($0, into: &converted) }
-        mixed.removeAll()
+        values = ChannelMix.mix(values, frames: frames, from: input.channels, to: output.channels)
+        if input.rate != output.rate {
+            if wideResampler == nil {
+                wideResampler = try Resampler(from: input.rate, to: output.rate, channels: output.channels)
+            }
+            var resampled: [Double] = []
+            values.withUnsafeBufferPointer { wideResampler?.process($0, into: &resampled) }
+            values = resampled
+        }
+        append(values)
+    }
+
+    /// Appends `values` (from -1 to 1) to `converted`, in `output`'s encoding.
+    private func append(_ values: [Double]) {
+        let encoding = output.encoding
+        let fullScale = encoding.fullScale
+        let start = converted.count
+        converted.append(contentsOf: repeatElement(0, count: values.count * encoding.bytes))
+        converted.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            let target = base + start
+            for (index, value) in values.enumerated() { encoding.store(value * fullScale, target, index) }
+        }
     }
 
     /// The resampler's last samples, at the end of the stream or of a format.
     private func finish() {
-        resampler?.flush(into: &converted)
+        if let resampler {
+            var rest: [Int16] = []
+            resampler.flush(into: &rest)
+            rest.withUnsafeBytes { converted.append(contentsOf: $0) }
+        }
+        if let wideResampler {
+            var rest: [Double] = []
+            wideResampler.flush(into: &rest)
+            append(rest)
+        }
     }
 
     /// Moves to `frame` (in the output's rate) and forgets what was converted.
@@ -134,6 +186,7 @@ final class PCMConverter {
         given = 0
         ending = nil
         resampler?.clear()
+        wideResampler?.clear()
         guard input.rate != output.rate else { return decoder.seek(toFrame: frame) }
         let landed = decoder.seek(toFrame: frame.scaled(by: Int64(input.rate), over: Int64(output.rate)))
         return landed.map { $0.scaled(by: Int64(output.rate), over: Int64(input.rate)) }
@@ -141,8 +194,29 @@ final class PCMConverter {
 
     /// Scales the samples by the song's gain.
     private func scale(_ buffer: UnsafeMutableRawPointer, bytes: Int) {
-        PCMFormat.scale(buffer, bytes: bytes, by: gain)
+        PCMFormat.scale(buffer, bytes: bytes, by: gain, encoding: output.encoding)
     }
+}
+
+/// A sample `ChannelMix` mixes: 16-bit, or a number from -1 to 1.
+protocol MixedSample {
+    static var silence: Self { get }
+    var mixValue: Double { get }
+    /// `sum` of `count` samples, divided (a 16-bit mean truncated toward zero, as integer
+    /// division).
+    static func mean(_ sum: Double, of count: Int) -> Self
+}
+
+extension Int16: MixedSample {
+    static var silence: Int16 { 0 }
+    var mixValue: Double { Double(self) }
+    static func mean(_ sum: Double, of count: Int) -> Int16 { Int16((sum / Double(count)).rounded(.towardZero)) }
+}
+
+extension Double: MixedSample {
+    static var silence: Double { 0 }
+    var mixValue: Double { self }
+    static func mean(_ sum: Double, of count: Int) -> Double { sum / Double(count) }
 }
 
 /// Another channel count, for a file that keeps its first song's: mono is copied to every
@@ -150,25 +224,25 @@ final class PCMConverter {
 /// the left (even) and right (odd) ones (FL FR FC LFE BL BR: the centre and the LFE lean left;
 /// crude, never clipping), and fewer to more fill the first ones and leave the rest silent.
 enum ChannelMix {
-    static func mix(_ samples: [Int16], frames: Int, from inputs: Int, to outputs: Int) -> [Int16] {
+    static func mix<Sample: MixedSample>(_ samples: [Sample], frames: Int, from inputs: Int, to outputs: Int) -> [Sample] {
         if inputs == outputs { return Array(samples.prefix(frames * inputs)) }
-        var mixed = [Int16](repeating: 0, count: frames * outputs)
+        var mixed = [Sample](repeating: .silence, count: frames * outputs)
         for frame in 0..<frames {
             let source = frame * inputs
             let target = frame * outputs
             if inputs == 1 {
                 for channel in 0..<outputs { mixed[target + channel] = samples[source] }
             } else if outputs == 1 {
-                var sum = 0
-                for channel in 0..<inputs { sum += Int(samples[source + channel]) }
-                mixed[target] = Int16(sum / inputs)
+                var sum = 0.0
+                for channel in 0..<inputs { sum += samples[source + channel].mixValue }
+                mixed[target] = .mean(sum, of: inputs)
             } else if outputs == 2 {
-                var sums = (0, 0)
+                var sums = (0.0, 0.0)
                 for channel in 0..<inputs {
-                    if channel % 2 == 0 { sums.0 += Int(samples[source + channel]) } else { sums.1 += Int(samples[source + channel]) }
+                    if channel % 2 == 0 { sums.0 += samples[source + channel].mixValue } else { sums.1 += samples[source + channel].mixValue }
                 }
-                mixed[target] = Int16(sums.0 / ((inputs + 1) / 2))
-                mixed[target + 1] = Int16(sums.1 / (inputs / 2))
+                mixed[target] = .mean(sums.0, of: (inputs + 1) / 2)
+                mixed[target + 1] = .mean(sums.1, of: inputs / 2)
             } else {
                 for channel in 0..<min(inputs, outputs) { mixed[target + channel] = samples[source + channel] }
             }

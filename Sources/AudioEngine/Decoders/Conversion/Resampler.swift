@@ -9,11 +9,25 @@ enum SoxrLibrary {
     }()
 }
 
-/// One libsoxr resampler of interleaved signed 16-bit samples, from one rate to another: what
-/// converts a song for the file `-w` writes when its rate is not the first song's. libsoxr starts
-/// its output at the input's first sample (its filter delay is taken away), and `flush` gives the
-/// rest at the end, so a song keeps its length at the new rate.
-final class Resampler {
+/// The samples libsoxr resamples here: signed 16-bit, or 64-bit float (any deeper song's,
+/// normalised, so that nothing is lost on the way).
+protocol ResampledSample: Numeric {
+    static var soxrType: soxr_datatype_t { get }
+}
+
+extension Int16: ResampledSample {
+    static var soxrType: soxr_datatype_t { SOXR_INT16_I }
+}
+
+extension Double: ResampledSample {
+    static var soxrType: soxr_datatype_t { SOXR_FLOAT64_I }
+}
+
+/// One libsoxr resampler of interleaved samples, from one rate to another: what converts a song
+/// for the file `-w` writes when its rate is not the first song's. libsoxr starts its output at
+/// the input's first sample (its filter delay is taken away), and `flush` gives the rest at the
+/// end, so a song keeps its length at the new rate.
+final class Resampler<Sample: ResampledSample> {
     private let api: tp_soxr
     private let handle: soxr_t
     let channels: Int
@@ -25,7 +39,7 @@ final class Resampler {
         var error: soxr_error_t?
         let made = withUnsafeTemporaryAllocation(of: tp_soxr.self, capacity: 1) { table -> soxr_t? in
             table.initialize(repeating: api)
-            return tp_soxr_new(table.baseAddress, Double(inputRate), Double(outputRate), UInt32(channels), &error)
+            return tp_soxr_new(table.baseAddress, Double(inputRate), Double(outputRate), UInt32(channels), Sample.soxrType, &error)
         }
         guard let made else {
             throw .damaged("cannot resample \(inputRate) Hz to \(outputRate) Hz: \(error.map { String(cString: $0) } ?? "libsoxr refused")")
@@ -42,13 +56,13 @@ final class Resampler {
     }
 
     /// Resamples `input` (whole frames) and appends what comes out to `output`.
-    func process(_ input: UnsafeBufferPointer<Int16>, into output: inout [Int16]) {
+    func process(_ input: UnsafeBufferPointer<Sample>, into output: inout [Sample]) {
         let frames = input.count / channels
         run(input.baseAddress, frames: frames, into: &output)
     }
 
     /// The end of the input: appends what libsoxr still holds to `output`.
-    func flush(into output: inout [Int16]) {
+    func flush(into output: inout [Sample]) {
         run(nil, frames: 0, into: &output)
     }
 
@@ -58,7 +72,7 @@ final class Resampler {
     }
 
     /// Feeds `frames` (none and `nil`: the end) and collects the output, room made as it comes.
-    private func run(_ input: UnsafePointer<Int16>?, frames: Int, into output: inout [Int16]) {
+    private func run(_ input: UnsafePointer<Sample>?, frames: Int, into output: inout [Sample]) {
         var offered = frames
         var position = input
         // Room for what `frames` make, a piece at a time: a great ratio (1 Hz to 768 kHz) never

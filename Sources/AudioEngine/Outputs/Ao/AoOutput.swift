@@ -99,6 +99,16 @@ final class AoOutput: AudioOutput {
     var isFile: Bool { false }
     var pacing: Pacing { driver.shortName == "null" ? .realTime : .device }
 
+    /// libao takes signed integers of 8, 16, 24 or 32 bits: unsigned 8-bit samples go as 16,
+    /// float as 32.
+    func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding {
+        switch encoding {
+        case .u8: .s16
+        case .float32: .s32
+        case .s16, .s24, .s32: encoding
+        }
+    }
+
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         do {
             return try AoSink(driver: driver, format: format)
@@ -118,7 +128,7 @@ final class AoSink: BlockingSink {
         self.driver = driver
         self.format = format
         var sample = ao_sample_format()
-        sample.bits = Int32(PCMFormat.bytesPerSample * 8)
+        sample.bits = Int32(format.bytesPerSample * 8)
         sample.rate = Int32(format.rate)
         sample.channels = Int32(format.channels)
         sample.byte_format = AO_FMT_NATIVE

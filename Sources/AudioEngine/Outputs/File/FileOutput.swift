@@ -5,7 +5,8 @@ import PlayerCore
 /// A file that `-w` writes: WAV, AU or raw PCM, written by tplayer itself, so that writing a
 /// file never loads libao and its plugins (a third of a short run's start-up).
 ///
-/// WAV has the 44-byte header mpg123 writes (`tplayer -w` and `mpg123 -w` give the same bytes);
+/// WAV has the 44-byte header mpg123 writes (`tplayer -w` and `mpg123 -w` give the same bytes),
+/// or WAVE_FORMAT_EXTENSIBLE's where `flac -d` writes it (more than 16 bits or two channels);
 /// AU is Sun's, big-endian; raw is the samples as they are. Where the file cannot be rewound
 /// (a pipe), the header keeps the sizes it was written with, as in mpg123.
 final class FileOutput: AudioOutput {
@@ -91,20 +92,63 @@ final class FileSink: BlockingSink {
         case .wav:
             // mpg123 writes the header for no data until it knows, and sizes over 4 GiB as the
             // most 32 bits hold.
-            let data = UInt32(clamping: min(dataBytes ?? 0, Int(UInt32.max) - 36))
+            let extensible = usesExtensibleWAV(format)
+            let fmtBytes: UInt32 = extensible ? 40 : 16
+            let data = UInt32(clamping: min(dataBytes ?? 0, Int(UInt32.max) - 20 - Int(fmtBytes)))
             var bytes: [UInt8] = []
-            bytes.reserveCapacity(44)
-            bytes += Array("RIFF".utf8) + le32(data + 36) + Array("WAVEfmt ".utf8) + le32(16)
-            // Bounded by `PlayableFormat` (768 kHz × 64 channels × 2 bytes fits); clamped all the same.
-            bytes += le16(1) + le16(UInt16(clamping: format.channels)) + le32(UInt32(clamping: format.rate))
-            bytes += le32(UInt32(clamping: format.rate * frameBytes)) + le16(UInt16(clamping: frameBytes)) + le16(16)
+            bytes.reserveCapacity(68)
+            bytes += Array("RIFF".utf8) + le32(data + 20 + fmtBytes) + Array("WAVEfmt ".utf8) + le32(fmtBytes)
+            // Bounded by `PlayableFormat` (768 kHz × 64 channels × 4 bytes fits); clamped all the same.
+            let tag: UInt16 = extensible ? 0xFFFE : format.encoding == .float32 ? 3 : 1
+            bytes += le16(tag) + le16(UInt16(clamping: format.channels)) + le32(UInt32(clamping: format.rate))
+            bytes += le32(UInt32(clamping: format.rate * frameBytes)) + le16(UInt16(clamping: frameBytes))
+            bytes += le16(UInt16(clamping: format.bytesPerSample * 8))
+            if extensible {
+                bytes += le16(22) + le16(UInt16(clamping: format.bits)) + le32(channelMask(format.channels))
+                // KSDATAFORMAT_SUBTYPE_PCM or _IEEE_FLOAT.
+                bytes += le16(format.encoding == .float32 ? 3 : 1) + [0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]
+            }
             bytes += Array("data".utf8) + le32(data)
             return bytes
         case .au:
             let data = dataBytes.map { UInt32(clamping: $0) } ?? UInt32.max  // ~0: unknown
             // 28 bytes: the 24 of the fields and the 4 an annotation needs at least.
-            return Array(".snd".utf8) + be32(28) + be32(data) + be32(3) + be32(UInt32(clamping: format.rate))
+            return Array(".snd".utf8) + be32(28) + be32(data) + be32(auEncoding(format.encoding)) + be32(UInt32(clamping: format.rate))
                 + be32(UInt32(clamping: format.channels)) + [0, 0, 0, 0]
+        }
+    }
+
+    /// Whether a WAV of `format` needs WAVE_FORMAT_EXTENSIBLE, as `flac -d` and ffmpeg decide:
+    /// more than two channels, more than 16 bits, or fewer bits than the samples hold (20 in 24).
+    /// Otherwise the 44-byte header mpg123 writes.
+    static func usesExtensibleWAV(_ format: PCMFormat) -> Bool {
+        format.channels > 2 || format.bytesPerSample > 2 || format.bits != format.bytesPerSample * 8
+    }
+
+    /// The speakers of `channels` channels, in WAV's order, as `flac -d` names them (FLAC's
+    /// channel order: 5.1 is FL FR FC LFE SL SR).
+    static func channelMask(_ channels: Int) -> UInt32 {
+        switch channels {
+        case 1: 0x4
+        case 2: 0x3
+        case 3: 0x7
+        case 4: 0x33
+        case 5: 0x607
+        case 6: 0x60F
+        case 7: 0x70F
+        case 8: 0x63F
+        default: 0
+        }
+    }
+
+    /// Sun's encoding number: 8-, 16-, 24-, 32-bit linear, or 32-bit float.
+    static func auEncoding(_ encoding: SampleEncoding) -> UInt32 {
+        switch encoding {
+        case .u8: 2
+        case .s16: 3
+        case .s24: 4
+        case .s32: 5
+        case .float32: 6
         }
     }
 
@@ -115,13 +159,18 @@ final class FileSink: BlockingSink {
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
         let error: SystemError?
         if kind == .au {
+            // Big-endian; AU's 8-bit samples are signed.
             swapped.removeAll(keepingCapacity: true)
             swapped.reserveCapacity(bytes.count)
+            let size = format.bytesPerSample
             var index = 0
-            while index + 1 < bytes.count {
-                swapped.append(bytes[index + 1])
-                swapped.append(bytes[index])
-                index += 2
+            while index + size <= bytes.count {
+                if size == 1 {
+                    swapped.append(bytes[index] ^ 0x80)
+                } else {
+                    for offset in stride(from: size - 1, through: 0, by: -1) { swapped.append(bytes[index + offset]) }
+                }
+                index += size
             }
             error = swapped.withUnsafeBytes { file.write($0) }
         } else {

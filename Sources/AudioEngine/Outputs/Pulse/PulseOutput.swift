@@ -171,6 +171,17 @@ final class PulseSink: AudioSink {
     }
 
     /// `device`: the sink to play on (`nil`: the server's default).
+    /// The server's name for samples in `encoding`, little-endian as tplayer keeps them.
+    static func sampleFormat(_ encoding: SampleEncoding) -> pa_sample_format_t {
+        switch encoding {
+        case .u8: PA_SAMPLE_U8
+        case .s16: PA_SAMPLE_S16LE
+        case .s24: PA_SAMPLE_S24LE
+        case .s32: PA_SAMPLE_S32LE
+        case .float32: PA_SAMPLE_FLOAT32LE
+        }
+    }
+
     init(connection: PulseConnection, format: PCMFormat, bufferSeconds: Double, device: String? = nil,
          wake: @escaping @Sendable () -> Void) throws(OutputFailure) {
         self.format = format
@@ -179,7 +190,7 @@ final class PulseSink: AudioSink {
         let api = connection.api
         let bytesPerSecond = Double(format.rate * format.bytesPerFrame)
         let frameAligned = { (seconds: Double) in UInt32(Int(seconds * bytesPerSecond) / format.bytesPerFrame * format.bytesPerFrame) }
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(format.rate), channels: UInt8(format.channels))
+        var spec = pa_sample_spec(format: Self.sampleFormat(format.encoding), rate: UInt32(format.rate), channels: UInt8(format.channels))
         // The server asks for audio each time 50 ms have played, and starts playing once 20 ms
         // are queued (so the end of a song, however short, always plays).
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: frameAligned(bufferSeconds),
