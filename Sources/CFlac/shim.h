@@ -86,9 +86,12 @@ typedef struct tp_flac_stream {
     size_t comment_bytes;
     unsigned char *comments[TP_FLAC_MAX_COMMENTS];
     uint32_t comment_lengths[TP_FLAC_MAX_COMMENTS];
-    /// The last block decoded, interleaved 16-bit, and how many of its frames were taken.
-    int16_t *pcm;
+    /// The last block decoded, interleaved, each sample `pcm_bytes` long (set after the
+    /// metadata from STREAMINFO's bits: 1 unsigned, 2, 3 packed little-endian or 4; 0 is 2),
+    /// left-justified; and how many of its frames were taken.
+    unsigned char *pcm;
     size_t pcm_capacity, pcm_frames, pcm_taken;
+    unsigned pcm_bytes;
     unsigned pcm_channels, pcm_rate;
     /// Its first sample's number in the stream.
     uint64_t pcm_first;
@@ -145,8 +148,27 @@ static FLAC__bool tp_flac_eof(const FLAC__StreamDecoder *d, void *data) {
     return (FLAC__uint64)((tp_flac_stream *)data)->offset >= length;
 }
 
-/// A block into interleaved 16-bit samples: 16 bits as they are, fewer shifted up, more rounded
-/// to the nearest and clipped.
+/// One sample `v` of `bits` bits stored in `bytes` bytes at `out`, left-justified: fewer bits
+/// shifted up, more rounded to the nearest and clipped (a block deeper than its STREAMINFO said).
+static inline void tp_flac_store(unsigned char *out, int64_t v, unsigned bits, unsigned bytes) {
+    unsigned container = bytes * 8;
+    if (bits < container) {
+        v *= (int64_t)1 << (container - bits);  // in 64 bits: a sample past its bits cannot overflow
+    } else if (bits > container) {
+        unsigned shift = bits - container;
+        v = (v + ((int64_t)1 << (shift - 1))) >> shift;
+    }
+    int64_t top = ((int64_t)1 << (container - 1)) - 1, bottom = -top - 1;
+    v = v > top ? top : v < bottom ? bottom : v;
+    switch (bytes) {
+    case 1: out[0] = (unsigned char)(v + 128); break;
+    case 2: { int16_t x = (int16_t)v; memcpy(out, &x, 2); break; }
+    case 3: out[0] = (unsigned char)v; out[1] = (unsigned char)(v >> 8); out[2] = (unsigned char)(v >> 16); break;
+    default: { int32_t x = (int32_t)v; memcpy(out, &x, 4); break; }
+    }
+}
+
+/// A block into interleaved samples of `pcm_bytes` bytes: the stream's own depth, whole.
 static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d, const FLAC__Frame *frame,
                                                     const FLAC__int32 *const buffer[], void *data) {
     tp_flac_stream *s = data;
@@ -174,39 +196,27 @@ static FLAC__StreamDecoderWriteStatus tp_flac_write(const FLAC__StreamDecoder *d
     s->expected = first + frames;
     s->pcm_first = first;
     s->pcm_taken = 0;
-    if (frames * channels > s->pcm_capacity) {
-        int16_t *grown = realloc(s->pcm, frames * channels * sizeof(int16_t));
+    unsigned bytes = s->pcm_bytes >= 1 && s->pcm_bytes <= 4 ? s->pcm_bytes : 2;
+    // At most 65,535 frames of 8 channels of 4 bytes: no overflow.
+    size_t needed = frames * channels * bytes;
+    if (needed > s->pcm_capacity) {
+        unsigned char *grown = realloc(s->pcm, needed);
         if (!grown) return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT;
         s->pcm = grown;
-        s->pcm_capacity = frames * channels;
+        s->pcm_capacity = needed;
     }
-    int16_t *out = s->pcm;
-    if (bits == 16 && channels == 2) {
+    if (bits == 16 && bytes == 2 && channels == 2) {
         // The common case, in a loop the compiler can vectorise.
+        int16_t *out = (int16_t *)(void *)s->pcm;
         const FLAC__int32 *left = buffer[0], *right = buffer[1];
         for (size_t i = 0; i < frames; i++) {
             out[2 * i] = (int16_t)left[i];
             out[2 * i + 1] = (int16_t)right[i];
         }
-    } else if (bits == 16) {
-        for (size_t i = 0; i < frames; i++)
-            for (unsigned c = 0; c < channels; c++) *out++ = (int16_t)buffer[c][i];
-    } else if (bits < 16) {
-        unsigned shift = 16 - bits;
-        for (size_t i = 0; i < frames; i++)
-            for (unsigned c = 0; c < channels; c++) {
-                // In 64 bits and clamped: a sample past its declared bits must not overflow.
-                int64_t v = (int64_t)buffer[c][i] * ((int64_t)1 << shift);
-                *out++ = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
-            }
     } else {
-        unsigned shift = bits - 16;
-        int64_t half = (int64_t)1 << (shift - 1);
+        unsigned char *out = s->pcm;
         for (size_t i = 0; i < frames; i++)
-            for (unsigned c = 0; c < channels; c++) {
-                int64_t v = ((int64_t)buffer[c][i] + half) >> shift;
-                *out++ = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
-            }
+            for (unsigned c = 0; c < channels; c++, out += bytes) tp_flac_store(out, buffer[c][i], bits, bytes);
     }
     s->pcm_frames = frames;
     s->pcm_channels = channels;
@@ -271,7 +281,7 @@ static inline void tp_flac_seeking(tp_flac_stream *stream, uint64_t target) {
 /// `stream` is cleared first. Returns libFLAC's init status.
 static inline int tp_flac_init(const tp_flac *api, FLAC__StreamDecoder *decoder, tp_flac_stream *stream,
                                tp_read_at read, tp_length_of length, void *context, int ogg) {
-    int16_t *pcm = stream->pcm;
+    unsigned char *pcm = stream->pcm;
     size_t capacity = stream->pcm_capacity;
     memset(stream, 0, sizeof *stream);
     stream->pcm = pcm;

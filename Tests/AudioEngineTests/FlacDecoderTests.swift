@@ -11,17 +11,36 @@ struct FlacDecoderTests {
 
     /// The 16-bit samples of a WAV file's data chunk.
     static func samples(ofWAV path: String) throws -> [Int16] {
+        let data = try dataChunk(ofWAV: path)
+        return stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+    }
+
+    /// The bytes of a WAV file's data chunk.
+    static func dataChunk(ofWAV path: String) throws -> ArraySlice<UInt8> {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var offset = 12
         while offset + 8 <= bytes.count {
             let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
             if bytes[offset..<offset + 4].elementsEqual("data".utf8) {
-                let data = bytes[(offset + 8)..<min(offset + 8 + size, bytes.count)]
-                return stride(from: data.startIndex, to: data.endIndex - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+                return bytes[(offset + 8)..<min(offset + 8 + size, bytes.count)]
             }
             offset += 8 + size + (size & 1)
         }
         return []
+    }
+
+    /// Every byte of PCM the decoder gives from where it is to the end, whatever its depth.
+    static func drainBytes(_ decoder: SongDecoder) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 24576)
+        while true {
+            let result = buffer.withUnsafeMutableBytes { decoder.read(into: $0.baseAddress!, capacity: $0.count) }
+            switch result {
+            case .data(let count): bytes += buffer.prefix(count)
+            case .newFormat, .pending, .skipped: continue
+            case .done, .damaged: return bytes
+            }
+        }
     }
 
     /// Every sample the decoder gives from where it is to the end.
@@ -78,30 +97,36 @@ struct FlacDecoderTests {
         #expect(opened.info.codec?.hasPrefix("FLAC") == true)
     }
 
-    @Test func deeperSamplesAreRoundedTo16BitsToTheNearest() throws {
+    /// A 24-bit song's samples are its own, every bit: the bytes `flac -d` writes.
+    @Test func deeperSamplesKeepEveryBit() throws {
         let song = try Self.make("deep.flac", "sox -q -n -r 96000 -c 2 -b 24 -t wav - synth 2 sine 300:9000 gain -1 | flac -s -o \"$0\" -")
-        // sox -D: no dither, rounded to the nearest.
-        let reference = try Self.make("reference.wav", "sox \"\(song)\" -b 16 -D \"$0\"")
-        let (opened, samples) = try Self.decode(song)
-        #expect(opened.format == PCMFormat(rate: 96000, channels: 2))
+        let reference = try Self.make("reference.wav", "flac -s -d -f -o \"$0\" \"\(song)\"")
+        let decoder = SongDecoder()
+        let opened = try decoder.open(SongSource(Path(song)))
+        #expect(opened.format == PCMFormat(rate: 96000, channels: 2, encoding: .s24))
         #expect(opened.info.codec == "FLAC, 24 bits")
-        #expect(samples == (try Self.samples(ofWAV: reference)))
+        let bytes = Self.drainBytes(decoder)
+        let expected = try Self.dataChunk(ofWAV: reference)
+        #expect(bytes.count == 2 * 96000 * 2 * 3 && bytes[...] == expected)
+        #expect(stride(from: 0, to: bytes.count, by: 3).contains { bytes[$0] != 0 }, "the low byte carries the song")
     }
 
-    /// Depths, rates and channel counts as sox decodes them to 16 bits without dither: 8 bits
-    /// shifted up, 16 as they are, 24 rounded to the nearest; more than two channels as they are.
+    /// Depths, rates and channel counts, each decoded to the bytes `flac -d` writes: 8 bits
+    /// unsigned, 16 as they are, 24 packed; more than two channels as they are.
     @Test(arguments: [(8, 8000, 1), (16, 8000, 2), (16, 192_000, 2), (24, 48000, 6), (16, 44100, 4), (8, 96000, 2)])
     func everyDepthRateAndChannelCountDecodes(bits: Int, rate: Int, channels: Int) throws {
         let song = try Self.make("song.flac", "sox -q -n -r \(rate) -c \(channels) -b \(bits) \"$0.wav\" synth 1.5 sine 200:3000 gain -1 "
             + "&& flac -s -o \"$0\" \"$0.wav\"")
-        let reference = try Self.make("reference.wav", "sox \"\(song)\" -b 16 -D \"$0\"")
-        let (opened, samples) = try Self.decode(song)
+        let reference = try Self.make("reference.wav", "flac -s -d -f -o \"$0\" \"\(song)\"")
+        let decoder = SongDecoder()
+        let opened = try decoder.open(SongSource(Path(song)))
         let kind = "\(bits) bits, \(rate) Hz, \(channels) channels"
-        #expect(opened.format == PCMFormat(rate: rate, channels: channels), "\(kind)")
+        #expect(opened.format == PCMFormat(rate: rate, channels: channels, encoding: .holding(bits: bits)), "\(kind)")
         #expect(opened.info.codec == "FLAC, \(bits) bits")
         #expect(opened.info.totalFrames == Int64(rate * 3 / 2), "\(kind)")
-        let expected = try Self.samples(ofWAV: reference)
-        #expect(samples.count == expected.count && samples == expected, "\(kind)")
+        let expected = try Self.dataChunk(ofWAV: reference)
+        let bytes = Self.drainBytes(decoder)
+        #expect(bytes.count == expected.count && bytes[...] == expected, "\(kind)")
     }
 
     /// Damage is skipped and said once per run of damaged blocks, with about the length not

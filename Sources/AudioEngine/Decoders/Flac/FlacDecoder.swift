@@ -12,8 +12,9 @@ enum FlacLibrary {
 }
 
 /// FLAC, native or in Ogg, through libFLAC, the format's reference decoder: the samples are
-/// exactly what `flac -d` writes (16-bit streams; deeper ones are rounded to 16 bits, to the
-/// nearest, and clipped), and a seek lands on the very sample asked for. One libFLAC decoder,
+/// exactly what `flac -d` writes, at the stream's own depth (8 bits unsigned, up to 16 in 16,
+/// up to 24 in 24, up to 32 in 32, left-justified as WAV holds them), and a seek lands on the
+/// very sample asked for. One libFLAC decoder,
 /// reused from song to song; the stream callbacks live in the shim, in C, and read the song's
 /// `ByteSource`.
 ///
@@ -88,7 +89,9 @@ final class FlacDecoder: FormatDecoder {
             throw .damaged("its STREAMINFO is impossible (\(header.rate) Hz, \(header.channels) channels, \(header.bits) bits)")
         }
         self.verifies = verifies
-        format = PCMFormat(rate: Int(header.rate), channels: Int(header.channels))
+        let bits = Int(header.bits)
+        format = PCMFormat(rate: Int(header.rate), channels: Int(header.channels), encoding: .holding(bits: bits), bits: bits)
+        stream.pointee.pcm_bytes = UInt32(format.bytesPerSample)
         errorsSaid = header.errors
         givenUpAt = -1
         ended = false
@@ -134,12 +137,13 @@ final class FlacDecoder: FormatDecoder {
             if holdsBlock, let pcm = state.pcm {
                 let channels = Int(state.pcm_channels)
                 if channels != format.channels || (state.pcm_rate != 0 && Int(state.pcm_rate) != format.rate) {
-                    format = PCMFormat(rate: state.pcm_rate != 0 ? Int(state.pcm_rate) : format.rate, channels: channels)
+                    format.rate = state.pcm_rate != 0 ? Int(state.pcm_rate) : format.rate
+                    format.channels = channels
                     return .newFormat(format)
                 }
                 let frames = min(capacity / format.bytesPerFrame, state.pcm_frames - state.pcm_taken)
                 guard frames > 0 else { return .data(bytes: 0) }
-                buffer.copyMemory(from: pcm + state.pcm_taken * channels, byteCount: frames * format.bytesPerFrame)
+                buffer.copyMemory(from: pcm + state.pcm_taken * format.bytesPerFrame, byteCount: frames * format.bytesPerFrame)
                 stream.pointee.pcm_taken += frames
                 return .data(bytes: frames * format.bytesPerFrame)
             }

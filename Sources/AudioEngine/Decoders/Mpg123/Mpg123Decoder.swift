@@ -90,12 +90,13 @@ final class Mpg123Decoder {
     }
 
     /// Whether libmpg123 converts songs to `format` itself: one of its own rates (every MPEG
-    /// rate; 96 kHz or 1 kHz it refuses) and mono or stereo. The rest the caller converts.
+    /// rate; 96 kHz or 1 kHz it refuses), mono or stereo, 16-bit. The rest the caller converts
+    /// (a deeper file's MP3 is its 16-bit samples widened exactly, as `mpg123 -w` writes them).
     static func canConvert(to format: PCMFormat) -> Bool {
         var rates: UnsafePointer<Int>?
         var count = 0
         mpg123_rates(&rates, &count)
-        guard let rates, format.channels <= 2 else { return false }
+        guard let rates, format.channels <= 2, format.encoding == .s16 else { return false }
         return UnsafeBufferPointer(start: rates, count: count).contains(format.rate)
     }
 

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Every bit a FLAC holds reaches the file `-w` writes: at 8, 12, 16, 20, 24 and 32 bits, in one
+/// to eight channels, the file is byte for byte the one `flac -d` writes (header and samples);
+/// a list keeps its first song's depth, later songs converted to it.
+struct HiResTests {
+    /// A WAV of `frames` frames of a loud sweep at `bits` bits (left-justified in whole bytes, in
+    /// WAVE_FORMAT_EXTENSIBLE when WAV asks for it), written here so that any depth can be made.
+    static func wav(bits: Int, channels: Int, rate: Int = 48000, frames: Int = 24000) -> Data {
+        let container = (bits + 7) / 8
+        var samples: [UInt8] = []
+        samples.reserveCapacity(frames * channels * container)
+        let top = Double((1 << (bits - 1)) - 1)
+        for frame in 0..<frames {
+            let phase = 2 * Double.pi * (200 + 4000 * Double(frame) / Double(frames)) * Double(frame) / Double(rate)
+            for channel in 0..<channels {
+                let value = Int((0.9 * top * sin(phase + Double(channel))).rounded()) << (container * 8 - bits)
+                if container == 1 {
+                    samples.append(UInt8(truncatingIfNeeded: (value >> (8 - bits)) + 128) << (8 - bits))
+                } else {
+                    samples += (0..<container).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+                }
+            }
+        }
+        let extensible = channels > 2 || bits > 16 || bits % 8 != 0
+        func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        var fmt = le(extensible ? 0xFFFE : 1, 2) + le(channels, 2) + le(rate, 4) + le(rate * channels * container, 4)
+            + le(channels * container, 2) + le(container * 8, 2)
+        if extensible {
+            let masks = [1: 0x4, 2: 0x3, 3: 0x7, 4: 0x33, 5: 0x607, 6: 0x60F, 7: 0x70F, 8: 0x63F]
+            fmt += le(22, 2) + le(bits, 2) + le(masks[channels] ?? 0, 4)
+            fmt += [1, 0, 0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]
+        }
+        let body = Array("WAVEfmt ".utf8) + le(fmt.count, 4) + fmt + Array("data".utf8) + le(samples.count, 4) + samples
+        return Data(Array("RIFF".utf8) + le(body.count, 4) + body)
+    }
+
+    @Test(arguments: [(8, 1), (8, 2), (12, 2), (16, 2), (16, 6), (20, 2), (24, 2), (24, 1), (24, 6), (32, 2), (24, 8)])
+    func aFlacOfAnyDepthIsWrittenAsFlacDecodesIt(bits: Int, channels: Int) throws {
+        let folder = try Harness.temporaryFolder()
+        let source = folder.appendingPathComponent("source.wav")
+        try Self.wav(bits: bits, channels: channels).write(to: source)
+        let song = folder.appendingPathComponent("song.flac").path
+        let encoded = try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", song, source.path])
+        try #require(encoded.status == 0, "flac: \(encoded.stderr)")
+        let theirs = folder.appendingPathComponent("theirs.wav").path
+        try Harness.run("/usr/bin/flac", ["-s", "-d", "-f", "-o", theirs, song])
+        let ours = folder.appendingPathComponent("ours.wav").path
+        let played = try Harness.tplayer("-q", "-w", ours, song)
+        #expect(played.status == 0, "\(played.stderr)")
+        let expected = try Data(contentsOf: URL(fileURLWithPath: theirs))
+        let written = try Data(contentsOf: URL(fileURLWithPath: ours))
+        #expect(written.count == expected.count, "\(bits) bits, \(channels) channels: \(written.count) bytes, flac -d \(expected.count)")
+        #expect(written == expected, "\(bits) bits, \(channels) channels")
+    }
+
+    /// A 24-bit song first: the file is 24-bit, and a 16-bit MP3 after it goes in widened
+    /// exactly (each of libmpg123's samples times 256), resampled to the first song's rate.
+    @Test func aListKeepsItsFirstSongsDepth() throws {
+        let folder = try Harness.temporaryFolder()
+        let source = folder.appendingPathComponent("source.wav")
+        try Self.wav(bits: 24, channels: 2, rate: 44100, frames: 44100).write(to: source)
+        let deep = folder.appendingPathComponent("deep.flac").path
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", deep, source.path])
+        let mp3 = folder.appendingPathComponent("tone.mp3").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", "\(mp3).wav", "synth", "1", "sine", "440", "gain", "-6"])
+        try Harness.run("/usr/bin/lame", ["--quiet", "-b", "128", "\(mp3).wav", mp3])
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer("-q", "-w", out, deep, mp3)
+        #expect(played.status == 0, "\(played.stderr)")
+        let theirs = folder.appendingPathComponent("theirs.wav").path
+        try Harness.run("/usr/bin/mpg123", ["-q", "--resync-limit", "-1", "-w", theirs, mp3])
+        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        let flacSide = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source.path)))
+        let mpg123 = [UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs))).dropFirst(44)
+        #expect(written[20] == 0xFE && written[21] == 0xFF && written[34] == 24, "a 24-bit WAVE_FORMAT_EXTENSIBLE")
+        let body = written.dropFirst(68)
+        #expect(body.prefix(44100 * 6) == flacSide.dropFirst(68).prefix(44100 * 6), "the FLAC's own samples")
+        let widened = stride(from: mpg123.startIndex, to: mpg123.endIndex - 1, by: 2).flatMap { index -> [UInt8] in
+            [0, mpg123[index], mpg123[index + 1]]
+        }
+        #expect(Array(body.dropFirst(44100 * 6)) == widened, "the MP3's samples, each times 256")
+    }
+}
