@@ -63,17 +63,18 @@ run: build
 
 # The gapless proof records a sound server in real time: it runs alone, after the rest, so that
 # forty test processes sharing two cores do not starve its player of CPU.
-# FormatLiveTests (FLAC, Vorbis, Opus and AAC lists played on a sound server) runs alone after it
-# for the same reason; `make test-live-formats` runs only it.
+# FormatLiveTests (FLAC, Vorbis, Opus and AAC lists played on a sound server) and HiResLiveTests
+# (a 24-bit FLAC recorded bit for bit) run alone after it for the same reason;
+# `make test-live-formats` runs only them.
 test: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests
+	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests --skip HiResLiveTests
 	$(SWIFT) test --filter GaplessLiveTests
-	$(SWIFT) test --filter FormatLiveTests
+	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests'
 
 test-live-formats: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --filter FormatLiveTests
+	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests'
 
 bench: deps-test deps-bench build
 	python3 bench/run.py $(BIN)

@@ -14,13 +14,13 @@ final class MonitorRecording {
     private let file: URL
     private var running = true
 
-    init(sink name: String = "exact", rate: Int = 44100) throws {
-        server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=\(rate) format=s16le channels=2 norewinds=1")
+    init(sink name: String = "exact", rate: Int = 44100, format: String = "s16le") throws {
+        server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=\(rate) format=\(format) channels=2 norewinds=1")
         try Harness.run("/usr/bin/pactl", ["set-sink-volume", name, "100%"], environment: server.environment)
         file = try Harness.temporaryFolder().appendingPathComponent("recorded.raw")
         FileManager.default.createFile(atPath: file.path, contents: nil)
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=s16le", "--rate=\(rate)", "--channels=2", "--latency-msec=10"]
+        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=\(format)", "--rate=\(rate)", "--channels=2", "--latency-msec=10"]
         recorder.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
         recorder.standardOutput = try FileHandle(forWritingTo: file)
         try recorder.run()
@@ -40,6 +40,11 @@ final class MonitorRecording {
     /// Stops recording (after the last of what was played has reached the monitor) and gives
     /// the frames recorded, each stereo frame as one 32-bit value.
     func stop() -> [UInt32] {
+        Heard.frames(stopRaw())
+    }
+
+    /// Stops recording and gives the bytes recorded, in the sink's format.
+    func stopRaw() -> Data {
         if running {
             usleep(700_000)
             // SIGKILL: parec may inherit SIGTERM blocked from the test process.
@@ -47,7 +52,7 @@ final class MonitorRecording {
             recorder.waitUntilExit()
             running = false
         }
-        return Heard.frames((try? Data(contentsOf: file)) ?? Data())
+        return (try? Data(contentsOf: file)) ?? Data()
     }
 }
 
