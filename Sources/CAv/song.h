@@ -53,8 +53,13 @@ typedef struct tp_av_song {
     /// list's or iTunSMPB's length: FFmpeg 5.1 drops the encoder's priming but not its padding),
     /// or -1; the first sample's timestamp, counted in samples.
     int64_t position, end, origin;
+    /// The samples given out, chosen at the first frame (`tp_av_choose_output`): each
+    /// `out_bytes` long (2: 16-bit; 3: 24-bit packed; 4: 32-bit integer, or float with
+    /// `out_float`), `out_bits` of them the song's; and what libswresample makes for them.
+    int out_bytes, out_bits, out_float;
+    enum AVSampleFormat swr_out;
     /// The last frame, converted, and how many of its frames were given out.
-    int16_t *pcm;
+    uint8_t *pcm;
     size_t pcm_capacity, pcm_frames, pcm_taken;
     int draining, ended;
     /// Places where damage was skipped (a run of failures is one place), the samples lost there,
@@ -130,7 +135,42 @@ static int tp_av_next_frame(tp_av_song *s) {
     }
 }
 
-/// The frame just decoded into `pcm`, interleaved 16-bit, in its own rate and channels.
+/// The song's own samples, from its first decoded frame: a lossless codec's integers at their
+/// depth (16 bits or fewer as 16; up to 24 packed in 24, left-justified; more in 32), PCM
+/// floats as floats; a lossy codec's (AAC, Vorbis, MP3: floats with no depth) as 16-bit, as
+/// `ffmpeg -f s16le` writes them.
+static inline void tp_av_choose_output(tp_av_song *s) {
+    int raw = s->codec->bits_per_raw_sample;
+    enum AVCodecID id = s->codec->codec_id;
+    s->out_bytes = 2;
+    s->out_bits = 16;
+    s->out_float = 0;
+    s->swr_out = AV_SAMPLE_FMT_S16;
+    switch (s->frame->format) {
+    case AV_SAMPLE_FMT_S32:
+    case AV_SAMPLE_FMT_S32P:
+        if (raw > 0 && raw <= 16) break;
+        s->out_bits = raw > 0 && raw <= 32 ? raw : 32;
+        s->out_bytes = s->out_bits <= 24 ? 3 : 4;
+        s->swr_out = AV_SAMPLE_FMT_S32;
+        break;
+    case AV_SAMPLE_FMT_FLT:
+    case AV_SAMPLE_FMT_FLTP:
+    case AV_SAMPLE_FMT_DBL:
+    case AV_SAMPLE_FMT_DBLP:
+        if (id != AV_CODEC_ID_PCM_F32LE && id != AV_CODEC_ID_PCM_F32BE && id != AV_CODEC_ID_PCM_F64LE && id != AV_CODEC_ID_PCM_F64BE) break;
+        s->out_bits = 32;
+        s->out_bytes = 4;
+        s->out_float = 1;
+        s->swr_out = AV_SAMPLE_FMT_FLT;
+        break;
+    default:
+        break;
+    }
+}
+
+/// The frame just decoded into `pcm`, interleaved, `out_bytes` a sample, in its own rate and
+/// channels.
 static int tp_av_convert(tp_av_song *s) {
     const tp_av *api = &s->api;
     AVFrame *frame = s->frame;
@@ -141,7 +181,7 @@ static int tp_av_convert(tp_av_song *s) {
         AVChannelLayout layout = {0};
         if (frame->ch_layout.order == AV_CHANNEL_ORDER_UNSPEC) api->channel_layout_default(&layout, channels);
         else if (api->channel_layout_copy(&layout, &frame->ch_layout) < 0) return AVERROR(ENOMEM);
-        int result = api->swr_alloc_set_opts2(&s->swr, &layout, AV_SAMPLE_FMT_S16, frame->sample_rate, &layout,
+        int result = api->swr_alloc_set_opts2(&s->swr, &layout, s->swr_out, frame->sample_rate, &layout,
                                               (enum AVSampleFormat)frame->format, frame->sample_rate, 0, NULL);
         api->channel_layout_uninit(&layout);
         if (result < 0 || (result = api->swr_init(s->swr)) < 0) {
@@ -153,15 +193,28 @@ static int tp_av_convert(tp_av_song *s) {
         s->swr_channels = channels;
     }
     size_t frames = (size_t)frame->nb_samples;
-    if (frames * (size_t)channels > s->pcm_capacity) {
-        int16_t *grown = realloc(s->pcm, frames * (size_t)channels * sizeof(int16_t));
+    // What libswresample writes: 2 or 4 bytes a sample (24-bit is packed after it).
+    size_t made = s->swr_out == AV_SAMPLE_FMT_S16 ? 2 : 4;
+    // nb_samples is an int and channels at most 64: no overflow in size_t.
+    if (frames * (size_t)channels * made > s->pcm_capacity) {
+        uint8_t *grown = realloc(s->pcm, frames * (size_t)channels * made);
         if (!grown) return AVERROR(ENOMEM);
         s->pcm = grown;
-        s->pcm_capacity = frames * (size_t)channels;
+        s->pcm_capacity = frames * (size_t)channels * made;
     }
-    uint8_t *out = (uint8_t *)s->pcm;
+    uint8_t *out = s->pcm;
     int converted = api->swr_convert(s->swr, &out, frame->nb_samples, (const uint8_t **)frame->extended_data, frame->nb_samples);
     if (converted < 0) return converted;
+    if (s->out_bytes == 3) {
+        // 24 bits left-justified in 32: the top three bytes, packed, in place (front to back:
+        // each write lands at or before what is read next).
+        size_t count = (size_t)converted * (size_t)channels;
+        for (size_t i = 0; i < count; i++) {
+            s->pcm[3 * i] = s->pcm[4 * i + 1];
+            s->pcm[3 * i + 1] = s->pcm[4 * i + 2];
+            s->pcm[3 * i + 2] = s->pcm[4 * i + 3];
+        }
+    }
     s->pcm_frames = (size_t)converted;
     s->pcm_taken = 0;
     s->pcm_rate = frame->sample_rate;
@@ -255,6 +308,7 @@ static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length
     s->rate = s->codec->sample_rate;
     result = tp_av_next_frame(s);
     if (result <= 0) return result == 0 ? TP_AV_NOT_AUDIO : s->last_error;
+    tp_av_choose_output(s);
     if ((result = tp_av_convert(s)) < 0) return result;
     s->rate = s->pcm_rate;
     s->channels = s->pcm_channels;
@@ -266,7 +320,7 @@ static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length
 }
 
 /// Up to `capacity` frames into `out`: how many, or TP_AV_DONE, TP_AV_NEW_FORMAT, TP_AV_DAMAGED.
-static inline int tp_av_read(tp_av_song *s, int16_t *out, int capacity) {
+static inline int tp_av_read(tp_av_song *s, void *out, int capacity) {
     while (1) {
         if (s->pcm_taken < s->pcm_frames) {
             if (s->pcm_rate != s->rate || s->pcm_channels != s->channels) {
@@ -282,7 +336,8 @@ static inline int tp_av_read(tp_av_song *s, int16_t *out, int capacity) {
                 s->pcm_frames = s->pcm_taken = 0;
                 return TP_AV_DONE;
             }
-            memcpy(out, s->pcm + s->pcm_taken * (size_t)s->channels, (size_t)frames * (size_t)s->channels * sizeof(int16_t));
+            size_t frame_bytes = (size_t)s->channels * (size_t)s->out_bytes;
+            memcpy(out, s->pcm + s->pcm_taken * frame_bytes, (size_t)frames * frame_bytes);
             s->pcm_taken += (size_t)frames;
             s->position += frames;
             return (int)frames;

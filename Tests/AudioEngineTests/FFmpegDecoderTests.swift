@@ -21,25 +21,39 @@ struct FFmpegDecoderTests {
     /// 3 s of the sweep: 132,300 frames.
     static let sweepFrames = 132_300
 
+    /// What `ffmpeg -i song -f FORMAT -` writes, as bytes (s24le: 24 bits packed; f32le: floats).
+    static func referenceBytes(_ song: String, format: String) throws -> [UInt8] {
+        let raw = try Flac.make("reference.raw", "ffmpeg -v quiet -y -i \"\(song)\" -f \(format) -acodec pcm_\(format) \"$0\"")
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    }
+
+    /// A lossy codec's samples are ffmpeg's 16 bits; a lossless one's are its own depth (24-bit
+    /// ALAC and WAV as 24 bits, a float WAV as floats), each exactly what ffmpeg writes in it.
     @Test(arguments: [("AAC in MP4", "\(sweep) | ffmpeg -v quiet -f wav -i - -c:a aac -b:a 160k \"$0.m4a\" && mv \"$0.m4a\" \"$0\"", "AAC (MP4)"),
                       ("ALAC in MP4", "sox -q -n -r 48000 -c 2 -b 24 -t wav - synth 2 sine 300:9000 gain -1 | ffmpeg -v quiet -f wav -i - -c:a alac \"$0.m4a\" && mv \"$0.m4a\" \"$0\"", "ALAC (MP4)"),
                       ("WAV 16 bits", "\(sweep) > \"$0\"", "WAV, 16 bits"),
                       ("WAV 24 bits", "sox -q -n -r 96000 -c 2 -b 24 \"$0.wav\" synth 2 sine 300:9000 gain -1 && mv \"$0.wav\" \"$0\"", "WAV, 24 bits"),
+                      ("WAV float", "sox -q -n -r 48000 -c 2 -e floating-point -b 32 \"$0.wav\" synth 2 sine 300:9000 gain -1 && mv \"$0.wav\" \"$0\"", "WAV, 32 bits"),
                       ("AIFF", "sox -q -n -r 22050 -c 1 -b 16 \"$0.aiff\" synth 2 pinknoise gain -3 && mv \"$0.aiff\" \"$0\"", "AIFF, 16 bits")])
     func theSamplesAreWhatTheFFmpegCommandWrites(kind: String, script: String, codec: String) throws {
         let song = try Flac.make("song", script)
-        let (opened, samples) = try Flac.decode(song)
-        let expected = try Self.reference(song)
+        let decoder = SongDecoder()
+        let opened = try decoder.open(SongSource(Path(song)))
+        let bytes = Flac.drainBytes(decoder)
+        let (encoding, format): (SampleEncoding, String) = kind.contains("24") || kind.hasPrefix("ALAC") ? (.s24, "s24le")
+            : kind.contains("float") ? (.float32, "f32le") : (.s16, "s16le")
+        #expect(opened.format.encoding == encoding, "\(kind)")
+        let expected = try Self.referenceBytes(song, format: format)
         #expect(opened.info.codec == codec, "\(kind)")
-        #expect(opened.info.totalFrames == Int64(samples.count / opened.format.channels), "\(kind)")
+        #expect(opened.info.totalFrames == Int64(bytes.count / opened.format.bytesPerFrame), "\(kind)")
         if kind == "AAC in MP4" {
             // The edit list's length: the source's, to the sample; ffmpeg 5.1 writes the padding too.
-            #expect(samples.count == Self.sweepFrames * 2)
-            #expect(expected.count > samples.count)
-            #expect(samples == Array(expected.prefix(samples.count)))
+            #expect(bytes.count == Self.sweepFrames * 4)
+            #expect(expected.count > bytes.count)
+            #expect(bytes[...] == expected.prefix(bytes.count))
         } else {
-            #expect(samples.count == expected.count, "\(kind)")
-            let same = samples == expected  // not inside #expect, which would print every sample
+            #expect(bytes.count == expected.count, "\(kind)")
+            let same = bytes == expected  // not inside #expect, which would print every sample
             #expect(same, "\(kind)")
         }
     }

@@ -15,7 +15,9 @@ enum FFmpegLibrary {
 /// ALAC in MP4, WAV, AIFF, AU, CAF, Monkey's Audio, WavPack, WMA, Matroska, ADTS, TTA, Musepack,
 /// other codecs in Ogg, and (when nothing else knows the file) whatever FFmpeg recognises with
 /// certainty, such as AC-3. The samples are what `ffmpeg -i song -f s16le -` writes
-/// (libswresample with its defaults), up to the song's declared end: an MP4's edit list or
+/// (libswresample with its defaults) for a lossy codec, and a lossless one's own (24-bit ALAC,
+/// WAV or WavPack as 24 bits, a float WAV as floats: `-f s24le`, `-f f32le`), up to the song's
+/// declared end: an MP4's edit list or
 /// iTunSMPB cuts the encoder's priming (FFmpeg does) and its padding (FFmpeg 5.1 does not), so
 /// AAC tracks join without a gap. Seeks land on the very sample, by the frames' timestamps, and
 /// give what a straight decode gives, except in AAC's noise-substituted (PNS) bands, whose
@@ -63,7 +65,8 @@ final class FFmpegDecoder: FormatDecoder {
             throw failure(status, known: known)
         }
         let state = song.pointee
-        format = PCMFormat(rate: Int(state.rate), channels: Int(state.channels))
+        format = PCMFormat(rate: Int(state.rate), channels: Int(state.channels), encoding: Self.encoding(of: state),
+                           bits: Int(state.out_bits))
         guard let context = state.format else { throw .damaged("FFmpeg opened nothing") }
         let details = FFmpegSongInfo(api: state.api, context: context, stream: Int(state.stream), rate: state.rate)
         song.pointee.end = details.end ?? -1
@@ -76,6 +79,15 @@ final class FFmpegDecoder: FormatDecoder {
         info.replayGain = details.replayGain
         info.codec = details.codec
         return OpenedSong(info: info, format: format)
+    }
+
+    /// The samples the shim gives out for the song (`tp_av_choose_output`).
+    private static func encoding(of state: tp_av_song) -> SampleEncoding {
+        switch state.out_bytes {
+        case 3: .s24
+        case 4: state.out_float != 0 ? .float32 : .s32
+        default: .s16
+        }
     }
 
     /// What a failed open means to the user.
@@ -108,12 +120,13 @@ final class FFmpegDecoder: FormatDecoder {
         }
         let frames = capacity / format.bytesPerFrame
         guard frames > 0 else { return .data(bytes: 0) }
-        let result = tp_av_read(song, buffer.assumingMemoryBound(to: Int16.self), Int32(min(frames, Int(Int32.max))))
+        let result = tp_av_read(song, buffer, Int32(min(frames, Int(Int32.max))))
         switch result {
         case 1...:
             return .data(bytes: Int(result) * format.bytesPerFrame)
         case Int32(TP_AV_NEW_FORMAT):
-            format = PCMFormat(rate: Int(song.pointee.rate), channels: Int(song.pointee.channels))
+            format.rate = Int(song.pointee.rate)
+            format.channels = Int(song.pointee.channels)
             return .newFormat(format)
         case Int32(TP_AV_DAMAGED):
             return .damaged(bytes: 0, reason: "FFmpeg stopped decoding (\(message(song.pointee.last_error)))")
