@@ -27,8 +27,10 @@ public final class Engine: PlayerEngine {
     /// `measuresStartDelay`: each song's start delay is measured when it opens, for mpg123's
     /// remote protocol, which counts MPEG frames.
     /// `device`: the PulseAudio sink to play on (mpg123's `-a`), when the output is PulseAudio's.
+    /// `bits`: 16, 24 or 32: every song is written in that many bits (`--bits`); `nil`: each
+    /// song's own.
     public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false,
-                device: String? = nil) throws(OutputError) {
+                device: String? = nil, bits: Int? = nil) throws(OutputError) {
         let choice = try OutputChoice(target, device: device)
         outputName = target.name
         writesFile = target.isFile
@@ -64,8 +66,8 @@ public final class Engine: PlayerEngine {
         } else if let chosen = choice.primary as? DefaultOutput {
             chosen.wake = wake
         }
-        let loop = PlaybackLoop(decoder: live, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades, shared: shared,
-                                report: outbox.post)
+        let loop = PlaybackLoop(decoder: live, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades,
+                                depth: bits.map { SampleEncoding.holding(bits: $0) }, shared: shared, report: outbox.post)
         do {
             thread = try HelperThread.start(name: "tplayer-play") { loop.run() }
         } catch {

@@ -22,7 +22,7 @@ public enum SongDetails {
         return [
             field("Title", tags.title), field("Artist", tags.artist), field("Album", tags.album),
             field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track),
-            field("Comment", tags.comment), field("Stream", stream), field("Length", length),
+            field("Comment", tags.comment), field("Stream", stream), field("Output", song.played.map { TerminalText.safe($0) }), field("Length", length),
             field("Gain", gain(song)),
             field("File", "\(song.path)"),
         ]

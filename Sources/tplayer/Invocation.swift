@@ -38,6 +38,7 @@ struct Invocation: Equatable {
     var noConfig = false
     var trace = false
     var printStates = false
+    var bits: Int?
     var inputs: [String] = []
 }
 
@@ -83,6 +84,12 @@ extension Invocation {
             if script != nil || resume || remote || check {
                 throw ValidationError("--start applies to the inputs' first song: leave out --script, --resume, -R and --check")
             }
+        }
+        if let bits, ![16, 24, 32].contains(bits) {
+            throw ValidationError("--bits \(bits): give 16, 24 or 32")
+        }
+        if bits != nil, remote {
+            throw ValidationError("--bits applies to what tplayer plays itself: leave it out with -R")
         }
         if let replaygainPreamp, !(-15...15).contains(replaygainPreamp) {
             throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
@@ -187,6 +194,7 @@ extension Invocation {
             resume: resumes, settings: settings)
         options.volume = volume.flatMap(Self.percent)
         options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
+        options.bits = bits
         let status = PlayerRun(
             inputs: inputs, script: script.map(RawArguments.path),
             output: try outputTarget(settings), options: options

@@ -29,6 +29,8 @@ struct PlayerRun {
         var volume: Int?
         /// `--start`: where the first song starts.
         var start: SeekTarget?
+        /// `--bits`: every song written in 16, 24 or 32 bits, whatever its own.
+        var bits: Int?
     }
 
     let inputs: [Path]
@@ -91,7 +93,7 @@ struct PlayerRun {
         let engine: Engine
         let signals: SignalWatcher
         let work: BackgroundWork
-        switch Startup.start(output: output, fades: options.fades, work: reader) {
+        switch Startup.start(output: output, fades: options.fades, bits: options.bits, work: reader) {
         case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }

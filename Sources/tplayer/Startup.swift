@@ -13,11 +13,11 @@ enum Startup {
     }
 
     static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, device: String? = nil,
-                      work: BackgroundWork? = nil)
+                      bits: Int? = nil, work: BackgroundWork? = nil)
         -> Result<(engine: Engine, signals: SignalWatcher, work: BackgroundWork), Failure> {
         let engine: Engine
         do {
-            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, device: device)
+            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, device: device, bits: bits)
         } catch {
             printError("tplayer: \(error.message)")
             return .failure(Failure(status: error.isUsageError ? 64 : 1))

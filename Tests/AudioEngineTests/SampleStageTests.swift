@@ -144,3 +144,26 @@ struct SampleStageTests {
         #expect(tail.last(1, of: FakeServerSink(format: sink.format, room: 0)) == nil, "only what went to that stream")
     }
 }
+
+/// What reaches the output is said with the song (the `i` panel's Output line): the samples
+/// the output is opened for, and where they differ from the song's.
+struct PlayedFormatTests {
+    private func opened(_ format: PCMFormat, depth: SampleEncoding?) -> String? {
+        let decoder = FakeDecoder([FakeDecoder.Segment(format: format, frames: 100)])
+        let server = FakeServer(room: 1000)
+        var played: String?
+        let loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: server, fallback: nil), clock: FakeClock(),
+                                depth: depth, shared: Locked(EngineShared())) { event in
+            if case .opened(let info, _) = event { played = info.played }
+        }
+        loop.execute(.open("a.flac", token: 1))
+        return played
+    }
+
+    @Test func theOutputLineSaysTheSamplesSent() {
+        let deep = PCMFormat(rate: 96000, channels: 2, encoding: .s24)
+        #expect(opened(deep, depth: nil)?.hasSuffix(": 24-bit, 96000 Hz, stereo") == true, "\(opened(deep, depth: nil) ?? "none")")
+        #expect(opened(deep, depth: .s16)?.hasSuffix(": 16-bit (from 24-bit), 96000 Hz, stereo") == true)
+        #expect(opened(PCMFormat(rate: 44100, channels: 1), depth: nil)?.hasSuffix(": 16-bit, 44100 Hz, mono") == true)
+    }
+}

@@ -82,7 +82,7 @@ import Testing
         (["--no-such-option", "a.mp3"], "tplayer: Unknown option '--no-such-option' (see tplayer --help)"),
         ([], "tplayer: no INPUT given: name a song, a folder, a playlist or a CUE sheet (see tplayer --help)"),
         // An unknown option is named, whatever else is missing (it was "no INPUT given").
-        (["--bogus"], "tplayer: Unknown option '--bogus' (see tplayer --help)"),
+        (["--frobnicate"], "tplayer: Unknown option '--frobnicate' (see tplayer --help)"),
         (["--volume", "150", "a.mp3"], "tplayer: --volume 150: give a volume from 0 to 100 (see tplayer --help)"),
         (["--start", "+5s", "a.mp3"], "tplayer: --start +5s: give a time in the song, e.g. 1:30, 90, 45.5s or 25% (see tplayer --help)"),
         (["--start", "1:00", "--resume"], "tplayer: --start applies to the inputs' first song: leave out --script, --resume, -R and --check (see tplayer --help)"),

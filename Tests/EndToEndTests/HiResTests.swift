@@ -83,3 +83,45 @@ struct HiResTests {
         #expect(Array(body.dropFirst(44100 * 6)) == widened, "the MP3's samples, each times 256")
     }
 }
+
+/// `--bits`: every song written in 16, 24 or 32 bits, whatever its own.
+struct BitsOptionTests {
+    @Test func aDeepSongIsWrittenIn16BitsRoundedAsSoxDoes() throws {
+        let folder = try Harness.temporaryFolder()
+        let source = folder.appendingPathComponent("source.wav")
+        try HiResTests.wav(bits: 24, channels: 2, rate: 48000, frames: 48000).write(to: source)
+        let deep = folder.appendingPathComponent("deep.flac").path
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", deep, source.path])
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer("-q", "--bits", "16", "-w", out, deep)
+        #expect(played.status == 0, "\(played.stderr)")
+        let theirs = folder.appendingPathComponent("sox.wav").path
+        try Harness.run("/usr/bin/sox", [deep, "-b", "16", "-D", theirs])
+        let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        let expected = [UInt8](try Data(contentsOf: URL(fileURLWithPath: theirs)))
+        #expect(written.count == 44 + 48000 * 4 && written[34] == 16, "a 16-bit WAV, mpg123's header")
+        #expect(written.dropFirst(44) == expected.suffix(48000 * 4), "sox -D's samples")
+    }
+
+    @Test func aSixteenBitSongIsWrittenIn24Or32BitsExactly() throws {
+        let folder = try Harness.temporaryFolder()
+        let mp3 = folder.appendingPathComponent("tone.mp3").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", "\(mp3).wav", "synth", "1", "sine", "440", "gain", "-6"])
+        try Harness.run("/usr/bin/lame", ["--quiet", "-b", "128", "\(mp3).wav", mp3])
+        let reference = folder.appendingPathComponent("mpg123.wav").path
+        try Harness.run("/usr/bin/mpg123", ["-q", "--resync-limit", "-1", "-w", reference, mp3])
+        let samples = [UInt8](try Data(contentsOf: URL(fileURLWithPath: reference))).dropFirst(44)
+        for bits in [24, 32] {
+            let out = folder.appendingPathComponent("out\(bits).wav").path
+            let played = try Harness.tplayer("-q", "--bits", "\(bits)", "-w", out, mp3)
+            #expect(played.status == 0, "\(played.stderr)")
+            let written = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+            #expect(written.count == 68 + samples.count / 2 * bits / 8 && Int(written[34]) == bits, "\(bits) bits")
+            let pad = [UInt8](repeating: 0, count: bits / 8 - 2)
+            let widened = stride(from: samples.startIndex, to: samples.endIndex - 1, by: 2).flatMap { pad + [samples[$0], samples[$0 + 1]] }
+            #expect(Array(written.dropFirst(68)) == widened, "mpg123's samples, shifted into \(bits) bits")
+        }
+        let refused = try Harness.tplayer("-q", "--bits", "20", "-w", folder.appendingPathComponent("x.wav").path, mp3)
+        #expect(refused.status == 64 && refused.stderr.contains("--bits 20: give 16, 24 or 32"), "\(refused.stderr)")
+    }
+}

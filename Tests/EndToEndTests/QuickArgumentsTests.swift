@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    static let values = ["--replaygain": "album", "--replaygain-preamp": "2.5", "--seed": "42", "--volume": "50%",
+    static let values = ["--replaygain": "album", "--replaygain-preamp": "2.5", "--seed": "42", "--volume": "50%", "--bits": "24",
                          "--start": "1:30", "--output": "null", "--write": "out.wav"]
 
     @Test func everyOptionIsReadAsTheArgumentParserReadsIt() {
@@ -70,6 +70,7 @@ import Testing
         Self.expectSame(["--replaygain-preamp", "16", "a.mp3"])
         Self.expectSame(["--force", "a.mp3"])
         Self.expectSame(["--scan", "--find", "x"])
+        Self.expectSame(["--bits", "20", "a.flac"])
     }
 
     /// What the quick reading leaves to the argument parser, which says what is wrong (or

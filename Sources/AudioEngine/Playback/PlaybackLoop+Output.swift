@@ -63,10 +63,11 @@ extension PlaybackLoop {
     /// is written as decoded).
     /// A pitch takes the rate no higher than the output plays (mpg123 stops at the hardware's
     /// limit too), and no lower than 1 Hz.
-    /// Samples the output does not take are written in the nearest it does (`encoding(toPlay:)`).
+    /// Samples are written in `depth` when one is set (`--bits`); those the output does not
+    /// take, in the nearest it does (`encoding(toPlay:)`).
     func outputFormat(_ format: PCMFormat) -> PCMFormat {
         var played = format
-        let encoding = slot.output.encoding(toPlay: format.encoding)
+        let encoding = slot.output.encoding(toPlay: depth ?? format.encoding)
         if encoding != format.encoding {
             played = PCMFormat(rate: format.rate, channels: format.channels, encoding: encoding)
         }

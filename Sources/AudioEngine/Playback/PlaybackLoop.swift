@@ -49,10 +49,13 @@ final class PlaybackLoop {
     let shared: Locked<EngineShared>
     let report: (EngineEvent) -> Void
     let buffer: UnsafeMutableRawPointer
+    /// The samples every song is written in (`--bits`), whatever its own; `nil`: its own.
+    let depth: SampleEncoding?
 
     init(decoder: AudioDecoder, spare: AudioDecoder? = nil, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
-         shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
+         depth: SampleEncoding? = nil, shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
         stage = SampleStage(fades: fades && !outputs.primary.isFile)
+        self.depth = depth
         self.decoder = decoder
         // A file is never starved: it is written start to end, song after song, as it is.
         next = NextSong(spare: outputs.primary.isFile ? nil : spare)
@@ -170,6 +173,14 @@ final class PlaybackLoop {
         }
     }
 
+    /// What reaches the output for a song in `format`: the driver or file, and the samples.
+    private func played(_ format: PCMFormat) -> String {
+        let output = outputFormat(format)
+        let layout = output.channels == 1 ? "mono" : output.channels == 2 ? "stereo" : "\(output.channels) channels"
+        let converted = output.encoding == format.encoding ? "" : " (from \(format.sampleName))"
+        return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(layout)"
+    }
+
     private func open(_ source: SongSource, token: Int) {
         if var current = song, current.token == nil, current.source == source {
             // The song the list goes on to is the one that took over: it plays on, gaplessly.
@@ -192,9 +203,11 @@ final class PlaybackLoop {
             try decoder.restrictFormat(to: slot.isFile ? slot.sink.map { .exactly($0.format) } ?? .first : .any)
             let opened = try decoder.open(source)
             decoder.promoted()
-            song = Song(token: token, source: source, info: opened.info, format: opened.format)
+            var info = opened.info
+            info.played = played(opened.format)
+            song = Song(token: token, source: source, info: info, format: opened.format)
             shared.update { $0.position = 0 }
-            report(.opened(opened.info, token: token))
+            report(.opened(info, token: token))
         } catch {
             report(.openFailed(LoadError(path: source.path, reason: error), token: token))
         }

@@ -102,8 +102,9 @@ final class UnheardTail {
 }
 
 /// Samples in one encoding rewritten in another, into a buffer of its own (reused): for an
-/// output that does not take the song's (libao has no unsigned 8-bit and no float). Widening is
-/// exact; narrowing rounds to the nearest.
+/// output that does not take the song's (libao has no unsigned 8-bit and no float), or for
+/// `--bits`. Widening is exact; narrowing rounds to the nearest, halves up, without dither (as
+/// `sox -D`).
 final class Reencoder {
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0
@@ -123,8 +124,15 @@ final class Reencoder {
         guard let storage, let base = samples.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let input = UnsafeMutableRawPointer(mutating: base)
         let factor = target.fullScale / source.fullScale
-        for index in 0..<count {
-            target.store(source.sample(input, index) * factor, storage, index)
+        if factor < 1, target != .float32 {
+            // Narrowing: to the nearest, halves up (as `sox -D` rounds: no dither).
+            for index in 0..<count {
+                target.store((source.sample(input, index) * factor + 0.5).rounded(.down), storage, index)
+            }
+        } else {
+            for index in 0..<count {
+                target.store(source.sample(input, index) * factor, storage, index)
+            }
         }
         return UnsafeRawBufferPointer(start: storage, count: needed)
     }

@@ -25,6 +25,9 @@ public struct SongInfo: Equatable, Sendable {
     /// The ReplayGain applied to it as it was opened, in dB (the pre-amp and clipping
     /// prevention counted); `nil` when none was.
     public var appliedGain: Double?
+    /// What reaches the output, as the engine opens it for the song ("pulse: 24-bit, 96000 Hz,
+    /// stereo"); `nil` until the engine says.
+    public var played: String?
 
     /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
     public struct Tags: Hashable, Sendable {
