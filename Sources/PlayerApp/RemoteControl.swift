@@ -127,6 +127,12 @@ public final class RemoteControl {
         nextProgress = now + .milliseconds(Int64(RemoteReplies.secondsPerFrame(song) * 1000))
     }
 
+    /// Hands the bands to libmpg123 when a command changed them (as mpg123's `mpg123_eq` does).
+    private func applyEqualizer(changedFrom before: [[Double]]) {
+        guard equalizer.factors != before else { return }
+        controls.submit(.mpegEqualizer(equalizer.factors), from: .remote)
+    }
+
     /// An engine report, after the session has handled it.
     public func observe(_ event: EngineEvent) {
         switch event {
@@ -272,10 +278,18 @@ public final class RemoteControl {
         case .quit:
             quit()
         case .equalizer, .simpleEqualizer, .showEqualizer, .rva:
+            let before = equalizer.factors
             equalizer.answer(command)?.forEach(reply)
+            applyEqualizer(changedFrom: before)
+            // mpg123's RVA mode is its ReplayGain: mix the track's, album the album's.
+            if case .rva = command, session.replayGain.mode != equalizer.replayGainMode {
+                session.replayGain.mode = equalizer.replayGainMode
+            }
         case .equalizerFile(let path):
+            let before = equalizer.factors
             let text = try? FileSystem.readAll(path, limit: 1 << 16).get()
             reply(text.map { equalizer.load(String(decoding: $0, as: UTF8.self)) } == true ? "EQFILE done" : "E failed to parse given eq file")
+            applyEqualizer(changedFrom: before)
         case .scan:
             reply(mode == .stopped || session.state.song == nil ? "E No track loaded!" : "SCAN done")
         case .pitch(let value):

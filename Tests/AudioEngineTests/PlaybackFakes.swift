@@ -121,6 +121,7 @@ final class FakeDecoder: AudioDecoder {
     func startOpening(_ source: SongSource) {}
     func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong { try open(source) }
     func setReplayGain(_ choice: ReplayGainChoice) {}
+    func setEqualizer(_ bands: [[Double]]) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
     var lengthIsExact: Bool { false }

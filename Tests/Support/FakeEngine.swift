@@ -54,6 +54,7 @@ public final class FakeEngine: PlaybackEngine {
         case .setVolume(let fraction): calls.append("volume \(fraction)")
         case .setPitch(let value): calls.append("pitch \(value)")
         case .setReplayGain(let choice): replayGains.append(choice)
+        case .setEqualizer(let bands): calls.append("equalizer \(bands.flatMap { $0 }.filter { $0 != 1 })")
         case .cue(let source): cued = source?.path
         case .limitPlayback(let limited):
             calls.append("limit \(limited)")

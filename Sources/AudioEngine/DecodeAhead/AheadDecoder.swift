@@ -89,6 +89,10 @@ final class AheadDecoder: AudioDecoder {
     }
 
     /// For the songs opened from now on: what is queued keeps its gain.
+    func setEqualizer(_ bands: [[Double]]) {
+        core.withDecoder { $0.setEqualizer(bands) }
+    }
+
     func setReplayGain(_ choice: ReplayGainChoice) {
         core.withDecoder { $0.setReplayGain(choice) }
     }

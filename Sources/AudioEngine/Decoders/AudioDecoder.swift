@@ -54,6 +54,9 @@ protocol AudioDecoder: AnyObject {
     func restrictFormat(to rule: FormatRule) throws(LoadFailure)
     /// The ReplayGain the songs opened from now on get.
     func setReplayGain(_ choice: ReplayGainChoice)
+    /// libmpg123's equaliser bands (32 factors, left and right), for MPEG audio decoded from now
+    /// on; other formats play as decoded.
+    func setEqualizer(_ bands: [[Double]])
     /// The song's file was truncated while it played: its size then and now.
     var truncation: (was: Int64, now: Int64)? { get }
     /// Whether the song's stated length is exact (FLAC's STREAMINFO, an Ogg stream's last

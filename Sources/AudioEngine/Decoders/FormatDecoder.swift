@@ -39,6 +39,9 @@ protocol FormatDecoder: AnyObject {
     /// The song open is the one playing (not one opened ahead): work for it alone may start
     /// (libmpg123's frame index for fast seeks).
     func promoted()
+    /// Equalises what it decodes from now on with these bands (32 factors, left and right),
+    /// where the library has an equaliser (libmpg123's).
+    func setEqualizer(_ bands: [[Double]])
 }
 
 /// What most libraries do: decode each song in its own format, leave ReplayGain to the tags,
@@ -48,6 +51,7 @@ extension FormatDecoder {
     func applyReplayGain(_ choice: ReplayGainChoice) -> Bool { false }
     var lengthIsExact: Bool { true }
     func promoted() {}
+    func setEqualizer(_ bands: [[Double]]) {}
 }
 
 /// Makes the decoder of each format, set up as the engine wants it.

@@ -20,6 +20,8 @@ final class SongDecoder: AudioDecoder {
     private var openedLength: Int64?
     private var rule: FormatRule = .any
     private var replayGain = ReplayGainChoice.off
+    /// libmpg123's equaliser bands, once a front-end set them (`setEqualizer`).
+    private var equalizer: [[Double]]?
     /// The part of the file the song open now is, when it is a track of it.
     private var window: TrackWindow?
     /// The format given out now (a stream can change it).
@@ -85,6 +87,7 @@ final class SongDecoder: AudioDecoder {
         } else {
             decoder = try make(codec)
             decoders[codec] = decoder
+            if let equalizer { decoder.setEqualizer(equalizer) }
         }
         let convertsItself = try decoder.decode(as: rule)
         let appliesGain = decoder.applyReplayGain(replayGain)
@@ -200,6 +203,12 @@ final class SongDecoder: AudioDecoder {
 
     func setReplayGain(_ choice: ReplayGainChoice) {
         replayGain = choice
+    }
+
+    /// The bands, to every decoder made and to those made later (`open`).
+    func setEqualizer(_ bands: [[Double]]) {
+        equalizer = bands
+        decoders.values.forEach { $0.setEqualizer(bands) }
     }
 
     /// The song's file is now smaller than when it was opened (someone truncated it while it

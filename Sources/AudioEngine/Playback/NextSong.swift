@@ -39,6 +39,10 @@ struct NextSong {
         return (decoder, source, next)
     }
 
+    func setEqualizer(_ bands: [[Double]]) {
+        spare?.setEqualizer(bands)
+    }
+
     func setReplayGain(_ choice: ReplayGainChoice) {
         spare?.setReplayGain(choice)
     }

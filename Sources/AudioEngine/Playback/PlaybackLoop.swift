@@ -166,6 +166,9 @@ final class PlaybackLoop {
         case .setReplayGain(let choice):
             decoder.setReplayGain(choice)
             next.setReplayGain(choice)
+        case .setEqualizer(let bands):
+            decoder.setEqualizer(bands)
+            next.setEqualizer(bands)
         case .cue(let source):
             next.cue(source)
         case .limitPlayback, .grant, .revokeGrant:

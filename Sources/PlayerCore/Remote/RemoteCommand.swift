@@ -34,7 +34,7 @@ public enum RemoteCommand: Equatable, Sendable {
     /// playing at another rate, as mpg123 does. The value is where the pitch goes, not a step.
     case pitch(Double)
     /// `EQ <channel> <band> <value>` and the other equaliser commands: answered as mpg123
-    /// answers them (tplayer does not equalise; see the README).
+    /// answers them; the bands reach libmpg123's equaliser (`RemoteControl`).
     case equalizer(channel: Int, band: Int, value: Double)
     case simpleEqualizer(bass: Double, mid: Double, treble: Double)
     case equalizerFile(Path)

@@ -1,13 +1,23 @@
 /// What `mpg123 -R` answers to its equaliser and RVA commands, kept as mpg123 keeps them, so a
-/// front-end that sets bands and reads them back (`SHOWEQ`) sees what it set. tplayer plays the
-/// audio as decoded: the bands and the RVA mode are answered, not applied (see the README).
+/// front-end that sets bands and reads them back (`SHOWEQ`) sees what it set. The bands are
+/// applied to MPEG audio by libmpg123's own equaliser, and the RVA mode is the ReplayGain mode,
+/// as in mpg123.
 public struct RemoteEqualizer: Equatable, Sendable {
     public static let bands = 32
     /// Each band's factor, left (`[0]`) and right (`[1]`).
-    private var factors = [[Double]](repeating: [Double](repeating: 1, count: bands), count: 2)
+    public private(set) var factors = [[Double]](repeating: [Double](repeating: 1, count: bands), count: 2)
     private var rvaMode = "off"
 
     public init() {}
+
+    /// The ReplayGain mode `RVA` set: mix (radio) the track's, album (audiophile) the album's.
+    public var replayGainMode: ReplayGainMode {
+        switch rvaMode {
+        case "mix": .track
+        case "album": .album
+        default: .off
+        }
+    }
 
     /// The reply lines (without `@`) to `EQ`, `SEQ`, `SHOWEQ` or `RVA`; `nil` for another command.
     public mutating func answer(_ command: RemoteCommand) -> [String]? {

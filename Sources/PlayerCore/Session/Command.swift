@@ -25,6 +25,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case setMute(Bool)
     /// Play this fraction faster (and higher), by playing at another rate (mpg123's `PITCH`).
     case pitch(Double)
+    /// libmpg123's equaliser bands (`-R`'s `EQ`, `SEQ`, `EQFILE`): 32 factors, left and right.
+    case mpegEqualizer([[Double]])
     /// Ask for a path to load (the terminal shows a prompt).
     case promptLoad
     /// Show the key list.
@@ -90,6 +92,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .toggleMute: "mute toggle"
         case .setMute(let on): "mute " + (on ? "on" : "off")
         case .pitch(let value): "pitch \(value)"
+        case .mpegEqualizer: "equalizer"
         case .promptLoad: "prompt"
         case .help: "help"
         case .info: "info"

@@ -214,6 +214,8 @@ public final class Session {
             applyVolume()
         case .pitch(let value):
             engine.perform(.setPitch(value))
+        case .mpegEqualizer(let bands):
+            engine.perform(.setEqualizer(bands))
         case .promptLoad, .help, .info, .listView, .libraryView: break  // the terminal's own business
         case .playSongs(let paths): playNow(EntryList(paths: paths), asked: true)
         case .appendSongs(let paths): append(EntryList(paths: paths))

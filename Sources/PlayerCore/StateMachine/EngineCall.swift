@@ -19,6 +19,10 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Which ReplayGain the songs opened from now on get (`--replaygain`; auto's choice changes
     /// with shuffle); the song playing keeps its own.
     case setReplayGain(ReplayGainChoice)
+    /// libmpg123's equaliser (mpg123's `-R` `EQ`, `SEQ`, `EQFILE`): each of its 32 bands' factor,
+    /// left (`[0]`) and right (`[1]`), for MPEG audio decoded from now on (what is decoded ahead
+    /// plays as it was).
+    case setEqualizer([[Double]])
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
     case cue(SongSource?)
@@ -51,6 +55,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .setVolume(let fraction): "volume \(fraction)"
         case .setPitch(let value): "pitch \(value)"
         case .setReplayGain(let choice): "replaygain \(choice)"
+        case .setEqualizer: "equalizer"
         case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
         case .limitPlayback(let limited): "limit \(limited)"
         case .grant(let time, let id): "grant \(time.seconds)s as \(id)"

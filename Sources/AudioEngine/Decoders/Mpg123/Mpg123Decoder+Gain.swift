@@ -24,6 +24,16 @@ extension Mpg123Decoder {
         _ = mpg123_param2(handle, Int32(MPG123_RVA.rawValue), Int(mode.rawValue), 0)
     }
 
+    /// libmpg123's own equaliser, as `mpg123 -R`'s `EQ` sets it: each of the 32 bands' factor
+    /// on each channel, for the frames decoded from now on (and every song after).
+    func setEqualizer(_ bands: [[Double]]) {
+        for (channel, factors) in zip([MPG123_LEFT, MPG123_RIGHT], bands) {
+            for (band, factor) in factors.prefix(32).enumerated() where factor.isFinite {
+                _ = mpg123_eq2(handle, Int32(channel.rawValue), Int32(band), factor)
+            }
+        }
+    }
+
     /// The ReplayGain libmpg123 applies to the song open now, in dB: 0 when it found none.
     var replayGainDecibels: Double {
         var base = 0.0
