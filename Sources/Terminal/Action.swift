@@ -8,7 +8,7 @@ public enum Action: Hashable, Sendable {
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
-    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode
+    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer
     case info, load, help, quit, list, library
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
@@ -17,7 +17,7 @@ public enum Action: Hashable, Sendable {
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .info,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .info,
         .load, .list, .library, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
@@ -45,6 +45,7 @@ public enum Action: Hashable, Sendable {
         case .repeatOne: "repeat-one"
         case .stopAfter: "stop-after"
         case .albumMode: "album-mode"
+        case .equalizer: "equalizer"
         case .info: "info"
         case .load: "load"
         case .help: "help"
@@ -86,7 +87,7 @@ public enum Action: Hashable, Sendable {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
              .info, .load, .help, .quit, .list, .library: false
         }
     }
@@ -114,6 +115,7 @@ public enum Action: Hashable, Sendable {
         case .repeatOne: .toggleRepeatOne
         case .stopAfter: .toggleStopAfter
         case .albumMode: .toggleAlbumMode
+        case .equalizer: .toggleEqualizer
         case .info: .info
         case .load: .promptLoad
         case .help: .help
@@ -147,6 +149,7 @@ public enum Action: Hashable, Sendable {
         case .repeatOne: "repeat the song playing on / off"
         case .stopAfter: "stop when the song playing ends (once)"
         case .albumMode: "album mode on / off: stop at the end of each album"
+        case .equalizer: "equalizer on / off (the settings' equalizer = or equalizer-preset =)"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .list: "the list view, full screen (the same key goes back)"
@@ -177,7 +180,7 @@ public enum Action: Hashable, Sendable {
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
              .info, .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }

@@ -29,6 +29,21 @@ public struct Settings: Equatable, Sendable {
     /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format), as
     /// written; `nil`: no log (the default).
     public var listenLog: String?
+    /// The graphic equaliser's 10 bands in dB, 31 Hz to 16 kHz (`equalizer = 0 0 2 …` or
+    /// `equalizer-preset = rock`): on at start when set; `E` turns it on and off.
+    public var equalizer: [Double]?
+
+    /// The equaliser's ready-made settings, by name (dB a band, 31 Hz to 16 kHz).
+    public static let equalizerPresets: [(name: String, gains: [Double])] = [
+        ("flat", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        ("rock", [5, 4, 3, 1, -1, -1, 1, 3, 4, 5]),
+        ("pop", [-1, 1, 3, 4, 4, 3, 1, 0, -1, -1]),
+        ("jazz", [3, 2, 1, 2, -1, -1, 0, 1, 2, 3]),
+        ("classical", [4, 3, 2, 1, -1, -1, 0, 2, 3, 4]),
+        ("bass", [6, 5, 4, 2, 0, 0, 0, 0, 0, 0]),
+        ("treble", [0, 0, 0, 0, 0, 1, 2, 4, 5, 6]),
+        ("vocal", [-2, -2, -1, 1, 3, 4, 3, 1, 0, -1]),
+    ]
 
     public init() {}
 
@@ -43,7 +58,8 @@ public struct Settings: Equatable, Sendable {
 
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
-                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort"]
+                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
+                               "equalizer", "equalizer-preset"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -192,6 +208,18 @@ public struct Settings: Equatable, Sendable {
         case "listen-log":
             guard !value.isEmpty else { return "give the log's path, e.g. listen-log = ~/.scrobbler.log" }
             listenLog = value == "off" ? nil : value
+        case "equalizer":
+            let numbers = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Double($0.hasSuffix("dB") ? String($0.dropLast(2)) : String($0)) }
+            guard numbers.count == 10, numbers.allSatisfy({ $0.map { $0.isFinite && (-12...12).contains($0) } ?? false }) else {
+                return "give 10 gains in dB from -12 to 12, 31 Hz to 16 kHz, e.g. equalizer = 4 3 2 0 0 0 0 1 2 3"
+            }
+            equalizer = numbers.compactMap { $0 }
+        case "equalizer-preset":
+            guard let preset = Self.equalizerPresets.first(where: { $0.name == value.lowercased() }) else {
+                let names = Self.equalizerPresets.map(\.name)
+                return "no such preset" + Self.suggestion(value, among: names) + "; give " + names.joined(separator: ", ")
+            }
+            equalizer = preset.gains
         default:
             return "unknown setting"
         }

@@ -43,6 +43,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var albumMode = false
         /// Songs queued to play next.
         public var queued = 0
+        /// The graphic equaliser is on.
+        public var equalizer = false
 
         /// The list's length as shown: `12`, or `12+` while more is being read.
         var counted: String { isGrowing ? "\(count)+" : "\(count)" }
@@ -50,7 +52,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         /// `[repeat shuffle]`, `[repeat one]`, `[shuffle 2 queued stop after]`… or nothing.
         var modes: String {
             let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
-                      albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil].compactMap { $0 }
+                      albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil,
+                      equalizer ? "eq" : nil].compactMap { $0 }
             return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
         }
 

@@ -189,6 +189,7 @@ struct PlayerRun {
         session.setAside(missing)
         session.replayGain = options.replayGain
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }
+        if let bands = options.settings.equalizer { session.perform(.setGraphicEqualizer(bands, on: true)) }
         // The configured volume starts a new run; a resumed one keeps the volume it had.
         if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         let runner = launch.script.map {

@@ -125,3 +125,28 @@ struct BitsOptionTests {
         #expect(refused.status == 64 && refused.stderr.contains("--bits 20: give 16, 24 or 32"), "\(refused.stderr)")
     }
 }
+
+/// The settings' graphic equaliser: on from the start when set, in the file `-w` writes too;
+/// flat, the file is the decoder's, bit for bit; a line it cannot read is one located problem.
+struct EqualizerSettingTests {
+    @Test func theEqualizerSettingShapesTheSoundAndFlatLeavesItAlone() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("noise.flac").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", song, "synth", "2", "pinknoise", "gain", "-10"])
+        func written(_ settings: String, _ name: String) throws -> (Harness.Result, Data) {
+            let config = folder.appendingPathComponent("\(name).conf").path
+            try settings.write(toFile: config, atomically: true, encoding: .utf8)
+            let out = folder.appendingPathComponent("\(name).wav").path
+            let result = try Harness.tplayer("-q", "--config", config, "-w", out, song)
+            return (result, (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data())
+        }
+        let (_, plain) = try written("", "plain")
+        let (flatRun, flat) = try written("equalizer = 0 0 0 0 0 0 0 0 0 0\n", "flat")
+        let (bassRun, bass) = try written("equalizer-preset = bass\n", "bass")
+        #expect(flatRun.status == 0 && bassRun.status == 0, "\(flatRun.stderr)\(bassRun.stderr)")
+        #expect(flat == plain, "flat: the decoder's samples, bit for bit")
+        #expect(bass.count == plain.count && bass != plain, "the bass preset changed the sound")
+        let (wrong, _) = try written("equalizer = 1 2 3\n", "wrong")
+        #expect(wrong.stderr.contains("wrong.conf:1:13: equalizer = 1 2 3: give 10 gains in dB from -12 to 12"), "\(wrong.stderr)")
+    }
+}

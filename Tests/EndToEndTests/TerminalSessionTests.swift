@@ -114,6 +114,7 @@ import Testing
         "m         mute on / off", "r         repeat the list on / off", "z         shuffle on / off",
         "R         repeat the song playing on / off", "C         stop when the song playing ends (once)",
         "A         album mode on / off: stop at the end of each album",
+        "E         equalizer on / off (the settings' equalizer = or equalizer-preset =)",
         "i         the song's details (tags, stream, length, path)",
         "l         load a song, folder or playlist (Tab completes, Esc cancels)",
         "Tab v     the list view, full screen (Tab, v or Esc goes back)",

@@ -41,7 +41,7 @@ final class PipeEngine: PlayerEngine {
 
     func perform(_ call: EngineCall) {
         switch call {
-        case .cue, .setReplayGain, .setEqualizer, .limitPlayback, .grant, .revokeGrant: break
+        case .cue, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
         case .stop, .open, .play, .seek, .setVolume, .setPitch: calls.append("\(call)")
         }
         switch call {

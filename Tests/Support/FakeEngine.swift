@@ -55,6 +55,7 @@ public final class FakeEngine: PlaybackEngine {
         case .setPitch(let value): calls.append("pitch \(value)")
         case .setReplayGain(let choice): replayGains.append(choice)
         case .setEqualizer(let bands): calls.append("equalizer \(bands.flatMap { $0 }.filter { $0 != 1 })")
+        case .setGraphicEqualizer(let gains): calls.append("graphic equalizer \(gains.map { "\($0)" } ?? "off")")
         case .cue(let source): cued = source?.path
         case .limitPlayback(let limited):
             calls.append("limit \(limited)")

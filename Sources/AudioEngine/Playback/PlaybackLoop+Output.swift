@@ -14,6 +14,7 @@ extension PlaybackLoop {
             if !chunk.processed {
                 // Once, though the chunk may be written again (a device lost and found).
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
+                stage.equalizer.process(buffer, bytes: chunk.bytes, format: format)
                 if sink.canPause { stage.tail.record(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), format: format, to: sink) }
                 stage.applyVolume(buffer, bytes: chunk.bytes, format: format)
                 held?.processed = true

@@ -169,6 +169,8 @@ final class PlaybackLoop {
         case .setEqualizer(let bands):
             decoder.setEqualizer(bands)
             next.setEqualizer(bands)
+        case .setGraphicEqualizer(let gains):
+            stage.equalizer.set(gains)
         case .cue(let source):
             next.cue(source)
         case .limitPlayback, .grant, .revokeGrant:

@@ -13,6 +13,9 @@ struct SampleStage {
     let tail = UnheardTail()
     /// Samples in another encoding, for an output that does not take the song's.
     let reencoder = Reencoder()
+    /// The listener's graphic equaliser (`equalizer =`, the `E` key): before the tail and the
+    /// volume, so a change is heard once what the server holds has played.
+    var equalizer = GraphicEqualizer()
 
     init(fades: Bool) {
         fader = Fader(enabled: fades)

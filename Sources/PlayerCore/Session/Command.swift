@@ -58,6 +58,10 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case setStopAfter(Bool)
     /// Stop at the end of each album, the next song ready (cmus's `m`).
     case toggleAlbumMode
+    /// The graphic equaliser on or off (its bands: `setEqualizerBands`).
+    case toggleEqualizer
+    /// The graphic equaliser's 10 bands in dB, and whether it is on.
+    case setGraphicEqualizer([Double], on: Bool)
     case setAlbumMode(Bool)
     /// Show the library view, or go back from it.
     case libraryView
@@ -108,6 +112,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .toggleStopAfter: "stop-after toggle"
         case .setStopAfter(let on): "stop-after " + (on ? "on" : "off")
         case .toggleAlbumMode: "album-mode toggle"
+        case .toggleEqualizer: "equalizer toggle"
+        case .setGraphicEqualizer(let gains, let on): "equalizer \(gains) \(on ? "on" : "off")"
         case .setAlbumMode(let on): "album-mode " + (on ? "on" : "off")
         case .libraryView: "library"
         case .playSongs(let paths): "play \(paths.count) songs"

@@ -41,6 +41,9 @@ public final class Session {
     /// Album mode: the list stops at the end of an album (when the next song's album is another),
     /// the next song ready (cmus's `m`).
     public internal(set) var albumMode = false
+    /// The graphic equaliser's bands in dB (`nil`: none set) and whether it is on.
+    public private(set) var equalizerBands: [Double]?
+    public private(set) var equalizerOn = false
     /// The list stops when the song playing ends, with the next song ready; then this is off.
     public internal(set) var stopsAfterCurrent = false
     /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
@@ -232,6 +235,16 @@ public final class Session {
         case .setRepeatOne(let on): repeatsOne = on
         case .toggleStopAfter: stopsAfterCurrent.toggle()
         case .toggleAlbumMode: albumMode.toggle()
+        case .toggleEqualizer:
+            guard equalizerBands != nil else {
+                return report("no equalizer set: add equalizer = … or equalizer-preset = rock to the settings")
+            }
+            equalizerOn.toggle()
+            engine.perform(.setGraphicEqualizer(equalizerOn ? equalizerBands : nil))
+        case .setGraphicEqualizer(let bands, let on):
+            equalizerBands = bands
+            equalizerOn = on
+            engine.perform(.setGraphicEqualizer(on ? bands : nil))
         case .setAlbumMode(let on): albumMode = on
         case .setStopAfter(let on): stopsAfterCurrent = on
         case .saveList(let path): saveList(path, entries)

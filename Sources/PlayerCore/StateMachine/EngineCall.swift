@@ -23,6 +23,9 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// left (`[0]`) and right (`[1]`), for MPEG audio decoded from now on (what is decoded ahead
     /// plays as it was).
     case setEqualizer([[Double]])
+    /// The listener's 10-band graphic equaliser, each band's gain in dB (`nil`: off), for every
+    /// format, from the next samples written.
+    case setGraphicEqualizer([Double]?)
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
     case cue(SongSource?)
@@ -56,6 +59,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .setPitch(let value): "pitch \(value)"
         case .setReplayGain(let choice): "replaygain \(choice)"
         case .setEqualizer: "equalizer"
+        case .setGraphicEqualizer(let gains): "graphic equalizer \(gains.map { "\($0)" } ?? "off")"
         case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
         case .limitPlayback(let limited): "limit \(limited)"
         case .grant(let time, let id): "grant \(time.seconds)s as \(id)"

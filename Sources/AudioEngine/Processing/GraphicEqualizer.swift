@@ -1,0 +1,138 @@
+import Foundation
+
+/// The listener's 10-band graphic equaliser, in the processing stage, for every format: one
+/// peaking filter a band (RBJ's cookbook biquad, an octave wide) at the ISO octave centres from
+/// 31 Hz to 16 kHz, in 64-bit float, on samples of any encoding. Flat or off, the samples pass
+/// untouched. Boosts never clip: the whole is lowered by the largest boost (a +6 dB band plays
+/// the rest 6 dB down). A change of bands, or turning it on or off, cross-fades from the old
+/// filters' output to the new ones' over 10 ms (the new ones started from the old ones' state),
+/// so it never clicks.
+struct GraphicEqualizer {
+    /// The bands' centres, in Hz.
+    static let centres: [Double] = [31.25, 62.5, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
+    /// The most a band boosts or cuts, in dB.
+    static let range = -12.0...12.0
+
+    /// One band's filter: its coefficients, and each channel's last two inputs and outputs.
+    struct Biquad {
+        var b0 = 1.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0
+
+        /// A peaking filter of `decibels` at `centre` Hz, an octave wide, at `rate`.
+        init(centre: Double, decibels: Double, rate: Double) {
+            let amplitude = pow(10, decibels / 40)
+            let omega = 2 * Double.pi * centre / rate
+            let alpha = sin(omega) * sinh(log(2) / 2 * omega / sin(omega))  // one octave
+            let a0 = 1 + alpha / amplitude
+            b0 = (1 + alpha * amplitude) / a0
+            b1 = -2 * cos(omega) / a0
+            b2 = (1 - alpha * amplitude) / a0
+            a1 = -2 * cos(omega) / a0
+            a2 = (1 - alpha / amplitude) / a0
+        }
+    }
+
+    /// A set of filters for one setting and one format, with its channels' state.
+    struct Chain {
+        let filters: [Biquad]
+        /// The level after the filters: down by the largest boost.
+        let headroom: Double
+        /// Per channel, per filter: x1, x2, y1, y2.
+        var state: [[Double]]
+
+        init(gains: [Double], rate: Int, channels: Int) {
+            var filters: [Biquad] = []
+            for (centre, gain) in zip(GraphicEqualizer.centres, gains) where gain != 0 && centre < Double(rate) * 0.45 {
+                filters.append(Biquad(centre: centre, decibels: gain, rate: Double(rate)))
+            }
+            self.filters = filters
+            headroom = pow(10, -max(gains.max() ?? 0, 0) / 20)
+            state = [[Double]](repeating: [Double](repeating: 0, count: filters.count * 4), count: channels)
+        }
+
+        /// One sample of `channel` through every filter.
+        mutating func process(_ input: Double, channel: Int) -> Double {
+            var value = input
+            for index in filters.indices {
+                let filter = filters[index]
+                let base = index * 4
+                let output = filter.b0 * value + filter.b1 * state[channel][base] + filter.b2 * state[channel][base + 1]
+                    - filter.a1 * state[channel][base + 2] - filter.a2 * state[channel][base + 3]
+                state[channel][base + 1] = state[channel][base]
+                state[channel][base] = value
+                state[channel][base + 3] = state[channel][base + 2]
+                state[channel][base + 2] = output
+                value = output
+            }
+            return value * headroom
+        }
+    }
+
+    /// Each band's gain in dB (10), or `nil`: off.
+    private(set) var gains: [Double]?
+    private var chain: Chain?
+    /// The chain before the last change, fading out, and the frames of the fade left.
+    private var fading: Chain?
+    private var fadeLeft = 0
+    private var fadeLength = 0
+    /// The format the chains are for.
+    private var rate = 0
+    private var channels = 0
+
+    /// Whether the samples pass untouched (off or flat, and nothing fading).
+    var isBypassed: Bool { chain == nil && fading == nil }
+
+    /// New bands (`nil`: off), heard from the next samples on, cross-faded.
+    mutating func set(_ gains: [Double]?) {
+        let clamped = gains.map { $0.map { $0.isFinite ? min(max($0, Self.range.lowerBound), Self.range.upperBound) : 0 } }
+        guard clamped != self.gains else { return }
+        self.gains = clamped
+        guard rate > 0 else { return }  // made for the first samples
+        rebuild(fade: true)
+    }
+
+    private mutating func rebuild(fade: Bool) {
+        var next = gains.flatMap { $0.contains { $0 != 0 } ? Chain(gains: $0, rate: rate, channels: channels) : nil }
+        if fade {
+            // The new filters start where the old ones are, so the cross-fade starts smooth.
+            if var made = next, let old = chain, made.filters.count == old.filters.count { made.state = old.state; next = made }
+            fading = chain ?? Chain(gains: [Double](repeating: 0, count: 10), rate: rate, channels: channels)
+            fadeLength = max(Int(Double(rate) * Fader.seconds), 1)
+            fadeLeft = fadeLength
+        } else {
+            fading = nil
+            fadeLeft = 0
+        }
+        chain = next
+    }
+
+    /// Equalises `bytes` of `format` in `buffer`, in place.
+    mutating func process(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
+        if format.rate != rate || format.channels != channels {
+            rate = format.rate
+            channels = format.channels
+            rebuild(fade: false)
+        }
+        guard !isBypassed else { return }
+        let encoding = format.encoding
+        let scale = encoding.fullScale
+        let frames = bytes / format.bytesPerFrame
+        for frame in 0..<frames {
+            let fade = fadeLeft > 0 ? Double(fadeLength - fadeLeft) / Double(fadeLength) : 1
+            for channel in 0..<channels {
+                let index = frame * channels + channel
+                let input = encoding.sample(buffer, index) / scale
+                var output = input
+                if chain != nil { output = chain!.process(input, channel: channel) }
+                if fadeLeft > 0, fading != nil {
+                    let old = fading!.process(input, channel: channel)
+                    output = old + (output - old) * fade
+                }
+                encoding.store(output * scale, buffer, index)
+            }
+            if fadeLeft > 0 {
+                fadeLeft -= 1
+                if fadeLeft == 0 { fading = nil }
+            }
+        }
+    }
+}
