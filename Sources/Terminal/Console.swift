@@ -154,7 +154,7 @@ public final class Console {
                                             rows: screen.height - 2, packed: false)
                 }
             case .info:
-                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure)
+                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands)
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .playEntry, .removeEntry, .add,

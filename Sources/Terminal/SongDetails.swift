@@ -2,7 +2,8 @@ import PlayerCore
 
 /// What `i` shows about a song: its tags, its stream, its exact length and its path.
 public enum SongDetails {
-    public static func lines(_ song: SongInfo?, failure: String? = nil) -> [String] {
+    /// `equalizer`: the graphic equaliser's bands in dB when it is on.
+    public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil) -> [String] {
         guard let song else {
             return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? [])
         }
@@ -23,9 +24,18 @@ public enum SongDetails {
             field("Title", tags.title), field("Artist", tags.artist), field("Album", tags.album),
             field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track),
             field("Comment", tags.comment), field("Stream", stream), field("Output", song.played.map { TerminalText.safe($0) }), field("Length", length),
-            field("Gain", gain(song)),
+            field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
             field("File", "\(song.path)"),
         ]
+    }
+
+    /// The bands as a person reads them: `31 Hz +5  62 +4 … 16k +5 dB`.
+    static func equalizer(_ bands: [Double]) -> String {
+        let names = ["31 Hz", "62", "125", "250", "500", "1k", "2k", "4k", "8k", "16k"]
+        let gains = zip(names, bands).map { name, gain in
+            "\(name) \(gain > 0 ? "+" : "")\(gain == gain.rounded() ? String(Int(gain)) : fixed(gain, 1))"
+        }
+        return gains.joined(separator: "  ") + " dB"
     }
 
     /// The song's ReplayGain as its tags give it, and what was applied.

@@ -45,6 +45,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var queued = 0
         /// The graphic equaliser is on.
         public var equalizer = false
+        /// Its bands in dB, when it is on.
+        public var equalizerBands: [Double]?
 
         /// The list's length as shown: `12`, or `12+` while more is being read.
         var counted: String { isGrowing ? "\(count)+" : "\(count)" }

@@ -32,3 +32,15 @@ struct SongDetailsGainTests {
         #expect(SongDetails.lines(song).contains("Gain     track -6.20 dB (peak 0.988), album +1.50 dB, applied -6.20 dB"))
     }
 }
+
+struct SongDetailsOutputTests {
+    @Test func theOutputAndTheEqualizerAreShown() {
+        var song = SongInfo(path: "a.flac", sampleRate: 96000, channels: 2, totalFrames: 96000, title: "A")
+        #expect(SongDetails.lines(song).contains("Output   –"))
+        #expect(SongDetails.lines(song).contains("EQ       off"))
+        song.played = "pulse: 24-bit, 96000 Hz, stereo\u{1B}[2J"
+        #expect(SongDetails.lines(song).contains { $0.hasPrefix("Output   pulse: 24-bit, 96000 Hz, stereo") && !$0.contains("\u{1B}") })
+        #expect(SongDetails.lines(song, equalizer: [5, 4, 3, 1, -1, -1, 1, 3, 4, 5.5])
+            .contains("EQ       31 Hz +5  62 +4  125 +3  250 +1  500 -1  1k -1  2k +1  4k +3  8k +4  16k +5.5 dB"))
+    }
+}

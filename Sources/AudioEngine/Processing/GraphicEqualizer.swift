@@ -36,8 +36,8 @@ struct GraphicEqualizer {
         let filters: [Biquad]
         /// The level after the filters: down by the largest boost.
         let headroom: Double
-        /// Per channel, per filter: x1, x2, y1, y2.
-        var state: [[Double]]
+        /// Each channel's x1, x2, y1, y2 for each filter, in one array: (channel × filters + filter) × 4.
+        var state: [Double]
 
         init(gains: [Double], rate: Int, channels: Int) {
             var filters: [Biquad] = []
@@ -46,22 +46,27 @@ struct GraphicEqualizer {
             }
             self.filters = filters
             headroom = pow(10, -max(gains.max() ?? 0, 0) / 20)
-            state = [[Double]](repeating: [Double](repeating: 0, count: filters.count * 4), count: channels)
+            state = [Double](repeating: 0, count: filters.count * 4 * channels)
         }
 
         /// One sample of `channel` through every filter.
         mutating func process(_ input: Double, channel: Int) -> Double {
             var value = input
-            for index in filters.indices {
-                let filter = filters[index]
-                let base = index * 4
-                let output = filter.b0 * value + filter.b1 * state[channel][base] + filter.b2 * state[channel][base + 1]
-                    - filter.a1 * state[channel][base + 2] - filter.a2 * state[channel][base + 3]
-                state[channel][base + 1] = state[channel][base]
-                state[channel][base] = value
-                state[channel][base + 3] = state[channel][base + 2]
-                state[channel][base + 2] = output
-                value = output
+            let count = filters.count
+            filters.withUnsafeBufferPointer { filters in
+                state.withUnsafeMutableBufferPointer { state in
+                    var base = channel * count * 4
+                    for filter in filters {
+                        let output = filter.b0 * value + filter.b1 * state[base] + filter.b2 * state[base + 1]
+                            - filter.a1 * state[base + 2] - filter.a2 * state[base + 3]
+                        state[base + 1] = state[base]
+                        state[base] = value
+                        state[base + 3] = state[base + 2]
+                        state[base + 2] = output
+                        value = output
+                        base += 4
+                    }
+                }
             }
             return value * headroom
         }
