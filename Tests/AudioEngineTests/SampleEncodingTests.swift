@@ -176,3 +176,23 @@ private final class ValuesDecoder: FormatDecoder {
     func seek(toFrame target: Int64) -> Int64? { nil }
     func close() {}
 }
+
+/// libao: a device opened at another depth than the song's (one that takes no packed 24-bit)
+/// gets each write rewritten for it.
+struct AoDepthTests {
+    @Test func aDeviceAtAnotherDepthTakesTheSongsSamplesRewritten() throws {
+        let driver = try #require(AoLibrary.driver(named: "null"), "libao's null driver")
+        let format = PCMFormat(rate: 48000, channels: 2, encoding: .s24)
+        for device in [SampleEncoding.s24, .s32, .s16] {
+            let sink = try AoSink(driver: driver, format: format, deviceEncoding: device)
+            let bytes = SampleEncodingTests.bytes((0..<9600).map { Double($0 * 100) }, .s24)
+            let full = try bytes.withUnsafeBytes { try sink.write($0) }
+            #expect(!full, "\(device)")
+            #expect(sink.format == format, "the sink says the song's format: the loop writes it so")
+            try sink.close()
+        }
+        let opened = try AoOutput(driver: driver).open(format)
+        #expect(opened.format == format)
+        try opened.close()
+    }
+}

@@ -109,12 +109,23 @@ final class AoOutput: AudioOutput {
         }
     }
 
+    /// A device that refuses the samples' depth (many take no packed 24-bit) is opened at 32
+    /// bits (exact), then at 16, and the samples rewritten for it.
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
-        do {
-            return try AoSink(driver: driver, format: format)
-        } catch {
-            throw OutputFailure(message: "\(error)")
+        let tries: [SampleEncoding] = switch format.encoding {
+        case .s24: [.s24, .s32, .s16]
+        case .s32: [.s32, .s16]
+        default: [format.encoding]
         }
+        var failure: AoError?
+        for encoding in tries {
+            do {
+                return try AoSink(driver: driver, format: format, deviceEncoding: encoding)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        throw OutputFailure(message: failure.map { "\($0)" } ?? "cannot open the device")
     }
 }
 
@@ -122,13 +133,17 @@ final class AoOutput: AudioOutput {
 final class AoSink: BlockingSink {
     let driver: AoLibrary.Driver
     let format: PCMFormat
+    /// The samples the device was opened for, when not `format`'s: each write rewritten so.
+    private let deviceEncoding: SampleEncoding
+    private let reencoder = Reencoder()
     private var device: OpaquePointer?
 
-    init(driver: AoLibrary.Driver, format: PCMFormat) throws(AoError) {
+    init(driver: AoLibrary.Driver, format: PCMFormat, deviceEncoding: SampleEncoding? = nil) throws(AoError) {
         self.driver = driver
         self.format = format
+        self.deviceEncoding = deviceEncoding ?? format.encoding
         var sample = ao_sample_format()
-        sample.bits = Int32(format.bytesPerSample * 8)
+        sample.bits = Int32(self.deviceEncoding.bytes * 8)
         sample.rate = Int32(format.rate)
         sample.channels = Int32(format.channels)
         sample.byte_format = AO_FMT_NATIVE
@@ -145,6 +160,7 @@ final class AoSink: BlockingSink {
     deinit { try? close() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
+        let bytes = deviceEncoding == format.encoding ? bytes : reencoder.convert(bytes, from: format.encoding, to: deviceEncoding)
         guard let device, let base = bytes.baseAddress else { return false }
         let waitsBefore = Self.threadWaits()
         let start = Monotonic.now()
