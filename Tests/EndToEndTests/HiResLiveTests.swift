@@ -10,10 +10,7 @@ struct HiResLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func aTwentyFourBitSongReachesTheServerWhole() throws {
         let folder = try Harness.temporaryFolder()
-        let source = folder.appendingPathComponent("source.wav")
-        try HiResTests.wav(bits: 24, channels: 2, rate: 48000, frames: 48000 * 2).write(to: source)
-        let song = folder.appendingPathComponent("deep.flac").path
-        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", song, source.path])
+        let (source, song) = try HiResTests.deepFlac(in: folder, rate: 48000, frames: 48000 * 2)
         let recording = try MonitorRecording(sink: "deep", rate: 48000, format: "s32le")
         let player = Process()
         player.executableURL = URL(fileURLWithPath: Harness.binary)

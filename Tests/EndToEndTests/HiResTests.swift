@@ -36,6 +36,16 @@ struct HiResTests {
         return Data(Array("RIFF".utf8) + le(body.count, 4) + body)
     }
 
+    /// A 24-bit stereo FLAC of `frames` frames of the sweep, encoded by flac: the WAV it was
+    /// made from, and its path.
+    static func deepFlac(in folder: URL, rate: Int, frames: Int) throws -> (wav: URL, flac: String) {
+        let source = folder.appendingPathComponent("source.wav")
+        try wav(bits: 24, channels: 2, rate: rate, frames: frames).write(to: source)
+        let flac = folder.appendingPathComponent("deep.flac").path
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", flac, source.path])
+        return (source, flac)
+    }
+
     @Test(arguments: [(8, 1), (8, 2), (12, 2), (16, 2), (16, 6), (20, 2), (24, 2), (24, 1), (24, 6), (32, 2), (24, 8)])
     func aFlacOfAnyDepthIsWrittenAsFlacDecodesIt(bits: Int, channels: Int) throws {
         let folder = try Harness.temporaryFolder()
@@ -59,10 +69,7 @@ struct HiResTests {
     /// exactly (each of libmpg123's samples times 256), resampled to the first song's rate.
     @Test func aListKeepsItsFirstSongsDepth() throws {
         let folder = try Harness.temporaryFolder()
-        let source = folder.appendingPathComponent("source.wav")
-        try Self.wav(bits: 24, channels: 2, rate: 44100, frames: 44100).write(to: source)
-        let deep = folder.appendingPathComponent("deep.flac").path
-        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", deep, source.path])
+        let (source, deep) = try Self.deepFlac(in: folder, rate: 44100, frames: 44100)
         let mp3 = folder.appendingPathComponent("tone.mp3").path
         try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", "\(mp3).wav", "synth", "1", "sine", "440", "gain", "-6"])
         try Harness.run("/usr/bin/lame", ["--quiet", "-b", "128", "\(mp3).wav", mp3])
@@ -88,10 +95,7 @@ struct HiResTests {
 struct BitsOptionTests {
     @Test func aDeepSongIsWrittenIn16BitsRoundedAsSoxDoes() throws {
         let folder = try Harness.temporaryFolder()
-        let source = folder.appendingPathComponent("source.wav")
-        try HiResTests.wav(bits: 24, channels: 2, rate: 48000, frames: 48000).write(to: source)
-        let deep = folder.appendingPathComponent("deep.flac").path
-        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", deep, source.path])
+        let deep = try HiResTests.deepFlac(in: folder, rate: 48000, frames: 48000).flac
         let out = folder.appendingPathComponent("out.wav").path
         let played = try Harness.tplayer("-q", "--bits", "16", "-w", out, deep)
         #expect(played.status == 0, "\(played.stderr)")
