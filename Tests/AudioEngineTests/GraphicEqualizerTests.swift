@@ -74,3 +74,38 @@ struct GraphicEqualizerTests {
         #expect((values.map(abs).max() ?? 0) < 4_000_000 / 2, "16 kHz cut by 12 dB")
     }
 }
+
+struct GraphicEqualizerHeadroomTests {
+    /// Neighbouring bands' boosts add up: the headroom is the cascade's highest gain, not the
+    /// largest band's, so no preset and no setting clips.
+    @Test func theHeadroomIsTheFiltersHighestGain() {
+        let all = GraphicEqualizer.Chain(gains: [Double](repeating: 12, count: 10), rate: 44100, channels: 2)
+        let decibels = -20 * log10(all.headroom)
+        #expect(abs(decibels - 19.6) < 0.6, "all ten at +12 dB peak near +19.6 dB: \(decibels)")
+        let one = GraphicEqualizer.Chain(gains: [0, 0, 0, 0, 0, 6, 0, 0, 0, 0], rate: 44100, channels: 2)
+        #expect(abs(-20 * log10(one.headroom) - 6) < 0.1)
+    }
+
+    /// A full-scale steady tone at any frequency never clips, through any preset (a transient
+    /// may overshoot the filters' steady gain by a little: that is clipped).
+    @Test(arguments: ["rock", "bass", "treble", "pop", "classical"])
+    func aFullScaleToneThroughAPresetNeverClips(preset: String) throws {
+        let gains = try #require(PresetGains.named(preset))
+        for hertz in [25.0, 31.25, 45, 62.5, 90, 125, 180, 250, 500, 1000, 2000, 4000, 6000, 8000, 12000, 16000, 19000] {
+            var equalizer = GraphicEqualizer()
+            equalizer.set(gains)
+            let tone = GraphicEqualizerTests.tone(hertz, seconds: 0.6, level: 1)
+            let out = GraphicEqualizerTests.process(tone, &equalizer).dropFirst(44100 / 2 * 2)  // settled after 0.5 s
+            let clipped = out.filter { $0 == Int16.max || $0 == Int16.min }.count
+            #expect(clipped == 0, "\(preset) at \(hertz) Hz: \(clipped) samples at full scale")
+        }
+    }
+}
+
+/// The settings' presets, as the tests name them (the Terminal module holds them).
+enum PresetGains {
+    static func named(_ name: String) -> [Double]? {
+        ["rock": [5, 4, 3, 1, -1, -1, 1, 3, 4, 5], "bass": [6, 5, 4, 2, 0, 0, 0, 0, 0, 0], "treble": [0, 0, 0, 0, 0, 1, 2, 4, 5, 6],
+         "pop": [-1, 1, 3, 4, 4, 3, 1, 0, -1, -1], "classical": [4, 3, 2, 1, -1, -1, 0, 2, 3, 4]][name]
+    }
+}

@@ -19,6 +19,8 @@ final class FakeDecoder: AudioDecoder {
     /// (FFmpeg's AAC: 1,024).
     var framesPerRead = Int.max
     var failingPaths: [Path: LoadFailure] = [:]
+    /// The songs' ReplayGain tags.
+    var replayGain = ReplayGain()
     private(set) var restrictions: [FormatRule] = []
     private(set) var reads: [Int] = []
     /// Every open and seek asked of it.
@@ -48,7 +50,8 @@ final class FakeDecoder: AudioDecoder {
         let format = fixedFormat ?? segments[0].format
         announced = format
         let total = segments.reduce(0) { $0 + frames(of: $1, in: fixedFormat ?? $1.format) }
-        let info = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: Int64(total))
+        var info = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: Int64(total))
+        info.replayGain = replayGain
         return OpenedSong(info: info, format: format)
     }
 

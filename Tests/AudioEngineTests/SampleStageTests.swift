@@ -1,3 +1,4 @@
+import Foundation
 import Files
 import PlayerCore
 import Testing
@@ -8,8 +9,11 @@ import Testing
 final class FakeServerSink: AudioSink {
     let format: PCMFormat
     let room: Int
-    private(set) var queue: [Int16] = []
-    private(set) var heard: [Int16] = []
+    /// The samples, 16-bit or 32-bit as the stream is opened.
+    private(set) var queue: [Int32] = []
+    private(set) var heardSamples: [Int32] = []
+    /// What was heard, as 16-bit samples (a 16-bit stream's).
+    var heard: [Int16] { heardSamples.map { Int16(truncatingIfNeeded: $0) } }
     private(set) var discards = 0
 
     init(format: PCMFormat, room: Int) {
@@ -18,12 +22,16 @@ final class FakeServerSink: AudioSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
-        queue += bytes.bindMemory(to: Int16.self)
+        if format.encoding == .s32 {
+            queue += bytes.bindMemory(to: Int32.self)
+        } else {
+            queue += bytes.bindMemory(to: Int16.self).map(Int32.init)
+        }
         return false
     }
 
     func close() throws(OutputFailure) {}
-    var writableBytes: Int? { max(room * format.channels - queue.count, 0) * 2 }
+    var writableBytes: Int? { max(room * format.channels - queue.count, 0) * format.bytesPerSample }
     var queuedFrames: Int? { queue.count / format.channels }
     var canPause: Bool { true }
     func pause(_ paused: Bool) {}
@@ -37,7 +45,7 @@ final class FakeServerSink: AudioSink {
     /// The next `frames` frames queued are played.
     func hear(_ frames: Int) {
         let samples = min(frames * format.channels, queue.count)
-        heard += queue.prefix(samples)
+        heardSamples += queue.prefix(samples)
         queue.removeFirst(samples)
     }
 }
@@ -66,12 +74,14 @@ struct SampleStageTests {
 
     /// Plays `frames` of a counting song on a fake server holding `room` frames; `beforeEnd` runs
     /// once the server is first full. What was heard, and the decoder.
-    private func play(frames: Int, room: Int, fades: Bool = false, _ beforeEnd: (PlaybackLoop, FakeServerSink) -> Void)
+    private func play(frames: Int, room: Int, fades: Bool = false, replayGain: ReplayGain = ReplayGain(),
+                      depth: SampleEncoding? = nil, _ beforeEnd: (PlaybackLoop, FakeServerSink) -> Void)
         -> (heard: [Int16], decoder: FakeDecoder, sink: FakeServerSink) {
         let decoder = FakeDecoder([FakeDecoder.Segment(format: Self.cd, frames: frames)])
+        decoder.replayGain = replayGain
         let server = FakeServer(room: room)
         let loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: server, fallback: nil), clock: FakeClock(),
-                                fades: fades, shared: Locked(EngineShared())) { _ in }
+                                fades: fades, depth: depth, shared: Locked(EngineShared())) { _ in }
         loop.execute(.open("a.mp3", token: 1))
         loop.execute(.play)
         var acted = false
@@ -105,6 +115,35 @@ struct SampleStageTests {
         #expect(heard.count == 88200, "nothing lost or repeated")
         #expect(Array(heard.prefix(8820)) == counting(0..<8820), "what was heard before it, at full volume")
         #expect(Array(heard.dropFirst(8820)) == counting(8820..<88200, by: 0.5), "everything after it at half, at once")
+    }
+
+    /// A new ReplayGain mode is the song's at once, as a new volume is: nothing decoded again.
+    @Test func aNewReplayGainModeIsHeardAtOnceWithoutDecodingAgain() {
+        let gain = ReplayGain(trackGain: 20 * log10(0.5))  // -6.02 dB: half
+        let (heard, decoder, sink) = play(frames: 44100, room: 22050, replayGain: gain) { loop, sink in
+            sink.hear(4410)
+            loop.execute(.setReplayGain(ReplayGainChoice(gain: .track)))
+        }
+        #expect(decoder.opens == 1 && decoder.seeks.isEmpty, "nothing decoded again")
+        #expect(sink.discards == 1, "what the server held was dropped and written again")
+        #expect(heard.count == 88200, "nothing lost or repeated")
+        #expect(Array(heard.prefix(8820)) == counting(0..<8820), "before it, as decoded")
+        let after = Array(heard.dropFirst(8820))
+        let expected = counting(8820..<88200, by: 0.5)
+        #expect(zip(after, expected).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "after it, at the track's gain")
+    }
+
+    /// With `--bits 32` the stream is 32-bit: what a new volume writes again is too.
+    @Test func aNewVolumeOnADeeperStreamIsWrittenInItsSamples() {
+        let (_, decoder, sink) = play(frames: 44100, room: 22050, depth: .s32) { loop, sink in
+            sink.hear(4410)
+            loop.execute(.setVolume(0.5))
+        }
+        #expect(sink.format.encoding == .s32 && decoder.seeks.isEmpty)
+        let heard = sink.heardSamples
+        #expect(heard.count == 88200, "nothing lost or repeated: \(heard.count)")
+        #expect(Array(heard.prefix(8820)) == counting(0..<8820).map { Int32($0) << 16 })
+        #expect(Array(heard.dropFirst(8820)) == counting(8820..<88200, by: 0.5).map { Int32($0) << 16 }, "the rest at half, in 32 bits")
     }
 
     @Test func atFullVolumeTheSamplesPassUntouched() {

@@ -65,6 +65,25 @@ struct HiResTests {
         #expect(written == expected, "\(bits) bits, \(channels) channels")
     }
 
+    /// An odd number of 8- or 24-bit samples: the data chunk is followed by a pad byte, counted
+    /// in the RIFF size, as `flac -d` writes it.
+    @Test(arguments: [8, 24])
+    func anOddDataChunkIsPaddedAsFlacPadsIt(bits: Int) throws {
+        let folder = try Harness.temporaryFolder()
+        let source = folder.appendingPathComponent("odd.wav")
+        try Self.wav(bits: bits, channels: 1, rate: 44100, frames: 1001).write(to: source)
+        let song = folder.appendingPathComponent("odd.flac").path
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", song, source.path])
+        let theirs = folder.appendingPathComponent("theirs.wav").path
+        try Harness.run("/usr/bin/flac", ["-s", "-d", "-f", "-o", theirs, song])
+        let ours = folder.appendingPathComponent("ours.wav").path
+        let played = try Harness.tplayer("-q", "-w", ours, song)
+        #expect(played.status == 0, "\(played.stderr)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: ours))
+        #expect(written == (try Data(contentsOf: URL(fileURLWithPath: theirs))), "\(bits) bits: \(written.count) bytes")
+        #expect(written.count % 2 == 0)
+    }
+
     /// A 24-bit song first: the file is 24-bit, and a 16-bit MP3 after it goes in widened
     /// exactly (each of libmpg123's samples times 256), resampled to the first song's rate.
     @Test func aListKeepsItsFirstSongsDepth() throws {
@@ -152,5 +171,31 @@ struct EqualizerSettingTests {
         #expect(bass.count == plain.count && bass != plain, "the bass preset changed the sound")
         let (wrong, _) = try written("equalizer = 1 2 3\n", "wrong")
         #expect(wrong.stderr.contains("wrong.conf:1:13: equalizer = 1 2 3: give 10 gains in dB from -12 to 12"), "\(wrong.stderr)")
+    }
+}
+
+/// The ReplayGain of a song libmpg123 does not decode is applied after decoding, by the
+/// processing stage: a FLAC's tagged gain scales flac -d's samples, each rounded to the nearest.
+struct StageReplayGainTests {
+    @Test func aFlacsTrackGainScalesFlacsSamples() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.flac").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", song, "synth", "1", "sine", "300", "gain", "-3"])
+        try Harness.run("/usr/bin/metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", song])
+        let reference = folder.appendingPathComponent("flac.wav").path
+        try Harness.run("/usr/bin/flac", ["-s", "-d", "-f", "-o", reference, song])
+        let decoded = [UInt8](try Data(contentsOf: URL(fileURLWithPath: reference))).dropFirst(44)
+        let factor = pow(10, -6.0 / 20)
+        let expected = stride(from: decoded.startIndex, to: decoded.endIndex - 1, by: 2).flatMap { index -> [UInt8] in
+            let sample = Double(Int16(bitPattern: UInt16(decoded[index]) | UInt16(decoded[index + 1]) << 8))
+            let scaled = UInt16(bitPattern: Int16((sample * factor).rounded()))
+            return [UInt8(scaled & 0xFF), UInt8(scaled >> 8)]
+        }
+        for (mode, samples) in [("track", expected), ("off", Array(decoded))] {
+            let out = folder.appendingPathComponent("\(mode).wav").path
+            let played = try Harness.tplayer("-q", "--replaygain", mode, "-w", out, song)
+            #expect(played.status == 0, "\(played.stderr)")
+            #expect(Array([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))).dropFirst(44)) == samples, "--replaygain \(mode)")
+        }
     }
 }

@@ -24,6 +24,9 @@ enum DecodeResult: Equatable, Sendable {
 struct OpenedSong: Equatable, Sendable {
     var info: SongInfo
     var format: PCMFormat
+    /// The decoder applied the song's ReplayGain itself (libmpg123, in its synthesis, as
+    /// `mpg123 --rva-mix`); otherwise the processing stage applies it (`SampleStage`).
+    var appliesOwnGain = false
 }
 
 /// Decodes one song at a time to PCM. The live one is `SongDecoder` (each format's library),

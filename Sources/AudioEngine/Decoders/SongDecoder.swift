@@ -110,15 +110,15 @@ final class SongDecoder: AudioDecoder {
         if info.id3.v1 == nil, info.id3.v2 == nil, [tags.title, tags.artist, tags.album].contains(where: { $0 != nil }) {
             info.id3.v2 = SongInfo.ID3.V2(tags)  // what mpg123's remote protocol shows
         }
-        var gain = 1.0
+        // The gain of a song libmpg123 does not decode is the processing stage's (a new mode is
+        // heard at once, nothing decoded again); said here as it applies now.
         if !appliesGain, let applied = info.replayGain.applied(replayGain) {
-            gain = applied.factor
             info.appliedGain = applied.decibels
         }
-        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, gain: gain)
+        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, gain: 1)
         info.totalFrames = Self.sane(length: info.totalFrames)
         Self.convert(&info, from: song.format, to: output)
-        return OpenedSong(info: info, format: output)
+        return OpenedSong(info: info, format: output, appliesOwnGain: appliesGain)
     }
 
     /// The longest a song's stated length is believed: 2^42 frames (66 days at 768 kHz). A

@@ -16,7 +16,7 @@ extension PlaybackLoop {
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
                 stage.equalizer.process(buffer, bytes: chunk.bytes, format: format)
                 if sink.canPause { stage.tail.record(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), format: format, to: sink) }
-                stage.applyVolume(buffer, bytes: chunk.bytes, format: format)
+                stage.applyVolume(buffer, bytes: chunk.bytes, format: format, gain: current.gain)
                 held?.processed = true
             }
             let frames = chunk.bytes / format.bytesPerFrame

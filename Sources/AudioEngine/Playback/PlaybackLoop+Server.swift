@@ -23,8 +23,10 @@ extension PlaybackLoop {
            Double(sink.queuedFrames ?? 0) > Self.scriptedAhead * Double(sink.format.rate) {
             return 0
         }
-        let room = min(sink.writableBytes ?? Self.bufferCapacity, Self.bufferCapacity)
-        return room / format.bytesPerFrame * format.bytesPerFrame
+        // The server counts its room in its stream's format, which `--bits` may make another
+        // depth than the song's: counted in frames, then in the song's bytes.
+        let frames = min(sink.writableBytes ?? Self.bufferCapacity, Self.bufferCapacity) / sink.format.bytesPerFrame
+        return min(frames * format.bytesPerFrame, Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame)
     }
 
     /// Drops what the server holds and moves the decoder back to the frame heard, so that what
@@ -58,9 +60,13 @@ extension PlaybackLoop {
             while offset < piece.count {
                 let count = min(piece.count - offset, most)
                 buffer.copyMemory(from: piece.baseAddress! + offset, byteCount: count)
-                stage.applyVolume(buffer, bytes: count, format: format)
+                stage.applyVolume(buffer, bytes: count, format: format, gain: song?.gain ?? 1)
+                // In the stream's samples, as `writeHeld` writes them (`--bits`).
+                let samples = UnsafeRawBufferPointer(start: buffer, count: count)
+                let written = sink.format.encoding == format.encoding ? samples
+                    : stage.reencoder.convert(samples, from: format.encoding, to: sink.format.encoding)
                 do {
-                    _ = try sink.write(UnsafeRawBufferPointer(start: buffer, count: count))
+                    _ = try sink.write(written)
                 } catch {
                     return  // the next write finds the device gone, and waits for it
                 }

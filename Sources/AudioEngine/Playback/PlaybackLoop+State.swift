@@ -14,6 +14,10 @@ extension PlaybackLoop {
         var format: PCMFormat
         /// Damage was skipped in it: it is shorter than its header says, and not cut short.
         var skippedDamage = false
+        /// Its decoder applies its ReplayGain (libmpg123); otherwise `gain` does, in the stage.
+        var appliesOwnGain = false
+        /// Its ReplayGain as a factor, for the mode in force (1: none, or applied by its decoder).
+        var gain = 1.0
     }
 
     /// Audio decoded but not yet written (kept while the device is lost), and what follows

@@ -51,6 +51,8 @@ final class PlaybackLoop {
     let buffer: UnsafeMutableRawPointer
     /// The samples every song is written in (`--bits`), whatever its own; `nil`: its own.
     let depth: SampleEncoding?
+    /// The ReplayGain mode in force (`--replaygain`, auto's choice, `-R`'s `RVA`).
+    var replayGain = ReplayGainChoice.off
 
     init(decoder: AudioDecoder, spare: AudioDecoder? = nil, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
          depth: SampleEncoding? = nil, shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
@@ -166,6 +168,13 @@ final class PlaybackLoop {
         case .setReplayGain(let choice):
             decoder.setReplayGain(choice)
             next.setReplayGain(choice)
+            replayGain = choice
+            // The song playing takes the new mode at once, as a new volume does.
+            if var current = song, gain(of: current) != current.gain {
+                current.gain = gain(of: current)
+                song = current
+                rewriteUnheard()
+            }
         case .setEqualizer(let bands):
             decoder.setEqualizer(bands)
             next.setEqualizer(bands)
@@ -176,6 +185,12 @@ final class PlaybackLoop {
         case .limitPlayback, .grant, .revokeGrant:
             shared.update { _ = $0.budget.apply(call) }  // made on the budget by `Engine` already
         }
+    }
+
+    /// `song`'s ReplayGain factor in the mode in force, where the stage applies it.
+    func gain(of song: Song) -> Double {
+        guard !song.appliesOwnGain else { return 1 }
+        return song.info.replayGain.applied(replayGain)?.factor ?? 1
     }
 
     /// What reaches the output for a song in `format`: the driver or file, and the samples.
@@ -210,7 +225,9 @@ final class PlaybackLoop {
             decoder.promoted()
             var info = opened.info
             info.played = played(opened.format)
-            song = Song(token: token, source: source, info: info, format: opened.format)
+            var opening = Song(token: token, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
+            opening.gain = gain(of: opening)
+            song = opening
             shared.update { $0.position = 0 }
             report(.opened(info, token: token))
         } catch {
@@ -303,7 +320,11 @@ final class PlaybackLoop {
     private func takeOverByCue(from current: Song) -> Bool {
         guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
         decoder = spare
-        song = Song(token: nil, source: source, info: opened.info, format: opened.format)
+        var info = opened.info
+        info.played = played(opened.format)
+        var taking = Song(token: nil, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
+        taking.gain = gain(of: taking)
+        song = taking
         shared.update { $0.position = 0 }
         report(of: current) { .ended(token: $0) }
         return true

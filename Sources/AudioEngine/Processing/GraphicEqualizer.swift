@@ -3,10 +3,12 @@ import Foundation
 /// The listener's 10-band graphic equaliser, in the processing stage, for every format: one
 /// peaking filter a band (RBJ's cookbook biquad, an octave wide) at the ISO octave centres from
 /// 31 Hz to 16 kHz, in 64-bit float, on samples of any encoding. Flat or off, the samples pass
-/// untouched. Boosts never clip: the whole is lowered by the largest boost (a +6 dB band plays
-/// the rest 6 dB down). A change of bands, or turning it on or off, cross-fades from the old
-/// filters' output to the new ones' over 10 ms (the new ones started from the old ones' state),
-/// so it never clicks.
+/// untouched. A full-scale tone never clips: the whole is lowered by the filters' highest gain
+/// at any frequency (neighbouring bands' boosts add up: all ten at +12 dB peak near +19.6 dB; a
+/// transient may overshoot that steady gain by a little, and is clipped). A change
+/// of bands, or turning it on or off, cross-fades from the old filters' output to the new ones'
+/// over 10 ms (the new ones started from the old ones' state where they are the same bands), so
+/// it never clicks.
 struct GraphicEqualizer {
     /// The bands' centres, in Hz.
     static let centres: [Double] = [31.25, 62.5, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
@@ -34,19 +36,44 @@ struct GraphicEqualizer {
     /// A set of filters for one setting and one format, with its channels' state.
     struct Chain {
         let filters: [Biquad]
-        /// The level after the filters: down by the largest boost.
+        /// Each filter's band centre.
+        let centres: [Double]
+        /// The level after the filters: down by their highest gain.
         let headroom: Double
         /// Each channel's x1, x2, y1, y2 for each filter, in one array: (channel × filters + filter) × 4.
         var state: [Double]
 
         init(gains: [Double], rate: Int, channels: Int) {
             var filters: [Biquad] = []
+            var centres: [Double] = []
             for (centre, gain) in zip(GraphicEqualizer.centres, gains) where gain != 0 && centre < Double(rate) * 0.45 {
                 filters.append(Biquad(centre: centre, decibels: gain, rate: Double(rate)))
+                centres.append(centre)
             }
             self.filters = filters
-            headroom = pow(10, -max(gains.max() ?? 0, 0) / 20)
+            self.centres = centres
+            headroom = 1 / max(Self.highestGain(filters, rate: Double(rate)), 1)
             state = [Double](repeating: 0, count: filters.count * 4 * channels)
+        }
+
+        /// The cascade's highest gain (as a factor) over the audible band, on 240 frequencies
+        /// spaced evenly in octaves from 16 Hz to 20 kHz (or near Nyquist).
+        static func highestGain(_ filters: [Biquad], rate: Double) -> Double {
+            let top = min(20000, rate * 0.49)
+            var highest = 1.0
+            for step in 0..<240 {
+                let frequency = 16 * pow(top / 16, Double(step) / 239)
+                let omega = 2 * Double.pi * frequency / rate
+                let (c1, s1, c2, s2) = (cos(omega), -sin(omega), cos(2 * omega), -sin(2 * omega))
+                var gain = 1.0
+                for filter in filters {
+                    let numerator = hypot(filter.b0 + filter.b1 * c1 + filter.b2 * c2, filter.b1 * s1 + filter.b2 * s2)
+                    let denominator = hypot(1 + filter.a1 * c1 + filter.a2 * c2, filter.a1 * s1 + filter.a2 * s2)
+                    gain *= numerator / max(denominator, 1e-12)
+                }
+                highest = max(highest, gain)
+            }
+            return highest
         }
 
         /// One sample of `channel` through every filter.
@@ -99,7 +126,10 @@ struct GraphicEqualizer {
         var next = gains.flatMap { $0.contains { $0 != 0 } ? Chain(gains: $0, rate: rate, channels: channels) : nil }
         if fade {
             // The new filters start where the old ones are, so the cross-fade starts smooth.
-            if var made = next, let old = chain, made.filters.count == old.filters.count { made.state = old.state; next = made }
+            if var made = next, let old = chain, made.centres == old.centres, made.state.count == old.state.count {
+                made.state = old.state
+                next = made
+            }
             fading = chain ?? Chain(gains: [Double](repeating: 0, count: 10), rate: rate, channels: channels)
             fadeLength = max(Int(Double(rate) * Fader.seconds), 1)
             fadeLeft = fadeLength

@@ -21,9 +21,11 @@ struct SampleStage {
         fader = Fader(enabled: fades)
     }
 
-    /// Scales `bytes` of samples in `format` in `buffer` by the volume, rounding to the nearest.
-    func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
-        PCMFormat.scale(buffer, bytes: bytes, by: min(max(volume, 0), 1), encoding: format.encoding)  // 0 to 1: nothing clips
+    /// Scales `bytes` of samples in `format` in `buffer` by the volume and the song's
+    /// ReplayGain `gain` (lowered by its peak where it would clip), in one step, rounding to the
+    /// nearest.
+    func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat, gain: Double = 1) {
+        PCMFormat.scale(buffer, bytes: bytes, by: min(max(volume, 0), 1) * max(gain, 0), encoding: format.encoding)
     }
 }
 

@@ -51,6 +51,8 @@ public struct LibraryScanner: Sendable {
         }
         let walk = LibraryWalk.walk(folders, isCancelled: isCancelled)
         var summary = Summary(problems: walk.problems)
+        // A walk cut short saw only part of the folders: nothing is taken out for what it missed.
+        if isCancelled() { summary.cancelled = true }
         let changed = walk.files.filter { known[$0.path] != LibraryDatabase.Known(size: $0.size, modified: $0.modified) }
         summary.unchanged = walk.files.count - changed.count
         let present = Set(walk.files.lazy.map(\.path))

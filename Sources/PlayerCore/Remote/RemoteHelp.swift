@@ -43,8 +43,8 @@ extension RemoteReplies {
         "H      @I ID3v2.title:Blabla bla Bla",
         "H     for every line of the \"title\" data field. Likewise for other fields (author, album, etc).",
         "H tplayer: PITCH <value> plays faster or slower (and higher or lower) by playing at another rate, as mpg123 does.",
-        "H tplayer: EQ/E, SEQ, EQFILE and SHOWEQ are answered as mpg123 answers them; the audio is not equalised.",
-        "H tplayer: RVA is answered as mpg123 answers it; no ReplayGain/RVA is applied (use VOLUME).",
+        "H tplayer: EQ/E, SEQ and EQFILE equalise MP3s through libmpg123's equaliser, as mpg123 does; other formats play as decoded.",
+        "H tplayer: RVA sets the ReplayGain mode of the songs loaded after it, as --rva-mix and --rva-album do.",
         "H tplayer: SCAN is answered at once: tplayer builds the seek index itself when a track opens.",
         "H }",
     ]

@@ -153,16 +153,20 @@ final class PCMConverter {
         append(values)
     }
 
-    /// Appends `values` (from -1 to 1) to `converted`, in `output`'s encoding.
+    /// Appends `values` (from -1 to 1) to `converted`, in `output`'s encoding: narrowing to
+    /// the nearest, halves up, as the `Reencoder` and `sox -D` round.
     private func append(_ values: [Double]) {
         let encoding = output.encoding
         let fullScale = encoding.fullScale
+        let narrows = encoding != .float32 && fullScale < input.encoding.fullScale
         let start = converted.count
         converted.append(contentsOf: repeatElement(0, count: values.count * encoding.bytes))
         converted.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
             let target = base + start
-            for (index, value) in values.enumerated() { encoding.store(value * fullScale, target, index) }
+            for (index, value) in values.enumerated() {
+                encoding.store(narrows ? (value * fullScale + 0.5).rounded(.down) : value * fullScale, target, index)
+            }
         }
     }
 

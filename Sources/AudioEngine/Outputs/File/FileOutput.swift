@@ -94,10 +94,12 @@ final class FileSink: BlockingSink {
             // most 32 bits hold.
             let extensible = usesExtensibleWAV(format)
             let fmtBytes: UInt32 = extensible ? 40 : 16
-            let data = UInt32(clamping: min(dataBytes ?? 0, Int(UInt32.max) - 20 - Int(fmtBytes)))
+            let data = UInt32(clamping: min(dataBytes ?? 0, Int(UInt32.max) - 21 - Int(fmtBytes)))
             var bytes: [UInt8] = []
             bytes.reserveCapacity(68)
-            bytes += Array("RIFF".utf8) + le32(data + 20 + fmtBytes) + Array("WAVEfmt ".utf8) + le32(fmtBytes)
+            // A data chunk of an odd size (8 or 24 bits, an odd count) is followed by a pad byte,
+            // counted in the RIFF size, not in the chunk's (as RIFF asks and `flac -d` writes).
+            bytes += Array("RIFF".utf8) + le32(data + 20 + fmtBytes + (data & 1)) + Array("WAVEfmt ".utf8) + le32(fmtBytes)
             // Bounded by `PlayableFormat` (768 kHz × 64 channels × 4 bytes fits); clamped all the same.
             let tag: UInt16 = extensible ? 0xFFFE : format.encoding == .float32 ? 3 : 1
             bytes += le16(tag) + le16(UInt16(clamping: format.channels)) + le32(UInt32(clamping: format.rate))
@@ -200,7 +202,10 @@ final class FileSink: BlockingSink {
         guard !finished else { return }
         finished = true
         var failure: SystemError?
-        if kind != .raw, let headerPosition {
+        if kind == .wav, dataBytes % 2 == 1 {
+            failure = [UInt8(0)].withUnsafeBytes { file.write($0) }
+        }
+        if kind != .raw, let headerPosition, failure == nil {
             let header = Self.header(kind, format: format, dataBytes: dataBytes)
             failure = header.withUnsafeBytes { file.write($0, at: headerPosition) }
         }
