@@ -18,7 +18,8 @@ struct GraphicEqualizerTests {
 
     static func process(_ samples: [Int16], _ equalizer: inout GraphicEqualizer) -> [Int16] {
         var samples = samples
-        samples.withUnsafeMutableBytes { equalizer.process($0.baseAddress!, bytes: $0.count, format: format) }
+        var dither = TPDFDither()
+        samples.withUnsafeMutableBytes { equalizer.process($0.baseAddress!, bytes: $0.count, format: format, dither: &dither) }
         return samples
     }
 
@@ -69,7 +70,8 @@ struct GraphicEqualizerTests {
         equalizer.set([0, 0, 0, 0, 0, 0, 0, 0, 0, -12])
         let format = PCMFormat(rate: 48000, channels: 1, encoding: .s24)
         var bytes = SampleEncodingTests.bytes((0..<4800).map { (4_000_000 * sin(2 * Double.pi * 16000 * Double($0) / 48000)).rounded() }, .s24)
-        bytes.withUnsafeMutableBytes { equalizer.process($0.baseAddress!, bytes: $0.count, format: format) }
+        var dither = TPDFDither()
+        bytes.withUnsafeMutableBytes { equalizer.process($0.baseAddress!, bytes: $0.count, format: format, dither: &dither) }
         let values = SampleEncodingTests.values(bytes, .s24).suffix(2400)
         #expect((values.map(abs).max() ?? 0) < 4_000_000 / 2, "16 kHz cut by 12 dB")
     }

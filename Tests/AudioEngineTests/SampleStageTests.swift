@@ -114,7 +114,14 @@ struct SampleStageTests {
         #expect(sink.discards == 1, "what the server held was dropped and written again")
         #expect(heard.count == 88200, "nothing lost or repeated")
         #expect(Array(heard.prefix(8820)) == counting(0..<8820), "what was heard before it, at full volume")
-        #expect(Array(heard.dropFirst(8820)) == counting(8820..<88200, by: 0.5), "everything after it at half, at once")
+        // At half, at once: each sample within the TPDF dither's step of the exact half, the
+        // dither's mean zero.
+        let after = Array(heard.dropFirst(8820))
+        let exact = (8820..<88200).map { Double(Int16(truncatingIfNeeded: $0)) * 0.5 }
+        #expect(zip(after, exact).allSatisfy { abs(Double($0) - $1) <= 1.5 }, "everything after it at half, at once")
+        let bias = zip(after, exact).reduce(0.0) { $0 + Double($1.0) - $1.1 } / Double(after.count)
+        #expect(abs(bias) < 0.05, "dithered, not truncated: \(bias)")
+        #expect(after != counting(8820..<88200, by: 0.5), "16-bit samples after a gain are dithered")
     }
 
     /// A new ReplayGain mode is the song's at once, as a new volume is: nothing decoded again.
@@ -143,7 +150,8 @@ struct SampleStageTests {
         let heard = sink.heardSamples
         #expect(heard.count == 88200, "nothing lost or repeated: \(heard.count)")
         #expect(Array(heard.prefix(8820)) == counting(0..<8820).map { Int32($0) << 16 })
-        #expect(Array(heard.dropFirst(8820)) == counting(8820..<88200, by: 0.5).map { Int32($0) << 16 }, "the rest at half, in 32 bits")
+        // Widened first, then halved in 32 bits: exact, nothing narrowed, no dither.
+        #expect(Array(heard.dropFirst(8820)) == counting(8820..<88200).map { Int32($0) << 15 }, "the rest at half, in 32 bits")
     }
 
     @Test func atFullVolumeTheSamplesPassUntouched() {

@@ -11,17 +11,20 @@ extension PlaybackLoop {
         if chunk.bytes > 0 {
             let played = outputFormat(format)
             guard let sink = openSink(for: played, song: current) else { return }
+            // Samples widened for the output (`--bits`) take the volume after, in the wider
+            // samples: nothing is narrowed on the way.
+            let widens = SampleStage.widens(format.encoding, to: played.encoding)
             if !chunk.processed {
                 // Once, though the chunk may be written again (a device lost and found).
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
-                stage.equalizer.process(buffer, bytes: chunk.bytes, format: format)
+                stage.equalize(buffer, bytes: chunk.bytes, format: format)
                 if sink.canPause { stage.tail.record(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), format: format, to: sink) }
-                stage.applyVolume(buffer, bytes: chunk.bytes, format: format, gain: current.gain)
+                if !widens { stage.applyVolume(buffer, bytes: chunk.bytes, encoding: format.encoding, gain: current.gain) }
                 held?.processed = true
             }
             let frames = chunk.bytes / format.bytesPerFrame
-            let written = played.encoding == format.encoding ? UnsafeRawBufferPointer(start: buffer, count: chunk.bytes)
-                : stage.reencoder.convert(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), from: format.encoding, to: played.encoding)
+            let written = output(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), from: format.encoding, to: played.encoding,
+                                 gain: current.gain)
             do {
                 let measured = try slot.write(written,
                                               seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
@@ -46,6 +49,18 @@ extension PlaybackLoop {
             report(of: current) { .decodeFailed(token: $0, message:
                 "the file was cut short while it played (\(was) bytes when it started, \(now) now)") }
         }
+    }
+
+    /// `samples` (their volume applied unless they widen) in the output's `target` samples:
+    /// rewritten for it, and the volume applied there when they widen.
+    func output(_ samples: UnsafeRawBufferPointer, from source: SampleEncoding, to target: SampleEncoding,
+                gain: Double) -> UnsafeRawBufferPointer {
+        guard target != source else { return samples }
+        let converted = stage.reencoder.convert(samples, from: source, to: target)
+        if SampleStage.widens(source, to: target), let base = converted.baseAddress {
+            stage.applyVolume(UnsafeMutableRawPointer(mutating: base), bytes: converted.count, encoding: target, gain: gain)
+        }
+        return converted
     }
 
     /// Sets the sink whose queue the position heard leaves out. The sink it replaces is let go

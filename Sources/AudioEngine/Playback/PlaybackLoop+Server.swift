@@ -60,11 +60,14 @@ extension PlaybackLoop {
             while offset < piece.count {
                 let count = min(piece.count - offset, most)
                 buffer.copyMemory(from: piece.baseAddress! + offset, byteCount: count)
-                stage.applyVolume(buffer, bytes: count, format: format, gain: song?.gain ?? 1)
-                // In the stream's samples, as `writeHeld` writes them (`--bits`).
-                let samples = UnsafeRawBufferPointer(start: buffer, count: count)
-                let written = sink.format.encoding == format.encoding ? samples
-                    : stage.reencoder.convert(samples, from: format.encoding, to: sink.format.encoding)
+                // As `writeHeld` writes them: in the stream's samples (`--bits`), the volume
+                // after a widening, before anything else.
+                let gain = song?.gain ?? 1
+                if !SampleStage.widens(format.encoding, to: sink.format.encoding) {
+                    stage.applyVolume(buffer, bytes: count, encoding: format.encoding, gain: gain)
+                }
+                let written = output(UnsafeRawBufferPointer(start: buffer, count: count), from: format.encoding,
+                                     to: sink.format.encoding, gain: gain)
                 do {
                     _ = try sink.write(written)
                 } catch {

@@ -140,8 +140,9 @@ struct GraphicEqualizer {
         chain = next
     }
 
-    /// Equalises `bytes` of `format` in `buffer`, in place.
-    mutating func process(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
+    /// Equalises `bytes` of `format` in `buffer`, in place; 16- and 8-bit samples dithered by
+    /// `dither` before they are rounded.
+    mutating func process(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat, dither: inout TPDFDither) {
         if format.rate != rate || format.channels != channels {
             rate = format.rate
             channels = format.channels
@@ -150,6 +151,7 @@ struct GraphicEqualizer {
         guard !isBypassed else { return }
         let encoding = format.encoding
         let scale = encoding.fullScale
+        let dithers = encoding == .s16 || encoding == .u8
         let frames = bytes / format.bytesPerFrame
         for frame in 0..<frames {
             let fade = fadeLeft > 0 ? Double(fadeLength - fadeLeft) / Double(fadeLength) : 1
@@ -162,7 +164,7 @@ struct GraphicEqualizer {
                     let old = fading!.process(input, channel: channel)
                     output = old + (output - old) * fade
                 }
-                encoding.store(output * scale, buffer, index)
+                encoding.store(output * scale + (dithers ? dither.next() : 0), buffer, index)
             }
             if fadeLeft > 0 {
                 fadeLeft -= 1

@@ -21,11 +21,39 @@ struct SampleStage {
         fader = Fader(enabled: fades)
     }
 
-    /// Scales `bytes` of samples in `format` in `buffer` by the volume and the song's
-    /// ReplayGain `gain` (lowered by its peak where it would clip), in one step, rounding to the
-    /// nearest.
-    func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat, gain: Double = 1) {
-        PCMFormat.scale(buffer, bytes: bytes, by: min(max(volume, 0), 1) * max(gain, 0), encoding: format.encoding)
+    /// Triangular noise for the samples narrowed to 16 bits or fewer after a gain.
+    var dither = TPDFDither()
+
+    /// Scales `bytes` of samples in `encoding` in `buffer` by the volume and the song's
+    /// ReplayGain `gain` (lowered by its peak where it would clip), in one step. 16-bit (and
+    /// 8-bit) samples get TPDF dither of one step before they are rounded, so the rounding's
+    /// error is noise, not distortion; deeper ones are rounded to the nearest. At 1 nothing is
+    /// touched (no dither where nothing changed).
+    mutating func applyVolume(_ buffer: UnsafeMutableRawPointer, bytes: Int, encoding: SampleEncoding, gain: Double = 1) {
+        let factor = min(max(volume, 0), 1) * max(gain, 0)
+        guard factor != 1 else { return }
+        // Silence (a volume of 0) is silence: no dither.
+        guard factor > 0 else {
+            buffer.initializeMemory(as: UInt8.self, repeating: encoding == .u8 ? 0x80 : 0, count: bytes)
+            return
+        }
+        guard encoding == .s16 || encoding == .u8 else {
+            return PCMFormat.scale(buffer, bytes: bytes, by: factor, encoding: encoding)
+        }
+        for index in 0..<(bytes / encoding.bytes) {
+            encoding.store(encoding.sample(buffer, index) * factor + dither.next(), buffer, index)
+        }
+    }
+
+    /// The graphic equaliser on `bytes` of `format` in `buffer` (dithered as the volume is).
+    mutating func equalize(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
+        equalizer.process(buffer, bytes: bytes, format: format, dither: &dither)
+    }
+
+    /// Whether samples in `source` become `target` without losing anything: the volume is then
+    /// applied after (in the wider samples), not before.
+    static func widens(_ source: SampleEncoding, to target: SampleEncoding) -> Bool {
+        target != source && (target == .float32 || source != .float32 && target.bytes > source.bytes)
     }
 }
 
@@ -140,5 +168,22 @@ final class Reencoder {
             }
         }
         return UnsafeRawBufferPointer(start: storage, count: needed)
+    }
+}
+
+/// TPDF dither: the difference of two uniform numbers, a triangle from -1 to 1 step, from a
+/// fixed-seed xorshift, so the same run writes the same file.
+struct TPDFDither {
+    private var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    private mutating func uniform() -> Double {
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return Double(state >> 11) / Double(UInt64(1) << 53)
+    }
+
+    mutating func next() -> Double {
+        uniform() - uniform()
     }
 }
