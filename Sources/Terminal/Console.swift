@@ -157,7 +157,7 @@ public final class Console {
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands)
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .playEntry, .removeEntry, .add,
+                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
                  .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs:
                 commands.append(command)  // the player's

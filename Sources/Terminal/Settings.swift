@@ -33,18 +33,6 @@ public struct Settings: Equatable, Sendable {
     /// `equalizer-preset = rock`): on at start when set; `E` turns it on and off.
     public var equalizer: [Double]?
 
-    /// The equaliser's ready-made settings, by name (dB a band, 31 Hz to 16 kHz).
-    public static let equalizerPresets: [(name: String, gains: [Double])] = [
-        ("flat", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
-        ("rock", [5, 4, 3, 1, -1, -1, 1, 3, 4, 5]),
-        ("pop", [-1, 1, 3, 4, 4, 3, 1, 0, -1, -1]),
-        ("jazz", [3, 2, 1, 2, -1, -1, 0, 1, 2, 3]),
-        ("classical", [4, 3, 2, 1, -1, -1, 0, 2, 3, 4]),
-        ("bass", [6, 5, 4, 2, 0, 0, 0, 0, 0, 0]),
-        ("treble", [0, 0, 0, 0, 0, 1, 2, 4, 5, 6]),
-        ("vocal", [-2, -2, -1, 1, 3, 4, 3, 1, 0, -1]),
-    ]
-
     public init() {}
 
     /// The settings and each line's problem.
@@ -209,17 +197,16 @@ public struct Settings: Equatable, Sendable {
             guard !value.isEmpty else { return "give the log's path, e.g. listen-log = ~/.scrobbler.log" }
             listenLog = value == "off" ? nil : value
         case "equalizer":
-            let numbers = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { Double($0.hasSuffix("dB") ? String($0.dropLast(2)) : String($0)) }
-            guard numbers.count == 10, numbers.allSatisfy({ $0.map { $0.isFinite && (-12...12).contains($0) } ?? false }) else {
+            guard let gains = EqualizerPresets.parse(value) else {
                 return "give 10 gains in dB from -12 to 12, 31 Hz to 16 kHz, e.g. equalizer = 4 3 2 0 0 0 0 1 2 3"
             }
-            equalizer = numbers.compactMap { $0 }
+            equalizer = gains
         case "equalizer-preset":
-            guard let preset = Self.equalizerPresets.first(where: { $0.name == value.lowercased() }) else {
-                let names = Self.equalizerPresets.map(\.name)
+            guard let gains = EqualizerPresets.gains(value) else {
+                let names = EqualizerPresets.names
                 return "no such preset" + Self.suggestion(value, among: names) + "; give " + names.joined(separator: ", ")
             }
-            equalizer = preset.gains
+            equalizer = gains
         default:
             return "unknown setting"
         }

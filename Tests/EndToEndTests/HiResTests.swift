@@ -154,6 +154,15 @@ struct EqualizerSettingTests {
         #expect(flatRun.status == 0 && bassRun.status == 0, "\(flatRun.stderr)\(bassRun.stderr)")
         #expect(flat == plain, "flat: the decoder's samples, bit for bit")
         #expect(bass.count == plain.count && bass != plain, "the bass preset changed the sound")
+        // From a script: a preset, then off (the same file as no equaliser at all).
+        let script = folder.appendingPathComponent("eq.tps").path
+        try "add \(song)\nequalizer bass\nplay\nwait 1s\nequalizer off\nwait end\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let scripted = folder.appendingPathComponent("scripted.wav").path
+        let run = try Harness.tplayer("-q", "--no-config", "--script", script, "-w", scripted)
+        #expect(run.status == 0, "\(run.stderr)")
+        let both = try Data(contentsOf: URL(fileURLWithPath: scripted))
+        #expect(both.count == plain.count && both.prefix(44 + 44100 * 4) != plain.prefix(44 + 44100 * 4), "the first second equalised")
+        #expect(both.suffix(44100 * 4 / 2) == plain.suffix(44100 * 4 / 2), "off again after the cross-fade: the decoder's samples")
         let (wrong, _) = try written("equalizer = 1 2 3\n", "wrong")
         #expect(wrong.stderr.contains("wrong.conf:1:13: equalizer = 1 2 3: give 10 gains in dB from -12 to 12"), "\(wrong.stderr)")
     }

@@ -156,3 +156,20 @@ struct QueueAndModesTests {
         #expect(MprisProperties(session).loopStatus == "Track")
     }
 }
+
+/// The graphic equaliser from a script: on, off, a preset, or ten gains; what is not one of
+/// them is a located problem.
+struct EqualizerScriptTests {
+    @Test func aScriptSetsTheEqualizer() {
+        let parsed = ScriptParser.parse(Array("equalizer rock\nequalizer off\nequalizer on\nequalizer 1 2 3 4 5 6 7 8 9 10\nequalizer loud\nequalizer 1 2 3\n".utf8))
+        #expect(parsed.statements.map(\.statement) == [
+            .command(.perform(.setGraphicEqualizer([5, 4, 3, 1, -1, -1, 1, 3, 4, 5], on: true))),
+            .command(.perform(.setEqualizerOn(false))), .command(.perform(.setEqualizerOn(true))),
+            .command(.perform(.setGraphicEqualizer([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], on: true))),
+        ])
+        #expect(parsed.problems.count == 2 && parsed.problems.allSatisfy { $0.message.hasPrefix("equalizer needs on, off, a preset (flat, rock") },
+                "\(parsed.problems.map(\.message))")
+        #expect(EqualizerPresets.parse("1 2 3 4 5 6 7 8 9 13") == nil, "beyond 12 dB")
+        #expect(EqualizerPresets.parse("1dB 2 3 4 5 6 7 8 9 -12dB") == [1, 2, 3, 4, 5, 6, 7, 8, 9, -12])
+    }
+}

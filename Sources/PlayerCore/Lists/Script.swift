@@ -60,6 +60,7 @@ public enum ScriptParser {
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "quit",
         "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "album-mode", "queue",
+        "equalizer",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -151,6 +152,18 @@ public enum ScriptParser {
             let commands: [String: Command] = ["repeat": .setRepeat(on), "shuffle": .setShuffle(on), "repeat-one": .setRepeatOne(on),
                                                "stop-after": .setStopAfter(on), "album-mode": .setAlbumMode(on)]
             return .success(.command(.perform(commands[name] ?? .setRepeat(on))))
+        case "equalizer":
+            // on, off, a preset's name, or ten gains in dB.
+            switch argument.lowercased() {
+            case "on": return .success(.command(.perform(.setEqualizerOn(true))))
+            case "off": return .success(.command(.perform(.setEqualizerOn(false))))
+            default:
+                guard let gains = EqualizerPresets.gains(argument) ?? EqualizerPresets.parse(argument) else {
+                    return fail("equalizer needs on, off, a preset (\(EqualizerPresets.names.joined(separator: ", "))) "
+                        + "or 10 gains in dB from -12 to 12 (found '\(argument)')")
+                }
+                return .success(.command(.perform(.setGraphicEqualizer(gains, on: true))))
+            }
         case "queue":
             guard !argument.isEmpty, argument.count <= 9, argument.allSatisfy(\.isASCIIDigit), let place = Int(argument), place > 0 else {
                 return fail("queue needs the number of an entry of the list, from 1 (found '\(argument)')")

@@ -62,6 +62,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case toggleEqualizer
     /// The graphic equaliser's 10 bands in dB, and whether it is on.
     case setGraphicEqualizer([Double], on: Bool)
+    /// The graphic equaliser on or off, its bands kept.
+    case setEqualizerOn(Bool)
     case setAlbumMode(Bool)
     /// Show the library view, or go back from it.
     case libraryView
@@ -114,6 +116,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .toggleAlbumMode: "album-mode toggle"
         case .toggleEqualizer: "equalizer toggle"
         case .setGraphicEqualizer(let gains, let on): "equalizer \(gains) \(on ? "on" : "off")"
+        case .setEqualizerOn(let on): "equalizer " + (on ? "on" : "off")
         case .setAlbumMode(let on): "album-mode " + (on ? "on" : "off")
         case .libraryView: "library"
         case .playSongs(let paths): "play \(paths.count) songs"

@@ -236,10 +236,12 @@ public final class Session {
         case .toggleStopAfter: stopsAfterCurrent.toggle()
         case .toggleAlbumMode: albumMode.toggle()
         case .toggleEqualizer:
-            guard equalizerBands != nil else {
+            perform(.setEqualizerOn(!equalizerOn))
+        case .setEqualizerOn(let on):
+            guard equalizerBands != nil || !on else {
                 return report("no equalizer set: add equalizer = … or equalizer-preset = rock to the settings")
             }
-            equalizerOn.toggle()
+            equalizerOn = on
             engine.perform(.setGraphicEqualizer(equalizerOn ? equalizerBands : nil))
         case .setGraphicEqualizer(let bands, let on):
             equalizerBands = bands
