@@ -33,17 +33,17 @@ public final class Session {
     public var isFinished: Bool { listPlace == .finished }
     /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
     /// holds across songs and in every state.
-    public private(set) var volume = 100
+    public internal(set) var volume = 100
     /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
-    public private(set) var muted = false
+    public internal(set) var muted = false
     /// The song playing plays again when it ends (not on `next`).
     public private(set) var repeatsOne = false
     /// Album mode: the list stops at the end of an album (when the next song's album is another),
     /// the next song ready (cmus's `m`).
     public internal(set) var albumMode = false
     /// The graphic equaliser's bands in dB (`nil`: none set) and whether it is on.
-    public private(set) var equalizerBands: [Double]?
-    public private(set) var equalizerOn = false
+    public internal(set) var equalizerBands: [Double]?
+    public internal(set) var equalizerOn = false
     /// The list stops when the song playing ends, with the next song ready; then this is off.
     public internal(set) var stopsAfterCurrent = false
     /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
@@ -202,23 +202,9 @@ public final class Session {
             queue.setShuffle(on)
             applyReplayGain()
         case .seek(let target): apply(.seek(target))
-        case .volume(let percent):
-            volume = min(max(percent, 0), 100)
-            applyVolume()
-        case .changeVolume(let step):
-            volume = min(max(volume + step, 0), 100)
-            muted = false
-            applyVolume()
-        case .toggleMute:
-            muted.toggle()
-            applyVolume()
-        case .setMute(let on):
-            muted = on
-            applyVolume()
-        case .pitch(let value):
-            engine.perform(.setPitch(value))
-        case .mpegEqualizer(let bands):
-            engine.perform(.setEqualizer(bands))
+        case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
+             .setGraphicEqualizer:
+            performSound(command)
         case .promptLoad, .help, .info, .listView, .libraryView: break  // the terminal's own business
         case .playSongs(let paths): playNow(EntryList(paths: paths), asked: true)
         case .appendSongs(let paths): append(EntryList(paths: paths))
@@ -235,18 +221,6 @@ public final class Session {
         case .setRepeatOne(let on): repeatsOne = on
         case .toggleStopAfter: stopsAfterCurrent.toggle()
         case .toggleAlbumMode: albumMode.toggle()
-        case .toggleEqualizer:
-            perform(.setEqualizerOn(!equalizerOn))
-        case .setEqualizerOn(let on):
-            guard equalizerBands != nil || !on else {
-                return report("no equalizer set: add equalizer = … or equalizer-preset = rock to the settings")
-            }
-            equalizerOn = on
-            engine.perform(.setGraphicEqualizer(equalizerOn ? equalizerBands : nil))
-        case .setGraphicEqualizer(let bands, let on):
-            equalizerBands = bands
-            equalizerOn = on
-            engine.perform(.setGraphicEqualizer(on ? bands : nil))
         case .setAlbumMode(let on): albumMode = on
         case .setStopAfter(let on): stopsAfterCurrent = on
         case .saveList(let path): saveList(path, entries)
@@ -256,14 +230,6 @@ public final class Session {
                 self.insert(added, at: min(max(at, 0), self.entries.count))
             }
         }
-    }
-
-    private func applyVolume() {
-        engine.perform(.setVolume(muted ? 0 : Double(volume) / 100))
-    }
-
-    private func applyReplayGain() {
-        engine.perform(.setReplayGain(replayGain.choice(shuffled: queue.shuffles)))
     }
 
     /// The shuffles from now on (turning shuffle on, a new round with repeat, songs added in
