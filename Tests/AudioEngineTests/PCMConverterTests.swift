@@ -84,8 +84,8 @@ struct PCMConverterTests {
 
     @Test func theSongsOwnFormatAtFullVolumePassesUntouched() throws {
         let decoder = ToneDecoder([(Self.cd, 44100)])
-        let converted = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: true, gain: 1), decoder)
-        let straight = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false, gain: 1), ToneDecoder([(Self.cd, 44100)]))
+        let converted = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: true), decoder)
+        let straight = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false), ToneDecoder([(Self.cd, 44100)]))
         #expect(converted.samples.count == 44100 * 2)
         #expect(converted.samples == straight.samples)
         #expect(converted.samples.contains(10000) || converted.samples.max()! > 9990)
@@ -94,7 +94,7 @@ struct PCMConverterTests {
     @Test func anotherRateIsResampledToTheSameLengthAndPitch() throws {
         // One second at 48 kHz written into a 44.1 kHz file is one second at 44.1 kHz, the tone
         // still 1 kHz: resampled, not written verbatim (which would be 8.8 % slower and lower).
-        let converted = try Self.drain(PCMConverter(from: Self.dat, to: Self.cd, keepsFormat: true, gain: 1), ToneDecoder([(Self.dat, 48000)]))
+        let converted = try Self.drain(PCMConverter(from: Self.dat, to: Self.cd, keepsFormat: true), ToneDecoder([(Self.dat, 48000)]))
         #expect(abs(converted.samples.count / 2 - 44100) <= 2, "\(converted.samples.count / 2) frames")
         #expect(abs(Self.frequency(converted.samples, channels: 2, rate: 44100) - 1000) < 1)
         #expect(converted.formats.isEmpty)
@@ -103,24 +103,26 @@ struct PCMConverterTests {
     @Test func aChainedStreamsNewFormatIsConvertedAwayWhenTheFormatIsKept() throws {
         let mono = PCMFormat(rate: 22050, channels: 1)
         let decoder = ToneDecoder([(Self.cd, 44100), (mono, 22050)])
-        let kept = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: true, gain: 1), decoder)
+        let kept = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: true), decoder)
         #expect(kept.formats.isEmpty)
         #expect(abs(kept.samples.count / 2 - 88200) <= 2, "\(kept.samples.count / 2) frames")
         #expect(abs(Self.frequency(Array(kept.samples.suffix(44100)), channels: 2, rate: 44100) - 1000) < 2)
         // With no format promised, the change is passed on (a live device reopens).
-        let passed = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false, gain: 1), ToneDecoder([(Self.cd, 44100), (mono, 22050)]))
+        let passed = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false), ToneDecoder([(Self.cd, 44100), (mono, 22050)]))
         #expect(passed.formats == [mono])
         #expect(passed.samples.count == 88200 + 22050)
     }
 
+    /// A gain (the stage's, `PCMFormat.scale`) scales 16-bit samples to the nearest.
     @Test func aGainScalesToTheNearestSample() throws {
-        let half = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false, gain: 0.5), ToneDecoder([(Self.cd, 4410)]))
-        let full = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false, gain: 1), ToneDecoder([(Self.cd, 4410)]))
-        #expect(half.samples == full.samples.map { Int16((Double($0) / 2).rounded()) })
+        let full = try Self.drain(PCMConverter(from: Self.cd, to: Self.cd, keepsFormat: false), ToneDecoder([(Self.cd, 4410)]))
+        var half = full.samples
+        half.withUnsafeMutableBytes { PCMFormat.scale($0.baseAddress!, bytes: $0.count, by: 0.5, encoding: .s16) }
+        #expect(half == full.samples.map { Int16((Double($0) / 2).rounded()) })
     }
 
     @Test func aSeekLandsAtTheSameTimeInTheOutputsRate() throws {
-        let converter = PCMConverter(from: Self.dat, to: Self.cd, keepsFormat: true, gain: 1)
+        let converter = PCMConverter(from: Self.dat, to: Self.cd, keepsFormat: true)
         let decoder = ToneDecoder([(Self.dat, 96000)])
         #expect(converter.seek(toFrame: 44100, in: decoder) == 44100)
         let rest = try Self.drain(converter, decoder)

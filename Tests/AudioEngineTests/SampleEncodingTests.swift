@@ -60,11 +60,11 @@ struct SampleEncodingTests {
     @Test func aSongIsConvertedToTheFilesDepthAndRate() throws {
         let sixteen = PCMFormat(rate: 44100, channels: 2)
         let deep = PCMFormat(rate: 44100, channels: 2, encoding: .s24)
-        let widened = try Self.drain(PCMConverter(from: sixteen, to: deep, keepsFormat: true, gain: 1),
+        let widened = try Self.drain(PCMConverter(from: sixteen, to: deep, keepsFormat: true),
                                      ValuesDecoder(format: sixteen, values: [1, -1, 32767, -32768, 12345, -300]), deep)
         let expected: [Double] = [256, -256, 8_388_352, -8_388_608, 3_160_320, -76_800]
         #expect(widened == expected)
-        let narrowed = try Self.drain(PCMConverter(from: deep, to: sixteen, keepsFormat: true, gain: 1),
+        let narrowed = try Self.drain(PCMConverter(from: deep, to: sixteen, keepsFormat: true),
                                       ValuesDecoder(format: deep, values: [256, 383, 384, -385, 8_388_607, -8_388_608]), sixteen)
         let rounded: [Double] = [1, 1, 2, -2, 32767, -32768]
         #expect(narrowed == rounded)
@@ -73,7 +73,7 @@ struct SampleEncodingTests {
             let value = (4_000_000 * sin(2 * Double.pi * 1000 * Double(frame) / 96000)).rounded()
             return [value, value]
         }
-        let resampled = try Self.drain(PCMConverter(from: hiRes, to: PCMFormat(rate: 48000, channels: 2, encoding: .s24), keepsFormat: true, gain: 1),
+        let resampled = try Self.drain(PCMConverter(from: hiRes, to: PCMFormat(rate: 48000, channels: 2, encoding: .s24), keepsFormat: true),
                                        ValuesDecoder(format: hiRes, values: tone), deep)
         #expect(resampled.count == 9600, "0.1 s at 48 kHz, two channels")
         let peak = resampled.map(abs).max() ?? 0

@@ -123,14 +123,6 @@ struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
     static func scale(_ buffer: UnsafeMutableRawPointer, bytes: Int, by factor: Double, encoding: SampleEncoding = .s16) {
         guard factor != 1 else { return }
         let factor = max(0, factor)
-        if encoding == .s16 {
-            let samples = buffer.bindMemory(to: Int16.self, capacity: bytes / 2)
-            for index in 0..<(bytes / 2) {
-                let scaled = (Double(samples[index]) * factor).rounded()
-                samples[index] = Int16(max(-32768, min(32767, scaled)))
-            }
-            return
-        }
         for index in 0..<(bytes / encoding.bytes) {
             encoding.store(encoding.sample(buffer, index) * factor, buffer, index)
         }

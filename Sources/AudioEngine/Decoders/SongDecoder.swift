@@ -115,7 +115,7 @@ final class SongDecoder: AudioDecoder {
         if !appliesGain, let applied = info.replayGain.applied(replayGain) {
             info.appliedGain = applied.decibels
         }
-        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any, gain: 1)
+        converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any)
         info.totalFrames = Self.sane(length: info.totalFrames)
         Self.convert(&info, from: song.format, to: output)
         return OpenedSong(info: info, format: output, appliesOwnGain: appliesGain)

@@ -1,8 +1,8 @@
 import PlayerCore
 
 /// Turns a `FormatDecoder`'s PCM (the song's own format) into the format the output was
-/// promised, scaled by the song's ReplayGain when it has one. In the song's own format and no gain, the samples pass
-/// untouched: what the library decoded is what is played or written. Another channel count is
+/// promised. In the song's own format the samples pass untouched: what the library decoded is
+/// what is played or written (a song's ReplayGain is the processing stage's, `SampleStage`). Another channel count is
 /// mixed (`ChannelMix`); another rate is resampled by libsoxr (`Resampler`), for the file `-w`
 /// writes, which keeps its first song's format.
 final class PCMConverter {
@@ -12,8 +12,6 @@ final class PCMConverter {
     private(set) var output: PCMFormat
     /// Whether `output` is kept whatever the stream does (a file's, or a promised format).
     let keepsFormat: Bool
-    /// The song's ReplayGain as a factor (1: none).
-    let gain: Double
     /// 16 bits to 16 bits: libsoxr on the samples themselves, as it always was.
     private var resampler: Resampler<Int16>?
     /// Any other depth: the samples as numbers from -1 to 1, resampled in 64-bit float.
@@ -27,14 +25,13 @@ final class PCMConverter {
     /// once what came before it is given out.
     private var ending: DecodeResult?
 
-    init(from input: PCMFormat, to output: PCMFormat, keepsFormat: Bool, gain: Double) {
+    init(from input: PCMFormat, to output: PCMFormat, keepsFormat: Bool) {
         self.input = input
         self.output = output
         self.keepsFormat = keepsFormat
-        self.gain = gain
     }
 
-    /// Whether samples go through untouched in format (the gain may still scale them).
+    /// Whether samples go through untouched.
     private var passes: Bool { input == output && converted.count == given }
 
     /// Reads from `decoder` into `buffer`, converting.
@@ -43,8 +40,6 @@ final class PCMConverter {
             if passes, ending == nil {
                 let result = decoder.read(into: buffer, capacity: capacity)
                 switch result {
-                case .data(let bytes), .damaged(let bytes, _):
-                    scale(buffer, bytes: bytes)
                 case .newFormat(let format):
                     if let refusal = format.refusal { throw refusal }
                     input = format
@@ -55,7 +50,7 @@ final class PCMConverter {
                     resampler = nil
                     wideResampler = nil
                     continue
-                case .done, .skipped, .pending:
+                case .data, .damaged, .done, .skipped, .pending:
                     break
                 }
                 return result
@@ -71,7 +66,6 @@ final class PCMConverter {
                     converted.removeAll(keepingCapacity: true)
                     given = 0
                 }
-                scale(buffer, bytes: count)
                 return .data(bytes: count)
             }
             if let ending {
@@ -194,11 +188,6 @@ final class PCMConverter {
         guard input.rate != output.rate else { return decoder.seek(toFrame: frame) }
         let landed = decoder.seek(toFrame: frame.scaled(by: Int64(input.rate), over: Int64(output.rate)))
         return landed.map { $0.scaled(by: Int64(output.rate), over: Int64(input.rate)) }
-    }
-
-    /// Scales the samples by the song's gain.
-    private func scale(_ buffer: UnsafeMutableRawPointer, bytes: Int) {
-        PCMFormat.scale(buffer, bytes: bytes, by: gain, encoding: output.encoding)
     }
 }
 
