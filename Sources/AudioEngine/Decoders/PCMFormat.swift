@@ -40,6 +40,22 @@ enum SampleEncoding: Equatable, Sendable, CaseIterable {
         }
     }
 
+    /// Whether a rounding's error is heard in these samples (16 bits or fewer): where tplayer
+    /// changes them (a volume, a gain, the equaliser) they get TPDF dither first.
+    var isDithered: Bool { self == .s16 || self == .u8 }
+
+    /// Whether samples in `source` stored in this encoding lose bits.
+    func narrows(from source: SampleEncoding) -> Bool {
+        self != .float32 && fullScale < source.fullScale
+    }
+
+    /// Stores `value` as `store` does, its halves rounded up, as `sox -D` narrows: how every
+    /// change of depth alone rounds (no dither: nothing else changed the samples).
+    @inline(__always)
+    func storeNarrowed(_ value: Double, _ base: UnsafeMutableRawPointer, _ index: Int) {
+        store((value + 0.5).rounded(.down), base, index)
+    }
+
     /// Sample `index` of `base`, as a number in the encoding's own scale (an integer for the
     /// integer encodings, centred on 0).
     @inline(__always)

@@ -151,7 +151,7 @@ struct GraphicEqualizer {
         guard !isBypassed else { return }
         let encoding = format.encoding
         let scale = encoding.fullScale
-        let dithers = encoding == .s16 || encoding == .u8
+        let dithers = encoding.isDithered
         let frames = bytes / format.bytesPerFrame
         for frame in 0..<frames {
             let fade = fadeLeft > 0 ? Double(fadeLength - fadeLeft) / Double(fadeLength) : 1

@@ -37,7 +37,7 @@ struct SampleStage {
             buffer.initializeMemory(as: UInt8.self, repeating: encoding == .u8 ? 0x80 : 0, count: bytes)
             return
         }
-        guard encoding == .s16 || encoding == .u8 else {
+        guard encoding.isDithered else {
             return PCMFormat.scale(buffer, bytes: bytes, by: factor, encoding: encoding)
         }
         for index in 0..<(bytes / encoding.bytes) {
@@ -157,15 +157,10 @@ final class Reencoder {
         guard let storage, let base = samples.baseAddress else { return UnsafeRawBufferPointer(start: nil, count: 0) }
         let input = UnsafeMutableRawPointer(mutating: base)
         let factor = target.fullScale / source.fullScale
-        if factor < 1, target != .float32 {
-            // Narrowing: to the nearest, halves up (as `sox -D` rounds: no dither).
-            for index in 0..<count {
-                target.store((source.sample(input, index) * factor + 0.5).rounded(.down), storage, index)
-            }
+        if target.narrows(from: source) {
+            for index in 0..<count { target.storeNarrowed(source.sample(input, index) * factor, storage, index) }
         } else {
-            for index in 0..<count {
-                target.store(source.sample(input, index) * factor, storage, index)
-            }
+            for index in 0..<count { target.store(source.sample(input, index) * factor, storage, index) }
         }
         return UnsafeRawBufferPointer(start: storage, count: needed)
     }

@@ -152,14 +152,14 @@ final class PCMConverter {
     private func append(_ values: [Double]) {
         let encoding = output.encoding
         let fullScale = encoding.fullScale
-        let narrows = encoding != .float32 && fullScale < input.encoding.fullScale
+        let narrows = encoding.narrows(from: input.encoding)
         let start = converted.count
         converted.append(contentsOf: repeatElement(0, count: values.count * encoding.bytes))
         converted.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { return }
             let target = base + start
             for (index, value) in values.enumerated() {
-                encoding.store(narrows ? (value * fullScale + 0.5).rounded(.down) : value * fullScale, target, index)
+                if narrows { encoding.storeNarrowed(value * fullScale, target, index) } else { encoding.store(value * fullScale, target, index) }
             }
         }
     }
