@@ -207,6 +207,21 @@ struct PlayedFormatTests {
         return played
     }
 
+    /// A song whose gain the stage applies says so in its details, as the mode in force gives it.
+    @Test func theGainTheStageAppliesIsSaidWithTheSong() {
+        let decoder = FakeDecoder([FakeDecoder.Segment(format: FakeDecoder.cd, frames: 100)])
+        decoder.replayGain = ReplayGain(trackGain: -6, albumGain: -2)
+        var applied: [Double?] = []
+        let loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: FakeServer(room: 1000), fallback: nil), clock: FakeClock(),
+                                shared: Locked(EngineShared())) { event in
+            if case .opened(let info, _) = event { applied.append(info.appliedGain) }
+        }
+        loop.execute(.open("a.flac", token: 1))
+        loop.execute(.setReplayGain(ReplayGainChoice(gain: .album)))
+        loop.execute(.open("b.flac", token: 2))
+        #expect(applied == [nil, -2])
+    }
+
     @Test func theOutputLineSaysTheSamplesSent() {
         let deep = PCMFormat(rate: 96000, channels: 2, encoding: .s24)
         #expect(opened(deep, depth: nil)?.hasSuffix(": 24-bit, 96000 Hz, stereo") == true, "\(opened(deep, depth: nil) ?? "none")")

@@ -111,10 +111,7 @@ final class SongDecoder: AudioDecoder {
             info.id3.v2 = SongInfo.ID3.V2(tags)  // what mpg123's remote protocol shows
         }
         // The gain of a song libmpg123 does not decode is the processing stage's (a new mode is
-        // heard at once, nothing decoded again); said here as it applies now.
-        if !appliesGain, let applied = info.replayGain.applied(replayGain) {
-            info.appliedGain = applied.decibels
-        }
+        // heard at once, nothing decoded again): `PlaybackLoop` applies it, and says so.
         converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any)
         info.totalFrames = Self.sane(length: info.totalFrames)
         Self.convert(&info, from: song.format, to: output)

@@ -187,6 +187,19 @@ final class PlaybackLoop {
         }
     }
 
+    /// `opened` as the song playing: what reaches the output for it, and its ReplayGain in the
+    /// mode in force where the stage applies it (said in its details as applied).
+    private func song(_ opened: OpenedSong, source: SongSource, token: Int?) -> Song {
+        var info = opened.info
+        info.played = played(opened.format)
+        if !opened.appliesOwnGain, let applied = info.replayGain.applied(replayGain) {
+            info.appliedGain = applied.decibels
+        }
+        var made = Song(token: token, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
+        made.gain = gain(of: made)
+        return made
+    }
+
     /// `song`'s ReplayGain factor in the mode in force, where the stage applies it.
     func gain(of song: Song) -> Double {
         guard !song.appliesOwnGain else { return 1 }
@@ -223,13 +236,10 @@ final class PlaybackLoop {
             try decoder.restrictFormat(to: slot.isFile ? slot.sink.map { .exactly($0.format) } ?? .first : .any)
             let opened = try decoder.open(source)
             decoder.promoted()
-            var info = opened.info
-            info.played = played(opened.format)
-            var opening = Song(token: token, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
-            opening.gain = gain(of: opening)
+            let opening = song(opened, source: source, token: token)
             song = opening
             shared.update { $0.position = 0 }
-            report(.opened(info, token: token))
+            report(.opened(opening.info, token: token))
         } catch {
             report(.openFailed(LoadError(path: source.path, reason: error), token: token))
         }
@@ -320,11 +330,7 @@ final class PlaybackLoop {
     private func takeOverByCue(from current: Song) -> Bool {
         guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
         decoder = spare
-        var info = opened.info
-        info.played = played(opened.format)
-        var taking = Song(token: nil, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
-        taking.gain = gain(of: taking)
-        song = taking
+        song = song(opened, source: source, token: nil)
         shared.update { $0.position = 0 }
         report(of: current) { .ended(token: $0) }
         return true
