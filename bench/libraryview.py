@@ -11,7 +11,7 @@ row, or the title saying what matches) is the key's latency. Median and worst ar
 """
 import os, statistics, sys, time
 import library
-from listview import read_until, key
+from listview import browse, read_until, key
 from spawning import in_pty, stop_pty
 
 WIDTH, HEIGHT = 100, 40
@@ -33,15 +33,7 @@ def measure(tplayer, runs=1):
         try:
             read_until(fd, b"Playing")
             opens.append(key(fd, b"L", b"tplayer library:"))
-            place = 0
-            for _ in range(30):
-                place += 1
-                times.append(key(fd, b"\x1b[B", shown(place)))
-            for _ in range(10):
-                place += HEIGHT - 3
-                times.append(key(fd, b"\x1b[6~", shown(place)))
-            times.append(key(fd, b"\x1b[F", shown(999)))
-            times.append(key(fd, b"\x1b[H", shown(0)))
+            times += browse(fd, shown, 0, 999, 30, HEIGHT - 3)
             times.append(key(fd, b"\r", b"Album "))
             times.append(key(fd, b"/", b"filter: "))
             typed = ""

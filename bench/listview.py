@@ -46,6 +46,22 @@ def key(fd, data, proof):
     return read_until(fd, proof) - sent
 
 
+def browse(fd, shown, first, last, downs, page):
+    """The keys that move through a long view, each timed to the row it proves: ↓ `downs` times
+    from row `first`, PgDn 10 times (`page` rows each), End (row `last`), Home (row `first`).
+    `shown(place)` is the text that proves the cursor is on that row."""
+    times, place = [], first
+    for _ in range(downs):
+        place += 1
+        times.append(key(fd, b"\x1b[B", shown(place)))
+    for _ in range(10):
+        place += page
+        times.append(key(fd, b"\x1b[6~", shown(place)))
+    times.append(key(fd, b"\x1b[F", shown(last)))
+    times.append(key(fd, b"\x1b[H", shown(first)))
+    return times
+
+
 def cursor_row(place):
     """The start of the cursor's row on entry `place` (the first entry plays: it is marked)."""
     return b">" + ("▶" if place == 1 else " ").encode() + str(place).rjust(6).encode() + b"  "
@@ -58,16 +74,7 @@ def measure(tplayer):
         read_until(fd, b"1/100000")
         os.write(fd, b"\t")
         read_until(fd, b"100000 in the list")
-        times = []
-        place = 1
-        for _ in range(40):
-            place += 1
-            times.append(key(fd, b"\x1b[B", cursor_row(place)))
-        for _ in range(10):
-            place += HEIGHT - 3
-            times.append(key(fd, b"\x1b[6~", cursor_row(place)))
-        times.append(key(fd, b"\x1b[F", cursor_row(100000)))
-        times.append(key(fd, b"\x1b[H", cursor_row(1)))
+        times = browse(fd, cursor_row, 1, 100000, 40, HEIGHT - 3)
         typed = "/"
         for letter in "/song 99999":
             typed = typed + letter if letter != "/" else "/"
