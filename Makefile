@@ -18,7 +18,7 @@ BIN          := .build/release/tplayer
 # sd-bus (libsystemd-dev) builds MPRIS; SQLite (libsqlite3-dev) the library, through GRDB;
 # libpulse-dev the native PulseAudio output.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
-                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev
+                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

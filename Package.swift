@@ -41,6 +41,10 @@ let package = Package(
         // file -w writes, not linked (see its shim.h).
         .systemLibrary(name: "CSoxr", providers: [.apt(["libsoxr-dev"])]),
 
+        // librubberband's header (librubberband-dev); the time-stretcher is loaded when a speed
+        // other than 1 plays (`--speed`), not linked (see its shim.h).
+        .systemLibrary(name: "CRubberBand", providers: [.apt(["librubberband-dev"])]),
+
         // Linux calls Glibc's module leaves out (statfs): header only, nothing more is linked.
         .systemLibrary(name: "CLinux"),
 
@@ -56,7 +60,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CFlac", "CVorbis", "COpus", "CAv"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CFlac", "CVorbis", "COpus", "CAv"]),
 
         // The music library: the SQLite database (GRDB: schema, migrations, FTS5), the scanner
         // and the query language. Tags come from whoever makes it (the player's own decoders).

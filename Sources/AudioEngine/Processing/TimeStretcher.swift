@@ -1,0 +1,192 @@
+import CRubberBand
+
+/// librubberband, loaded once, on first use (see CRubberBand's shim.h for why it is not linked).
+enum RubberBandLibrary {
+    static let api: tp_rubberband? = {
+        var api = tp_rubberband()
+        return tp_rubberband_load(&api) == 0 ? api : nil
+    }()
+}
+
+/// A song played faster or slower at its own pitch (`--speed`): librubberband's real-time
+/// stretcher on the samples of one format, in the processing stage. It takes the song's samples
+/// a chunk at a time and hands back what is ready (less at first, more at the end), in the same
+/// encoding: narrowed to 16 bits or fewer with TPDF dither, as the volume is.
+///
+/// What comes out is aligned with what went in from the first sample: the stretcher is primed
+/// with the silence it asks for (its preferred start pad) and the delay it states is dropped from
+/// its output, so a seek lands where it was asked, and a song starts at its first sample.
+/// Song time is kept by counting: `fed` frames of the song went in, `produced` came out, each
+/// worth `speed` frames of the song.
+final class TimeStretcher {
+    /// The speeds played: a quarter to four times the song's own (`--speed`).
+    static let speeds = 0.25...4.0
+    /// Frames handed to librubberband at a time, and taken back at a time.
+    private static let piece = 4096
+
+    let format: PCMFormat
+    let speed: Double
+    private let api: tp_rubberband
+    private let state: RubberBandState
+    /// A plane of `piece` floats a channel, in and out.
+    private let input: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let output: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    /// What is handed back, interleaved in the format's encoding.
+    private var ready: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private var readyBytes = 0
+    /// Output frames still to drop: the stretcher's start delay.
+    private var delay = 0
+    private var dither = TPDFDither()
+    /// Song frames fed since the start (or the last reset), and output frames handed back.
+    private(set) var fed: Int64 = 0
+    private(set) var produced: Int64 = 0
+    /// The last samples went in (`final`): nothing more can be fed before a reset.
+    private(set) var ended = false
+
+    /// A stretcher playing `format` at `speed` (within `speeds`); `nil` when librubberband cannot
+    /// be loaded or refuses.
+    init?(format: PCMFormat, speed: Double) {
+        guard let api = RubberBandLibrary.api, Self.speeds.contains(speed), format.channels > 0, format.rate > 0,
+              let state = tp_rubberband_new([api], UInt32(format.rate), UInt32(format.channels), speed) else { return nil }
+        self.api = api
+        self.state = state
+        self.format = format
+        self.speed = speed
+        input = .allocate(capacity: format.channels)
+        output = .allocate(capacity: format.channels)
+        for channel in 0..<format.channels {
+            input[channel] = .allocate(capacity: Self.piece)
+            output[channel] = .allocate(capacity: Self.piece)
+        }
+        api.set_max_process_size(state, UInt32(Self.piece))
+        prime()
+    }
+
+    deinit {
+        for channel in 0..<format.channels {
+            input[channel]?.deallocate()
+            output[channel]?.deallocate()
+        }
+        input.deallocate()
+        output.deallocate()
+        ready?.deallocate()
+        api.delete_(state)
+    }
+
+    /// Song frames fed and not yet handed back (in its latency, and not yet played).
+    var pendingSongFrames: Int64 {
+        max(fed - Int64((Double(produced) * speed).rounded()), 0)
+    }
+
+    /// Forgets everything fed (a seek, a stop, another song): what is fed next starts afresh.
+    func reset() {
+        api.reset(state)
+        fed = 0
+        produced = 0
+        ended = false
+        prime()
+    }
+
+    /// The silence the stretcher asks for before a song's first sample, and the delay of its
+    /// output to drop.
+    private func prime() {
+        delay = Int(api.start_delay(state))
+        var pad = Int(api.preferred_start_pad(state))
+        for channel in 0..<format.channels { input[channel]!.initialize(repeating: 0, count: Self.piece) }
+        while pad > 0 {
+            let count = min(pad, Self.piece)
+            api.process(state, UnsafeRawPointer(input).assumingMemoryBound(to: UnsafePointer<Float>?.self), UInt32(count), 0)
+            pad -= count
+        }
+    }
+
+    /// Feeds `bytes` of samples in the format's encoding from `samples` (whole frames) and hands
+    /// back what is ready, valid until the next call. `final`: they are the last before a reset
+    /// (the end of a song, or a fade out), so everything is handed back: the stretcher's latency
+    /// is flushed with silence, and what comes out is cut to the song's length over the speed.
+    func process(_ samples: UnsafeRawPointer, bytes: Int, final: Bool) -> UnsafeRawBufferPointer {
+        readyBytes = 0
+        guard !ended else { return UnsafeRawBufferPointer(start: ready, count: 0) }
+        let frames = bytes / format.bytesPerFrame
+        let channels = format.channels
+        let encoding = format.encoding
+        let scale = 1 / encoding.fullScale
+        let source = UnsafeMutableRawPointer(mutating: samples)
+        var done = 0
+        while done < frames {
+            let count = min(Self.piece, frames - done)
+            for frame in 0..<count {
+                for channel in 0..<channels {
+                    input[channel]![frame] = Float(encoding.sample(source, (done + frame) * channels + channel) * scale)
+                }
+            }
+            feed(count, final: false)
+            done += count
+            fed += Int64(count)
+        }
+        if final { flush() }
+        return UnsafeRawBufferPointer(start: ready, count: readyBytes)
+    }
+
+    /// Hands `count` frames of the input planes to librubberband and takes back what is ready.
+    private func feed(_ count: Int, final: Bool) {
+        api.process(state, UnsafeRawPointer(input).assumingMemoryBound(to: UnsafePointer<Float>?.self), UInt32(count), final ? 1 : 0)
+        collect()
+    }
+
+    /// The end: silence pushes the last samples through, and the output is cut where the song
+    /// ends, `fed / speed` frames from its start.
+    private func flush() {
+        ended = true
+        let end = Int64((Double(fed) / speed).rounded())
+        for channel in 0..<format.channels { input[channel]!.initialize(repeating: 0, count: Self.piece) }
+        var pushed = 0
+        // The latency is a few thousand frames: enough silence goes in to bring all of it out.
+        while produced < end, pushed < 64 * Self.piece {
+            feed(Self.piece, final: false)
+            pushed += Self.piece
+        }
+        feed(0, final: true)
+        let over = Int(min(max(produced - end, 0), Int64(readyBytes / format.bytesPerFrame)))
+        readyBytes -= over * format.bytesPerFrame
+        produced -= Int64(over)
+    }
+
+    /// Takes back all that is ready, its start delay dropped, interleaved after what is ready.
+    private func collect() {
+        let channels = format.channels
+        let encoding = format.encoding
+        while case let available = Int(api.available(state)), available > 0 {
+            let count = Int(api.retrieve(state, output, UInt32(min(available, Self.piece))))
+            guard count > 0 else { return }
+            let dropped = min(delay, count)
+            delay -= dropped
+            let kept = count - dropped
+            guard kept > 0 else { continue }
+            reserve(readyBytes + kept * format.bytesPerFrame)
+            guard let ready else { return }
+            let first = readyBytes / encoding.bytes
+            for frame in 0..<kept {
+                for channel in 0..<channels {
+                    var value = Double(output[channel]![dropped + frame]) * encoding.fullScale
+                    if encoding.isDithered { value += dither.next() }
+                    encoding.store(value, ready, first + frame * channels + channel)
+                }
+            }
+            readyBytes += kept * format.bytesPerFrame
+            produced += Int64(kept)
+        }
+    }
+
+    /// Room for `bytes` ready, what is there kept.
+    private func reserve(_ bytes: Int) {
+        guard bytes > capacity else { return }
+        let grown = max(bytes, capacity * 2, 1 << 16)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
+        if let ready { larger.copyMemory(from: ready, byteCount: readyBytes) }
+        ready?.deallocate()
+        ready = larger
+        capacity = grown
+    }
+}
