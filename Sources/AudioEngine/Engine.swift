@@ -93,6 +93,7 @@ public final class Engine: PlayerEngine {
             lastCue = source
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
         case .setPitch(let value): call = .setPitch(EngineCall.pitch(value))
+        case .setSpeed(let value): call = .setSpeed(EngineCall.speed(value))
         case .stop, .open, .play, .seek, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
         }
         // Pacing takes effect at once, under the lock; the rest is the playback thread's.

@@ -229,7 +229,9 @@ public final class MprisServer: OutsideControl {
         case "LoopStatus": return bus.append(reply, now.loopStatus)
         case "Shuffle": return bus.append(reply, now.shuffle)
         case "Volume": return bus.append(reply, now.volume)
-        case "Rate", "MinimumRate", "MaximumRate": return bus.append(reply, 1.0)
+        case "Rate": return bus.append(reply, now.rate)
+        case "MinimumRate": return bus.append(reply, EngineCall.slowestSpeed)
+        case "MaximumRate": return bus.append(reply, EngineCall.fastestSpeed)
         case "Position":
             return bus.append(reply, session.state.song.map { MprisTime.microseconds(frames: position(), rate: $0.sampleRate) } ?? 0)
         case "CanGoNext": return bus.append(reply, now.canGoNext)

@@ -305,6 +305,7 @@ public final class Player {
         status.list.albumMode = session.albumMode
         status.list.equalizer = session.equalizerOn
         status.list.equalizerBands = session.equalizerOn ? session.equalizerBands : nil
+        status.list.speed = session.speed
         status.list.queued = session.queue.upNext.count
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play && !session.listIsComing
         status.list.isGrowing = session.listIsComing

@@ -9,16 +9,20 @@ public enum Action: Hashable, Sendable {
     /// To this percent of the song (0–99).
     case jump(percent: Int)
     case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer
+    case slower, faster, normalSpeed
     case info, load, help, quit, list, library
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
     case search, searchNext, searchPrevious, remove, moveUp, moveDown, queue, add, save, closeList
 
+    /// The factor `slower` and `faster` change the speed by (mpv's `[` `]`).
+    public static let speedStep = 1.1
+
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .info,
-        .load, .list, .library, .help, .quit,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .slower, .faster, .normalSpeed,
+        .info, .load, .list, .library, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
     ]
@@ -46,6 +50,9 @@ public enum Action: Hashable, Sendable {
         case .stopAfter: "stop-after"
         case .albumMode: "album-mode"
         case .equalizer: "equalizer"
+        case .slower: "speed-down"
+        case .faster: "speed-up"
+        case .normalSpeed: "speed-reset"
         case .info: "info"
         case .load: "load"
         case .help: "help"
@@ -88,7 +95,7 @@ public enum Action: Hashable, Sendable {
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .info, .load, .help, .quit, .list, .library: false
+             .slower, .faster, .normalSpeed, .info, .load, .help, .quit, .list, .library: false
         }
     }
 
@@ -116,6 +123,9 @@ public enum Action: Hashable, Sendable {
         case .stopAfter: .toggleStopAfter
         case .albumMode: .toggleAlbumMode
         case .equalizer: .toggleEqualizer
+        case .slower: .changeSpeed(by: 1 / Self.speedStep)
+        case .faster: .changeSpeed(by: Self.speedStep)
+        case .normalSpeed: .speed(1)
         case .info: .info
         case .load: .promptLoad
         case .help: .help
@@ -150,6 +160,8 @@ public enum Action: Hashable, Sendable {
         case .stopAfter: "stop when the song playing ends (once)"
         case .albumMode: "album mode on / off: stop at the end of each album"
         case .equalizer: "equalizer on / off (the settings' equalizer = or equalizer-preset =)"
+        case .slower, .faster: "slower, faster at the same pitch (÷ or × 1.1, from 0.25 to 4)"
+        case .normalSpeed: "the song's own speed"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .list: "the list view, full screen (the same key goes back)"
@@ -179,9 +191,10 @@ public enum Action: Hashable, Sendable {
         case .last: .first
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
+        case .faster: .slower
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .info, .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
+             .slower, .normalSpeed, .info, .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }
     }

@@ -154,10 +154,11 @@ public final class Console {
                                             rows: screen.height - 2, packed: false)
                 }
             case .info:
-                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands)
+                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands,
+                                              speed: lastStatus?.list.speed ?? 1)
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,
+                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
                  .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs:
                 commands.append(command)  // the player's

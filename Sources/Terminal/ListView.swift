@@ -139,7 +139,7 @@ public struct ListView {
         case .closeList?, .list?:
             return .close
         case .playPause?, .play?, .pause?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
-             .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?, .albumMode?, .equalizer?,
+             .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?, .albumMode?, .equalizer?, .slower?, .faster?, .normalSpeed?,
              .info?, .load?, .help?, .library?,
              .quit?, nil:
             return nil  // what it means everywhere

@@ -32,6 +32,8 @@ public struct Settings: Equatable, Sendable {
     /// The graphic equaliser's 10 bands in dB, 31 Hz to 16 kHz (`equalizer = 0 0 2 …` or
     /// `equalizer-preset = rock`): on at start when set; `E` turns it on and off.
     public var equalizer: [Double]?
+    /// How many times as fast songs play at their own pitch (`speed = 1.25`), 0.25 to 4.
+    public var speed: Double?
 
     public init() {}
 
@@ -47,7 +49,7 @@ public struct Settings: Equatable, Sendable {
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
-                               "equalizer", "equalizer-preset"]
+                               "equalizer", "equalizer-preset", "speed"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -207,6 +209,9 @@ public struct Settings: Equatable, Sendable {
                 return "no such preset" + Self.suggestion(value, among: names) + "; give " + names.joined(separator: ", ")
             }
             equalizer = gains
+        case "speed":
+            guard let value = SpeedValue.parse(value) else { return SpeedValue.hint }
+            speed = value
         default:
             return "unknown setting"
         }

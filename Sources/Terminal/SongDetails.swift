@@ -2,8 +2,9 @@ import PlayerCore
 
 /// What `i` shows about a song: its tags, its stream, its exact length and its path.
 public enum SongDetails {
-    /// `equalizer`: the graphic equaliser's bands in dB when it is on.
-    public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil) -> [String] {
+    /// `equalizer`: the graphic equaliser's bands in dB when it is on; `speed`: how many times
+    /// as fast the songs play.
+    public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil, speed: Double = 1) -> [String] {
         guard let song else {
             return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? [])
         }
@@ -25,6 +26,7 @@ public enum SongDetails {
             field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track),
             field("Comment", tags.comment), field("Stream", stream), field("Output", song.played.map { TerminalText.safe($0) }), field("Length", length),
             field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
+            field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListPlace.speedName(speed)), the same pitch (librubberband)"),
             field("File", "\(song.path)"),
         ]
     }

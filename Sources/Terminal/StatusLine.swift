@@ -47,6 +47,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var equalizer = false
         /// Its bands in dB, when it is on.
         public var equalizerBands: [Double]?
+        /// How many times as fast the songs play (`[` `]`), shown when not 1.
+        public var speed = 1.0
 
         /// The list's length as shown: `12`, or `12+` while more is being read.
         var counted: String { isGrowing ? "\(count)+" : "\(count)" }
@@ -55,8 +57,18 @@ public struct StatusSnapshot: Equatable, Sendable {
         var modes: String {
             let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
                       albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil,
-                      equalizer ? "eq" : nil].compactMap { $0 }
+                      equalizer ? "eq" : nil, speed != 1 ? Self.speedName(speed) : nil].compactMap { $0 }
             return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
+        }
+
+        /// `1.5×`, `0.83×`: the speed to the hundredth, as the keys make it.
+        static func speedName(_ speed: Double) -> String {
+            var text = String(Int((speed * 100).rounded()))
+            while text.count < 3 { text = "0" + text }
+            text.insert(".", at: text.index(text.endIndex, offsetBy: -2))
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text + "×"
         }
 
         /// The widest `modes` can be as repeat and shuffle are toggled (the rarer modes as they

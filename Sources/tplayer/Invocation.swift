@@ -39,6 +39,7 @@ struct Invocation: Equatable {
     var trace = false
     var printStates = false
     var bits: Int?
+    var speed: String?
     var inputs: [String] = []
 }
 
@@ -90,6 +91,9 @@ extension Invocation {
         }
         if bits != nil, remote {
             throw ValidationError("--bits applies to what tplayer plays itself: leave it out with -R")
+        }
+        if let speed, SpeedValue.parse(speed) == nil {
+            throw ValidationError("--speed \(speed): \(SpeedValue.hint)")
         }
         if let replaygainPreamp, !(-15...15).contains(replaygainPreamp) {
             throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
@@ -195,6 +199,7 @@ extension Invocation {
         options.volume = volume.flatMap(Self.percent)
         options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
         options.bits = bits
+        options.speed = speed.flatMap(SpeedValue.parse) ?? settings.speed
         let status = PlayerRun(
             inputs: inputs, script: script.map(RawArguments.path),
             output: try outputTarget(settings), options: options

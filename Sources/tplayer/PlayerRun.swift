@@ -31,6 +31,8 @@ struct PlayerRun {
         var start: SeekTarget?
         /// `--bits`: every song written in 16, 24 or 32 bits, whatever its own.
         var bits: Int?
+        /// `--speed` (or the settings' `speed =`): how many times as fast, at the songs' pitch.
+        var speed: Double?
     }
 
     let inputs: [Path]
@@ -190,6 +192,7 @@ struct PlayerRun {
         session.replayGain = options.replayGain
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }
         if let bands = options.settings.equalizer { session.perform(.setGraphicEqualizer(bands, on: true)) }
+        if let speed = options.speed, speed != 1 { session.perform(.speed(speed)) }
         // The configured volume starts a new run; a resumed one keeps the volume it had.
         if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         let runner = launch.script.map {

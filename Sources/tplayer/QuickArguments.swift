@@ -67,6 +67,7 @@ enum QuickArguments {
             case "--seed":
                 guard let seed = UInt64(text) else { return nil }
                 invocation.seed = seed
+            case "--speed": invocation.speed = text
             case "--bits":
                 guard let bits = Int(text) else { return nil }
                 invocation.bits = bits
@@ -120,5 +121,5 @@ enum QuickArguments {
                             "--check", "--scan", "--verbose", "--no-mpris", "--resume", "--remote", "--remote-err",
                             "--no-config", "--trace", "--print-states"]
     static let valuedNames = ["--output", "--write", "--volume", "--start", "--script", "--find", "--play-find", "--fifo",
-                              "--config", "--replaygain", "--replaygain-preamp", "--seed", "--bits"]
+                              "--config", "--replaygain", "--replaygain-preamp", "--seed", "--bits", "--speed"]
 }

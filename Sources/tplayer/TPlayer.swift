@@ -58,6 +58,9 @@ struct TPlayer: ParsableCommand {
     @Option(help: ArgumentHelp("Write every song in 16, 24 or 32 bits, to the file (-w) or the device, whatever its own depth (default: each song's own, as its file holds it). Narrowing rounds to the nearest, without dither.", valueName: "N"))
     var bits: Int?
 
+    @Option(help: ArgumentHelp("Play this many times as fast, 0.25 to 4, at the songs' own pitch (librubberband), to the device or the file (-w); [ and ] change it as it plays. Position and times stay the song's.", valueName: "X"))
+    var speed: String?
+
     @Option(help: ArgumentHelp("Start at this volume, 0 to 100 (percent), whatever the settings or the saved session say.", valueName: "N"))
     var volume: String?
 
@@ -151,7 +154,7 @@ struct TPlayer: ParsableCommand {
                    keepOpen: keepOpen, repeats: repeats, shuffle: shuffle, seed: seed, script: script, check: check,
                    scan: scan, verbose: verbose, find: find, playFind: playFind, noMpris: noMpris, resume: resume,
                    remote: remote, fifo: fifo, remoteErr: remoteErr, config: config, noConfig: noConfig, trace: trace,
-                   printStates: printStates, bits: bits, inputs: inputs)
+                   printStates: printStates, bits: bits, speed: speed, inputs: inputs)
     }
 
     func validate() throws {

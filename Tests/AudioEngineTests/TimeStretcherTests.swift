@@ -24,21 +24,25 @@ struct TimeStretcherTests {
     }
 
     /// All of `samples` through a stretcher at `speed`, in chunks of `chunk` frames, as the stage feeds it.
-    static func stretch(_ samples: [Int16], speed: Double, chunk: Int = 1764) throws -> [Int16] {
+    /// `wanted`: bytes gathered before any is handed back (a server's prebuffer).
+    static func stretch(_ samples: [Int16], speed: Double, chunk: Int = 1764, wanted: Int = 0) throws -> [Int16] {
         let format = PCMFormat(rate: rate, channels: 2, encoding: .s16)
         let stretcher = try #require(TimeStretcher(format: format, speed: speed))
         var out: [Int16] = []
+        var songFrames: Int64 = 0
         let frames = samples.count / 2
         var at = 0
         repeat {
             let count = min(chunk, frames - at)
             samples.withUnsafeBytes { bytes in
-                let ready = stretcher.process(bytes.baseAddress! + at * 4, bytes: count * 4, final: at + count == frames)
-                out += ready.bindMemory(to: Int16.self)
+                let ready = stretcher.process(bytes.baseAddress! + at * 4, bytes: count * 4, final: at + count == frames, wanted: wanted)
+                out += ready.samples.bindMemory(to: Int16.self)
+                songFrames += ready.songFrames
             }
             at += count
         } while at < frames
         #expect(stretcher.pendingSongFrames == 0)
+        #expect(abs(songFrames - Int64(frames)) <= 1, "the song frames handed out are the song's")
         return out
     }
 
@@ -79,6 +83,15 @@ struct TimeStretcherTests {
         #expect(abs(inSong - 1.3) < 0.005, "\(inSong) s of the song at \(speed)")
     }
 
+    /// Output gathered up to a size before any is handed back (a server's first write) is the
+    /// same output, only in fewer, larger pieces.
+    @Test func gatheringBeforeHandingBackChangesNothingButThePieces() throws {
+        let tone = Self.tone(seconds: 2, frequency: 440)
+        let plain = try Self.stretch(tone, speed: 2)
+        let gathered = try Self.stretch(tone, speed: 2, wanted: 44100 * 4 / 2)
+        #expect(plain == gathered)
+    }
+
     @Test func deeperSamplesAreStretchedInTheirOwnEncoding() throws {
         let format = PCMFormat(rate: Self.rate, channels: 1, encoding: .s24)
         let stretcher = try #require(TimeStretcher(format: format, speed: 2))
@@ -86,7 +99,7 @@ struct TimeStretcherTests {
         bytes.withUnsafeMutableBytes { raw in
             for frame in 0..<Self.rate { SampleEncoding.s24.store(4_000_000 * sin(Double(frame) / 10), raw.baseAddress!, frame) }
         }
-        let ready = bytes.withUnsafeBytes { stretcher.process($0.baseAddress!, bytes: $0.count, final: true) }
+        let ready = bytes.withUnsafeBytes { stretcher.process($0.baseAddress!, bytes: $0.count, final: true) }.samples
         #expect(abs(ready.count / 3 - Self.rate / 2) < 200)
         // Low bytes that are not all zero: the 24 bits were kept, not cut to 16.
         let low = (0..<ready.count / 3).map { ready[$0 * 3] }

@@ -149,4 +149,36 @@ struct MprisSpecTests {
         #expect(said.value("notrack") == "0", "\(said.all)")
         #expect(said.value("tracks") == "/org/tplayer/track/1 ", "\(said.all)")
     }
+
+    /// Rate is the speed at the song's pitch: MinimumRate 0.25 and MaximumRate 4; a Rate set is
+    /// played (kept within them), announced once in PropertiesChanged, and shown on the status
+    /// line; Rate 0 is a pause, as the spec asks.
+    @Test func rateIsTheSpeedWithinItsBounds() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 30, in: folder)
+        let socket = "tplayer-spec-\(getpid())"
+        let said = try Self.run([song], in: folder, """
+            echo "min $($GET MinimumRate)"; echo "max $($GET MaximumRate)"; echo "before $($GET Rate)"
+            dbus-monitor --session "type='signal',interface='org.freedesktop.DBus.Properties'" > '\(folder.path)/monitor.txt' 2>/dev/null & monitor=$!
+            sleep 0.3
+            SET="gdbus call $DEST -m org.freedesktop.DBus.Properties.Set org.mpris.MediaPlayer2.Player"
+            $SET Rate "<1.5>" >/dev/null; settle
+            echo "rate $($GET Rate)"
+            echo "screen $(tmux -L \(socket) capture-pane -p | grep -c "1.5×")"
+            $SET Rate "<10.0>" >/dev/null; settle
+            echo "fastest $($GET Rate)"
+            $SET Rate "<0.0>" >/dev/null; settle
+            echo "status $($GET PlaybackStatus)"
+            kill $monitor
+            echo "announced $(grep -c '"Rate"' '\(folder.path)/monitor.txt')"
+            """)
+        #expect(said.value("min") == "(<0.25>,)", "\(said.all)")
+        #expect(said.value("max") == "(<4.0>,)", "\(said.all)")
+        #expect(said.value("before") == "(<1.0>,)", "\(said.all)")
+        #expect(said.value("rate") == "(<1.5>,)", "\(said.all)")
+        #expect(said.value("screen") == "1", "\(said.all)")
+        #expect(said.value("fastest") == "(<4.0>,)", "\(said.all)")
+        #expect(said.value("status") == "(<'Paused'>,)", "\(said.all)")
+        #expect(said.value("announced") == "2", "\(said.all)")
+    }
 }

@@ -28,7 +28,7 @@ import Testing
         }
     }
 
-    static let values = ["--replaygain": "album", "--replaygain-preamp": "2.5", "--seed": "42", "--volume": "50%", "--bits": "24",
+    static let values = ["--replaygain": "album", "--replaygain-preamp": "2.5", "--seed": "42", "--volume": "50%", "--bits": "24", "--speed": "1.5",
                          "--start": "1:30", "--output": "null", "--write": "out.wav"]
 
     @Test func everyOptionIsReadAsTheArgumentParserReadsIt() {

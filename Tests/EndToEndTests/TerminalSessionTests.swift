@@ -115,6 +115,8 @@ import Testing
         "R         repeat the song playing on / off", "C         stop when the song playing ends (once)",
         "A         album mode on / off: stop at the end of each album",
         "E         equalizer on / off (the settings' equalizer = or equalizer-preset =)",
+        "[ ]       slower, faster at the same pitch (÷ or × 1.1, from 0.25 to 4)",
+        "Backspace the song's own speed",
         "i         the song's details (tags, stream, length, path)",
         "l         load a song, folder or playlist (Tab completes, Esc cancels)",
         "Tab v     the list view, full screen (Tab, v or Esc goes back)",

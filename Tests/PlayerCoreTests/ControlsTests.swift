@@ -86,12 +86,29 @@ struct MprisMappingTests {
         #expect(commands(.playPause, session) == .success([.toggle]))
     }
 
+    /// Another Rate is a speed at the song's pitch, kept within MinimumRate and MaximumRate
+    /// (0.25 and 4); one that is not a number is refused.
+    @Test func aRateIsASpeedWithinTheRatesPlayed() {
+        let (playing, engine) = playingSession()
+        #expect(commands(.setRate(1.5), playing) == .success([.speed(1.5)]))
+        #expect(commands(.setRate(.nan), playing) == .failure(.invalid))
+        #expect(commands(.setRate(.infinity), playing) == .failure(.invalid))
+        playing.perform(.speed(10))
+        #expect(playing.speed == 4)
+        #expect(MprisProperties(playing).rate == 4)
+        playing.perform(.speed(-3))
+        #expect(playing.speed == 0.25)
+        let before = MprisProperties(playing)
+        playing.perform(.changeSpeed(by: 1.1))
+        #expect(MprisProperties(playing).changed(since: before) == ["Rate"])
+        #expect(engine.calls.suffix(3) == ["speed 4.0", "speed 0.25", "speed 0.28"])
+    }
+
     /// Pause never starts a song (as a toggle would when stopped), and Rate 0 is a pause.
     @Test func pauseAndRateZeroPauseOnlyWhatPlays() {
         let (playing, _) = playingSession()
         #expect(commands(.pause, playing) == .success([.stop]))
         #expect(commands(.setRate(0), playing) == .success([.stop]))
-        #expect(commands(.setRate(1), playing) == .success([]))
         let (stopped, _) = playingSession(false)
         #expect(commands(.pause, stopped) == .success([]))
         #expect(commands(.setRate(0), stopped) == .success([]))

@@ -53,6 +53,7 @@ public final class FakeEngine: PlaybackEngine {
             position = frame
         case .setVolume(let fraction): calls.append("volume \(fraction)")
         case .setPitch(let value): calls.append("pitch \(value)")
+        case .setSpeed(let value): calls.append("speed \(value)")
         case .setReplayGain(let choice): replayGains.append(choice)
         case .setEqualizer(let bands): calls.append("equalizer \(bands.flatMap { $0 }.filter { $0 != 1 })")
         case .setGraphicEqualizer(let gains): calls.append("graphic equalizer \(gains.map { "\($0)" } ?? "off")")

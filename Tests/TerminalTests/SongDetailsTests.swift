@@ -42,5 +42,8 @@ struct SongDetailsOutputTests {
         #expect(SongDetails.lines(song).contains { $0.hasPrefix("Output   pulse: 24-bit, 96000 Hz, stereo") && !$0.contains("\u{1B}") })
         #expect(SongDetails.lines(song, equalizer: [5, 4, 3, 1, -1, -1, 1, 3, 4, 5.5])
             .contains("EQ       31 Hz +5  62 +4  125 +3  250 +1  500 -1  1k -1  2k +1  4k +3  8k +4  16k +5.5 dB"))
+        #expect(SongDetails.lines(song).contains("Speed    the song's own"))
+        #expect(SongDetails.lines(song, speed: 1.21).contains("Speed    1.21×, the same pitch (librubberband)"))
+        #expect(SongDetails.lines(song, speed: 0.5).contains("Speed    0.5×, the same pitch (librubberband)"))
     }
 }

@@ -10,8 +10,11 @@ struct EngineShared {
     /// Set by `shutdown`: the thread closes the output and ends.
     var shutdownAsked = false
     var budget = PlaybackBudget()
-    /// Frames of the current song handed to the output.
+    /// Frames of the current song handed to the output (song frames: at a speed, what was
+    /// written stands for more or fewer of them).
     var position: Int64 = 0
+    /// The speed what the output holds plays at: each frame it holds is this many of the song's.
+    var speed = 1.0
     /// The output that can say how many of those are not yet heard (a sound server's stream;
     /// asked outside this lock: libpulse's thread takes this lock under its own).
     var queueHolder: AudioSink?
@@ -24,9 +27,9 @@ struct EngineShared {
     /// The frames of the current song heard so far: those handed to the output less those it
     /// still holds.
     static func heard(_ shared: Locked<EngineShared>) -> Int64 {
-        let (written, holder) = shared.read { ($0.position, $0.queueHolder) }
-        guard let queued = holder?.queuedFrames else { return written }
-        return max(written - Int64(queued), 0)
+        let (written, holder, speed) = shared.read { ($0.position, $0.queueHolder, $0.speed) }
+        guard let queued = holder?.queuedFrames else { return max(written, 0) }
+        return max(written - Int64((Double(queued) * speed).rounded()), 0)
     }
 }
 

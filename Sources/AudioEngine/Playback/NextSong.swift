@@ -7,6 +7,8 @@ struct NextSong {
     private(set) var spare: AudioDecoder?
     /// The song asked to open on `spare` (on its own thread, where it has one).
     private(set) var cued: SongSource?
+    /// The cued song, once asked for opened (`cuedSong`).
+    private var readied: OpenedSong?
 
     init(spare: AudioDecoder?) {
         self.spare = spare
@@ -16,6 +18,7 @@ struct NextSong {
     mutating func cue(_ source: SongSource?) {
         guard let spare, cued != source else { return }
         cued = nil
+        readied = nil
         spare.close()
         guard let source else { return }
         do throws(LoadFailure) {
@@ -31,12 +34,22 @@ struct NextSong {
     /// on it, takes over; `finished` is closed and becomes the spare. `nil` when nothing is cued
     /// or it could not be opened (the session's own open of it says why).
     mutating func takeOver(from finished: AudioDecoder) -> (decoder: AudioDecoder, source: SongSource, song: OpenedSong)? {
-        guard let source = cued, let decoder = spare, let next = try? decoder.opened(source) else { return nil }
+        guard let source = cued, let decoder = spare, let next = cuedSong() else { return nil }
         cued = nil
+        readied = nil
         spare = finished
         finished.close()
         decoder.promoted()
         return (decoder, source, next)
+    }
+
+    /// The cued song as it opened on the spare decoder (waiting for it, where it opens on its
+    /// own thread); `nil` when nothing is cued or it could not be opened.
+    mutating func cuedSong() -> OpenedSong? {
+        if let readied { return readied }
+        guard let source = cued, let spare, let opened = try? spare.opened(source) else { return nil }
+        readied = opened
+        return opened
     }
 
     func setEqualizer(_ bands: [[Double]]) {

@@ -6,36 +6,41 @@ extension PlaybackLoop {
     /// Writes what is held, opening or reopening the output for the song's format first; then
     /// reports the grant it used up and the early end it carried.
     func writeHeld() {
-        guard let current = song, let chunk = held else { return }
+        guard let current = song, var chunk = held else { return }
         let format = current.format
-        if chunk.bytes > 0 {
+        if chunk.bytes > 0 || chunk.flush && stage.stretcher != nil {
             let played = outputFormat(format)
             guard let sink = openSink(for: played, song: current) else { return }
-            // Samples widened for the output (`--bits`) take the volume after, in the wider
-            // samples: nothing is narrowed on the way.
-            let widens = SampleStage.widens(format.encoding, to: played.encoding)
-            if !chunk.processed {
+            if chunk.output == nil {
                 // Once, though the chunk may be written again (a device lost and found).
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
                 stage.equalize(buffer, bytes: chunk.bytes, format: format)
-                if sink.canPause { stage.tail.record(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), format: format, to: sink) }
-                if !widens { stage.applyVolume(buffer, bytes: chunk.bytes, encoding: format.encoding, gain: current.gain) }
-                held?.processed = true
-            }
-            let frames = chunk.bytes / format.bytesPerFrame
-            let written = output(UnsafeRawBufferPointer(start: buffer, count: chunk.bytes), from: format.encoding, to: played.encoding,
-                                 gain: current.gain)
-            do {
-                let measured = try slot.write(written,
-                                              seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
-                if let measured {
-                    let pacer = slot.pacer
-                    report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
+                let (samples, songFrames) = atSpeed(chunk, format: format)
+                if sink.canPause { stage.tail.record(samples, format: format, to: sink) }
+                // Samples widened for the output (`--bits`) take the volume after, in the wider
+                // samples: nothing is narrowed on the way.
+                if !SampleStage.widens(format.encoding, to: played.encoding), let base = samples.baseAddress {
+                    stage.applyVolume(UnsafeMutableRawPointer(mutating: base), bytes: samples.count, encoding: format.encoding, gain: current.gain)
                 }
-            } catch {
-                return lose(error, song: current)
+                chunk.output = samples
+                chunk.songFrames = songFrames
+                held = chunk
             }
-            shared.update { $0.position += Int64(frames) }
+            let samples = chunk.output ?? UnsafeRawBufferPointer(start: buffer, count: 0)
+            let frames = samples.count / format.bytesPerFrame
+            if frames > 0 {
+                let written = output(samples, from: format.encoding, to: played.encoding, gain: current.gain)
+                do {
+                    let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
+                    if let measured {
+                        let pacer = slot.pacer
+                        report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
+                    }
+                } catch {
+                    return lose(error, song: current)
+                }
+            }
+            shared.update { $0.position += chunk.songFrames }
         }
         held = nil
         if let spent = chunk.spentGrant { report(.budgetSpent(id: spent)) }
@@ -61,6 +66,14 @@ extension PlaybackLoop {
             stage.applyVolume(UnsafeMutableRawPointer(mutating: base), bytes: converted.count, encoding: target, gain: gain)
         }
         return converted
+    }
+
+    /// What reaches the output for a song in `format`: the driver or file, and the samples.
+    func played(_ format: PCMFormat) -> String {
+        let output = outputFormat(format)
+        let layout = output.channels == 1 ? "mono" : output.channels == 2 ? "stereo" : "\(output.channels) channels"
+        let converted = output.encoding == format.encoding ? "" : " (from \(format.sampleName))"
+        return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(layout)"
     }
 
     /// Sets the sink whose queue the position heard leaves out. The sink it replaces is let go

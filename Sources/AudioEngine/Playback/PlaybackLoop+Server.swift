@@ -29,6 +29,12 @@ extension PlaybackLoop {
         return min(frames * format.bytesPerFrame, Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame)
     }
 
+    /// The song's frames to decode now on a server's stream: what fills its room at the speed
+    /// (0 until a whole frame does: the loop waits, never spins).
+    func serverFrames(for format: PCMFormat) -> Int {
+        Int(Double(serverRoom(for: format) / format.bytesPerFrame) * speed)
+    }
+
     /// Drops what the server holds and moves the decoder back to the frame heard, so that what
     /// is written next is heard at once, from where the listener is. Nothing on other outputs.
     func rewindToHeard() {
@@ -37,8 +43,11 @@ extension PlaybackLoop {
         sink.discard()
         stage.tail.reset()
         held = nil
+        // The decoder is past what was written by what the stretcher holds.
+        let decoded = shared.read(\.position) + songFramesStretching
+        restartStretching()
         let written = shared.read(\.position)
-        guard heard < written else { return }
+        guard heard < decoded else { return }
         let landed = decoder.seek(toFrame: heard) ?? written
         shared.update { $0.position = landed }
         if phase == .draining { move(to: .playing) }
@@ -51,7 +60,7 @@ extension PlaybackLoop {
     /// is queued has played.
     func rewriteUnheard() {
         guard let sink = slot.sink, sink.canPause, song != nil, held == nil, phase != .draining,
-              let queued = sink.queuedFrames, queued > 0, Int64(queued) <= shared.read(\.position),
+              let queued = sink.queuedFrames, queued > 0, Int64((Double(queued) * speed).rounded()) <= shared.read(\.position),
               let pieces = stage.tail.last(queued, of: sink), let format = stage.tail.format else { return }
         sink.discard()
         let most = Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame  // whole frames a write

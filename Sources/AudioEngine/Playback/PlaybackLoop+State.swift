@@ -26,8 +26,13 @@ extension PlaybackLoop {
         var bytes: Int
         var spentGrant: Int?
         var end: EarlyEnd?
-        /// It has been through the `SampleStage` (faded, its volume applied).
-        var processed = false
+        /// The last samples before the stretcher starts again (a song's end, a fade out): it
+        /// hands back all it holds.
+        var flush = false
+        /// What it became in the `SampleStage` (faded, stretched, its volume applied), once it
+        /// has been through it: the samples to write, and the song frames they stand for.
+        var output: UnsafeRawBufferPointer?
+        var songFrames: Int64 = 0
     }
 
     enum EarlyEnd {

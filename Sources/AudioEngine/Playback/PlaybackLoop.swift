@@ -41,8 +41,10 @@ final class PlaybackLoop {
     /// `PITCH` (mpg123's remote protocol): the song plays this fraction faster (and higher) on
     /// a live device, which is opened at the song's rate times `1 + pitch`.
     var pitch = 0.0
+    /// `--speed`: the song plays this many times as fast at its own pitch (`PlaybackLoop+Speed`).
+    var speed = 1.0
     var decoder: AudioDecoder
-    private var next: NextSong
+    var next: NextSong
     let slot: OutputSlot
     var stage: SampleStage
     let clock: PlaybackClock
@@ -151,6 +153,7 @@ final class PlaybackLoop {
             fadeOut()
             held = nil
             let started = clock.now
+            restartStretching()
             if let landed = decoder.seek(toFrame: frame) {
                 shared.update { $0.position = landed }
                 report(.seeked(token: token, frame: landed, took: clock.now - started))
@@ -161,6 +164,8 @@ final class PlaybackLoop {
         case .setVolume(let fraction):
             stage.volume = fraction
             rewriteUnheard()  // heard at once, not after what a sound server holds
+        case .setSpeed(let value):
+            changeSpeed(to: value)
         case .setPitch(let value):
             guard !slot.isFile, value != pitch else { return }
             rewindToHeard()  // the new speed heard at once: the device reopens at the next write
@@ -206,14 +211,6 @@ final class PlaybackLoop {
         return song.info.replayGain.applied(replayGain)?.factor ?? 1
     }
 
-    /// What reaches the output for a song in `format`: the driver or file, and the samples.
-    private func played(_ format: PCMFormat) -> String {
-        let output = outputFormat(format)
-        let layout = output.channels == 1 ? "mono" : output.channels == 2 ? "stereo" : "\(output.channels) channels"
-        let converted = output.encoding == format.encoding ? "" : " (from \(format.sampleName))"
-        return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(layout)"
-    }
-
     private func open(_ source: SongSource, token: Int) {
         if var current = song, current.token == nil, current.source == source {
             // The song the list goes on to is the one that took over: it plays on, gaplessly.
@@ -230,6 +227,7 @@ final class PlaybackLoop {
         song = nil
         held = nil
         stage.tail.reset()
+        restartStretching()
         do throws(LoadFailure) {
             // A file keeps the format its first song starts in, from the first sample on (a
             // short first part too): libmpg123 converts the rest, and the later songs, to it.
@@ -262,12 +260,15 @@ final class PlaybackLoop {
         if held != nil { return writeHeld() }
         if nextWrite != nil { return }  // not due yet
         let format = current.format
-        var chunk = min(max(Int(Double(format.rate) * slot.pacer.chunk), 1), Self.bufferCapacity / format.bytesPerFrame)
+        // Counted in the song's frames: at a speed, a chunk of output holds `speed` times as many.
+        var chunk = min(max(Int(Double(format.rate) * slot.pacer.chunk * speed), 1), Self.bufferCapacity / format.bytesPerFrame)
         if onServer {
-            chunk = min(chunk, serverRoom(for: format) / format.bytesPerFrame)
+            chunk = min(chunk, serverFrames(for: format))
             guard chunk > 0 else { return }  // the server's next request wakes the loop
         }
-        let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: format.rate) }
+        // A script's time is the listener's: at a speed, a second of it plays `speed` seconds of the song.
+        let budgetRate = max(Int((Double(format.rate) * speed).rounded()), 1)
+        let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: budgetRate) }
         guard ticket.frames > 0 else { return move(to: .heldByBudget) }
         if phase == .heldByBudget {
             move(to: .playing)
@@ -289,6 +290,7 @@ final class PlaybackLoop {
             song?.skippedDamage = true
             report(of: current) { .damageSkipped(token: $0, at: at, seconds: seconds) }
         case .done:
+            if endStretching(current) { return }  // what the stretcher held is written; the end is read again next
             if let cut = decoder.truncation {
                 held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now))
                 writeHeld()
@@ -331,7 +333,9 @@ final class PlaybackLoop {
         guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
         decoder = spare
         song = song(opened, source: source, token: nil)
-        shared.update { $0.position = 0 }
+        // Through the same stretcher, the song before's last frames come out first.
+        let before = songFramesStretching
+        shared.update { $0.position = -before }
         report(of: current) { .ended(token: $0) }
         return true
     }
@@ -345,7 +349,7 @@ final class PlaybackLoop {
         switch decoder.read(into: buffer, capacity: Fader.frames(in: format, capacity: Self.bufferCapacity) * format.bytesPerFrame) {
         case .data(let bytes):
             Fader.ramp(buffer, frames: bytes / format.bytesPerFrame, format: format, from: 1, to: 0)
-            held = Held(bytes: bytes)
+            held = Held(bytes: bytes, flush: true)  // all of it heard, through the stretcher too
             writeHeld()
         case .newFormat(let next):
             song?.format = next
@@ -382,7 +386,7 @@ final class PlaybackLoop {
         guard phase == .playing, held == nil, let format = song?.format else { return nil }
         if onServer {
             // No room: the server's request wakes the loop, or this poll (a script's short queue).
-            return serverRoom(for: format) > 0 ? nil : clock.now + Self.serverPoll
+            return serverFrames(for: format) > 0 ? nil : clock.now + Self.serverPoll
         }
         return slot.pacer.nextWrite(at: clock.now)
     }

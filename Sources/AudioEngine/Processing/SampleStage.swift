@@ -1,5 +1,5 @@
 /// What is done to the samples between the decode-ahead queue and the output, on the playback
-/// thread: the fades, then the listener's volume (an equaliser and speed will join them here).
+/// thread: the fades, the equaliser, the speed, then the listener's volume.
 /// Nothing before this stage depends on a key: a new volume changes what is written next, and
 /// on a sound server what it holds and has not played (`UnheardTail`), never by decoding again.
 /// A song's ReplayGain is not here: it belongs to the song, and libmpg123 applies an MP3's in its
@@ -16,6 +16,20 @@ struct SampleStage {
     /// The listener's graphic equaliser (`equalizer =`, the `E` key): before the tail and the
     /// volume, so a change is heard once what the server holds has played.
     var equalizer = GraphicEqualizer()
+
+    /// The song played faster or slower at its pitch (`--speed`); `nil` at its own speed.
+    var stretcher: TimeStretcher?
+
+    /// The stretcher for `format` at `speed`: the one there, started again if it had ended, or a
+    /// new one. `nil` where librubberband cannot be loaded (the speed is then the song's).
+    mutating func stretcher(for format: PCMFormat, speed: Double) -> TimeStretcher? {
+        if let stretcher, stretcher.format == format, stretcher.speed == speed {
+            if stretcher.ended { stretcher.reset() }
+            return stretcher
+        }
+        stretcher = TimeStretcher(format: format, speed: speed)
+        return stretcher
+    }
 
     init(fades: Bool) {
         fader = Fader(enabled: fades)

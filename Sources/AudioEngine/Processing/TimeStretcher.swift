@@ -1,4 +1,5 @@
 import CRubberBand
+import PlayerCore
 
 /// librubberband, loaded once, on first use (see CRubberBand's shim.h for why it is not linked).
 enum RubberBandLibrary {
@@ -20,7 +21,7 @@ enum RubberBandLibrary {
 /// worth `speed` frames of the song.
 final class TimeStretcher {
     /// The speeds played: a quarter to four times the song's own (`--speed`).
-    static let speeds = 0.25...4.0
+    static let speeds = EngineCall.slowestSpeed...EngineCall.fastestSpeed
     /// Frames handed to librubberband at a time, and taken back at a time.
     private static let piece = 4096
 
@@ -43,6 +44,9 @@ final class TimeStretcher {
     private(set) var produced: Int64 = 0
     /// The last samples went in (`final`): nothing more can be fed before a reset.
     private(set) var ended = false
+    /// Song frames what was handed out stands for; what is ready is being held back for more.
+    private var handed: Int64 = 0
+    private var holding = false
 
     /// A stretcher playing `format` at `speed` (within `speeds`); `nil` when librubberband cannot
     /// be loaded or refuses.
@@ -74,9 +78,12 @@ final class TimeStretcher {
         api.delete_(state)
     }
 
-    /// Song frames fed and not yet handed back (in its latency, and not yet played).
+    /// The song frames what was handed back stands for.
+    var songFramesOut: Int64 { Int64((Double(produced) * speed).rounded()) }
+
+    /// Song frames fed and not yet handed out (in its latency, held back, not yet played).
     var pendingSongFrames: Int64 {
-        max(fed - Int64((Double(produced) * speed).rounded()), 0)
+        max(fed - handed, 0)
     }
 
     /// Forgets everything fed (a seek, a stop, another song): what is fed next starts afresh.
@@ -84,6 +91,9 @@ final class TimeStretcher {
         api.reset(state)
         fed = 0
         produced = 0
+        handed = 0
+        holding = false
+        readyBytes = 0
         ended = false
         prime()
     }
@@ -102,12 +112,15 @@ final class TimeStretcher {
     }
 
     /// Feeds `bytes` of samples in the format's encoding from `samples` (whole frames) and hands
-    /// back what is ready, valid until the next call. `final`: they are the last before a reset
-    /// (the end of a song, or a fade out), so everything is handed back: the stretcher's latency
-    /// is flushed with silence, and what comes out is cut to the song's length over the speed.
-    func process(_ samples: UnsafeRawPointer, bytes: Int, final: Bool) -> UnsafeRawBufferPointer {
-        readyBytes = 0
-        guard !ended else { return UnsafeRawBufferPointer(start: ready, count: 0) }
+    /// back what is ready, valid until the next call, and the song frames it stands for. `final`:
+    /// they are the last before a reset (the end of a song, or a fade out), so everything is
+    /// handed back: the stretcher's latency is flushed with silence, and what comes out is cut to
+    /// the song's length over the speed. Less than `wanted` bytes ready (and not final): nothing
+    /// is handed back yet, and what is ready is kept for the next call's.
+    func process(_ samples: UnsafeRawPointer, bytes: Int, final: Bool, wanted: Int = 0) -> (samples: UnsafeRawBufferPointer, songFrames: Int64) {
+        if !holding { readyBytes = 0 }
+        holding = false
+        guard !ended else { return (UnsafeRawBufferPointer(start: ready, count: 0), 0) }
         let frames = bytes / format.bytesPerFrame
         let channels = format.channels
         let encoding = format.encoding
@@ -126,7 +139,13 @@ final class TimeStretcher {
             fed += Int64(count)
         }
         if final { flush() }
-        return UnsafeRawBufferPointer(start: ready, count: readyBytes)
+        if !final, readyBytes < wanted {
+            holding = true
+            return (UnsafeRawBufferPointer(start: ready, count: 0), 0)
+        }
+        let songFrames = songFramesOut - handed
+        handed = songFramesOut
+        return (UnsafeRawBufferPointer(start: ready, count: readyBytes), songFrames)
     }
 
     /// Hands `count` frames of the input planes to librubberband and takes back what is ready.

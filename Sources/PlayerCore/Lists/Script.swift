@@ -60,7 +60,7 @@ public enum ScriptParser {
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "quit",
         "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "album-mode", "queue",
-        "equalizer",
+        "equalizer", "speed",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -164,6 +164,9 @@ public enum ScriptParser {
                 }
                 return .success(.command(.perform(.setGraphicEqualizer(gains, on: true))))
             }
+        case "speed":
+            guard let speed = SpeedValue.parse(argument) else { return fail("speed: \(SpeedValue.hint) (found '\(argument)')") }
+            return .success(.command(.perform(.speed(speed))))
         case "queue":
             guard !argument.isEmpty, argument.count <= 9, argument.allSatisfy(\.isASCIIDigit), let place = Int(argument), place > 0 else {
                 return fail("queue needs the number of an entry of the list, from 1 (found '\(argument)')")

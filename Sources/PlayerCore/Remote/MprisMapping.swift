@@ -42,7 +42,10 @@ public enum MprisMapping {
         case .previous: return .success(session.hasPrevious ? [.previous] : [])
         // Pause never starts playing, and the spec's Rate 0 is a pause.
         case .pause, .setRate(0): return .success(state.isPlaying ? [.stop] : [])
-        case .setRate: return .success([])
+        // Another rate is a speed at the song's own pitch, within MinimumRate and MaximumRate.
+        case .setRate(let rate):
+            guard rate.isFinite else { return .failure(.invalid) }
+            return .success([.speed(rate)])
         case .play: return .success([.play])
         case .playPause: return .success([.toggle])
         // MPRIS's Stop leaves the song Stopped at its start (a later Play plays it from
@@ -94,6 +97,8 @@ public struct MprisProperties: Equatable, Sendable {
     public var loopStatus: String
     public var shuffle: Bool
     public var volume: Double
+    /// `Rate`: the speed the songs play at (`--speed`, `[` `]`).
+    public var rate: Double
     /// The song's entry in the list (its `mpris:trackid`), `nil` with none.
     public var track: Int?
     public var title: String?
@@ -110,6 +115,7 @@ public struct MprisProperties: Equatable, Sendable {
         loopStatus = session.repeatsOne ? "Track" : session.queue.repeats ? "Playlist" : "None"
         shuffle = session.queue.shuffles
         volume = session.muted ? 0 : Double(session.volume) / 100
+        rate = session.speed
         track = hasSong ? session.index : nil
         title = session.songName
         canGoNext = session.hasNext
@@ -135,6 +141,7 @@ public struct MprisProperties: Equatable, Sendable {
         if before.loopStatus != loopStatus { names.append("LoopStatus") }
         if before.shuffle != shuffle { names.append("Shuffle") }
         if before.volume != volume { names.append("Volume") }
+        if before.rate != rate { names.append("Rate") }
         if before.track != track || before.title != title { names.append("Metadata") }
         if before.canGoNext != canGoNext { names.append("CanGoNext") }
         if before.canGoPrevious != canGoPrevious { names.append("CanGoPrevious") }

@@ -25,6 +25,10 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case setMute(Bool)
     /// Play this fraction faster (and higher), by playing at another rate (mpg123's `PITCH`).
     case pitch(Double)
+    /// Play this many times as fast at the song's own pitch (`--speed`; 1: its own speed).
+    case speed(Double)
+    /// The speed times this factor (mpv's `[` `]`: 1.1 and its inverse).
+    case changeSpeed(by: Double)
     /// libmpg123's equaliser bands (`-R`'s `EQ`, `SEQ`, `EQFILE`): 32 factors, left and right.
     case mpegEqualizer([[Double]])
     /// Ask for a path to load (the terminal shows a prompt).
@@ -98,6 +102,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .toggleMute: "mute toggle"
         case .setMute(let on): "mute " + (on ? "on" : "off")
         case .pitch(let value): "pitch \(value)"
+        case .speed(let value): "speed \(value)"
+        case .changeSpeed(let factor): "speed ×\(factor)"
         case .mpegEqualizer: "equalizer"
         case .promptLoad: "prompt"
         case .help: "help"

@@ -1,5 +1,5 @@
 /// What the listener hears of the song, not which song plays: the volume and mute, the pitch,
-/// ReplayGain and the two equalisers (libmpg123's, from `-R`; the graphic one, for every format).
+/// the speed, ReplayGain and the two equalisers (libmpg123's, from `-R`; the graphic one, for every format).
 extension Session {
     /// The commands that change the sound (`perform` hands them here).
     func performSound(_ command: Command) {
@@ -19,6 +19,10 @@ extension Session {
             applyVolume()
         case .pitch(let value):
             engine.perform(.setPitch(value))
+        case .speed(let value):
+            setSpeed(value)
+        case .changeSpeed(let factor):
+            setSpeed(speed * factor)
         case .mpegEqualizer(let bands):
             engine.perform(.setEqualizer(bands))
         case .toggleEqualizer:
@@ -36,6 +40,13 @@ extension Session {
         default:
             break
         }
+    }
+
+    /// The speed within those played, to the hundredth (a key's steps come back to 1 exactly).
+    private func setSpeed(_ value: Double) {
+        guard value.isFinite else { return }
+        speed = (EngineCall.speed(value) * 100).rounded() / 100
+        engine.perform(.setSpeed(speed))
     }
 
     func applyVolume() {

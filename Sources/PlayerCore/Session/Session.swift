@@ -41,6 +41,8 @@ public final class Session {
     /// Album mode: the list stops at the end of an album (when the next song's album is another),
     /// the next song ready (cmus's `m`).
     public internal(set) var albumMode = false
+    /// How many times as fast the songs play, at their own pitch (`--speed`, `[` `]`).
+    public internal(set) var speed = 1.0
     /// The graphic equaliser's bands in dB (`nil`: none set) and whether it is on.
     public internal(set) var equalizerBands: [Double]?
     public internal(set) var equalizerOn = false
@@ -202,7 +204,7 @@ public final class Session {
             queue.setShuffle(on)
             applyReplayGain()
         case .seek(let target): apply(.seek(target))
-        case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
+        case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
              .setGraphicEqualizer:
             performSound(command)
         case .promptLoad, .help, .info, .listView, .libraryView: break  // the terminal's own business

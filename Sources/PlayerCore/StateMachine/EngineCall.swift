@@ -16,6 +16,9 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
     /// kept across songs (mpg123's `PITCH`), from `slowestPitch` to `fastestPitch`.
     case setPitch(Double)
+    /// Plays this many times as fast at the song's own pitch (`--speed`, `[` `]`), from
+    /// `slowestSpeed` to `fastestSpeed`; kept across songs. Position and time stay the song's.
+    case setSpeed(Double)
     /// Which ReplayGain the songs opened from now on get (`--replaygain`; auto's choice changes
     /// with shuffle); the song playing keeps its own.
     case setReplayGain(ReplayGainChoice)
@@ -44,6 +47,15 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// is played, as the hardware bounds mpg123's).
     public static let fastestPitch = 100.0
 
+    /// The speeds played at the song's own pitch (`--speed`): a quarter to four times its own.
+    public static let slowestSpeed = 0.25
+    public static let fastestSpeed = 4.0
+
+    /// `value` within the speeds played (a front-end may send 1e308, or NaN: the song's own).
+    public static func speed(_ value: Double) -> Double {
+        value.isNaN ? 1 : min(max(value, slowestSpeed), fastestSpeed)
+    }
+
     /// `value` within the pitches played (a front-end may send 1e308).
     public static func pitch(_ value: Double) -> Double {
         min(max(value, slowestPitch), fastestPitch)
@@ -57,6 +69,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .seek(let target): "seek \(target)"
         case .setVolume(let fraction): "volume \(fraction)"
         case .setPitch(let value): "pitch \(value)"
+        case .setSpeed(let value): "speed \(value)"
         case .setReplayGain(let choice): "replaygain \(choice)"
         case .setEqualizer: "equalizer"
         case .setGraphicEqualizer(let gains): "graphic equalizer \(gains.map { "\($0)" } ?? "off")"

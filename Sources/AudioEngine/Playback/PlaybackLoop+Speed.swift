@@ -1,0 +1,77 @@
+import PlayerCore
+
+/// Speed without a change of pitch (`--speed`): the `SampleStage`'s stretcher between the
+/// equaliser and the volume. Position stays song time: each frame written at a speed stands for
+/// `speed` frames of the song (the stretcher counts them), and a sound server's queue is counted
+/// the same way (`EngineShared.speed`). What the stretcher holds at a song's end is played out
+/// before what follows, unless the next song carries on in the same format, gaplessly, through
+/// the same stretcher.
+extension PlaybackLoop {
+    /// `chunk`'s samples (in `buffer`) at the speed: where they are to be written from, and the
+    /// song frames they stand for. At the song's own speed, the samples as they are.
+    func atSpeed(_ chunk: Held, format: PCMFormat) -> (samples: UnsafeRawBufferPointer, songFrames: Int64) {
+        let samples = UnsafeRawBufferPointer(start: buffer, count: chunk.bytes)
+        guard speed != 1, let stretcher = stage.stretcher(for: format, speed: speed) else {
+            return (samples, Int64(chunk.bytes / format.bytesPerFrame))
+        }
+        return stretcher.process(buffer, bytes: chunk.bytes, final: chunk.flush || chunk.end != nil, wanted: prebuffer(format))
+    }
+
+    /// Bytes of `format` to gather before writing, while a sound server's queue is nearly empty
+    /// (a start, a seek): what it has room for, up to its buffer, in one write, as the song's own
+    /// speed writes it at once. Written a stretched chunk at a time instead, the server starts
+    /// on the first and runs dry before the next; a sink that renders far ahead (a null sink,
+    /// timer-scheduled ALSA: 0.9 s) then plays on past what was written, and drops it. 0
+    /// elsewhere, and while a script keeps the queue short.
+    private func prebuffer(_ format: PCMFormat) -> Int {
+        guard onServer, let sink = slot.sink, !shared.read({ $0.budget.isLimited }),
+              Double(sink.queuedFrames ?? 0) < Self.lowQueue * Double(sink.format.rate) else { return 0 }
+        let most = Int(PulseOutput.bufferSeconds * 0.9 * Double(format.rate))
+        let room = (sink.writableBytes ?? 0) / sink.format.bytesPerFrame
+        return min(room > 0 ? room : most, most) * format.bytesPerFrame
+    }
+
+    /// A new speed, heard at once: on a sound server, what it holds at the old speed is dropped
+    /// and the song taken back to the frame heard (as for a seek); elsewhere (a file, a device
+    /// that cannot drop what it holds) what the stretcher holds is written first, so nothing of
+    /// the song is lost.
+    func changeSpeed(to value: Double) {
+        guard value != speed else { return }
+        if value != 1, RubberBandLibrary.api == nil {
+            return report(.outputFallback(message:
+                "a speed other than 1 needs librubberband (librubberband2), which cannot be loaded: playing at the song's own speed"))
+        }
+        if let sink = slot.sink, sink.canPause { rewindToHeard() } else { flushStretcher() }
+        speed = value
+        stage.stretcher = nil
+        shared.update { $0.speed = value }
+    }
+
+    /// Writes all the stretcher holds (nothing more follows it in its format). False when it
+    /// held nothing.
+    @discardableResult
+    func flushStretcher() -> Bool {
+        guard song != nil, held == nil, let stretcher = stage.stretcher, stretcher.fed > 0, !stretcher.ended else { return false }
+        held = Held(bytes: 0, flush: true)
+        writeHeld()
+        return true
+    }
+
+    /// At the clean end of `current`: writes what the stretcher holds, unless the cued song
+    /// takes over in the same format (it then carries on through the same stretcher). True when
+    /// it wrote (the end is read again at the next step, and goes on from there).
+    func endStretching(_ current: Song) -> Bool {
+        guard let stretcher = stage.stretcher, stretcher.fed > 0, !stretcher.ended else { return false }
+        if !shared.read({ $0.budget.isLimited }), next.cuedSong()?.format == current.format { return false }
+        return flushStretcher()
+    }
+
+    /// Forgets what the stretcher holds (a seek, another song): what follows starts afresh.
+    func restartStretching() {
+        stage.stretcher?.reset()
+    }
+
+    /// Song frames in the stretcher, not yet written: those of the song before, when the cued
+    /// song takes over through it (its position starts that far below 0).
+    var songFramesStretching: Int64 { stage.stretcher?.pendingSongFrames ?? 0 }
+}
