@@ -64,17 +64,17 @@ run: build
 # The gapless proof records a sound server in real time: it runs alone, after the rest, so that
 # forty test processes sharing two cores do not starve its player of CPU.
 # FormatLiveTests (FLAC, Vorbis, Opus and AAC lists played on a sound server) and HiResLiveTests
-# (a 24-bit FLAC recorded bit for bit) run alone after it for the same reason;
+# (a 24-bit FLAC recorded bit for bit) and SpeedLiveTests (two songs at 1.5) run alone after it for the same reason;
 # `make test-live-formats` runs only them.
 test: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests --skip HiResLiveTests
+	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests --skip HiResLiveTests --skip SpeedLiveTests
 	$(SWIFT) test --filter GaplessLiveTests
-	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests'
+	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests'
 
 test-live-formats: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests'
+	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests'
 
 bench: deps-test deps-bench build
 	python3 bench/run.py $(BIN)

@@ -313,7 +313,8 @@ final class PlaybackLoop {
     private func endsShort(_ current: Song) -> String? {
         // After damage skipped, what is missing is the damage (as `--check` judges it too).
         guard decoder.lengthIsExact, !current.skippedDamage, let declared = current.info.totalFrames else { return nil }
-        let played = shared.read(\.position)
+        // What the stretcher holds was decoded: it plays out through the next song.
+        let played = shared.read(\.position) + songFramesStretching
         guard played + Int64(current.format.rate / 20) < declared else { return nil }
         return "the file ends there, but its header says \(TimeFormat.precise(current.info.seconds(declared))); was it cut short?"
     }
