@@ -44,7 +44,7 @@ static inline int tp_rubberband_load(tp_rubberband *api) {
 /// seek lands where it was asked; R2's wanders by up to 50 ms with the speed.
 static inline RubberBandState tp_rubberband_new(const tp_rubberband *api, unsigned rate, unsigned channels, double speed) {
     RubberBandOptions options = RubberBandOptionProcessRealTime | RubberBandOptionEngineFiner
-        | RubberBandOptionThreadingNever | RubberBandOptionPitchHighConsistency;
+        | RubberBandOptionThreadingNever;
     return api->new_(rate, channels, options, 1.0 / speed, 1.0);
 }
 
