@@ -47,9 +47,10 @@ deps-build:
 deps-test:
 	$(call install_missing,$(TEST_DEPS))
 
-# The benchmarks add MPD and mpc, the library's reference (bench/library.py).
+# The benchmarks add MPD and mpc, the library's reference (bench/library.py), and mpv, the
+# reference for --speed (its af=rubberband).
 deps-bench:
-	$(call install_missing,mpd mpc)
+	$(call install_missing,mpd mpc mpv)
 
 # The static Foundation's temporary-file code calls mktemp, and the linker says so in a warning
 # on every release link that tplayer cannot act on: it is kept off a newcomer's first screen.
