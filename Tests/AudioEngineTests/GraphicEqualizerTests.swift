@@ -65,6 +65,24 @@ struct GraphicEqualizerTests {
         #expect(Self.level(after) != Self.level(before), "the bass changed")
     }
 
+    /// Changes faster than the 10 ms cross-fade (a key held down): each fades from what is
+    /// heard at that moment, so the joins stay as smooth as one change's.
+    @Test func aChangeDuringACrossFadeFadesFromWhatIsHeard() {
+        var equalizer = GraphicEqualizer()
+        let tone = Self.tone(60, seconds: 1, level: 0.5)
+        var joined = Self.process(Array(tone.prefix(8820)), &equalizer)
+        var at = 8820
+        for (gains, frames) in [([12.0, 12, 0, 0, 0, 0, 0, 0, 0, 0], 88), ([-12.0, -12, 0, 0, 0, 0, 0, 0, 0, 0], 176),
+                                ([12.0, 12, 12, 0, 0, 0, 0, 0, 0, 0], 44), ([0.0, -12, 0, 0, 0, 0, 0, 0, 0, 0], 22),
+                                ([12.0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 30), ([-6.0, 6, 0, 0, 0, 0, 0, 0, 0, 0], 8820)] {
+            equalizer.set(gains)
+            joined += Self.process(Array(tone[(at * 2)..<((at + frames) * 2)]), &equalizer)
+            at += frames
+        }
+        let steps = stride(from: 2, to: joined.count, by: 2).map { abs(Int(joined[$0]) - Int(joined[$0 - 2])) }
+        #expect((steps.max() ?? 0) < 300, "the largest step: \(steps.max() ?? 0)")
+    }
+
     @Test func twentyFourBitSamplesAreEqualisedToo() {
         var equalizer = GraphicEqualizer()
         equalizer.set([0, 0, 0, 0, 0, 0, 0, 0, 0, -12])

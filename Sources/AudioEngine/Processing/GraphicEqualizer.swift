@@ -8,7 +8,8 @@ import Foundation
 /// transient may overshoot that steady gain by a little, and is clipped). A change
 /// of bands, or turning it on or off, cross-fades from the old filters' output to the new ones'
 /// over 10 ms (the new ones started from the old ones' state where they are the same bands), so
-/// it never clicks.
+/// it never clicks; a change during a cross-fade fades from what was heard then (the old and the
+/// new filters in the mix they had reached) to the newest.
 struct GraphicEqualizer {
     /// The bands' centres, in Hz.
     static let centres: [Double] = [31.25, 62.5, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
@@ -102,8 +103,11 @@ struct GraphicEqualizer {
     /// Each band's gain in dB (10), or `nil`: off.
     private(set) var gains: [Double]?
     private var chain: Chain?
-    /// The chain before the last change, fading out, and the frames of the fade left.
-    private var fading: Chain?
+    /// What the last change fades from: the chains before it, each with its share of the mix
+    /// (one, unless a change came during a cross-fade); and the frames of the fade left.
+    private var fading: [(chain: Chain, share: Double)] = []
+    /// The most chains a fade mixes: changes faster than that drop the smallest share.
+    static let mostFading = 4
     private var fadeLeft = 0
     private var fadeLength = 0
     /// The format the chains are for.
@@ -111,7 +115,7 @@ struct GraphicEqualizer {
     private var channels = 0
 
     /// Whether the samples pass untouched (off or flat, and nothing fading).
-    var isBypassed: Bool { chain == nil && fading == nil }
+    var isBypassed: Bool { chain == nil && fading.isEmpty }
 
     /// New bands (`nil`: off), heard from the next samples on, cross-faded.
     mutating func set(_ gains: [Double]?) {
@@ -130,11 +134,23 @@ struct GraphicEqualizer {
                 made.state = old.state
                 next = made
             }
-            fading = chain ?? Chain(gains: [Double](repeating: 0, count: 10), rate: rate, channels: channels)
+            let current = chain ?? Chain(gains: [Double](repeating: 0, count: 10), rate: rate, channels: channels)
+            if fadeLeft > 0 {
+                // Mid-fade: what is heard now is the mix reached, which the new fade starts from.
+                let reached = Double(fadeLength - fadeLeft) / Double(fadeLength)
+                fading = fading.map { ($0.chain, $0.share * (1 - reached)) } + [(current, reached)]
+                if fading.count > Self.mostFading, let smallest = fading.indices.min(by: { fading[$0].share < fading[$1].share }) {
+                    fading.remove(at: smallest)
+                    let total = fading.reduce(0) { $0 + $1.share }
+                    fading = fading.map { ($0.chain, $0.share / max(total, 1e-12)) }
+                }
+            } else {
+                fading = [(current, 1)]
+            }
             fadeLength = max(Int(Double(rate) * Fader.seconds), 1)
             fadeLeft = fadeLength
         } else {
-            fading = nil
+            fading = []
             fadeLeft = 0
         }
         chain = next
@@ -160,15 +176,16 @@ struct GraphicEqualizer {
                 let input = encoding.sample(buffer, index) / scale
                 var output = input
                 if chain != nil { output = chain!.process(input, channel: channel) }
-                if fadeLeft > 0, fading != nil {
-                    let old = fading!.process(input, channel: channel)
+                if fadeLeft > 0 {
+                    var old = 0.0
+                    for index in fading.indices { old += fading[index].share * fading[index].chain.process(input, channel: channel) }
                     output = old + (output - old) * fade
                 }
                 encoding.store(output * scale + (dithers ? dither.next() : 0), buffer, index)
             }
             if fadeLeft > 0 {
                 fadeLeft -= 1
-                if fadeLeft == 0 { fading = nil }
+                if fadeLeft == 0 { fading = [] }
             }
         }
     }
