@@ -65,17 +65,17 @@ run: build
 # The gapless proof records a sound server in real time: it runs alone, after the rest, so that
 # forty test processes sharing two cores do not starve its player of CPU.
 # FormatLiveTests (FLAC, Vorbis, Opus and AAC lists played on a sound server) and HiResLiveTests
-# (a 24-bit FLAC recorded bit for bit) and SpeedLiveTests (two songs at 1.5) run alone after it for the same reason;
+# (a 24-bit FLAC recorded bit for bit) SpeedLiveTests (two songs at 1.5) and VolumeLiveTests (a volume change heard at once) run alone after it for the same reason;
 # `make test-live-formats` runs only them.
 test: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests --skip HiResLiveTests --skip SpeedLiveTests
+	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests --skip HiResLiveTests --skip SpeedLiveTests --skip VolumeLiveTests
 	$(SWIFT) test --filter GaplessLiveTests
-	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests'
+	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
 
 test-live-formats: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests'
+	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
 
 bench: deps-test deps-bench build
 	python3 bench/run.py $(BIN)

@@ -124,6 +124,25 @@ struct SampleStageTests {
         #expect(after != counting(8820..<88200, by: 0.5), "16-bit samples after a gain are dithered")
     }
 
+    /// A new equaliser setting is heard at once, as a new volume is: what the server held is
+    /// equalised again from the frame heard (the equaliser brought there from its state at the
+    /// write before), nothing decoded again, nothing lost; before it, the samples as decoded.
+    @Test func aNewEqualizerIsHeardAtOnceWithoutDecodingAgain() {
+        let (heard, decoder, sink) = play(frames: 44100, room: 22050) { loop, sink in
+            sink.hear(4410)
+            loop.execute(.setGraphicEqualizer([12, 12, 12, 0, 0, 0, 0, -12, -12, -12]))
+        }
+        #expect(decoder.opens == 1 && decoder.seeks.isEmpty, "nothing decoded again")
+        #expect(sink.discards == 1, "what the server held was dropped and written again")
+        #expect(heard.count == 88200, "nothing lost or repeated")
+        #expect(Array(heard.prefix(8820)) == counting(0..<8820), "before it, as decoded")
+        // From the frame heard on it cross-fades to the new filters over 10 ms (441 frames):
+        // its first sample is still the old one's (flat), and a little later they differ.
+        #expect(heard[8820] == counting(8820..<8822)[0])
+        let after = Array(heard[(8820 + 882)..<(8820 + 4410)])
+        #expect(after != counting((8820 + 882)..<(8820 + 4410)), "equalised from the frame heard on")
+    }
+
     /// A new ReplayGain mode is the song's at once, as a new volume is: nothing decoded again.
     @Test func aNewReplayGainModeIsHeardAtOnceWithoutDecodingAgain() {
         let gain = ReplayGain(trackGain: 20 * log10(0.5))  // -6.02 dB: half
@@ -174,21 +193,29 @@ struct SampleStageTests {
         #expect(heard == counting(0..<8820))
     }
 
+    /// The tail keeps the last 1.5 s across its wrap, with the equaliser's state before each
+    /// write: what it writes again starts at the last write before the frames asked for.
     @Test func theTailKeepsTheLastBytesAcrossItsWrap() {
         let tail = UnheardTail()
         let sink = FakeServerSink(format: PCMFormat(rate: 100, channels: 1), room: 0)
-        // 100 Hz mono: 1.5 s, 300 bytes kept.
+        // 100 Hz mono: 1.5 s, 300 bytes kept; a write of 47 frames at a time.
         var written: [Int16] = []
         for piece in 0..<7 {
             let samples = (0..<47).map { Int16(piece * 47 + $0) }
             written += samples
-            samples.withUnsafeBytes { tail.record($0, format: sink.format, to: sink) }
+            var state = SampleStage(fades: false).snapshot
+            state.equalizer.set([Double(piece), 0, 0, 0, 0, 0, 0, 0, 0, 0])
+            samples.withUnsafeBytes { tail.record($0, format: sink.format, to: sink, state: state) }
         }
-        let pieces = tail.last(150, of: sink)
-        let kept = pieces?.flatMap { Array($0.bindMemory(to: Int16.self)) }
-        #expect(kept == Array(written.suffix(150)))
-        #expect(tail.last(151, of: sink) == nil, "no more than it holds")
-        #expect(tail.last(1, of: FakeServerSink(format: sink.format, room: 0)) == nil, "only what went to that stream")
+        let replay = tail.replay(140, of: sink)
+        #expect(replay?.unheard.flatMap { Array($0.bindMemory(to: Int16.self)) } == Array(written.suffix(140)))
+        // 329 frames written; the last write began at frame 282; 140 back is frame 189, after
+        // the write that began at 188 (the sixth, piece 4): one frame of lead from it.
+        #expect(replay?.lead.flatMap { Array($0.bindMemory(to: Int16.self)) } == [188])
+        #expect(replay?.state.equalizer.gains?.first == 4)
+        #expect(tail.replay(150, of: sink) == nil, "the state before its oldest frame is not kept")
+        #expect(tail.replay(151, of: sink) == nil, "no more than it holds")
+        #expect(tail.replay(1, of: FakeServerSink(format: sink.format, room: 0)) == nil, "only what went to that stream")
     }
 }
 

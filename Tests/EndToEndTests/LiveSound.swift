@@ -37,6 +37,11 @@ final class MonitorRecording {
         server.stop()
     }
 
+    /// Frames recorded so far (the monitor is read every 10 ms).
+    var framesRecorded: Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) / 4
+    }
+
     /// Stops recording (after the last of what was played has reached the monitor) and gives
     /// the frames recorded, each stereo frame as one 32-bit value.
     func stop() -> [UInt32] {

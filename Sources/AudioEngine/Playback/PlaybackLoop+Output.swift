@@ -14,13 +14,16 @@ extension PlaybackLoop {
             if chunk.output == nil {
                 // Once, though the chunk may be written again (a device lost and found).
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
-                stage.equalize(buffer, bytes: chunk.bytes, format: format)
                 let (samples, songFrames) = atSpeed(chunk, format: format)
-                if sink.canPause { stage.tail.record(samples, format: format, to: sink) }
-                // Samples widened for the output (`--bits`) take the volume after, in the wider
-                // samples: nothing is narrowed on the way.
-                if !SampleStage.widens(format.encoding, to: played.encoding), let base = samples.baseAddress {
-                    stage.applyVolume(UnsafeMutableRawPointer(mutating: base), bytes: samples.count, encoding: format.encoding, gain: current.gain)
+                if sink.canPause { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }
+                if let base = samples.baseAddress {
+                    let target = UnsafeMutableRawPointer(mutating: base)
+                    stage.equalize(target, bytes: samples.count, format: format)
+                    // Samples widened for the output (`--bits`) take the volume after, in the
+                    // wider samples: nothing is narrowed on the way.
+                    if !SampleStage.widens(format.encoding, to: played.encoding) {
+                        stage.applyVolume(target, bytes: samples.count, encoding: format.encoding, gain: current.gain)
+                    }
                 }
                 chunk.output = samples
                 chunk.songFrames = songFrames

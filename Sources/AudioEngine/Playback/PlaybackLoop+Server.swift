@@ -53,35 +53,55 @@ extension PlaybackLoop {
         if phase == .draining { move(to: .playing) }
     }
 
-    /// A new volume, heard at once: what the server holds and has not played is dropped and
-    /// written again, from the tail kept before the volume, at the new one. Nothing is decoded
-    /// again. Where the tail does not hold all of it (the song before still playing out, a
-    /// format just changed) or the song is draining its end, the new volume is heard once what
-    /// is queued has played.
-    func rewriteUnheard() {
+    /// A new volume, gain or equaliser setting (`change`), heard at once: what the server holds
+    /// and has not played is dropped and written again from the tail (kept before the equaliser
+    /// and the volume), the equaliser brought from its state at the write before to the frame
+    /// heard, changed there (its cross-fade starts at the frame heard), and on. Nothing is
+    /// decoded again. False where the tail does not hold all of it (the song before still
+    /// playing out, a format just changed) or the song is draining its end: the change is then
+    /// heard once what is queued has played.
+    @discardableResult
+    func rewriteUnheard(changing change: (inout GraphicEqualizer) -> Void = { _ in }) -> Bool {
         guard let sink = slot.sink, sink.canPause, song != nil, held == nil, phase != .draining,
               let queued = sink.queuedFrames, queued > 0, Int64((Double(queued) * speed).rounded()) <= shared.read(\.position),
-              let pieces = stage.tail.last(queued, of: sink), let format = stage.tail.format else { return }
+              let (state, lead, unheard) = stage.tail.replay(queued, of: sink), let format = stage.tail.format else { return false }
         sink.discard()
-        let most = Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame  // whole frames a write
+        stage.equalizer = state.equalizer
+        stage.dither = state.dither
+        forEachChunk(of: lead, format: format) { count in stage.equalize(buffer, bytes: count, format: format) }
+        change(&stage.equalizer)
+        stage.tail.restarted(queued, with: stage.snapshot)
+        let gain = song?.gain ?? 1
+        var failed = false
+        forEachChunk(of: unheard, format: format) { count in
+            guard !failed else { return }
+            // As `writeHeld` writes them: equalised, in the stream's samples (`--bits`), the
+            // volume after a widening, before anything else.
+            stage.equalize(buffer, bytes: count, format: format)
+            if !SampleStage.widens(format.encoding, to: sink.format.encoding) {
+                stage.applyVolume(buffer, bytes: count, encoding: format.encoding, gain: gain)
+            }
+            let written = output(UnsafeRawBufferPointer(start: buffer, count: count), from: format.encoding,
+                                 to: sink.format.encoding, gain: gain)
+            do {
+                _ = try sink.write(written)
+            } catch {
+                failed = true  // the next write finds the device gone, and waits for it
+            }
+        }
+        return true
+    }
+
+    /// Copies `pieces` into `buffer` a buffer's worth of whole frames at a time, and hands each
+    /// to `body` (its byte count).
+    private func forEachChunk(of pieces: [UnsafeRawBufferPointer], format: PCMFormat, _ body: (Int) -> Void) {
+        let most = Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame
         for piece in pieces {
             var offset = 0
             while offset < piece.count {
                 let count = min(piece.count - offset, most)
                 buffer.copyMemory(from: piece.baseAddress! + offset, byteCount: count)
-                // As `writeHeld` writes them: in the stream's samples (`--bits`), the volume
-                // after a widening, before anything else.
-                let gain = song?.gain ?? 1
-                if !SampleStage.widens(format.encoding, to: sink.format.encoding) {
-                    stage.applyVolume(buffer, bytes: count, encoding: format.encoding, gain: gain)
-                }
-                let written = output(UnsafeRawBufferPointer(start: buffer, count: count), from: format.encoding,
-                                     to: sink.format.encoding, gain: gain)
-                do {
-                    _ = try sink.write(written)
-                } catch {
-                    return  // the next write finds the device gone, and waits for it
-                }
+                body(count)
                 offset += count
             }
         }

@@ -184,7 +184,8 @@ final class PlaybackLoop {
             decoder.setEqualizer(bands)
             next.setEqualizer(bands)
         case .setGraphicEqualizer(let gains):
-            stage.equalizer.set(gains)
+            // Heard at once: what the server holds is equalised again from the frame heard.
+            if !rewriteUnheard(changing: { $0.set(gains) }) { stage.equalizer.set(gains) }
         case .cue(let source):
             next.cue(source)
         case .limitPlayback, .grant, .revokeGrant:

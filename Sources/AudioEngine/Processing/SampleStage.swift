@@ -9,13 +9,22 @@ struct SampleStage {
     /// The listener's volume, 0 to 1, kept across songs. At 1 the samples pass untouched (what
     /// is written is what `mpg123 -w` writes).
     var volume = 1.0
-    /// What was written to a sound server's stream lately, before the volume.
+    /// What was written to a sound server's stream lately, before the equaliser and the volume.
     let tail = UnheardTail()
     /// Samples in another encoding, for an output that does not take the song's.
     let reencoder = Reencoder()
-    /// The listener's graphic equaliser (`equalizer =`, the `E` key): before the tail and the
-    /// volume, so a change is heard once what the server holds has played.
+    /// The listener's graphic equaliser (`equalizer =`, the `E` key), after the speed: a change
+    /// is heard at once, what the server holds equalised again from the tail.
     var equalizer = GraphicEqualizer()
+
+    /// What the equaliser and the dither were before some samples: where the tail's samples are
+    /// equalised again from.
+    struct Snapshot {
+        var equalizer: GraphicEqualizer
+        var dither: TPDFDither
+    }
+
+    var snapshot: Snapshot { Snapshot(equalizer: equalizer, dither: dither) }
 
     /// The song played faster or slower at its pitch (`--speed`); `nil` at its own speed.
     var stretcher: TimeStretcher?
@@ -68,83 +77,6 @@ struct SampleStage {
     /// applied after (in the wider samples), not before.
     static func widens(_ source: SampleEncoding, to target: SampleEncoding) -> Bool {
         target != source && (target == .float32 || source != .float32 && target.bytes > source.bytes)
-    }
-}
-
-/// The last audio written to a sound server's stream, as it was before the volume (after the
-/// fades), in one format to one stream: what a new volume writes again, once the server has
-/// dropped what it held, so that the volume is heard at once and nothing is decoded twice.
-/// It holds a little more than the server's buffer (`PulseOutput.bufferSeconds`), at most
-/// `maximumBytes`: where what the server holds is more than it has, a new volume is heard once
-/// that has played.
-final class UnheardTail {
-    static let seconds = PulseOutput.bufferSeconds + 0.5
-    static let maximumBytes = 4 << 20
-
-    private var storage: UnsafeMutableRawPointer?
-    private var capacity = 0
-    /// Bytes recorded since the last reset (more than `capacity` once it has wrapped).
-    private var recorded = 0
-    /// What it holds audio of: the stream written to, and its format.
-    private var stream: ObjectIdentifier?
-    private(set) var format: PCMFormat?
-
-    deinit {
-        storage?.deallocate()
-    }
-
-    /// Forgets everything recorded (what the server held was dropped, or another song plays).
-    func reset() {
-        recorded = 0
-        stream = nil
-        format = nil
-    }
-
-    /// Records `bytes` of `format`, written to `sink`; a new sink or format starts it anew.
-    func record(_ bytes: UnsafeRawBufferPointer, format: PCMFormat, to sink: AudioSink) {
-        let identity = ObjectIdentifier(sink)
-        if identity != stream || format != self.format {
-            let bytesPerSecond = Double(format.rate) * Double(format.bytesPerFrame)
-            let wanted = min(Int(min(Self.seconds * bytesPerSecond, Double(Self.maximumBytes))), Self.maximumBytes)
-            let size = max(wanted / format.bytesPerFrame, 1) * format.bytesPerFrame
-            if size != capacity {
-                storage?.deallocate()
-                storage = .allocate(byteCount: size, alignment: 16)
-                capacity = size
-            }
-            recorded = 0
-            stream = identity
-            self.format = format
-        }
-        guard let storage, var source = bytes.baseAddress else { return }
-        var left = bytes.count
-        // Only the last `capacity` bytes matter.
-        if left > capacity {
-            source += left - capacity
-            recorded += left - capacity
-            left = capacity
-        }
-        while left > 0 {
-            let at = recorded % capacity
-            let piece = min(left, capacity - at)
-            (storage + at).copyMemory(from: source, byteCount: piece)
-            source += piece
-            left -= piece
-            recorded += piece
-        }
-    }
-
-    /// The last `frames` frames written to `sink`, oldest first, in at most two pieces; `nil`
-    /// where it does not hold them all.
-    func last(_ frames: Int, of sink: AudioSink) -> [UnsafeRawBufferPointer]? {
-        guard let storage, let format, stream == ObjectIdentifier(sink), frames >= 0 else { return nil }
-        let (bytes, overflow) = frames.multipliedReportingOverflow(by: format.bytesPerFrame)
-        guard !overflow, bytes <= min(recorded, capacity) else { return nil }
-        let start = (recorded - bytes) % capacity
-        let first = min(bytes, capacity - start)
-        var pieces = [UnsafeRawBufferPointer(start: storage + start, count: first)]
-        if bytes > first { pieces.append(UnsafeRawBufferPointer(start: storage, count: bytes - first)) }
-        return pieces
     }
 }
 
