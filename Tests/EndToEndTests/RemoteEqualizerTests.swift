@@ -43,6 +43,29 @@ struct RemoteEqualizerTests {
         #expect(ours != flat, "\(commands): the equaliser changed the sound")
     }
 
+    /// For a FLAC (which libmpg123 does not decode) the processing stage equalises as mpg123's
+    /// bands would: `SEQ 0.5 0.5 0.5` is the whole 6 dB down; `EQ 1 3 2` lifts the left's band 3.
+    @Test func otherFormatsAreEqualisedInTheStage() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        let song = folder.appendingPathComponent("tone.flac").path
+        let centre = Int(3.5 * 44100 / 64)  // band 3's centre, 2,411 Hz
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "\(centre)", "gain", "-12"])
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-o", song, wav])
+        func level(_ data: Data, right: Bool = false) -> Double {
+            let pcm = data.dropFirst(44)
+            let samples = pcm.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            let side = stride(from: right ? 1 : 0, to: samples.count, by: 2).map { Double(samples[$0]) }.dropFirst(44100 / 2)
+            return 20 * log10((side.reduce(0) { $0 + $1 * $1 } / Double(side.count)).squareRoot())
+        }
+        let flat = try Self.written(by: "'\(Harness.binary)' -R", ["SILENCE"], song: song, in: folder, name: "flat")
+        let half = try Self.written(by: "'\(Harness.binary)' -R", ["SILENCE", "SEQ 0.5 0.5 0.5"], song: song, in: folder, name: "half")
+        let lifted = try Self.written(by: "'\(Harness.binary)' -R", ["SILENCE", "EQ 1 3 2"], song: song, in: folder, name: "lifted")
+        #expect(abs(level(half) - level(flat) + 6.02) < 0.5, "SEQ 0.5: \(level(half) - level(flat)) dB")
+        #expect(abs(level(lifted) - level(flat) - 6.02) < 0.75, "EQ 1 3 2, left: \(level(lifted) - level(flat)) dB")
+        #expect(abs(level(lifted, right: true) - level(flat, right: true)) < 0.1, "the right is as it was")
+    }
+
     @Test func rvaMixIsTheTracksReplayGain() throws {
         let folder = try Harness.temporaryFolder()
         let wav = folder.appendingPathComponent("loud.wav").path

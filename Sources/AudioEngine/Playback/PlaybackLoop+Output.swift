@@ -14,6 +14,8 @@ extension PlaybackLoop {
             if chunk.output == nil {
                 // Once, though the chunk may be written again (a device lost and found).
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
+                // `-R`'s EQ: libmpg123 applies it to what it decodes; the stage to the rest.
+                if !current.appliesOwnGain { stage.equalizeAsMpeg(buffer, bytes: chunk.bytes, format: format) }
                 let (samples, songFrames) = atSpeed(chunk, format: format)
                 if sink.canPause { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }
                 if let base = samples.baseAddress {

@@ -183,6 +183,7 @@ final class PlaybackLoop {
         case .setEqualizer(let bands):
             decoder.setEqualizer(bands)
             next.setEqualizer(bands)
+            stage.mpegEqualizer.set(bands)  // the other formats'; heard once what is queued has played, as libmpg123's
         case .setGraphicEqualizer(let gains):
             // Heard at once: what the server holds is equalised again from the frame heard.
             if !rewriteUnheard(changing: { $0.set(gains) }) { stage.equalizer.set(gains) }

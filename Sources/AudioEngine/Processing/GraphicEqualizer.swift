@@ -20,17 +20,36 @@ struct GraphicEqualizer {
     struct Biquad {
         var b0 = 1.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0
 
-        /// A peaking filter of `decibels` at `centre` Hz, an octave wide, at `rate`.
-        init(centre: Double, decibels: Double, rate: Double) {
+        /// A peaking filter of `decibels` at `centre` Hz, `octaves` wide, at `rate`.
+        init(centre: Double, decibels: Double, rate: Double, octaves: Double = 1) {
             let amplitude = pow(10, decibels / 40)
             let omega = 2 * Double.pi * centre / rate
-            let alpha = sin(omega) * sinh(log(2) / 2 * omega / sin(omega))  // one octave
+            let alpha = sin(omega) * sinh(log(2) / 2 * octaves * omega / sin(omega))
             let a0 = 1 + alpha / amplitude
             b0 = (1 + alpha * amplitude) / a0
             b1 = -2 * cos(omega) / a0
             b2 = (1 - alpha * amplitude) / a0
             a1 = -2 * cos(omega) / a0
             a2 = (1 - alpha / amplitude) / a0
+        }
+
+        private init(b0: Double, b1: Double, b2: Double, a1: Double, a2: Double) {
+            (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
+        }
+
+        /// A low shelf of `decibels` below `corner` Hz at `rate` (RBJ's, slope 1).
+        static func lowShelf(corner: Double, decibels: Double, rate: Double) -> Biquad {
+            let amplitude = pow(10, decibels / 40)
+            let omega = 2 * Double.pi * corner / rate
+            let alpha = sin(omega) / 2 * 2.0.squareRoot()
+            let root = 2 * amplitude.squareRoot() * alpha
+            let (plus, minus) = (amplitude + 1, amplitude - 1)
+            let a0 = plus + minus * cos(omega) + root
+            return Biquad(b0: amplitude * (plus - minus * cos(omega) + root) / a0,
+                          b1: 2 * amplitude * (minus - plus * cos(omega)) / a0,
+                          b2: amplitude * (plus - minus * cos(omega) - root) / a0,
+                          a1: -2 * (minus + plus * cos(omega)) / a0,
+                          a2: (plus + minus * cos(omega) - root) / a0)
         }
     }
 
@@ -63,18 +82,22 @@ struct GraphicEqualizer {
             let top = min(20000, rate * 0.49)
             var highest = 1.0
             for step in 0..<240 {
-                let frequency = 16 * pow(top / 16, Double(step) / 239)
-                let omega = 2 * Double.pi * frequency / rate
-                let (c1, s1, c2, s2) = (cos(omega), -sin(omega), cos(2 * omega), -sin(2 * omega))
-                var gain = 1.0
-                for filter in filters {
-                    let numerator = hypot(filter.b0 + filter.b1 * c1 + filter.b2 * c2, filter.b1 * s1 + filter.b2 * s2)
-                    let denominator = hypot(1 + filter.a1 * c1 + filter.a2 * c2, filter.a1 * s1 + filter.a2 * s2)
-                    gain *= numerator / max(denominator, 1e-12)
-                }
-                highest = max(highest, gain)
+                highest = max(highest, gain(filters, at: 16 * pow(top / 16, Double(step) / 239), rate: rate))
             }
             return highest
+        }
+
+        /// The cascade's gain (as a factor) at `frequency`.
+        static func gain(_ filters: [Biquad], at frequency: Double, rate: Double) -> Double {
+            let omega = 2 * Double.pi * frequency / rate
+            let (c1, s1, c2, s2) = (cos(omega), -sin(omega), cos(2 * omega), -sin(2 * omega))
+            var gain = 1.0
+            for filter in filters {
+                let numerator = hypot(filter.b0 + filter.b1 * c1 + filter.b2 * c2, filter.b1 * s1 + filter.b2 * s2)
+                let denominator = hypot(1 + filter.a1 * c1 + filter.a2 * c2, filter.a1 * s1 + filter.a2 * s2)
+                gain *= numerator / max(denominator, 1e-12)
+            }
+            return gain
         }
 
         /// One sample of `channel` through every filter.

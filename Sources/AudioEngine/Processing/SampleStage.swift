@@ -17,6 +17,10 @@ struct SampleStage {
     /// is heard at once, what the server holds equalised again from the tail.
     var equalizer = GraphicEqualizer()
 
+    /// mpg123's 32-band equaliser (`-R`'s `EQ`), for the songs libmpg123 does not decode (it
+    /// equalises its own in its synthesis): on the song's samples, before the speed.
+    var mpegEqualizer = MpegBandEqualizer()
+
     /// What the equaliser and the dither were before some samples: where the tail's samples are
     /// equalised again from.
     struct Snapshot {
@@ -66,6 +70,11 @@ struct SampleStage {
         for index in 0..<(bytes / encoding.bytes) {
             encoding.store(encoding.sample(buffer, index) * factor + dither.next(), buffer, index)
         }
+    }
+
+    /// `-R`'s equaliser on `bytes` of `format` in `buffer`, for a song libmpg123 did not decode.
+    mutating func equalizeAsMpeg(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
+        mpegEqualizer.process(buffer, bytes: bytes, format: format, dither: &dither)
     }
 
     /// The graphic equaliser on `bytes` of `format` in `buffer` (dithered as the volume is).
