@@ -92,6 +92,37 @@ struct TimeStretcherTests {
         #expect(plain == gathered)
     }
 
+    /// A stop at a speed: the next 10 ms faded out (`Fader.ramp`) and pushed through as the last
+    /// (`final`) come out as a fade too, to silence, with no step larger than the tone's own.
+    @Test(arguments: [(2.0, SampleEncoding.s16), (0.5, .s16), (1.5, .s24), (0.25, .float32)])
+    func aFadeOutAtASpeedEndsInSilenceWithoutAClick(speed: Double, encoding: SampleEncoding) throws {
+        let format = PCMFormat(rate: Self.rate, channels: 1, encoding: encoding)
+        let stretcher = try #require(TimeStretcher(format: format, speed: speed))
+        let frames = Self.rate / 2 + 441
+        let level = 0.4 * encoding.fullScale
+        var bytes = [UInt8](repeating: 0, count: frames * encoding.bytes)
+        bytes.withUnsafeMutableBytes { raw in
+            for frame in 0..<frames { encoding.store(level * sin(2 * Double.pi * 440 * Double(frame) / Double(Self.rate)), raw.baseAddress!, frame) }
+        }
+        var out: [Double] = []
+        func take(_ ready: UnsafeRawBufferPointer) {
+            let base = UnsafeMutableRawPointer(mutating: ready.baseAddress!)
+            out += (0..<(ready.count / encoding.bytes)).map { encoding.sample(base, $0) / level }
+        }
+        bytes.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress!
+            take(stretcher.process(base, bytes: (Self.rate / 2) * encoding.bytes, final: false).samples)
+            let fade = base + (Self.rate / 2) * encoding.bytes
+            Fader.ramp(fade, frames: 441, format: format, from: 1, to: 0)
+            take(stretcher.process(fade, bytes: 441 * encoding.bytes, final: true).samples)
+        }
+        #expect(abs(out.count - Int(Double(frames) / speed)) <= 1)
+        #expect(out.suffix(20).allSatisfy { abs($0) < 0.03 }, "it ends in silence: \(out.suffix(5))")
+        // A 440 Hz sine moves at most 2π·440/44100 of its level a sample (0.063); a click jumps.
+        let steps = zip(out.dropFirst(), out).map { abs($0 - $1) }
+        #expect((steps.max() ?? 0) < 0.1, "the largest step: \(steps.max() ?? 0)")
+    }
+
     @Test func deeperSamplesAreStretchedInTheirOwnEncoding() throws {
         let format = PCMFormat(rate: Self.rate, channels: 1, encoding: .s24)
         let stretcher = try #require(TimeStretcher(format: format, speed: 2))

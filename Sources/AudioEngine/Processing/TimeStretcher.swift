@@ -170,6 +170,13 @@ final class TimeStretcher {
         let over = Int(min(max(produced - end, 0), Int64(readyBytes / format.bytesPerFrame)))
         readyBytes -= over * format.bytesPerFrame
         produced -= Int64(over)
+        // The stretcher's window smears the last samples past the cut: its last 10 ms fade to
+        // silence, so the end (a stop's fade out, the list's last song) never clicks.
+        let frames = readyBytes / format.bytesPerFrame
+        let fade = min(frames, Fader.frames(in: format, capacity: Int.max))
+        if let ready, fade > 0 {
+            Fader.ramp(ready + (frames - fade) * format.bytesPerFrame, frames: fade, format: format, from: 1, to: 0)
+        }
     }
 
     /// Takes back all that is ready, its start delay dropped, interleaved after what is ready.
