@@ -100,6 +100,12 @@ public final class Engine: PlayerEngine {
         shared.update { if !$0.budget.apply(call) { $0.commands.append(call) } }
     }
 
+    /// librubberband, loaded the first time a speed other than 1 is asked for.
+    public var speedRefusal: String? {
+        RubberBandLibrary.api == nil
+            ? "a speed other than 1 needs librubberband (apt install librubberband2), which cannot be loaded" : nil
+    }
+
     /// The position heard: what a sound server still holds is not counted.
     public var position: Int64 { EngineShared.heard(shared) }
     public var grantLeft: AudioTime { shared.read { $0.budget.grantLeft } }

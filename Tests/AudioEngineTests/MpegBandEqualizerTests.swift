@@ -79,5 +79,12 @@ struct MpegBandEqualizerTests {
         let centre = 2.5 * 44100 / 64
         let silenced = 20 * log10(Self.level(centre, &equalizer) / Self.plain)
         #expect(silenced < -30, "\(silenced) dB")
+        // A factor of 1e300 is +30 dB at most: loud, never NaN, never stuck at full scale.
+        var huge = MpegBandEqualizer()
+        var factors = [Double](repeating: 1, count: 32)
+        factors[5] = 1e300
+        huge.set([factors, factors])
+        let level = Self.level(1000, &huge)
+        #expect(level.isFinite && level < 32767 * 0.99, "\(level)")
     }
 }

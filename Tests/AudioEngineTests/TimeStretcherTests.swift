@@ -114,7 +114,7 @@ struct TimeStretcherTests {
             take(stretcher.process(base, bytes: (Self.rate / 2) * encoding.bytes, final: false).samples)
             let fade = base + (Self.rate / 2) * encoding.bytes
             Fader.ramp(fade, frames: 441, format: format, from: 1, to: 0)
-            take(stretcher.process(fade, bytes: 441 * encoding.bytes, final: true).samples)
+            take(stretcher.process(fade, bytes: 441 * encoding.bytes, final: true, fadeTail: true).samples)
         }
         #expect(abs(out.count - Int(Double(frames) / speed)) <= 1)
         #expect(out.suffix(20).allSatisfy { abs($0) < 0.03 }, "it ends in silence: \(out.suffix(5))")

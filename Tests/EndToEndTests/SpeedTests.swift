@@ -167,6 +167,22 @@ struct SpeedTests {
         #expect(abs(Self.peakFrequency(both, from: 9 * Self.rate + 4410) - 660) < 0.5)
     }
 
+    /// A script's waits at speeds that do not divide the rate: each is the listener's time, to
+    /// the frame, and the run ends (its grants were each reported used up: nothing waits on one).
+    @Test(arguments: [0.75, 1.3, 0.33])
+    func aScriptsWaitsAtASpeedAreTimeHeard(speed: Double) throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Self.tone("tone.wav", seconds: 12, in: folder)
+        let script = folder.appendingPathComponent("waits.tps")
+        try Data("speed \(speed)\nadd \(song)\nplay\nwait 0.5s\nwait 0.37s\nwait 0.13s\nquit\n".utf8).write(to: script)
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "-w", out, "--script", script.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = Self.left(try Harness.pcm(ofWAV: out)).count
+        // A second heard, less what the stretcher holds when the script quits (its latency).
+        #expect(frames <= Self.rate && frames > Self.rate - 8192, "\(frames) frames")
+    }
+
     @Test(arguments: ["5", "0.1", "nan", "fast", "-1", "1e400"])
     func aSpeedThatIsNotPlayedIsOneLineAndNothingIsWritten(speed: String) throws {
         let folder = try Harness.temporaryFolder()

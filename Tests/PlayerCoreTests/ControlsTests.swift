@@ -93,6 +93,7 @@ struct MprisMappingTests {
         #expect(commands(.setRate(1.5), playing) == .success([.speed(1.5)]))
         #expect(commands(.setRate(.nan), playing) == .failure(.invalid))
         #expect(commands(.setRate(.infinity), playing) == .failure(.invalid))
+        #expect(commands(.setRate(-2), playing) == .failure(.invalid), "outside MinimumRate: refused")
         playing.perform(.speed(10))
         #expect(playing.speed == 4)
         #expect(MprisProperties(playing).rate == 4)
@@ -102,6 +103,20 @@ struct MprisMappingTests {
         playing.perform(.changeSpeed(by: 1.1))
         #expect(MprisProperties(playing).changed(since: before) == ["Rate"])
         #expect(engine.calls.suffix(3) == ["speed 4.0", "speed 0.25", "speed 0.28"])
+    }
+
+    /// An engine that cannot change speed (no librubberband): the speed stays 1, said once, and
+    /// the status and MPRIS say 1; going back to 1 is always possible.
+    @Test func aSpeedTheEngineCannotPlayIsRefusedAndSaid() {
+        let (session, engine) = playingSession()
+        engine.speedRefusal = "a speed other than 1 needs librubberband"
+        let before = engine.calls.count
+        session.perform(.speed(1.5))
+        #expect(session.speed == 1)
+        #expect(MprisProperties(session).rate == 1)
+        #expect(engine.calls.count == before, "nothing asked of the engine")
+        session.perform(.speed(1))
+        #expect(engine.calls.last == "speed 1.0")
     }
 
     /// Pause never starts a song (as a toggle would when stopped), and Rate 0 is a pause.

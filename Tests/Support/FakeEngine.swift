@@ -6,6 +6,8 @@ import PlayerCore
 public final class FakeEngine: PlaybackEngine {
     public var calls: [String] = []
     public var position: Int64 = 0
+    /// Why it cannot play at another speed (librubberband missing), when it cannot.
+    public var speedRefusal: String?
     /// Paths that open; anything else fails with "no such file".
     public var goodPaths: Set<Path>
     /// Script pacing as asked: `nil` unlimited, else the audio time left to play.

@@ -17,6 +17,7 @@ extension PlaybackLoop {
                 // `-R`'s EQ: libmpg123 applies it to what it decodes; the stage to the rest.
                 if !current.appliesOwnGain { stage.equalizeAsMpeg(buffer, bytes: chunk.bytes, format: format) }
                 let (samples, songFrames) = atSpeed(chunk, format: format)
+                chunk.owner = samples.baseAddress == UnsafeRawPointer(buffer) ? nil : stage.stretcher
                 if sink.canPause { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }
                 if let base = samples.baseAddress {
                     let target = UnsafeMutableRawPointer(mutating: base)

@@ -46,9 +46,11 @@ extension PlaybackLoop {
         // The decoder is past what was written by what the stretcher holds.
         let decoded = shared.read(\.position) + songFramesStretching
         restartStretching()
-        let written = shared.read(\.position)
-        guard heard < decoded else { return }
-        let landed = decoder.seek(toFrame: heard) ?? written
+        guard heard < decoded else {
+            shared.update { $0.position = decoded }  // all of it heard (after a take-over: from 0)
+            return
+        }
+        let landed = decoder.seek(toFrame: heard) ?? decoded
         shared.update { $0.position = landed }
         if phase == .draining { move(to: .playing) }
     }
@@ -66,9 +68,13 @@ extension PlaybackLoop {
               let queued = sink.queuedFrames, queued > 0, Int64((Double(queued) * speed).rounded()) <= shared.read(\.position),
               let (state, lead, unheard) = stage.tail.replay(queued, of: sink), let format = stage.tail.format else { return false }
         sink.discard()
+        // The bands in force (set while nothing could be written again, they are newer than
+        // the snapshot's), from the frame heard on.
+        let live = stage.equalizer.gains
         stage.equalizer = state.equalizer
         stage.dither = state.dither
         forEachChunk(of: lead, format: format) { count in stage.equalize(buffer, bytes: count, format: format) }
+        stage.equalizer.set(live)
         change(&stage.equalizer)
         stage.tail.restarted(queued, with: stage.snapshot)
         let gain = song?.gain ?? 1

@@ -11,14 +11,28 @@ extension PlaybackLoop {
     /// song frames they stand for. At the song's own speed, the samples as they are.
     func atSpeed(_ chunk: Held, format: PCMFormat) -> (samples: UnsafeRawBufferPointer, songFrames: Int64) {
         let samples = UnsafeRawBufferPointer(start: buffer, count: chunk.bytes)
-        guard speed != 1, let stretcher = stage.stretcher(for: format, speed: speed) else {
+        guard speed != 1 else { return (samples, Int64(chunk.bytes / format.bytesPerFrame)) }
+        guard let stretcher = stage.stretcher(for: format, speed: speed) else {
+            // librubberband refused this format: the song's own speed, said, and counted so.
+            speed = 1
+            shared.update { $0.speed = 1 }
+            report(.outputFallback(message: "librubberband cannot stretch \(format): playing at the song's own speed"))
             return (samples, Int64(chunk.bytes / format.bytesPerFrame))
         }
-        return stretcher.process(buffer, bytes: chunk.bytes, final: chunk.flush || chunk.end != nil, wanted: prebuffer(format))
+        let out = stretcher.process(buffer, bytes: chunk.bytes, final: chunk.flush || chunk.end != nil,
+                                    fadeTail: chunk.fadesOut, wanted: stage.filling ? prebuffer(format) : 0)
+        if !out.samples.isEmpty { stage.filling = false }
+        return out
     }
 
-    /// Bytes of `format` to gather before writing, while a sound server's queue is nearly empty
-    /// (a start, a seek): what it has room for, up to its buffer, in one write, as the song's own
+    /// The rate a script's budget is counted at: the song's over the speed, so that its time is
+    /// the listener's (a second of it plays `speed` seconds of the song).
+    func budgetRate(_ format: PCMFormat) -> Int {
+        max(Int((Double(format.rate) * speed).rounded()), 1)
+    }
+
+    /// Bytes of `format` to gather before the first write after the stretcher starts (a start, a
+    /// seek, a new speed), while a sound server's queue is nearly empty: what it has room for, up to its buffer, in one write, as the song's own
     /// speed writes it at once. Written a stretched chunk at a time instead, the server starts
     /// on the first and runs dry before the next; a sink that renders far ahead (a null sink,
     /// timer-scheduled ALSA: 0.9 s) then plays on past what was written, and drops it. 0
@@ -69,6 +83,7 @@ extension PlaybackLoop {
     /// Forgets what the stretcher holds (a seek, another song): what follows starts afresh.
     func restartStretching() {
         stage.stretcher?.reset()
+        stage.filling = true
     }
 
     /// Song frames in the stretcher, not yet written: those of the song before, when the cued

@@ -30,10 +30,15 @@ extension PlaybackLoop {
         /// The last samples before the stretcher starts again (a song's end, a fade out): it
         /// hands back all it holds.
         var flush = false
+        /// It is a fade out: the stretcher's last samples fade to silence too.
+        var fadesOut = false
         /// What it became in the `SampleStage` (faded, stretched, its volume applied), once it
         /// has been through it: the samples to write, and the song frames they stand for.
         var output: UnsafeRawBufferPointer?
         var songFrames: Int64 = 0
+        /// What `output` points into, when not `buffer` (the stretcher's own): kept alive with
+        /// it, whatever happens to the stage's stretcher while the chunk waits for a device.
+        var owner: AnyObject?
     }
 
     enum EarlyEnd {

@@ -79,7 +79,7 @@ final class PlaybackLoop {
     /// to be due. A command ends any of these waits at once.
     func run() {
         while true {
-            let rate = song?.format.rate
+            let rate = song.map { budgetRate($0.format) }  // as `step` asks the budget
             let now = clock.now
             var timeout: Double?
             if case .deviceLost(let retryAt, _) = phase { timeout = max(retryAt - now, 0) }
@@ -269,8 +269,7 @@ final class PlaybackLoop {
             guard chunk > 0 else { return }  // the server's next request wakes the loop
         }
         // A script's time is the listener's: at a speed, a second of it plays `speed` seconds of the song.
-        let budgetRate = max(Int((Double(format.rate) * speed).rounded()), 1)
-        let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: budgetRate) }
+        let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: budgetRate(format)) }
         guard ticket.frames > 0 else { return move(to: .heldByBudget) }
         if phase == .heldByBudget {
             move(to: .playing)
@@ -284,6 +283,7 @@ final class PlaybackLoop {
         case .data(let bytes):
             hold(bytes, ticket: ticket, format: format)
         case .newFormat(let next):
+            flushStretcher()  // what it holds is in the format before
             song?.format = next
             formatChanged(to: next)
         case .skipped(let seconds):
@@ -294,10 +294,10 @@ final class PlaybackLoop {
         case .done:
             if endStretching(current) { return }  // what the stretcher held is written; the end is read again next
             if let cut = decoder.truncation {
-                held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now))
+                held = Held(bytes: 0, end: .cutShort(was: cut.was, now: cut.now), flush: true)
                 writeHeld()
             } else if let short = endsShort(current) {
-                held = Held(bytes: 0, end: .damaged(short))
+                held = Held(bytes: 0, end: .damaged(short), flush: true)
                 writeHeld()
             } else if !takeOverByCue(from: current) {
                 endOfSong(current)
@@ -352,9 +352,10 @@ final class PlaybackLoop {
         switch decoder.read(into: buffer, capacity: Fader.frames(in: format, capacity: Self.bufferCapacity) * format.bytesPerFrame) {
         case .data(let bytes):
             Fader.ramp(buffer, frames: bytes / format.bytesPerFrame, format: format, from: 1, to: 0)
-            held = Held(bytes: bytes, flush: true)  // all of it heard, through the stretcher too
+            held = Held(bytes: bytes, flush: true, fadesOut: true)  // all of it heard, through the stretcher too
             writeHeld()
         case .newFormat(let next):
+            flushStretcher()
             song?.format = next
         case .done, .damaged, .pending, .skipped:
             break  // nothing more to fade: the song is over anyway, or the disk is slow

@@ -10,7 +10,7 @@ import Foundation
 /// samples pass untouched. Bands above 0.45 of the rate (above 19.8 kHz at 44.1 kHz) are left.
 struct MpegBandEqualizer {
     static let bands = 32
-    /// The lowest a factor is taken as: 0 (a band silenced) is -40 dB.
+    /// The lowest a factor is taken as: 0 (a band silenced) is -40 dB; the highest, +30 dB.
     static let floorDecibels = -40.0
     /// How many bands wide each filter is: wider than its own band, so that neighbours overlap
     /// smoothly (one band wide, the gain dipped 2 dB between two centres).
@@ -64,7 +64,8 @@ struct MpegBandEqualizer {
     static func design(_ factors: [Double], rate: Double) -> [GraphicEqualizer.Biquad] {
         let width = width(rate: rate)
         let used = (0..<bands).filter { (Double($0) + 0.5) * width < rate * 0.45 }
-        let targets = used.map { 20 * log10(max(factors[$0], pow(10, floorDecibels / 20))) }
+        // From -40 dB (0: silenced) to +30 dB (a factor of 31.6): a front-end's 1e300 is not 6,000 dB.
+        let targets = used.map { min(max(20 * log10(max(factors[$0], 1e-300)), floorDecibels), 30) }
         guard targets.contains(where: { abs($0) > 1e-9 }) else { return [] }
         let centres = used.map { (Double($0) + 0.5) * width }
         func make(_ gains: [Double]) -> [GraphicEqualizer.Biquad] {
@@ -83,13 +84,13 @@ struct MpegBandEqualizer {
         let interaction = centres.map { centre in
             unit.map { 20 * log10(GraphicEqualizer.Chain.gain([$0], at: centre, rate: rate)) / probe }
         }
-        var gains = solve(interaction, targets) ?? targets
+        var gains = solve(interaction, targets).map { $0.map { min(max($0, floorDecibels * 1.5), 30) } } ?? targets
         for _ in 0..<2 {
             let miss = zip(targets, response(make(gains))).map { $0 - $1 }
-            guard let step = solve(interaction, miss) else { break }
+            guard miss.allSatisfy(\.isFinite), let step = solve(interaction, miss) else { break }
             gains = zip(gains, step).map { min(max($0 + $1, floorDecibels * 1.5), 30) }
         }
-        return make(gains)
+        return make(gains.allSatisfy(\.isFinite) ? gains : targets)
     }
 
     /// `matrix` × x = `values` solved by Gaussian elimination (partial pivoting); `nil` when singular.
@@ -126,8 +127,8 @@ struct MpegBandEqualizer {
         let scale = encoding.fullScale
         let frames = bytes / format.bytesPerFrame
         for channel in 0..<channels {
-            // Mono and odd channels take the left's factors, even ones the right's (mpg123's
-            // sides; a mono MP3 is equalised by its left).
+            // Channels 0, 2, 4… take the left's factors, 1, 3, 5… the right's (mpg123's sides; a
+            // mono MP3 is equalised by its left).
             let side = channels == 1 ? 0 : channel % 2
             let chain = filters[side]
             guard !chain.isEmpty else { continue }

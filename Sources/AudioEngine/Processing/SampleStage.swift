@@ -32,15 +32,22 @@ struct SampleStage {
 
     /// The song played faster or slower at its pitch (`--speed`); `nil` at its own speed.
     var stretcher: TimeStretcher?
+    /// The stretcher has started again (or anew) and handed nothing back since: its first
+    /// output is gathered into one write (`PlaybackLoop.prebuffer`).
+    var filling = true
 
     /// The stretcher for `format` at `speed`: the one there, started again if it had ended, or a
     /// new one. `nil` where librubberband cannot be loaded (the speed is then the song's).
     mutating func stretcher(for format: PCMFormat, speed: Double) -> TimeStretcher? {
         if let stretcher, stretcher.format == format, stretcher.speed == speed {
-            if stretcher.ended { stretcher.reset() }
+            if stretcher.ended {
+                stretcher.reset()
+                filling = true
+            }
             return stretcher
         }
         stretcher = TimeStretcher(format: format, speed: speed)
+        filling = true
         return stretcher
     }
 

@@ -115,9 +115,11 @@ final class TimeStretcher {
     /// back what is ready, valid until the next call, and the song frames it stands for. `final`:
     /// they are the last before a reset (the end of a song, or a fade out), so everything is
     /// handed back: the stretcher's latency is flushed with silence, and what comes out is cut to
-    /// the song's length over the speed. Less than `wanted` bytes ready (and not final): nothing
+    /// the song's length over the speed (`fadeTail`: its last 10 ms faded out, for a fade out).
+    /// Less than `wanted` bytes ready (and not final): nothing
     /// is handed back yet, and what is ready is kept for the next call's.
-    func process(_ samples: UnsafeRawPointer, bytes: Int, final: Bool, wanted: Int = 0) -> (samples: UnsafeRawBufferPointer, songFrames: Int64) {
+    func process(_ samples: UnsafeRawPointer, bytes: Int, final: Bool, fadeTail: Bool = false,
+                 wanted: Int = 0) -> (samples: UnsafeRawBufferPointer, songFrames: Int64) {
         if !holding { readyBytes = 0 }
         holding = false
         guard !ended else { return (UnsafeRawBufferPointer(start: ready, count: 0), 0) }
@@ -138,7 +140,7 @@ final class TimeStretcher {
             done += count
             fed += Int64(count)
         }
-        if final { flush() }
+        if final { flush(fadingTail: fadeTail) }
         if !final, readyBytes < wanted {
             holding = true
             return (UnsafeRawBufferPointer(start: ready, count: 0), 0)
@@ -156,7 +158,7 @@ final class TimeStretcher {
 
     /// The end: silence pushes the last samples through, and the output is cut where the song
     /// ends, `fed / speed` frames from its start.
-    private func flush() {
+    private func flush(fadingTail: Bool) {
         ended = true
         let end = Int64((Double(fed) / speed).rounded())
         for channel in 0..<format.channels { input[channel]!.initialize(repeating: 0, count: Self.piece) }
@@ -170,11 +172,11 @@ final class TimeStretcher {
         let over = Int(min(max(produced - end, 0), Int64(readyBytes / format.bytesPerFrame)))
         readyBytes -= over * format.bytesPerFrame
         produced -= Int64(over)
-        // The stretcher's window smears the last samples past the cut: its last 10 ms fade to
-        // silence, so the end (a stop's fade out, the list's last song) never clicks.
+        // The stretcher's window smears a fade out's last samples past the cut: its last 10 ms
+        // fade to silence too, so a stop never clicks.
         let frames = readyBytes / format.bytesPerFrame
         let fade = min(frames, Fader.frames(in: format, capacity: Int.max))
-        if let ready, fade > 0 {
+        if fadingTail, let ready, fade > 0 {
             Fader.ramp(ready + (frames - fade) * format.bytesPerFrame, frames: fade, format: format, from: 1, to: 0)
         }
     }

@@ -44,7 +44,7 @@ public enum MprisMapping {
         case .pause, .setRate(0): return .success(state.isPlaying ? [.stop] : [])
         // Another rate is a speed at the song's own pitch, within MinimumRate and MaximumRate.
         case .setRate(let rate):
-            guard rate.isFinite else { return .failure(.invalid) }
+            guard rate.isFinite, rate > 0 else { return .failure(.invalid) }
             return .success([.speed(rate)])
         case .play: return .success([.play])
         case .playPause: return .success([.toggle])

@@ -45,7 +45,9 @@ extension Session {
     /// The speed within those played, to the hundredth (a key's steps come back to 1 exactly).
     private func setSpeed(_ value: Double) {
         guard value.isFinite else { return }
-        speed = (EngineCall.speed(value) * 100).rounded() / 100
+        let wanted = (EngineCall.speed(value) * 100).rounded() / 100
+        if wanted != 1, let refusal = engine.speedRefusal { return report(refusal) }
+        speed = wanted
         engine.perform(.setSpeed(speed))
     }
 

@@ -10,6 +10,13 @@ public protocol PlaybackEngine: AnyObject {
     var position: Int64 { get }
     /// What is left of the current grant (`EngineCall.grant`); `.zero` with none.
     var grantLeft: AudioTime { get }
+    /// Why it cannot play at another speed than the song's (`EngineCall.setSpeed`); `nil` when
+    /// it can. Asked when a speed other than 1 is first wanted.
+    var speedRefusal: String? { get }
+}
+
+extension PlaybackEngine {
+    public var speedRefusal: String? { nil }
 }
 
 /// An engine a main loop drives: its reports arrive on a descriptor a `poll` loop watches, and
