@@ -37,6 +37,25 @@ struct GraphicEqualizer {
             (self.b0, self.b1, self.b2, self.a1, self.a2) = (b0, b1, b2, a1, a2)
         }
 
+        /// `input` through `filters` in turn, each with its x1, x2, y1, y2 in `state` from `base` on.
+        @inline(__always)
+        static func cascade(_ input: Double, through filters: UnsafeBufferPointer<Biquad>, state: UnsafeMutableBufferPointer<Double>,
+                            from base: Int) -> Double {
+            var value = input
+            var at = base
+            for filter in filters {
+                let output = filter.b0 * value + filter.b1 * state[at] + filter.b2 * state[at + 1]
+                    - filter.a1 * state[at + 2] - filter.a2 * state[at + 3]
+                state[at + 1] = state[at]
+                state[at] = value
+                state[at + 3] = state[at + 2]
+                state[at + 2] = output
+                value = output
+                at += 4
+            }
+            return value
+        }
+
         /// A low shelf of `decibels` below `corner` Hz at `rate` (RBJ's, slope 1).
         static func lowShelf(corner: Double, decibels: Double, rate: Double) -> Biquad {
             let amplitude = pow(10, decibels / 40)
@@ -102,22 +121,9 @@ struct GraphicEqualizer {
 
         /// One sample of `channel` through every filter.
         mutating func process(_ input: Double, channel: Int) -> Double {
-            var value = input
-            let count = filters.count
-            filters.withUnsafeBufferPointer { filters in
-                state.withUnsafeMutableBufferPointer { state in
-                    var base = channel * count * 4
-                    for filter in filters {
-                        let output = filter.b0 * value + filter.b1 * state[base] + filter.b2 * state[base + 1]
-                            - filter.a1 * state[base + 2] - filter.a2 * state[base + 3]
-                        state[base + 1] = state[base]
-                        state[base] = value
-                        state[base + 3] = state[base + 2]
-                        state[base + 2] = output
-                        value = output
-                        base += 4
-                    }
-                }
+            let base = channel * filters.count * 4
+            let value = filters.withUnsafeBufferPointer { filters in
+                state.withUnsafeMutableBufferPointer { Biquad.cascade(input, through: filters, state: $0, from: base) }
             }
             return value * headroom
         }

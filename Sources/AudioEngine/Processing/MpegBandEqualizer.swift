@@ -132,22 +132,13 @@ struct MpegBandEqualizer {
             let side = channels == 1 ? 0 : channel % 2
             let chain = filters[side]
             guard !chain.isEmpty else { continue }
-            state[channel].withUnsafeMutableBufferPointer { memory in
-                for frame in 0..<frames {
-                    let index = frame * channels + channel
-                    var value = encoding.sample(buffer, index) / scale
-                    var base = 0
-                    for filter in chain {
-                        let output = filter.b0 * value + filter.b1 * memory[base] + filter.b2 * memory[base + 1]
-                            - filter.a1 * memory[base + 2] - filter.a2 * memory[base + 3]
-                        memory[base + 1] = memory[base]
-                        memory[base] = value
-                        memory[base + 3] = memory[base + 2]
-                        memory[base + 2] = output
-                        value = output
-                        base += 4
+            chain.withUnsafeBufferPointer { chain in
+                state[channel].withUnsafeMutableBufferPointer { memory in
+                    for frame in 0..<frames {
+                        let index = frame * channels + channel
+                        let value = GraphicEqualizer.Biquad.cascade(encoding.sample(buffer, index) / scale, through: chain, state: memory, from: 0)
+                        encoding.store(value * scale + (encoding.isDithered ? dither.next() : 0), buffer, index)
                     }
-                    encoding.store(value * scale + (encoding.isDithered ? dither.next() : 0), buffer, index)
                 }
             }
         }
