@@ -54,6 +54,42 @@ public enum ParserChecks {
         return broken
     }
 
+    /// ICY metadata from a station: fields have real keys, values are no longer than the block
+    /// could make them, NUL padding changes nothing, the title is the first `StreamTitle`; the
+    /// headers' numbers are within their bounds. The first byte splits the input into a block
+    /// and a header's value.
+    public static func icy(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let split = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+        let block = Array(bytes[split...])
+        let fields = IcyMetadata.fields(block)
+        for field in fields {
+            if field.key.isEmpty || field.key.contains("=") || !field.key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) {
+                broken.append("a field's key is not a word: \(Array(field.key.utf8))")
+            }
+        }
+        let valueBytes = fields.reduce(0) { $0 + $1.value.utf8.count }
+        if valueBytes > 3 * min(block.count, IcyMetadata.maximumBlock) {
+            broken.append("\(valueBytes) bytes of values from a block of \(block.count)")
+        }
+        let padded = IcyMetadata.fields(block + [0, 0, 0])
+        if padded.map(\.key) != fields.map(\.key) || padded.map(\.value) != fields.map(\.value), block.count + 3 <= IcyMetadata.maximumBlock {
+            broken.append("NUL padding changed the fields")
+        }
+        if IcyMetadata.title(block) != fields.first(where: { $0.key == "StreamTitle" })?.value {
+            broken.append("the title is not the first StreamTitle")
+        }
+        if let utf8 = String(validating: block, as: UTF8.self), IcyMetadata.text(block) != utf8 {
+            broken.append("valid UTF-8 was changed")
+        }
+        let value = Array(bytes[..<split])
+        let station = IcyMetadata.station(headers: [("icy-name", value), ("icy-br", value), ("icy-metaint", value)])
+        if let bitrate = station.bitrate, !(1...IcyMetadata.maximumBitrate).contains(bitrate) { broken.append("a bit rate of \(bitrate)") }
+        if let interval = station.interval, !(1...IcyMetadata.maximumInterval).contains(interval) { broken.append("an interval of \(interval)") }
+        if let name = station.name, name.utf8.count > 3 * IcyMetadata.maximumValue { broken.append("a name of \(name.utf8.count) bytes") }
+        return broken
+    }
+
     /// Scripts: every statement and problem is at a real line, problems are located and one
     /// line each, waits are never negative.
     public static func script(_ bytes: [UInt8]) -> [String] {

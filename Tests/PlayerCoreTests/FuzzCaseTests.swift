@@ -22,6 +22,7 @@ struct FuzzCaseTests {
         "FuzzCue": ParserChecks.cue,
         "FuzzConfig": ParserChecks.config,
         "FuzzPrompt": ParserChecks.promptLine,
+        "FuzzIcy": ParserChecks.icy,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.
