@@ -114,16 +114,8 @@ final class PCMConverter {
         let frames = bytes / input.bytesPerFrame
         if inSixteenBits {
             let samples = staging.withUnsafeBytes { Array($0.bindMemory(to: Int16.self).prefix(frames * input.channels)) }
-            var mixed = ChannelMix.mix(samples, frames: frames, from: input.channels, to: output.channels)
-            if input.rate != output.rate {
-                if resampler == nil {
-                    resampler = try Resampler(from: input.rate, to: output.rate, channels: output.channels)
-                }
-                var resampled: [Int16] = []
-                mixed.withUnsafeBufferPointer { resampler?.process($0, into: &resampled) }
-                mixed = resampled
-            }
-            mixed.withUnsafeBytes { converted.append(contentsOf: $0) }
+            let mixed = ChannelMix.mix(samples, frames: frames, from: input.channels, to: output.channels)
+            try resampled(mixed, by: &resampler).withUnsafeBytes { converted.append(contentsOf: $0) }
             return
         }
         // Any other depth: each sample as a number from -1 to 1 (exact for every integer depth),
@@ -136,15 +128,18 @@ final class PCMConverter {
             return (0..<(frames * input.channels)).map { encoding.sample(base, $0) * scale }
         }
         values = ChannelMix.mix(values, frames: frames, from: input.channels, to: output.channels)
-        if input.rate != output.rate {
-            if wideResampler == nil {
-                wideResampler = try Resampler(from: input.rate, to: output.rate, channels: output.channels)
-            }
-            var resampled: [Double] = []
-            values.withUnsafeBufferPointer { wideResampler?.process($0, into: &resampled) }
-            values = resampled
-        }
-        append(values)
+        append(try resampled(values, by: &wideResampler))
+    }
+
+    /// `samples` (mixed to the output's channels) at the output's rate: as they are when the
+    /// rates agree, else through `resampler`, made for the first of them.
+    private func resampled<Sample>(_ samples: [Sample], by resampler: inout Resampler<Sample>?) throws(LoadFailure) -> [Sample] {
+        guard input.rate != output.rate else { return samples }
+        if resampler == nil { resampler = try Resampler(from: input.rate, to: output.rate, channels: output.channels) }
+        guard let made = resampler else { return samples }
+        var resampled: [Sample] = []
+        samples.withUnsafeBufferPointer { made.process($0, into: &resampled) }
+        return resampled
     }
 
     /// Appends `values` (from -1 to 1) to `converted`, in `output`'s encoding: narrowing to
