@@ -29,7 +29,12 @@ struct EngineShared {
     static func heard(_ shared: Locked<EngineShared>) -> Int64 {
         let (written, holder, speed) = shared.read { ($0.position, $0.queueHolder, $0.speed) }
         guard let queued = holder?.queuedFrames else { return max(written, 0) }
-        return max(written - Int64((Double(queued) * speed).rounded()), 0)
+        return max(written - songFrames(queued, at: speed), 0)
+    }
+
+    /// The song frames `queued` frames an output holds stand for, played at `speed`.
+    static func songFrames(_ queued: Int, at speed: Double) -> Int64 {
+        Int64((Double(queued) * speed).rounded())
     }
 }
 

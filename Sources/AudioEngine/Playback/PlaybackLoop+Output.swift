@@ -20,13 +20,8 @@ extension PlaybackLoop {
                 chunk.owner = samples.baseAddress == UnsafeRawPointer(buffer) ? nil : stage.stretcher
                 if sink.canPause { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }
                 if let base = samples.baseAddress {
-                    let target = UnsafeMutableRawPointer(mutating: base)
-                    stage.equalize(target, bytes: samples.count, format: format)
-                    // Samples widened for the output (`--bits`) take the volume after, in the
-                    // wider samples: nothing is narrowed on the way.
-                    if !SampleStage.widens(format.encoding, to: played.encoding) {
-                        stage.applyVolume(target, bytes: samples.count, encoding: format.encoding, gain: current.gain)
-                    }
+                    stage.finish(UnsafeMutableRawPointer(mutating: base), bytes: samples.count, format: format,
+                                 for: played.encoding, gain: current.gain)
                 }
                 chunk.output = samples
                 chunk.songFrames = songFrames

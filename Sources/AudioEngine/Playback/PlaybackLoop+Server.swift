@@ -65,7 +65,7 @@ extension PlaybackLoop {
     @discardableResult
     func rewriteUnheard(changing change: (inout GraphicEqualizer) -> Void = { _ in }) -> Bool {
         guard let sink = slot.sink, sink.canPause, song != nil, held == nil, phase != .draining,
-              let queued = sink.queuedFrames, queued > 0, Int64((Double(queued) * speed).rounded()) <= shared.read(\.position),
+              let queued = sink.queuedFrames, queued > 0, EngineShared.songFrames(queued, at: speed) <= shared.read(\.position),
               let (state, lead, unheard) = stage.tail.replay(queued, of: sink), let format = stage.tail.format else { return false }
         sink.discard()
         // The bands in force (set while nothing could be written again, they are newer than
@@ -81,12 +81,8 @@ extension PlaybackLoop {
         var failed = false
         forEachChunk(of: unheard, format: format) { count in
             guard !failed else { return }
-            // As `writeHeld` writes them: equalised, in the stream's samples (`--bits`), the
-            // volume after a widening, before anything else.
-            stage.equalize(buffer, bytes: count, format: format)
-            if !SampleStage.widens(format.encoding, to: sink.format.encoding) {
-                stage.applyVolume(buffer, bytes: count, encoding: format.encoding, gain: gain)
-            }
+            // As `writeHeld` writes them, in the stream's samples (`--bits`).
+            stage.finish(buffer, bytes: count, format: format, for: sink.format.encoding, gain: gain)
             let written = output(UnsafeRawBufferPointer(start: buffer, count: count), from: format.encoding,
                                  to: sink.format.encoding, gain: gain)
             do {

@@ -89,6 +89,14 @@ struct SampleStage {
         equalizer.process(buffer, bytes: bytes, format: format, dither: &dither)
     }
 
+    /// The last of the stage on `bytes` of `format` in `buffer`, written to an output in
+    /// `target` samples: the equaliser, then the volume and `gain`, unless the samples widen for
+    /// the output (then the volume comes after the widening: nothing is narrowed on the way).
+    mutating func finish(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat, for target: SampleEncoding, gain: Double) {
+        equalize(buffer, bytes: bytes, format: format)
+        if !Self.widens(format.encoding, to: target) { applyVolume(buffer, bytes: bytes, encoding: format.encoding, gain: gain) }
+    }
+
     /// Whether samples in `source` become `target` without losing anything: the volume is then
     /// applied after (in the wider samples), not before.
     static func widens(_ source: SampleEncoding, to target: SampleEncoding) -> Bool {
