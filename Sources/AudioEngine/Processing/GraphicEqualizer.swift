@@ -196,7 +196,6 @@ struct GraphicEqualizer {
         guard !isBypassed else { return }
         let encoding = format.encoding
         let scale = encoding.fullScale
-        let dithers = encoding.isDithered
         let frames = bytes / format.bytesPerFrame
         for frame in 0..<frames {
             let fade = fadeLeft > 0 ? Double(fadeLength - fadeLeft) / Double(fadeLength) : 1
@@ -210,7 +209,7 @@ struct GraphicEqualizer {
                     for index in fading.indices { old += fading[index].share * fading[index].chain.process(input, channel: channel) }
                     output = old + (output - old) * fade
                 }
-                encoding.store(output * scale + (dithers ? dither.next() : 0), buffer, index)
+                encoding.storeDithered(output * scale, buffer, index, dither: &dither)
             }
             if fadeLeft > 0 {
                 fadeLeft -= 1

@@ -137,7 +137,7 @@ struct MpegBandEqualizer {
                     for frame in 0..<frames {
                         let index = frame * channels + channel
                         let value = GraphicEqualizer.Biquad.cascade(encoding.sample(buffer, index) / scale, through: chain, state: memory, from: 0)
-                        encoding.store(value * scale + (encoding.isDithered ? dither.next() : 0), buffer, index)
+                        encoding.storeDithered(value * scale, buffer, index, dither: &dither)
                     }
                 }
             }

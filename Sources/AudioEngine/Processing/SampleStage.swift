@@ -75,7 +75,7 @@ struct SampleStage {
             return PCMFormat.scale(buffer, bytes: bytes, by: factor, encoding: encoding)
         }
         for index in 0..<(bytes / encoding.bytes) {
-            encoding.store(encoding.sample(buffer, index) * factor + dither.next(), buffer, index)
+            encoding.storeDithered(encoding.sample(buffer, index) * factor, buffer, index, dither: &dither)
         }
     }
 
@@ -133,6 +133,15 @@ final class Reencoder {
             for index in 0..<count { target.store(source.sample(input, index) * factor, storage, index) }
         }
         return UnsafeRawBufferPointer(start: storage, count: needed)
+    }
+}
+
+extension SampleEncoding {
+    /// Stores `value` as `store` does, a step of `dither` added first where a rounding's error
+    /// is heard (`isDithered`): how every change the stage makes to samples is stored.
+    @inline(__always)
+    func storeDithered(_ value: Double, _ base: UnsafeMutableRawPointer, _ index: Int, dither: inout TPDFDither) {
+        store(isDithered ? value + dither.next() : value, base, index)
     }
 }
 

@@ -197,9 +197,8 @@ final class TimeStretcher {
             let first = readyBytes / encoding.bytes
             for frame in 0..<kept {
                 for channel in 0..<channels {
-                    var value = Double(output[channel]![dropped + frame]) * encoding.fullScale
-                    if encoding.isDithered { value += dither.next() }
-                    encoding.store(value, ready, first + frame * channels + channel)
+                    encoding.storeDithered(Double(output[channel]![dropped + frame]) * encoding.fullScale, ready,
+                                           first + frame * channels + channel, dither: &dither)
                 }
             }
             readyBytes += kept * format.bytesPerFrame
