@@ -42,10 +42,10 @@ extension Session {
         }
     }
 
-    /// The speed within those played, to the hundredth (a key's steps come back to 1 exactly).
+    /// The speed as it is played (`SpeedValue.played`), unless the engine cannot play it.
     private func setSpeed(_ value: Double) {
         guard value.isFinite else { return }
-        let wanted = (EngineCall.speed(value) * 100).rounded() / 100
+        let wanted = SpeedValue.played(value)
         if wanted != 1, let refusal = engine.speedRefusal { return report(refusal) }
         speed = wanted
         engine.perform(.setSpeed(speed))

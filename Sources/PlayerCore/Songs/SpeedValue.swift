@@ -10,6 +10,12 @@ public enum SpeedValue {
         if text.hasSuffix("x") || text.hasSuffix("×") { text = text.dropLast() }
         guard text.count <= 16, let value = Double(text), value.isFinite,
               (EngineCall.slowestSpeed...EngineCall.fastestSpeed).contains(value) else { return nil }
-        return (value * 100).rounded() / 100
+        return played(value)
+    }
+
+    /// `value` as it is played: within the speeds played, to the hundredth (a key's steps of
+    /// 1.1 come back to 1 exactly).
+    public static func played(_ value: Double) -> Double {
+        (EngineCall.speed(value) * 100).rounded() / 100
     }
 }
