@@ -49,6 +49,13 @@ final class MonitorRecording {
     }
 
     /// Stops recording and gives the bytes recorded, in the sink's format.
+    /// The left channel of what was recorded (a 16-bit stereo sink), as numbers.
+    func stopLeft() -> [Double] {
+        stopRaw().withUnsafeBytes { raw in
+            stride(from: 0, to: raw.count / 2 - 1, by: 2).map { Double(raw.load(fromByteOffset: $0 * 2, as: Int16.self)) }
+        }
+    }
+
     func stopRaw() -> Data {
         if running {
             usleep(700_000)

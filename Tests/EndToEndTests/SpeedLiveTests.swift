@@ -16,9 +16,7 @@ struct SpeedLiveTests {
         let played = try Harness.tplayer(["-q", "-o", "pulse", "--no-fade", "--speed", "1.5", first, second],
                                          environment: recording.server.environment)
         #expect(played.status == 0, "\(played.stderr)")
-        let left = recording.stopRaw().withUnsafeBytes { raw in
-            stride(from: 0, to: raw.count / 2 - 1, by: 2).map { Double(raw.load(fromByteOffset: $0 * 2, as: Int16.self)) }
-        }
+        let left = recording.stopLeft()
         let start = try #require(left.firstIndex { abs($0) > 300 }, "nothing was heard")
         let end = try #require(left.lastIndex { abs($0) > 300 })
         // The monitor may wake a little into the first song: up to 100 ms of it unheard.

@@ -151,16 +151,14 @@ struct SpeedTests {
     @Test func aScriptChangesTheSpeedAsItPlaysAndAListKeepsIt() throws {
         let folder = try Harness.temporaryFolder()
         let song = try Self.tone("tone.wav", seconds: 12, in: folder)
-        let script = folder.appendingPathComponent("speed.tps")
-        try Data("add \(song)\nplay\nwait 3s\nspeed 2\nwait 60s\nquit\n".utf8).write(to: script)
-        let out = folder.appendingPathComponent("out.wav").path
-        let result = try Harness.tplayer("-q", "-w", out, "--script", script.path)
+        let (pcm, result) = try ScriptTests.run(["add \(song)", "play", "wait 3s", "speed 2", "wait 60s", "quit"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        let frames = Self.left(try Harness.pcm(ofWAV: out)).count
+        let frames = Self.left(pcm).count
         #expect(abs(frames - Int(7.5 * Double(Self.rate))) <= 2, "\(frames) frames")
 
+        let out = folder.appendingPathComponent("out.wav").path
         let second = try Self.tone("second.wav", seconds: 6, frequency: 660, in: folder)
-        let list = try Harness.tplayer("-q", "-w", out, "--force", "--speed", "1.5", song, second)
+        let list = try Harness.tplayer("-q", "-w", out, "--speed", "1.5", song, second)
         #expect(list.status == 0, "\(list.stderr)")
         let both = Self.left(try Harness.pcm(ofWAV: out))
         #expect(abs(both.count - 12 * Self.rate) <= 2, "\(both.count) frames")
@@ -173,12 +171,10 @@ struct SpeedTests {
     func aScriptsWaitsAtASpeedAreTimeHeard(speed: Double) throws {
         let folder = try Harness.temporaryFolder()
         let song = try Self.tone("tone.wav", seconds: 12, in: folder)
-        let script = folder.appendingPathComponent("waits.tps")
-        try Data("speed \(speed)\nadd \(song)\nplay\nwait 0.5s\nwait 0.37s\nwait 0.13s\nquit\n".utf8).write(to: script)
-        let out = folder.appendingPathComponent("out.wav").path
-        let result = try Harness.tplayer("-q", "-w", out, "--script", script.path)
+        let (pcm, result) = try ScriptTests.run(["speed \(speed)", "add \(song)", "play", "wait 0.5s", "wait 0.37s", "wait 0.13s", "quit"],
+                                                in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        let frames = Self.left(try Harness.pcm(ofWAV: out)).count
+        let frames = Self.left(pcm).count
         // A second heard, less what the stretcher holds when the script quits (its latency).
         #expect(frames <= Self.rate && frames > Self.rate - 8192, "\(frames) frames")
     }

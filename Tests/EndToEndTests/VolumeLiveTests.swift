@@ -23,9 +23,7 @@ struct VolumeLiveTests {
         let asked = recording.framesRecorded
         try player.waitFor("@P 0")
         #expect(player.quit() == 0)
-        let left = recording.stopRaw().withUnsafeBytes { raw in
-            stride(from: 0, to: raw.count / 2 - 1, by: 2).map { Double(raw.load(fromByteOffset: $0 * 2, as: Int16.self)) }
-        }
+        let left = recording.stopLeft()
         let window = 220  // 5 ms
         let levels = stride(from: 0, to: left.count - window, by: window).map { start in
             (left[start..<(start + window)].reduce(0) { $0 + $1 * $1 } / Double(window)).squareRoot()
