@@ -17,7 +17,7 @@ public enum SongDetails {
             "MPEG \(stream.version) layer \(stream.layer < roman.count ? roman[stream.layer] : "\(stream.layer)"), "
                 + "\(stream.averageBitrate ?? stream.bitrate) kbit/s \(stream.mode), \(song.sampleRate) Hz, \(stream.channels)"
         } ?? (song.codec.map { TerminalText.safe($0) + ", " } ?? "")
-            + "\(song.sampleRate) Hz, \(song.channels == 1 ? "mono" : song.channels == 2 ? "stereo" : "\(song.channels) channels")"
+            + "\(song.sampleRate) Hz, \(ChannelLayout.name(song.channels))"
         let length = song.totalFrames.map { frames in
             "\(TimeFormat.precise(song.seconds(frames))) (\(grouped(frames)) samples)"
         } ?? "not known"

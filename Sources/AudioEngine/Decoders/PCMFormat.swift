@@ -123,8 +123,7 @@ struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
     var bytesPerFrame: Int { channels * encoding.bytes }
 
     var description: String {
-        let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels"
-        return "\(rate) Hz \(layout)" + (encoding == .s16 ? "" : ", \(sampleName)")
+        return "\(rate) Hz \(ChannelLayout.name(channels))" + (encoding == .s16 ? "" : ", \(sampleName)")
     }
 
     /// The samples, as a person reads them: "16-bit", "24-bit", "32-bit float".

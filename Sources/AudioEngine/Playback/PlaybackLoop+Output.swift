@@ -72,9 +72,8 @@ extension PlaybackLoop {
     /// What reaches the output for a song in `format`: the driver or file, and the samples.
     func played(_ format: PCMFormat) -> String {
         let output = outputFormat(format)
-        let layout = output.channels == 1 ? "mono" : output.channels == 2 ? "stereo" : "\(output.channels) channels"
         let converted = output.encoding == format.encoding ? "" : " (from \(format.sampleName))"
-        return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(layout)"
+        return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(ChannelLayout.name(output.channels))"
     }
 
     /// Sets the sink whose queue the position heard leaves out. The sink it replaces is let go
