@@ -65,7 +65,7 @@ extension PlaybackLoop {
     /// held nothing.
     @discardableResult
     func flushStretcher() -> Bool {
-        guard song != nil, held == nil, let stretcher = stage.stretcher, stretcher.fed > 0, !stretcher.ended else { return false }
+        guard song != nil, held == nil, stage.stretcher?.holdsSong == true else { return false }
         held = Held(bytes: 0, flush: true)
         writeHeld()
         return true
@@ -75,7 +75,7 @@ extension PlaybackLoop {
     /// takes over in the same format (it then carries on through the same stretcher). True when
     /// it wrote (the end is read again at the next step, and goes on from there).
     func endStretching(_ current: Song) -> Bool {
-        guard let stretcher = stage.stretcher, stretcher.fed > 0, !stretcher.ended else { return false }
+        guard stage.stretcher?.holdsSong == true else { return false }
         if !shared.read({ $0.budget.isLimited }), next.cuedSong()?.format == current.format { return false }
         return flushStretcher()
     }

@@ -78,6 +78,10 @@ final class TimeStretcher {
         api.delete_(state)
     }
 
+    /// Some of the song went in since it started, and its end has not: a flush has something to
+    /// hand back.
+    var holdsSong: Bool { fed > 0 && !ended }
+
     /// The song frames what was handed back stands for.
     var songFramesOut: Int64 { Int64((Double(produced) * speed).rounded()) }
 
