@@ -4,8 +4,7 @@ import Testing
 
 /// A volume change while a sound server holds a second of the song: the monitor has the new
 /// level within a few milliseconds of the change (what the server held was written again at it,
-/// from the tail, not decoded again), and half the level for 50 %; with no gap, but for a known
-/// intermittent one (below).
+/// from the tail, not decoded again), and half the level for 50 %; with no gap.
 @Suite(.serialized)
 struct VolumeLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
@@ -37,19 +36,26 @@ struct VolumeLiveTests {
         let took = Double(dropped * window - asked) / 44100
         #expect(took < 0.1, "the new level is heard \(took) s after the change was answered (the server holds 1 s)")
         let quiet = levels.indices[(first + 1)..<last].filter { levels[$0] <= 1000 }
-        // A known defect, left open: about one run in fifteen, 5 to 10 ms of silence where the
-        // change starts. The rewrite flushes the stream (`pa_stream_flush`), which puts it back
-        // in prebuffering, and a sink rendering every few milliseconds can render in between
-        // the flush and the first write. The fix is to overwrite with `pa_stream_write`'s seek
-        // (`PA_SEEK_RELATIVE_ON_READ`) from the stream's read index instead of flushing.
-        withKnownIssue("a rewrite's flush can leave 5–10 ms of silence", isIntermittent: true) {
-            #expect(quiet.isEmpty, "no gap between the first sound and the last: quiet at \(quiet.prefix(8).map { (Double($0 - first) * 0.005, Int(levels[$0])) }) s; the change at \(Double(dropped - first) * 0.005) s")
-        }
+        // The rewrite goes over what the server holds in place (`pa_stream_write` back by the
+        // frames queued): the stream never empties on the way, as it did after a flush (5 to
+        // 10 ms of silence about one run in fifteen, while that was how it was done).
+        #expect(quiet.isEmpty, "no gap between the first sound and the last: quiet at \(quiet.prefix(8).map { (Double($0 - first) * 0.005, Int(levels[$0])) }) s; the change at \(Double(dropped - first) * 0.005) s")
         // Over whole spans, not one 5 ms window (2.2 periods of the tone: its level wavers a few
         // per cent with the phase): the 0.3 s before the change against the 0.3 s after it.
         let span = 13230
         let half = level((dropped * window + 2 * window)..<(dropped * window + 2 * window + span))
             / level((dropped * window - 2 * window - span)..<(dropped * window - 2 * window))
         #expect(abs(half - 0.5) < 0.03, "50 % is half the level: \(half)")
+        // Sample for sample: the tone's phase after the change is where it was heading before
+        // it, no frame lost or put in (10 ms of silence put in shifted it by 441 frames).
+        func phase(_ range: Range<Int>) -> Double {
+            let step = 2 * Double.pi * 440 / 44100
+            let (re, im) = range.reduce((0.0, 0.0)) { ($0.0 + left[$1] * cos(step * Double($1)), $0.1 - left[$1] * sin(step * Double($1))) }
+            return atan2(im, re)
+        }
+        let before = phase((dropped * window - 2 * window - span)..<(dropped * window - 2 * window))
+        let after = phase((dropped * window + 2 * window)..<(dropped * window + 2 * window + span))
+        let shift = remainder(after - before, 2 * Double.pi) / (2 * Double.pi * 440) * 44100
+        #expect(abs(shift) < 1, "the tone runs on at half where it was, shifted \(shift) frames")
     }
 }

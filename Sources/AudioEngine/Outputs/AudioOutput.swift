@@ -54,6 +54,10 @@ protocol AudioSink: AnyObject {
     func pause(_ paused: Bool)
     /// Drops what is queued, so that what is written next is heard at once.
     func discard()
+    /// Writes `bytes` in place of the last `frames` frames written, those of them not yet heard
+    /// heard as the new ones, sample for sample: the stream goes back by `frames` and on by
+    /// `bytes`, never running dry in between (as a `discard` and a `write` can).
+    func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure)
     /// Asks to be told when what is queued has played (`isDrained`); the server's word, not an
     /// estimate, is what ends a song.
     func drain()
@@ -71,6 +75,8 @@ extension BlockingSink {
     var canPause: Bool { false }
     func pause(_ paused: Bool) {}
     func discard() {}
+    /// What it holds cannot be taken back: `bytes` follow it.
+    func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure) { _ = try write(bytes) }
     func drain() {}
     var isDrained: Bool { true }
 }

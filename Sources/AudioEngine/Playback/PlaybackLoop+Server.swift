@@ -3,9 +3,9 @@ import PlayerCore
 /// What the playback loop does differently on a sound server's stream (`Pacing.server`): it
 /// writes when the server has room, up to a second ahead of what is heard, and so before
 /// anything that must be heard at once (a stop, a seek, the next song) it drops what the server
-/// holds and takes the decoder back to the frame heard; for a new volume it writes again what
-/// the server held, from the `UnheardTail`, at the new volume. At the end of a song it waits for
-/// what is queued to play before it says the song ended.
+/// holds and takes the decoder back to the frame heard; for a new volume it writes what the
+/// server holds again, over itself, from the `UnheardTail`, at the new volume. At the end of a
+/// song it waits for what is queued to play before it says the song ended.
 extension PlaybackLoop {
     /// How often the queue is looked at while it drains, or while a script's grant keeps it short.
     static let serverPoll = 0.02
@@ -56,7 +56,7 @@ extension PlaybackLoop {
     }
 
     /// A new volume, gain or equaliser setting (`change`), heard at once: what the server holds
-    /// and has not played is dropped and written again from the tail (kept before the equaliser
+    /// and has not played is written again over itself from the tail (kept before the equaliser
     /// and the volume), the equaliser brought from its state at the write before to the frame
     /// heard, changed there (its cross-fade starts at the frame heard), and on. Nothing is
     /// decoded again. False where the tail does not hold all of it (the song before still
@@ -67,7 +67,6 @@ extension PlaybackLoop {
         guard let sink = slot.sink, sink.canPause, song != nil, held == nil, phase != .draining,
               let queued = sink.queuedFrames, queued > 0, EngineShared.songFrames(queued, at: speed) <= shared.read(\.position),
               let (state, lead, unheard) = stage.tail.replay(queued, of: sink), let format = stage.tail.format else { return false }
-        sink.discard()
         // The bands in force (set while nothing could be written again, they are newer than
         // the snapshot's), from the frame heard on.
         let live = stage.equalizer.gains
@@ -79,6 +78,11 @@ extension PlaybackLoop {
         stage.tail.restarted(queued, with: stage.snapshot)
         let gain = song?.gain ?? 1
         var failed = false
+        // Written over the frames the server holds, in place: the first write goes back by all
+        // of them, the rest follow it. The stream never runs dry (a flush would empty it), as
+        // long as the first write reaches past what the server has handed its sound card: so
+        // it is a whole buffer (371 ms of CD audio), never the odd end of the tail's ring.
+        var back = queued
         forEachChunk(of: unheard, format: format) { count in
             guard !failed else { return }
             // As `writeHeld` writes them, in the stream's samples (`--bits`).
@@ -86,7 +90,8 @@ extension PlaybackLoop {
             let written = output(UnsafeRawBufferPointer(start: buffer, count: count), from: format.encoding,
                                  to: sink.format.encoding, gain: gain)
             do {
-                _ = try sink.write(written)
+                try sink.write(written, over: back)
+                back = 0
             } catch {
                 failed = true  // the next write finds the device gone, and waits for it
             }
@@ -94,19 +99,26 @@ extension PlaybackLoop {
         return true
     }
 
-    /// Copies `pieces` into `buffer` a buffer's worth of whole frames at a time, and hands each
-    /// to `body` (its byte count).
+    /// Copies `pieces` into `buffer` a buffer's worth of whole frames at a time, across the
+    /// pieces' edges (every chunk a whole buffer but the last), and hands each to `body` (its
+    /// byte count).
     private func forEachChunk(of pieces: [UnsafeRawBufferPointer], format: PCMFormat, _ body: (Int) -> Void) {
         let most = Self.bufferCapacity / format.bytesPerFrame * format.bytesPerFrame
+        var filled = 0
         for piece in pieces {
             var offset = 0
             while offset < piece.count {
-                let count = min(piece.count - offset, most)
-                buffer.copyMemory(from: piece.baseAddress! + offset, byteCount: count)
-                body(count)
+                let count = min(piece.count - offset, most - filled)
+                (buffer + filled).copyMemory(from: piece.baseAddress! + offset, byteCount: count)
                 offset += count
+                filled += count
+                if filled == most {
+                    body(filled)
+                    filled = 0
+                }
             }
         }
+        if filled > 0 { body(filled) }
     }
 
     /// The song's last frame was written: on a server's stream, what it holds plays out first.

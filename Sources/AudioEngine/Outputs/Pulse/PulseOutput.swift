@@ -262,13 +262,28 @@ final class PulseSink: AudioSink {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool {
+        try write(bytes, offset: 0)
+        return false
+    }
+
+    /// A write that starts `frames` back from where the last one ended (the write index, which
+    /// only the player moves): the server overwrites what it holds there, and where it had
+    /// already handed some of it to the sound card it asks the card for it again ("rewind due
+    /// to rewrite"), so the new samples are heard from the first not yet played, in the same
+    /// place. Unlike a flush, the stream never empties on the way: no gap.
+    func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure) {
+        let (back, overflow) = max(frames, 0).multipliedReportingOverflow(by: format.bytesPerFrame)
+        guard !overflow else { throw OutputFailure(message: "the pulse device stopped taking audio") }
+        try write(bytes, offset: -Int64(back))
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer, offset: Int64) throws(OutputFailure) {
         let result = withStream { api, stream -> Int32 in
             guard let stream, PA_STREAM_IS_GOOD(api.stream_get_state(stream)) != 0 else { return -1 }
-            return api.stream_write(stream, bytes.baseAddress, bytes.count, nil, 0, PA_SEEK_RELATIVE)
+            return api.stream_write(stream, bytes.baseAddress, bytes.count, nil, offset, PA_SEEK_RELATIVE)
         }
         guard result >= 0 else { throw OutputFailure(message: "the pulse device stopped taking audio") }
         signals.update { $0.ranOut = nil }
-        return false
     }
 
     /// Frames written but not yet heard (the stream's queue and the sound card's); 0 once
