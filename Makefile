@@ -14,13 +14,14 @@ BIN          := .build/release/tplayer
 # GNU time and python3 for the benchmarks, and python3-venv for the mpyg321 front-end that the
 # remote-protocol test installs from PyPI into .build/frontends-venv, and a private D-Bus
 # (dbus-run-session) with playerctl and gdbus (libglib2.0-bin) for the MPRIS tests, pactl
-# (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls.
-# sd-bus (libsystemd-dev) builds MPRIS; SQLite (libsqlite3-dev) the library, through GRDB;
-# libpulse-dev the native PulseAudio output.
+# (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls,
+# and an Icecast server (icecast2) for the internet-radio tests. sd-bus (libsystemd-dev) builds
+# MPRIS; SQLite (libsqlite3-dev) the library, through GRDB; libpulse-dev the native PulseAudio
+# output; libcurl4-openssl-dev internet streams.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
-                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev
+                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
-                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils
+                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \
@@ -82,7 +83,7 @@ bench: deps-test deps-bench build
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession FuzzQuery \
-                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt FuzzIcy
+                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt FuzzIcy FuzzIcyStream FuzzStreamURL
 
 fuzz: deps-build
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

@@ -45,6 +45,10 @@ let package = Package(
         // other than 1 plays (`--speed`), not linked (see its shim.h).
         .systemLibrary(name: "CRubberBand", providers: [.apt(["librubberband-dev"])]),
 
+        // libcurl's headers (libcurl4-openssl-dev); libcurl is loaded when the first internet
+        // stream opens (http, https), not linked (see its shim.h).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
         // Linux calls Glibc's module leaves out (statfs): header only, nothing more is linked.
         .systemLibrary(name: "CLinux"),
 
@@ -60,7 +64,7 @@ let package = Package(
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
         // The only module that imports the C libraries: decoder, output, playback thread.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CFlac", "CVorbis", "COpus", "CAv"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CCurl", "CFlac", "CVorbis", "COpus", "CAv"]),
 
         // The music library: the SQLite database (GRDB: schema, migrations, FTS5), the scanner
         // and the query language. Tags come from whoever makes it (the player's own decoders).
@@ -121,7 +125,8 @@ let package = Package(
 // exist only then, since without the sanitizer nothing provides their `main`.
 if Context.environment["TPLAYER_FUZZ"] == "1" {
     for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
-                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt", "FuzzQuery", "FuzzIcy"] {
+                 "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt", "FuzzQuery", "FuzzIcy",
+                 "FuzzIcyStream", "FuzzStreamURL"] {
         // Tags are read by libmpg123 itself, through the engine's decoder; queries run on a
         // library in memory.
         let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"]

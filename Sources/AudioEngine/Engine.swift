@@ -15,6 +15,8 @@ public final class Engine: PlayerEngine {
     private let shared = Locked(EngineShared())
     private let outbox: EventOutbox
     private var thread: pthread_t?
+    /// What stops the decoders' internet streams (a network that stalls never holds the end).
+    private var streams: [StreamInterruption] = []
     /// The song last cued (main thread only).
     private var lastCue: SongSource?
     public let outputName: String
@@ -44,20 +46,27 @@ public final class Engine: PlayerEngine {
         // holds this.
         let wake: @Sendable () -> Void = { [weak shared] in shared?.update { $0.woke = true } }
         var library = DecoderLibrary(measuresStartDelay: measuresStartDelay)
+        let outbox = outbox
+        let decoder = { (library: DecoderLibrary) -> SongDecoder in
+            let decoder = SongDecoder(make: library.make)
+            decoder.streamNews = { outbox.post(.stream(path: $0, news: $1)) }
+            return decoder
+        }
         let live: AudioDecoder
         var spare: AudioDecoder?
         if target.isFile {
             // A file is written start to end, as fast as decoding goes: it has nothing to wait
             // for, and no seek to make fast.
-            live = SongDecoder(make: library.make)
+            live = decoder(library)
         } else {
             // Seeks matter where they are heard. Live output also opens the next song ahead, on
             // a second decoder, for gapless play; and both decode ahead on threads of their own,
             // so a slow disk is not heard.
             library.indexer = FrameIndexer()
-            live = AheadDecoder.around(SongDecoder(make: library.make), wake: wake)
-            spare = AheadDecoder.around(SongDecoder(make: library.make), wake: wake)
+            live = AheadDecoder.around(decoder(library), wake: wake)
+            spare = AheadDecoder.around(decoder(library), wake: wake)
         }
+        streams = [live.streams] + (spare.map { [$0.streams] } ?? [])
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
@@ -127,6 +136,7 @@ public final class Engine: PlayerEngine {
     public func shutdown(timeout: Double) -> EngineShutdown {
         guard let thread else { return .closed }
         self.thread = nil
+        streams.forEach { $0.shutDown() }
         shared.update { $0.shutdownAsked = true }
         let finished = shared.wait(until: { $0.finished != nil }, timeout: timeout) { $0.finished }
         guard let finished else {

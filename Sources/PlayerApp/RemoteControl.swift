@@ -140,7 +140,13 @@ public final class RemoteControl {
             closed = false
             announced = (token, false)
             RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
+            // A stream's station, as mpg123 names it after the track's lines.
+            if let station = session.stream?.station {
+                station.name.map { reply("I ICY-NAME: \(RemoteReplies.line($0))") }
+                station.url.map { reply("I ICY-URL: \(RemoteReplies.line($0))") }
+            }
             reply("P \(mode.rawValue)")
+            session.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
             sendHeaderIfPlaying()
             finishLoadWait()
         case .openFailed(let error, _):
@@ -168,8 +174,10 @@ public final class RemoteControl {
             runLines()
         case .outputFailed(let message):
             reply("E \(RemoteReplies.line(message))")
+        case .stream(let path, .title(let title)) where announced != nil && path == session.state.song?.path:
+            reply(RemoteReplies.icyMeta(title: title))
         case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
-             .damageSkipped, .playback, .deviceBuffer:
+             .damageSkipped, .playback, .deviceBuffer, .stream:
             break  // another song's, or nothing mpg123 says
         }
     }

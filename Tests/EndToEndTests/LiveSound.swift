@@ -131,13 +131,14 @@ final class RemotePlayer: @unchecked Sendable {
     private var partial = Data()
     private var cursor = 0
 
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// `mergingErrors`: what tplayer writes to stderr is among the lines too.
+    init(_ arguments: [String], environment: [String: String], mergingErrors: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: Harness.binary)
         process.arguments = ["-R"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = mergingErrors ? output : FileHandle.nullDevice
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.take(handle.availableData) }
         try process.run()
     }
@@ -164,18 +165,26 @@ final class RemotePlayer: @unchecked Sendable {
 
     /// Waits for `line` among the replies after the last one waited for (at most `timeout`
     /// seconds: a guard against a hang, not a measure).
-    func waitFor(_ line: String, timeout: Double = 60) throws {
+    /// `prefix`: a line that starts so will do.
+    func waitFor(_ line: String, prefix: Bool = false, timeout: Double = 60) throws {
         condition.lock()
         defer { condition.unlock() }
         let deadline = Date(timeIntervalSinceNow: timeout)
         while true {
-            if let found = lines[cursor...].firstIndex(of: line) {
+            if let found = lines[cursor...].firstIndex(where: { $0 == line || (prefix && $0.hasPrefix(line)) }) {
                 cursor = found + 1
                 return
             }
             guard condition.wait(until: deadline) else { break }
         }
         throw Failure(message: "no \"\(line)\" in \(timeout) s; the replies: \(lines.filter { !$0.hasPrefix("@F") })")
+    }
+
+    /// Every line received so far.
+    var received: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return lines
     }
 
     /// Quits and waits for the player to end; its exit status.

@@ -23,6 +23,8 @@ struct FuzzCaseTests {
         "FuzzConfig": ParserChecks.config,
         "FuzzPrompt": ParserChecks.promptLine,
         "FuzzIcy": ParserChecks.icy,
+        "FuzzIcyStream": ParserChecks.icyStream,
+        "FuzzStreamURL": ParserChecks.streamURL,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

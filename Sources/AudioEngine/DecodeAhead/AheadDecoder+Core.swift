@@ -144,6 +144,8 @@ extension AheadDecoder {
         // `@unchecked Sendable`: `value` is only touched inside `lock`; `inner` only by whoever
         // has marked it busy.
         let inner: AudioDecoder
+        /// `inner`'s, taken once: thread-safe, for any thread.
+        let streams: StreamInterruption
         /// The bound for the song playing, in chunks.
         let chunks: Int
         private let wake: () -> Void
@@ -152,6 +154,7 @@ extension AheadDecoder {
 
         init(inner: AudioDecoder, chunks: Int, wake: @escaping () -> Void) {
             self.inner = inner
+            streams = inner.streams
             self.chunks = chunks
             self.wake = wake
             value = State(bound: chunks)

@@ -54,8 +54,14 @@ final class AheadDecoder: AudioDecoder {
     /// Bytes of PCM queued now (tests, `--trace`).
     var queuedBytes: Int { core.state { $0.queued.reduce(0) { $0 + $1.byteCount } } }
 
+    /// The decoder underneath's (thread-safe): what stops its stream from here.
+    var streams: StreamInterruption { core.streams }
+
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
-        try core.exclusive { inner in Core.open(source, on: inner) } settle: { state, result in
+        // A stream read on the decoder's thread may wait on the network: stopped first, or
+        // the decoder would be let go of only once the network answers.
+        streams.interrupt()
+        return try core.exclusive { inner in Core.open(source, on: inner) } settle: { state, result in
             state.song = (try? result.get()).map { Song(format: $0.format, read: 0, decoding: $0.format) }
         }.get()
     }
@@ -77,6 +83,7 @@ final class AheadDecoder: AudioDecoder {
     }
 
     func close() {
+        streams.interrupt()
         core.exclusive { $0.close() } settle: { state, _ in state.song = nil }
     }
 

@@ -72,4 +72,12 @@ protocol AudioDecoder: AnyObject {
     /// own (`AheadDecoder`); `opened` then gives the outcome, waiting for it if need be.
     func startOpening(_ source: SongSource)
     func opened(_ source: SongSource) throws(LoadFailure) -> OpenedSong
+    /// What makes an internet stream's waits end at once (its read, its connecting): called
+    /// from any thread, before what replaces the song (`open`, `close`) or ends the run.
+    var streams: StreamInterruption { get }
+}
+
+extension AudioDecoder {
+    /// A decoder that opens no streams has none to stop.
+    var streams: StreamInterruption { StreamInterruption() }
 }

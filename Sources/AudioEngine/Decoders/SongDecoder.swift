@@ -28,6 +28,10 @@ final class SongDecoder: AudioDecoder {
     private var format = PCMFormat(rate: 44100, channels: 2)
     /// Songs are opened to be decoded whole, from start to end, and checked (`--check`).
     var verifies = false
+    /// What an internet stream's network side says (its station, titles, reconnections), on
+    /// its thread.
+    var streamNews: @Sendable (Path, StreamNews) -> Void = { _, _ in }
+    let streams = StreamInterruption()
     /// Makes the decoder of a format: the live libraries, or fakes in tests.
     private let make: (Codec) throws(LoadFailure) -> FormatDecoder
 
@@ -57,6 +61,17 @@ final class SongDecoder: AudioDecoder {
     /// Opens the whole file at `path`, with the decoder its content asks for.
     private func openFile(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
+        if StreamURL.looksLikeURL(path) {
+            guard let url = StreamURL(path) else { throw .network("not a URL tplayer can open (http:// or https://, a host, no spaces)") }
+            let report = streamNews
+            let stream = try NetworkStream.open(url.text, interruption: streams) { report(path, $0) }
+            do {
+                return try open(stream, named: path)
+            } catch {
+                stream.close()
+                throw error
+            }
+        }
         return try open(try SongFile.open(path), named: path)
     }
 
@@ -141,6 +156,7 @@ final class SongDecoder: AudioDecoder {
         active?.close()
         active = nil
         converter = nil
+        (bytes as? NetworkStream)?.close()
         bytes = nil
     }
 

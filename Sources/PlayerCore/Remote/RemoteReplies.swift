@@ -157,6 +157,12 @@ public enum RemoteReplies {
         return lines
     }
 
+    /// A stream's new title, as mpg123 passes on the metadata block: `I ICY-META: StreamTitle='…';`
+    /// (only the title is kept of the block; a `'` in it stays, as in the block).
+    public static func icyMeta(title: String) -> String {
+        "I ICY-META: StreamTitle='\(line(title))';"
+    }
+
     /// `@I ID3:` and its genre and track lines: the five fixed fields back to back, NULs as
     /// spaces, Latin-1 read as such and sent as UTF-8, each field exactly as many bytes wide as
     /// mpg123's (30, 30, 30, 4, 30): front-ends cut the line by bytes (Audio::Play::MPG123), and

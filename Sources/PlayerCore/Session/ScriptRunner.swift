@@ -100,7 +100,8 @@ public final class ScriptRunner {
                 engine.perform(.revokeGrant)
                 waiting = nil
             }
-        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer, .damageSkipped:
+        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer, .damageSkipped,
+             .stream:
             break
         }
         session.handle(event)

@@ -19,6 +19,8 @@ extension Session {
     /// it, else its file name.
     public var songName: String? {
         guard let song = context.state.song else { return nil }
+        // A stream: its station and title, as they come.
+        if song.title == nil, let name = stream?.name { return name }
         if song.title == nil && song.artist == nil, let index, let title = entries[index].title {
             return title
         }

@@ -38,6 +38,8 @@ public final class Session {
     public internal(set) var muted = false
     /// The song playing plays again when it ends (not on `next`).
     public private(set) var repeatsOne = false
+    /// What the internet stream playing or opening has said (`Session+Stream`).
+    var streamSaid: (path: Path, state: StreamState)?
     /// Album mode: the list stops at the end of an album (when the next song's album is another),
     /// the next song ready (cmus's `m`).
     public internal(set) var albumMode = false
@@ -254,7 +256,7 @@ public final class Session {
         case .opened, .openFailed, .ended, .decodeFailed, .damaged:
             damage.flush().forEach(report)  // what the song before was skipped, said before what follows
         case .damageSkipped, .deviceLost, .deviceRestored, .outputFallback, .outputFailed, .budgetSpent, .playback,
-             .seeked, .deviceBuffer:
+             .seeked, .deviceBuffer, .stream:
             break
         }
         switch event {
@@ -310,6 +312,8 @@ public final class Session {
             finish()
         case .seeked(let token, let frame, _):
             if let song = context.state.song { listening.jump(token, to: song.seconds(frame)) }
+        case .stream(let path, let news):
+            heard(news, from: path)
         case .budgetSpent, .playback, .deviceBuffer:
             break  // the script runner's, the trace's and the status line's business
         }

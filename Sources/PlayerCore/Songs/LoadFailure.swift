@@ -22,6 +22,9 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The song's header claims a rate or channel count past `PlayableFormat`'s: refused, never
     /// multiplied out (2,000,000,000 Hz, 200 channels).
     case unplayableFormat(rate: Int, channels: Int)
+    /// An internet stream that cannot be opened: refused, an HTTP error, no such host, a TLS
+    /// certificate that does not verify, a redirect to what is not http (the reason).
+    case network(String)
 
     public var description: String {
         switch self {
@@ -38,6 +41,7 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .decoderMissing(let library): "its decoder, \(library), cannot be loaded; install it"
         case .damaged(let reason): "cannot decode it: \(reason)"
         case .isOutput: "that is the file -w is writing; not played"
+        case .network(let reason): reason
         case .unplayableFormat(let rate, let channels):
             "its header claims \(rate) Hz and \(channels) channels; tplayer plays \(PlayableFormat.description)"
         }

@@ -31,6 +31,9 @@ public enum EngineEvent: Equatable, Sendable {
     /// The live device's buffer, measured by filling it once, and how much of it the playback
     /// thread keeps queued, in seconds (for `--trace`).
     case deviceBuffer(seconds: Double, kept: ClosedRange<Double>)
+    /// What the internet stream `path` says as it plays: its station, a new title, a
+    /// reconnection (on the network's thread, whenever it comes).
+    case stream(path: Path, news: StreamNews)
 }
 
 /// What the playback thread is doing, as it reports it.

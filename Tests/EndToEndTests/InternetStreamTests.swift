@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A small HTTP server of the tests' own (Tests/Tools/radio_server.py) on 127.0.0.1: a song over
+/// http, with and without ICY metadata, a live stream that drops, and the faults Icecast never
+/// makes. Stopped when released.
+final class RadioServer {
+    let port: Int
+    private let process = Process()
+
+    init(song: String, titles: [String]) throws {
+        let folder = try Harness.temporaryFolder()
+        let list = folder.appendingPathComponent("titles.txt")
+        try (titles.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Harness.root.appendingPathComponent("Tests/Tools/radio_server.py").path, song, list.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The port, on a line of its own, once it listens.
+        var line = ""
+        while !line.contains("\n") {
+            let data = out.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            line += String(decoding: data, as: UTF8.self)
+        }
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw RemotePlayer.Failure(message: "the radio server said no port: \(line)")
+        }
+        self.port = port
+    }
+
+    deinit {
+        // SIGKILL: the server may inherit SIGTERM blocked from the test process.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+}
+
+/// Internet streams as a user meets them: a song over http plays exactly as its file does (the
+/// ICY metadata taken out to the byte), titles are said, every fault is one line naming the URL
+/// and why, and a stream that drops is reconnected by itself.
+@Suite(.serialized)
+struct InternetStreamTests {
+    static let titles = ["Artist One - First", "Artist Two - Second ☃", "\u{1B}]0;pwned\u{07}\u{1B}[2JEvil"]
+
+    private func song(in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("song.mp3").path
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 6 sine 440 gain -6 | lame --silent -b 128 - \"$0\"", path])
+        return path
+    }
+
+    @Test func aSongOverHttpIsWrittenAsItsFileIs() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try song(in: folder)
+        let server = try RadioServer(song: song, titles: Self.titles)
+        let local = folder.appendingPathComponent("local.wav").path
+        try Harness.run(Harness.binary, ["-w", local, song])
+        for path in ["song.mp3", "icy.mp3"] {
+            let out = folder.appendingPathComponent("\(path).wav").path
+            let run = try Harness.run(Harness.binary, ["-w", out, server.url(path)])
+            #expect(run.status == 0, "\(path): \(run.stderr)")
+            #expect(try Harness.pcm(ofWAV: out) == Harness.pcm(ofWAV: local), "\(path): the same samples as the file's")
+        }
+    }
+
+    @Test func theStationAndEachTitleAreSaidAndEscapes() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let run = try Harness.run(Harness.binary, ["-w", folder.appendingPathComponent("out.wav").path, server.url("icy.mp3")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderrLines.contains("Station: Test Radio (Tests, 128 kbit/s)"), "\(run.stderrLines)")
+        // Six seconds at 128 kbit/s hold 11 blocks of 8,192 bytes: titles in turn, the last
+        // one said as the song's name when it opened (all came before it had).
+        #expect(!run.stderr.contains("\u{1B}"), "no escape reaches the terminal raw: \(run.stderr.debugDescription)")
+        #expect(run.stderrLines.first?.hasPrefix("Playing 1/1: Test Radio — ") == true, "\(run.stderrLines)")
+    }
+
+    @Test func aRemoteFrontEndHearsTheStationAndTheTitlesAsFromMpg123() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let player = try RemotePlayer(["-o", "null"], environment: [:])
+        player.send("LOAD \(server.url("live.mp3?pace=1"))")
+        try player.waitFor("@I ICY-NAME: Live Radio")
+        try player.waitFor("@P 2")
+        try player.waitFor("@I ICY-META: StreamTitle='Artist Two - Second ☃';")
+        try player.waitFor("@I ICY-META: StreamTitle='", prefix: true)
+        let lines = player.received.filter { $0.hasPrefix("@I ICY-META") }
+        #expect(lines.allSatisfy { !$0.contains("\u{1B}") }, "\(lines)")
+        #expect(player.quit() == 0)
+    }
+
+    @Test(arguments: [
+        ("404", "the server answered 404"),
+        ("loop", "more than 5 redirects"),
+        ("to-file", "it redirects to file:///etc/passwd, and only http and https are followed"),
+        ("headers", "the server's headers run past 64 KiB"),
+    ])
+    func aStreamThatCannotBeOpenedIsOneLineAndTheListGoesOn(path: String, reason: String) throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try song(in: folder)
+        let server = try RadioServer(song: song, titles: Self.titles)
+        let out = folder.appendingPathComponent("out.wav").path
+        let run = try Harness.run(Harness.binary, ["-w", out, server.url(path), song])
+        #expect(run.status == 1)
+        let said = run.stderrLines.filter { $0.hasPrefix("tplayer:") }
+        #expect(said == ["tplayer: \(server.url(path)): \(reason)"], "\(run.stderrLines)")
+        #expect(try Harness.pcm(ofWAV: out).count > 1_000_000, "the song after it played")
+    }
+
+    @Test func aStreamThatDropsIsReconnectedAndPlaysOn() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let player = try RemotePlayer(["-o", "null"], environment: [:], mergingErrors: true)
+        // The connection closes after 150,000 bytes (about 9 s of audio), every time.
+        let url = server.url("live.mp3?drop=150000&pace=0.2")
+        player.send("LOAD \(url)")
+        try player.waitFor("@P 2")
+        try player.waitFor("\(url): the server closed the stream; reconnecting (1 of 10)")
+        try player.waitFor("\(url): reconnected")
+        #expect(!player.received.contains("@P 0"), "the stream never ended")
+        #expect(player.quit() == 0)
+    }
+
+    @Test func aServerThatTricklesNeverHoldsTheEnd() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.binary)
+        process.arguments = ["-w", folder.appendingPathComponent("out.wav").path, server.url("trickle")]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(1_500_000)
+        let asked = Date()
+        process.terminate()
+        process.waitUntilExit()
+        let took = Date().timeIntervalSince(asked)
+        #expect(took < 2, "SIGTERM ended it in \(took) s")
+        #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0)
+    }
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""A small HTTP server for tplayer's stream tests: what a radio gives (a song with ICY
+metadata cut in, once or again and again) and the faults Icecast never makes.
+
+    radio_server.py SONG [TITLES]   prints its port on stdout once it listens on 127.0.0.1
+
+Paths:
+  /song.mp3          the song, with Content-Length (a file over http)
+  /icy.mp3           the song once, icy-metaint 8192, a title every block (from TITLES, one a
+                     line, in turn); with Content-Length: it ends where it says
+  /live.mp3          the song again and again, icy, no length (a live stream); ?drop=N closes
+                     the connection after N bytes of body, every time
+  /404               404 Not Found
+  /loop              a redirect to itself
+  /to-file           a redirect to file:///etc/passwd
+  /headers           headers without end
+  /bigmeta           icy-metaint: 4294967296
+  /trickle           200, then a byte a second
+  /garbage           200, audio/mpeg, 2 MB of noise
+  /stall             200, the song's first 64 KiB, then nothing (the connection stays open)
+"""
+import os
+import random
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlparse, parse_qs
+
+SONG = open(sys.argv[1], "rb").read()
+TITLES = [line.rstrip("\n") for line in open(sys.argv[2], encoding="utf-8")] if len(sys.argv) > 2 else ["Artist - Title"]
+INTERVAL = 8192
+CONNECTIONS = {}
+
+
+def icy(body, titles, start=0):
+    """`body` with a metadata block after every INTERVAL bytes, titles in turn."""
+    return b"".join(Interleaver(titles).feed(body)) if start == 0 else None
+
+
+class Interleaver:
+    """Cuts a metadata block into what it is fed after every INTERVAL bytes, across feeds (a
+    live stream's song after song), titles in turn."""
+
+    def __init__(self, titles):
+        self.titles = titles
+        self.left = INTERVAL
+        self.count = 0
+
+    def feed(self, body):
+        at = 0
+        while at < len(body):
+            take = min(self.left, len(body) - at)
+            yield body[at:at + take]
+            at += take
+            self.left -= take
+            if self.left == 0:
+                text = ("StreamTitle='%s';" % self.titles[self.count % len(self.titles)]).encode("utf-8")
+                text += b"\0" * (-len(text) % 16)
+                yield bytes([len(text) // 16]) + text
+                self.count += 1
+                self.left = INTERVAL
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, code, headers, body=b""):
+        self.send_response(code)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        CONNECTIONS[url.path] = CONNECTIONS.get(url.path, 0) + 1
+        try:
+            getattr(self, "path_" + url.path.strip("/").replace(".", "_").replace("-", "_"), self.missing)(query)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def missing(self, query):
+        self.send(404, [("Content-Type", "text/plain")], b"not here\n")
+
+    def path_404(self, query):
+        self.missing(query)
+
+    def path_song_mp3(self, query):
+        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(SONG)))], SONG)
+
+    def path_icy_mp3(self, query):
+        body = icy(SONG, TITLES)
+        self.send(200, [("Content-Type", "audio/mpeg"), ("icy-name", "Test Radio"), ("icy-genre", "Tests"),
+                        ("icy-br", "128"), ("icy-metaint", str(INTERVAL)), ("Content-Length", str(len(body)))], body)
+
+    def path_connections(self, query):
+        body = repr(CONNECTIONS).encode()
+        self.send(200, [("Content-Type", "text/plain"), ("Content-Length", str(len(body)))], body)
+
+    def path_live_mp3(self, query):
+        drop = int(query.get("drop", ["0"])[0])
+        self.send(200, [("Content-Type", "audio/mpeg"), ("icy-name", "Live Radio"), ("icy-metaint", str(INTERVAL))])
+        sent = 0
+        interleaver = Interleaver(TITLES)
+        while True:
+            body = b"".join(interleaver.feed(SONG))
+            if drop:
+                body = body[:max(drop - sent, 0)]
+            self.wfile.write(body)
+            sent += len(body)
+            if drop and sent >= drop:
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            time.sleep(float(query.get("pace", ["0.5"])[0]))
+
+    def path_loop(self, query):
+        self.send(302, [("Location", "/loop"), ("Content-Length", "0")])
+
+    def path_to_file(self, query):
+        self.send(302, [("Location", "file:///etc/passwd"), ("Content-Length", "0")])
+
+    def path_headers(self, query):
+        self.wfile.write(b"HTTP/1.0 200 OK\r\n")
+        for n in range(10_000_000):
+            self.wfile.write(b"X-Junk-%d: %s\r\n" % (n, b"x" * 100))
+
+    def path_bigmeta(self, query):
+        self.send(200, [("Content-Type", "audio/mpeg"), ("icy-metaint", "4294967296"), ("Content-Length", str(len(SONG)))], SONG)
+
+    def path_trickle(self, query):
+        self.send(200, [("Content-Type", "audio/mpeg")])
+        for byte in SONG:
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(1)
+
+    def path_garbage(self, query):
+        noise = random.Random(1).randbytes(2 << 20)
+        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(noise)))], noise)
+
+    def path_stall(self, query):
+        self.send(200, [("Content-Type", "audio/mpeg")], SONG[:65536])
+        self.wfile.flush()
+        time.sleep(3600)
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+
+server = Server(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
