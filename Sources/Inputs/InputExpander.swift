@@ -109,7 +109,9 @@ public struct InputExpander: Sendable {
                                     files: any FileAccess = SystemFiles()) -> InputExpander {
         var expander = InputExpander(files: files)
         expander.isCancelled = isCancelled
-        if case .failure(let error) = files.status(of: path) {
+        if StreamURL.looksLikeURL(path) {
+            expander.append(Entry(path: path, title: nil, origin: nil))  // a stream: opening it says what is wrong
+        } else if case .failure(let error) = files.status(of: path) {
             expander.problems.append(Diagnostic(SourceLocation(file: "\(path)"), error.reason))
         } else {
             expander.add(path)
@@ -124,6 +126,8 @@ public struct InputExpander: Sendable {
 
     /// Adds what `location` names; `place` is the playlist line it came from, if any.
     public mutating func add(_ location: Path, title: String?, from place: SourceLocation?) {
+        // An internet stream is never looked for on the disk.
+        if StreamURL.looksLikeURL(location) { return append(Entry(path: location, title: title, origin: place)) }
         switch files.status(of: location) {
         case .success(let info) where info.kind == .directory:
             addDirectory(location, from: place)

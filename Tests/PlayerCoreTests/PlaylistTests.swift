@@ -20,12 +20,13 @@ struct PlaylistTests {
         #expect(m3u("a.mp3\rb.mp3\r\nc.mp3\nd.mp3").items.map(\.path) == ["a.mp3", "b.mp3", "c.mp3", "d.mp3"])
     }
 
-    @Test func fileURLsArePercentDecodedAndOtherURLsRefused() {
-        let (items, problems) = m3u("file:///music/My%20Song%C3%A9.mp3\nfile://localhost/x/y.mp3\nhttp://radio.example/stream\nfile:///bad%zz.mp3\nfile://otherhost/x.mp3")
-        #expect(items.map(\.path) == ["/music/My Songé.mp3", "/x/y.mp3"])
-        #expect(problems.map(\.location.line) == [3, 4, 5])
-        #expect(problems[0].message.hasPrefix("not a local file: http://radio.example/stream"))
-        #expect(problems[1].message.hasPrefix("bad %-escape"))
+    @Test func fileURLsArePercentDecodedStreamsKeptAndOtherURLsRefused() {
+        let (items, problems) = m3u("file:///music/My%20Song%C3%A9.mp3\nfile://localhost/x/y.mp3\nhttp://radio.example/stream\nfile:///bad%zz.mp3\nfile://otherhost/x.mp3\nftp://host/x.mp3\nHTTPS://radio.example/b")
+        #expect(items.map(\.path) == ["/music/My Songé.mp3", "/x/y.mp3", "http://radio.example/stream", "HTTPS://radio.example/b"])
+        #expect(items[2].written == "http://radio.example/stream", "a stream as written")
+        #expect(problems.map(\.location.line) == [4, 5, 6])
+        #expect(problems[0].message.hasPrefix("bad %-escape"))
+        #expect(problems[2].message.hasPrefix("not a local file or an http stream: ftp://host/x.mp3"))
     }
 
     @Test func namesThatAreNotUTF8KeepTheirBytesAndOfferTheirLatin1Reading() {
@@ -96,7 +97,7 @@ struct PlaylistTests {
     }
 
     @Test func aFileFullOfProblemsIsNotReadToTheEnd() {
-        let text = String(repeating: "http://example.com/x\n", count: 10_000) + "late.mp3\n"
+        let text = String(repeating: "ftp://example.com/x\n", count: 10_000) + "late.mp3\n"
         let (items, problems) = m3u(text)
         #expect(items.isEmpty)
         #expect(problems.count == Playlist.maxProblems + 1)
@@ -168,7 +169,7 @@ struct FileURLTests {
 /// For mpg123's `LOADLIST`, which numbers every entry, a URL is kept as written.
 struct PlaylistURLTests {
     @Test func urlsAreKeptAsWrittenWhenAsked() {
-        let text = Array("a.mp3\nhttp://radio.example/live\nfile:///music/b%20c.mp3\n".utf8)
+        let text = Array("a.mp3\nhttp://radio.example/live\nfile:///music/b%20c.mp3\nftp://host/x\n".utf8)
         var parser = Playlist.Parser(format: .m3u, file: "l.m3u")
         parser.keepsURLs = true
         var items: [Playlist.Item] = []
@@ -176,10 +177,10 @@ struct PlaylistURLTests {
         text.withUnsafeBufferPointer { _ = parser.feed($0, item: { items.append($0) }, problem: { problems.append($0) }) }
         parser.finish(item: { items.append($0) }, problem: { problems.append($0) })
         #expect(problems.isEmpty)
-        #expect(items.map(\.path) == ["a.mp3", "http://radio.example/live", "/music/b c.mp3"])
-        #expect(items.map(\.written) == [nil, "http://radio.example/live", "file:///music/b%20c.mp3"])
+        #expect(items.map(\.path) == ["a.mp3", "http://radio.example/live", "/music/b c.mp3", "ftp://host/x"])
+        #expect(items.map(\.written) == [nil, "http://radio.example/live", "file:///music/b%20c.mp3", "ftp://host/x"])
         let (plain, said) = Playlist.parse(text, format: .m3u, file: "l.m3u")
-        #expect(plain.count == 2 && said.count == 1, "by default a URL is a problem, located")
+        #expect(plain.count == 3 && said.count == 1, "by default an http stream is kept and another URL is a problem, located")
     }
 
     /// A file name with `://` in it that is no URL (its "scheme" has a space) is a path, resolved

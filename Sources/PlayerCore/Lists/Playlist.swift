@@ -215,8 +215,8 @@ public enum Playlist {
     private struct LocationProblem: Error { let message: String }
 
     /// A path as written, or a `file://` URL decoded to one (`written`: the URL, when not too
-    /// long to keep); other URLs are not local files: a problem, or with `keepingURLs` an entry
-    /// whose path is the URL as written.
+    /// long to keep); an http or https stream's URL as written; other URLs are not local files: a
+    /// problem, or with `keepingURLs` an entry whose path is the URL as written.
     private static func location<C: Collection<UInt8>>(_ bytes: C, keepingURLs: Bool)
         -> Result<(path: Path, written: String?), LocationProblem>
     {
@@ -231,10 +231,13 @@ public enum Playlist {
             case .failure: return .failure(LocationProblem(message: "bad %-escape in URL: \(text)"))
             }
         }
+        // An internet stream plays from where it is (`StreamURL`); opening it says what is wrong.
+        if StreamURL.looksLikeURL(Path(bytes: bytes)) { return .success((Path(bytes: bytes), written)) }
         if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://"),
            lower[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }) {
             guard keepingURLs else {
-                return .failure(LocationProblem(message: "not a local file: \(text); tplayer plays files on this machine"))
+                return .failure(LocationProblem(message: "not a local file or an http stream: \(text); tplayer plays files on this "
+                                                    + "machine and http:// or https:// streams"))
             }
             return .success((Path(bytes: bytes), written))
         }
