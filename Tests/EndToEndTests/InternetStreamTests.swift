@@ -144,3 +144,32 @@ struct InternetStreamTests {
         #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0)
     }
 }
+
+/// A real Icecast 2 server, ffmpeg its source: tplayer plays it, says each title the admin API
+/// sets, and when the server is killed and started again 2 s later, plays on without leaving
+/// the entry (`@P` stays 2), where `mpg123 -R` ends the stream.
+@Suite(.serialized)
+struct IcecastTests {
+    @Test func aRadioIsPlayedItsTitlesSaidAndARestartLivedThrough() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.mp3").path
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 20 sine 440 gain -6 | lame --silent -b 128 - \"$0\"", song])
+        let radio = try IcecastServer(song: song)
+        let player = try RemotePlayer(["-o", "null"], environment: [:], mergingErrors: true)
+        player.send("LOAD \(radio.url)")
+        try player.waitFor("@I ICY-NAME: Test FM", timeout: 20)
+        try player.waitFor("@P 2")
+        try radio.setTitle("Artist - First Title")
+        try player.waitFor("@I ICY-META: StreamTitle='Artist - First Title';", timeout: 20)
+        radio.stop()
+        usleep(2_000_000)
+        try radio.start()
+        try player.waitFor("\(radio.url): reconnected", timeout: 20)
+        try radio.setTitle("Artist - After The Restart")
+        try player.waitFor("@I ICY-META: StreamTitle='Artist - After The Restart';", timeout: 20)
+        let lines = player.received
+        #expect(!lines.contains("@P 0"), "the stream never ended: \(lines.filter { !$0.hasPrefix("@F") })")
+        #expect(lines.contains { $0.hasPrefix("\(radio.url): ") && $0.contains("reconnecting (1 of 10)") })
+        #expect(player.quit() == 0)
+    }
+}

@@ -184,5 +184,7 @@ struct StreamLimits: Sendable {
     var headerBytes = 64 << 10
     /// Reconnections tried in a row before the stream is given up; the waits between them.
     var reconnectTries = 10
-    static let backoff = [0.5, 1, 2, 4, 8, 16, 30]
+    /// Half a second at first (a server restarted is back within a second of it), then
+    /// longer: a minute in all before the tenth try.
+    static let backoff = [0.5, 0.5, 0.5, 1, 1, 2, 4, 8, 16, 30]
 }

@@ -161,13 +161,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
 
     /// Runs requests until the stream ends, fails, is given up or is closed.
     private func run() {
-        var attempt = 0
         while !shared.read(\.cancelled) {
-            let before = shared.read(\.written)
             let outcome = transfer(from: 0)
-            let got = shared.read(\.written) > before
-            if got && attempt > 0 { news(.resumed) }
-            if got { attempt = 0 }
             switch outcome {
             case .cancelled:
                 return
@@ -200,8 +195,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         case dropped(String)
     }
 
-    /// The station the last answer's headers described (said when it changes).
+    /// The station the last answer's headers described (said when it changes), and the tries
+    /// to reconnect in a row so far (0 once a body comes). The network thread's alone.
     private var station: IcyMetadata.Station?
+    private var attempt = 0
 
     /// One request, run to its end.
     private func transfer(from offset: Int64) -> Outcome {
@@ -217,6 +214,9 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         var lastByte = Monotonic.now()
         transfer.body = { [self, shared, news] bytes in
             if demuxer == nil {
+                // A body: the connection is made (again).
+                if self.attempt > 0 { news(.resumed) }
+                self.attempt = 0
                 let station = IcyMetadata.station(headers: transfer.headers)
                 demuxer = IcyDemuxer(interval: station.interval)
                 if station != self.station {
