@@ -6,6 +6,7 @@ metadata cut in, once or again and again) and the faults Icecast never makes.
 
 Paths:
   /song.mp3          the song, with Content-Length (a file over http)
+  /cut.mp3?from=N    the song from its Nth byte on (a radio joined partway, mid-frame)
   /icy.mp3           the song once, icy-metaint 8192, a title every block (from TITLES, one a
                      line, in turn); with Content-Length: it ends where it says
   /live.mp3          the song again and again, icy, no length (a live stream); ?drop=N closes
@@ -94,6 +95,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def path_song_mp3(self, query):
         self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(SONG)))], SONG)
+
+    def path_cut_mp3(self, query):
+        body = SONG[int(query.get("from", ["0"])[0]):]
+        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(body)))], body)
 
     def path_icy_mp3(self, query):
         body = icy(SONG, TITLES)

@@ -205,7 +205,10 @@ public final class Session {
         case .setShuffle(let on):
             queue.setShuffle(on)
             applyReplayGain()
-        case .seek(let target): apply(.seek(target))
+        case .seek(let target):
+            // A stream is read from start to end: a seek would only drop what is buffered.
+            if let song = context.state.song, StreamURL.looksLikeURL(song.path) { return report("\(song.path): a live stream cannot seek") }
+            apply(.seek(target))
         case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
              .setGraphicEqualizer:
             performSound(command)

@@ -132,6 +132,12 @@ final class Mpg123Decoder {
         close()
         let reading = SourceReading(source)
         self.reading = reading
+        // A stream (no length: it cannot seek) joined partway, as a radio is, starts anywhere in
+        // a frame: libmpg123 keeps a little of it to look ahead at the next header before it
+        // believes the first (MPG123_SEEKBUFFER, as the mpg123 CLI sets for http), or it may
+        // take noise for a 48 kHz mono frame.
+        let peek = Int32((source.length == nil ? MPG123_ADD_FLAGS : MPG123_REMOVE_FLAGS).rawValue)
+        _ = mpg123_param2(handle, peek, Int(MPG123_SEEKBUFFER.rawValue), 0)
         var code = tp_mpg123_open_source(handle, SourceReading.read, SourceReading.length, reading.context)
         if code == MPG123_OK.rawValue {
             var rate = 0
