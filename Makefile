@@ -21,7 +21,7 @@ BIN          := .build/release/tplayer
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
-                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2
+                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \

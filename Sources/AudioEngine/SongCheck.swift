@@ -85,4 +85,47 @@ public final class SongChecker {
             }
         }
     }
+
+    /// An internet stream, as `--check` tells of it: opened, `seconds` of it decoded, what it
+    /// is, its station and its title ("ok, MP3 at 128 kbit/s, 44100 Hz stereo; station …;
+    /// title …; 5.0 s decoded"). A live stream never ends: it is not decoded whole.
+    public func listen(_ url: Path, seconds: Double = 5) -> Result<String, LoadFailure> {
+        let said = Locked(StreamState())
+        decoder.streamNews = { _, news in
+            said.update { state in
+                switch news {
+                case .station(let station): state.station = station
+                case .title(let title): state.title = title
+                case .reconnecting, .resumed: break
+                }
+            }
+        }
+        defer { decoder.streamNews = { _, _ in } }
+        let song: OpenedSong
+        do {
+            song = try decoder.open(SongSource(url))
+        } catch {
+            return .failure(error)
+        }
+        defer { decoder.close() }
+        var format = song.format
+        var heard = 0.0
+        reading: while heard < seconds {
+            switch decoder.read(into: buffer, capacity: Self.bufferBytes) {
+            case .data(let bytes), .damaged(let bytes, _): heard += Double(bytes / format.bytesPerFrame) / Double(format.rate)
+            case .newFormat(let next): format = next
+            case .skipped: continue
+            case .done, .pending: break reading
+            }
+        }
+        let info = song.info
+        var kind = info.codec ?? (info.stream.map { $0.layer == 3 ? "MP3" : "MPEG layer \($0.layer)" } ?? "audio")
+        if let rate = info.stream?.bitrate, rate > 0 { kind += " at \(rate) kbit/s" }
+        var parts = ["ok, \(kind), \(info.sampleRate) Hz \(ChannelLayout.name(info.channels))"]
+        let state = said.read { $0 }
+        if let name = state.station?.name { parts.append("station \(name)") }
+        if let title = state.title, !title.isEmpty { parts.append("title \(title)") }
+        parts.append("\((heard * 10).rounded() / 10) s decoded")
+        return .success(parts.joined(separator: "; "))
+    }
 }

@@ -19,8 +19,13 @@ public struct Check: Equatable {
     /// one): for a progress bar.
     public typealias Progress = (_ done: Int, _ total: Int, _ within: Double, _ path: Path) -> Void
 
+    /// What listening to an internet stream for a few seconds found: a line of what it is, or
+    /// why it cannot be opened.
+    public typealias Listen = (Path) -> Result<String, LoadFailure>
+
     /// Checks `paths`; `found` hears each problem as soon as it is found (a library takes a while).
-    public static func run(_ paths: [Path], decode: Decode, progress: Progress? = nil,
+    /// A stream's URL is listened to (`listen`), not decoded whole: a live one never ends.
+    public static func run(_ paths: [Path], decode: Decode, listen: Listen? = nil, progress: Progress? = nil,
                            found: ((String) -> Void)? = nil, files: any FileAccess = SystemFiles()) -> Check {
         var check = Check()
         func report(_ lines: [String]) {
@@ -34,7 +39,12 @@ public struct Check: Equatable {
         /// The tracks CUE sheets play from each image: checked against its length once decoded.
         var tracks: [Path: [Entry]] = [:]
         for path in paths {
-            if Self.isSongByContent(path, files: files) {
+            if let listen, StreamURL.looksLikeURL(path) {
+                switch listen(path) {
+                case .success(let line): check.summary.append("\(path): \(line)")
+                case .failure(let reason): report(["\(path): \(reason)"])
+                }
+            } else if Self.isSongByContent(path, files: files) {
                 // Audio whatever its name (song.flac, a WAV named .mp3): said as a song, not as a
                 // script that is binary.
                 songs.append((path, nil))

@@ -12,7 +12,8 @@ struct CheckRun {
     func run() -> Int32 {
         let checker = SongChecker()
         var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
-        let result = Check.run(inputs, decode: { checker.check(SongSource($0), progress: $1) }, progress: { done, total, within, path in
+        let result = Check.run(inputs, decode: { checker.check(SongSource($0), progress: $1) }, listen: { checker.listen($0) },
+                               progress: { done, total, within, path in
             bar.show(done: done, total: total, within: within, name: "\(path)")
         }, found: { line in
             bar.clear()

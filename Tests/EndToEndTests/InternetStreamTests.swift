@@ -7,9 +7,11 @@ import Testing
 /// makes. Stopped when released.
 final class RadioServer {
     let port: Int
+    private let scheme: String
     private let process = Process()
 
-    init(song: String, titles: [String]) throws {
+    /// `tls`: a certificate and its key: the server speaks https.
+    init(song: String, titles: [String], tls: (certificate: String, key: String)? = nil) throws {
         let folder = try Harness.temporaryFolder()
         let list = folder.appendingPathComponent("titles.txt")
         try (titles.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
@@ -18,6 +20,10 @@ final class RadioServer {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
+        if let tls {
+            process.environment = ProcessInfo.processInfo.environment.merging(["RADIO_TLS_CERT": tls.certificate, "RADIO_TLS_KEY": tls.key]) { $1 }
+        }
+        self.scheme = tls == nil ? "http" : "https"
         try process.run()
         // The port, on a line of its own, once it listens.
         var line = ""
@@ -39,7 +45,7 @@ final class RadioServer {
         process.waitUntilExit()
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(path)" }
 }
 
 /// Internet streams as a user meets them: a song over http plays exactly as its file does (the
@@ -139,6 +145,37 @@ struct InternetStreamTests {
         try player.waitFor("\(url): reconnected")
         #expect(!player.received.contains("@P 0"), "the stream never ended")
         #expect(player.quit() == 0)
+    }
+
+    /// https is verified: a self-signed certificate is refused, with the reason, and the list
+    /// goes on.
+    @Test func aCertificateThatDoesNotVerifyIsRefused() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try song(in: folder)
+        let certificate = folder.appendingPathComponent("cert.pem").path, key = folder.appendingPathComponent("key.pem").path
+        try Harness.run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                                             "-days", "1", "-subj", "/CN=127.0.0.1"])
+        let server = try RadioServer(song: song, titles: Self.titles, tls: (certificate, key))
+        let out = folder.appendingPathComponent("out.wav").path
+        let run = try Harness.run(Harness.binary, ["-w", out, server.url("song.mp3"), song])
+        #expect(run.status == 1)
+        let said = run.stderrLines.filter { $0.hasPrefix("tplayer:") }
+        #expect(said.count == 1 && said[0].hasPrefix("tplayer: \(server.url("song.mp3")): its TLS certificate cannot be verified ("),
+                "\(run.stderrLines)")
+        #expect(try Harness.pcm(ofWAV: out).count > 1_000_000, "the song after it played")
+    }
+
+    /// `--check` of a stream listens to it for a few seconds (a live one never ends) and says
+    /// what it is, its station and its title; one that cannot be opened is a problem.
+    @Test func checkListensToAStreamAndSaysWhatItIs() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let run = try Harness.run(Harness.binary, ["--check", server.url("live.mp3"), server.url("404")])
+        #expect(run.status == 65)
+        let said = run.stdout.split(separator: "\n").map(String.init)
+        #expect(said.count == 1 && said[0].hasPrefix("\(server.url("live.mp3")): ok, MP3 at 128 kbit/s, 44100 Hz stereo; "
+                                                       + "station Live Radio; title "), "\(said)")
+        #expect(run.stderrLines == ["\(server.url("404")): the server answered 404"], "\(run.stderrLines)")
     }
 
     /// A seek in a live stream is refused, said, and the stream plays on (it ended it, saying

@@ -3,6 +3,7 @@
 metadata cut in, once or again and again) and the faults Icecast never makes.
 
     radio_server.py SONG [TITLES]   prints its port on stdout once it listens on 127.0.0.1
+                                    (https with $RADIO_TLS_CERT and $RADIO_TLS_KEY)
 
 Paths:
   /song.mp3          the song, with Content-Length (a file over http)
@@ -162,5 +163,12 @@ class Server(ThreadingHTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if os.environ.get("RADIO_TLS_CERT"):
+    # https, with the certificate given (the tests' self-signed one: a client that verifies
+    # refuses it).
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(os.environ["RADIO_TLS_CERT"], os.environ["RADIO_TLS_KEY"])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 print(server.server_address[1], flush=True)
 server.serve_forever()
