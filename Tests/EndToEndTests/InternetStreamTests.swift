@@ -89,6 +89,27 @@ struct InternetStreamTests {
         #expect(try Harness.pcm(ofWAV: out).count > 4 * 44100 * 5, "from byte \(from): nearly all of it")
     }
 
+    /// Every format a file plays in plays over http, by its first bytes (the server calls them
+    /// all audio/mpeg): the same samples as the file's.
+    @Test(arguments: [
+        ("song.ogg", "oggenc -Q \"$1\" -o \"$0\""), ("song.opus", "opusenc --quiet \"$1\" \"$0\""),
+        ("song.flac", "flac -s -f \"$1\" -o \"$0\""), ("song.aac", "ffmpeg -v quiet -y -i \"$1\" -c:a aac -f adts \"$0\""),
+    ])
+    func eachFormatPlaysOverHttpAsItsFileDoes(name: String, encode: String) throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "4", "sine", "330", "gain", "-6"])
+        let song = folder.appendingPathComponent(name).path
+        try Harness.run("/bin/sh", ["-c", encode, song, wav])
+        let server = try RadioServer(song: song, titles: Self.titles)
+        let local = folder.appendingPathComponent("local.wav").path, remote = folder.appendingPathComponent("remote.wav").path
+        try Harness.run(Harness.binary, ["-w", local, song])
+        let run = try Harness.run(Harness.binary, ["-w", remote, server.url("song.mp3")])
+        #expect(run.status == 0, "\(name): \(run.stderr)")
+        let samples = try Harness.pcm(ofWAV: remote), file = try Harness.pcm(ofWAV: local)
+        #expect(samples.count > 4 * 44100 * 3 && samples == file, "\(name): the file's samples")
+    }
+
     @Test func theStationAndEachTitleAreSaidAndEscapes() throws {
         let folder = try Harness.temporaryFolder()
         let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
