@@ -336,6 +336,7 @@ public final class Player {
         status.list.isGrowing = session.listIsComing
         status.stoppedAtStart = session.isStoppedAtStart
         status.silent = silent
+        status.reconnecting = session.stream?.reconnecting?.attempt
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         screen.show(status)
     }

@@ -25,6 +25,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     /// No device could be opened, and the songs play silently in real time (said once when it
     /// happened; the line keeps saying it).
     public var silent = false
+    /// An internet stream whose connection dropped: the try to make it again (1, 2…) under way.
+    public var reconnecting: Int?
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {
@@ -106,6 +108,7 @@ public enum StatusLine {
         case .idle: ("Idle", .plain)
         case .loading: ("Loading", .plain)
         case .prepare: ("Ready", .plain)
+        case .play where status.reconnecting != nil: ("Reconnecting (\(status.reconnecting ?? 0))…", .yellow)
         case .play: status.silent ? ("Silent", .red) : ("Playing", .green)
         // Stopped with its place kept: what a person (and cmus and mpv) calls paused.
         case .stop: status.stoppedAtStart ? ("Stopped", .yellow) : ("Paused", .yellow)

@@ -30,6 +30,16 @@ struct StatusLineTests {
         #expect(render(status, width: 100).contains("  1/4096  "))
     }
 
+    /// A stream whose connection dropped says so where the state is, with the try under way;
+    /// once it is back, it is playing again.
+    @Test func aStreamReconnectingSaysSo() {
+        var status = StatusSnapshot(state: .play, song: song, position: 44100 * 5, entry: 0, entryCount: 1)
+        status.reconnecting = 2
+        #expect(render(status, width: 100).hasPrefix("Reconnecting (2)… 0:05"))
+        status.reconnecting = nil
+        #expect(render(status, width: 100).hasPrefix("Playing  0:05"))
+    }
+
     @Test(arguments: [(StateID.play, false, "Playing"), (.stop, false, "Paused"), (.deviceLost, false, "No device"),
                       (.prepare, true, "End of list"), (.loading, false, "Loading")])
     func theStateIsNamedAsAPersonReadsIt(state: StateID, atEnd: Bool, label: String) {
