@@ -223,7 +223,7 @@ public final class MprisServer: OutsideControl {
         case "CanRaise", "HasTrackList": return bus.append(reply, false)
         case "Identity": return bus.append(reply, "tplayer")
         case "DesktopEntry": return desktopEntry.map { bus.append(reply, UntrustedText.flattened($0)) } ?? -ENOENT
-        case "SupportedUriSchemes": return bus.appendList(reply, ["file"])
+        case "SupportedUriSchemes": return bus.appendList(reply, ["file", "http", "https"])
         case "SupportedMimeTypes": return bus.appendList(reply, ["audio/mpeg"])
         case "PlaybackStatus": return bus.append(reply, now.playbackStatus)
         case "LoopStatus": return bus.append(reply, now.loopStatus)

@@ -60,8 +60,10 @@ public enum MprisMapping {
                   let target = MprisTime.setPosition(microseconds, in: song) else { return .success([]) }
             return .success([.seek(target)])
         case .openUri(let uri):
+            // An internet stream, checked as a stream named anywhere else is (`StreamURL`).
+            if let stream = StreamURL(Path(uri)) { return .success([.load(Path(stream.text))]) }
             guard case .success(let path) = FileURL.path(uri) else {
-                return .failure(.invalidArguments("tplayer opens file:// URIs of this machine only"))
+                return .failure(.invalidArguments("tplayer opens file:// URIs of this machine, and http:// and https:// streams"))
             }
             return .success([.load(path)])
         case .setLoopStatus(let status):
@@ -177,7 +179,8 @@ public struct MprisMetadata: Equatable, Sendable {
         title = Self.nonEmpty(song.title) ?? session.songName.map(UntrustedText.flattened) ?? UntrustedText.flattened(song.fileName)
         artist = Self.nonEmpty(song.artist)
         album = Self.nonEmpty(song.album)
-        url = UntrustedText.flattened(FileURL.string(for: song.path.resolved(against: folder)))
+        // A stream's URL as it was named; a file's as a file:// URL.
+        url = UntrustedText.flattened(StreamURL(song.path)?.text ?? FileURL.string(for: song.path.resolved(against: folder)))
     }
 
     /// A tag as MPRIS sends it: through the sanitiser (a client shows it in a terminal, a
