@@ -140,11 +140,7 @@ public final class RemoteControl {
             closed = false
             announced = (token, false)
             RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
-            // A stream's station, as mpg123 names it after the track's lines.
-            if let station = session.stream?.station {
-                station.name.map { reply("I ICY-NAME: \(RemoteReplies.line($0))") }
-                station.url.map { reply("I ICY-URL: \(RemoteReplies.line($0))") }
-            }
+            session.stream?.station.map { RemoteReplies.station($0).forEach(reply) }  // after the track's lines, as mpg123
             reply("P \(mode.rawValue)")
             session.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
             sendHeaderIfPlaying()

@@ -157,6 +157,12 @@ public enum RemoteReplies {
         return lines
     }
 
+    /// A stream's station, as mpg123 names it once the stream is open: `I ICY-NAME: …` and
+    /// `I ICY-URL: …`, each when the server said it.
+    public static func station(_ station: IcyMetadata.Station) -> [String] {
+        [station.name.map { "I ICY-NAME: \(line($0))" }, station.url.map { "I ICY-URL: \(line($0))" }].compactMap { $0 }
+    }
+
     /// A stream's new title, as mpg123 passes on the metadata block: `I ICY-META: StreamTitle='…';`
     /// (only the title is kept of the block; a `'` in it stays, as in the block).
     public static func icyMeta(title: String) -> String {

@@ -1,0 +1,50 @@
+import PlayerCore
+
+/// What an internet stream brings: its body with ICY blocks cut in, and the URL it is named by.
+extension ParserChecks {
+    /// A stream's body taken apart where ICY blocks are cut in: the first byte is the interval
+    /// (1 to 64) and the size of the pieces it comes in; the audio and the blocks are the same
+    /// fed whole or in pieces, no block is longer than a length byte allows, and the audio is
+    /// what is left when the blocks and their length bytes are taken out.
+    public static func icyStream(_ bytes: [UInt8]) -> [String] {
+        guard let first = bytes.first else { return [] }
+        let body = Array(bytes.dropFirst())
+        let interval = Int(first % 64) + 1
+        let piece = Int(first / 64) + 1
+        func run(_ size: Int) -> (audio: [UInt8], blocks: [[UInt8]]) {
+            var demuxer = IcyDemuxer(interval: interval)
+            var audio: [UInt8] = []
+            var blocks: [[UInt8]] = []
+            var at = 0
+            while at < body.count {
+                let end = min(at + size, body.count)
+                body[at..<end].withUnsafeBytes { demuxer.feed($0, audio: { audio += $0 }, metadata: { blocks.append($0) }) }
+                at = end
+            }
+            return (audio, blocks)
+        }
+        var broken: [String] = []
+        let whole = run(max(body.count, 1))
+        let pieces = run(piece)
+        if whole.audio != pieces.audio || whole.blocks != pieces.blocks { broken.append("pieces of \(piece) demux differently") }
+        if whole.blocks.contains(where: { $0.count > IcyMetadata.maximumBlock || $0.isEmpty || $0.count % 16 != 0 }) {
+            broken.append("a block of \(whole.blocks.map(\.count)) bytes")
+        }
+        let taken = whole.blocks.reduce(0) { $0 + $1.count + 1 }
+        if whole.audio.count > body.count - min(taken, body.count) { broken.append("more audio than the body holds") }
+        return broken
+    }
+
+    /// A stream's URL, as named: taken only when it starts http:// or https:// with a host and
+    /// holds nothing below 0x21 or above 0x7E, kept as it was named.
+    public static func streamURL(_ bytes: [UInt8]) -> [String] {
+        let path = Path(bytes: bytes)
+        guard let url = StreamURL(path) else { return [] }
+        var broken: [String] = []
+        if !StreamURL.looksLikeURL(path) { broken.append("taken, but it does not look like a URL") }
+        if Array(url.text.utf8) != bytes { broken.append("not kept as named") }
+        if bytes.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) { broken.append("a control character, a space or a byte past ASCII") }
+        if bytes.count > StreamURL.maximumLength { broken.append("\(bytes.count) bytes long") }
+        return broken
+    }
+}
