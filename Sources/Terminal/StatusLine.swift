@@ -166,10 +166,13 @@ public enum StatusLine {
             total = song.totalFrames.map(song.seconds)
             name = TerminalText.safe(status.name ?? song.displayName)
             let nameColumns = TextWidth.columns(name)
-            let totalText = total.map(TimeFormat.clock) ?? "?:??"
             let elapsedText = TimeFormat.clock(elapsed)
-            let padding = String(repeating: " ", count: max(TextWidth.columns(totalText) - elapsedText.count, 0))
-            let full = " " + padding + elapsedText + " / " + totalText
+            // No length (a live stream): the time listened alone, and no bar.
+            let full = total.map { total in
+                let totalText = TimeFormat.clock(total)
+                let padding = String(repeating: " ", count: max(TextWidth.columns(totalText) - elapsedText.count, 0))
+                return " " + padding + elapsedText + " / " + totalText
+            } ?? " " + elapsedText
             times = full
             let place = status.list.entry.map { "  \($0 + 1)/\(status.list.counted)" } ?? ""
             let volume = status.muted ? "  muted" : "  vol \(status.volume)%"
@@ -177,7 +180,7 @@ public enum StatusLine {
             let widest = (status.list.entry == nil ? 0 : 4 + 2 * String(status.list.count).count)
                 + TextWidth.columns("  vol 100%") + TextWidth.columns(status.list.widestModes)
             let barRoom = columns - TextWidth.columns(full) - 1 - widest - 2 - nameColumns - 2
-            if barRoom >= 8 {
+            if barRoom >= 8, total != nil {
                 bar = min(barRoom, 40)
                 extras = place + volume + modes
                 return

@@ -262,3 +262,34 @@ struct IcecastTests {
         #expect(player.quit() == 0)
     }
 }
+
+extension IcecastTests {
+    /// The station and the title are the song's name on the status line (a real terminal) and
+    /// its title over MPRIS (the real client, playerctl).
+    @Test func theTitleIsOnTheStatusLineAndOverMpris() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.mp3").path
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 20 sine 440 gain -6 | lame --silent -b 128 - \"$0\"", song])
+        let radio = try IcecastServer(song: song)
+        try radio.setTitle("Artist - On Air")
+        let socket = "tplayer-radio-\(getpid())"
+        let script = """
+            tmux -L \(socket) new-session -d -x 100 -y 8 \\
+              "XDG_STATE_HOME='\(folder.path)/state' XDG_CONFIG_HOME='\(folder.path)/config' '\(Harness.binary)' -o null '\(radio.url)'"
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            for i in $(seq 100); do playerctl -p tplayer metadata title 2>/dev/null | grep -q 'On Air' && break; sleep 0.1; done
+            echo "title $(playerctl -p tplayer metadata title)"
+            echo "url $(playerctl -p tplayer metadata xesam:url)"
+            echo "screen $(tmux -L \(socket) capture-pane -p | grep -v '^ *$' | tail -1)"
+            tmux -L \(socket) send-keys -t 0 q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            true
+            """
+        let result = try Harness.dbusSession(script)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("title Test FM — Artist - On Air"), "\(lines) \(result.stderr)")
+        #expect(lines.contains("url \(radio.url)"), "\(lines)")
+        // A live stream: the time listened, no length and no bar.
+        #expect(lines.contains { $0.hasPrefix("screen Playing  0:0") && $0.contains("  1/1  vol 100%  Test FM — Artist - On Air") && !$0.contains("[") },
+                "\(lines)")
+    }
+}

@@ -180,8 +180,10 @@ struct StatusLineTests {
     @Test func unknownLengthAndNoSong() {
         var noLength = song
         noLength.totalFrames = nil
-        #expect(render(StatusSnapshot(state: .play, song: noLength, position: 0, entry: nil, entryCount: 0), width: 80)
-            .contains("0:00 / ?:??"))
+        // The time listened alone (a live stream), and no bar.
+        let line = render(StatusSnapshot(state: .play, song: noLength, position: 44100 * 65, entry: nil, entryCount: 0), width: 80)
+        #expect(line.hasPrefix("Playing  1:05  vol 100%  Artist – Title"), "\(line)")
+        #expect(!line.contains("["))
         #expect(render(StatusSnapshot(state: .idle, song: nil, position: 0, entry: nil, entryCount: 0), width: 80)
             .hasPrefix("Idle"))
     }

@@ -66,7 +66,9 @@ final class SongDecoder: AudioDecoder {
             let report = streamNews
             let stream = try NetworkStream.open(url.text, interruption: streams) { report(path, $0) }
             do {
-                return try open(stream, named: path)
+                var song = try open(stream, named: path)
+                if stream.isLive { song.info.totalFrames = nil }
+                return song
             } catch {
                 stream.close()
                 throw error

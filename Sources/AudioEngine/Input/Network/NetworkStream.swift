@@ -68,8 +68,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         var failure: String?
         /// Asked to stop (closed, or a read interrupted): reads return at once.
         var cancelled = false
-        /// The first answer's type (`Content-Type`), once it came.
+        /// The first answer's type (`Content-Type`), once it came, and whether it said how long
+        /// its body is (a file's does; a live stream's never).
         var contentType: String?
+        var isFinite = false
         /// Bytes kept behind the furthest read.
         let history: Int64
 
@@ -128,6 +130,11 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
 
     /// What the answer said the body is (`Content-Type`), lower case, without parameters.
     var contentType: String? { shared.read(\.contentType) }
+
+    /// A live stream: its first answer did not say how long its body is. Its length is unknown
+    /// whatever its first frames claim (a radio's encoder writes a Xing header of 0 frames; a
+    /// song looped by a server has its own length in its LAME tag).
+    var isLive: Bool { !shared.read(\.isFinite) }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
         guard count > 0 else { return 0 }
@@ -224,7 +231,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                     news(.station(station))
                 }
                 let type = transfer.header(named: "content-type").map { String($0.prefix { $0 != ";" }).lowercased() }
-                shared.update { $0.contentType = $0.contentType ?? type }
+                let finite = transfer.contentLength != nil
+                shared.update { state in
+                    if state.contentType == nil { (state.contentType, state.isFinite) = (type, finite) }
+                }
             }
             // Whole pieces or none: a paused piece comes again, and the demuxer must not have
             // taken it apart yet. The audio in it is at most its length.
