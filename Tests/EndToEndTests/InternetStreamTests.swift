@@ -67,7 +67,8 @@ struct InternetStreamTests {
         let server = try RadioServer(song: song, titles: Self.titles)
         let local = folder.appendingPathComponent("local.wav").path
         try Harness.run(Harness.binary, ["-w", local, song])
-        for path in ["song.mp3", "icy.mp3"] {
+        // bigmeta says icy-metaint: 4294967296: past any bound, taken as no metadata at all.
+        for path in ["song.mp3", "icy.mp3", "bigmeta"] {
             let out = folder.appendingPathComponent("\(path).wav").path
             let run = try Harness.run(Harness.binary, ["-w", out, server.url(path)])
             #expect(run.status == 0, "\(path): \(run.stderr)")
@@ -213,6 +214,21 @@ struct InternetStreamTests {
         player.send("SAMPLE")
         try player.waitFor("@SAMPLE ", prefix: true)
         #expect(!player.received.contains("@P 0"), "it plays on")
+        #expect(player.quit() == 0)
+    }
+
+    /// A server that stops sending (the connection open, nothing on it) is given 10 s, then
+    /// connected to again.
+    @Test func aStalledStreamIsConnectedToAgain() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let player = try RemotePlayer(["-o", "null"], environment: [:], mergingErrors: true)
+        let url = server.url("stall")
+        player.send("LOAD \(url)")
+        try player.waitFor("@P 2")
+        try player.waitFor("\(url): nothing came for 10 s; reconnecting (1 of 10)", timeout: 30)
+        try player.waitFor("\(url): reconnected", timeout: 10)
+        #expect(!player.received.contains("@P 0"), "the stream never ended")
         #expect(player.quit() == 0)
     }
 
