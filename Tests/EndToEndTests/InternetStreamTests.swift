@@ -46,6 +46,12 @@ final class RadioServer {
     }
 
     func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(path)" }
+
+    /// How many times each path was asked for so far.
+    func connections() throws -> String {
+        let script = "import urllib.request; print(urllib.request.urlopen('\(url("connections"))', timeout=5).read().decode())"
+        return try Harness.run("/usr/bin/python3", ["-c", script]).stdout
+    }
 }
 
 /// Internet streams as a user meets them: a song over http plays exactly as its file does (the
@@ -215,6 +221,24 @@ struct InternetStreamTests {
         try player.waitFor("@SAMPLE ", prefix: true)
         #expect(!player.received.contains("@P 0"), "it plays on")
         #expect(player.quit() == 0)
+    }
+
+    /// The next entry of a list, a stream, is not connected to while a live one plays (it was,
+    /// to be ready for a gapless change that a live stream never makes).
+    @Test func theNextStreamIsNotOpenedAheadOfTime() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.binary)
+        process.arguments = ["-o", "null", server.url("live.mp3"), server.url("icy.mp3")]
+        process.standardInput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(3_000_000)
+        let asked = try server.connections()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(asked.contains("'/live.mp3': 1") && !asked.contains("icy.mp3"), "\(asked)")
     }
 
     /// A server that stops sending (the connection open, nothing on it) is given 10 s, then
