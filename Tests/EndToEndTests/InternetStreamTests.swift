@@ -223,6 +223,20 @@ struct InternetStreamTests {
         #expect(player.quit() == 0)
     }
 
+    /// A file over http cut short is not asked for again from its start (it would play twice):
+    /// it ends there, damaged, said.
+    @Test func aFileOverHttpCutShortEndsThere() throws {
+        let folder = try Harness.temporaryFolder()
+        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let out = folder.appendingPathComponent("out.wav").path
+        let run = try Harness.run(Harness.binary, ["-w", out, server.url("song.mp3?drop=40000")])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.contains { $0.hasPrefix("tplayer: \(server.url("song.mp3?drop=40000")): damaged at ") }, "\(run.stderrLines)")
+        let seconds = Double(try Harness.pcm(ofWAV: out).count) / (4 * 44100)
+        #expect(seconds > 1.5 && seconds < 3, "40,000 bytes of 128 kbit/s, once: \(seconds) s")
+        #expect(try server.connections().contains("'/song.mp3': 1"))
+    }
+
     /// The next entry of a list, a stream, is not connected to while a live one plays (it was,
     /// to be ready for a gapless change that a live stream never makes).
     @Test func theNextStreamIsNotOpenedAheadOfTime() throws {

@@ -6,7 +6,8 @@ metadata cut in, once or again and again) and the faults Icecast never makes.
                                     (https with $RADIO_TLS_CERT and $RADIO_TLS_KEY)
 
 Paths:
-  /song.mp3          the song, with Content-Length (a file over http)
+  /song.mp3          the song, with Content-Length (a file over http); ?drop=N closes the
+                     connection after N bytes of it
   /cut.mp3?from=N    the song from its Nth byte on (a radio joined partway, mid-frame)
   /icy.mp3           the song once, icy-metaint 8192, a title every block (from TITLES, one a
                      line, in turn); with Content-Length: it ends where it says
@@ -95,7 +96,11 @@ class Handler(BaseHTTPRequestHandler):
         self.missing(query)
 
     def path_song_mp3(self, query):
-        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(SONG)))], SONG)
+        drop = int(query.get("drop", ["0"])[0])
+        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(SONG)))], SONG[:drop] if drop else SONG)
+        if drop:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
 
     def path_cut_mp3(self, query):
         body = SONG[int(query.get("from", ["0"])[0]):]

@@ -158,6 +158,7 @@ final class CurlTransfer {
             return (redirect ?? header(named: "location")).map { "it redirects to \($0), and only http and https are followed" }
                 ?? "only http and https streams play"
         case CURLE_TOO_MANY_REDIRECTS: return "more than \(limits.redirects) redirects"
+        case CURLE_PARTIAL_FILE: return "the server closed the connection"
         case CURLE_COULDNT_RESOLVE_HOST: return "no such host"
         case CURLE_COULDNT_CONNECT: return "the connection was refused"
         case CURLE_OPERATION_TIMEDOUT: return "no answer within \(Int(limits.connectTimeout)) s"

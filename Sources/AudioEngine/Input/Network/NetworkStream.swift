@@ -106,7 +106,9 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         }
         let failure = stream.shared.wait(until: { $0.failure != nil || $0.ended || $0.cancelled || $0.written >= Int64(limits.prebufferBytes) },
                                          timeout: limits.connectTimeout + limits.stallTimeout) { state -> String? in
-            if let failure = state.failure { return failure }
+            // Bytes came before it failed (a file cut short): they play, and the failure is
+            // met where they end.
+            if let failure = state.failure, state.written == 0 { return failure }
             if state.cancelled { return "stopped" }
             return state.written > 0 || state.ended ? nil : "no answer within \(Int(limits.connectTimeout + limits.stallTimeout)) s"
         }
@@ -179,6 +181,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
             case .failed(let reason) where shared.read(\.written) == 0:
                 // Never opened: the reason, once; the list goes on.
                 shared.update { $0.failure = reason }
+                return
+            case .dropped(let reason) where shared.read(\.isFinite):
+                // A file over http cut short: asked again from its start, it would play twice.
+                shared.update { $0.failure = "\(reason) before the end it stated" }
                 return
             case .failed(let reason), .dropped(let reason):
                 attempt += 1
