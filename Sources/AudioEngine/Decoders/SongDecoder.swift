@@ -189,6 +189,10 @@ final class SongDecoder: AudioDecoder {
             if case .newFormat(let next) = result, let refusal = next.refusal {
                 return .damaged(bytes: 0, reason: refusal.description)
             }
+            // A stream that failed: the network's reason, not the decoder's "cannot read".
+            if case .damaged(let bytes, _) = result, let failure = (self.bytes as? NetworkStream)?.failure {
+                return .damaged(bytes: bytes, reason: failure)
+            }
             return result
         } catch {
             return .damaged(bytes: 0, reason: error.description)

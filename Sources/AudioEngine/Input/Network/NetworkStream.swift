@@ -133,6 +133,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// What the answer said the body is (`Content-Type`), lower case, without parameters.
     var contentType: String? { shared.read(\.contentType) }
 
+    /// Why the stream stopped, when it failed (a file cut short, the tries to reconnect used
+    /// up): what the decoder's read error stands for.
+    var failure: String? { shared.read(\.failure) }
+
     /// A live stream: its first answer did not say how long its body is. Its length is unknown
     /// whatever its first frames claim (a radio's encoder writes a Xing header of 0 frames; a
     /// song looped by a server has its own length in its LAME tag).
