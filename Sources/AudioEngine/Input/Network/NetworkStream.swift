@@ -10,7 +10,8 @@ import PlayerCore
 final class StreamInterruption: @unchecked Sendable {
     // `@unchecked Sendable`: everything is under the lock.
     private struct State {
-        var stream: NetworkStream?
+        /// Weak: a stream closed and let go of is not kept (its buffer with it).
+        weak var stream: NetworkStream?
         var isShutDown = false
     }
     private let state = Locked(State())
@@ -229,7 +230,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         var demuxer: IcyDemuxer?
         var received = 0
         var lastByte = Monotonic.now()
-        transfer.body = { [self, shared, news] bytes in
+        // `transfer` unowned, and the closure dropped at the end: the transfer holds it, and a
+        // cycle would keep both, the stream's buffer and libcurl's handle with them.
+        defer { transfer.body = { _ in true } }
+        transfer.body = { [self, shared, news, unowned transfer] bytes in
             if demuxer == nil {
                 // A body: the connection is made (again).
                 if self.attempt > 0 { news(.resumed) }
