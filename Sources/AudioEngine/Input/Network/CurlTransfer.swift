@@ -37,7 +37,7 @@ final class CurlTransfer {
     var body: (UnsafeRawBufferPointer) -> Bool = { _ in true }
     private(set) var isPaused = false
 
-    init?(url: String, range from: Int64 = 0, limits: StreamLimits) {
+    init?(url: String, limits: StreamLimits) {
         guard let api = CurlLibrary.api, let handle = api.pointee.easy_init() else { return nil }
         self.api = api
         self.handle = handle
@@ -54,7 +54,6 @@ final class CurlTransfer {
         setLong(CURLOPT_SSL_VERIFYPEER, 1)
         setLong(CURLOPT_SSL_VERIFYHOST, 2)
         setString(CURLOPT_USERAGENT, "tplayer")
-        if from > 0 { setString(CURLOPT_RANGE, "\(from)-") }
         headerList = api.pointee.slist_append(nil, "Icy-MetaData: 1")
         _ = tp_curl_set_pointer(api, handle, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList))
         _ = tp_curl_set_data_function(api, handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in

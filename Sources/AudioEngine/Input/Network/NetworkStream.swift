@@ -69,10 +69,9 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         var failure: String?
         /// Asked to stop (closed, or a read interrupted): reads return at once.
         var cancelled = false
-        /// The first answer's type (`Content-Type`), once it came, and whether it said how long
-        /// its body is (a file's does; a live stream's never).
-        var contentType: String?
-        var isFinite = false
+        /// Whether the first answer said how long its body is (a file's does; a live stream's
+        /// never); `nil` before it came.
+        var isFinite: Bool?
         /// Bytes kept behind the furthest read.
         let history: Int64
 
@@ -131,9 +130,6 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
 
     var length: Int64? { nil }
 
-    /// What the answer said the body is (`Content-Type`), lower case, without parameters.
-    var contentType: String? { shared.read(\.contentType) }
-
     /// Why the stream stopped, when it failed (a file cut short, the tries to reconnect used
     /// up): what the decoder's read error stands for.
     var failure: String? { shared.read(\.failure) }
@@ -141,7 +137,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// A live stream: its first answer did not say how long its body is. Its length is unknown
     /// whatever its first frames claim (a radio's encoder writes a Xing header of 0 frames; a
     /// song looped by a server has its own length in its LAME tag).
-    var isLive: Bool { !shared.read(\.isFinite) }
+    var isLive: Bool { shared.read(\.isFinite) != true }
 
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
         guard count > 0 else { return 0 }
@@ -176,7 +172,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// Runs requests until the stream ends, fails, is given up or is closed.
     private func run() {
         while !shared.read(\.cancelled) {
-            let outcome = transfer(from: 0)
+            let outcome = transfer()
             switch outcome {
             case .cancelled:
                 return
@@ -187,7 +183,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                 // Never opened: the reason, once; the list goes on.
                 shared.update { $0.failure = reason }
                 return
-            case .dropped(let reason) where shared.read(\.isFinite):
+            case .dropped(let reason) where shared.read(\.isFinite) == true:
                 // A file over http cut short: asked again from its start, it would play twice.
                 shared.update { $0.failure = "\(reason) before the end it stated" }
                 return
@@ -219,8 +215,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     private var attempt = 0
 
     /// One request, run to its end.
-    private func transfer(from offset: Int64) -> Outcome {
-        guard let transfer = CurlTransfer(url: url, range: offset, limits: limits), let multi = transfer.api.pointee.multi_init() else {
+    private func transfer() -> Outcome {
+        guard let transfer = CurlTransfer(url: url, limits: limits), let multi = transfer.api.pointee.multi_init() else {
             return .failed("libcurl cannot start a request")
         }
         let api = transfer.api.pointee
@@ -244,11 +240,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                     self.station = station
                     news(.station(station))
                 }
-                let type = transfer.header(named: "content-type").map { String($0.prefix { $0 != ";" }).lowercased() }
                 let finite = transfer.contentLength != nil
-                shared.update { state in
-                    if state.contentType == nil { (state.contentType, state.isFinite) = (type, finite) }
-                }
+                shared.update { $0.isFinite = $0.isFinite ?? finite }
             }
             // Whole pieces or none: a paused piece comes again, and the demuxer must not have
             // taken it apart yet. The audio in it is at most its length.
