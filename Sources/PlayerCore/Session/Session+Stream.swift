@@ -4,14 +4,11 @@ public struct StreamState: Equatable, Sendable {
     public var station: IcyMetadata.Station?
     public var title: String?
     /// The connection dropped: which try to make it again this is, of how many.
-    public var reconnecting: (attempt: Int, of: Int)? {
-        get { retry.map { ($0.attempt, $0.of) } }
-        set { retry = newValue.map { Retry(attempt: $0.attempt, of: $0.of) } }
-    }
-    private var retry: Retry?
-    private struct Retry: Equatable, Sendable {
-        var attempt: Int
-        var of: Int
+    public var reconnecting: Reconnection?
+
+    public struct Reconnection: Equatable, Sendable {
+        public var attempt: Int
+        public var of: Int
     }
 
     public init() {}
@@ -38,7 +35,7 @@ extension Session {
         switch news {
         case .station(let station): state.station = station
         case .title(let title): state.title = title
-        case .reconnecting(let attempt, let of, _): state.reconnecting = (attempt, of)
+        case .reconnecting(let attempt, let of, _): state.reconnecting = StreamState.Reconnection(attempt: attempt, of: of)
         case .resumed: state.reconnecting = nil
         }
         streamSaid = (path, state)
