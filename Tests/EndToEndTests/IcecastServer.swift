@@ -97,37 +97,41 @@ final class IcecastServer {
     /// The stream's title, as a source's encoder would set it.
     func setTitle(_ title: String) throws {
         let song = title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let status = try Self.get(port: port, "/admin/metadata?mount=\(mount)&mode=updinfo&song=\(song)",
-                                  user: "admin:\(Self.admin)")
+        let status = try LocalHTTP.get("http://127.0.0.1:\(port)/admin/metadata?mount=\(mount)&mode=updinfo&song=\(song)",
+                                       user: "admin:\(Self.admin)", bodyBytes: 0).status
         guard status == 200 else { throw RemotePlayer.Failure(message: "the admin API answered \(status)") }
     }
 
     /// Waits (10 s at most) until GET `path` answers one of `status`.
     private func waitFor(path: String, status: Set<Int>) throws {
         for _ in 0..<100 {
-            if let answer = try? Self.get(port: port, path), status.contains(answer) { return }
+            if let answer = try? LocalHTTP.get("http://127.0.0.1:\(port)\(path)", bodyBytes: 0), status.contains(answer.status) { return }
             usleep(100_000)
         }
         throw RemotePlayer.Failure(message: "Icecast on \(port) never answered \(path)")
     }
+}
 
-    /// The status of GET `path`, read with Python's urllib (the answer's body is not read: a
-    /// mount's never ends).
-    private static func get(port: Int, _ path: String, user: String? = nil) throws -> Int {
+/// GET on a server of the tests' own on 127.0.0.1, with Python's urllib: the status, and at most
+/// `bodyBytes` of the body (a mount's body never ends: 0 reads none).
+enum LocalHTTP {
+    static func get(_ url: String, user: String? = nil, bodyBytes: Int = 1 << 20) throws -> (status: Int, body: String) {
         let auth = user.map { "r.add_header('Authorization', 'Basic ' + base64.b64encode(b'\($0)').decode())" } ?? "pass"
         let script = """
             import base64, urllib.request, urllib.error, sys
-            r = urllib.request.Request('http://127.0.0.1:\(port)\(path)')
+            r = urllib.request.Request('\(url)')
             \(auth)
             try:
-                print(urllib.request.urlopen(r, timeout=2).status)
+                a = urllib.request.urlopen(r, timeout=5)
+                print(a.status); print(a.read(\(bodyBytes)).decode(errors='replace'))
             except urllib.error.HTTPError as e:
                 print(e.code)
             """
         let run = try Harness.run("/usr/bin/python3", ["-c", script])
-        guard let status = Int(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw RemotePlayer.Failure(message: "no answer: \(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = lines.first, let status = Int(first.trimmingCharacters(in: .whitespaces)) else {
+            throw RemotePlayer.Failure(message: "no answer from \(url): \(run.stderr)")
         }
-        return status
+        return (status, lines.count > 1 ? String(lines[1]) : "")
     }
 }
