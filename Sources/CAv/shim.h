@@ -54,6 +54,7 @@ typedef struct tp_av {
     // libavformat
     AVFormatContext *(*format_alloc)(void);
     int (*open_input)(AVFormatContext **, const char *, const AVInputFormat *, AVDictionary **);
+    const AVInputFormat *(*find_input_format)(const char *);
     int (*find_stream_info)(AVFormatContext *, AVDictionary **);
     int (*find_best_stream)(AVFormatContext *, enum AVMediaType, int, int, const AVCodec **, int);
     void (*close_input)(AVFormatContext **);
@@ -105,6 +106,7 @@ static inline int tp_av_load(tp_av *api) {
     TP_AV_LOAD(codec, codec_name, avcodec_get_name);
     TP_AV_LOAD(format, format_alloc, avformat_alloc_context);
     TP_AV_LOAD(format, open_input, avformat_open_input);
+    TP_AV_LOAD(format, find_input_format, av_find_input_format);
     TP_AV_LOAD(format, find_stream_info, avformat_find_stream_info);
     TP_AV_LOAD(format, find_best_stream, av_find_best_stream);
     TP_AV_LOAD(format, close_input, avformat_close_input);

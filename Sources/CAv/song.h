@@ -260,8 +260,11 @@ static inline void tp_av_close(tp_av_song *s) {
 /// Opens the container that `read` reads with `context`, and its first audio stream, and decodes its first frame (which
 /// gives the song's format and where its timestamps start). `strict`: the content was not
 /// recognised by its magic, so FFmpeg's probe must be sure (a score above what a file's name
-/// alone would give), lest text or noise open as some raw format. 0, or a TP_AV_* or AVERROR code.
-static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict) {
+/// alone would give), lest text or noise open as some raw format. `demuxer`: FFmpeg's name of the
+/// container, when a server said it (a stream joined mid-frame, which no probe is sure of), or
+/// NULL. 0, or a TP_AV_* or AVERROR code.
+static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict,
+                             const char *demuxer) {
     const tp_av *api = &s->api;
     tp_av_close(s);
     s->source.read = read;
@@ -290,7 +293,9 @@ static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length
     if (!s->format) return AVERROR(ENOMEM);
     s->format->pb = s->io;
     s->format->flags |= AVFMT_FLAG_CUSTOM_IO;
-    int result = api->open_input(&s->format, "", NULL, NULL);
+    const AVInputFormat *told = demuxer ? api->find_input_format(demuxer) : NULL;
+    if (told) strict = 0;
+    int result = api->open_input(&s->format, "", told, NULL);
     if (result < 0) return strict ? TP_AV_NOT_AUDIO : result;  // the context is freed on failure
     if (strict && s->format->probe_score <= AVPROBE_SCORE_EXTENSION) return TP_AV_NOT_AUDIO;
     api->find_stream_info(s->format, NULL);

@@ -42,6 +42,16 @@ public struct Check: Equatable {
             if let listen, StreamURL.looksLikeURL(path) {
                 switch listen(path) {
                 case .success(let line): check.summary.append("\(path): \(line)")
+                case .failure(.playlist(let served)):
+                    // A playlist served over http: its problems, and each of its streams listened to.
+                    report(served.problems.map(\.located))
+                    check.summary.append("\(path): ok, a playlist of \(served.entries.count) \(served.entries.count == 1 ? "stream" : "streams")")
+                    for entry in served.entries {
+                        switch listen(entry.path) {
+                        case .success(let line): check.summary.append("\(entry.path): \(line)")
+                        case .failure(let reason): report(["\(entry.origin?.brief ?? "\(path)"): \(reason): \(entry.path)"])
+                        }
+                    }
                 case .failure(let reason): report(["\(path): \(reason)"])
                 }
             } else if Self.isSongByContent(path, files: files) {

@@ -146,7 +146,8 @@ public final class RemoteControl {
             sendHeaderIfPlaying()
             finishLoadWait()
         case .openFailed(let error, _):
-            guard case .load = awaiting else { return }
+            // A playlist served over http: its first stream opens now in its place.
+            guard case .load = awaiting, session.adoptedPlaylist != error.path else { return }
             reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
             closeTrack()
             reply("P 0")

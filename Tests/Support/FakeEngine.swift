@@ -27,6 +27,8 @@ public final class FakeEngine: PlaybackEngine {
     public var albums: [Path: String] = [:]
     /// Every source opened, spans and all.
     public var opened: [SongSource] = []
+    /// Paths that turn out to be playlists served over http, and what each holds.
+    public var servedPlaylists: [Path: ServedPlaylist] = [:]
 
     public init(goodPaths: Set<Path> = ["a.mp3", "b.mp3", "c.mp3"]) {
         self.goodPaths = goodPaths
@@ -40,6 +42,10 @@ public final class FakeEngine: PlaybackEngine {
             let path = source.path
             calls.append("open \(path)")
             opened.append(source)
+            if let served = servedPlaylists[path] {
+                pending.append(.openFailed(LoadError(path: path, reason: .playlist(served)), token: token))
+                return
+            }
             guard goodPaths.contains(path) else {
                 pending.append(.openFailed(LoadError(path: path, reason: .missing), token: token))
                 return

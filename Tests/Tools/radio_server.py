@@ -21,6 +21,9 @@ Paths:
   /trickle           200, then a byte a second
   /garbage           200, audio/mpeg, 2 MB of noise
   /stall             200, the song's first 64 KiB, then nothing (the connection stays open)
+  /typed?type=T      the song, Content-Type T; with ?from=N from its Nth byte
+  /noise-then-song   200, 4 KiB of noise, then the song (a format changed mid-stream)
+  PLAYLISTS' paths   playlists of streams, each with its Content-Type (see below)
 """
 import os
 import random
@@ -66,6 +69,21 @@ class Interleaver:
                 self.left = INTERVAL
 
 
+# Playlists served: path -> (Content-Type, body); {base} is this server's http://host:port.
+PLAYLISTS = {
+    "/radio.pls": ("audio/x-scpls", "[playlist]\nNumberOfEntries=3\nFile1=song.mp3\nTitle1=The Song\n"
+                   "File2=file:///etc/passwd\nFile3={base}/icy.mp3\nTitle3=The Icy One\nVersion=2\n"),
+    "/listen": ("audio/x-mpegurl", "/song.mp3?from=listen\n"),
+    "/text.m3u": ("text/plain", "song.mp3\n"),
+    "/self.m3u": ("audio/x-mpegurl", "#EXTM3U\nself.m3u\n"),
+    "/one.m3u": ("audio/x-mpegurl", "#EXTM3U\ntwo.m3u\n"),
+    "/two.m3u": ("audio/x-mpegurl", "#EXTM3U\none.m3u\n"),
+    "/hls.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n"),
+    "/page": ("text/html; charset=utf-8", "<!DOCTYPE html>\n<html><head><title>Test Radio</title></head><body>Listen!</body></html>\n"),
+    "/huge.pls": ("audio/x-scpls", "[playlist]\n" + "".join("File%d=s%d.mp3\n" % (n, n) for n in range(70000))),
+}
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.0"
 
@@ -84,6 +102,10 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         query = parse_qs(url.query)
         CONNECTIONS[url.path] = CONNECTIONS.get(url.path, 0) + 1
+        if url.path in PLAYLISTS:
+            kind, text = PLAYLISTS[url.path]
+            body = text.replace("{base}", "http://%s:%d" % self.server.server_address).encode()
+            return self.send(200, [("Content-Type", kind), ("Content-Length", str(len(body)))], body)
         try:
             getattr(self, "path_" + url.path.strip("/").replace(".", "_").replace("-", "_"), self.missing)(query)
         except (BrokenPipeError, ConnectionResetError):
@@ -156,6 +178,14 @@ class Handler(BaseHTTPRequestHandler):
     def path_garbage(self, query):
         noise = random.Random(1).randbytes(2 << 20)
         self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(noise)))], noise)
+
+    def path_typed(self, query):
+        body = SONG[int(query.get("from", ["0"])[0]):]
+        self.send(200, [("Content-Type", query["type"][0]), ("Content-Length", str(len(body)))], body)
+
+    def path_noise_then_song(self, query):
+        body = random.Random(2).randbytes(4096) + SONG
+        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(body)))], body)
 
     def path_stall(self, query):
         self.send(200, [("Content-Type", "audio/mpeg")], SONG[:65536])

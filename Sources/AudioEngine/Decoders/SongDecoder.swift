@@ -65,7 +65,13 @@ final class SongDecoder: AudioDecoder {
             guard let url = StreamURL(path) else { throw .network("not a URL tplayer can open (http:// or https://, a host, no spaces)") }
             let report = streamNews
             let stream = try NetworkStream.open(url.text, interruption: streams) { report(path, $0) }
-            do {
+            do throws(LoadFailure) {
+                if let served = try Self.servedPlaylist(stream) { throw .playlist(served) }
+                if let type = stream.contentType, FileContent.mediaType(type).hasPrefix("text/"),
+                   SongFile.content(of: stream) == nil {
+                    throw .network("the server sent \(FileContent.mediaType(type)), not audio: is it a web page rather than "
+                                   + "the stream's own URL?")
+                }
                 var song = try open(stream, named: path)
                 if stream.isLive { song.info.totalFrames = nil }
                 return song
@@ -77,11 +83,46 @@ final class SongDecoder: AudioDecoder {
         return try open(try SongFile.open(path), named: path)
     }
 
+    /// The playlist `stream` is, read whole, when its type, first bytes or name say it is one
+    /// (a radio's `.pls`); `nil` when it is not.
+    private static func servedPlaylist(_ stream: NetworkStream) throws(LoadFailure) -> ServedPlaylist? {
+        var head = [UInt8](repeating: 0, count: FileContent.headLength)
+        let got = head.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: $0.count, at: 0) }
+        let url = stream.finalURL
+        guard got > 0, let format = ServedPlaylist.format(contentType: stream.contentType, head: head.prefix(got), url: url) else {
+            return nil
+        }
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: $0.count, at: Int64(body.count)) }
+            guard read > 0 else {
+                if read < 0 { throw .network(stream.failure ?? "the playlist could not be read whole") }
+                break
+            }
+            guard body.count + read <= ServedPlaylist.maxBytes else {
+                throw .network("a playlist (by its \(stream.contentType.map { "type, \($0)" } ?? "content")) longer than "
+                               + "\(ServedPlaylist.maxBytes >> 20) MiB; is it really one?")
+            }
+            body += chunk[..<read]
+        }
+        if ServedPlaylist.isHLS(body) {
+            throw .network("an HLS stream (a list of segments, #EXT-X- tags); tplayer does not play HLS: play its audio stream's own URL")
+        }
+        return ServedPlaylist.parse(body, format: format, url: url)
+    }
+
     /// Opens the song `source` holds (a file opened and checked, a stream), with the decoder its
     /// content asks for; `path` names it in its `SongInfo` and messages.
     func open(_ source: ByteSource, named path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        let content = SongFile.content(of: source)
+        // A stream's first bytes may be any (joined mid-frame): then its Content-Type says, and
+        // AAC is read from its first whole frame.
+        var content = SongFile.content(of: source)
+        if content == nil, let stream = source as? NetworkStream, let told = stream.contentType.flatMap(FileContent.init(mediaType:)) {
+            content = told
+            if told == .adts, let first = AdtsSync.firstFrame(in: stream.bytes(16 << 10, at: 0)) { stream.start(at: Int64(first)) }
+        }
         guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
         do {
             return try open(source, path: path, with: codec)

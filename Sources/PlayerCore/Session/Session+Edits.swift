@@ -40,6 +40,17 @@ extension Session {
         return shift
     }
 
+    /// Puts `added` in the place of entry `entry`, the one being opened (a playlist served over
+    /// http): they play next, in their order, whatever the mode. Returns how an index from before
+    /// maps to one after (`entry` to the first of them).
+    func replace(_ entry: Int, with added: consuming EntryList) -> (Int) -> Int {
+        entries.remove(at: entry)
+        queue.remove(entry)
+        renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
+        let shift = place(added, at: entry, playNext: true)
+        return { $0 == entry ? entry : shift($0 > entry ? $0 - 1 : $0) }
+    }
+
     /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
     /// as if it had ended; past the end of the list the run ends as it does there.
     func remove(_ entry: Int) {

@@ -41,3 +41,39 @@ extension Session {
         streamSaid = (path, state)
     }
 }
+
+extension Session {
+    /// Entry `entry`, being opened, was a playlist served over http: its problems are said, its
+    /// entries take its place and the first is opened, moving as it would have. Returns why not
+    /// instead (no stream in it, or it names a playlist that named it).
+    func adopt(_ served: ServedPlaylist, at entry: Int, moving move: Move) -> LoadFailure? {
+        served.problems.forEach { report($0.brief) }
+        adoptedPlaylist = nil
+        let url = entries[entry].path
+        let parent = entries[entry].origin.map { Path($0.file) }
+        var chain = [url]
+        var above = parent
+        while let playlist = above, chain.count <= ServedPlaylist.maxDepth {
+            chain.append(playlist)
+            if playlist == url {
+                let names = chain.reversed().map { "\($0)" }
+                return .network("playlist cycle: \(names.joined(separator: " -> ")); not followed")
+            }
+            above = servedFrom[playlist]
+        }
+        guard chain.count <= ServedPlaylist.maxDepth else {
+            return .network("playlists nested more than \(ServedPlaylist.maxDepth) deep; not followed")
+        }
+        guard !served.entries.isEmpty else { return .network("a playlist with no stream in it") }
+        servedFrom[url] = parent
+        adoptedPlaylist = url
+        let map = replace(entry, with: EntryList(served.entries))
+        var move = move
+        if case .instead(let resume) = move {
+            move = .instead(of: Resume(entry: map(resume.entry), at: resume.at, playing: resume.playing))
+        }
+        guard let next = queue.advance() else { return .network("a playlist with no stream in it") }
+        open(next, moving: move)
+        return nil
+    }
+}

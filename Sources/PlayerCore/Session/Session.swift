@@ -40,6 +40,11 @@ public final class Session {
     public private(set) var repeatsOne = false
     /// What the internet stream playing or opening has said (`Session+Stream`).
     var streamSaid: (path: Path, state: StreamState)?
+    /// Each playlist served over http that was opened, and the one that named it (the cycle check).
+    var servedFrom: [Path: Path] = [:]
+    /// The playlist served over http whose entries took its place at the last open that found
+    /// one (`nil`: that one was refused): a front-end's "could not open" waits for its first.
+    public internal(set) var adoptedPlaylist: Path?
     /// Album mode: the list stops at the end of an album (when the next song's album is another),
     /// the next song ready (cmus's `m`).
     public internal(set) var albumMode = false
@@ -273,6 +278,11 @@ public final class Session {
         case .openFailed(let error, let token):
             guard !apply(.openFailed(error, token: token)).isIgnored, let opening else { return }
             self.opening = nil
+            var error = error
+            if case .playlist(let served) = error.reason {
+                guard let refusal = adopt(served, at: opening.entry, moving: opening.move) else { return }
+                error = LoadError(path: error.path, reason: refusal)
+            }
             report(entries[opening.entry].describe(error))
             failures[opening.entry] = "\(error.reason)"
             someFailed = true

@@ -84,6 +84,28 @@ public enum FileContent: Equatable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// What a server's `Content-Type` says its body is, when it names an audio format: used when
+    /// the first bytes say nothing (a radio joined mid-frame), so that AAC is never searched for
+    /// MPEG frames, which it can hold by chance.
+    public init?(mediaType contentType: String) {
+        switch Self.mediaType(contentType) {
+        case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg", "audio/x-mp3": self = .mpegAudio
+        case "audio/aac", "audio/aacp", "audio/x-aac", "audio/x-hx-aac-adts", "audio/vnd.dlna.adts": self = .adts
+        case "audio/flac", "audio/x-flac": self = .flac
+        case "audio/ogg", "application/ogg", "audio/vorbis", "audio/opus", "audio/x-ogg": self = .ogg
+        case "audio/wav", "audio/x-wav", "audio/wave", "audio/vnd.wave": self = .wav
+        case "audio/mp4", "audio/x-m4a", "audio/m4a": self = .mp4
+        case "audio/webm", "video/webm", "audio/x-matroska", "video/x-matroska": self = .matroska
+        default: return nil
+        }
+    }
+
+    /// `Text/Plain; charset=utf-8` → `text/plain`.
+    public static func mediaType(_ contentType: String) -> String {
+        let type = contentType.prefix { $0 != ";" }.filter { $0 != " " && $0 != "\t" }
+        return type.lowercased()
+    }
+
     /// Text whose first word (after a UTF-8 byte-order mark and blanks) is a CUE sheet's
     /// command, in any case, followed by a blank.
     static func isCueSheet(_ bytes: [UInt8]) -> Bool {

@@ -25,6 +25,9 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// An internet stream that cannot be opened: refused, an HTTP error, no such host, a TLS
     /// certificate that does not verify, a redirect to what is not http (the reason).
     case network(String)
+    /// What was opened is a playlist served over http (a radio's `.pls`): its entries go in its
+    /// place (`Session.adopt`).
+    case playlist(ServedPlaylist)
 
     public var description: String {
         switch self {
@@ -42,6 +45,7 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
         case .damaged(let reason): "cannot decode it: \(reason)"
         case .isOutput: "that is the file -w is writing; not played"
         case .network(let reason): reason
+        case .playlist(let served): "a playlist of \(served.entries.count) stream\(served.entries.count == 1 ? "" : "s")"
         case .unplayableFormat(let rate, let channels):
             "its header claims \(rate) Hz and \(channels) channels; tplayer plays \(PlayableFormat.description)"
         }

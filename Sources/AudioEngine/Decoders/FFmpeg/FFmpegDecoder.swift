@@ -59,7 +59,9 @@ final class FFmpegDecoder: FormatDecoder {
         let known = content.map { Codec($0) == .ffmpeg } ?? false
         let reading = SourceReading(source)
         self.reading = reading
-        let status = tp_av_open(song, SourceReading.read, SourceReading.length, reading.context, known ? 0 : 1)
+        // A stream's first bytes may be any (joined mid-frame): the container its server named.
+        let told = content == nil ? (source as? NetworkStream)?.contentType.flatMap(FileContent.init(mediaType:)).flatMap(Self.demuxer) : nil
+        let status = tp_av_open(song, SourceReading.read, SourceReading.length, reading.context, known ? 0 : 1, told)
         guard status == 0 else {
             close()
             throw failure(status, known: known)
@@ -79,6 +81,20 @@ final class FFmpegDecoder: FormatDecoder {
         info.replayGain = details.replayGain
         info.codec = details.codec
         return OpenedSong(info: info, format: format)
+    }
+
+    /// FFmpeg's name of the container `content` is in.
+    private static func demuxer(_ content: FileContent) -> String? {
+        switch content {
+        case .adts: "aac"
+        case .mpegAudio: "mp3"
+        case .flac: "flac"
+        case .ogg, .oggVorbis, .opus, .oggFlac: "ogg"
+        case .wav: "wav"
+        case .mp4: "mov"
+        case .matroska: "matroska"
+        default: nil
+        }
     }
 
     /// The samples the shim gives out for the song (`tp_av_choose_output`).

@@ -136,6 +136,13 @@ final class CurlTransfer {
     }
 
     /// The body's length as the answer states it (`Content-Length`), if it does.
+    /// The URL the answer came from, redirects followed.
+    var effectiveURL: String? {
+        var text: UnsafeMutablePointer<CChar>?
+        guard tp_curl_get_string(api, handle, CURLINFO_EFFECTIVE_URL, &text) == CURLE_OK, let text else { return nil }
+        return String(cString: text)
+    }
+
     var contentLength: Int64? {
         var length: curl_off_t = -1
         guard tp_curl_get_offset(api, handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK, length >= 0 else { return nil }

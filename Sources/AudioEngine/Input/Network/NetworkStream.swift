@@ -72,6 +72,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         /// Whether the first answer said how long its body is (a file's does; a live stream's
         /// never); `nil` before it came.
         var isFinite: Bool?
+        /// What the first answer said its body is (`Content-Type`), and where it came from,
+        /// redirects followed: a playlist's entries are resolved against it.
+        var contentType: String?
+        var finalURL: String?
         /// Bytes kept behind the furthest read.
         let history: Int64
 
@@ -139,8 +143,24 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// song looped by a server has its own length in its LAME tag).
     var isLive: Bool { shared.read(\.isFinite) != true }
 
+    /// What the first answer said its body is (`Content-Type`), if it said.
+    var contentType: String? { shared.read(\.contentType) }
+
+    /// The URL the body came from, redirects followed.
+    var finalURL: String { shared.read(\.finalURL) ?? url }
+
+    /// Where the decoder's byte 0 is in the body (the first AAC frame of a stream joined
+    /// mid-frame: `AdtsSync`); set before the decoder reads.
+    private(set) var start: Int64 = 0
+
+    /// The decoder reads from body byte `offset` on, as if it were the first.
+    func start(at offset: Int64) {
+        start = offset
+    }
+
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
         guard count > 0 else { return 0 }
+        let offset = offset + start
         return shared.wait(until: { $0.written > offset || $0.ended || $0.failure != nil || $0.cancelled }, timeout: nil) { state in
             let oldest = state.written - Int64(state.storage.count)
             guard offset >= max(oldest, 0) else {
@@ -241,7 +261,11 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                     news(.station(station))
                 }
                 let finite = transfer.contentLength != nil
-                shared.update { $0.isFinite = $0.isFinite ?? finite }
+                let type = transfer.header(named: "content-type"), answeredFrom = transfer.effectiveURL
+                shared.update { state in
+                    guard state.isFinite == nil else { return }
+                    (state.isFinite, state.contentType, state.finalURL) = (finite, type, answeredFrom)
+                }
             }
             // Whole pieces or none: a paused piece comes again, and the demuxer must not have
             // taken it apart yet. The audio in it is at most its length.
