@@ -46,10 +46,16 @@ public final class Engine: PlayerEngine {
         // holds this.
         let wake: @Sendable () -> Void = { [weak shared] in shared?.update { $0.woke = true } }
         var library = DecoderLibrary(measuresStartDelay: measuresStartDelay)
-        let outbox = outbox
+        let outbox = outbox, shared = shared
         let decoder = { (library: DecoderLibrary) -> SongDecoder in
             let decoder = SongDecoder(make: library.make)
             decoder.streamNews = { outbox.post(.stream(path: $0, news: $1)) }
+            decoder.streamTitle = { [weak shared] path, title, frame in
+                shared?.update { state in
+                    if state.titles.count >= EngineShared.titlesHeld { state.titles.removeFirst() }
+                    state.titles.append((path, title, frame))
+                }
+            }
             return decoder
         }
         let live: AudioDecoder

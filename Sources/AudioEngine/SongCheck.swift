@@ -100,7 +100,11 @@ public final class SongChecker {
                 }
             }
         }
-        defer { decoder.streamNews = { _, _ in } }
+        decoder.streamTitle = { _, title, _ in said.update { $0.title = title } }
+        defer {
+            decoder.streamNews = { _, _ in }
+            decoder.streamTitle = { _, _, _ in }
+        }
         let song: OpenedSong
         do {
             song = try decoder.open(SongSource(url))

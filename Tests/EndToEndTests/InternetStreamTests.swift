@@ -122,10 +122,13 @@ struct InternetStreamTests {
         let run = try Harness.run(Harness.binary, ["-w", folder.appendingPathComponent("out.wav").path, server.url("icy.mp3")])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderrLines.contains("Station: Test Radio (Tests, 128 kbit/s)"), "\(run.stderrLines)")
-        // Six seconds at 128 kbit/s hold 11 blocks of 8,192 bytes: titles in turn, the last
-        // one said as the song's name when it opened (all came before it had).
+        // Six seconds at 128 kbit/s hold 11 blocks of 8,192 bytes: titles in turn, each said as
+        // its audio is written (none came before the first audio: the name is the station's).
         #expect(!run.stderr.contains("\u{1B}"), "no escape reaches the terminal raw: \(run.stderr.debugDescription)")
-        #expect(run.stderrLines.first?.hasPrefix("Playing 1/1: Test Radio — ") == true, "\(run.stderrLines)")
+        #expect(run.stderrLines.first == "Playing 1/1: Test Radio", "\(run.stderrLines)")
+        let titles = run.stderrLines.filter { $0.hasPrefix("Title: ") }
+        #expect(titles.count == 11 && titles.prefix(3) == ["Title: Artist One - First", "Title: Artist Two - Second ☃",
+                                                            "Title: \\e]0;pwned\\x07\\e[2JEvil"], "\(titles)")
     }
 
     @Test func aRemoteFrontEndHearsTheStationAndTheTitlesAsFromMpg123() throws {
@@ -222,21 +225,36 @@ struct InternetStreamTests {
         #expect(player.quit() == 0)
     }
 
-    /// A file over http cut short is not asked for again from its start (it would play twice):
-    /// it ends there, damaged, said.
-    @Test func aFileOverHttpCutShortEndsThere() throws {
+    /// A file over http cut short is asked for again from where it was cut when its server takes
+    /// byte ranges: the file's samples, whole. With a server that takes none, it is not asked for
+    /// again from its start (it would play twice): it ends there, damaged, said.
+    @Test func aFileOverHttpCutShortGoesOnFromThereOrEndsThere() throws {
         let folder = try Harness.temporaryFolder()
-        let server = try RadioServer(song: try song(in: folder), titles: Self.titles)
+        let song = try song(in: folder)
+        let server = try RadioServer(song: song, titles: Self.titles)
+        let local = folder.appendingPathComponent("local.wav").path, resumed = folder.appendingPathComponent("resumed.wav").path
+        try Harness.run(Harness.binary, ["-w", local, song])
+        let ranged = try Harness.run(Harness.binary, ["-w", resumed, server.url("song.mp3?drop=40000")])
+        #expect(ranged.status == 0, "\(ranged.stderr)")
+        #expect(try Harness.pcm(ofWAV: resumed) == Harness.pcm(ofWAV: local), "whole, as the file")
+        let before = try requests(server)
+        #expect(before >= 3, "cut at 40,000 bytes, the 96,000 take three answers or more")
+
+        let url = server.url("song.mp3?drop=40000&noranges=1")
         let out = folder.appendingPathComponent("out.wav").path
-        let run = try Harness.run(Harness.binary, ["-w", out, server.url("song.mp3?drop=40000")])
+        let run = try Harness.run(Harness.binary, ["-w", out, url])
         #expect(run.status == 1)
         #expect(run.stderrLines.contains {
-            $0.hasPrefix("tplayer: \(server.url("song.mp3?drop=40000")): damaged at ")
-                && $0.hasSuffix(": the server closed the connection before the end it stated")
+            $0.hasPrefix("tplayer: \(url): damaged at ") && $0.hasSuffix(": the server closed the connection before the end it stated")
         }, "\(run.stderrLines)")
         let seconds = Double(try Harness.pcm(ofWAV: out).count) / (4 * 44100)
         #expect(seconds > 1.5 && seconds < 3, "40,000 bytes of 128 kbit/s, once: \(seconds) s")
-        #expect(try server.connections().contains("'/song.mp3': 1"))
+        #expect(try requests(server) == before + 1, "asked for once")
+    }
+
+    /// How many times the server was asked for song.mp3.
+    private func requests(_ server: RadioServer) throws -> Int {
+        Int(try server.connections().split(separator: "'/song.mp3': ").last?.prefix { $0.isNumber } ?? "") ?? 0
     }
 
     /// The next entry of a list, a stream, is not connected to while a live one plays (it was,

@@ -105,6 +105,112 @@ struct ServedListTests {
         #expect(samples.count > 4 * 44100 * 49 / 10 && samples == file, "both parts, as the file plays them")
     }
 
+    /// An Ogg radio (Vorbis or Opus) sends each song as the next link of a chained stream: its
+    /// comments are the new title, said as an ICY title is.
+    @Test(arguments: [("ogg", "oggenc -Q -t \"$2\" -a \"$3\" \"$1\" -o \"$0\""),
+                      ("opus", "opusenc --quiet --title \"$2\" --artist \"$3\" \"$1\" \"$0\"")])
+    func anOggStreamsNextLinkIsItsNextTitle(kind: String, encode: String) throws {
+        let folder = try Harness.temporaryFolder()
+        var chain = Data()
+        for (index, (rate, channels)) in [(44100, 2), (48000, 1)].enumerated() {
+            let wav = folder.appendingPathComponent("\(index).wav").path, song = folder.appendingPathComponent("\(index).\(kind)").path
+            try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "\(rate)", "-c", "\(channels)", "-b", "16", wav, "synth", "2", "sine", "440", "gain", "-6"])
+            try Harness.run("/bin/sh", ["-c", encode, song, wav, "Song \(index + 1)", "Band \(index + 1)"])
+            chain += try Data(contentsOf: URL(fileURLWithPath: song))
+        }
+        let song = folder.appendingPathComponent("chain.\(kind)").path
+        try chain.write(to: URL(fileURLWithPath: song))
+        let server = try RadioServer(song: song, titles: ["A - B"])
+        let run = try Harness.run(Harness.binary, ["-o", "null", server.url("song.mp3")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("Playing 1/1: Band 1 – Song 1") && run.stderr.contains("Title: Band 2 - Song 2"), "\(kind): \(run.stderr)")
+    }
+
+    /// A title is said when the audio it comes before is heard, not when it arrives: a 6 s song
+    /// over http arrives at once, a title cut in every 16,000 bytes (1 s of it at 128 kbit/s);
+    /// played in real time (`-o null`), the kth is said k seconds in, never before (it was once
+    /// all of them in the first tenth of a second). Late is allowed: a busy machine is late.
+    @Test func aTitleIsSaidWhenItsAudioIsHeard() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.mp3").path
+        try mp3(song, seconds: 6)
+        let server = try RadioServer(song: song, titles: ["One - A", "Two - B", "Three - C"])
+        // Each line of stderr with the seconds since the run started.
+        let stamp = "import subprocess,sys,time\nt=time.monotonic()\np=subprocess.Popen(sys.argv[1:],stderr=subprocess.PIPE,text=True)\n"
+            + "for l in p.stderr: print('%.3f %s' % (time.monotonic()-t, l.rstrip()))\nsys.exit(p.wait())"
+        let run = try Harness.run("/usr/bin/python3", ["-c", stamp, Harness.binary, "-o", "null", server.url("icy.mp3?metaint=16000")])
+        #expect(run.status == 0, "\(run.stdout)")
+        let titles = run.stdout.split(separator: "\n").filter { $0.contains(" Title: ") }
+        let times = titles.compactMap { Double($0.prefix { $0 != " " }) }
+        #expect(titles.count >= 5 && titles.first?.hasSuffix("Title: One - A") == true, "a title every second: \(run.stdout)")
+        for (index, time) in times.enumerated() {
+            #expect(time >= Double(index + 1) - 0.3, "title \(index + 1) is said as its audio plays: \(run.stdout)")
+        }
+    }
+
+    /// A file over http whose server takes byte ranges seeks by asking for the bytes from
+    /// there: a 2.8 MB song (past the 2 MiB buffer) started at 0:50 is the samples the file
+    /// gives from there, and a seek back to its start while it plays asks again. A server that
+    /// takes no ranges: a seek while it plays is one line, and it plays on.
+    @Test func aFileOverHttpSeeksByRangeRequests() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("big.mp3").path
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 70 sine 440 gain -6 | lame --silent -b 320 - \"$0\"", song])
+        let server = try RadioServer(song: song, titles: ["A - B"])
+        let local = folder.appendingPathComponent("local.wav").path, remote = folder.appendingPathComponent("remote.wav").path
+        try Harness.run(Harness.binary, ["-w", local, "--start", "50", song])
+        let run = try Harness.run(Harness.binary, ["-w", remote, "--start", "50", server.url("song.mp3")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let samples = try Harness.pcm(ofWAV: remote), file = try Harness.pcm(ofWAV: local)
+        #expect(samples.count > 4 * 44100 * 19 && samples == file, "the file's samples from 0:50")
+        let asked = try server.connections()
+        let requests = Int(asked.split(separator: "'/song.mp3': ").last?.prefix { $0.isNumber } ?? "") ?? 0
+        #expect(requests >= 3, "the start, its last bytes (ID3v1), then from where the decoder asked: \(asked)")
+
+        let player = try RemotePlayer(["-o", "null"], environment: [:], mergingErrors: true)
+        player.send("LOAD \(server.url("song.mp3"))")
+        try player.waitFor("@P 2")
+        player.send("JUMP +60s")
+        try player.waitFor("@J 2", prefix: true)
+        player.send("JUMP 0")
+        try player.waitFor("@J 0")
+        player.send("LOAD \(server.url("song.mp3?noranges=1"))")
+        try player.waitFor("@P 2")
+        player.send("JUMP +60s")
+        try player.waitFor("tplayer: \(server.url("song.mp3?noranges=1")): its server takes no byte ranges, so it cannot seek")
+        #expect(player.quit() == 0)
+    }
+
+    /// Pausing a live stream says what it does; resumed while the buffer holds what came
+    /// meanwhile, it goes on from where it paused: no title said while paused (none is heard),
+    /// then the next in turn, none skipped.
+    @Test func aLiveStreamPausedGoesOnFromWhereItPaused() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.mp3").path
+        try mp3(song, seconds: 6)
+        let titles = ["One - A", "Two - B", "Three - C"]
+        let server = try RadioServer(song: song, titles: titles)
+        let player = try RemotePlayer(["-o", "null"], environment: [:], mergingErrors: true)
+        let url = server.url("live.mp3")
+        player.send("LOAD \(url)")
+        try player.waitFor("@P 2")
+        try player.waitFor("@I ICY-META: StreamTitle='One - A';")
+        player.send("PAUSE")
+        try player.waitFor("tplayer: \(url): paused: a live stream resumes from here while its 2 MiB buffer lasts (about 2 minutes at "
+                           + "128 kbit/s), then from the broadcast as it is then")
+        try player.waitFor("@P 1")
+        let said = player.received.filter { $0.hasPrefix("@I ICY-META") }.count
+        Thread.sleep(forTimeInterval: 3)
+        #expect(player.received.filter { $0.hasPrefix("@I ICY-META") }.count == said, "nothing is heard while paused")
+        player.send("PAUSE")
+        try player.waitFor("@P 2")
+        try player.waitFor("@I ICY-META: StreamTitle='", prefix: true)
+        let after = player.received.filter { $0.hasPrefix("@I ICY-META") }
+        #expect(after.count == said + 1 && after.last == "@I ICY-META: StreamTitle='\(titles[said % 3])';", "the next in turn: \(after)")
+        #expect(player.quit() == 0)
+        #expect(!player.received.contains { $0.contains("reconnect") || $0 == "@P 0" }, "\(player.received.filter { !$0.hasPrefix("@F") })")
+    }
+
     /// `--check` of a served playlist lists its streams and listens to each.
     @Test func checkOfAServedPlaylistListensToEachStream() throws {
         let folder = try Harness.temporaryFolder()

@@ -6,11 +6,12 @@ metadata cut in, once or again and again) and the faults Icecast never makes.
                                     (https with $RADIO_TLS_CERT and $RADIO_TLS_KEY)
 
 Paths:
-  /song.mp3          the song, with Content-Length (a file over http); ?drop=N closes the
-                     connection after N bytes of it
+  /song.mp3          the song, with Content-Length (a file over http), taking byte ranges
+                     (Range: bytes=N-); ?drop=N closes each connection after N bytes of
+                     its body; ?noranges: no Accept-Ranges, a Range ignored
   /cut.mp3?from=N    the song from its Nth byte on (a radio joined partway, mid-frame)
-  /icy.mp3           the song once, icy-metaint 8192, a title every block (from TITLES, one a
-                     line, in turn); with Content-Length: it ends where it says
+  /icy.mp3           the song once, icy-metaint 8192 (or ?metaint=N), a title every block (from
+                     TITLES, one a line, in turn); with Content-Length: it ends where it says
   /live.mp3          the song again and again, icy, no length (a live stream); ?drop=N closes
                      the connection after N bytes of body, every time
   /404               404 Not Found
@@ -40,18 +41,19 @@ INTERVAL = 8192
 CONNECTIONS = {}
 
 
-def icy(body, titles, start=0):
-    """`body` with a metadata block after every INTERVAL bytes, titles in turn."""
-    return b"".join(Interleaver(titles).feed(body)) if start == 0 else None
+def icy(body, titles, interval=INTERVAL):
+    """`body` with a metadata block after every `interval` bytes, titles in turn."""
+    return b"".join(Interleaver(titles, interval).feed(body))
 
 
 class Interleaver:
     """Cuts a metadata block into what it is fed after every INTERVAL bytes, across feeds (a
     live stream's song after song), titles in turn."""
 
-    def __init__(self, titles):
+    def __init__(self, titles, interval=INTERVAL):
         self.titles = titles
-        self.left = INTERVAL
+        self.interval = interval
+        self.left = interval
         self.count = 0
 
     def feed(self, body):
@@ -66,7 +68,7 @@ class Interleaver:
                 text += b"\0" * (-len(text) % 16)
                 yield bytes([len(text) // 16]) + text
                 self.count += 1
-                self.left = INTERVAL
+                self.left = self.interval
 
 
 # Playlists served: path -> (Content-Type, body); {base} is this server's http://host:port.
@@ -119,7 +121,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def path_song_mp3(self, query):
         drop = int(query.get("drop", ["0"])[0])
-        self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(SONG)))], SONG[:drop] if drop else SONG)
+        ranged = self.headers.get("Range", "")
+        if ranged.startswith("bytes=") and ranged.endswith("-") and "noranges" not in self.path:
+            start = int(ranged[6:-1])
+            body = SONG[start:]
+            self.send(206, [("Content-Type", "audio/mpeg"), ("Accept-Ranges", "bytes"), ("Content-Length", str(len(body))),
+                            ("Content-Range", "bytes %d-%d/%d" % (start, len(SONG) - 1, len(SONG)))], body[:drop] if drop else body)
+        else:
+            ranges = [] if "noranges" in self.path else [("Accept-Ranges", "bytes")]
+            self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(SONG)))] + ranges, SONG[:drop] if drop else SONG)
         if drop:
             self.wfile.flush()
             self.connection.shutdown(socket.SHUT_RDWR)
@@ -129,9 +139,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(body)))], body)
 
     def path_icy_mp3(self, query):
-        body = icy(SONG, TITLES)
+        interval = int(query.get("metaint", [str(INTERVAL)])[0])
+        body = icy(SONG, TITLES, interval)
         self.send(200, [("Content-Type", "audio/mpeg"), ("icy-name", "Test Radio"), ("icy-genre", "Tests"),
-                        ("icy-br", "128"), ("icy-metaint", str(INTERVAL)), ("Content-Length", str(len(body)))], body)
+                        ("icy-br", "128"), ("icy-metaint", str(interval)), ("Content-Length", str(len(body)))], body)
 
     def path_connections(self, query):
         body = repr(CONNECTIONS).encode()

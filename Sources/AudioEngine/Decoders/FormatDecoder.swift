@@ -42,12 +42,20 @@ protocol FormatDecoder: AnyObject {
     /// Equalises what it decodes from now on with these bands (32 factors, left and right),
     /// where the library has an equaliser (libmpg123's).
     func setEqualizer(_ bands: [[Double]])
+    /// A chained Ogg stream's link began since last asked (a radio's next song): its title, as
+    /// its comments give it ("Artist - Title"); `nil` when none began or it has none.
+    func takeLinkTitle() -> String?
+    /// Where in its input the audio given out last began (a byte offset), where the library
+    /// says: a stream's ICY title is placed by it. `nil`: not known (the reads' reach is used).
+    var inputOffset: Int64? { get }
 }
 
 /// What most libraries do: decode each song in its own format, leave ReplayGain to the tags,
 /// state exact lengths, and have nothing to start once a song plays.
 extension FormatDecoder {
     func decode(as rule: FormatRule) throws(LoadFailure) -> Bool { false }
+    func takeLinkTitle() -> String? { nil }
+    var inputOffset: Int64? { nil }
     func applyReplayGain(_ choice: ReplayGainChoice) -> Bool { false }
     var lengthIsExact: Bool { true }
     func promoted() {}

@@ -31,6 +31,11 @@ final class SongDecoder: AudioDecoder {
     /// What an internet stream's network side says (its station, titles, reconnections), on
     /// its thread.
     var streamNews: @Sendable (Path, StreamNews) -> Void = { _, _ in }
+    /// A stream's new title, on the decoder's thread, with the frame of the song it comes at
+    /// (frames given out since the song opened): said when that frame is heard.
+    var streamTitle: @Sendable (Path, String, Int64) -> Void = { _, _, _ in }
+    /// Frames given out since the song opened (a stream's titles are placed by it).
+    private var framesGiven: Int64 = 0
     let streams = StreamInterruption()
     /// Makes the decoder of a format: the live libraries, or fakes in tests.
     private let make: (Codec) throws(LoadFailure) -> FormatDecoder
@@ -67,6 +72,8 @@ final class SongDecoder: AudioDecoder {
             let stream = try NetworkStream.open(url.text, interruption: streams) { report(path, $0) }
             do throws(LoadFailure) {
                 if let served = try Self.servedPlaylist(stream) { throw .playlist(served) }
+                // Titles before its first audio: in its name as it opens.
+                defer { stream.takeReachedTitles(before: active?.inputOffset).forEach { report(path, .title($0)) } }
                 if let type = stream.contentType, FileContent.mediaType(type).hasPrefix("text/"),
                    SongFile.content(of: stream) == nil {
                     throw .network("the server sent \(FileContent.mediaType(type)), not audio: is it a web page rather than "
@@ -74,6 +81,7 @@ final class SongDecoder: AudioDecoder {
                 }
                 var song = try open(stream, named: path)
                 if stream.isLive { song.info.totalFrames = nil }
+                song.info.isSeekable = stream.length != nil
                 return song
             } catch {
                 stream.close()
@@ -163,6 +171,7 @@ final class SongDecoder: AudioDecoder {
         active = decoder
         bytes = source
         openedLength = length
+        framesGiven = 0
         var info = song.info
         let tags = info.tags
         if info.id3.v1 == nil, info.id3.v2 == nil, [tags.title, tags.artist, tags.album].contains(where: { $0 != nil }) {
@@ -230,6 +239,13 @@ final class SongDecoder: AudioDecoder {
             if case .newFormat(let next) = result, let refusal = next.refusal {
                 return .damaged(bytes: 0, reason: refusal.description)
             }
+            if case .data(let given) = result { framesGiven += Int64(given / format.bytesPerFrame) }
+            if let stream = bytes as? NetworkStream {
+                // ICY titles the decoder has read up to, and an Ogg stream's next link (a
+                // radio's next song: its comments are its title).
+                let titles = stream.takeReachedTitles(before: active.inputOffset) + (active.takeLinkTitle().map { [$0] } ?? [])
+                for title in titles { streamTitle(Path(stream.url), title, framesGiven) }
+            }
             // A stream that failed: the network's reason, not the decoder's "cannot read".
             if case .damaged(let bytes, _) = result, let failure = (self.bytes as? NetworkStream)?.failure {
                 return .damaged(bytes: bytes, reason: failure)
@@ -254,7 +270,9 @@ final class SongDecoder: AudioDecoder {
     /// Moves in the file, whatever track it holds.
     private func seekFile(toFrame frame: Int64) -> Int64? {
         guard let active, let converter else { return nil }
-        return converter.seek(toFrame: frame, in: active)
+        let landed = converter.seek(toFrame: frame, in: active)
+        if let landed { framesGiven = landed }
+        return landed
     }
 
     func restrictFormat(to rule: FormatRule) throws(LoadFailure) {

@@ -21,6 +21,10 @@ struct EngineShared {
     /// A sound server asked for audio, or the decoder's thread has decoded more, since the
     /// playback thread last looked.
     var woke = false
+    /// A stream's titles, each said when the frame it comes at is heard (`PlaybackLoop`), not
+    /// when the decoder, seconds ahead, met it. Bounded (`titlesHeld`).
+    var titles: [(path: Path, title: String, frame: Int64)] = []
+    static let titlesHeld = 64
     /// Set by the playback thread as its last act: whether the output closed cleanly.
     var finished: Result<Void, OutputFailure>?
 

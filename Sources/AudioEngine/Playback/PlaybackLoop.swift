@@ -98,7 +98,23 @@ final class PlaybackLoop {
             calls.forEach(execute)
             if ending { return finish() }
             step()
+            sayHeardTitles()
         }
+    }
+
+    /// A stream's titles whose frames are heard now are said; those of a song no longer
+    /// playing are dropped.
+    private func sayHeardTitles() {
+        guard shared.read({ !$0.titles.isEmpty }) else { return }
+        let heard = EngineShared.heard(shared)
+        let path = song?.source.path
+        let due = shared.update { state in
+            state.titles.removeAll { $0.path != path }
+            let due = state.titles.prefix { $0.frame <= heard }
+            defer { state.titles.removeFirst(due.count) }
+            return due.map { ($0.path, $0.title) }
+        }
+        for (path, title) in due { report(.stream(path: path, news: .title(title))) }
     }
 
     private static func hasWork(phase: Phase, holding: Bool, budget: PlaybackBudget, rate: Int?) -> Bool {

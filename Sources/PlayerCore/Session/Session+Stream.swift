@@ -21,6 +21,19 @@ public struct StreamState: Equatable, Sendable {
 }
 
 extension Session {
+    /// A live stream just paused: what that does, said once per pause (the broadcast goes on
+    /// without it: it resumes from where it paused while the buffer lasts).
+    func sayPausedStream() {
+        guard context.state.id == .stop, let song = context.state.song, !song.isSeekable, song.totalFrames == nil else { return }
+        let mebibytes = StreamURL.bufferBytes >> 20
+        var lasts = "its \(mebibytes) MiB buffer lasts"
+        if let kbps = song.stream?.bitrate, kbps > 0 {
+            let minutes = Double(StreamURL.bufferBytes) * 8 / (Double(kbps) * 1000) / 60
+            lasts += " (about \(minutes < 1.5 ? "a minute" : "\(Int(minutes.rounded())) minutes") at \(kbps) kbit/s)"
+        }
+        report("\(song.path): paused: a live stream resumes from here while \(lasts), then from the broadcast as it is then")
+    }
+
     /// What the stream playing (or being opened) has said; `nil` for a file.
     public var stream: StreamState? {
         guard let said = streamSaid else { return nil }

@@ -193,8 +193,12 @@ public final class Session {
         defer { cueNext() }
         switch command {
         case .play: apply(.play)
-        case .toggle: apply(.toggle)
-        case .stop: apply(.stop)
+        case .toggle:
+            apply(.toggle)
+            sayPausedStream()
+        case .stop:
+            apply(.stop)
+            sayPausedStream()
         case .rewind: rewind()
         case .next:
             noteSkip()
@@ -211,8 +215,10 @@ public final class Session {
             queue.setShuffle(on)
             applyReplayGain()
         case .seek(let target):
-            // A stream is read from start to end: a seek would only drop what is buffered.
-            if let song = context.state.song, StreamURL.looksLikeURL(song.path) { return report("\(song.path): a live stream cannot seek") }
+            // A stream that cannot seek is read from start to end: a seek would only drop what is buffered.
+            if let song = context.state.song, !song.isSeekable {
+                return report("\(song.path): \(song.totalFrames == nil ? "a live stream cannot seek" : "its server takes no byte ranges, so it cannot seek")")
+            }
             apply(.seek(target))
         case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
              .setGraphicEqualizer:

@@ -5,6 +5,9 @@ public struct SongInfo: Equatable, Sendable {
     public var channels: Int
     /// Length in sample frames, when the file declares or implies it.
     public var totalFrames: Int64?
+    /// Whether it can seek: not an internet stream that is live, or whose server takes no byte
+    /// ranges.
+    public var isSeekable = true
     public var tags: Tags
     /// What the first frame says about the stream.
     public var stream: Stream?
@@ -38,6 +41,12 @@ public struct SongInfo: Equatable, Sendable {
         public var genre: String?
         public var track: String?
         public var comment: String?
+
+        /// How a radio names a song: "Artist - Title", or either alone.
+        public var streamTitle: String? {
+            let parts = [artist, title].compactMap { $0 }.filter { !$0.isEmpty }
+            return parts.isEmpty ? nil : parts.joined(separator: " - ")
+        }
 
         public init(title: String? = nil, artist: String? = nil, album: String? = nil) {
             self.title = title

@@ -6,6 +6,10 @@
 /// (`NetworkStream`).
 public struct StreamURL: Hashable, Sendable, CustomStringConvertible {
     public let text: String
+    /// The network buffer in front of a stream's decoder: what a stall of the network may
+    /// last, and how long a live stream paused goes on from where it paused.
+    public static let bufferBytes = 2 << 20
+
     /// The longest URL taken (browsers take 2,083 to 64 KiB; radio URLs are short).
     public static let maximumLength = 8192
 

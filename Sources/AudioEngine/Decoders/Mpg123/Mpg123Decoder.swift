@@ -345,6 +345,12 @@ final class Mpg123Decoder {
 
     /// Moves decoding to `frame` (sample-accurate: libmpg123 uses its frame index, the whole
     /// song's once the indexer has built it).
+    /// The frame decoded last: where it starts in the input.
+    var inputOffset: Int64? {
+        let offset = Int64(tp_mpg123_framepos(handle))
+        return offset >= 0 ? offset : nil
+    }
+
     func seek(toFrame frame: Int64) -> Int64? {
         if let request = indexRequest, let index = indexer?.take(request) {
             indexRequest = nil

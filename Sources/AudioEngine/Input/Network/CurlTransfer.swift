@@ -37,7 +37,8 @@ final class CurlTransfer {
     var body: (UnsafeRawBufferPointer) -> Bool = { _ in true }
     private(set) var isPaused = false
 
-    init?(url: String, limits: StreamLimits) {
+    /// A request for `url`'s body from byte `from` on (a range request when it is not 0).
+    init?(url: String, limits: StreamLimits, from: Int64 = 0) {
         guard let api = CurlLibrary.api, let handle = api.pointee.easy_init() else { return nil }
         self.api = api
         self.handle = handle
@@ -54,6 +55,7 @@ final class CurlTransfer {
         setLong(CURLOPT_SSL_VERIFYPEER, 1)
         setLong(CURLOPT_SSL_VERIFYHOST, 2)
         setString(CURLOPT_USERAGENT, "tplayer")
+        if from > 0 { setString(CURLOPT_RANGE, "\(from)-") }
         headerList = api.pointee.slist_append(nil, "Icy-MetaData: 1")
         _ = tp_curl_set_pointer(api, handle, CURLOPT_HTTPHEADER, UnsafeRawPointer(headerList))
         _ = tp_curl_set_data_function(api, handle, CURLOPT_HEADERFUNCTION) { data, size, count, context in
@@ -178,7 +180,7 @@ final class CurlTransfer {
 /// The bounds of a stream's network side (see README, "Internet radio").
 struct StreamLimits: Sendable {
     /// The network buffer in front of the decoder: what a stall of the network may last.
-    var bufferBytes = 2 << 20
+    var bufferBytes = StreamURL.bufferBytes
     /// What is kept behind what the decoder read (it reads the first bytes twice: the format's
     /// sniff, then the decoder).
     var historyBytes = 256 << 10
@@ -189,6 +191,8 @@ struct StreamLimits: Sendable {
     var stallTimeout = 10.0
     var redirects = 5
     var headerBytes = 64 << 10
+    /// ICY titles held until the decoder reaches them; past this, the oldest is dropped.
+    static let titlesHeld = 64
     /// Reconnections tried in a row before the stream is given up; the waits between them.
     var reconnectTries = 10
     /// Half a second at first (a server restarted is back within a second of it), then

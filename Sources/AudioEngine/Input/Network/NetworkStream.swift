@@ -76,15 +76,28 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         /// redirects followed: a playlist's entries are resolved against it.
         var contentType: String?
         var finalURL: String?
+        /// ICY titles not yet reached by the decoder, each at the body byte it came before:
+        /// said when the decoder reads there (`takeReachedTitles`), not when they arrive.
+        var titles: [(offset: Int64, title: String)] = []
         /// Bytes kept behind the furthest read.
         let history: Int64
+        /// A file whose server takes byte ranges (`Accept-Ranges: bytes`): its length, and it
+        /// seeks. `nil` for a live stream, or a server that does not.
+        var seekableLength: Int64?
+        /// The body offset the buffer starts at: 0, or where the last range request asked from.
+        var floor: Int64 = 0
+        /// A read asked for bytes far from those buffered: the next request starts there.
+        var restart: Int64?
 
         /// Bytes that can be taken now without overwriting what is kept: what was not read yet,
         /// and `history` bytes behind it.
         var room: Int {
-            let kept = min(max(furthestRead - history, 0), written)
+            let kept = max(min(max(furthestRead - history, 0), written), floor)
             return storage.count - Int(written - kept)
         }
+
+        /// The oldest byte still buffered.
+        var oldest: Int64 { max(written - Int64(storage.count), floor) }
     }
 
     private init(url: String, limits: StreamLimits, news: @escaping @Sendable (StreamNews) -> Void) {
@@ -132,7 +145,9 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         shared.update { $0.cancelled = true }
     }
 
-    var length: Int64? { nil }
+    /// A file's length when its server takes byte ranges (then the decoder seeks); else `nil`:
+    /// the libraries read it as a pipe.
+    var length: Int64? { shared.read(\.seekableLength) }
 
     /// Why the stream stopped, when it failed (a file cut short, the tries to reconnect used
     /// up): what the decoder's read error stands for.
@@ -142,6 +157,18 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// whatever its first frames claim (a radio's encoder writes a Xing header of 0 frames; a
     /// song looped by a server has its own length in its LAME tag).
     var isLive: Bool { shared.read(\.isFinite) != true }
+
+    /// The ICY titles before `offset` (the decoder's, from `start`), or with none the decoder's
+    /// reads have reached, oldest first (taken).
+    func takeReachedTitles(before offset: Int64? = nil) -> [String] {
+        let start = start
+        return shared.update { state in
+            let limit = offset.map { $0 + start } ?? state.furthestRead
+            let reached = state.titles.prefix { $0.offset <= limit }
+            defer { state.titles.removeFirst(reached.count) }
+            return reached.map(\.title)
+        }
+    }
 
     /// What the first answer said its body is (`Content-Type`), if it said.
     var contentType: String? { shared.read(\.contentType) }
@@ -161,9 +188,19 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
         guard count > 0 else { return 0 }
         let offset = offset + start
+        shared.update { state in
+            guard let length = state.seekableLength, offset < length else { return }
+            if offset < state.oldest || offset > state.written + Int64(limits.historyBytes) {
+                // Far from what is buffered (a seek): asked for from there.
+                (state.floor, state.written, state.furthestRead, state.restart, state.ended) = (offset, offset, offset, offset, false)
+                state.titles.removeAll()
+            } else {
+                // A little ahead: what comes before it is not wanted (the buffer makes room for it).
+                state.furthestRead = max(state.furthestRead, offset)
+            }
+        }
         return shared.wait(until: { $0.written > offset || $0.ended || $0.failure != nil || $0.cancelled }, timeout: nil) { state in
-            let oldest = state.written - Int64(state.storage.count)
-            guard offset >= max(oldest, 0) else {
+            guard offset >= state.oldest else {
                 errno = ESPIPE  // read past: a stream is read from its start to its end
                 return -1
             }
@@ -191,23 +228,34 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
 
     /// Runs requests until the stream ends, fails, is given up or is closed.
     private func run() {
+        var from: Int64 = 0
         while !shared.read(\.cancelled) {
-            let outcome = transfer()
+            let outcome = transfer(from: from)
             switch outcome {
             case .cancelled:
                 return
+            case .restart(let offset):
+                from = offset
             case .ended:
-                shared.update { $0.ended = true }
-                return
+                // Unless a read asked for another place meanwhile: then the body is not over.
+                shared.update { if $0.restart == nil { $0.ended = true } }
+                // A file that seeks may be read again from anywhere (a seek back).
+                guard shared.read(\.seekableLength) != nil else { return }
+                guard let offset = shared.wait(until: { $0.cancelled || $0.restart != nil }, timeout: nil, then: { $0.restart }) else { return }
+                from = offset
             case .failed(let reason) where shared.read(\.written) == 0:
                 // Never opened: the reason, once; the list goes on.
                 shared.update { $0.failure = reason }
                 return
-            case .dropped(let reason) where shared.read(\.isFinite) == true:
-                // A file over http cut short: asked again from its start, it would play twice.
+            case .dropped(let reason) where shared.read({ $0.isFinite == true && $0.seekableLength == nil }):
+                // A file over http cut short, whose server takes no ranges: asked again from its
+                // start, it would play twice.
                 shared.update { $0.failure = "\(reason) before the end it stated" }
                 return
             case .failed(let reason), .dropped(let reason):
+                // A file that seeks is asked for again from where it was cut; a live stream
+                // from wherever it is now.
+                if shared.read(\.seekableLength) != nil { from = shared.read(\.written) }
                 attempt += 1
                 guard attempt <= limits.reconnectTries else {
                     shared.update { $0.failure = "gave up after \(limits.reconnectTries) tries to reconnect: \(reason)" }
@@ -227,6 +275,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         case failed(String)
         /// The body stopped before its end (the reason).
         case dropped(String)
+        /// A read asked for the body from this offset on.
+        case restart(Int64)
     }
 
     /// The station the last answer's headers described (said when it changes), and the tries
@@ -234,9 +284,11 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     private var station: IcyMetadata.Station?
     private var attempt = 0
 
-    /// One request, run to its end.
-    private func transfer() -> Outcome {
-        guard let transfer = CurlTransfer(url: url, limits: limits), let multi = transfer.api.pointee.multi_init() else {
+    /// One request for the body from `from` on, run to its end (or until a read asks for
+    /// another place).
+    private func transfer(from: Int64) -> Outcome {
+        shared.update { if $0.restart == from { $0.restart = nil } }  // a newer one asked meanwhile stays
+        guard let transfer = CurlTransfer(url: url, limits: limits, from: from), let multi = transfer.api.pointee.multi_init() else {
             return .failed("libcurl cannot start a request")
         }
         let api = transfer.api.pointee
@@ -245,6 +297,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         defer { _ = api.multi_remove_handle(multi, transfer.handle) }
         var demuxer: IcyDemuxer?
         var received = 0
+        var skip: Int64 = 0
         var lastByte = Monotonic.now()
         // `transfer` unowned, and the closure dropped at the end: the transfer holds it, and a
         // cycle would keep both, the stream's buffer and libcurl's handle with them.
@@ -262,17 +315,27 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                 }
                 let finite = transfer.contentLength != nil
                 let type = transfer.header(named: "content-type"), answeredFrom = transfer.effectiveURL
+                let ranges = transfer.header(named: "accept-ranges")?.lowercased().contains("bytes") == true
+                // A server that ignored the range sends the body from its start.
+                skip = from > 0 && transfer.status != 206 ? from : 0
                 shared.update { state in
                     guard state.isFinite == nil else { return }
                     (state.isFinite, state.contentType, state.finalURL) = (finite, type, answeredFrom)
+                    if ranges, let length = transfer.contentLength { state.seekableLength = length }
                 }
             }
             // Whole pieces or none: a paused piece comes again, and the demuxer must not have
             // taken it apart yet. The audio in it is at most its length.
             guard shared.read({ $0.room >= bytes.count }) else { return false }
-            var titles: [String] = []
-            demuxer?.feed(bytes, audio: { audio in
+            demuxer?.feed(bytes, audio: { whole in
+                var audio = whole
+                if skip > 0 {
+                    let skipped = Int(min(skip, Int64(audio.count)))
+                    skip -= Int64(skipped)
+                    audio = UnsafeRawBufferPointer(rebasing: audio[skipped...])
+                }
                 shared.update { state in
+                    guard state.restart == nil else { return }  // a seek asked for another place
                     state.storage.withUnsafeMutableBytes { storage in
                         let capacity = storage.count
                         var at = 0
@@ -286,9 +349,13 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                     state.written += Int64(audio.count)
                 }
             }, metadata: { block in
-                if let title = IcyMetadata.title(block) { titles.append(title) }
+                guard let title = IcyMetadata.title(block) else { return }
+                shared.update { state in
+                    // Bounded: a server sending a title every block to a decoder that waits.
+                    if state.titles.count >= StreamLimits.titlesHeld { state.titles.removeFirst() }
+                    state.titles.append((state.written, title))
+                }
             })
-            titles.forEach { news(.title($0)) }
             received += bytes.count
             lastByte = Monotonic.now()
             return true
@@ -308,6 +375,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                 return received > 0 ? .dropped(reason) : .failed(reason)
             }
             if shared.read(\.cancelled) { return .cancelled }
+            if let offset = shared.read(\.restart) { return .restart(offset) }
             if transfer.isPaused {
                 if shared.read({ $0.room >= 64 << 10 }) {
                     transfer.resume()
