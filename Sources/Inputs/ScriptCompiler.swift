@@ -104,6 +104,14 @@ public struct ScriptCompiler {
     /// (a folder with no audio, a playlist that cannot be read) is the script's problem; what is
     /// wrong further in, inside a playlist, is the playlist's.
     private mutating func resolve(_ location: Path, folder: Path, place: SourceLocation) -> EntryList {
+        // An internet stream is never looked for on the disk: opening it says what is wrong.
+        if StreamURL.looksLikeURL(location) {
+            guard StreamURL(location) != nil else {
+                problems.append(Diagnostic(place, "not a URL tplayer can open (http:// or https://, a host, no spaces): \(location)"))
+                return []
+            }
+            return [Entry(path: location, origin: place)]
+        }
         var expander = InputExpander(checksEntries: true, files: files)
         let path = Self.resolved(location, folder: folder)
         if case .failure(let error) = files.status(of: path) {

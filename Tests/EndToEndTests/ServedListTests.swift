@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// What a server sends besides a plain stream: playlists of streams (by type, content or name),
@@ -209,6 +210,29 @@ struct ServedListTests {
         #expect(after.count == said + 1 && after.last == "@I ICY-META: StreamTitle='\(titles[said % 3])';", "the next in turn: \(after)")
         #expect(player.quit() == 0)
         #expect(!player.received.contains { $0.contains("reconnect") || $0 == "@P 0" }, "\(player.received.filter { !$0.hasPrefix("@F") })")
+    }
+
+    /// A live stream recorded with `-w` is bounded by a script's `wait` (exactly that much audio),
+    /// and Ctrl-C leaves a WAV whose header states what it holds.
+    @Test func aRecordingOfAStreamLastsAsLongAsTheScriptWaitsOrUntilCtrlC() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let script = folder.appendingPathComponent("record.tps")
+        try "add \(server.url("live.mp3"))\nplay\nwait 8s\nquit\n".write(to: script, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out.wav").path
+        let run = try Harness.run(Harness.binary, ["-w", out, "--script", script.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Harness.pcm(ofWAV: out).count == 8 * 44100 * 4, "8 s exactly")
+
+        let interrupted = folder.appendingPathComponent("interrupted.wav").path
+        let stopped = try Harness.run(Harness.binary, ["-w", interrupted, server.url("live.mp3?pace=1")]) { process in
+            Thread.sleep(forTimeInterval: 2)
+            kill(process.processIdentifier, SIGINT)
+        }
+        #expect(stopped.status == 130, "\(stopped.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: interrupted))
+        let stated = Int(Harness.littleEndian32(bytes, 40))
+        #expect(stated > 0 && stated == bytes.count - 44, "the header states the audio written: \(stated) of \(bytes.count - 44)")
     }
 
     /// `--check` of a served playlist lists its streams and listens to each.
