@@ -322,6 +322,20 @@ struct IcecastTests {
         player.send("LOAD \(radio.url)")
         try player.waitFor("@I ICY-NAME: Test FM", timeout: 20)
         try player.waitFor("@P 2")
+        // Side by side, the reference front-ends drive: mpg123 -R on the same stream.
+        let mpg123 = Process(), mpg123In = Pipe(), mpg123Out = folder.appendingPathComponent("mpg123.txt")
+        FileManager.default.createFile(atPath: mpg123Out.path, contents: nil)
+        mpg123.executableURL = URL(fileURLWithPath: "/usr/bin/mpg123")
+        mpg123.arguments = ["-R", "-o", "dummy"]
+        mpg123.standardInput = mpg123In
+        mpg123.standardOutput = try FileHandle(forWritingTo: mpg123Out)
+        mpg123.standardError = FileHandle.nullDevice
+        try mpg123.run()
+        defer {
+            kill(mpg123.processIdentifier, SIGKILL)
+            mpg123.waitUntilExit()
+        }
+        mpg123In.fileHandleForWriting.write(Data("LOAD \(radio.url)\n".utf8))
         try radio.setTitle("Artist - First Title")
         try player.waitFor("@I ICY-META: StreamTitle='Artist - First Title';", timeout: 20)
         radio.stop()
@@ -334,6 +348,10 @@ struct IcecastTests {
         #expect(!lines.contains("@P 0"), "the stream never ended: \(lines.filter { !$0.hasPrefix("@F") })")
         #expect(lines.contains { $0.hasPrefix("\(radio.url): ") && $0.contains("reconnecting (1 of 10)") })
         #expect(player.quit() == 0)
+        // mpg123 played it, and ended it at the restart.
+        let reference = try String(contentsOf: mpg123Out, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("@F") }
+        #expect(reference.contains("@P 2") && reference.last(where: { $0.hasPrefix("@P") }) == "@P 0",
+                "mpg123 -R ends the stream at the restart: \(reference)")
     }
 }
 
