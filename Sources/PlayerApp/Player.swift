@@ -250,6 +250,10 @@ public final class Player {
            let index = session.index {
             known[session.entries[index].source] = SongFacts(song)
         }
+        // A stream is named in the list view as on the status line: its station, what is on air.
+        if event.isStreamNewsOrOpened, let name = session.stream?.name, let index = session.index {
+            known[session.entries[index].source] = SongFacts(tags: SongInfo.Tags(title: name), seconds: nil)
+        }
         io.remote?.observe(event)
         io.outside?.observe(event)
         if resumeToSay, case .opened(let song, let token) = event, session.state.token == token, let name = session.songName {
@@ -337,6 +341,7 @@ public final class Player {
         status.stoppedAtStart = session.isStoppedAtStart
         status.silent = silent
         status.reconnecting = session.stream?.reconnecting?.attempt
+        status.stream = session.stream
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         screen.show(status)
     }
@@ -369,5 +374,14 @@ public final class Player {
 
     private func say(_ line: String) {
         if let screen, screen.takesMessages { screen.print(line) } else { io.log(line) }
+    }
+}
+
+private extension EngineEvent {
+    var isStreamNewsOrOpened: Bool {
+        switch self {
+        case .stream, .opened: true
+        default: false
+        }
     }
 }

@@ -155,7 +155,7 @@ public final class Console {
                 }
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands,
-                                              speed: lastStatus?.list.speed ?? 1)
+                                              speed: lastStatus?.list.speed ?? 1, stream: lastStatus?.stream)
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,

@@ -4,7 +4,9 @@ import PlayerCore
 public enum SongDetails {
     /// `equalizer`: the graphic equaliser's bands in dB when it is on; `speed`: how many times
     /// as fast the songs play.
-    public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil, speed: Double = 1) -> [String] {
+    /// `stream`: what an internet stream has said (its station, what is on air).
+    public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil, speed: Double = 1,
+                             stream said: StreamState? = nil) -> [String] {
         guard let song else {
             return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? [])
         }
@@ -21,13 +23,21 @@ public enum SongDetails {
         let length = song.totalFrames.map { frames in
             "\(TimeFormat.precise(song.seconds(frames))) (\(grouped(frames)) samples)"
         } ?? "not known"
-        return [
+        // An internet stream: its station and what is on air first (untrusted, every string).
+        var station: [String] = []
+        if let said {
+            let about = [said.station?.genre, said.station?.bitrate.map { "\($0) kbit/s" }].compactMap { $0 }.filter { !$0.isEmpty }
+            let name = said.station?.name.map { $0 + (about.isEmpty ? "" : " (\(about.joined(separator: ", ")))") }
+            station = [field("Station", name.map(TerminalText.safe)), field("On air", said.title.map(TerminalText.safe))]
+            if let url = said.station?.url, !url.isEmpty { station.append(field("Website", TerminalText.safe(url))) }
+        }
+        return station + [
             field("Title", tags.title), field("Artist", tags.artist), field("Album", tags.album),
             field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track),
             field("Comment", tags.comment), field("Stream", stream), field("Output", song.played.map { TerminalText.safe($0) }), field("Length", length),
             field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
             field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListPlace.speedName(speed)), the same pitch (librubberband)"),
-            field("File", "\(song.path)"),
+            field(StreamURL.looksLikeURL(song.path) ? "URL" : "File", "\(song.path)"),
         ]
     }
 

@@ -27,6 +27,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var silent = false
     /// An internet stream whose connection dropped: the try to make it again (1, 2…) under way.
     public var reconnecting: Int?
+    /// What an internet stream has said (its station, its title), for `i`.
+    public var stream: StreamState?
 
     /// Where the song is in the list, and the list's modes.
     public struct ListPlace: Equatable, Sendable {

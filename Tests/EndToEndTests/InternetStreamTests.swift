@@ -373,7 +373,11 @@ extension IcecastTests {
             echo "title $(playerctl -p tplayer metadata title)"
             echo "url $(playerctl -p tplayer metadata xesam:url)"
             echo "screen $(tmux -L \(socket) capture-pane -p | grep -v '^ *$' | tail -1)"
-            tmux -L \(socket) send-keys -t 0 q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            tmux -L \(socket) send-keys -t 0 i; sleep 0.5
+            tmux -L \(socket) capture-pane -p | sed 's/^/info /'
+            tmux -L \(socket) send-keys -t 0 v; sleep 0.5
+            tmux -L \(socket) capture-pane -p | sed 's/^/list /'
+            tmux -L \(socket) send-keys -t 0 Escape q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
             true
             """
         let result = try Harness.dbusSession(script)
@@ -383,5 +387,8 @@ extension IcecastTests {
         // A live stream: the time listened, no length and no bar.
         #expect(lines.contains { $0.hasPrefix("screen Playing  0:0") && $0.contains("  1/1  vol 100%  Test FM — Artist - On Air") && !$0.contains("[") },
                 "\(lines)")
+        // `i`: the station and what is on air; the list view: the stream named as on the status line.
+        #expect(lines.contains { $0.hasPrefix("info Station  Test FM") } && lines.contains { $0.hasPrefix("info On air   Artist - On Air") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("list ") && $0.contains("1  Test FM — Artist - On Air") }, "\(lines)")
     }
 }

@@ -235,6 +235,26 @@ struct ServedListTests {
         #expect(stated > 0 && stated == bytes.count - 44, "the header states the audio written: \(stated) of \(bytes.count - 44)")
     }
 
+    /// Over MPRIS each title is one PropertiesChanged, its Metadata's title the station and
+    /// the title, said as it is heard.
+    @Test func eachTitleIsOnePropertiesChangedOverMpris() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.mp3").path
+        try mp3(song, seconds: 6)
+        let server = try RadioServer(song: song, titles: ["One - A", "Two - B", "Three - C"])
+        let monitor = folder.appendingPathComponent("monitor.txt").path
+        let said = try MprisSpecTests.run([server.url("icy.mp3?metaint=40000")], in: folder, """
+            dbus-monitor "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'" > '\(monitor)' 2>/dev/null & watch=$!
+            sleep 7
+            kill $watch
+            echo "titles $(grep -o 'Test Radio — [A-Za-z]* - [A-C]' '\(monitor)' | tr '\n' '|')"
+            echo "changes $(grep -c 'xesam:title' '\(monitor)')"
+            """)
+        // Titles at 2.5 s and 5 s of audio (40,000 bytes each at 128 kbit/s); the run ends at 6 s.
+        #expect(said.value("titles") == "Test Radio — One - A|Test Radio — Two - B|", "\(said.all)")
+        #expect(said.value("changes") == "2", "one each: \(said.all)")
+    }
+
     /// `--check` of a served playlist lists its streams and listens to each.
     @Test func checkOfAServedPlaylistListensToEachStream() throws {
         let folder = try Harness.temporaryFolder()

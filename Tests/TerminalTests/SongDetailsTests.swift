@@ -47,3 +47,17 @@ struct SongDetailsOutputTests {
         #expect(SongDetails.lines(song, speed: 0.5).contains("Speed    0.5×, the same pitch (librubberband)"))
     }
 }
+
+extension SongDetailsTests {
+    /// `i` on an internet stream: its station and what is on air first, escapes neutralised,
+    /// and the URL where a file's path goes.
+    @Test func aStreamShowsItsStationAndWhatIsOnAir() {
+        let song = SongInfo(path: "http://radio.example/live", sampleRate: 44100, channels: 2, totalFrames: nil)
+        var said = StreamState()
+        said.station = IcyMetadata.Station(name: "Test FM", genre: "Jazz", url: "http://radio.example/", bitrate: 128)
+        said.title = "Artist - \u{1B}[2JTitle"
+        let lines = SongDetails.lines(song, stream: said)
+        #expect(lines.prefix(3) == ["Station  Test FM (Jazz, 128 kbit/s)", "On air   Artist - \\e[2JTitle", "Website  http://radio.example/"], "\(lines)")
+        #expect(lines.contains("URL      http://radio.example/live") && lines.contains("Length   not known"))
+    }
+}
