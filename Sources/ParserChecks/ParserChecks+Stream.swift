@@ -48,3 +48,32 @@ extension ParserChecks {
         return broken
     }
 }
+
+extension ParserChecks {
+    /// A playlist a server sends (the first byte: PLS or M3U, and which of two base URLs it came
+    /// from), and the same bytes as AAC joined anywhere: every entry is an http or https stream
+    /// (never a local file), named as it resolves (an absolute URL resolves to itself), each
+    /// reference resolving to a stream or to nothing; a frame found is a frame.
+    public static func servedPlaylist(_ bytes: [UInt8]) -> [String] {
+        guard let first = bytes.first else { return [] }
+        let body = Array(bytes.dropFirst())
+        let base = first & 2 == 0 ? "http://radio.example/lists/listen.pls?id=3" : "https://radio.example:8443"
+        let served = ServedPlaylist.parse(body, format: first & 1 == 0 ? .pls : .m3u, url: base)
+        var broken: [String] = []
+        for entry in served.entries {
+            guard let url = StreamURL(entry.path) else {
+                broken.append("an entry that is no stream: \(entry.path)")
+                continue
+            }
+            if StreamURL.resolve(url.text, against: base)?.text != url.text { broken.append("\(url.text) does not resolve to itself") }
+        }
+        let reference = String(decoding: body.prefix(300), as: UTF8.self)
+        if let resolved = StreamURL.resolve(reference, against: base), !StreamURL.looksLikeURL(Path(resolved.text)) {
+            broken.append("\(reference) resolved to \(resolved.text)")
+        }
+        if let frame = AdtsSync.firstFrame(in: body), frame >= body.count || AdtsSync.frameLength(body, frame) == nil {
+            broken.append("a frame at \(frame) that is none")
+        }
+        return broken
+    }
+}

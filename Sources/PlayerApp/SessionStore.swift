@@ -59,7 +59,8 @@ public enum SessionStore {
     public static func present(_ saved: SavedSession, exists: (Path) -> Bool = FileSystem.exists)
         -> (session: SavedSession, gone: [Int])
     {
-        let gone = saved.entries.indices.filter { !exists(saved.entries[$0].path) }
+        // A stream is never looked for on the disk: opening it says what is wrong.
+        let gone = saved.entries.indices.filter { !StreamURL.looksLikeURL(saved.entries[$0].path) && !exists(saved.entries[$0].path) }
         var session = saved
         let missing = Set(gone)
         guard let current = saved.current, missing.contains(current) else { return (session, gone) }

@@ -62,7 +62,9 @@ struct RemoteRun {
             controls: controls, position: { engine.position },
             send: { writeAll(replies, "@" + $0 + "\n") },
             readList: { path, done in
-                if case .failure(let error) = FileSystem.status(of: path) {
+                // A playlist served over http is the one entry it is named by: loaded, its
+                // streams take its place.
+                if !StreamURL.looksLikeURL(path), case .failure(let error) = FileSystem.status(of: path) {
                     printError("tplayer: \(path): \(error.reason)")
                     return done([])
                 }

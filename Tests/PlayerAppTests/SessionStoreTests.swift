@@ -75,3 +75,14 @@ struct SessionStoreTests {
         #expect(SessionStore.location(environment: [:]) == nil)
     }
 }
+
+extension SessionStoreTests {
+    /// A stream in a saved session is never looked for on the disk: it is not "gone".
+    @Test func aStreamIsNeverGone() {
+        let saved = SavedSession(entries: EntryList([Entry(path: "/m/a.mp3"), Entry(path: "https://radio.example/live")]), current: 1,
+                                 position: .zero, volume: 70, muted: false, repeats: false, shuffles: false)
+        let (kept, gone) = SessionStore.present(saved, exists: { _ in false })
+        #expect(gone == [0])
+        #expect(kept.current == 1, "the stream plays on resume")
+    }
+}

@@ -25,6 +25,7 @@ struct FuzzCaseTests {
         "FuzzIcy": ParserChecks.icy,
         "FuzzIcyStream": ParserChecks.icyStream,
         "FuzzStreamURL": ParserChecks.streamURL,
+        "FuzzServedList": ParserChecks.servedPlaylist,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

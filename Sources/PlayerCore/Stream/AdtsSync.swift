@@ -14,7 +14,7 @@ public enum AdtsSync {
     }
 
     /// The length of the frame whose header is at `at`, when one is there.
-    static func frameLength(_ bytes: [UInt8], _ at: Int) -> Int? {
+    public static func frameLength(_ bytes: [UInt8], _ at: Int) -> Int? {
         guard at + 7 <= bytes.count, bytes[at] == 0xFF, bytes[at + 1] & 0xF6 == 0xF0,
               (bytes[at + 2] >> 2) & 0x0F < 13 else { return nil }
         let length = Int(bytes[at + 3] & 0x03) << 11 | Int(bytes[at + 4]) << 3 | Int(bytes[at + 5] >> 5)
