@@ -121,3 +121,28 @@ func oggComments(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
     }
     return comments
 }
+
+/// Which link of a chained Ogg stream is read now, and the title of one begun since last asked:
+/// a radio sends each song as the next link, its comments its title (`takeLinkTitle`).
+struct OggLinkTitles {
+    private var link: Int32 = -1
+    private var pending: String?
+
+    /// Link `link` is being read; `comments` gives its comments, asked when it is a new one.
+    mutating func reading(_ link: Int32, comments: () -> [[UInt8]]?) {
+        guard link != self.link else { return }
+        self.link = link
+        pending = comments().flatMap { VorbisComments(raw: $0).tags.streamTitle }
+    }
+
+    /// The title of the link begun since last asked, if any (taken).
+    mutating func take() -> String? {
+        defer { pending = nil }
+        return pending
+    }
+
+    /// A new song: no link read yet.
+    mutating func reset() {
+        (link, pending) = (-1, nil)
+    }
+}

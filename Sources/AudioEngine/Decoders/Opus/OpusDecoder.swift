@@ -41,9 +41,7 @@ final class OpusDecoder: FormatDecoder {
     private var ended = false
     private var total: Int64?
     private var watch = OggStreamWatch()
-    /// The chained stream's link read last, and the title of one begun since `takeLinkTitle`.
-    private var link: Int32 = -1
-    private var linkTitle: String?
+    private var links = OggLinkTitles()
     /// The frames a seek decodes before its target (0.5 s at 48 kHz), into `scratch`: 120 ms
     /// (Opus's longest packet) of 8 channels.
     private static let preroll: Int64 = 24000
@@ -87,7 +85,7 @@ final class OpusDecoder: FormatDecoder {
         ended = false
         watch.format = format
         watch.restart(at: 0)
-        (link, linkTitle) = (-1, nil)
+        links.reset()
         var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: total)
         if let tags = api.tags?(opened, -1)?.pointee {
             let comments = VorbisComments(raw: oggComments(tags.user_comments, lengths: tags.comment_lengths, count: tags.comments))
@@ -109,7 +107,9 @@ final class OpusDecoder: FormatDecoder {
                     ended = true
                     return .failed("a chained stream's Opus header has a channel count tplayer does not play")
                 }
-                if link != self.link { began(link) }
+                links.reading(link) {
+                    api.tags?(handle, link).map { oggComments($0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments) }
+                }
                 VorbisChannelOrder.toWAV(room.assumingMemoryBound(to: Int16.self), frames: Int(frames), channels: Int(channels))
                 return .data(bytes: Int(frames) * Int(channels) * 2, format: PCMFormat(rate: 48000, channels: Int(channels)),
                              tell: api.pcm_tell?(handle) ?? -1)
@@ -120,16 +120,8 @@ final class OpusDecoder: FormatDecoder {
         }
     }
 
-    /// Link `link` of a chained stream is being read: its title is kept for `takeLinkTitle`.
-    private func began(_ link: Int32) {
-        self.link = link
-        guard let comments = api.tags?(handle, link)?.pointee else { return }
-        linkTitle = VorbisComments(raw: oggComments(comments.user_comments, lengths: comments.comment_lengths, count: comments.comments)).tags.streamTitle
-    }
-
     func takeLinkTitle() -> String? {
-        defer { linkTitle = nil }
-        return linkTitle
+        links.take()
     }
 
     func seek(toFrame frame: Int64) -> Int64? {

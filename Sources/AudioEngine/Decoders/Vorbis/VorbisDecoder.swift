@@ -33,9 +33,7 @@ final class VorbisDecoder: FormatDecoder {
     private var ended = false
     private var total: Int64?
     private var watch = OggStreamWatch()
-    /// The chained stream's link read last, and the title of one begun since `takeLinkTitle`.
-    private var link: Int32 = -1
-    private var linkTitle: String?
+    private var links = OggLinkTitles()
     /// ov_read's byte order: the machine's.
     private static let bigEndian: Int32 = 1.bigEndian == 1 ? 1 : 0
 
@@ -81,7 +79,7 @@ final class VorbisDecoder: FormatDecoder {
         ended = false
         watch.format = format
         watch.restart(at: 0)
-        (link, linkTitle) = (-1, nil)
+        links.reset()
         var song = SongInfo(path: path, sampleRate: format.rate, channels: format.channels, totalFrames: total)
         if let comment = api.comment?(handle, -1)?.pointee {
             let comments = VorbisComments(raw: oggComments(comment.user_comments, lengths: comment.comment_lengths, count: comment.comments))
@@ -118,7 +116,9 @@ final class VorbisDecoder: FormatDecoder {
                     ended = true
                     return .failed("a chained stream's Vorbis header is impossible")
                 }
-                if link != self.link { began(link) }
+                links.reading(link) {
+                    api.comment?(handle, link).map { oggComments($0.pointee.user_comments, lengths: $0.pointee.comment_lengths, count: $0.pointee.comments) }
+                }
                 VorbisChannelOrder.toWAV(room.assumingMemoryBound(to: Int16.self), frames: got / (2 * Int(info.channels)), channels: Int(info.channels))
                 return .data(bytes: got, format: PCMFormat(rate: info.rate, channels: Int(info.channels)), tell: api.pcm_tell?(handle) ?? -1)
             }
@@ -128,16 +128,8 @@ final class VorbisDecoder: FormatDecoder {
         }
     }
 
-    /// Link `link` of a chained stream is being read: its title is kept for `takeLinkTitle`.
-    private func began(_ link: Int32) {
-        self.link = link
-        guard let comments = api.comment?(handle, link)?.pointee else { return }
-        linkTitle = VorbisComments(raw: oggComments(comments.user_comments, lengths: comments.comment_lengths, count: comments.comments)).tags.streamTitle
-    }
-
     func takeLinkTitle() -> String? {
-        defer { linkTitle = nil }
-        return linkTitle
+        links.take()
     }
 
     func seek(toFrame frame: Int64) -> Int64? {
