@@ -32,7 +32,7 @@ public final class Engine: PlayerEngine {
     /// `bits`: 16, 24 or 32: every song is written in that many bits (`--bits`); `nil`: each
     /// song's own.
     public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false,
-                device: String? = nil, bits: Int? = nil) throws(OutputError) {
+                device: String? = nil, bits: Int? = nil, reconnects: Int? = nil) throws(OutputError) {
         let choice = try OutputChoice(target, device: device)
         outputName = target.name
         writesFile = target.isFile
@@ -50,6 +50,7 @@ public final class Engine: PlayerEngine {
         let decoder = { (library: DecoderLibrary) -> SongDecoder in
             let decoder = SongDecoder(make: library.make)
             decoder.streamNews = { outbox.post(.stream(path: $0, news: $1)) }
+            if let reconnects { decoder.streamLimits.reconnectTries = reconnects }
             decoder.streamTitle = { [weak shared] path, title, frame in
                 shared?.update { state in
                     if state.titles.count >= EngineShared.titlesHeld { state.titles.removeFirst() }

@@ -34,6 +34,9 @@ public struct Settings: Equatable, Sendable {
     public var equalizer: [Double]?
     /// How many times as fast songs play at their own pitch (`speed = 1.25`), 0.25 to 4.
     public var speed: Double?
+    /// How many times in a row a dropped internet stream is connected to again before it is
+    /// given up (`reconnect = 10`, 0 to 100; 0: never).
+    public var reconnects: Int?
 
     public init() {}
 
@@ -49,7 +52,7 @@ public struct Settings: Equatable, Sendable {
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
-                               "equalizer", "equalizer-preset", "speed"]
+                               "equalizer", "equalizer-preset", "speed", "reconnect"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -212,6 +215,9 @@ public struct Settings: Equatable, Sendable {
         case "speed":
             guard let value = SpeedValue.parse(value) else { return SpeedValue.hint }
             speed = value
+        case "reconnect":
+            guard let tries = Int(value), (0...100).contains(tries) else { return "give the tries in a row, 0 to 100 (0: never)" }
+            reconnects = tries
         default:
             return "unknown setting"
         }

@@ -95,7 +95,7 @@ struct PlayerRun {
         let engine: Engine
         let signals: SignalWatcher
         let work: BackgroundWork
-        switch Startup.start(output: output, fades: options.fades, bits: options.bits, work: reader) {
+        switch Startup.start(output: output, fades: options.fades, bits: options.bits, reconnects: options.settings.reconnects, work: reader) {
         case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }

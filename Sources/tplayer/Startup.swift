@@ -13,11 +13,12 @@ enum Startup {
     }
 
     static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, device: String? = nil,
-                      bits: Int? = nil, work: BackgroundWork? = nil)
+                      bits: Int? = nil, reconnects: Int? = nil, work: BackgroundWork? = nil)
         -> Result<(engine: Engine, signals: SignalWatcher, work: BackgroundWork), Failure> {
         let engine: Engine
         do {
-            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, device: device, bits: bits)
+            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, device: device, bits: bits,
+                                reconnects: reconnects)
         } catch {
             printError("tplayer: \(error.message)")
             return .failure(Failure(status: error.isUsageError ? 64 : 1))

@@ -255,6 +255,20 @@ struct ServedListTests {
         #expect(said.value("changes") == "2", "one each: \(said.all)")
     }
 
+    /// `reconnect = 0` in the settings: a stream that drops ends there, said, not tried again.
+    @Test func reconnectZeroEndsAStreamWhereItDrops() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let config = folder.appendingPathComponent("config")
+        try "reconnect = 0\n".write(to: config, atomically: true, encoding: .utf8)
+        let url = server.url("live.mp3?drop=60000")
+        let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", url])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("\(url): damaged at ") && run.stderr.contains(": the server closed the stream (reconnect = 0: not tried again)"),
+                "\(run.stderr)")
+        #expect(!run.stderr.contains("reconnecting"), "\(run.stderr)")
+    }
+
     /// `--check` of a served playlist lists its streams and listens to each.
     @Test func checkOfAServedPlaylistListensToEachStream() throws {
         let folder = try Harness.temporaryFolder()

@@ -164,3 +164,17 @@ struct SettingsTests {
         #expect(binary.problems.count == 2 && binary.settings == Settings())
     }
 }
+
+extension SettingsTests {
+    /// `reconnect = N`: the tries in a row to connect to a dropped stream again, 0 to 100.
+    @Test func theTriesToReconnectAreASetting() {
+        #expect(Self.parse("reconnect = 0").settings.reconnects == 0)
+        #expect(Self.parse("reconnect = 25").settings.reconnects == 25)
+        #expect(Self.parse("").settings.reconnects == nil, "the default (10) is the engine's")
+        for bad in ["101", "-1", "ten", "1.5"] {
+            let parsed = Self.parse("reconnect = \(bad)")
+            #expect(parsed.problems.map(\.located) == ["config:1:13: reconnect = \(bad): give the tries in a row, 0 to 100 (0: never)"],
+                    "\(parsed.problems.map(\.located))")
+        }
+    }
+}

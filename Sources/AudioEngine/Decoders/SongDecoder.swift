@@ -34,6 +34,8 @@ final class SongDecoder: AudioDecoder {
     /// A stream's new title, on the decoder's thread, with the frame of the song it comes at
     /// (frames given out since the song opened): said when that frame is heard.
     var streamTitle: @Sendable (Path, String, Int64) -> Void = { _, _, _ in }
+    /// The bounds a stream is opened with (the tries to reconnect: a setting).
+    var streamLimits = StreamLimits()
     /// Frames given out since the song opened (a stream's titles are placed by it).
     private var framesGiven: Int64 = 0
     let streams = StreamInterruption()
@@ -69,7 +71,7 @@ final class SongDecoder: AudioDecoder {
         if StreamURL.looksLikeURL(path) {
             guard let url = StreamURL(path) else { throw .network("not a URL tplayer can open (http:// or https://, a host, no spaces)") }
             let report = streamNews
-            let stream = try NetworkStream.open(url.text, interruption: streams) { report(path, $0) }
+            let stream = try NetworkStream.open(url.text, limits: streamLimits, interruption: streams) { report(path, $0) }
             do throws(LoadFailure) {
                 if let served = try Self.servedPlaylist(stream) { throw .playlist(served) }
                 // Titles before its first audio: in its name as it opens.

@@ -258,7 +258,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                 if shared.read(\.seekableLength) != nil { from = shared.read(\.written) }
                 attempt += 1
                 guard attempt <= limits.reconnectTries else {
-                    shared.update { $0.failure = "gave up after \(limits.reconnectTries) tries to reconnect: \(reason)" }
+                    let tries = limits.reconnectTries
+                    shared.update { $0.failure = tries == 0 ? "\(reason) (reconnect = 0: not tried again)" : "gave up after \(tries) tries to reconnect: \(reason)" }
                     return
                 }
                 news(.reconnecting(attempt: attempt, of: limits.reconnectTries, reason: reason))
