@@ -99,7 +99,8 @@ struct InternetStreamTests {
     /// all audio/mpeg): the same samples as the file's.
     @Test(arguments: [
         ("song.ogg", "oggenc -Q \"$1\" -o \"$0\""), ("song.opus", "opusenc --quiet \"$1\" \"$0\""),
-        ("song.flac", "flac -s -f \"$1\" -o \"$0\""), ("song.aac", "ffmpeg -v quiet -y -i \"$1\" -c:a aac -f adts \"$0\""),
+        ("song.flac", "flac -s -f \"$1\" -o \"$0\""), ("song.oga", "flac -s -f --ogg \"$1\" -o \"$0\""),
+        ("song.aac", "ffmpeg -v quiet -y -i \"$1\" -c:a aac -f adts \"$0\""),
     ])
     func eachFormatPlaysOverHttpAsItsFileDoes(name: String, encode: String) throws {
         let folder = try Harness.temporaryFolder()

@@ -92,3 +92,15 @@ struct ListSavingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["link.m3u8", "list.m3u8"], "no temporary file left")
     }
 }
+
+extension ListSavingTests {
+    /// A stream is saved as its URL (it was made a path under the folder saved to), and a list
+    /// saved and read again plays it.
+    @Test func aStreamIsSavedAsItsURL() {
+        let entries = [Entry(path: "https://radio.example/live?id=3", title: "Test FM"), Entry(path: "song.mp3")]
+        let written = PlaylistWriter.m3u8(entries, folder: "/home/me")
+        #expect(String(decoding: written.bytes, as: UTF8.self) == "#EXTM3U\n#EXTINF:-1,Test FM\nhttps://radio.example/live?id=3\n/home/me/song.mp3\n")
+        let read = Playlist.parse(written.bytes, format: .m3u, file: "saved.m3u8")
+        #expect(read.items.first?.path == "https://radio.example/live?id=3" && read.problems.isEmpty)
+    }
+}

@@ -28,7 +28,8 @@ public enum PlaylistWriter {
                 if let sheet = entry.sheet { path = sheet }
                 title = nil
             }
-            if !path.isAbsolute { path = path.resolved(against: folder) }
+            // A stream's URL as it was named; a file's path made absolute.
+            if !path.isAbsolute, !StreamURL.looksLikeURL(path) { path = path.resolved(against: folder) }
             guard entry.span == nil || path != lastRun else { continue }
             lastRun = entry.span == nil ? nil : path
             guard !path.bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
