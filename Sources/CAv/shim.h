@@ -33,6 +33,8 @@ typedef struct tp_av {
     AVFrame *(*frame_alloc)(void);
     void (*frame_free)(AVFrame **);
     AVDictionaryEntry *(*dict_get)(const AVDictionary *, const char *, const AVDictionaryEntry *, int);
+    int (*dict_set)(AVDictionary **, const char *, const char *, int);
+    void (*dict_free)(AVDictionary **);
     int (*channel_layout_copy)(AVChannelLayout *, const AVChannelLayout *);
     void (*channel_layout_uninit)(AVChannelLayout *);
     void (*channel_layout_default)(AVChannelLayout *, int);
@@ -87,6 +89,8 @@ static inline int tp_av_load(tp_av *api) {
     TP_AV_LOAD(util, frame_alloc, av_frame_alloc);
     TP_AV_LOAD(util, frame_free, av_frame_free);
     TP_AV_LOAD(util, dict_get, av_dict_get);
+    TP_AV_LOAD(util, dict_set, av_dict_set);
+    TP_AV_LOAD(util, dict_free, av_dict_free);
     TP_AV_LOAD(util, channel_layout_copy, av_channel_layout_copy);
     TP_AV_LOAD(util, channel_layout_uninit, av_channel_layout_uninit);
     TP_AV_LOAD(util, channel_layout_default, av_channel_layout_default);
@@ -128,5 +132,6 @@ static inline int tp_av_load(tp_av *api) {
 static inline const char *tp_av_library(void) { return TP_AV_FORMAT_LIBRARY; }
 
 #include "song.h"
+#include "hls.h"
 
 #endif

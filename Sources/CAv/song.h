@@ -31,6 +31,14 @@ enum {
     TP_AV_NO_DECODER = -4,
 };
 
+/// Opens a URL an HLS stream names (its playlists, its segments) for the demuxer, through
+/// tplayer's own network side and its checks: fills `source`, or returns an AVERROR.
+typedef int (*tp_av_open_url)(void *opener, const char *url, tp_source *source);
+/// Lets go of a source `tp_av_open_url` gave (its context).
+typedef void (*tp_av_close_url)(void *opener, void *context);
+/// Whether the song is being left (a new song, the end of the run): FFmpeg's waits stop.
+typedef int (*tp_av_interrupted)(void *opener);
+
 typedef struct tp_av_song {
     tp_av api;
     tp_source source;
@@ -67,7 +75,15 @@ typedef struct tp_av_song {
     unsigned errors;
     int64_t lost;
     int failures, last_error;
+    /// An HLS stream's: what opens the URLs it names (hls.h); `io` is then one of them.
+    tp_av_open_url open_url;
+    tp_av_close_url close_url;
+    tp_av_interrupted interrupted;
+    void *opener;
+    int io_nested;
 } tp_av_song;
+
+static inline void tp_av_close_nested(tp_av_song *s, AVIOContext **io);
 
 static int tp_av_io_read(void *opaque, uint8_t *buffer, int size) {
     tp_av_song *s = opaque;
@@ -245,10 +261,13 @@ static inline int tp_av_start_codec(tp_av_song *s) {
 static inline void tp_av_close(tp_av_song *s) {
     const tp_av *api = &s->api;
     if (s->format) api->close_input(&s->format);
-    if (s->io) {
+    if (s->io && s->io_nested) {
+        tp_av_close_nested(s, &s->io);
+    } else if (s->io) {
         api->free(s->io->buffer);
         api->io_free(&s->io);
     }
+    s->io_nested = 0;
     api->codec_free(&s->codec);
     api->swr_free(&s->swr);
     api->packet_free(&s->packet);
@@ -263,13 +282,11 @@ static inline void tp_av_close(tp_av_song *s) {
 /// alone would give), lest text or noise open as some raw format. `demuxer`: FFmpeg's name of the
 /// container, when a server said it (a stream joined mid-frame, which no probe is sure of), or
 /// NULL. 0, or a TP_AV_* or AVERROR code.
-static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict,
-                             const char *demuxer) {
-    const tp_av *api = &s->api;
+static inline int tp_av_begin(tp_av_song *s, int strict);
+
+/// Forgets the song before: closed, and every count back to its start.
+static inline void tp_av_reset(tp_av_song *s) {
     tp_av_close(s);
-    s->source.read = read;
-    s->source.length = length;
-    s->source.context = context;
     s->offset = 0;
     s->position = 0;
     s->end = -1;
@@ -279,6 +296,19 @@ static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length
     s->lost = 0;
     s->failures = s->last_error = 0;
     s->rate = s->channels = 0;
+    s->open_url = NULL;
+    s->close_url = NULL;
+    s->interrupted = NULL;
+    s->opener = NULL;
+}
+
+static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict,
+                             const char *demuxer) {
+    const tp_av *api = &s->api;
+    tp_av_reset(s);
+    s->source.read = read;
+    s->source.length = length;
+    s->source.context = context;
     unsigned char *buffer = api->malloc(TP_AV_IO_BUFFER);
     if (!buffer) return AVERROR(ENOMEM);
     s->io = api->io_alloc(buffer, TP_AV_IO_BUFFER, 0, s, tp_av_io_read, NULL, tp_av_io_seek);
@@ -297,6 +327,13 @@ static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length
     if (told) strict = 0;
     int result = api->open_input(&s->format, "", told, NULL);
     if (result < 0) return strict ? TP_AV_NOT_AUDIO : result;  // the context is freed on failure
+    return tp_av_begin(s, strict);
+}
+
+/// The container open: its first audio stream chosen and its first frame decoded.
+static inline int tp_av_begin(tp_av_song *s, int strict) {
+    const tp_av *api = &s->api;
+    int result;
     if (strict && s->format->probe_score <= AVPROBE_SCORE_EXTENSION) return TP_AV_NOT_AUDIO;
     api->find_stream_info(s->format, NULL);
     const AVCodec *decoder = NULL;

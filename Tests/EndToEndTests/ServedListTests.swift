@@ -55,7 +55,8 @@ struct ServedListTests {
         let cases = [
             ("self.m3u", "\(server.url("self.m3u")):2: playlist cycle: \(server.url("self.m3u")) -> \(server.url("self.m3u")); not followed"),
             ("one.m3u", "playlist cycle: \(server.url("one.m3u")) -> \(server.url("two.m3u")) -> \(server.url("one.m3u")); not followed"),
-            ("hls.m3u8", "\(server.url("hls.m3u8")): an HLS stream (a list of segments, #EXT-X- tags); tplayer does not play HLS"),
+            ("hls.m3u8", "\(server.url("hls.m3u8")): the server answered 404"),
+            ("hls-file.m3u8", "\(server.url("hls-file.m3u8")): an HLS stream whose segments cannot be read (Invalid data found when processing input); only http and https segments play"),
             ("huge.pls", "\(server.url("huge.pls")): a playlist (by its type, audio/x-scpls) longer than 1 MiB; is it really one?"),
             ("page", "\(server.url("page")): the server sent text/html, not audio: is it a web page rather than the stream's own URL?"),
             ("garbage", "\(server.url("garbage")): not an audio format tplayer plays"),
@@ -267,6 +268,35 @@ struct ServedListTests {
         #expect(run.stderr.contains("\(url): damaged at ") && run.stderr.contains(": the server closed the stream (reconnect = 0: not tried again)"),
                 "\(run.stderr)")
         #expect(!run.stderr.contains("reconnecting"), "\(run.stderr)")
+    }
+
+    /// An HLS stream (AAC in MPEG-TS segments) is what FFmpeg's own player makes of it, every
+    /// URL opened by tplayer's network side; a live one (no `#EXT-X-ENDLIST`), waiting for its
+    /// next segment, quits at once.
+    @Test func anHLSStreamPlaysAsFFmpegPlaysIt() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "6", "sine", "440", "gain", "-6"])
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-i", wav, "-c:a", "aac", "-b:a", "128k", "-f", "hls", "-hls_time", "2",
+                                           "-hls_playlist_type", "vod", folder.appendingPathComponent("radio.m3u8").path])
+        let server = try RadioServer(song: wav, titles: ["A - B"])
+        let out = folder.appendingPathComponent("out.wav").path, reference = folder.appendingPathComponent("reference.raw").path
+        let run = try Harness.run(Harness.binary, ["-w", out, server.url("files/radio.m3u8")])
+        #expect(run.status == 0, "\(run.stderr)")
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-i", server.url("files/radio.m3u8"), "-f", "s16le", "-y", reference])
+        let samples = try Harness.pcm(ofWAV: out), expected = try Data(contentsOf: URL(fileURLWithPath: reference))
+        #expect(samples.count > 4 * 44100 * 59 / 10 && samples == expected, "ffmpeg's samples: \(samples.count) and \(expected.count) bytes")
+
+        let live = try String(contentsOfFile: folder.appendingPathComponent("radio.m3u8").path, encoding: .utf8)
+            .replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "").replacingOccurrences(of: "VOD", with: "EVENT")
+        try live.write(to: folder.appendingPathComponent("live.m3u8"), atomically: true, encoding: .utf8)
+        let player = try RemotePlayer(["-o", "null"], environment: [:])
+        player.send("LOAD \(server.url("files/live.m3u8"))")
+        try player.waitFor("@P 2")
+        Thread.sleep(forTimeInterval: 7)  // its 6 s played: it waits for the next segment
+        let asked = Date()
+        #expect(player.quit() == 0)
+        #expect(Date().timeIntervalSince(asked) < 3, "q is not held by the wait")
     }
 
     /// `--check` of a served playlist lists its streams and listens to each.

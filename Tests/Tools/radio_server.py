@@ -24,6 +24,7 @@ Paths:
   /stall             200, the song's first 64 KiB, then nothing (the connection stays open)
   /typed?type=T      the song, Content-Type T; with ?from=N from its Nth byte
   /noise-then-song   200, 4 KiB of noise, then the song (a format changed mid-stream)
+  /files/NAME        a file of the song's folder (an HLS stream's playlist and segments)
   PLAYLISTS' paths   playlists of streams, each with its Content-Type (see below)
 """
 import os
@@ -80,7 +81,8 @@ PLAYLISTS = {
     "/self.m3u": ("audio/x-mpegurl", "#EXTM3U\nself.m3u\n"),
     "/one.m3u": ("audio/x-mpegurl", "#EXTM3U\ntwo.m3u\n"),
     "/two.m3u": ("audio/x-mpegurl", "#EXTM3U\none.m3u\n"),
-    "/hls.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n"),
+    "/hls.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n#EXT-X-ENDLIST\n"),
+    "/hls-file.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n"),
     "/page": ("text/html; charset=utf-8", "<!DOCTYPE html>\n<html><head><title>Test Radio</title></head><body>Listen!</body></html>\n"),
     "/huge.pls": ("audio/x-scpls", "[playlist]\n" + "".join("File%d=s%d.mp3\n" % (n, n) for n in range(70000))),
 }
@@ -104,6 +106,8 @@ class Handler(BaseHTTPRequestHandler):
         url = urlparse(self.path)
         query = parse_qs(url.query)
         CONNECTIONS[url.path] = CONNECTIONS.get(url.path, 0) + 1
+        if url.path.startswith("/files/"):
+            return self.file(url.path[len("/files/"):])
         if url.path in PLAYLISTS:
             kind, text = PLAYLISTS[url.path]
             body = text.replace("{base}", "http://%s:%d" % self.server.server_address).encode()
@@ -112,6 +116,16 @@ class Handler(BaseHTTPRequestHandler):
             getattr(self, "path_" + url.path.strip("/").replace(".", "_").replace("-", "_"), self.missing)(query)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+    def file(self, name):
+        """A file of the song's folder (an HLS stream's playlist and segments)."""
+        path = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), os.path.basename(name))
+        if not os.path.isfile(path):
+            return self.missing({})
+        kinds = {".m3u8": "application/vnd.apple.mpegurl", ".ts": "video/mp2t", ".aac": "audio/aac"}
+        body = open(path, "rb").read()
+        self.send(200, [("Content-Type", kinds.get(os.path.splitext(path)[1], "application/octet-stream")),
+                        ("Content-Length", str(len(body)))], body)
 
     def missing(self, query):
         self.send(404, [("Content-Type", "text/plain")], b"not here\n")

@@ -73,7 +73,18 @@ final class SongDecoder: AudioDecoder {
             let report = streamNews
             let stream = try NetworkStream.open(url.text, limits: streamLimits, interruption: streams) { report(path, $0) }
             do throws(LoadFailure) {
-                if let served = try Self.servedPlaylist(stream) { throw .playlist(served) }
+                switch try Self.servedPlaylist(stream) {
+                case .playlist(let served)?: throw .playlist(served)
+                case .hls?:
+                    // FFmpeg's HLS demuxer reads it, each URL it names opened by the network side.
+                    stream.close()
+                    let input = HLSInput(url: stream.finalURL, limits: streamLimits, interruption: streams)
+                    var song = try open(input, path: path, with: .ffmpeg)
+                    song.info.totalFrames = nil
+                    song.info.isSeekable = false
+                    return song
+                case nil: break
+                }
                 // Titles before its first audio: in its name as it opens.
                 defer { stream.takeReachedTitles(before: active?.inputOffset).forEach { report(path, .title($0)) } }
                 if let type = stream.contentType, FileContent.mediaType(type).hasPrefix("text/"),
@@ -93,9 +104,15 @@ final class SongDecoder: AudioDecoder {
         return try open(try SongFile.open(path), named: path)
     }
 
+    /// A playlist served over http: of streams, or HLS's (of segments).
+    private enum Served {
+        case playlist(ServedPlaylist)
+        case hls
+    }
+
     /// The playlist `stream` is, read whole, when its type, first bytes or name say it is one
     /// (a radio's `.pls`); `nil` when it is not.
-    private static func servedPlaylist(_ stream: NetworkStream) throws(LoadFailure) -> ServedPlaylist? {
+    private static func servedPlaylist(_ stream: NetworkStream) throws(LoadFailure) -> Served? {
         var head = [UInt8](repeating: 0, count: FileContent.headLength)
         let got = head.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: $0.count, at: 0) }
         let url = stream.finalURL
@@ -116,10 +133,8 @@ final class SongDecoder: AudioDecoder {
             }
             body += chunk[..<read]
         }
-        if ServedPlaylist.isHLS(body) {
-            throw .network("an HLS stream (a list of segments, #EXT-X- tags); tplayer does not play HLS: play its audio stream's own URL")
-        }
-        return ServedPlaylist.parse(body, format: format, url: url)
+        if ServedPlaylist.isHLS(body) { return .hls }
+        return .playlist(ServedPlaylist.parse(body, format: format, url: url))
     }
 
     /// Opens the song `source` holds (a file opened and checked, a stream), with the decoder its

@@ -61,11 +61,22 @@ final class FFmpegDecoder: FormatDecoder {
         self.reading = reading
         // A stream's first bytes may be any (joined mid-frame): the container its server named.
         let told = content == nil ? (source as? NetworkStream)?.contentType.flatMap(FileContent.init(mediaType:)).flatMap(Self.demuxer) : nil
-        let status = tp_av_open(song, SourceReading.read, SourceReading.length, reading.context, known ? 0 : 1, told)
+        let hls = source as? HLSInput
+        let status = if let hls {
+            hls.url.withCString { tp_av_open_hls(song, $0, HLSInput.openURL, HLSInput.closeURL, HLSInput.interrupted, hls.context) }
+        } else {
+            tp_av_open(song, SourceReading.read, SourceReading.length, reading.context, known ? 0 : 1, told)
+        }
         guard status == 0 else {
             close()
+            // An HLS stream whose playlist or segment could not be opened: the network's reason.
+            if let reason = hls?.failure { throw .network(reason) }
+            if hls != nil {
+                throw .network("an HLS stream whose segments cannot be read (\(message(status))); only http and https segments play")
+            }
             throw failure(status, known: known)
         }
+        hls?.opened()
         let state = song.pointee
         format = PCMFormat(rate: Int(state.rate), channels: Int(state.channels), encoding: Self.encoding(of: state),
                            bits: Int(state.out_bits))

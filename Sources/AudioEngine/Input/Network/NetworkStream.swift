@@ -13,18 +13,27 @@ final class StreamInterruption: @unchecked Sendable {
         /// Weak: a stream closed and let go of is not kept (its buffer with it).
         weak var stream: NetworkStream?
         var isShutDown = false
+        /// Interruptions so far (an HLS stream's waits in FFmpeg ask whether one came).
+        var count = 0
     }
     private let state = Locked(State())
 
     /// Stops the stream open now: its waits end, its reads say it ended.
     func interrupt() {
-        state.update { $0.stream?.close() }
+        state.update {
+            $0.count += 1
+            $0.stream?.close()
+        }
     }
+
+    /// Interruptions so far.
+    var count: Int { state.read(\.count) }
 
     /// Stops it, and every stream opened after it at once.
     func shutDown() {
         state.update {
             $0.isShutDown = true
+            $0.count += 1
             $0.stream?.close()
         }
     }
