@@ -102,21 +102,6 @@ final class PlaybackLoop {
         }
     }
 
-    /// A stream's titles whose frames are heard now are said; those of a song no longer
-    /// playing are dropped.
-    private func sayHeardTitles() {
-        guard shared.read({ !$0.titles.isEmpty }) else { return }
-        let heard = EngineShared.heard(shared)
-        let path = song?.source.path
-        let due = shared.update { state in
-            state.titles.removeAll { $0.path != path }
-            let due = state.titles.prefix { $0.frame <= heard }
-            defer { state.titles.removeFirst(due.count) }
-            return due.map { ($0.path, $0.title) }
-        }
-        for (path, title) in due { report(.stream(path: path, news: .title(title))) }
-    }
-
     private static func hasWork(phase: Phase, holding: Bool, budget: PlaybackBudget, rate: Int?) -> Bool {
         switch phase {
         case .idle, .deviceLost, .draining, .starved: false
@@ -376,11 +361,6 @@ final class PlaybackLoop {
         case .done, .damaged, .pending, .skipped:
             break  // nothing more to fade: the song is over anyway, or the disk is slow
         }
-    }
-
-    /// Reports `event` of `song`, once the session has adopted it (`Song.token`).
-    func report(of song: Song, _ event: (Int) -> EngineEvent) {
-        if let token = song.token { report(event(token)) }
     }
 
     func move(to next: Phase) {
