@@ -78,7 +78,10 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                      news: @escaping @Sendable (StreamNews) -> Void = { _ in }) throws(LoadFailure) -> NetworkStream {
         guard CurlLibrary.api != nil else { throw .decoderMissing("libcurl (libcurl4)") }
         let stream = NetworkStream(url: url, limits: limits, news: news)
-        if let interruption, !interruption.register(stream) { throw .network("the player is ending") }
+        if let interruption {
+            stream.interruption = interruption
+            guard interruption.register(stream) else { throw .network("the player is ending") }
+        }
         do {
             let thread = try HelperThread.start(name: "tplayer-net") { [stream] in stream.run() }
             pthread_detach(thread)
@@ -107,7 +110,11 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// Stops the network side; reads return at once (0: the end).
     func close() {
         shared.update { $0.cancelled = true }
+        interruption?.release(self)
     }
+
+    /// What stops it from another thread, which lets go of it once it is closed.
+    private var interruption: StreamInterruption?
 
     /// A file's length when its server takes byte ranges (then the decoder seeks); else `nil`:
     /// the libraries read it as a pipe.

@@ -7,8 +7,10 @@ import Files
 final class StreamInterruption: @unchecked Sendable {
     // `@unchecked Sendable`: everything is under the lock.
     private struct State {
-        /// Weak: a stream closed and let go of is not kept (its buffer with it).
-        weak var stream: NetworkStream?
+        /// Let go of when it is closed (`release`): a stream closed is not kept, its buffer with
+        /// it. (Strong, not weak: a weak reference's side table, pointed to by a tagged word,
+        /// reads as a leak to LeakSanitizer when a stream's thread is still ending at exit.)
+        var stream: NetworkStream?
         var isShutDown = false
         /// Interruptions so far (an HLS stream's waits in FFmpeg ask whether one came).
         var count = 0
@@ -17,10 +19,11 @@ final class StreamInterruption: @unchecked Sendable {
 
     /// Stops the stream open now: its waits end, its reads say it ended.
     func interrupt() {
-        state.update {
-            $0.count += 1
-            $0.stream?.close()
+        let stream = state.update { state -> NetworkStream? in
+            state.count += 1
+            return state.stream
         }
+        stream?.close()
     }
 
     /// Interruptions so far.
@@ -28,19 +31,28 @@ final class StreamInterruption: @unchecked Sendable {
 
     /// Stops it, and every stream opened after it at once.
     func shutDown() {
-        state.update {
-            $0.isShutDown = true
-            $0.count += 1
-            $0.stream?.close()
+        let stream = state.update { state -> NetworkStream? in
+            state.isShutDown = true
+            state.count += 1
+            return state.stream
         }
+        stream?.close()
     }
 
     /// `stream` is the one open now (false: the run is ending, it is closed already).
     func register(_ stream: NetworkStream) -> Bool {
-        state.update { state in
+        let isShutDown = state.update { state -> Bool in
             state.stream = stream
-            if state.isShutDown { stream.close() }
-            return !state.isShutDown
+            return state.isShutDown
+        }
+        if isShutDown { stream.close() }
+        return !isShutDown
+    }
+
+    /// `stream` was closed: it is not kept.
+    func release(_ stream: NetworkStream) {
+        state.update { state in
+            if state.stream === stream { state.stream = nil }
         }
     }
 }
