@@ -299,6 +299,21 @@ struct ServedListTests {
         #expect(Date().timeIntervalSince(asked) < 3, "q is not held by the wait")
     }
 
+    /// The network buffer in front of the decoder: a radio (a 64 KiB burst, then real time)
+    /// that sends nothing for 2 s is never heard to stop; for 6 s, more than it holds, it is
+    /// (the trace says so: the check can fail).
+    @Test func aStallOfTwoSecondsIsNeverHeard() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        for (stall, heard) in [(2, false), (6, true)] {
+            let script = folder.appendingPathComponent("paced-\(stall).tps")
+            try "add \(server.url("paced.mp3?stall=\(stall)&at=2"))\nplay\nwait 9s\nquit\n".write(to: script, atomically: true, encoding: .utf8)
+            let run = try Harness.run(Harness.binary, ["-o", "null", "--trace", "--script", script.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("engine: waiting for the decoder") == heard, "a stall of \(stall) s: \(run.stderr)")
+        }
+    }
+
     /// `--check` of a served playlist lists its streams and listens to each.
     @Test func checkOfAServedPlaylistListensToEachStream() throws {
         let folder = try Harness.temporaryFolder()

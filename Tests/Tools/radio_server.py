@@ -25,6 +25,8 @@ Paths:
   /typed?type=T      the song, Content-Type T; with ?from=N from its Nth byte
   /noise-then-song   200, 4 KiB of noise, then the song (a format changed mid-stream)
   /files/NAME        a file of the song's folder (an HLS stream's playlist and segments)
+  /paced.mp3         the song again and again, a 64 KiB burst then in real time (128 kbit/s);
+                     ?stall=S&at=T: S seconds of nothing once, T seconds in
   PLAYLISTS' paths   playlists of streams, each with its Content-Type (see below)
 """
 import os
@@ -178,6 +180,26 @@ class Handler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
                 return
             time.sleep(float(query.get("pace", ["0.5"])[0]))
+
+    def path_paced_mp3(self, query):
+        """The song again and again as a radio sends it: a 64 KiB burst, then in real time at
+        its 128 kbit/s; ?stall=S stops sending for S seconds once, ?at=T seconds in."""
+        stall, at = float(query.get("stall", ["0"])[0]), float(query.get("at", ["3"])[0])
+        self.send(200, [("Content-Type", "audio/mpeg"), ("icy-name", "Paced Radio")])
+        body, sent, start, stalled = SONG, 0, time.monotonic(), False
+        while True:
+            chunk = body[sent % len(body):][:4000]
+            self.wfile.write(chunk)
+            self.wfile.flush()
+            sent += len(chunk)
+            elapsed = time.monotonic() - start
+            if stall and not stalled and elapsed >= at:
+                stalled = True
+                time.sleep(stall)
+                start += stall
+            due = (sent - 65536) / 16000
+            if due > elapsed:
+                time.sleep(due - elapsed)
 
     def path_loop(self, query):
         self.send(302, [("Location", "/loop"), ("Content-Length", "0")])

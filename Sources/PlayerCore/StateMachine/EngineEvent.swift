@@ -44,7 +44,7 @@ public enum PlaybackPhase: Equatable, Sendable, CustomStringConvertible {
     case heldByBudget
     /// The device went away; it has been tried `retries` times since, every half second.
     case waitingForDevice(retries: Int)
-    /// Playing, but what was decoded ahead has all played: the disk is slow.
+    /// Playing, but what was decoded ahead has all played: the disk or the network is slow.
     case waitingForDecoder
 
     public var description: String {
@@ -54,7 +54,7 @@ public enum PlaybackPhase: Equatable, Sendable, CustomStringConvertible {
         case .heldByBudget: "held (the script's time is used up)"
         case .waitingForDevice(0): "waiting for the device"
         case .waitingForDevice(let retries): "waiting for the device (tried \(retries) time\(retries == 1 ? "" : "s"))"
-        case .waitingForDecoder: "waiting for the decoder (the disk is slow)"
+        case .waitingForDecoder: "waiting for the decoder (the disk or the network is slow)"
         }
     }
 }
