@@ -77,3 +77,26 @@ extension ParserChecks {
         return broken
     }
 }
+
+extension ParserChecks {
+    /// An LRC file: its lines in time order, every time within bounds, the line found at each
+    /// line's time sung then, bounded counts, every problem at a real line and column on one line.
+    public static func lyrics(_ bytes: [UInt8]) -> [String] {
+        let lyrics = Lyrics.parse(bytes, file: "song.lrc")
+        var broken: [String] = []
+        if zip(lyrics.lines, lyrics.lines.dropFirst()).contains(where: { $0.time > $1.time }) { broken.append("lines out of time order") }
+        if lyrics.lines.contains(where: { $0.time < 0 || $0.time > 100 * 3600 * 1000 + 600_000 }) { broken.append("a time out of bounds") }
+        if lyrics.lines.count + lyrics.unsynced.count > Lyrics.maxLines { broken.append("\(lyrics.lines.count) lines") }
+        for (index, line) in lyrics.lines.enumerated() {
+            guard let found = lyrics.lineIndex(at: line.time), lyrics.lines[found].time == line.time, found >= index else {
+                broken.append("line \(index) is not found at its time")
+                break
+            }
+            if line.words.contains(where: { $0.time < 0 }) { broken.append("a word before the start") }
+        }
+        for problem in lyrics.problems where problem.location.line < 1 || problem.location.column < 1 || problem.message.contains("\n") {
+            broken.append("a problem at \(problem.location): \(problem.message)")
+        }
+        return broken
+    }
+}

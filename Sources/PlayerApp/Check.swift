@@ -54,6 +54,20 @@ public struct Check: Equatable {
                     }
                 case .failure(let reason): report(["\(path): \(reason)"])
                 }
+            } else if path.lowercasedExtension == "lrc" {
+                // Lyrics: every line that cannot be read, at its line and column.
+                switch files.readAll(path, limit: Lyrics.maxBytes) {
+                case .failure(let error):
+                    let reason = error == .tooLarge(limit: Lyrics.maxBytes) ? "\(error); is it really an LRC file?" : "\(error)"
+                    report(["\(path): \(reason)"])
+                case .success(let bytes):
+                    let lyrics = Lyrics.parse(bytes, file: "\(path)")
+                    report(lyrics.problems.map(\.located))
+                    if lyrics.problems.isEmpty {
+                        let count = lyrics.isSynced ? lyrics.lines.count : lyrics.unsynced.count
+                        check.summary.append("\(path): ok, \(count) \(lyrics.isSynced ? "timed" : "unsynced") \(count == 1 ? "line" : "lines") of lyrics")
+                    }
+                }
             } else if Self.isSongByContent(path, files: files) {
                 // Audio whatever its name (song.flac, a WAV named .mp3): said as a song, not as a
                 // script that is binary.

@@ -73,12 +73,11 @@ public final class Player {
         public var statusInterval: Double
         /// Where the first song starts (`--start`).
         public var start: SeekTarget?
+        /// Each line of the song's `.lrc` said as it is sung (`lyrics = on`).
+        public var lyrics: Bool
 
-        public init(quiet: Bool = false, trace: Bool = false, statusInterval: Double = 0.25, start: SeekTarget? = nil) {
-            self.quiet = quiet
-            self.trace = trace
-            self.statusInterval = statusInterval
-            self.start = start
+        public init(quiet: Bool = false, trace: Bool = false, statusInterval: Double = 0.25, start: SeekTarget? = nil, lyrics: Bool = false) {
+            (self.quiet, self.trace, self.statusInterval, self.start, self.lyrics) = (quiet, trace, statusInterval, start, lyrics)
         }
     }
 
@@ -134,6 +133,8 @@ public final class Player {
     private let resuming: SavedSession?
     /// A resumed run says so once its song opens (tags known): `Resuming: 3/12 artist – title at 1:23`.
     private var resumeToSay = false
+    /// The song's lyrics, each line said as it is sung (`lyrics = on`).
+    private lazy var lyrics: LyricsFollower? = options.lyrics ? LyricsFollower() : nil
 
     /// `controls` is the one door every front-end's commands go through: the session, and the
     /// script if there is one.
@@ -180,6 +181,7 @@ public final class Player {
             io.remote?.tick()
             if session.isFinished { break }
             showStatus()
+            if let line = lyrics?.line(session, position: engine.position) { say("♪ " + line) }
             io.outside?.update()
             loop.controlFD = io.outside?.descriptor
             for input in loop.wait(timeout: timeout()) {
@@ -256,6 +258,7 @@ public final class Player {
         }
         io.remote?.observe(event)
         io.outside?.observe(event)
+        lyrics?.observe(event, session: session)
         if resumeToSay, case .opened(let song, let token) = event, session.state.token == token, let name = session.songName {
             resumeToSay = false
             let place = session.place.map { "\($0)/\(session.entries.count) " } ?? ""
@@ -364,6 +367,7 @@ public final class Player {
     private func timeout() -> Double? {
         let ticking = screen != nil && !options.quiet && session.state.id == .play
         var timeout = ticking ? options.statusInterval : nil
+        if let next = lyrics?.wait(session, position: engine.position) { timeout = min(timeout ?? .infinity, next) }
         for deadline in [script?.deadline, screen?.nextChange, io.remote?.deadline].compactMap({ $0 }) {
             let left = io.now().duration(to: deadline)
             let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18

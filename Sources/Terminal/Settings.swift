@@ -37,6 +37,8 @@ public struct Settings: Equatable, Sendable {
     /// How many times in a row a dropped internet stream is connected to again before it is
     /// given up (`reconnect = 10`, 0 to 100; 0: never).
     public var reconnects: Int?
+    /// Each line of a song's `.lrc` said as it is sung (`lyrics = on`; default off).
+    public var lyrics = false
 
     public init() {}
 
@@ -52,7 +54,7 @@ public struct Settings: Equatable, Sendable {
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
-                               "equalizer", "equalizer-preset", "speed", "reconnect"]
+                               "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -172,11 +174,12 @@ public struct Settings: Equatable, Sendable {
                 return "give dB from -15 to 15"
             }
             replayGainPreamp = decibels
-        case "colours", "colors", "resume", "album-mode":
+        case "colours", "colors", "resume", "album-mode", "lyrics":
             guard let on = Self.boolean(value) else { return "give on or off" }
             switch name {
             case "resume": resume = on
             case "album-mode": albumMode = on
+            case "lyrics": lyrics = on
             default: colours = on
             }
         case "keys":

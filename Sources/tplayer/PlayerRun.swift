@@ -217,7 +217,8 @@ struct PlayerRun {
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
         let player = Player(controls: controls, io: io,
-                            options: Player.Options(quiet: options.quiet, trace: options.trace, start: options.start),
+                            options: Player.Options(quiet: options.quiet, trace: options.trace, start: options.start,
+                                                           lyrics: options.settings.lyrics),
                             earlierProblems: launch.problems.count, resuming: saved)
         if let rest = launch.rest {
             session.expectMore()

@@ -26,6 +26,7 @@ struct FuzzCaseTests {
         "FuzzIcyStream": ParserChecks.icyStream,
         "FuzzStreamURL": ParserChecks.streamURL,
         "FuzzServedList": ParserChecks.servedPlaylist,
+        "FuzzLyrics": ParserChecks.lyrics,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

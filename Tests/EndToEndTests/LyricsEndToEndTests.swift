@@ -1,0 +1,57 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A song's `.lrc` beside it: with `lyrics = on`, each line said as it is sung, on the song's
+/// audio time (a seek says the line there at once); `--check` reports a malformed line where it is.
+struct LyricsEndToEndTests {
+    @Test func eachLineIsSaidAsItIsSungAndASeekFollows() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.mp3").path
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 8 sine 440 gain -6 | lame --silent -b 128 - \"$0\"", song])
+        try "[ti:Song]\n[00:01.00]one\n[00:03.00]two\n[00:05.00]three \u{1B}[2J\n".write(
+            to: folder.appendingPathComponent("song.lrc"), atomically: true, encoding: .utf8)
+        let config = folder.appendingPathComponent("config"), script = folder.appendingPathComponent("lyrics.tps")
+        try "lyrics = on\n".write(to: config, atomically: true, encoding: .utf8)
+        try "add \(song)\nplay\nwait 1.5s\nseek 4.5s\nwait 1.2s\nquit\n".write(to: script, atomically: true, encoding: .utf8)
+        // Each line of stderr with the seconds since the run started.
+        let stamp = "import subprocess,sys,time\nt=time.monotonic()\np=subprocess.Popen(sys.argv[1:],stderr=subprocess.PIPE,text=True)\n"
+            + "for l in p.stderr: print('%.3f %s' % (time.monotonic()-t, l.rstrip()))\nsys.exit(p.wait())"
+        let run = try Harness.run("/usr/bin/python3", ["-c", stamp, Harness.binary, "--config", config.path, "-o", "null", "--script", script.path])
+        #expect(run.status == 0, "\(run.stdout)")
+        let sung = run.stdout.split(separator: "\n").filter { $0.contains(" ♪ ") }
+        #expect(sung.map { $0.drop { $0 != " " }.dropFirst() } == ["♪ one", "♪ two", "♪ three \\e[2J"], "\(run.stdout)")
+        let times = sung.compactMap { Double($0.prefix { $0 != " " }) }
+        // "one" at 1 s; the seek to 4.5 s (at 1.5 s) says "two" at once; "three" half a second later.
+        #expect(times.count == 3 && times[0] >= 0.9 && times[1] >= 1.4 && times[2] >= times[1] + 0.4, "\(run.stdout)")
+    }
+
+    @Test func checkSaysAMalformedLineWhereItIs() throws {
+        let folder = try Harness.temporaryFolder()
+        let good = folder.appendingPathComponent("good.lrc"), bad = folder.appendingPathComponent("bad.lrc")
+        try "[00:01.00]one\n[00:02.50][00:10.00]two\n".write(to: good, atomically: true, encoding: .utf8)
+        try "[00:01.00]one\n  [0a:02.00]two\n".write(to: bad, atomically: true, encoding: .utf8)
+        let run = try Harness.run(Harness.binary, ["--check", good.path, bad.path])
+        #expect(run.stdout.contains("\(good.path): ok, 3 timed lines of lyrics"), "\(run.stdout)")
+        #expect(run.stderr.contains("\(bad.path):2:3: [0a:02.00]: not a time; write [mm:ss.xx]") || run.stdout.contains("\(bad.path):2:3:"),
+                "\(run.stdout) \(run.stderr)")
+        #expect(run.status != 0)
+    }
+
+    /// A `.lrc` that is a FIFO is never opened (the song plays, nothing waits); one of 2 MB is
+    /// refused by `--check` in one line.
+    @Test func aFIFOOrAHugeLrcIsNone() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 1, in: folder, name: "song.mp3")
+        let lrc = folder.appendingPathComponent("song.lrc").path
+        #expect(mkfifo(lrc, 0o644) == 0)
+        let config = folder.appendingPathComponent("config")
+        try "lyrics = on\n".write(to: config, atomically: true, encoding: .utf8)
+        let played = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song])
+        #expect(played.status == 0, "\(played.stderr)")
+        try FileManager.default.removeItem(atPath: lrc)
+        try Data(repeating: 0x41, count: 2 << 20).write(to: URL(fileURLWithPath: lrc))
+        let checked = try Harness.run(Harness.binary, ["--check", lrc])
+        #expect(checked.status != 0 && checked.stderr.contains("\(lrc): larger than"), "\(checked.stderr)")
+    }
+}
