@@ -54,4 +54,17 @@ struct LyricsEndToEndTests {
         let checked = try Harness.run(Harness.binary, ["--check", lrc])
         #expect(checked.status != 0 && checked.stderr.contains("\(lrc): larger than"), "\(checked.stderr)")
     }
+
+    /// With no `.lrc`, a timed `LYRICS` tag (a FLAC's Vorbis comment) is followed the same way.
+    @Test func aTimedLyricsTagIsFollowed() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("song.flac").path, text = folder.appendingPathComponent("lyrics.txt").path
+        try "[00:00.50]first\n[00:01.20]second\n".write(toFile: text, atomically: true, encoding: .utf8)
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 2 sine 440 gain -6 | flac -s -f - -o \"$0\" "
+                                        + "&& metaflac --set-tag-from-file=LYRICS=\"$1\" \"$0\"", song, text])
+        let config = folder.appendingPathComponent("config")
+        try "lyrics = on\n".write(to: config, atomically: true, encoding: .utf8)
+        let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song])
+        #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ first", "♪ second"], "\(run.stderr)")
+    }
 }
