@@ -278,6 +278,7 @@ public final class MprisServer: OutsideControl {
         if let artist = metadata.artist { bus.entry(reply, "xesam:artist", "as") { bus.appendList(reply, [artist]) } }
         if let album = metadata.album { bus.entry(reply, "xesam:album", "s") { bus.append(reply, album) } }
         if let url = metadata.url { bus.entry(reply, "xesam:url", "s") { bus.append(reply, url) } }
+        if let lyrics = metadata.lyrics { bus.entry(reply, "xesam:asText", "s") { bus.append(reply, lyrics) } }
         // The library's rating (0 to 5 stars) as the spec's 0 to 1, for a song the library holds.
         if let path = session.state.song?.path, let stars = rating?(path), stars > 0 {
             bus.entry(reply, "xesam:userRating", "d") { bus.append(reply, Double(min(stars, 5)) / 5) }

@@ -3,19 +3,14 @@ import PlayerCore
 
 /// The lyrics of the song playing, followed on its audio time (what is heard: seeks, pauses and
 /// speed follow): with `lyrics = on` in the settings, each line is said as it is sung, above the
-/// status line or on stderr, as mpv prints subtitles. The lyrics are the song's `.lrc`, beside it
-/// (read when the song opens: bounded, a FIFO or a binary file is none), else its `LYRICS` tag
-/// when that is timed (a tag is kept to its first 4 KB).
+/// status line or on stderr, as mpv prints subtitles. The lyrics are the song's (`SongInfo.lyrics`:
+/// its `.lrc` beside it, read with the song off the main loop, else its `LYRICS` tag when that is
+/// timed; a tag is kept to its first 4 KB).
 struct LyricsFollower {
     private var path: Path?
     private var lyrics = Lyrics()
     /// The line said last (`nil`: none yet, or before the first line).
     private var said: Int?
-    private let files: any FileAccess
-
-    init(files: any FileAccess = SystemFiles()) {
-        self.files = files
-    }
 
     /// A song opened: its lyrics are read.
     mutating func observe(_ event: EngineEvent, session: Session) {
@@ -25,13 +20,7 @@ struct LyricsFollower {
         path = song.path
         said = nil
         lyrics = Lyrics()
-        if let sidecar = Lyrics.sidecar(of: song.path), case .success(let bytes) = files.readAll(sidecar, limit: Lyrics.maxBytes) {
-            lyrics = Lyrics.parse(bytes, file: "\(sidecar)")
-        } else if let tag = ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap({ song.comments?.first($0) }).first {
-            // Else the lyrics its tags hold (Vorbis comments, FLAC's, FFmpeg's), in LRC form
-            // when they are timed.
-            lyrics = Lyrics.parse(Array(tag.utf8), file: "\(song.path)")
-        }
+        lyrics = song.lyrics?.parsed ?? Lyrics()
     }
 
     /// The line sung now, when it was not said yet (a seek back says the line there again).

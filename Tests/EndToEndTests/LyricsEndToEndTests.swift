@@ -67,4 +67,16 @@ struct LyricsEndToEndTests {
         let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song])
         #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ first", "♪ second"], "\(run.stderr)")
     }
+
+    /// Over MPRIS the song's lyrics are `xesam:asText`, a line each, escapes flattened.
+    @Test func theLyricsAreXesamAsTextOverMpris() throws {
+        let folder = try Harness.temporaryFolder()
+        let song = try Harness.makeSong(seconds: 10, in: folder, name: "song.mp3")
+        try "[00:05.00]two\n[00:01.00]one\n[00:09.00]three \u{1B}[2J\n".write(
+            to: folder.appendingPathComponent("song.lrc"), atomically: true, encoding: .utf8)
+        let said = try MprisSpecTests.run([song], in: folder, """
+            echo "text $(playerctl -p tplayer metadata xesam:asText | tr '\\n' '|')"
+            """)
+        #expect(said.value("text") == "one|two|three  [2J|", "\(said.all)")
+    }
 }

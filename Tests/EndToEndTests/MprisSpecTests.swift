@@ -21,7 +21,8 @@ struct MprisSpecTests {
     /// script that has `$CALL` (a method of the player), `$GET` (a player property), `$ROOT`
     /// (a root property), `track` (the current trackid) and `settle` (a short wait) to hand.
     static func run(_ songs: [String], in folder: URL, environment: String = "", _ body: String) throws -> Said {
-        let socket = "tplayer-spec-\(getpid())"
+        // A tmux server of its own: other suites call this too, at the same time.
+        let socket = "tplayer-spec-\(getpid())-\(UUID().uuidString.prefix(8))"
         // A name with a `*` is left to the shell (a name that is not UTF-8, by a pattern).
         let quoted = songs.map { $0.contains("*") ? $0 : "'\($0)'" }.joined(separator: " ")
         let script = """
@@ -29,6 +30,7 @@ struct MprisSpecTests {
             tmux -L \(socket) new-session -d -x 100 -y 8 \\
               "\(environment) XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null --trace \(quoted) 2>'\(folder.path)/trace.txt'"
             for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            SOCKET='\(socket)'
             DEST="--session -d org.mpris.MediaPlayer2.tplayer -o /org/mpris/MediaPlayer2"
             CALL="gdbus call $DEST -m org.mpris.MediaPlayer2.Player."
             GET="gdbus call $DEST -m org.freedesktop.DBus.Properties.Get org.mpris.MediaPlayer2.Player"
@@ -156,7 +158,6 @@ struct MprisSpecTests {
     @Test func rateIsTheSpeedWithinItsBounds() throws {
         let folder = try Harness.temporaryFolder()
         let song = try Harness.makeSong(seconds: 30, in: folder)
-        let socket = "tplayer-spec-\(getpid())"
         let said = try Self.run([song], in: folder, """
             echo "min $($GET MinimumRate)"; echo "max $($GET MaximumRate)"; echo "before $($GET Rate)"
             dbus-monitor --session "type='signal',interface='org.freedesktop.DBus.Properties'" > '\(folder.path)/monitor.txt' 2>/dev/null & monitor=$!
@@ -164,7 +165,7 @@ struct MprisSpecTests {
             SET="gdbus call $DEST -m org.freedesktop.DBus.Properties.Set org.mpris.MediaPlayer2.Player"
             $SET Rate "<1.5>" >/dev/null; settle
             echo "rate $($GET Rate)"
-            echo "screen $(tmux -L \(socket) capture-pane -p | grep -c "1.5×")"
+            echo "screen $(tmux -L $SOCKET capture-pane -p | grep -c "1.5×")"
             $SET Rate "<10.0>" >/dev/null; settle
             echo "fastest $($GET Rate)"
             $SET Rate "<0.0>" >/dev/null; settle

@@ -48,6 +48,7 @@ final class SongDecoder: AudioDecoder {
 
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
         var song = try openFile(source.path)
+        if !verifies { song.info.lyrics = Self.lyrics(of: source.path, comments: song.info.comments) }
         format = song.format
         guard let span = source.span else { return song }
         // A track of the file: from its start to its end, positions counted from its start.
@@ -102,6 +103,15 @@ final class SongDecoder: AudioDecoder {
             }
         }
         return try open(try SongFile.open(path), named: path)
+    }
+
+    /// The lyrics of the song at `path`: its `.lrc` (a regular file, bounded), else the lyrics
+    /// its tags hold.
+    static func lyrics(of path: Path, comments: VorbisComments?) -> SongLyrics? {
+        if let sidecar = Lyrics.sidecar(of: path), case .success(let bytes) = SystemFiles().readAll(sidecar, limit: Lyrics.maxBytes) {
+            return SongLyrics(file: "\(sidecar)", bytes: bytes)
+        }
+        return ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap { comments?.first($0) }.first.map { SongLyrics(file: "\(path)", bytes: Array($0.utf8)) }
     }
 
     /// A playlist served over http: of streams, or HLS's (of segments).

@@ -40,6 +40,12 @@ public struct Lyrics: Equatable, Sendable {
 
     public var isSynced: Bool { !lines.isEmpty }
 
+    /// The words as text, a line each (the synced lines in time order, else the unsynced), each
+    /// line flattened by the sanitiser: MPRIS's `xesam:asText`.
+    public var text: String {
+        (isSynced ? lines.map(\.text) : unsynced).map(UntrustedText.flattened).joined(separator: "\n")
+    }
+
     /// The `.lrc` beside a song (`song.flac` → `song.lrc`); `nil` for a stream.
     public static func sidecar(of song: Path) -> Path? {
         guard !StreamURL.looksLikeURL(song), !song.lastComponent.isEmpty else { return nil }
@@ -98,6 +104,21 @@ public struct Lyrics: Equatable, Sendable {
         }
         return lyrics
     }
+}
+
+/// A song's lyrics as found when it opened (its `.lrc`, else its `LYRICS` tag): the bytes, and
+/// what names them in messages. Read off the main loop, with the song.
+public struct SongLyrics: Equatable, Sendable {
+    public var file: String
+    public var bytes: [UInt8]
+
+    public init(file: String, bytes: [UInt8]) {
+        self.file = file
+        self.bytes = bytes
+    }
+
+    /// The lyrics they hold.
+    public var parsed: Lyrics { Lyrics.parse(bytes, file: file) }
 }
 
 /// One line of an LRC file taken apart: its time tags, its ID tags, its text and word times.

@@ -165,6 +165,8 @@ public struct MprisMetadata: Equatable, Sendable {
     public var album: String?
     /// `xesam:url`: a `file://` URL of the song's absolute path.
     public var url: String?
+    /// `xesam:asText`: the song's lyrics, a line each.
+    public var lyrics: String?
 
     public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
@@ -181,6 +183,7 @@ public struct MprisMetadata: Equatable, Sendable {
         album = Self.nonEmpty(song.album)
         // A stream's URL as it was named; a file's as a file:// URL.
         url = UntrustedText.flattened(StreamURL(song.path)?.text ?? FileURL.string(for: song.path.resolved(against: folder)))
+        lyrics = song.lyrics.map(\.parsed.text).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// A tag as MPRIS sends it: through the sanitiser (a client shows it in a terminal, a

@@ -8,6 +8,8 @@ public struct SongInfo: Equatable, Sendable {
     /// Whether it can seek: not an internet stream that is live, or whose server takes no byte
     /// ranges.
     public var isSeekable = true
+    /// Its lyrics: its `.lrc`, else its `LYRICS` tag (`SongDecoder` reads them as it opens).
+    public var lyrics: SongLyrics?
     public var tags: Tags
     /// What the first frame says about the stream.
     public var stream: Stream?
