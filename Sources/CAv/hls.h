@@ -23,10 +23,14 @@ static int tp_av_nested_read(void *opaque, uint8_t *buffer, int size) {
 }
 
 static int tp_av_io_open(AVFormatContext *format, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {
-    (void)options;
     tp_av_song *s = format->opaque;
     if (!s || !s->open_url || !url || (flags & AVIO_FLAG_WRITE)) return AVERROR(EPERM);
     const tp_av *api = &s->api;
+    // A segment that is a part of a file (#EXT-X-BYTERANGE) comes with its offsets: not read yet.
+    if (options && *options && api->dict_get(*options, "end_offset", NULL, 0)) {
+        s->ranged_segment = 1;
+        return AVERROR(ENOSYS);
+    }
     tp_av_nested *nested = api->malloc(sizeof *nested);
     if (!nested) return AVERROR(ENOMEM);
     memset(nested, 0, sizeof *nested);

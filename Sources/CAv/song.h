@@ -81,6 +81,8 @@ typedef struct tp_av_song {
     tp_av_interrupted interrupted;
     void *opener;
     int io_nested;
+    /// A segment was a part of a file (#EXT-X-BYTERANGE), which is not read.
+    int ranged_segment;
 } tp_av_song;
 
 static inline void tp_av_close_nested(tp_av_song *s, AVIOContext **io);
@@ -129,7 +131,8 @@ static int tp_av_next_frame(tp_av_song *s) {
         }
         if (s->draining) return 0;
         result = api->read_frame(s->format, s->packet);
-        if (result == AVERROR_EOF || (result < 0 && s->io->eof_reached)) {
+        // (An HLS stream's own input is its playlist, always read to its end: not the audio's.)
+        if (result == AVERROR_EOF || (result < 0 && !s->io_nested && s->io->eof_reached)) {
             s->draining = 1;
             api->send_packet(s->codec, NULL);
             continue;
@@ -300,6 +303,7 @@ static inline void tp_av_reset(tp_av_song *s) {
     s->close_url = NULL;
     s->interrupted = NULL;
     s->opener = NULL;
+    s->ranged_segment = 0;
 }
 
 static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict,

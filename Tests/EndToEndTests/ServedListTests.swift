@@ -287,6 +287,12 @@ struct ServedListTests {
         let samples = try Harness.pcm(ofWAV: out), expected = try Data(contentsOf: URL(fileURLWithPath: reference))
         #expect(samples.count > 4 * 44100 * 59 / 10 && samples == expected, "ffmpeg's samples: \(samples.count) and \(expected.count) bytes")
 
+        // Segments that are parts of one file (#EXT-X-BYTERANGE): one line, not the whole file per segment.
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-i", wav, "-c:a", "aac", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+                                           "-hls_flags", "single_file", folder.appendingPathComponent("single.m3u8").path])
+        let ranged = try Harness.run(Harness.binary, ["-o", "null", server.url("files/single.m3u8")])
+        #expect(ranged.status == 1 && ranged.stderr.contains("segments are parts of a file (#EXT-X-BYTERANGE)"), "\(ranged.stderr)")
+
         let live = try String(contentsOfFile: folder.appendingPathComponent("radio.m3u8").path, encoding: .utf8)
             .replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "").replacingOccurrences(of: "VOD", with: "EVENT")
         try live.write(to: folder.appendingPathComponent("live.m3u8"), atomically: true, encoding: .utf8)

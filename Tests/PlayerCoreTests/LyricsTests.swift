@@ -69,4 +69,15 @@ struct LyricsTests {
         let binary = Lyrics.parse([0x5B, 0x30, 0x00, 0x5D, 0x0A], file: "song.lrc")
         #expect(binary.problems.map(\.located) == ["song.lrc:1:1: binary data, not text"])
     }
+
+    /// Hostile lines: an offset of Int64.min, a line of `<`, a line of `[]`: one problem each,
+    /// no trap, no time spent to speak of (4 KB lines, the longest read).
+    @Test func hostileLinesAreBounded() {
+        let offset = parse("[offset:-9223372036854775808]\n[00:01.00]a\n")
+        #expect(offset.problems.count == 1 && offset.lines.map(\.time) == [1000])
+        let angles = parse("[00:01.00]" + String(repeating: "<", count: 4000) + "\n")
+        #expect(angles.lines.count == 1 && angles.problems.isEmpty)
+        let brackets = parse(String(repeating: "[]", count: 2000) + "\n" + String(repeating: "[]", count: 2000) + "\n")
+        #expect(brackets.problems.count <= Playlist.maxProblems && brackets.problems.count >= 2)
+    }
 }

@@ -222,6 +222,7 @@ final class PlaybackLoop {
             report(.opened(current.info, token: token))
             return
         }
+        shared.update { $0.titles.removeAll() }  // a stream's from before (the same URL again) are not this one's
         if case .deviceLost = phase {} else {
             rewindToHeard()
             fadeOut()  // a song left while it played (next, load); one that ended is already idle

@@ -77,10 +77,12 @@ public struct Lyrics: Equatable, Sendable {
             let place = { (offset: Int) in SourceLocation(file: file, line: line.number, column: TextLines.column(of: offset, in: line.bytes)) }
             if let why = line.unreadable { return lyrics.problems.append(Diagnostic(place(0), why)) }
             var parsed = LRCLine(Array(line.bytes))
-            for problem in parsed.problems { lyrics.problems.append(Diagnostic(place(problem.offset), problem.message)) }
+            for problem in parsed.problems where lyrics.problems.count < Playlist.maxProblems {
+                lyrics.problems.append(Diagnostic(place(problem.offset), problem.message))
+            }
             for (name, value) in parsed.tags {
                 if name == "offset" {
-                    guard let milliseconds = Int64(value.filter { $0 != " " }), abs(milliseconds) <= 600_000 else {
+                    guard let milliseconds = Int64(value.filter { $0 != " " }), (-600_000...600_000).contains(milliseconds) else {
                         lyrics.problems.append(Diagnostic(place(0), "[offset:\(value)]: give milliseconds, -600000 to 600000"))
                         continue
                     }
@@ -139,7 +141,9 @@ struct LRCLine {
                 return
             }
             let inside = Array(bytes[(at + 1)..<close])
-            if let time = Self.time(inside) {
+            if times.count + problems.count + tags.count >= Self.maxTags {
+                break  // a line of `[][][]…` is not a song's: the rest is text
+            } else if let time = Self.time(inside) {
                 times.append(time)
             } else if let colon = inside.firstIndex(of: UInt8(ascii: ":")), colon > 0,
                       inside[..<colon].allSatisfy({ Self.isLetter($0) || $0 == UInt8(ascii: "#") }) {
@@ -166,7 +170,8 @@ struct LRCLine {
             word = []
         }
         while at < bytes.count {
-            if bytes[at] == UInt8(ascii: "<"), let close = bytes[at...].firstIndex(of: UInt8(ascii: ">")),
+            // A word's time is at most 12 bytes (`<mmmm:ss.fff>`): looked for no further.
+            if bytes[at] == UInt8(ascii: "<"), let close = bytes[at..<min(at + 14, bytes.count)].firstIndex(of: UInt8(ascii: ">")),
                let time = Self.time(Array(bytes[(at + 1)..<close])) {
                 endWord()
                 wordTime = time
@@ -198,6 +203,9 @@ struct LRCLine {
         let total = (number(minutes) * 60 + number(seconds)) * 1000 + milliseconds
         return total <= Lyrics.maxMilliseconds ? total : nil
     }
+
+    /// Time tags (and bad ones) read at the start of a line, at most.
+    static let maxTags = 64
 
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
     static func isLetter(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte | 0x20) }

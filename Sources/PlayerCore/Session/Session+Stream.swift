@@ -63,12 +63,14 @@ extension Session {
         served.problems.forEach { report($0.brief) }
         adoptedPlaylist = nil
         let url = entries[entry].path
+        // Named as asked for, and as it answered (redirects followed): a cycle shows in either.
+        let names: Set<Path> = [url, Path(served.url)]
         let parent = entries[entry].origin.map { Path($0.file) }
         var chain = [url]
         var above = parent
         while let playlist = above, chain.count <= ServedPlaylist.maxDepth {
             chain.append(playlist)
-            if playlist == url {
+            if names.contains(playlist) {
                 let names = chain.reversed().map { "\($0)" }
                 return .network("playlist cycle: \(names.joined(separator: " -> ")); not followed")
             }
@@ -78,15 +80,17 @@ extension Session {
             return .network("playlists nested more than \(ServedPlaylist.maxDepth) deep; not followed")
         }
         guard !served.entries.isEmpty else { return .network("a playlist with no stream in it") }
-        servedFrom[url] = parent
+        guard servedFrom.count < 10_000 else { return .network("more than 10,000 playlists opened over http; not followed") }
+        for name in names { servedFrom[name] = parent }
         adoptedPlaylist = url
         let map = replace(entry, with: EntryList(served.entries))
         var move = move
         if case .instead(let resume) = move {
             move = .instead(of: Resume(entry: map(resume.entry), at: resume.at, playing: resume.playing))
         }
-        guard let next = queue.advance() else { return .network("a playlist with no stream in it") }
-        open(next, moving: move)
+        // Its first stream, where it stands (the queue's next may be another: one queued).
+        queue.select(entry)
+        open(entry, moving: move)
         return nil
     }
 }

@@ -68,9 +68,13 @@ final class FFmpegDecoder: FormatDecoder {
             tp_av_open(song, SourceReading.read, SourceReading.length, reading.context, known ? 0 : 1, told)
         }
         guard status == 0 else {
+            let ranged = song.pointee.ranged_segment != 0
             close()
             // An HLS stream whose playlist or segment could not be opened: the network's reason.
             if let reason = hls?.failure { throw .network(reason) }
+            if hls != nil, ranged {
+                throw .network("an HLS stream whose segments are parts of a file (#EXT-X-BYTERANGE), which tplayer does not read yet")
+            }
             if hls != nil {
                 throw .network("an HLS stream whose segments cannot be read (\(message(status))); only http and https segments play")
             }

@@ -159,19 +159,31 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
         guard count > 0 else { return 0 }
         let offset = offset + start
-        shared.update { state in
-            guard let length = state.seekableLength, offset < length else { return }
-            if offset < state.oldest || offset > state.written + Int64(limits.historyBytes) {
-                // Far from what is buffered (a seek): asked for from there.
-                (state.floor, state.written, state.furthestRead, state.restart, state.ended) = (offset, offset, offset, offset, false)
-                state.titles.removeAll()
-            } else {
-                // A little ahead: what comes before it is not wanted (the buffer makes room for it).
-                state.furthestRead = max(state.furthestRead, offset)
+        while true {
+            let past: Bool = shared.update { state in
+                guard let length = state.seekableLength else { return false }
+                if offset >= length { return true }  // past a file's end: its end, at once
+                if offset < state.oldest || offset > state.written + Int64(limits.historyBytes) {
+                    // Far from what is buffered (a seek): asked for from there.
+                    (state.floor, state.written, state.furthestRead, state.restart, state.ended) = (offset, offset, offset, offset, false)
+                    state.titles.removeAll()
+                } else {
+                    // A little ahead: what comes before it is not wanted (the buffer makes room for it).
+                    state.furthestRead = max(state.furthestRead, offset)
+                }
+                return false
             }
+            if past { return 0 }
+            if let read = copy(into: buffer, count: count, at: offset) { return read }
         }
-        return shared.wait(until: { $0.written > offset || $0.ended || $0.failure != nil || $0.cancelled }, timeout: nil) { state in
+    }
+
+    /// Waits for the bytes at `offset` and copies them: how many, 0 at the end, -1 with errno
+    /// set; `nil` when a file that seeks wrote past them meanwhile (they are asked for again).
+    private func copy(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int? {
+        shared.wait(until: { $0.written > offset || $0.ended || $0.failure != nil || $0.cancelled }, timeout: nil) { state -> Int? in
             guard offset >= state.oldest else {
+                if state.seekableLength != nil, !state.cancelled { return nil }
                 errno = ESPIPE  // read past: a stream is read from its start to its end
                 return -1
             }
@@ -214,8 +226,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                 guard shared.read(\.seekableLength) != nil else { return }
                 guard let offset = shared.wait(until: { $0.cancelled || $0.restart != nil }, timeout: nil, then: { $0.restart }) else { return }
                 from = offset
-            case .failed(let reason) where shared.read(\.written) == 0:
-                // Never opened: the reason, once; the list goes on.
+            case .failed(let reason) where shared.read(\.isFinite) == nil:
+                // Never opened (no answer brought a body): the reason, once; the list goes on.
                 shared.update { $0.failure = reason }
                 return
             case .dropped(let reason) where shared.read({ $0.isFinite == true && $0.seekableLength == nil }):
