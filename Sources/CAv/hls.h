@@ -16,10 +16,7 @@ typedef struct tp_av_nested {
 
 static int tp_av_nested_read(void *opaque, uint8_t *buffer, int size) {
     tp_av_nested *nested = opaque;
-    ssize_t got = tp_source_read(&nested->source, &nested->offset, buffer, (size_t)size);
-    if (got < 0) return AVERROR(errno);
-    if (got == 0) return AVERROR_EOF;
-    return (int)got;
+    return tp_av_read_source(&nested->source, &nested->offset, buffer, size);
 }
 
 static int tp_av_io_open(AVFormatContext *format, AVIOContext **pb, const char *url, int flags, AVDictionary **options) {

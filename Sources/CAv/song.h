@@ -87,12 +87,17 @@ typedef struct tp_av_song {
 
 static inline void tp_av_close_nested(tp_av_song *s, AVIOContext **io);
 
-static int tp_av_io_read(void *opaque, uint8_t *buffer, int size) {
-    tp_av_song *s = opaque;
-    ssize_t got = tp_source_read(&s->source, &s->offset, buffer, (size_t)size);
+/// Reads `source` at `*offset` for an AVIOContext: the bytes read, or AVERROR_EOF, or an AVERROR.
+static inline int tp_av_read_source(const tp_source *source, int64_t *offset, uint8_t *buffer, int size) {
+    ssize_t got = tp_source_read(source, offset, buffer, (size_t)size);
     if (got < 0) return AVERROR(errno);
     if (got == 0) return AVERROR_EOF;
     return (int)got;
+}
+
+static int tp_av_io_read(void *opaque, uint8_t *buffer, int size) {
+    tp_av_song *s = opaque;
+    return tp_av_read_source(&s->source, &s->offset, buffer, size);
 }
 
 static int64_t tp_av_io_seek(void *opaque, int64_t offset, int whence) {
