@@ -91,15 +91,7 @@ public final class SongChecker {
     /// title …; 5.0 s decoded"). A live stream never ends: it is not decoded whole.
     public func listen(_ url: Path, seconds: Double = 5) -> Result<String, LoadFailure> {
         let said = Locked(StreamState())
-        decoder.streamNews = { _, news in
-            said.update { state in
-                switch news {
-                case .station(let station): state.station = station
-                case .title(let title): state.title = title
-                case .reconnecting, .resumed: break
-                }
-            }
-        }
+        decoder.streamNews = { _, news in said.update { $0.hear(news) } }
         decoder.streamTitle = { _, title, _ in said.update { $0.title = title } }
         defer {
             decoder.streamNews = { _, _ in }

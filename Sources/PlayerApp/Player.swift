@@ -278,7 +278,7 @@ public final class Player {
             let more = session.listIsComing ? "+" : ""
             say("Playing \(session.place.map { "\($0)/\(session.entries.count)\(more)" } ?? "?"): \(name)")
             // A stream's first title is in its name; its station's genre and rate follow.
-            session.stream?.station.flatMap(Self.stationLine).map(say)
+            session.stream?.station?.described.map { say("Station: " + $0) }
         }
         if case .stream(let path, let news) = event, session.state.song?.path == path {
             tell(news, of: path)
@@ -290,19 +290,12 @@ public final class Player {
     private func tell(_ news: StreamNews, of path: Path) {
         let lines = screen == nil && !options.quiet
         switch news {
-        case .station(let station) where lines: Self.stationLine(station).map(say)
+        case .station(let station) where lines: station.described.map { say("Station: " + $0) }
         case .title(let title) where lines: say("Title: \(title)")
         case .reconnecting(let attempt, let of, let reason): say("\(path): \(reason); reconnecting (\(attempt) of \(of))")
         case .resumed: say("\(path): reconnected")
         case .station, .title: break
         }
-    }
-
-    /// "Station: name (genre, 128 kbit/s)", or nil for a station with no name.
-    private static func stationLine(_ station: IcyMetadata.Station) -> String? {
-        guard let name = station.name else { return nil }
-        let about = [station.genre, station.bitrate.map { "\($0) kbit/s" }].compactMap { $0 }
-        return "Station: \(name)" + (about.isEmpty ? "" : " (\(about.joined(separator: ", ")))")
     }
 
     /// The list as the list view shows it (sharing the session's storage: no copy).

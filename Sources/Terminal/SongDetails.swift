@@ -26,9 +26,7 @@ public enum SongDetails {
         // An internet stream: its station and what is on air first (untrusted, every string).
         var station: [String] = []
         if let said {
-            let about = [said.station?.genre, said.station?.bitrate.map { "\($0) kbit/s" }].compactMap { $0 }.filter { !$0.isEmpty }
-            let name = said.station?.name.map { $0 + (about.isEmpty ? "" : " (\(about.joined(separator: ", ")))") }
-            station = [field("Station", name.map(TerminalText.safe)), field("On air", said.title.map(TerminalText.safe))]
+            station = [field("Station", said.station?.described.map(TerminalText.safe)), field("On air", said.title.map(TerminalText.safe))]
             if let url = said.station?.url, !url.isEmpty { station.append(field("Website", TerminalText.safe(url))) }
         }
         return station + [

@@ -88,11 +88,6 @@ final class SongDecoder: AudioDecoder {
                 }
                 // Titles before its first audio: in its name as it opens.
                 defer { stream.takeReachedTitles(before: active?.inputOffset).forEach { report(path, .title($0)) } }
-                if let type = stream.contentType, FileContent.mediaType(type).hasPrefix("text/"),
-                   SongFile.content(of: stream) == nil {
-                    throw .network("the server sent \(FileContent.mediaType(type)), not audio: is it a web page rather than "
-                                   + "the stream's own URL?")
-                }
                 var song = try open(stream, named: path)
                 if stream.isLive { song.info.totalFrames = nil }
                 song.info.isSeekable = stream.length != nil
@@ -123,10 +118,9 @@ final class SongDecoder: AudioDecoder {
     /// The playlist `stream` is, read whole, when its type, first bytes or name say it is one
     /// (a radio's `.pls`); `nil` when it is not.
     private static func servedPlaylist(_ stream: NetworkStream) throws(LoadFailure) -> Served? {
-        var head = [UInt8](repeating: 0, count: FileContent.headLength)
-        let got = head.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: $0.count, at: 0) }
+        let head = stream.bytes(FileContent.headLength, at: 0)
         let url = stream.finalURL
-        guard got > 0, let format = ServedPlaylist.format(contentType: stream.contentType, head: head.prefix(got), url: url) else {
+        guard !head.isEmpty, let format = ServedPlaylist.format(contentType: stream.contentType, head: head, url: url) else {
             return nil
         }
         var body: [UInt8] = []
@@ -151,12 +145,17 @@ final class SongDecoder: AudioDecoder {
     /// content asks for; `path` names it in its `SongInfo` and messages.
     func open(_ source: ByteSource, named path: Path) throws(LoadFailure) -> OpenedSong {
         close()
-        // A stream's first bytes may be any (joined mid-frame): then its Content-Type says, and
-        // AAC is read from its first whole frame.
+        // A stream's first bytes may be any (joined mid-frame): then its Content-Type says (AAC
+        // read from its first whole frame); text (a web page) is no stream's.
         var content = SongFile.content(of: source)
-        if content == nil, let stream = source as? NetworkStream, let told = stream.contentType.flatMap(FileContent.init(mediaType:)) {
-            content = told
-            if told == .adts, let first = AdtsSync.firstFrame(in: stream.bytes(16 << 10, at: 0)) { stream.start(at: Int64(first)) }
+        if content == nil, let stream = source as? NetworkStream, let type = stream.contentType {
+            if let told = FileContent(mediaType: type) {
+                content = told
+                if told == .adts, let first = AdtsSync.firstFrame(in: stream.bytes(16 << 10, at: 0)) { stream.start(at: Int64(first)) }
+            } else if FileContent.mediaType(type).hasPrefix("text/") {
+                throw .network("the server sent \(FileContent.mediaType(type)), not audio: is it a web page rather than "
+                               + "the stream's own URL?")
+            }
         }
         guard let codec = Codec(content) else { throw .otherFormat(content ?? .executable) }
         do {

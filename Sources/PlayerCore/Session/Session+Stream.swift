@@ -13,6 +13,16 @@ public struct StreamState: Equatable, Sendable {
 
     public init() {}
 
+    /// What `news` says, kept.
+    public mutating func hear(_ news: StreamNews) {
+        switch news {
+        case .station(let station): self.station = station
+        case .title(let title): self.title = title
+        case .reconnecting(let attempt, let of, _): reconnecting = Reconnection(attempt: attempt, of: of)
+        case .resumed: reconnecting = nil
+        }
+    }
+
     /// The station and the title as one name: "Station — Title", either alone.
     public var name: String? {
         let parts = [station?.name, title].compactMap { $0 }.filter { !$0.isEmpty }
@@ -45,12 +55,7 @@ extension Session {
     /// comes before it has opened).
     func heard(_ news: StreamNews, from path: Path) {
         var state = streamSaid?.path == path ? streamSaid!.state : StreamState()
-        switch news {
-        case .station(let station): state.station = station
-        case .title(let title): state.title = title
-        case .reconnecting(let attempt, let of, _): state.reconnecting = StreamState.Reconnection(attempt: attempt, of: of)
-        case .resumed: state.reconnecting = nil
-        }
+        state.hear(news)
         streamSaid = (path, state)
     }
 }

@@ -30,6 +30,14 @@ public enum IcyMetadata {
         public init(name: String? = nil, genre: String? = nil, url: String? = nil, bitrate: Int? = nil, interval: Int? = nil) {
             (self.name, self.genre, self.url, self.bitrate, self.interval) = (name, genre, url, bitrate, interval)
         }
+
+        /// "Name (genre, 128 kbit/s)", as a person reads it; `nil` for a station with no name.
+        /// Untrusted text: it leaves through the sanitiser.
+        public var described: String? {
+            guard let name else { return nil }
+            let about = [genre, bitrate.map { "\($0) kbit/s" }].compactMap { $0 }.filter { !$0.isEmpty }
+            return name + (about.isEmpty ? "" : " (\(about.joined(separator: ", ")))")
+        }
     }
 
     /// The station the ICY headers of an answer describe (header names in any case; the first
