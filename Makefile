@@ -17,9 +17,9 @@ BIN          := .build/release/tplayer
 # (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls,
 # and an Icecast server (icecast2) for the internet-radio tests. sd-bus (libsystemd-dev) builds
 # MPRIS; SQLite (libsqlite3-dev) the library, through GRDB; libpulse-dev the native PulseAudio
-# output; libcurl4-openssl-dev internet streams.
+# output; libcurl4-openssl-dev internet streams; libchafa-dev the now-playing view's cover.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
-                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev
+                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

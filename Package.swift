@@ -49,6 +49,10 @@ let package = Package(
         // stream opens (http, https), not linked (see its shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        // libchafa, which draws a cover as terminal text: declared in its shim.h (its headers need
+        // glib's) and loaded when the first cover is drawn, not linked (see its shim.h).
+        .systemLibrary(name: "CChafa", providers: [.apt(["libchafa-dev"])]),
+
         // Linux calls Glibc's module leaves out (statfs): header only, nothing more is linked.
         .systemLibrary(name: "CLinux"),
 
@@ -65,6 +69,10 @@ let package = Package(
 
         // The only module that imports the C libraries: decoder, output, playback thread.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CCurl", "CFlac", "CVorbis", "COpus", "CAv"]),
+
+        // Songs' covers for the now-playing view: found (embedded, or cover.jpg), decoded by FFmpeg
+        // and drawn by libchafa, off the main loop.
+        .target(name: "Cover", dependencies: ["PlayerCore", "Files", "CAv", "CChafa"]),
 
         // The music library: the SQLite database (GRDB: schema, migrations, FTS5), the scanner
         // and the query language. Tags come from whoever makes it (the player's own decoders).
@@ -89,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris", "Library",
+                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris", "Library", "Cover",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
@@ -116,6 +124,7 @@ let package = Package(
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
         .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PlayerCore", "Files", "AudioEngine", "TestSupport"]),
+        .testTarget(name: "CoverTests", dependencies: ["Cover", "PlayerCore", "Files"]),
         .testTarget(name: "MprisTests", dependencies: ["Mpris", "PlayerCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]

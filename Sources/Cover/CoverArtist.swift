@@ -1,0 +1,88 @@
+import CChafa
+import Files
+import PlayerCore
+
+/// Draws songs' covers for the now-playing view with libchafa: the picture found and decoded
+/// once per album (`CoverPicture`, cached), then drawn at the size and in the style asked for.
+/// Called off the main loop; safe from any thread.
+public final class CoverArtist: Sendable {
+    /// Decoded pictures (or why there is none) by album: the songs of an album share one.
+    private let pictures = Locked<[AlbumKey: Result<CoverPicture, CoverPicture.Failure>?]>([:])
+    /// The most albums' pictures kept (each at most 512 × 512 RGBA, 1 MB).
+    static let albumsKept = 32
+
+    public init() {}
+
+    /// An album: its folder and its name (a song with no album tag is its own).
+    struct AlbumKey: Hashable {
+        var folder: Path
+        var album: String
+    }
+
+    /// The cover of `request.song`, drawn for its box.
+    public func draw(_ request: CoverRequest) -> CoverArt {
+        guard request.columns > 0, request.rows > 0 else { return .none(request, "no room for a cover") }
+        guard !StreamURL.looksLikeURL(request.song) else { return .none(request, "a stream has no cover") }
+        let key = AlbumKey(folder: request.song.directory, album: request.album.map { "album:" + $0 } ?? "song:\(request.song)")
+        let found: Result<CoverPicture, CoverPicture.Failure>?
+        if let cached = pictures.read({ $0[key] }) {
+            found = cached
+        } else {
+            found = CoverPicture.find(for: request.song)
+            pictures.update {
+                if $0.count >= Self.albumsKept { $0.removeAll() }
+                $0[key] = found
+            }
+        }
+        switch found {
+        case nil: return .none(request, "no cover: none in the song, nor a cover.jpg, folder.jpg or front.png beside it")
+        case .failure(let failure)?: return .none(request, failure.line)
+        case .success(let picture)?: return Self.render(picture, request)
+        }
+    }
+
+    /// `picture` drawn by libchafa, as large as fits the box keeping its shape (a cell is about
+    /// twice as tall as it is wide).
+    static func render(_ picture: CoverPicture, _ request: CoverRequest) -> CoverArt {
+        guard let api = Self.api else { return .none(request, "libchafa (libchafa.so.0) could not be loaded to draw the cover") }
+        var columns = Int32(clamping: request.columns), rows = Int32(clamping: request.rows)
+        api.calc_canvas_geometry(Int32(picture.width), Int32(picture.height), &columns, &rows, 0.5, 1, 0)
+        columns = max(1, min(columns, Int32(clamping: request.columns)))
+        rows = max(1, min(rows, Int32(clamping: request.rows)))
+        let (pixelMode, canvasMode): (Int32, Int32) = switch request.style {
+        case .symbols(.truecolor): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
+        case .symbols(.indexed256): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_INDEXED_256))
+        case .symbols(.indexed16): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_INDEXED_16))
+        case .kitty: (Int32(TP_CHAFA_PIXEL_MODE_KITTY), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
+        case .sixel: (Int32(TP_CHAFA_PIXEL_MODE_SIXELS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
+        case .iterm: (Int32(TP_CHAFA_PIXEL_MODE_ITERM2), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
+        }
+        var text: UnsafeMutablePointer<CChar>?
+        var length = 0
+        let drawn = withUnsafePointer(to: api) { api in
+            picture.rgba.withUnsafeBufferPointer {
+                tp_chafa_draw(api, $0.baseAddress, Int32(picture.width), Int32(picture.height), columns, rows, pixelMode,
+                              canvasMode, 10, 20, &text, &length)
+            }
+        }
+        defer { free(text) }
+        guard drawn == 0, let text else { return .none(request, "\(picture.source): libchafa could not draw it") }
+        let printed = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+        let lines: [String]
+        if case .symbols = request.style {
+            // A line a row, each ending with its colours reset.
+            lines = printed.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(rows)).map { String($0) + "\u{1B}[0m" }
+        } else {
+            lines = [printed]
+        }
+        return CoverArt(request: request, lines: lines, columns: Int(columns), rows: Int(rows), source: picture.source)
+    }
+
+    /// libchafa, loaded once; `nil` when it could not be.
+    private static let api: tp_chafa? = {
+        var api = tp_chafa()
+        guard tp_chafa_load(&api) == 0 else { return nil }
+        api.set_n_threads(1)  // a cover is small; no pool of threads kept for it
+        return api
+    }()
+}

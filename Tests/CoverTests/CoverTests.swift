@@ -1,0 +1,203 @@
+import Files
+import Foundation
+import Glibc
+import PlayerCore
+import Testing
+@testable import Cover
+
+/// Covers found, decoded and drawn as the now-playing view asks for them: real files made by
+/// ffmpeg and flac, decoded by FFmpeg, drawn by libchafa.
+@Suite struct CoverTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-cover-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Runs a tool, quietly; its status.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// A picture of one colour (`red`, `blue`…) made by ffmpeg.
+    func picture(_ name: String, colour: String, size: String = "64x64") throws {
+        let status = try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=\(colour):s=\(size)", "-frames:v", "1",
+                                                      path(name)])
+        #expect(status == 0, "ffmpeg made \(name)")
+    }
+
+    /// A second of sound as a WAV.
+    func song(_ name: String) throws {
+        #expect(try Self.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", path(name), "synth", "1", "sine", "440"]) == 0)
+    }
+
+    static func request(_ song: String, album: String? = "Album", columns: Int = 20, rows: Int = 10,
+                        style: CoverStyle = .symbols(.truecolor)) -> CoverRequest {
+        CoverRequest(song: Path(song), album: album, columns: columns, rows: rows, style: style)
+    }
+
+    /// The colours a drawing's cells are painted with (`38;2;r;g;b` and `48;2;r;g;b`), but black:
+    /// a cell of one colour is a space on it, whose foreground chafa sets black.
+    static func colours(_ art: CoverArt) -> [[Int]] {
+        let text = art.lines.joined()
+        let pattern = try! NSRegularExpression(pattern: "[34]8;2;([0-9]+);([0-9]+);([0-9]+)")
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (1...3).map { Int((text as NSString).substring(with: match.range(at: $0)))! }
+        }.filter { $0 != [0, 0, 0] }
+    }
+
+    @Test func aCoverJpgBesideTheSongIsDrawnAsColouredBlocksFillingItsBox() throws {
+        try song("song.wav")
+        try picture("cover.jpg", colour: "red")
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure == nil)
+        #expect(art.source == "cover.jpg")
+        // Square, in cells twice as tall as wide: 20 × 10 fills the box.
+        #expect(art.columns == 20 && art.rows == 10)
+        #expect(art.lines.count == 10)
+        let colours = Self.colours(art)
+        #expect(!colours.isEmpty)
+        // JPEG's red, near enough.
+        #expect(colours.allSatisfy { $0[0] > 230 && $0[1] < 30 && $0[2] < 30 }, "\(colours.prefix(3))")
+    }
+
+    @Test func inTwoHundredFiftySixColoursTheCellsUseTheIndexedPalette() throws {
+        try song("song.wav")
+        try picture("folder.png", colour: "blue")
+        let art = CoverArtist().draw(Self.request(path("song.wav"), style: .symbols(.indexed256)))
+        #expect(art.failure == nil && art.source == "folder.png")
+        let text = art.lines.joined()
+        #expect(text.contains("8;5;"), "\(text.prefix(80).debugDescription)")
+        #expect(Self.colours(art).isEmpty)
+    }
+
+    @Test func aWidePictureKeepsItsShapeWithinTheBox() throws {
+        try song("song.wav")
+        try picture("Front.PNG", colour: "green", size: "200x50")
+        let art = CoverArtist().draw(Self.request(path("song.wav"), columns: 40, rows: 20))
+        #expect(art.failure == nil && art.source == "Front.PNG")
+        // 4:1 in cells twice as tall: 40 columns, 5 rows.
+        #expect(art.columns == 40)
+        #expect(art.rows == 5)
+    }
+
+    @Test func theSongsOwnPictureComesFirstInEachFormat() throws {
+        try song("song.wav")
+        try picture("cover.png", colour: "blue")
+        try picture("embedded.png", colour: "red")
+        let made = [
+            ("song.mp3", ["-c:a", "libmp3lame", "-id3v2_version", "3"]),
+            ("song.m4a", ["-c:a", "aac", "-disposition:v", "attached_pic"]),
+        ]
+        for (name, codec) in made {
+            let status = try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", path("song.wav"), "-i", path("embedded.png"), "-map", "0:a",
+                                                          "-map", "1:v", "-c:v", "png"] + codec + [path(name)])
+            #expect(status == 0, "ffmpeg made \(name)")
+        }
+        #expect(try Self.run("/usr/bin/flac", ["-s", "-f", "--picture=\(path("embedded.png"))", path("song.wav"), "-o", path("song.flac")]) == 0)
+        for name in ["song.mp3", "song.m4a", "song.flac"] {
+            let art = CoverArtist().draw(Self.request(path(name), album: nil))
+            #expect(art.failure == nil && art.source == "embedded", "\(name): \(art.failure ?? "")")
+            #expect(!Self.colours(art).isEmpty && Self.colours(art).allSatisfy { $0[0] > 230 && $0[2] < 30 }, "\(name) is drawn in its own picture's red")
+        }
+        // The WAV holds none: the folder's blue.
+        let art = CoverArtist().draw(Self.request(path("song.wav"), album: nil))
+        #expect(art.source == "cover.png")
+        #expect(!Self.colours(art).isEmpty && Self.colours(art).allSatisfy { $0[2] > 230 && $0[0] < 30 })
+    }
+
+    @Test func anAlbumsCoverIsReadOnceForAllItsSongs() throws {
+        try song("one.wav")
+        try song("two.wav")
+        try picture("cover.jpg", colour: "red")
+        let artist = CoverArtist()
+        #expect(artist.draw(Self.request(path("one.wav"))).failure == nil)
+        try FileManager.default.removeItem(atPath: path("cover.jpg"))
+        // Another song of the album, at another size: the picture read for the first.
+        let art = artist.draw(Self.request(path("two.wav"), columns: 10, rows: 5))
+        #expect(art.failure == nil && art.columns == 10)
+        // Another album in the folder looks again, and finds none.
+        let other = artist.draw(Self.request(path("two.wav"), album: "Another"))
+        #expect(other.failure?.hasPrefix("no cover") == true, "\(other.failure ?? "")")
+    }
+
+    @Test func aCoverThatIsNotAPictureIsSaidInALine() throws {
+        try song("song.wav")
+        try Data("this is not a JPEG".utf8).write(to: folder.appendingPathComponent("cover.jpg"))
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure == "cover.jpg: not a picture tplayer reads (JPEG, PNG, WebP, GIF or BMP)")
+        #expect(art.lines.isEmpty)
+    }
+
+    @Test func aDamagedPictureIsSaidInALine() throws {
+        try song("song.wav")
+        try picture("real.jpg", colour: "red")
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent("real.jpg")))
+        try Data(bytes.prefix(200) + [UInt8](repeating: 0x55, count: 300)).write(to: folder.appendingPathComponent("cover.jpg"))
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure?.hasPrefix("cover.jpg: a JPEG picture") == true, "\(art.failure ?? "drawn")")
+    }
+
+    @Test func aPictureOfThirtyThousandPixelsASideIsRefusedBeforeItIsDecoded() throws {
+        try song("song.wav")
+        // A PNG's header saying 30,000 × 30,000, then nothing a decoder could use.
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+        try Data(png + [UInt8](repeating: 0, count: 1000)).write(to: folder.appendingPathComponent("cover.png"))
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure == "cover.png: 30000 × 30000 pixels, more than tplayer draws (16 megapixels); a smaller picture would do")
+    }
+
+    @Test func aRealPictureOverTheBoundIsRefusedByTheDecoderToo() throws {
+        // Its header not read first: the decoder's own bound (max_pixels) stands.
+        try picture("big.png", colour: "red", size: "4100x4100")
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent("big.png")))
+        let decoded = CoverPicture.decode(bytes, codec: CoverPicture.codec(of: .png), header: nil, source: "big.png")
+        guard case .failure(let failure) = decoded else { Issue.record("decoded"); return }
+        #expect(failure.line == "big.png: more than 16 megapixels, more than tplayer draws")
+    }
+
+    @Test func aCoverThatIsANamedPipeIsNeverOpenedForReading() throws {
+        try song("song.wav")
+        #expect(mkfifo(path("cover.jpg"), 0o644) == 0)
+        let started = ContinuousClock.now
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure == "cover.jpg: not a regular file (it is a named pipe (FIFO))")
+        #expect(started.duration(to: .now) < .seconds(5), "no writer: a blocking open would wait for ever")
+    }
+
+    @Test func aCoverOverSixteenMegabytesIsNotRead() throws {
+        try song("song.wav")
+        try Data(count: 17 << 20).write(to: folder.appendingPathComponent("cover.jpg"))
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure == "cover.jpg: larger than 16 MB, more than a cover needs; tplayer leaves it")
+    }
+
+    @Test func aSongWithNoCoverSaysSo() throws {
+        try song("song.wav")
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure == "no cover: none in the song, nor a cover.jpg, folder.jpg or front.png beside it")
+    }
+
+    @Test func headersGiveEachFormatsSize() throws {
+        for (name, format) in [("p.jpg", PictureHeader.Format.jpeg), ("p.png", .png), ("p.gif", .gif), ("p.bmp", .bmp), ("p.webp", .webp)] {
+            try picture(name, colour: "red", size: "124x46")
+            let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+            let header = PictureHeader.read(bytes)
+            #expect(header == PictureHeader(format: format, width: 124, height: 46), "\(name)")
+        }
+        #expect(PictureHeader.read(Array("not a picture".utf8)) == nil)
+        #expect(PictureHeader.read([0xFF, 0xD8, 0xFF]) == PictureHeader(format: .jpeg))
+    }
+}
