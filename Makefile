@@ -83,7 +83,7 @@ bench: deps-test deps-bench build
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession FuzzQuery \
-                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt FuzzIcy FuzzIcyStream FuzzStreamURL FuzzServedList FuzzLyrics
+                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt FuzzIcy FuzzIcyStream FuzzStreamURL FuzzServedList FuzzLyrics FuzzNowPlaying
 
 fuzz: deps-build
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

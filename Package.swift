@@ -135,7 +135,7 @@ let package = Package(
 if Context.environment["TPLAYER_FUZZ"] == "1" {
     for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
                  "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt", "FuzzQuery", "FuzzIcy",
-                 "FuzzIcyStream", "FuzzStreamURL", "FuzzServedList", "FuzzLyrics"] {
+                 "FuzzIcyStream", "FuzzStreamURL", "FuzzServedList", "FuzzLyrics", "FuzzNowPlaying"] {
         // Tags are read by libmpg123 itself, through the engine's decoder; queries run on a
         // library in memory.
         let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"]

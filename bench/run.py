@@ -327,6 +327,20 @@ def main():
         f"{m_cpu:.3f} s, {m_rss:.1f} MB (mpv {v_cpu:.3f} s, {v_rss:.1f} MB)", f"{points:+.2f} pp of a core",
         "CPU ≤ mpg123 (± 0.1 pp); RSS stated", points <= 0.1)
 
+    # 12. The now-playing view: its CPU while playing (the view; the view and a spectrum) against
+    # the status line alone and mpg123, and Space's latency with it all open.
+    import nowplaying
+    medians, latencies = nowplaying.measure(TPLAYER, RUNS)
+    window = nowplaying.WINDOW
+    cost = (medians["spectrum"] - medians["status"]) / window * 100
+    row("now-playing view: CPU playing 20 s with it open (cover, lyrics), and with a spectrum of 32 bars",
+        f"{medians['view']:.3f} s, {medians['spectrum']:.3f} s (status line alone {medians['status']:.3f} s)",
+        f"{medians['mpg123']:.3f} s", f"{cost:+.2f} pp of a core", f"spectrum ≤ +{nowplaying.SPECTRUM_TARGET:.0f} pp of a core",
+        cost <= nowplaying.SPECTRUM_TARGET)
+    row(f"now-playing view with the spectrum: Space to its redraw ({len(latencies)} keys)",
+        f"median {statistics.median(latencies):.2f} ms, worst {max(latencies):.1f} ms", "—", "—", "median ≤ 16 ms",
+        statistics.median(latencies) <= 16)
+
     table = ["| measure | tplayer | mpg123 (MPD for the library) | ratio | target | result |", "|---|---|---|---|---|---|"]
     table += ["| " + " | ".join(r) + " |" for r in rows]
     text = "\n".join(table) + "\n"

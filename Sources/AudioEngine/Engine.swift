@@ -19,6 +19,9 @@ public final class Engine: PlayerEngine {
     private var streams: [StreamInterruption] = []
     /// The song last cued (main thread only).
     private var lastCue: SongSource?
+    /// The samples heard, and the spectrum made of them (main thread only).
+    private let spectrumTap = SpectrumTap()
+    private var analysis = SpectrumAnalysis()
     public let outputName: String
     public let writesFile: Bool
 
@@ -83,7 +86,8 @@ public final class Engine: PlayerEngine {
             chosen.wake = wake
         }
         let loop = PlaybackLoop(decoder: live, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades,
-                                depth: bits.map { SampleEncoding.holding(bits: $0) }, shared: shared, report: outbox.post)
+                                depth: bits.map { SampleEncoding.holding(bits: $0) }, shared: shared, spectrum: spectrumTap,
+                                report: outbox.post)
         do {
             thread = try HelperThread.start(name: "tplayer-play") { loop.run() }
         } catch {
@@ -125,6 +129,21 @@ public final class Engine: PlayerEngine {
     public var speedRefusal: String? {
         RubberBandLibrary.api == nil
             ? "a speed other than 1 needs librubberband (apt install librubberband2), which cannot be loaded" : nil
+    }
+
+    /// The spectrum of the last 2048 frames heard, in `bars` bars; `nil` before any is. The
+    /// first call starts the recording of what is written; `hideSpectrum` stops it.
+    public func spectrum(bars: Int) -> [Double]? {
+        if !spectrumTap.wanted { spectrumTap.wanted = true }
+        // What the sound server holds, asked outside the shared lock (libpulse's thread takes it
+        // under its own).
+        let holder = shared.read { $0.queueHolder }
+        guard let (samples, rate) = spectrumTap.latest(SpectrumAnalysis.frameCount, queued: holder?.queuedFrames ?? 0) else { return nil }
+        return analysis.bars(samples, rate: rate, count: bars)
+    }
+
+    public func hideSpectrum() {
+        spectrumTap.wanted = false
     }
 
     /// The position heard: what a sound server still holds is not counted.

@@ -22,7 +22,7 @@ public final class CoverArtist: Sendable {
     /// The cover of `request.song`, drawn for its box.
     public func draw(_ request: CoverRequest) -> CoverArt {
         guard request.columns > 0, request.rows > 0 else { return .none(request, "no room for a cover") }
-        guard !StreamURL.looksLikeURL(request.song) else { return .none(request, "a stream has no cover") }
+        guard !StreamURL.looksLikeURL(request.song) else { return .none(request, "a stream has no cover", missing: true) }
         let key = AlbumKey(folder: request.song.directory, album: request.album.map { "album:" + $0 } ?? "song:\(request.song)")
         let found: Result<CoverPicture, CoverPicture.Failure>?
         if let cached = pictures.read({ $0[key] }) {
@@ -35,7 +35,7 @@ public final class CoverArtist: Sendable {
             }
         }
         switch found {
-        case nil: return .none(request, "no cover: none in the song, nor a cover.jpg, folder.jpg or front.png beside it")
+        case nil: return .none(request, "no cover: none in the song, nor a cover.jpg, folder.jpg or front.png beside it", missing: true)
         case .failure(let failure)?: return .none(request, failure.line)
         case .success(let picture)?: return Self.render(picture, request)
         }
@@ -62,7 +62,8 @@ public final class CoverArtist: Sendable {
         let drawn = withUnsafePointer(to: api) { api in
             picture.rgba.withUnsafeBufferPointer {
                 tp_chafa_draw(api, $0.baseAddress, Int32(picture.width), Int32(picture.height), columns, rows, pixelMode,
-                              canvasMode, 10, 20, &text, &length)
+                              canvasMode, Int32(clamping: request.cellWidth > 0 ? request.cellWidth : 10),
+                              Int32(clamping: request.cellHeight > 0 ? request.cellHeight : 20), &text, &length)
             }
         }
         defer { free(text) }

@@ -100,3 +100,24 @@ extension ParserChecks {
         return broken
     }
 }
+
+extension ParserChecks {
+    /// What the now-playing view reads from a file: a picture's header (its size, never
+    /// negative, its pixels never overflowing) and ID3's synchronised lyrics (lines in time
+    /// order, within bounds, none empty, at most `Lyrics.maxLines`), from the same bytes.
+    public static func nowPlaying(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        if let header = PictureHeader.read(bytes) {
+            if (header.width ?? 0) < 0 || (header.height ?? 0) < 0 { broken.append("a negative size") }
+            if let pixels = header.pixels, pixels < 0 { broken.append("pixels overflowed") }
+        }
+        for rate in [44100.0 / 1152, 0, -1, .nan, .infinity] {
+            guard let lyrics = SyncedLyricsFrame.lyrics(bytes, framesPerSecond: rate) else { continue }
+            if zip(lyrics.lines, lyrics.lines.dropFirst()).contains(where: { $0.time > $1.time }) { broken.append("lines out of time order") }
+            if lyrics.lines.contains(where: { $0.time < 0 || $0.time > 100 * 3600 * 1000 }) { broken.append("a time out of bounds") }
+            if lyrics.lines.contains(where: { $0.text.isEmpty }) { broken.append("an empty line") }
+            if lyrics.lines.count > Lyrics.maxLines { broken.append("\(lyrics.lines.count) lines") }
+        }
+        return broken
+    }
+}

@@ -28,6 +28,8 @@ public final class BackgroundWork: @unchecked Sendable {
         /// A song heard, counted in the library and the listen log (a new one drops only the
         /// message of the one before: its writing is done all the same).
         case listen
+        /// A song's cover, drawn for the now-playing view.
+        case cover
     }
 
     /// A job's cancel flag, asked by the job as it goes.

@@ -43,6 +43,6 @@ struct LyricsFollower {
     /// Where the song playing is heard, in milliseconds; `nil` unless one plays.
     private static func milliseconds(_ session: Session, _ position: Int64) -> Int64? {
         guard session.state.id == .play, let song = session.state.song, song.sampleRate > 0 else { return nil }
-        return position / Int64(song.sampleRate) * 1000 + position % Int64(song.sampleRate) * 1000 / Int64(song.sampleRate)
+        return Lyrics.milliseconds(frames: position, rate: song.sampleRate)
     }
 }

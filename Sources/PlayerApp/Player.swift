@@ -3,60 +3,6 @@ import Inputs
 import PlayerCore
 import Terminal
 
-/// The terminal as the main loop uses it: keys in, the status line and messages out. The live
-/// one is `Terminal.TerminalSession`; tests use a fake that records what it is shown.
-public protocol PlayerScreen: AnyObject {
-    /// The commands that `bytes` typed mean (keys typed at the load prompt edit it instead);
-    /// `list` gives the list as it is now, asked for when a key opens the list view.
-    func commands(from bytes: [UInt8], list: () -> ListSnapshot) -> [Command]
-    func show(_ status: StatusSnapshot)
-    /// A message on its own line above the status line.
-    func print(_ line: String)
-    /// The window changed size (or the player came back to it after Ctrl-Z).
-    func resized()
-    /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
-    func suspend()
-    /// Ctrl-C: true when the screen took it (it cancelled a prompt) and the player goes on.
-    func interrupted() -> Bool
-    /// When the screen next changes by itself (a hint going away).
-    var nextChange: ContinuousClock.Instant? { get }
-    /// Whether messages go on the screen (stderr is the terminal) rather than to stderr.
-    var takesMessages: Bool { get }
-    /// Whether the list view is open: only then are songs' tags read for it.
-    var showsList: Bool { get }
-    func showList(_ list: ListSnapshot)
-    /// The songs whose tags and length the list view would show (each asked for once).
-    func takeFactRequests() -> [SongSource]
-}
-
-extension PlayerScreen {
-    public var showsList: Bool { false }
-    public func showList(_ list: ListSnapshot) {}
-    public func takeFactRequests() -> [SongSource] { [] }
-}
-
-/// A control from outside the terminal (MPRIS on D-Bus): its descriptor joins the main loop's
-/// poll; it sees every engine report, and after each turn of the loop says what changed.
-public protocol OutsideControl: AnyObject {
-    /// Readable when it has something to do; `nil` once it has stopped (its connection lost).
-    var descriptor: Int32? { get }
-    /// Handles what arrived (method calls): each becomes a command on the session.
-    func process()
-    /// An engine report, after the session has handled it.
-    func observe(_ event: EngineEvent)
-    /// After each turn of the loop: tell the outside what changed.
-    func update()
-}
-
-/// Signals as the main loop reads them: a descriptor that turns readable, and the numbers.
-public protocol SignalSource: AnyObject {
-    var readFD: Int32 { get }
-    func take() -> [Int32]
-}
-
-extension SignalWatcher: SignalSource {}
-extension TerminalSession: PlayerScreen {}
-
 /// The main loop: waits for keys, signals and engine reports, routes them to the session and
 /// the script, keeps the status line current, and decides the exit status.
 ///
@@ -98,6 +44,8 @@ public final class Player {
         /// Reads songs' tags and lengths from their headers (never a whole decode), off the main
         /// loop, for the list view.
         public var readFacts: (@Sendable ([SongSource]) -> [SongSource: SongFacts])?
+        /// Draws a song's cover for the now-playing view, off the main loop.
+        public var drawCover: (@Sendable (CoverRequest) -> CoverArt)?
         /// The clock the loop's deadlines are measured by.
         public var now: () -> ContinuousClock.Instant = { .now }
 
@@ -133,6 +81,8 @@ public final class Player {
     private let resuming: SavedSession?
     /// A resumed run says so once its song opens (tags known): `Resuming: 3/12 artist – title at 1:23`.
     private var resumeToSay = false
+    /// Whether the engine records what it writes for a spectrum.
+    private var spectrumShown = false
     /// The song's lyrics, each line said as it is sung (`lyrics = on`).
     private lazy var lyrics: LyricsFollower? = options.lyrics ? LyricsFollower() : nil
 
@@ -339,7 +289,22 @@ public final class Player {
         status.reconnecting = session.stream?.reconnecting?.attempt
         status.stream = session.stream
         if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
+        if let bars = screen.spectrumBars {
+            spectrumShown = true
+            if session.state.id == .play, let levels = engine.spectrum(bars: bars) { screen.showSpectrum(levels) }
+        } else if spectrumShown {
+            spectrumShown = false
+            engine.hideSpectrum()
+        }
         screen.show(status)
+        drawCover(for: screen)
+    }
+
+    /// Draws the cover the now-playing view asks for, off the main loop (a newer request
+    /// replaces one under way).
+    private func drawCover(for screen: any PlayerScreen) {
+        guard let work = io.work, let draw = io.drawCover, let request = screen.takeCoverRequest() else { return }
+        work.start(.cover, { _ in draw(request) }, then: { [weak screen] (cover: CoverArt) in screen?.showCover(cover) })
     }
 
     /// Reads the next songs' facts off the main loop, a screenful at a time.
@@ -359,7 +324,7 @@ public final class Player {
     /// next real-time deadline; without either, until something happens.
     private func timeout() -> Double? {
         let ticking = screen != nil && !options.quiet && session.state.id == .play
-        var timeout = ticking ? options.statusInterval : nil
+        var timeout = ticking ? min(options.statusInterval, screen?.tick ?? .infinity) : nil
         if let next = lyrics?.wait(session, position: engine.position) { timeout = min(timeout ?? .infinity, next) }
         for deadline in [script?.deadline, screen?.nextChange, io.remote?.deadline].compactMap({ $0 }) {
             let left = io.now().duration(to: deadline)

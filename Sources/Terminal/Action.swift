@@ -10,7 +10,7 @@ public enum Action: Hashable, Sendable {
     case jump(percent: Int)
     case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer
     case slower, faster, normalSpeed
-    case info, load, help, quit, list, library
+    case info, load, help, quit, list, library, nowPlaying
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
     case search, searchNext, searchPrevious, remove, moveUp, moveDown, queue, add, save, closeList
@@ -22,7 +22,7 @@ public enum Action: Hashable, Sendable {
     public static let plain: [Action] = [
         .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
         .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .slower, .faster, .normalSpeed,
-        .info, .load, .list, .library, .help, .quit,
+        .info, .load, .list, .library, .nowPlaying, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
     ]
@@ -59,6 +59,7 @@ public enum Action: Hashable, Sendable {
         case .quit: "quit"
         case .list: "list-view"
         case .library: "library-view"
+        case .nowPlaying: "now-playing-view"
         case .cursorUp: "cursor-up"
         case .cursorDown: "cursor-down"
         case .pageUp: "page-up"
@@ -95,7 +96,7 @@ public enum Action: Hashable, Sendable {
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .slower, .faster, .normalSpeed, .info, .load, .help, .quit, .list, .library: false
+             .slower, .faster, .normalSpeed, .info, .load, .help, .quit, .list, .library, .nowPlaying: false
         }
     }
 
@@ -132,6 +133,7 @@ public enum Action: Hashable, Sendable {
         case .quit: .quit
         case .list: .listView
         case .library: .libraryView
+        case .nowPlaying: .nowPlayingView
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: nil
         }
@@ -166,6 +168,7 @@ public enum Action: Hashable, Sendable {
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .list: "the list view, full screen (the same key goes back)"
         case .library: "the library: artists, albums, songs; / filters (tplayer --scan fills it)"
+        case .nowPlaying: "now playing, full screen: the cover, the lyrics as they are sung, the next songs"
         case .help: "show these keys"
         case .quit: "quit"
         case .cursorUp, .cursorDown: "move the cursor (in the list view arrows move, they do not seek)"
@@ -194,7 +197,7 @@ public enum Action: Hashable, Sendable {
         case .faster: .slower
         case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .slower, .normalSpeed, .info, .load, .help, .quit, .list, .library, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
+             .slower, .normalSpeed, .info, .load, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }
     }

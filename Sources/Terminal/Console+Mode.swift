@@ -14,6 +14,8 @@ extension Console {
         case list(ListScreen)
         /// The library view, full screen.
         case library(LibraryScreen)
+        /// The now-playing view, full screen.
+        case nowPlaying(NowPlayingScreen)
     }
 
     /// Lines laid out for the screen as it is (again when the window changes size).
@@ -67,12 +69,20 @@ extension Console {
         switch mode {
         case .prompt(let open, _): open
         case .list(let screen): screen.prompt
-        case .status, .library: nil
+        case .status, .library, .nowPlaying: nil
         }
     }
 
     /// Whether the list view is open (the main loop hands it the list only then).
     public var showsList: Bool {
         if case .list = mode { true } else { false }
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let blank = { (character: Character) in set.contains(character) }
+        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first...last])
     }
 }

@@ -15,7 +15,7 @@ public final class Console {
 
     /// The paths loaded this run, for ↑/↓ at the prompt.
     private var history: [String] = []
-    private var lastStatus: StatusSnapshot?
+    private(set) var lastStatus: StatusSnapshot?
     /// When the last key came: the list view does its work ahead only when none has for a moment.
     private var lastKey: ContinuousClock.Instant?
     /// No key yet: the status line says `h: keys`.
@@ -29,6 +29,8 @@ public final class Console {
     /// the step keys go.
     public var bindings = KeyBindings.standard
     public var steps = Steps()
+    /// What the now-playing view shows besides the song (the settings' `cover`, `spectrum`).
+    public var nowPlayingOptions = NowPlayingView.Options()
     /// The first key bound to the help, as the hints name it.
     private var helpKey: String? {
         bindings.firstKey(for: .help).map(KeyBindings.name)
@@ -63,7 +65,7 @@ public final class Console {
         switch mode {
         case .prompt: bound = false
         case .list(let screen): bound = screen.prompt == nil && bindings.listAction(for: key) != nil
-        case .status, .library: bound = bindings.action(for: key) != nil
+        case .status, .library, .nowPlaying: bound = bindings.action(for: key) != nil
         }
         return bound ? [key] : [.escape, .character(character)]
     }
@@ -99,12 +101,15 @@ public final class Console {
                 screen.freshMessage = nil
                 defer { screen.overlay = nil }
                 return screen.overlay != nil
+            } ?? withNowPlaying { screen -> Bool in
+                defer { screen.overlay = nil }
+                return screen.overlay != nil
             } ?? false
             if overlaid, key == .escape {
                 redraw()
                 continue
             }
-            if libraryTakes(key, into: &commands) { continue }
+            if libraryTakes(key, into: &commands) || nowPlayingTakes(key) { continue }
             let rows = screen.height - 2
             let action = bindings.listAction(for: key)
             if let outcome = withList({ $0.view.handle(key, action: action, in: $0.list, rows: rows) }) {
@@ -141,10 +146,20 @@ public final class Console {
                     closeList()
                 } else {
                     closeLibrary()
+                    closeNowPlaying()
                     openList(current())
                 }
             case .libraryView:
+                closeNowPlaying()
                 if showsLibrary { closeLibrary() } else { openLibrary() }
+            case .nowPlayingView:
+                if showsNowPlaying {
+                    closeNowPlaying()
+                } else {
+                    closeList()
+                    closeLibrary()
+                    openNowPlaying()
+                }
             case .help:
                 let (bindings, steps) = (bindings, steps)
                 let inList = showsList
@@ -170,7 +185,8 @@ public final class Console {
     /// Shows `lines` until the next key: over the list in the list view, above the status line
     /// otherwise.
     private func show(_ lines: @escaping Panel) {
-        if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil { return redraw() }
+        if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil
+            || withNowPlaying({ $0.overlay = lines }) != nil { return redraw() }
         openPanel(lines)
     }
 
@@ -234,13 +250,14 @@ public final class Console {
             list.heldMessages.append(message)
             list.freshMessage = message
         }
-        guard held == nil, holdInLibrary(message) == nil else { return redraw() }
+        guard held == nil, holdInLibrary(message) == nil, holdInNowPlaying(message) == nil else { return redraw() }
         screen.print(message)
     }
 
     /// The list as the session has it now, for the list view.
     public func showList(_ list: ListSnapshot) {
         _ = withList { (screen: inout ListScreen) in screen.list = list }
+        nowPlayingSees(list, shuffled: lastStatus?.list.shuffles ?? false)
     }
 
     /// The songs on screen whose tags and length the list view would show, once each.
@@ -270,7 +287,7 @@ public final class Console {
 
     /// The terminal was resized: the panel is laid out again for the new size.
     public func resized() {
-        if showsList || showsLibrary { screen.enterFullScreen() }
+        if showsList || showsLibrary || showsNowPlaying { screen.enterFullScreen() }
         screen.measure()
         if let panel { screen.showPanel(panel(screen)) }
         redraw()
@@ -303,7 +320,7 @@ public final class Console {
         let messages = withList { screen -> [String] in
             defer { screen.heldMessages = [] }
             return screen.heldMessages
-        } ?? takeLibraryMessages()
+        } ?? takeLibraryMessages() + takeNowPlayingMessages()
         messages.forEach(screen.print)
     }
 
@@ -311,7 +328,7 @@ public final class Console {
     private var panel: Panel? {
         switch mode {
         case .status(let panel), .prompt(_, let panel): panel
-        case .list, .library: nil
+        case .list, .library, .nowPlaying: nil
         }
     }
 
@@ -320,18 +337,18 @@ public final class Console {
         switch mode {
         case .status: mode = .status(panel: layout)
         case .prompt(let open, _): mode = .prompt(open, panel: layout)
-        case .list, .library: return
+        case .list, .library, .nowPlaying: return
         }
         screen.showPanel(layout(screen))
         redraw()
     }
 
-    private func closePanel() {
+    func closePanel() {
         guard panel != nil else { return }
         switch mode {
         case .status: mode = .status(panel: nil)
         case .prompt(let open, _): mode = .prompt(open, panel: nil)
-        case .list, .library: break
+        case .list, .library, .nowPlaying: break
         }
         screen.hidePanel()
     }
@@ -358,8 +375,8 @@ public final class Console {
             }
             return frame
         }
-        if let drawn = drawn ?? libraryFrame(bottom) {
-            screen.drawFrame(drawn)
+        if let drawn = drawn ?? libraryFrame(bottom) ?? nowPlayingFrame(bottom) {
+            screen.drawFrame(drawn, graphic: nowPlayingGraphic)
         } else {
             screen.draw(bottom)
         }
@@ -378,13 +395,5 @@ public final class Console {
         } else {
             return StyledLine("")
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let blank = { (character: Character) in set.contains(character) }
-        guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
-        return String(self[first...last])
     }
 }

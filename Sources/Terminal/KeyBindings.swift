@@ -70,7 +70,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("m"), .mute), (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle),
             (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("A"), .albumMode), (.character("E"), .equalizer), (.character("i"), .info), (.character("l"), .load),
             (.character("["), .slower), (.character("]"), .faster), (.backspace, .normalSpeed),
-            (.tab, .list), (.character("v"), .list), (.character("L"), .library),
+            (.tab, .list), (.character("v"), .list), (.character("L"), .library), (.character("o"), .nowPlaying),
             (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit),
         ])
         keys.bindListKeys(remove: [.character("d"), .delete], moveUp: .character("K"), moveDown: .character("J"))
@@ -88,7 +88,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("p"), .playPause), (.character("<"), .previous), (.character(">"), .next),
             (.enter, .next), (.character("9"), .volumeDown), (.character("0"), .volumeUp),
             (.character("/"), .volumeDown), (.character("*"), .volumeUp), (.character("L"), .repeatOne),
-            (.character("I"), .info), (.escape, .quit), (.function(8), .list), (.function(7), .library),
+            (.character("I"), .info), (.escape, .quit), (.function(8), .list), (.function(7), .library), (.function(9), .nowPlaying),
         ])
         return keys
     }()
@@ -106,7 +106,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("v"), .pause), (.character("b"), .next), (.character("s"), .toggleShuffle),
             (.character(","), .seekBackLong), (.character("."), .seekForwardLong),
             (.character("2"), .list), (.character("3"), .list), (.character("m"), .mute),
-            (.control("r"), .repeatOne), (.character("1"), .library),
+            (.control("r"), .repeatOne), (.character("1"), .library), (.character("8"), .nowPlaying),
         ])
         keys.unbind(.character("n"))
         keys.bindListKeys(remove: [.character("D"), .delete], moveUp: .character("P"), moveDown: .character("p"))

@@ -44,6 +44,7 @@ public final class Screen {
         if frame != nil {
             // The whole screen is drawn again at the new size.
             frame = []
+            shownGraphic = nil
             emit("\u{1B}[H\u{1B}[2J")
             return
         }
@@ -58,6 +59,15 @@ public final class Screen {
         panelHeight = 0
         panelLines = []
         shown = nil
+    }
+
+    /// A cell's size in pixels, when the terminal says (TIOCGWINSZ's pixel size; most do).
+    public var cellPixels: (width: Int, height: Int)? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 else {
+            return nil
+        }
+        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
     }
 
     /// The width of the terminal `fd` is, in columns; `nil` when it is not one.
@@ -152,23 +162,38 @@ public final class Screen {
     }
 
     /// Draws `lines` as the whole alternate screen, top to bottom, writing only the lines that
-    /// changed since the last frame (a cursor moving one row rewrites two lines).
-    public func drawFrame(_ lines: [StyledLine]) {
+    /// changed since the last frame (a cursor moving one row rewrites two lines); then `graphic`,
+    /// when it is new or a line under it was written (which wiped it).
+    public func drawFrame(_ lines: [StyledLine], graphic: ScreenGraphic? = nil) {
         guard let old = frame else { return }
         let rendered = lines.prefix(height).map { $0.rendered(colours: colours) }
         var out = ""
+        var written: [Int] = []
         for (row, line) in rendered.enumerated() where row >= old.count || old[row] != line {
             out += "\u{1B}[\(row + 1);1H" + line + "\u{1B}[K"
+            written.append(row)
         }
         if rendered.count < old.count { out += "\u{1B}[\(rendered.count + 1);1H\u{1B}[J" }
         frame = rendered
+        let covered = graphic.map { graphic in written.contains { $0 >= graphic.row && $0 < graphic.row + graphic.rows } } ?? false
+        if graphic != shownGraphic || covered {
+            // kitty keeps its images apart from the text: the old one is deleted first.
+            if shownGraphic?.kitty == true || graphic?.kitty == true { out += "\u{1B}_Ga=d\u{1B}\\" }
+            if let graphic { out += "\u{1B}[\(graphic.row + 1);\(graphic.column + 1)H" + graphic.text }
+            shownGraphic = graphic
+        }
         if !out.isEmpty { emit(out) }
     }
+
+    /// The graphic drawn over the frame, if any.
+    private var shownGraphic: ScreenGraphic?
 
     /// Back to the normal screen, as it was; the bottom line is drawn again by the next `draw`.
     public func leaveFullScreen() {
         guard frame != nil else { return }
         frame = nil
+        if shownGraphic?.kitty == true { emit("\u{1B}_Ga=d\u{1B}\\") }
+        shownGraphic = nil
         emit("\u{1B}[?1049l")
         RawMode.alternateScreen = false
         shown = nil

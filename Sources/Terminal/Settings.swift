@@ -19,9 +19,41 @@ public struct Settings: Equatable, Sendable {
     /// The library's folders (`library = PATH`, one line each), as written: `~/` is the home
     /// folder's. None: the XDG music folder, else ~/Music.
     public var libraryFolders: [String] = []
-    /// The library view opens at start (`view = library`; `view = status`, the default: the
-    /// status line).
-    public var opensLibrary = false
+    /// The view open at start (`view = library` or `now-playing`; `view = status`, the default:
+    /// the status line).
+    public var view = StartView.status
+    /// How the now-playing view draws the cover (`cover = auto`, the default: what the terminal
+    /// says it has; `symbols`, `kitty`, `sixel`, `iterm`, or `off`).
+    public var cover: CoverChoice = .auto
+    /// The now-playing view's spectrum (`spectrum = on`, or its number of bars; off by default)
+    /// and its glyphs (`spectrum-style = blocks` or `ascii`).
+    public var spectrum: SpectrumStyle?
+    public var spectrumGlyphs = SpectrumStyle.Glyphs.blocks
+
+    public enum StartView: String, Equatable, Sendable, CaseIterable {
+        case status, library
+        case nowPlaying = "now-playing"
+    }
+
+    public enum CoverChoice: String, Equatable, Sendable, CaseIterable {
+        case auto, symbols, kitty, sixel, iterm, off
+    }
+
+    /// The now-playing view's options these settings give, in the terminal `environment` describes.
+    public func nowPlaying(_ environment: [String: String]) -> NowPlayingView.Options {
+        let detected = CoverStyle.detect(environment)
+        let style: CoverStyle? = switch cover {
+        case .auto: detected
+        case .symbols: .symbols(CoverColours.detect(environment))
+        case .kitty: .kitty
+        case .sixel: .sixel
+        case .iterm: .iterm
+        case .off: nil
+        }
+        var spectrum = spectrum
+        spectrum?.glyphs = spectrumGlyphs
+        return NowPlayingView.Options(cover: colours ? style : nil, spectrum: spectrum)
+    }
     /// Album mode at start (`album-mode = on`): the list stops at the end of each album.
     public var albumMode = false
     /// The library's sorted view's order (`sort = albumartist date album disc track`).
@@ -54,7 +86,7 @@ public struct Settings: Equatable, Sendable {
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
-                               "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics"]
+                               "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -196,11 +228,34 @@ public struct Settings: Equatable, Sendable {
             case .failure(let error): return error.description
             }
         case "view":
-            switch value {
-            case "library": opensLibrary = true
-            case "status": opensLibrary = false
-            default: return "give library or status" + Self.suggestion(value, among: ["library", "status"])
+            let names = StartView.allCases.map(\.rawValue)
+            guard let chosen = StartView(rawValue: value) else {
+                return "give " + names.joined(separator: ", ") + Self.suggestion(value, among: names)
             }
+            view = chosen
+        case "cover":
+            let names = CoverChoice.allCases.map(\.rawValue)
+            guard let chosen = CoverChoice(rawValue: value) else {
+                return "give " + names.joined(separator: ", ") + Self.suggestion(value, among: names)
+            }
+            cover = chosen
+        case "spectrum":
+            let range = SpectrumStyle.barRange
+            if value == "off" {
+                spectrum = nil
+            } else if value == "on" {
+                spectrum = SpectrumStyle()
+            } else if let bars = Int(value), range.contains(bars) {
+                spectrum = SpectrumStyle(bars: bars)
+            } else {
+                return "give on, off or the number of bars (\(range.lowerBound) to \(range.upperBound)), e.g. spectrum = 32"
+            }
+        case "spectrum-style":
+            let names = SpectrumStyle.Glyphs.allCases.map(\.rawValue)
+            guard let glyphs = SpectrumStyle.Glyphs(rawValue: value) else {
+                return "give " + names.joined(separator: " or ") + Self.suggestion(value, among: names)
+            }
+            spectrumGlyphs = glyphs
         case "listen-log":
             guard !value.isEmpty else { return "give the log's path, e.g. listen-log = ~/.scrobbler.log" }
             listenLog = value == "off" ? nil : value

@@ -14,12 +14,7 @@ public enum SongDetails {
         func field(_ name: String, _ value: String?) -> String {
             name.padding(toLength: 9) + (value.flatMap { $0.isEmpty ? nil : $0 } ?? "–")
         }
-        let roman = ["", "I", "II", "III"]
-        let stream = song.stream.map { stream in
-            "MPEG \(stream.version) layer \(stream.layer < roman.count ? roman[stream.layer] : "\(stream.layer)"), "
-                + "\(stream.averageBitrate ?? stream.bitrate) kbit/s \(stream.mode), \(song.sampleRate) Hz, \(stream.channels)"
-        } ?? (song.codec.map { TerminalText.safe($0) + ", " } ?? "")
-            + "\(song.sampleRate) Hz, \(ChannelLayout.name(song.channels))"
+        let stream = format(song)
         let length = song.totalFrames.map { frames in
             "\(TimeFormat.precise(song.seconds(frames))) (\(grouped(frames)) samples)"
         } ?? "not known"
@@ -37,6 +32,17 @@ public enum SongDetails {
             field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListPlace.speedName(speed)), the same pitch (librubberband)"),
             field(StreamURL.looksLikeURL(song.path) ? "URL" : "File", "\(song.path)"),
         ]
+    }
+
+    /// The song's format: `MPEG 1 layer III, 128 kbit/s joint stereo, 44100 Hz, 2`, `FLAC, 24 bits,
+    /// 96000 Hz, stereo`.
+    static func format(_ song: SongInfo) -> String {
+        let roman = ["", "I", "II", "III"]
+        return song.stream.map { stream in
+            "MPEG \(stream.version) layer \(stream.layer < roman.count ? roman[stream.layer] : "\(stream.layer)"), "
+                + "\(stream.averageBitrate ?? stream.bitrate) kbit/s \(stream.mode), \(song.sampleRate) Hz, \(stream.channels)"
+        } ?? (song.codec.map { TerminalText.safe($0) + ", " } ?? "")
+            + "\(song.sampleRate) Hz, \(ChannelLayout.name(song.channels))"
     }
 
     /// The bands as a person reads them: `31 Hz +5  62 +4 … 16k +5 dB`.

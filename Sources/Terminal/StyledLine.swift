@@ -22,6 +22,9 @@ public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
     public struct Part: Equatable, Sendable {
         public var text: String
         public var style: Style
+        /// A drawing's own terminal text (a cover drawn by libchafa, its colours included): written
+        /// as it is, taking this many columns. `nil`: text, measured and sanitised.
+        var drawnColumns: Int?
     }
 
     public private(set) var parts: [Part] = []
@@ -41,15 +44,22 @@ public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
         parts.append(Part(text: text, style: style))
     }
 
+    /// Appends terminal text tplayer drew itself (never text from outside), `columns` wide:
+    /// written as it is, its escape sequences included.
+    mutating func appendDrawing(_ text: String, columns: Int) {
+        parts.append(Part(text: text, style: .plain, drawnColumns: columns))
+    }
+
     /// The text without styles.
     public var text: String { parts.map(\.text).joined() }
 
     /// The columns it takes on a terminal.
-    public var columns: Int { parts.reduce(0) { $0 + TextWidth.columns($1.text) } }
+    public var columns: Int { parts.reduce(0) { $0 + ($1.drawnColumns ?? TextWidth.columns($1.text)) } }
 
     /// What to write: every part's text through `TerminalText`, with SGR colours when `colours`.
     func rendered(colours: Bool) -> String {
         parts.map { part in
+            if part.drawnColumns != nil { return colours ? part.text : String(repeating: " ", count: part.drawnColumns ?? 0) }
             let text = TerminalText.safe(part.text)
             guard colours, part.style != .plain else { return text }
             return "\u{1B}[\(part.style.code)m" + text + "\u{1B}[0m"

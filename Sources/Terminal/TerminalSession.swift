@@ -49,6 +49,17 @@ public final class TerminalSession {
     public func openLibrary() { console.openLibrary() }
     public func showList(_ list: ListSnapshot) { console.showList(list) }
     public func takeFactRequests() -> [SongSource] { console.takeFactRequests() }
+    /// Opens the now-playing view (`view = now-playing` in the settings).
+    public func openNowPlaying() { console.openNowPlaying() }
+    public var nowPlayingOptions: NowPlayingView.Options {
+        get { console.nowPlayingOptions }
+        set { console.nowPlayingOptions = newValue }
+    }
+    public func takeCoverRequest() -> CoverRequest? { console.takeCoverRequest() }
+    public func showCover(_ cover: CoverArt) { console.showCover(cover) }
+    public var spectrumBars: Int? { console.spectrumBars }
+    public func showSpectrum(_ levels: [Double]) { console.showSpectrum(levels) }
+    public var tick: Double? { console.tick }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {

@@ -1,4 +1,5 @@
 import AudioEngine
+import Cover
 import Files
 import Library
 import Glibc
@@ -125,8 +126,14 @@ struct PlayerRun {
         if let terminal, let library = shared.database {
             terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
             watcher = libraryRun.watcher(library, say: say)
-            if options.settings.opensLibrary { terminal.openLibrary() }
+            if options.settings.view == .library { terminal.openLibrary() }
         }
+        var terminalNames: [String: String] = [:]
+        for name in ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL"] {
+            if let value = getenv(name) { terminalNames[name] = String(cString: value) }
+        }
+        terminal?.nowPlayingOptions = options.settings.nowPlaying(terminalNames)
+        if options.settings.view == .nowPlaying { terminal?.openNowPlaying() }
         defer {
             watcher?.stop()
             libraryRun.laterLines.read { $0 }.forEach(say)
@@ -202,6 +209,8 @@ struct PlayerRun {
         let controls = Controls(session: session, script: runner)
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         io.work = work
+        let covers = CoverArtist()
+        io.drawCover = { covers.draw($0) }
         io.readFacts = { sources in
             let checker = SongChecker()
             var facts: [SongSource: SongFacts] = [:]

@@ -39,7 +39,7 @@ import Testing
 
     /// A second of sound as a WAV.
     func song(_ name: String) throws {
-        #expect(try Self.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", path(name), "synth", "1", "sine", "440"]) == 0)
+        #expect(try Self.run("/usr/bin/sox", ["-n", "-r", "44100", "-c", "2", "-b", "16", path(name), "synth", "1", "sine", "440"]) == 0)
     }
 
     static func request(_ song: String, album: String? = "Album", columns: Int = 20, rows: Int = 10,
@@ -82,6 +82,19 @@ import Testing
         #expect(Self.colours(art).isEmpty)
     }
 
+    @Test func eachTerminalsGraphicsAreOneSequence() throws {
+        try song("song.wav")
+        try picture("cover.png", colour: "red")
+        let artist = CoverArtist()
+        for (style, start) in [(CoverStyle.kitty, "\u{1B}_G"), (.sixel, "\u{1B}P"), (.iterm, "\u{1B}]1337;File=")] {
+            var request = Self.request(path("song.wav"), style: style)
+            (request.cellWidth, request.cellHeight) = (8, 16)
+            let art = artist.draw(request)
+            #expect(art.failure == nil && art.lines.count == 1, "\(style)")
+            #expect(art.lines.first?.contains(start) == true, "\(style): \(art.lines.first?.prefix(40).debugDescription ?? "")")
+        }
+    }
+
     @Test func aWidePictureKeepsItsShapeWithinTheBox() throws {
         try song("song.wav")
         try picture("Front.PNG", colour: "green", size: "200x50")
@@ -115,6 +128,37 @@ import Testing
         let art = CoverArtist().draw(Self.request(path("song.wav"), album: nil))
         #expect(art.source == "cover.png")
         #expect(!Self.colours(art).isEmpty && Self.colours(art).allSatisfy { $0[2] > 230 && $0[0] < 30 })
+    }
+
+    /// Ogg Vorbis keeps its picture as a FLAC picture block in base64, a comment of its own.
+    @Test func anOggVorbisPictureCommentIsItsCover() throws {
+        try song("song.wav")
+        try picture("embedded.png", colour: "red")
+        #expect(try Self.run("/usr/bin/oggenc", ["-Q", path("song.wav"), "-o", path("song.ogg")]) == 0)
+        let png = try [UInt8](Data(contentsOf: folder.appendingPathComponent("embedded.png")))
+        func be32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
+        let mime = Array("image/png".utf8)
+        let block = be32(3) + be32(mime.count) + mime + be32(0) + be32(64) + be32(64) + be32(24) + be32(0) + be32(png.count) + png
+        let comment = "METADATA_BLOCK_PICTURE=" + Data(block).base64EncodedString()
+        #expect(try Self.run("/usr/bin/vorbiscomment", ["-a", "-t", comment, path("song.ogg")]) == 0)
+        let art = CoverArtist().draw(Self.request(path("song.ogg"), album: nil))
+        #expect(art.failure == nil && art.source == "embedded", "\(art.failure ?? "")")
+        #expect(!Self.colours(art).isEmpty && Self.colours(art).allSatisfy { $0[0] > 230 && $0[2] < 30 })
+    }
+
+    /// An MP3 whose ID3 picture is 17 MB: read by FFmpeg with the tag, refused by its size.
+    @Test func anEmbeddedPictureOverSixteenMegabytesIsRefused() throws {
+        try song("song.wav")
+        #expect(try Self.run("/usr/bin/lame", ["--quiet", path("song.wav"), path("bare.mp3")]) == 0)
+        let picture: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 17 << 20)
+        let body: [UInt8] = [0] + Array("image/png".utf8) + [0, 3, 0] + picture
+        func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8(value >> $0 & 0x7F) } }
+        let frame = Array("APIC".utf8) + [24, 16, 8, 0].map { UInt8(body.count >> $0 & 0xFF) } + [0, 0] + body
+        let tag = Array("ID3".utf8) + [3, 0, 0] + syncsafe(frame.count) + frame
+        let audio = try [UInt8](Data(contentsOf: folder.appendingPathComponent("bare.mp3")))
+        try Data(tag + audio).write(to: folder.appendingPathComponent("song.mp3"))
+        let art = CoverArtist().draw(Self.request(path("song.mp3"), album: nil))
+        #expect(art.failure == "song.mp3: its picture is 17 MB, more than tplayer reads (16 MB)", "\(art.failure ?? "drawn")")
     }
 
     @Test func anAlbumsCoverIsReadOnceForAllItsSongs() throws {

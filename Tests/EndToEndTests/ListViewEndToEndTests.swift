@@ -61,7 +61,8 @@ import Testing
         // `h` in the view shows its own keys first; any key goes back to the list.
         try pane.send("h")
         try pane.waitForLine { $0.hasPrefix("Keys in the list view") }
-        try pane.waitForLine { $0.contains("/         search as") }
+        // Packed in six columns at 100 × 12: each cut to fit.
+        try pane.waitForLine { $0.contains("/         sear") }
         try pane.send("Escape")
         try pane.waitForLine { $0.contains("3 in the list") }
 

@@ -68,6 +68,36 @@ struct LyricsEndToEndTests {
         #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ first", "♪ second"], "\(run.stderr)")
     }
 
+    /// Lyrics in ID3 (a synchronised `SYLT` before libmpg123's `USLT`, past a picture) and MP4's
+    /// `©lyr` (as ffmpeg writes it) are followed as a `LYRICS` tag is.
+    @Test func lyricsInID3AndMP4TagsAreFollowed() throws {
+        let folder = try Harness.temporaryFolder()
+        let config = folder.appendingPathComponent("config")
+        try "lyrics = on\n".write(to: config, atomically: true, encoding: .utf8)
+        func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8(value >> $0 & 0x7F) } }
+        func frame(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + syncsafe(body.count) + [0, 0] + body }
+        func stamp(_ ms: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(ms >> $0 & 0xFF) } }
+        let sylt: [UInt8] = [3] + Array("eng".utf8) + [2, 1, 0] + Array("synced one".utf8) + [0] + stamp(500)
+            + Array("synced two".utf8) + [0] + stamp(1200)
+        let uslt: [UInt8] = [3] + Array("eng".utf8) + [0] + Array("[00:00.40]unsynced frame\n[00:01.10]its second".utf8)
+        let bare = try Harness.makeSong(seconds: 2, in: folder, name: "bare.mp3")
+        let audio = try [UInt8](Data(contentsOf: URL(fileURLWithPath: bare)))
+        for (name, frames, expected) in [("sylt.mp3", frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + [UInt8](repeating: 7, count: 50_000))
+                                            + frame("SYLT", sylt) + frame("USLT", uslt), ["♪ synced one", "♪ synced two"]),
+                                         ("uslt.mp3", frame("USLT", uslt), ["♪ unsynced frame", "♪ its second"])] {
+            let tag = Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames
+            let song = folder.appendingPathComponent(name)
+            try Data(tag + audio).write(to: song)
+            let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song.path])
+            #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == expected, "\(name): \(run.stderr)")
+        }
+        let m4a = folder.appendingPathComponent("song.m4a").path
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", bare, "-c:a", "aac", "-metadata", "lyrics=[00:00.60]from the mp4 atom",
+                                            m4a])
+        let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", m4a])
+        #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ from the mp4 atom"], "\(run.stderr)")
+    }
+
     /// Over MPRIS the song's lyrics are `xesam:asText`, a line each, escapes flattened.
     @Test func theLyricsAreXesamAsTextOverMpris() throws {
         let folder = try Harness.temporaryFolder()

@@ -121,6 +121,7 @@ import Testing
         "l         load a song, folder or playlist (Tab completes, Esc cancels)",
         "Tab v     the list view, full screen (Tab, v or Esc goes back)",
         "L         the library: artists, albums, songs; / filters (tplayer --scan fills it)",
+        "o         now playing, full screen: the cover, the lyrics as they are sung, the next songs",
         "h ?       show these keys", "q         quit",
     ]
 

@@ -27,6 +27,7 @@ struct FuzzCaseTests {
         "FuzzStreamURL": ParserChecks.streamURL,
         "FuzzServedList": ParserChecks.servedPlaylist,
         "FuzzLyrics": ParserChecks.lyrics,
+        "FuzzNowPlaying": ParserChecks.nowPlaying,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.

@@ -8,6 +8,12 @@ struct LyricsTests {
         Lyrics.parse(Array(text.utf8), file: "song.lrc")
     }
 
+    @Test func theLrcIsBesideTheSongElseInALyricsFolder() {
+        #expect(Lyrics.sidecars(of: "/music/a/01 song.flac") == ["/music/a/01 song.lrc", "/music/a/lyrics/01 song.lrc"])
+        #expect(Lyrics.sidecars(of: "song") == ["song.lrc", "lyrics/song.lrc"])
+        #expect(Lyrics.sidecars(of: "http://radio.example/live.mp3").isEmpty)
+    }
+
     @Test func timeTagsOfEveryFormAreRead() {
         let lyrics = parse("[00:01]one\n[00:02.5]two\n[00:03.25]three\n[00:04.125]four\n[01:05:50]five\n[100:00.00]late\n")
         #expect(lyrics.lines.map(\.time) == [1000, 2500, 3250, 4125, 65_500, 6_000_000])

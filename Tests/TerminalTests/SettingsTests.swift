@@ -178,3 +178,22 @@ extension SettingsTests {
         }
     }
 }
+
+/// The now-playing view's settings.
+struct NowPlayingSettingsTests {
+    @Test func viewCoverAndSpectrumAreRead() {
+        let parsed = Settings.parse(Array("view = now-playing\ncover = symbols\nspectrum = 48\nspectrum-style = ascii\n".utf8), file: "config", outputs: { [] })
+        #expect(parsed.problems.isEmpty)
+        #expect(parsed.settings.view == .nowPlaying)
+        let options = parsed.settings.nowPlaying(["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"])
+        #expect(options.cover == .symbols(.indexed256) && options.spectrum == SpectrumStyle(bars: 48, glyphs: .ascii))
+        #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm-kitty"]).cover == .kitty)
+        #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "screen", "TMUX": "x"]).cover == .symbols(.indexed16))
+        #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).spectrum == nil, "off by default")
+        #expect(Settings.parse(Array("colours = off\n".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).cover == nil)
+        let bad = Settings.parse(Array("view = now\nspectrum = 1000\ncover = ascii\n".utf8), file: "config", outputs: { [] }).problems.map(\.message)
+        #expect(bad.count == 3)
+        #expect(bad[0].contains("give status, library, now-playing"))
+        #expect(bad[1].contains("give on, off or the number of bars (4 to 256)"))
+    }
+}

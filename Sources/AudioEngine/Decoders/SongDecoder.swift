@@ -48,7 +48,7 @@ final class SongDecoder: AudioDecoder {
 
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
         var song = try openFile(source.path)
-        if !verifies { song.info.lyrics = Self.lyrics(of: source.path, comments: song.info.comments) }
+        if !verifies { song.info.lyrics = Self.lyrics(of: source.path, song: song.info) }
         format = song.format
         guard let span = source.span else { return song }
         // A track of the file: from its start to its end, positions counted from its start.
@@ -100,13 +100,35 @@ final class SongDecoder: AudioDecoder {
         return try open(try SongFile.open(path), named: path)
     }
 
-    /// The lyrics of the song at `path`: its `.lrc` (a regular file, bounded), else the lyrics
-    /// its tags hold.
-    static func lyrics(of path: Path, comments: VorbisComments?) -> SongLyrics? {
-        if let sidecar = Lyrics.sidecar(of: path), case .success(let bytes) = SystemFiles().readAll(sidecar, limit: Lyrics.maxBytes) {
-            return SongLyrics(file: "\(sidecar)", bytes: bytes)
+    /// The lyrics of the song at `path`: its `.lrc` (a regular file, bounded; beside it, else in
+    /// `lyrics/` beside it), else the lyrics its tags hold: a `LYRICS` tag (Vorbis comments; MP4's
+    /// `©lyr`, as FFmpeg names it), ID3's synchronised `SYLT`, or its `USLT`.
+    static func lyrics(of path: Path, song: SongInfo) -> SongLyrics? {
+        var refused: SongLyrics?
+        for sidecar in Lyrics.sidecars(of: path) where refused == nil {
+            switch SystemFiles().readAll(sidecar, limit: Lyrics.maxBytes) {
+            case .success(let bytes): return SongLyrics(file: "\(sidecar)", bytes: bytes)
+            case .failure(.system(let error)) where error == .noSuchFileOrDirectory || error == .notDirectory: break  // none there
+            case .failure(let error):
+                let limit = "tplayer reads lyrics of up to \(Lyrics.maxBytes >> 20) MB"
+                let why = if case .tooLarge = error { "\(error); \(limit)" } else { "\(error)" }
+                refused = SongLyrics(file: "\(sidecar)", bytes: [], refusal: "\(sidecar.lastComponent): \(why)")
+            }
         }
-        return ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap { comments?.first($0) }.first.map { SongLyrics(file: "\(path)", bytes: Array($0.utf8)) }
+        if let tag = ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap({ song.comments?.first($0) }).first {
+            return SongLyrics(file: "\(path)", bytes: Array(tag.utf8))
+        }
+        if let frames = song.id3.v2?.frames {
+            // MPEG audio layer III: 1152 samples a frame (SYLT may count time in frames).
+            if case .success(let file) = FileSystem.openRegularFile(path), let body = ID3Frame.content("SYLT", in: file),
+               let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / 1152) {
+                var lyrics = SongLyrics(file: "\(path)", bytes: [])
+                lyrics.given = synced
+                return lyrics
+            }
+            if let unsynced = frames.first(where: { $0.id == "USLT" }) { return SongLyrics(file: "\(path)", bytes: Array(unsynced.text.utf8)) }
+        }
+        return refused
     }
 
     /// A playlist served over http: of streams, or HLS's (of segments).

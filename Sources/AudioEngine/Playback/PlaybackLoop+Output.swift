@@ -32,6 +32,7 @@ extension PlaybackLoop {
             if frames > 0 {
                 let written = output(samples, from: format.encoding, to: played.encoding, gain: current.gain)
                 do {
+                    spectrum.record(written, encoding: played.encoding, channels: played.channels, rate: played.rate)
                     let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
                     if let measured {
                         let pacer = slot.pacer

@@ -55,10 +55,13 @@ final class PlaybackLoop {
     let depth: SampleEncoding?
     /// The ReplayGain mode in force (`--replaygain`, auto's choice, `-R`'s `RVA`).
     var replayGain = ReplayGainChoice.off
+    /// What was written last, for the spectrum (recorded only while one is shown).
+    let spectrum: SpectrumTap
 
     init(decoder: AudioDecoder, spare: AudioDecoder? = nil, outputs: OutputChoice, clock: PlaybackClock, fades: Bool = false,
-         depth: SampleEncoding? = nil, shared: Locked<EngineShared>, report: @escaping (EngineEvent) -> Void) {
+         depth: SampleEncoding? = nil, shared: Locked<EngineShared>, spectrum: SpectrumTap = SpectrumTap(), report: @escaping (EngineEvent) -> Void) {
         stage = SampleStage(fades: fades && !outputs.primary.isFile)
+        self.spectrum = spectrum
         self.depth = depth
         self.decoder = decoder
         // A file is never starved: it is written start to end, song after song, as it is.

@@ -7,6 +7,9 @@ public struct CoverRequest: Hashable, Sendable {
     public var columns: Int
     public var rows: Int
     public var style: CoverStyle
+    /// A cell's size in pixels, when the terminal says (sixel draws in pixels); 0: not known.
+    public var cellWidth = 0
+    public var cellHeight = 0
 
     public init(song: Path, album: String?, columns: Int, rows: Int, style: CoverStyle) {
         (self.song, self.album, self.columns, self.rows, self.style) = (song, album, columns, rows, style)
@@ -26,8 +29,7 @@ public enum CoverStyle: Hashable, Sendable {
     /// symbols in as many colours as it says it has.
     public static func detect(_ environment: [String: String]) -> CoverStyle {
         let term = environment["TERM"] ?? ""
-        let colours: CoverColours = ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "")
-            ? .truecolor : term.contains("256") ? .indexed256 : .indexed16
+        let colours = CoverColours.detect(environment)
         guard environment["TMUX"] == nil, !term.hasPrefix("screen"), !term.hasPrefix("tmux") else { return .symbols(colours) }
         if environment["KITTY_WINDOW_ID"] != nil || term == "xterm-kitty" { return .kitty }
         if environment["TERM_PROGRAM"] == "iTerm.app" || environment["LC_TERMINAL"] == "iTerm2" { return .iterm }
@@ -38,6 +40,12 @@ public enum CoverStyle: Hashable, Sendable {
 
 public enum CoverColours: Hashable, Sendable {
     case truecolor, indexed256, indexed16
+
+    /// The colours the terminal says it has: `COLORTERM=truecolor`, a `TERM` of 256 colours, or 16.
+    public static func detect(_ environment: [String: String]) -> CoverColours {
+        ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "") ? .truecolor
+            : (environment["TERM"] ?? "").contains("256") ? .indexed256 : .indexed16
+    }
 }
 
 /// A cover drawn: the terminal text for its box, or why there is none.
@@ -57,7 +65,12 @@ public struct CoverArt: Equatable, Sendable {
         (self.request, self.lines, self.columns, self.rows, self.source, self.failure) = (request, lines, columns, rows, source, failure)
     }
 
-    public static func none(_ request: CoverRequest, _ why: String) -> CoverArt {
-        CoverArt(request: request, lines: [], columns: 0, rows: 0, source: "", failure: why)
+    /// Whether the song has no picture at all (nor its folder): the view gives its box back.
+    public var missing = false
+
+    public static func none(_ request: CoverRequest, _ why: String, missing: Bool = false) -> CoverArt {
+        var art = CoverArt(request: request, lines: [], columns: 0, rows: 0, source: "", failure: why)
+        art.missing = missing
+        return art
     }
 }

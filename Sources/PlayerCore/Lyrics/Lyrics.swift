@@ -46,16 +46,25 @@ public struct Lyrics: Equatable, Sendable {
         (isSynced ? lines.map(\.text) : unsynced).map(UntrustedText.flattened).joined(separator: "\n")
     }
 
-    /// The `.lrc` beside a song (`song.flac` → `song.lrc`); `nil` for a stream.
-    public static func sidecar(of song: Path) -> Path? {
-        guard !StreamURL.looksLikeURL(song), !song.lastComponent.isEmpty else { return nil }
-        var bytes = song.bytes
-        let name = song.lastComponent.bytes
-        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 { bytes.removeLast(name.count - dot) }
-        return Path(bytes: bytes + Array(".lrc".utf8))
+    /// Where a song's `.lrc` may be, in order: beside it (`song.flac` → `song.lrc`), then in a
+    /// `lyrics` folder beside it (`lyrics/song.lrc`); none for a stream.
+    public static func sidecars(of song: Path) -> [Path] {
+        guard !StreamURL.looksLikeURL(song), !song.lastComponent.isEmpty else { return [] }
+        var name = song.lastComponent.bytes
+        if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 { name.removeLast(name.count - dot) }
+        let file = Path(bytes: name + Array(".lrc".utf8))
+        let folder = song.directory
+        return [file.resolved(against: folder), Path("lyrics").appending(file).resolved(against: folder)]
     }
 
     public init() {}
+
+    /// `frames` at `rate` in milliseconds, without overflow (frames may be any Int64).
+    public static func milliseconds(frames: Int64, rate: Int) -> Int64 {
+        guard rate > 0 else { return 0 }
+        let rate = Int64(rate)
+        return frames / rate * 1000 + frames % rate * 1000 / rate
+    }
 
     /// The line being sung at `milliseconds`: the last whose time has come; `nil` before the
     /// first.
@@ -113,14 +122,20 @@ public struct Lyrics: Equatable, Sendable {
 public struct SongLyrics: Equatable, Sendable {
     public var file: String
     public var bytes: [UInt8]
+    /// Why the song's `.lrc` was not read (a named pipe, over `Lyrics.maxBytes`), in a line.
+    public var refusal: String?
 
-    public init(file: String, bytes: [UInt8]) {
+    public init(file: String, bytes: [UInt8], refusal: String? = nil) {
         self.file = file
         self.bytes = bytes
+        self.refusal = refusal
     }
 
+    /// Lyrics read from a tag that is not text (ID3's `SYLT`), already taken apart.
+    public var given: Lyrics?
+
     /// The lyrics they hold.
-    public var parsed: Lyrics { Lyrics.parse(bytes, file: file) }
+    public var parsed: Lyrics { given ?? Lyrics.parse(bytes, file: file) }
 }
 
 /// One line of an LRC file taken apart: its time tags, its ID tags, its text and word times.

@@ -71,6 +71,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case setAlbumMode(Bool)
     /// Show the library view, or go back from it.
     case libraryView
+    /// The now-playing view (the terminal's own).
+    case nowPlayingView
     /// Play these songs now, put after the song playing (the library view's Enter); the list
     /// goes on after them.
     case playSongs([Path])
@@ -125,6 +127,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setEqualizerOn(let on): "equalizer " + (on ? "on" : "off")
         case .setAlbumMode(let on): "album-mode " + (on ? "on" : "off")
         case .libraryView: "library"
+        case .nowPlayingView: "now-playing"
         case .playSongs(let paths): "play \(paths.count) songs"
         case .appendSongs(let paths): "add \(paths.count) songs"
         case .replaceWithSongs(let paths): "play only \(paths.count) songs"

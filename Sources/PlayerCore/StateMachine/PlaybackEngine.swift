@@ -32,6 +32,15 @@ public protocol PlayerEngine: PlaybackEngine {
     var outputName: String { get }
     /// Whether it writes a file (as fast as decoding allows) rather than a live device.
     var writesFile: Bool { get }
+    /// The spectrum of what is heard now in `bars` bars, each 0 to 1; `nil` when nothing is. The
+    /// first call starts recording what the output is handed; `hideSpectrum` stops it.
+    func spectrum(bars: Int) -> [Double]?
+    func hideSpectrum()
+}
+
+extension PlayerEngine {
+    public func spectrum(bars: Int) -> [Double]? { nil }
+    public func hideSpectrum() {}
 }
 
 /// How the engine ended.

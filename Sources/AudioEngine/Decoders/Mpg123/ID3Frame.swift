@@ -1,0 +1,96 @@
+import Files
+import Glibc
+import PlayerCore
+
+/// One frame of a file's ID3v2 tag (2.3 or 2.4) that libmpg123 does not hand out (`SYLT`): the
+/// frames' headers walked by `pread` from the tag's start, so a large picture before it is
+/// skipped, never read; its content with the unsynchronisation and the data-length indicator
+/// undone. Bounded: `maxBytes` of content, `maxFrames` frames walked; compressed or encrypted
+/// frames are passed over.
+enum ID3Frame {
+    static let maxBytes = 1 << 20
+    static let maxFrames = 10_000
+
+    /// The content of the first frame named `id` in the tag at the start of `file`.
+    static func content(_ id: String, in file: OpenFile) -> [UInt8]? {
+        guard let header = read(file, at: 0, count: 10), header.count == 10, header.starts(with: Array("ID3".utf8)),
+              header[3] == 3 || header[3] == 4, let size = syncsafe(header[6..<10]) else { return nil }
+        let major = header[3], flags = header[5]
+        let wanted = Array(id.utf8)
+        // The whole tag unsynchronised (2.3's way): read, bounded, and undone before the walk.
+        if flags & 0x80 != 0 {
+            guard size <= maxBytes + 4096, let tag = read(file, at: 10, count: size) else { return nil }
+            return walk(resynchronised(tag[...]), major: major, extended: flags & 0x40 != 0, wanted: wanted) { bytes, at, count in
+                at + count <= bytes.count ? Array(bytes[at..<at + count]) : nil
+            }
+        }
+        let end = 10 + size
+        return walk(nil, major: major, extended: flags & 0x40 != 0, wanted: wanted, end: end) { _, at, count in
+            at + count <= end ? read(file, at: at, count: count) : nil
+        }
+    }
+
+    /// Walks the frames from the tag's start (after its extended header), reading through `read`.
+    private static func walk(_ bytes: [UInt8]?, major: UInt8, extended: Bool, wanted: [UInt8], end: Int? = nil,
+                             read: ([UInt8], Int, Int) -> [UInt8]?) -> [UInt8]? {
+        let tag = bytes ?? []
+        var at = bytes == nil ? 10 : 0
+        if extended {
+            guard let size = read(tag, at, 4) else { return nil }
+            at += major == 4 ? (syncsafe(size[...]) ?? Int.max / 2) : 4 + bigEndian(size[...])
+        }
+        for _ in 0..<maxFrames {
+            guard let header = read(tag, at, 10), header[0] != 0 else { return nil }
+            let id = header[0..<4]
+            guard id.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else { return nil }
+            // 2.4 sizes are syncsafe (some writers put 2.3's plain ones: taken as such when not).
+            let size = major == 4 ? syncsafe(header[4..<8]) ?? bigEndian(header[4..<8]) : bigEndian(header[4..<8])
+            let formats = header[9]
+            if Array(id) == wanted {
+                let compressed = major == 4 ? formats & 0x0C != 0 : formats & 0xC0 != 0
+                guard !compressed, size <= maxBytes, var body = read(tag, at + 10, size) else { return nil }
+                if major == 4, formats & 0x02 != 0 { body = resynchronised(body[...]) }
+                if major == 4, formats & 0x01 != 0 { body = Array(body.dropFirst(4)) }  // the data length indicator
+                return body
+            }
+            guard size <= Int(Int32.max) else { return nil }
+            at += 10 + size
+        }
+        return nil
+    }
+
+    /// A 28-bit syncsafe integer from 4 bytes of 7 bits each; `nil` when a byte's top bit is set.
+    static func syncsafe(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count == 4, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return bytes.reduce(0) { $0 << 7 | Int($1) }
+    }
+
+    static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int {
+        bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+    }
+
+    /// `bytes` with every `FF 00` turned back into `FF`.
+    static func resynchronised(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if !(previous == 0xFF && byte == 0x00) { out.append(byte) }
+            previous = byte
+        }
+        return out
+    }
+
+    private static func read(_ file: OpenFile, at offset: Int, count: Int) -> [UInt8]? {
+        guard count > 0, count <= maxBytes + 4096, offset >= 0 else { return count == 0 ? [] : nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            done += got
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,89 @@
+import Files
+import Glibc
+
+/// The samples the output was handed last, mixed to mono, for the spectrum: the playback thread
+/// records each chunk it writes, only while a spectrum is shown (`wanted`), and the main thread
+/// takes the frames that end where the output is heard (what was written less what the sound
+/// server still holds), so the bars move with what is heard, not with what was decoded.
+///
+/// The playback thread never waits for it: it records only when the lock is free at once
+/// (a look that coincides costs the spectrum one chunk, never a glitch).
+final class SpectrumTap: @unchecked Sendable {
+    // `@unchecked Sendable`: every field behind `mutex`.
+    private var mutex = pthread_mutex_t()
+    /// The last `capacity` mono frames written, as a ring.
+    private var ring: [Float]
+    /// Frames recorded since the start: where the ring's next one goes.
+    private var written: Int64 = 0
+    private var rate = 0
+    /// Set by the main thread while a spectrum is shown.
+    private var isWanted = false
+
+    static let capacity = 1 << 15
+
+    init() {
+        ring = [Float](repeating: 0, count: Self.capacity)
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(&mutex)
+    }
+
+    var wanted: Bool {
+        get { locked { isWanted } }
+        set { locked { isWanted = newValue; if !newValue { written = 0 } } }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+
+    /// Records `samples` (interleaved, `channels` of them a frame, in `encoding`) written at
+    /// `rate`. Playback thread.
+    func record(_ samples: UnsafeRawBufferPointer, encoding: SampleEncoding, channels: Int, rate: Int) {
+        guard channels > 0, pthread_mutex_trylock(&mutex) == 0 else { return }
+        defer { pthread_mutex_unlock(&mutex) }
+        guard isWanted else { return }
+        if rate != self.rate {
+            self.rate = rate
+            written = 0
+        }
+        let frameBytes = encoding.bytes * channels
+        let frames = samples.count / frameBytes
+        let scale = Float(1 / encoding.fullScale) / Float(channels)
+        for frame in 0..<frames {
+            var sum: Float = 0
+            for channel in 0..<channels {
+                sum += Self.sample(samples, at: frame * frameBytes + channel * encoding.bytes, encoding)
+            }
+            ring[Int(written % Int64(Self.capacity))] = sum * scale
+            written += 1
+        }
+    }
+
+    /// One sample, in its encoding's own scale.
+    private static func sample(_ bytes: UnsafeRawBufferPointer, at offset: Int, _ encoding: SampleEncoding) -> Float {
+        switch encoding {
+        case .u8: Float(Int(bytes[offset]) - 128)
+        case .s16: Float(bytes.loadUnaligned(fromByteOffset: offset, as: Int16.self))
+        case .s24: Float(Int32(bitPattern: UInt32(bytes[offset]) << 8 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 24) >> 8)
+        case .s32: Float(bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+        case .float32: bytes.loadUnaligned(fromByteOffset: offset, as: Float.self)
+        }
+    }
+
+    /// The `count` frames that end `queued` frames before the last written (those the output
+    /// still holds, not heard yet), and their rate; `nil` before any.
+    func latest(_ count: Int, queued: Int) -> (samples: [Float], rate: Int)? {
+        locked {
+            let end = written - Int64(min(max(queued, 0), Self.capacity - count))
+            guard end > 0, rate > 0, count > 0, count <= Self.capacity else { return nil }
+            let start = max(end - Int64(count), 0, written - Int64(Self.capacity))
+            let samples = (start..<end).map { ring[Int($0 % Int64(Self.capacity))] }
+            return (samples, rate)
+        }
+    }
+}
