@@ -42,11 +42,20 @@ typedef struct tp_picture_file {
     int fd;
     int64_t size;
     int64_t position;
+    /// Bytes read so far, and the most that may be: a tag is read whole by the demuxer (a
+    /// 200 MB APIC would be), so reading stops at the bound instead.
+    int64_t read;
+    int64_t limit;
 } tp_picture_file;
+
+/// The demuxers whose containers hold pictures; no other is tried (FFmpeg's HLS or DASH would
+/// take a file that starts like a playlist and fetch what it names).
+#define TP_PICTURE_DEMUXERS "mp3,flac,ogg,mov,matroska,asf,ape,wv,wav,aiff,w64,dsf,tta,tak"
 
 static inline int tp_picture_io_read(void *opaque, uint8_t *buffer, int size) {
     tp_picture_file *file = opaque;
     if (file->position >= file->size) return AVERROR_EOF;
+    if (file->read >= file->limit) return AVERROR(EFBIG);
     ssize_t count;
     do {
         count = pread(file->fd, buffer, (size_t)size, file->position);
@@ -54,6 +63,7 @@ static inline int tp_picture_io_read(void *opaque, uint8_t *buffer, int size) {
     if (count < 0) return AVERROR(errno);
     if (count == 0) return AVERROR_EOF;
     file->position += count;
+    file->read += count;
     return (int)count;
 }
 
@@ -79,7 +89,8 @@ static inline int tp_picture_embedded(const tp_picture_api *api, int fd, int64_t
     const tp_av *av = &api->av;
     *data = NULL;
     *size = 0;
-    tp_picture_file file = {fd, file_size, 0};
+    // The picture, and a few MB of the rest of the header (an MP4's moov) around it.
+    tp_picture_file file = {fd, file_size, 0, 0, (int64_t)max_bytes + 8 * 1024 * 1024};
     unsigned char *buffer = av->malloc(TP_AV_IO_BUFFER);
     if (!buffer) return TP_PICTURE_NO_MEMORY;
     AVIOContext *io = av->io_alloc(buffer, TP_AV_IO_BUFFER, 0, &file, tp_picture_io_read, NULL, tp_picture_io_seek);
@@ -92,9 +103,18 @@ static inline int tp_picture_embedded(const tp_picture_api *api, int fd, int64_t
     if (format) {
         format->pb = io;
         format->flags |= AVFMT_FLAG_CUSTOM_IO;
+        format->io_open = tp_av_io_refuse;
+        format->io_close2 = tp_av_io_close_none;
+        AVDictionary *options = NULL;
+        av->dict_set(&options, "format_whitelist", TP_PICTURE_DEMUXERS, 0);
+        av->dict_set(&options, "protocol_whitelist", "", 0);
         // Only the container's header is read: the pictures are in it.
-        if (av->open_input(&format, "", NULL, NULL) < 0) {
-            result = TP_PICTURE_BAD;  // the context is freed on failure
+        int opened = av->open_input(&format, "", NULL, &options);
+        av->dict_free(&options);
+        if (opened < 0) {
+            // The context is freed on failure.
+            result = file.read >= file.limit ? TP_PICTURE_TOO_LARGE : TP_PICTURE_BAD;
+            *size = (size_t)file.read;
         } else {
             result = TP_PICTURE_NONE;
             for (unsigned i = 0; i < format->nb_streams; i++) {
@@ -237,7 +257,9 @@ static inline int tp_picture_decode(const tp_picture_api *api, const uint8_t *da
         if (d->comp[c].depth < 1 || d->comp[c].depth > 16 || d->comp[c].depth + d->comp[c].shift > 16) goto done;
     }
     if (strncmp(d->name, "xyz", 3) == 0) goto done;
-    int full_range = strncmp(d->name, "yuvj", 4) == 0 || frame->color_range == AVCOL_RANGE_JPEG;
+    // Limited range only where it is said, or where a YUV picture (not gray, not RGB) says nothing.
+    int full_range = strncmp(d->name, "yuvj", 4) == 0 || frame->color_range == AVCOL_RANGE_JPEG
+                     || (frame->color_range == AVCOL_RANGE_UNSPECIFIED && d->nb_components < 3);
     // The size drawn: the picture's, or fitted within max_side keeping its shape.
     int w = frame->width, h = frame->height;
     if (w > max_side || h > max_side) {

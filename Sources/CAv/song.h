@@ -311,6 +311,19 @@ static inline void tp_av_reset(tp_av_song *s) {
     s->ranged_segment = 0;
 }
 
+/// No nested input is ever opened through FFmpeg's own protocols (a local file that reads as an
+/// HLS or DASH playlist, a reference in a container): only what tplayer opened is read.
+static inline int tp_av_io_refuse(AVFormatContext *format, AVIOContext **pb, const char *url, int flags,
+                                     AVDictionary **options) {
+    (void)format; (void)pb; (void)url; (void)flags; (void)options;
+    return AVERROR(EPERM);
+}
+
+static inline int tp_av_io_close_none(AVFormatContext *format, AVIOContext *pb) {
+    (void)format; (void)pb;
+    return 0;
+}
+
 static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length, void *context, int strict,
                              const char *demuxer) {
     const tp_av *api = &s->api;
@@ -332,6 +345,8 @@ static inline int tp_av_open(tp_av_song *s, tp_read_at read, tp_length_of length
     if (!s->format) return AVERROR(ENOMEM);
     s->format->pb = s->io;
     s->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    s->format->io_open = tp_av_io_refuse;
+    s->format->io_close2 = tp_av_io_close_none;
     const AVInputFormat *told = demuxer ? api->find_input_format(demuxer) : NULL;
     if (told) strict = 0;
     int result = api->open_input(&s->format, "", told, NULL);

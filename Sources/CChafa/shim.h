@@ -95,7 +95,11 @@ static inline int tp_chafa_draw(const tp_chafa *api, const uint8_t *rgba, int wi
     *length = 0;
     void *map = api->symbol_map_new();
     void *config = api->config_new();
-    if (!map || !config) return -1;
+    if (!map || !config) {
+        if (map) api->symbol_map_unref(map);
+        if (config) api->config_unref(config);
+        return -1;
+    }
     api->symbol_map_add_by_tags(map, TP_CHAFA_SYMBOL_TAG_BLOCK | TP_CHAFA_SYMBOL_TAG_SPACE | TP_CHAFA_SYMBOL_TAG_SOLID
                                          | TP_CHAFA_SYMBOL_TAG_HALF | TP_CHAFA_SYMBOL_TAG_QUAD);
     api->config_set_geometry(config, columns, rows);

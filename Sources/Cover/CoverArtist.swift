@@ -10,6 +10,9 @@ public final class CoverArtist: Sendable {
     private let pictures = Locked<[AlbumKey: Result<CoverPicture, CoverPicture.Failure>?]>([:])
     /// The most albums' pictures kept (each at most 512 × 512 RGBA, 1 MB).
     static let albumsKept = 32
+    /// Held while a picture is found and decoded: one at a time, so that the requests a resize
+    /// makes for one album (each box size a request) decode it once, not once each.
+    private let decoding = Locked(0)
 
     public init() {}
 
@@ -24,15 +27,14 @@ public final class CoverArtist: Sendable {
         guard request.columns > 0, request.rows > 0 else { return .none(request, "no room for a cover") }
         guard !StreamURL.looksLikeURL(request.song) else { return .none(request, "a stream has no cover", missing: true) }
         let key = AlbumKey(folder: request.song.directory, album: request.album.map { "album:" + $0 } ?? "song:\(request.song)")
-        let found: Result<CoverPicture, CoverPicture.Failure>?
-        if let cached = pictures.read({ $0[key] }) {
-            found = cached
-        } else {
-            found = CoverPicture.find(for: request.song)
+        let found: Result<CoverPicture, CoverPicture.Failure>? = decoding.update { _ in
+            if let cached = pictures.read({ $0[key] }) { return cached }
+            let found = CoverPicture.find(for: request.song)
             pictures.update {
                 if $0.count >= Self.albumsKept { $0.removeAll() }
                 $0[key] = found
             }
+            return found
         }
         switch found {
         case nil: return .none(request, "no cover: none in the song, nor a cover.jpg, folder.jpg or front.png beside it", missing: true)
@@ -57,13 +59,19 @@ public final class CoverArtist: Sendable {
         case .sixel: (Int32(TP_CHAFA_PIXEL_MODE_SIXELS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .iterm: (Int32(TP_CHAFA_PIXEL_MODE_ITERM2), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         }
+        // A cell's pixels as the terminal says, within reason (a terminal claiming 5,000-pixel cells
+        // would make a canvas of gigapixels); graphics kept to 1024 × 1024 pixels or so.
+        var cell = (width: request.cellWidth > 0 ? min(max(request.cellWidth, 4), 64) : 10,
+                    height: request.cellHeight > 0 ? min(max(request.cellHeight, 4), 64) : 20)
+        while Int(columns) * cell.width * Int(rows) * cell.height > 1 << 20, cell.width > 2, cell.height > 2 {
+            cell = (cell.width * 3 / 4, cell.height * 3 / 4)
+        }
         var text: UnsafeMutablePointer<CChar>?
         var length = 0
         let drawn = withUnsafePointer(to: api) { api in
             picture.rgba.withUnsafeBufferPointer {
                 tp_chafa_draw(api, $0.baseAddress, Int32(picture.width), Int32(picture.height), columns, rows, pixelMode,
-                              canvasMode, Int32(clamping: request.cellWidth > 0 ? request.cellWidth : 10),
-                              Int32(clamping: request.cellHeight > 0 ? request.cellHeight : 20), &text, &length)
+                              canvasMode, Int32(cell.width), Int32(cell.height), &text, &length)
             }
         }
         defer { free(text) }

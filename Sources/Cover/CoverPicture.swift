@@ -64,6 +64,9 @@ struct CoverPicture: Sendable {
             guard let data else { return nil }
             let bytes = Array(UnsafeBufferPointer(start: data, count: size))
             return decode(bytes, codec: codec, header: PictureHeader.read(bytes), source: "embedded")
+        case TP_PICTURE_TOO_LARGE where size > maxBytes + (4 << 20):
+            // Reading stopped where the bound is: its tags are larger still.
+            return .failure(Failure(line: "\(song.lastComponent): its tags hold more than tplayer reads for a cover (\(maxBytes >> 20) MB)"))
         case TP_PICTURE_TOO_LARGE:
             return .failure(Failure(line: "\(song.lastComponent): its picture is \(size >> 20) MB, more than tplayer reads (\(maxBytes >> 20) MB)"))
         default:
@@ -87,7 +90,7 @@ struct CoverPicture: Sendable {
 
     /// Decodes `bytes` (a picture in `codec`), refusing one whose header says it is too large.
     static func decode(_ bytes: [UInt8], codec: Int32, header: PictureHeader?, source: String) -> Result<CoverPicture, Failure> {
-        if let header, let width = header.width, let height = header.height, width * height > maxPixels {
+        if let header, let width = header.width, let height = header.height, let pixels = header.pixels, pixels > maxPixels {
             return .failure(Failure(line: "\(source): \(width) × \(height) pixels, more than tplayer draws (\(maxPixels / 1_000_000) megapixels); a smaller picture would do"))
         }
         guard let api = Self.api else {

@@ -131,7 +131,8 @@ public final class Player {
             io.remote?.tick()
             if session.isFinished { break }
             showStatus()
-            if let line = lyrics?.line(session, position: engine.position) { say("♪ " + line) }
+            // The now-playing view shows the lyrics itself.
+            if let line = lyrics?.line(session, position: engine.position), screen?.showsNowPlaying != true { say("♪ " + line) }
             io.outside?.update()
             loop.controlFD = io.outside?.descriptor
             for input in loop.wait(timeout: timeout()) {

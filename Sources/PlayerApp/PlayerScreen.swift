@@ -33,6 +33,8 @@ public protocol PlayerScreen: AnyObject {
     /// The spectrum's bars wanted (their number) while the now-playing view shows one.
     var spectrumBars: Int? { get }
     func showSpectrum(_ levels: [Double])
+    /// Whether the now-playing view is open (it shows the lyrics itself).
+    var showsNowPlaying: Bool { get }
     /// How often to draw again while a song plays, when the screen wants it more often than
     /// the status line does (the now-playing view's lyrics and spectrum).
     var tick: Double? { get }
@@ -47,6 +49,7 @@ extension PlayerScreen {
     public var spectrumBars: Int? { nil }
     public func showSpectrum(_ levels: [Double]) {}
     public var tick: Double? { nil }
+    public var showsNowPlaying: Bool { false }
 }
 
 /// A control from outside the terminal (MPRIS on D-Bus): its descriptor joins the main loop's

@@ -6,8 +6,8 @@ extension Console {
     /// The now-playing view on the alternate screen.
     struct NowPlayingScreen {
         var view: NowPlayingView
-        /// Messages that came while it was open: the last on its first row until the next key,
-        /// all printed on the normal screen when it closes.
+        /// Messages that came while it was open: the last above the status line until the next
+        /// key, all printed on the normal screen when it closes.
         var heldMessages: [String] = []
         /// The cover asked for and not yet drawn (taken by the main loop, drawn off it).
         var coverWanted: CoverRequest?
@@ -55,7 +55,7 @@ extension Console {
         return true
     }
 
-    /// A message while the view is open: held, and shown on its first row.
+    /// A message while the view is open: held, and shown above the status line.
     func holdInNowPlaying(_ message: String) -> Void? {
         withNowPlaying { screen in
             screen.heldMessages.append(message)
@@ -130,7 +130,7 @@ extension Console {
     /// The spectrum's bars wanted now (their number), while the view shows one.
     public var spectrumBars: Int? {
         guard case .nowPlaying(let screen) = mode, let style = screen.view.options.spectrum else { return nil }
-        return style.bars
+        return max(min(style.bars, self.screen.width - 1), 1)  // no more than the columns draw
     }
 
     public func showSpectrum(_ levels: [Double]) {

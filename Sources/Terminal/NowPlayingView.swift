@@ -28,7 +28,7 @@ public struct NowPlayingView {
     public var next: [String] = []
     /// Whether the list plays shuffled after the queued songs (the next are not known).
     public var shuffled = false
-    /// Said on the first row until the next key.
+    /// Said on the row above the status line until the next key.
     public var message: String?
 
     /// The song's lyrics, parsed once for its path and text.
@@ -118,7 +118,8 @@ public struct NowPlayingView {
         }
         frame = frame.prefix(height - 1).map { $0.columns > room ? fitted($0, room) : $0 }
         frame += Array(repeating: StyledLine(), count: height - 1 - frame.count)
-        if let message, !frame.isEmpty { frame[0] = StyledLine(TextWidth.fit(message, room), .yellow) }
+        // A message on the row above the status line (never under the cover).
+        if let message, !frame.isEmpty { frame[frame.count - 1] = StyledLine(TextWidth.fit(message, room), .yellow) }
         return frame + [bottom]
     }
 
@@ -223,7 +224,9 @@ public struct NowPlayingView {
         let joined = line.words.map(\.text).joined()
         guard !line.words.isEmpty, line.text.hasSuffix(joined) else { return StyledLine(line.text, .reverse) }
         var styled = StyledLine(String(line.text.dropLast(joined.count)), .yellow)
-        for word in line.words { styled.append(word.text, word.time <= now ? .yellow : .bold) }
+        // A line sung again (`[00:10][01:30]<00:10>Hel…`): its words' times move with it.
+        let shift = max(line.time - (line.words.first?.time ?? line.time), 0)
+        for word in line.words { styled.append(word.text, word.time + shift <= now ? .yellow : .bold) }
         return styled
     }
 

@@ -165,8 +165,12 @@ public final class Screen {
     /// changed since the last frame (a cursor moving one row rewrites two lines); then `graphic`,
     /// when it is new or a line under it was written (which wiped it).
     public func drawFrame(_ lines: [StyledLine], graphic: ScreenGraphic? = nil) {
-        guard let old = frame else { return }
+        guard var old = frame else { return }
         let rendered = lines.prefix(height).map { $0.rendered(colours: colours) }
+        // A sixel or iTerm2 picture going away (or changing) is erased by writing its rows again.
+        if let shown = shownGraphic, !shown.kitty, graphic != shown {
+            for row in shown.row..<min(shown.row + shown.rows, old.count) { old[row] = "\u{0}" }
+        }
         var out = ""
         var written: [Int] = []
         for (row, line) in rendered.enumerated() where row >= old.count || old[row] != line {

@@ -60,6 +60,7 @@ public final class TerminalSession {
     public var spectrumBars: Int? { console.spectrumBars }
     public func showSpectrum(_ levels: [Double]) { console.showSpectrum(levels) }
     public var tick: Double? { console.tick }
+    public var showsNowPlaying: Bool { console.showsNowPlaying }
 
     /// Ctrl-Z: give the terminal back, stop, and take it again when continued.
     public func suspend() {

@@ -49,6 +49,17 @@ struct ID3FrameTests {
         #expect(try found(perFrame) == content, "2.4: the frame, with its data length indicator")
     }
 
+    /// 2.4's tag flag only says every frame is unsynchronised (sizes count the written bytes); a
+    /// group byte comes before the content.
+    @Test func version4sTagFlagAndAGroupByteAreRead() throws {
+        let content: [UInt8] = Self.body + [0xFF, 0xE0]
+        let written: [UInt8] = Self.body + [0xFF, 0x00, 0xE0]
+        let flagged = Self.tag(Self.frame("TIT2", [3, 0x41], major: 4) + Self.frame("SYLT", written, major: 4, flags: 0x02), major: 4, flags: 0x80)
+        #expect(try found(flagged) == content)
+        #expect(try found(Self.tag(Self.frame("SYLT", [7] + Self.body, major: 4, flags: 0x40), major: 4)) == Self.body)
+        #expect(try found(Self.tag(Self.frame("SYLT", [7] + Self.body, major: 3, flags: 0x20), major: 3)) == Self.body)
+    }
+
     @Test func aCompressedFrameAHostileSizeOrNoTagIsNone() throws {
         #expect(try found(Self.tag(Self.frame("SYLT", Self.body, major: 4, flags: 0x08), major: 4)) == nil)
         var huge = Self.tag(Self.frame("SYLT", Self.body, major: 3), major: 3)

@@ -48,6 +48,8 @@ struct SpectrumTests {
         #expect(tap.latest(4, queued: 0)?.samples.last == Float(9999) / 32768)
         // A hostile hold larger than what was written: nothing heard yet.
         #expect(tap.latest(4, queued: 20_000) == nil)
+        #expect(tap.latest(4, queued: SpectrumTap.capacity) == nil, "more held than the ring keeps: nothing, not frames ahead")
+        #expect(tap.latest(4, queued: -1) == nil)
         tap.wanted = false
         #expect(tap.latest(4, queued: 0) == nil, "hidden: forgotten")
     }

@@ -203,6 +203,53 @@ import Testing
         #expect(art.failure == "cover.png: 30000 × 30000 pixels, more than tplayer draws (16 megapixels); a smaller picture would do")
     }
 
+    @Test func sidesOfFourBillionPixelsNeitherOverflowNorPass() throws {
+        try song("song.wav")
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 6, 0, 0, 0]
+        #expect(PictureHeader.read(png)?.pixels == Int.max)
+        try Data(png).write(to: folder.appendingPathComponent("cover.png"))
+        let art = CoverArtist().draw(Self.request(path("song.wav")))
+        #expect(art.failure?.hasPrefix("cover.png: 4294967295 × 4294967295 pixels, more than tplayer draws") == true, "\(art.failure ?? "drawn")")
+    }
+
+    /// A song that reads as an HLS playlist naming a FIFO: FFmpeg never opens what it names (it
+    /// would wait for a writer for ever), and no cover is found.
+    @Test func aSongThatReadsAsAPlaylistOpensNothingItNames() throws {
+        #expect(mkfifo(path("segment.ts"), 0o644) == 0)
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n\(path("segment.ts"))\n#EXT-X-ENDLIST\n"
+            .write(to: folder.appendingPathComponent("song.mp3"), atomically: true, encoding: .utf8)
+        let done = Locked<CoverArt?>(nil)
+        let request = Self.request(path("song.mp3"), album: nil)
+        Thread.detachNewThread { done.update { $0 = CoverArtist().draw(request) } }
+        let deadline = Date().addingTimeInterval(10)
+        while done.read({ $0 }) == nil, Date() < deadline { usleep(20_000) }
+        let art = try #require(done.read { $0 }, "the cover's thread is still waiting on the FIFO")
+        #expect(art.missing)
+    }
+
+    /// A 40 MB picture in an ID3 tag: reading stops at the bound, not at its end.
+    @Test func aPictureBeyondTheBoundIsNotReadToItsEnd() throws {
+        try song("song.wav")
+        #expect(try Self.run("/usr/bin/lame", ["--quiet", path("song.wav"), path("bare.mp3")]) == 0)
+        let body: [UInt8] = [0] + Array("image/png".utf8) + [0, 3, 0] + [0x89, 0x50, 0x4E, 0x47] + [UInt8](repeating: 0, count: 40 << 20)
+        func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8(value >> $0 & 0x7F) } }
+        let frame = Array("APIC".utf8) + [24, 16, 8, 0].map { UInt8(body.count >> $0 & 0xFF) } + [0, 0] + body
+        let audio = try [UInt8](Data(contentsOf: folder.appendingPathComponent("bare.mp3")))
+        try Data(Array("ID3".utf8) + [3, 0, 0] + syncsafe(frame.count) + frame + audio).write(to: folder.appendingPathComponent("song.mp3"))
+        let art = CoverArtist().draw(Self.request(path("song.mp3"), album: nil))
+        #expect(art.failure == "song.mp3: its tags hold more than tplayer reads for a cover (16 MB)", "\(art.failure ?? "drawn")")
+    }
+
+    @Test func aTerminalClaimingHugeCellsGetsABoundedDrawing() throws {
+        try song("song.wav")
+        try picture("cover.png", colour: "red")
+        var request = Self.request(path("song.wav"), columns: 40, rows: 20, style: .kitty)
+        (request.cellWidth, request.cellHeight) = (5000, 5000)
+        let art = CoverArtist().draw(request)
+        #expect(art.failure == nil && (art.lines.first?.utf8.count ?? .max) < 8 << 20)
+    }
+
     @Test func aRealPictureOverTheBoundIsRefusedByTheDecoderToo() throws {
         // Its header not read first: the decoder's own bound (max_pixels) stands.
         try picture("big.png", colour: "red", size: "4100x4100")

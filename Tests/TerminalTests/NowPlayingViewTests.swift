@@ -77,6 +77,21 @@ struct NowPlayingViewTests {
         #expect(parts.map(\.style) == [.yellow, .yellow, .bold])
     }
 
+    @Test func aLineSungAgainLightsItsWordsFromItsOwnTime() {
+        var view = NowPlayingView(options: .init(cover: nil))
+        let song = Self.song(lrc: "[00:10.00][01:30.00]<00:10.00>Hel<00:11.00>lo\n")
+        let frame = view.lines(Self.status(song, at: 90.5), width: 80, height: 24, bottom: "")
+        let sung = try! #require(frame.last { $0.text.contains("Hello") })
+        #expect(sung.parts.filter { !$0.text.trimmingCharacters(in: " ").isEmpty }.map(\.style) == [.yellow, .bold])
+    }
+
+    @Test func aMessageIsSaidAboveTheStatusLine() {
+        var view = NowPlayingView(options: .init(cover: nil))
+        view.message = "a message"
+        let frame = view.lines(Self.status(Self.song(), at: 1), width: 80, height: 24, bottom: "status")
+        #expect(frame[22].text == "a message" && frame[23].text == "status")
+    }
+
     @Test func aWideLineIsCentredByItsColumns() {
         var view = NowPlayingView(options: .init(cover: nil))
         let song = Self.song(lrc: "[00:01.00]二番目の歌詞\n")
@@ -180,6 +195,14 @@ struct ScreenGraphicTests {
         let kitty = ScreenGraphic(row: 0, column: 0, rows: 2, text: "\u{1B}_Ga=T;AAAA\u{1B}\\", kitty: true)
         screen.drawFrame(lines, graphic: kitty)
         #expect(Self.drained(output).hasSuffix("\u{1B}_Ga=d\u{1B}\\\u{1B}[1;1H" + kitty.text))
+        // A sixel picture going away: its rows are written again, which erases it.
+        screen.drawFrame(lines, graphic: sixel)
+        _ = Self.drained(output)
+        screen.drawFrame(lines, graphic: nil)
+        let erased = Self.drained(output)
+        #expect(erased.contains("\u{1B}[2;1H") && erased.contains("\u{1B}[4;1H") && !erased.contains("\u{1B}[5;1H"), "\(erased.debugDescription)")
+        screen.drawFrame(lines, graphic: kitty)
+        _ = Self.drained(output)
         screen.leaveFullScreen()
         #expect(Self.drained(output).hasPrefix("\u{1B}_Ga=d\u{1B}\\"), "kitty's image deleted on the way out")
     }

@@ -119,9 +119,10 @@ final class SongDecoder: AudioDecoder {
             return SongLyrics(file: "\(path)", bytes: Array(tag.utf8))
         }
         if let frames = song.id3.v2?.frames {
-            // MPEG audio layer III: 1152 samples a frame (SYLT may count time in frames).
+            // SYLT may count time in MPEG frames: 1152 samples each, 576 in MPEG 2 layer III, 384 in layer I.
+            let perFrame = Double(song.stream?.samplesPerFrame ?? 1152)
             if case .success(let file) = FileSystem.openRegularFile(path), let body = ID3Frame.content("SYLT", in: file),
-               let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / 1152) {
+               let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / perFrame) {
                 var lyrics = SongLyrics(file: "\(path)", bytes: [])
                 lyrics.given = synced
                 return lyrics

@@ -9,8 +9,8 @@ import Glibc
 /// The playback thread never waits for it: it records only when the lock is free at once
 /// (a look that coincides costs the spectrum one chunk, never a glitch).
 final class SpectrumTap: @unchecked Sendable {
-    // `@unchecked Sendable`: every field behind `mutex`.
-    private var mutex = pthread_mutex_t()
+    // `@unchecked Sendable`: every field behind `mutex` (allocated: its address never moves).
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// The last `capacity` mono frames written, as a ring.
     private var ring: [Float]
     /// Frames recorded since the start: where the ring's next one goes.
@@ -19,15 +19,17 @@ final class SpectrumTap: @unchecked Sendable {
     /// Set by the main thread while a spectrum is shown.
     private var isWanted = false
 
-    static let capacity = 1 << 15
+    /// Enough for what a sound server holds (a second at 192 kHz) and the frames looked at.
+    static let capacity = 1 << 18
 
     init() {
         ring = [Float](repeating: 0, count: Self.capacity)
-        pthread_mutex_init(&mutex, nil)
+        pthread_mutex_init(mutex, nil)
     }
 
     deinit {
-        pthread_mutex_destroy(&mutex)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
     }
 
     var wanted: Bool {
@@ -36,16 +38,16 @@ final class SpectrumTap: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 
     /// Records `samples` (interleaved, `channels` of them a frame, in `encoding`) written at
     /// `rate`. Playback thread.
     func record(_ samples: UnsafeRawBufferPointer, encoding: SampleEncoding, channels: Int, rate: Int) {
-        guard channels > 0, pthread_mutex_trylock(&mutex) == 0 else { return }
-        defer { pthread_mutex_unlock(&mutex) }
+        guard channels > 0, pthread_mutex_trylock(mutex) == 0 else { return }
+        defer { pthread_mutex_unlock(mutex) }
         guard isWanted else { return }
         if rate != self.rate {
             self.rate = rate
@@ -76,11 +78,13 @@ final class SpectrumTap: @unchecked Sendable {
     }
 
     /// The `count` frames that end `queued` frames before the last written (those the output
-    /// still holds, not heard yet), and their rate; `nil` before any.
+    /// still holds, not heard yet), and their rate; `nil` before any, or when the output holds
+    /// more than the ring keeps.
     func latest(_ count: Int, queued: Int) -> (samples: [Float], rate: Int)? {
         locked {
-            let end = written - Int64(min(max(queued, 0), Self.capacity - count))
-            guard end > 0, rate > 0, count > 0, count <= Self.capacity else { return nil }
+            guard count > 0, count <= Self.capacity, queued >= 0, queued <= Self.capacity - count else { return nil }
+            let end = written - Int64(queued)
+            guard end > 0, rate > 0 else { return nil }
             let start = max(end - Int64(count), 0, written - Int64(Self.capacity))
             let samples = (start..<end).map { ring[Int($0 % Int64(Self.capacity))] }
             return (samples, rate)

@@ -55,10 +55,12 @@ public struct PictureHeader: Equatable, Sendable {
         (self.format, self.width, self.height) = (format, width, height)
     }
 
-    /// Its pixels, when its size is known (never overflows: each side is below 2³²).
+    /// Its pixels, when its size is known (`Int.max` where the product would overflow: a PNG's
+    /// sides are 32-bit).
     public var pixels: Int? {
         guard let width, let height else { return nil }
-        return width * height
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
     }
 
     /// A JPEG's size: in its first frame header (SOF0 to SOF15 but DHT, JPG and DAC), found by

@@ -63,7 +63,9 @@ public struct Lyrics: Equatable, Sendable {
     public static func milliseconds(frames: Int64, rate: Int) -> Int64 {
         guard rate > 0 else { return 0 }
         let rate = Int64(rate)
-        return frames / rate * 1000 + frames % rate * 1000 / rate
+        let (whole, overflow) = (frames / rate).multipliedReportingOverflow(by: 1000)
+        let (sum, past) = whole.addingReportingOverflow(frames % rate * 1000 / rate)
+        return overflow || past ? (frames < 0 ? Int64.min : Int64.max) : sum
     }
 
     /// The line being sung at `milliseconds`: the last whose time has come; `nil` before the

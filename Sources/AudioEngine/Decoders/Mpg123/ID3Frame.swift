@@ -17,8 +17,9 @@ enum ID3Frame {
               header[3] == 3 || header[3] == 4, let size = syncsafe(header[6..<10]) else { return nil }
         let major = header[3], flags = header[5]
         let wanted = Array(id.utf8)
-        // The whole tag unsynchronised (2.3's way): read, bounded, and undone before the walk.
-        if flags & 0x80 != 0 {
+        // The whole tag unsynchronised (2.3's way): read, bounded, and undone before the walk. (In
+        // 2.4 the flag only says every frame is, each undone on its own.)
+        if flags & 0x80 != 0, major == 3 {
             guard size <= maxBytes + 4096, let tag = read(file, at: 10, count: size) else { return nil }
             return walk(resynchronised(tag[...]), major: major, extended: flags & 0x40 != 0, wanted: wanted) { bytes, at, count in
                 at + count <= bytes.count ? Array(bytes[at..<at + count]) : nil
@@ -50,7 +51,9 @@ enum ID3Frame {
                 let compressed = major == 4 ? formats & 0x0C != 0 : formats & 0xC0 != 0
                 guard !compressed, size <= maxBytes, var body = read(tag, at + 10, size) else { return nil }
                 if major == 4, formats & 0x02 != 0 { body = resynchronised(body[...]) }
-                if major == 4, formats & 0x01 != 0 { body = Array(body.dropFirst(4)) }  // the data length indicator
+                // The group byte (2.3: 0x20, 2.4: 0x40), then 2.4's data length indicator.
+                if formats & (major == 4 ? 0x40 : 0x20) != 0 { body = Array(body.dropFirst(1)) }
+                if major == 4, formats & 0x01 != 0 { body = Array(body.dropFirst(4)) }
                 return body
             }
             guard size <= Int(Int32.max) else { return nil }
