@@ -11,8 +11,9 @@ import Glibc
 final class SpectrumTap: @unchecked Sendable {
     // `@unchecked Sendable`: every field behind `mutex` (allocated: its address never moves).
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// The last `capacity` mono frames written, as a ring.
-    private var ring: [Float]
+    /// The last `capacity` mono frames written, as a ring: made when a spectrum is first shown,
+    /// let go when it is hidden (1 MB no run without one keeps).
+    private var ring: [Float] = []
     /// Frames recorded since the start: where the ring's next one goes.
     private var written: Int64 = 0
     private var rate = 0
@@ -23,7 +24,6 @@ final class SpectrumTap: @unchecked Sendable {
     static let capacity = 1 << 18
 
     init() {
-        ring = [Float](repeating: 0, count: Self.capacity)
         pthread_mutex_init(mutex, nil)
     }
 
@@ -34,7 +34,13 @@ final class SpectrumTap: @unchecked Sendable {
 
     var wanted: Bool {
         get { locked { isWanted } }
-        set { locked { isWanted = newValue; if !newValue { written = 0 } } }
+        set {
+            locked {
+                isWanted = newValue
+                if newValue, ring.isEmpty { ring = [Float](repeating: 0, count: Self.capacity) }
+                if !newValue { (written, ring) = (0, []) }
+            }
+        }
     }
 
     private func locked<T>(_ body: () -> T) -> T {
