@@ -60,10 +60,11 @@ public final class CoverArtist: Sendable {
         case .iterm: (Int32(TP_CHAFA_PIXEL_MODE_ITERM2), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         }
         // A cell's pixels as the terminal says, within reason (a terminal claiming 5,000-pixel cells
-        // would make a canvas of gigapixels); graphics kept to 1024 × 1024 pixels or so.
+        // would make a canvas of gigapixels); graphics kept to about the picture's own 512 × 512
+        // (more pixels would add no detail, only bytes to send).
         var cell = (width: request.cellWidth > 0 ? min(max(request.cellWidth, 4), 64) : 10,
                     height: request.cellHeight > 0 ? min(max(request.cellHeight, 4), 64) : 20)
-        while Int(columns) * cell.width * Int(rows) * cell.height > 1 << 20, cell.width > 2, cell.height > 2 {
+        while Int(columns) * cell.width * Int(rows) * cell.height > 1 << 18, cell.width > 2, cell.height > 2 {
             cell = (cell.width * 3 / 4, cell.height * 3 / 4)
         }
         var text: UnsafeMutablePointer<CChar>?

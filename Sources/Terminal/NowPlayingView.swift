@@ -197,6 +197,8 @@ public struct NowPlayingView {
         guard let song = status?.song else { return blank }
         guard lyrics.isSynced else {
             guard !lyrics.unsynced.isEmpty else {
+                // A stream has none to look for: nothing is said.
+                guard !StreamURL.looksLikeURL(song.path) else { return blank }
                 let note = song.lyrics.map { $0.refusal ?? "lyrics with no line in them" }
                     ?? "no lyrics: a .lrc beside the song, or its LYRICS tag, would show here"
                 var lines = blank

@@ -107,6 +107,10 @@ struct NowPlayingViewTests {
         #expect(plain.contains { $0.text.hasSuffix("just words") } && Self.current(plain) == nil)
         let none = view.lines(Self.status(Self.song(), at: 2), width: 80, height: 24, bottom: "")
         #expect(none.contains { $0.text.contains("no lyrics: a .lrc beside the song") })
+        var stream = Self.song()
+        stream.path = "http://radio.example/live.mp3"
+        let radio = view.lines(Self.status(stream, at: 2), width: 80, height: 24, bottom: "")
+        #expect(!radio.contains { $0.text.contains("no lyrics") }, "a stream has none to look for")
         var refused = Self.song()
         refused.lyrics = SongLyrics(file: "song.lrc", bytes: [], refusal: "song.lrc: larger than 1 MB; tplayer reads lyrics of up to 1 MB")
         let said = view.lines(Self.status(refused, at: 2), width: 80, height: 24, bottom: "")
