@@ -64,7 +64,7 @@ public final class OpenedFiles: Sendable {
     }
 
     /// The file being written is closed: nothing is refused as it any more.
-    func releaseOutput(_ file: OpenFile) {
+    public func releaseOutput(_ file: OpenFile) {
         guard case .success(let info) = file.status() else { return }
         known.update { _ = $0.outputs.remove(info.id) }
     }

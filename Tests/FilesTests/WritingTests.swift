@@ -8,6 +8,16 @@ import Testing
 /// what it made is ever removed, only a regular file is ever replaced, and any name the file
 /// system allows can be written.
 struct WritingTests {
+    /// The file `-w` writes is refused as an input while it is written, and only then: once it is
+    /// closed its identity is let go (a file made later may be given the same inode).
+    @Test func theOutputIsRefusedAsAnInputOnlyWhileItIsWritten() throws {
+        let path = Path(try Self.folder() + "/out.wav")
+        guard case .success(let output) = FileSystem.openOutput(path, overwrite: false) else { Issue.record("not opened"); return }
+        guard case .failure(.isOutput) = FileSystem.openRegularFile(path) else { Issue.record("read while written"); return }
+        OpenedFiles.shared.releaseOutput(output)
+        guard case .success = FileSystem.openRegularFile(path) else { Issue.record("still refused once closed"); return }
+    }
+
     static func folder() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-writing-\(getpid())-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -162,11 +162,12 @@ private extension String {
 /// A cover in a terminal's own graphics: drawn over blank cells, once, and again only when a
 /// line under it was written; kitty's deleted before it is drawn again.
 struct ScreenGraphicTests {
-    static func screen() -> (Screen, Int32) {
+    /// A screen writing into a pipe: the screen, the pipe's reading end, and its writing end.
+    static func screen() -> (Screen, Int32, Int32) {
         var ends: [Int32] = [0, 0]
         _ = pipe(&ends)
         _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
-        return (Screen(fd: ends[1], colours: false), ends[0])
+        return (Screen(fd: ends[1], colours: false), ends[0], ends[1])
     }
 
     static func drained(_ fd: Int32) -> String {
@@ -181,7 +182,8 @@ struct ScreenGraphicTests {
     }
 
     @Test func aGraphicIsDrawnOnceAndAgainOnlyWhenALineUnderItIsWritten() {
-        let (screen, output) = Self.screen()
+        let (screen, output, input) = Self.screen()
+        defer { close(output); close(input) }
         screen.enterFullScreen()
         _ = Self.drained(output)
         let sixel = ScreenGraphic(row: 1, column: 2, rows: 3, text: "\u{1B}Pq#0;2;0;0;0~-\u{1B}\\", kitty: false)

@@ -13,21 +13,26 @@ enum ID3Frame {
 
     /// The content of the first frame named `id` in the tag at the start of `file`.
     static func content(_ id: String, in file: OpenFile) -> [UInt8]? {
-        guard let header = read(file, at: 0, count: 10), header.count == 10, header.starts(with: Array("ID3".utf8)),
+        content(id) { offset, count in read(file, at: offset, count: count) }
+    }
+
+    /// The same, reading the file's bytes through `read` (at an offset, a count; `nil` past its end).
+    static func content(_ id: String, reading read: (Int, Int) -> [UInt8]?) -> [UInt8]? {
+        guard let header = read(0, 10), header.count == 10, header.starts(with: Array("ID3".utf8)),
               header[3] == 3 || header[3] == 4, let size = syncsafe(header[6..<10]) else { return nil }
         let major = header[3], flags = header[5]
         let wanted = Array(id.utf8)
         // The whole tag unsynchronised (2.3's way): read, bounded, and undone before the walk. (In
         // 2.4 the flag only says every frame is, each undone on its own.)
         if flags & 0x80 != 0, major == 3 {
-            guard size <= maxBytes + 4096, let tag = read(file, at: 10, count: size) else { return nil }
+            guard size <= maxBytes + 4096, let tag = read(10, size) else { return nil }
             return walk(resynchronised(tag[...]), major: major, extended: flags & 0x40 != 0, wanted: wanted) { bytes, at, count in
                 at + count <= bytes.count ? Array(bytes[at..<at + count]) : nil
             }
         }
         let end = 10 + size
         return walk(nil, major: major, extended: flags & 0x40 != 0, wanted: wanted, end: end) { _, at, count in
-            at + count <= end ? read(file, at: at, count: count) : nil
+            at + count <= end && count <= maxBytes + 4096 ? read(at, count) : nil
         }
     }
 

@@ -209,6 +209,9 @@ final class FileSink: BlockingSink {
             let header = Self.header(kind, format: format, dataBytes: dataBytes)
             failure = header.withUnsafeBytes { file.write($0, at: headerPosition) }
         }
+        // No longer the file being written: its identity may be another file's once it is gone
+        // (a test process writes and deletes many; inodes are reused).
+        OpenedFiles.shared.releaseOutput(file)
         if let error = file.close(), failure == nil { failure = error }
         if let failure {
             throw OutputFailure(message: "could not finish the file: \(failure.reason)")
