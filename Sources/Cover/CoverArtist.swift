@@ -6,13 +6,12 @@ import PlayerCore
 /// once per album (`CoverPicture`, cached), then drawn at the size and in the style asked for.
 /// Called off the main loop; safe from any thread.
 public final class CoverArtist: Sendable {
-    /// Decoded pictures (or why there is none) by album: the songs of an album share one.
+    /// Decoded pictures (or why there is none) by album: the songs of an album share one. Held
+    /// while a picture is found and decoded: one at a time, so that the requests a resize makes
+    /// for one album (each box size a request) decode it once, not once each.
     private let pictures = Locked<[AlbumKey: Result<CoverPicture, CoverPicture.Failure>?]>([:])
     /// The most albums' pictures kept (each at most 512 × 512 RGBA, 1 MB).
     static let albumsKept = 32
-    /// Held while a picture is found and decoded: one at a time, so that the requests a resize
-    /// makes for one album (each box size a request) decode it once, not once each.
-    private let decoding = Locked(0)
 
     public init() {}
 
@@ -27,13 +26,11 @@ public final class CoverArtist: Sendable {
         guard request.columns > 0, request.rows > 0 else { return .none(request, "no room for a cover") }
         guard !StreamURL.looksLikeURL(request.song) else { return .none(request, "a stream has no cover", missing: true) }
         let key = AlbumKey(folder: request.song.directory, album: request.album.map { "album:" + $0 } ?? "song:\(request.song)")
-        let found: Result<CoverPicture, CoverPicture.Failure>? = decoding.update { _ in
-            if let cached = pictures.read({ $0[key] }) { return cached }
+        let found = pictures.update { cache -> Result<CoverPicture, CoverPicture.Failure>? in
+            if let cached = cache[key] { return cached }
             let found = CoverPicture.find(for: request.song)
-            pictures.update {
-                if $0.count >= Self.albumsKept { $0.removeAll() }
-                $0[key] = found
-            }
+            if cache.count >= Self.albumsKept { cache.removeAll() }
+            cache[key] = found
             return found
         }
         switch found {

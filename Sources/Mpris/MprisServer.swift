@@ -38,10 +38,7 @@ public final class MprisServer: OutsideControl {
     /// Connects to the session bus and takes the name; `nil` when there is no bus to take.
     public static func start(controls: Controls, position: @escaping () -> Int64) -> MprisServer? {
         guard let bus = SdBus.openUser() else { return nil }
-        var environment: [String: String] = [:]
-        for name in ["XDG_DATA_HOME", "XDG_DATA_DIRS", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
+        let environment = ProcessEnvironment.values(of: ["XDG_DATA_HOME", "XDG_DATA_DIRS", "HOME"])
         let desktopEntry = MprisDesktopEntry.find(environment: environment, exists: FileSystem.exists)
         let server = MprisServer(bus: bus, controls: controls, position: position, desktopEntry: desktopEntry)
         guard server.register() else {

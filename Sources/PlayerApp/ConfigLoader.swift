@@ -21,11 +21,7 @@ public enum ConfigLoader {
 
     /// This process's location.
     public static var location: Path? {
-        var environment: [String: String] = [:]
-        for name in ["XDG_CONFIG_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return location(environment: environment)
+        location(environment: ProcessEnvironment.values(of: ["XDG_CONFIG_HOME", "HOME"]))
     }
 
     /// The settings, and the lines to say about the file (each problem located in it).

@@ -18,11 +18,7 @@ public enum SessionStore {
 
     /// The file, from this process's environment.
     public static var location: Path? {
-        var environment: [String: String] = [:]
-        for name in ["XDG_STATE_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return location(environment: environment)
+        location(environment: ProcessEnvironment.values(of: ["XDG_STATE_HOME", "HOME"]))
     }
 
     public enum Loaded {

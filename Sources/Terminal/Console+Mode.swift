@@ -21,6 +21,14 @@ extension Console {
     /// Lines laid out for the screen as it is (again when the window changes size).
     typealias Panel = (Screen) -> [String]
 
+    /// A full-screen view's frame while `overlay` (the help, the song's details) is shown instead
+    /// of it: its lines from the top, `bottom` on the last row.
+    func overlayFrame(_ overlay: Panel, bottom: StyledLine) -> [StyledLine] {
+        let rows = screen.height - 1
+        let lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
+        return lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottom]
+    }
+
     struct OpenPrompt {
         var line: PromptLine
         /// What its text is for.

@@ -91,10 +91,7 @@ extension Console {
         let (width, height, status) = (screen.width, screen.height, lastStatus)
         let terminal = self.screen
         return withNowPlaying { screen in
-            if let overlay = screen.overlay {
-                let lines = Array(overlay(terminal).map { StyledLine($0) }.prefix(height - 1))
-                return lines + Array(repeating: StyledLine(), count: max(height - 1 - lines.count, 0)) + [bottom]
-            }
+            if let overlay = screen.overlay { return overlayFrame(overlay, bottom: bottom) }
             let frame = screen.view.lines(status, width: width, height: height, bottom: bottom)
             let wanted = screen.view.coverRequest(for: status?.song, cell: terminal.cellPixels)
             if wanted != screen.coverAsked { screen.coverWanted = wanted }

@@ -359,11 +359,7 @@ public final class Console {
         let bottom = bottomLine()
         let (width, height) = (screen.width, screen.height)
         let drawn = withList { list -> [StyledLine] in
-            if let overlay = list.overlay {
-                let rows = height - 1
-                let lines = Array(overlay(screen).map { StyledLine($0) }.prefix(rows))
-                return lines + Array(repeating: StyledLine(), count: max(rows - lines.count, 0)) + [bottom]
-            }
+            if let overlay = list.overlay { return overlayFrame(overlay, bottom: bottom) }
             var frame = list.view.lines(list.list, width: width, height: height, bottom: bottom, foldingAhead: idle, keys: bindings)
             for entry in list.view.shown {
                 let source = list.list.entries[entry].source

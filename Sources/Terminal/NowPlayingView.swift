@@ -4,8 +4,8 @@ import PlayerCore
 /// middle (the line sung highlighted and kept centred, the enhanced form's words lit as they are
 /// sung), the next songs, a spectrum, and the status line at the bottom.
 ///
-/// It lays out what the console hands it; what it keeps is its own: the song's lyrics, parsed
-/// once a song, and the cover drawn for the box the last layout gave it.
+/// It lays out what the console hands it (the song's lyrics come taken apart, with the song);
+/// what it keeps is its own: the cover drawn for the box the last layout gave it.
 public struct NowPlayingView {
     /// What the view shows besides the song: set from the settings.
     public struct Options: Equatable, Sendable {
@@ -31,9 +31,6 @@ public struct NowPlayingView {
     /// Said on the row above the status line until the next key.
     public var message: String?
 
-    /// The song's lyrics, parsed once for its path and text.
-    private var lyricsOf: (path: Path, text: SongLyrics?)?
-    private var lyrics = Lyrics()
     /// The box the last layout gave the cover: what `coverRequest` asks to have drawn.
     public private(set) var coverBox: (columns: Int, rows: Int)?
     /// A cover in the terminal's own graphics (kitty's, iTerm2's, sixel), placed by the last
@@ -93,10 +90,6 @@ public struct NowPlayingView {
     public mutating func lines(_ status: StatusSnapshot?, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
         guard height > 0 else { return [] }
         let song = status?.song
-        if let song, lyricsOf?.path != song.path || lyricsOf?.text != song.lyrics {
-            lyricsOf = (song.path, song.lyrics)
-            lyrics = song.lyrics?.parsed ?? Lyrics()
-        }
         // No box for a song known to have no picture.
         let pictured = song.map { song in cover.map { !($0.missing && $0.request.song == song.path) } ?? true } ?? false
         let layout = Self.layout(width: width, height: height, cover: options.cover != nil && pictured, spectrum: options.spectrum != nil,
@@ -195,6 +188,7 @@ public struct NowPlayingView {
         guard rows > 0 else { return [] }
         let blank = Array(repeating: StyledLine(), count: rows)
         guard let song = status?.song else { return blank }
+        let lyrics = song.lyrics?.parsed ?? Lyrics()
         guard lyrics.isSynced else {
             guard !lyrics.unsynced.isEmpty else {
                 // A stream has none to look for: nothing is said.

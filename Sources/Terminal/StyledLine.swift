@@ -59,7 +59,7 @@ public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
     /// What to write: every part's text through `TerminalText`, with SGR colours when `colours`.
     func rendered(colours: Bool) -> String {
         parts.map { part in
-            if part.drawnColumns != nil { return colours ? part.text : String(repeating: " ", count: part.drawnColumns ?? 0) }
+            if let columns = part.drawnColumns { return colours ? part.text : String(repeating: " ", count: columns) }
             let text = TerminalText.safe(part.text)
             guard colours, part.style != .plain else { return text }
             return "\u{1B}[\(part.style.code)m" + text + "\u{1B}[0m"

@@ -11,11 +11,7 @@ struct LibraryRun {
 
     /// The environment the library's places are read from.
     private static var environment: [String: String] {
-        var environment: [String: String] = [:]
-        for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return environment
+        ProcessEnvironment.values(of: ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME"])
     }
 
     /// The library's database, opened (and made) where it lives; `nil` after one line saying why not.

@@ -128,11 +128,8 @@ struct PlayerRun {
             watcher = libraryRun.watcher(library, say: say)
             if options.settings.view == .library { terminal.openLibrary() }
         }
-        var terminalNames: [String: String] = [:]
-        for name in ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL"] {
-            if let value = getenv(name) { terminalNames[name] = String(cString: value) }
-        }
-        terminal?.nowPlayingOptions = options.settings.nowPlaying(terminalNames)
+        terminal?.nowPlayingOptions = options.settings.nowPlaying(
+            ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL"]))
         if options.settings.view == .nowPlaying { terminal?.openNowPlaying() }
         defer {
             watcher?.stop()

@@ -48,7 +48,7 @@ final class SongDecoder: AudioDecoder {
 
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
         var song = try openFile(source.path)
-        if !verifies { song.info.lyrics = Self.lyrics(of: source.path, song: song.info) }
+        if !verifies { song.info.lyrics = Self.lyrics(of: source.path, song: song.info, in: bytes) }
         format = song.format
         guard let span = source.span else { return song }
         // A track of the file: from its start to its end, positions counted from its start.
@@ -102,8 +102,9 @@ final class SongDecoder: AudioDecoder {
 
     /// The lyrics of the song at `path`: its `.lrc` (a regular file, bounded; beside it, else in
     /// `lyrics/` beside it), else the lyrics its tags hold: a `LYRICS` tag (Vorbis comments; MP4's
-    /// `©lyr`, as FFmpeg names it), ID3's synchronised `SYLT`, or its `USLT`.
-    static func lyrics(of path: Path, song: SongInfo) -> SongLyrics? {
+    /// `©lyr`, as FFmpeg names it), ID3's synchronised `SYLT` (read from `source`, the song's own
+    /// open file; never over the network), or its `USLT`.
+    static func lyrics(of path: Path, song: SongInfo, in source: ByteSource?) -> SongLyrics? {
         var refused: SongLyrics?
         for sidecar in Lyrics.sidecars(of: path) where refused == nil {
             switch SystemFiles().readAll(sidecar, limit: Lyrics.maxBytes) {
@@ -121,11 +122,9 @@ final class SongDecoder: AudioDecoder {
         if let frames = song.id3.v2?.frames {
             // SYLT may count time in MPEG frames: 1152 samples each, 576 in MPEG 2 layer III, 384 in layer I.
             let perFrame = Double(song.stream?.samplesPerFrame ?? 1152)
-            if case .success(let file) = FileSystem.openRegularFile(path), let body = ID3Frame.content("SYLT", in: file),
+            if let source, !StreamURL.looksLikeURL(path), let body = ID3Frame.content("SYLT", in: source),
                let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / perFrame) {
-                var lyrics = SongLyrics(file: "\(path)", bytes: [])
-                lyrics.given = synced
-                return lyrics
+                return SongLyrics(file: "\(path)", parsed: synced)
             }
             if let unsynced = frames.first(where: { $0.id == "USLT" }) { return SongLyrics(file: "\(path)", bytes: Array(unsynced.text.utf8)) }
         }

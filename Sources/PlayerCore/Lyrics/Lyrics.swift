@@ -119,25 +119,25 @@ public struct Lyrics: Equatable, Sendable {
     }
 }
 
-/// A song's lyrics as found when it opened (its `.lrc`, else its `LYRICS` tag): the bytes, and
-/// what names them in messages. Read off the main loop, with the song.
+/// A song's lyrics as found when it opened (its `.lrc`, else a tag that holds them): what they
+/// are, and what names them in messages. Read off the main loop, with the song.
 public struct SongLyrics: Equatable, Sendable {
     public var file: String
-    public var bytes: [UInt8]
+    /// The lyrics, taken apart once, where they are read (the decoder's thread, never the main
+    /// loop): each of their readers (the view, `lyrics = on`, MPRIS) takes them as they are.
+    public var parsed: Lyrics
     /// Why the song's `.lrc` was not read (a named pipe, over `Lyrics.maxBytes`), in a line.
     public var refusal: String?
 
+    /// The lyrics an `.lrc` or a tag holds, in LRC's form.
     public init(file: String, bytes: [UInt8], refusal: String? = nil) {
-        self.file = file
-        self.bytes = bytes
-        self.refusal = refusal
+        self.init(file: file, parsed: Lyrics.parse(bytes, file: file), refusal: refusal)
     }
 
     /// Lyrics read from a tag that is not text (ID3's `SYLT`), already taken apart.
-    public var given: Lyrics?
-
-    /// The lyrics they hold.
-    public var parsed: Lyrics { given ?? Lyrics.parse(bytes, file: file) }
+    public init(file: String, parsed: Lyrics, refusal: String? = nil) {
+        (self.file, self.parsed, self.refusal) = (file, parsed, refusal)
+    }
 }
 
 /// One line of an LRC file taken apart: its time tags, its ID tags, its text and word times.

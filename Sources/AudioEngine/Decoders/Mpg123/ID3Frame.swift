@@ -1,19 +1,21 @@
-import Files
-import Glibc
 import PlayerCore
 
 /// One frame of a file's ID3v2 tag (2.3 or 2.4) that libmpg123 does not hand out (`SYLT`): the
-/// frames' headers walked by `pread` from the tag's start, so a large picture before it is
-/// skipped, never read; its content with the unsynchronisation and the data-length indicator
+/// frames' headers walked from the tag's start, read where they are in the song's own open file
+/// (`ByteSource`: `pread`), so a large picture before it is skipped, never read; its content with the unsynchronisation and the data-length indicator
 /// undone. Bounded: `maxBytes` of content, `maxFrames` frames walked; compressed or encrypted
 /// frames are passed over.
 enum ID3Frame {
     static let maxBytes = 1 << 20
     static let maxFrames = 10_000
 
-    /// The content of the first frame named `id` in the tag at the start of `file`.
-    static func content(_ id: String, in file: OpenFile) -> [UInt8]? {
-        content(id) { offset, count in read(file, at: offset, count: count) }
+    /// The content of the first frame named `id` in the tag at the start of `source`.
+    static func content(_ id: String, in source: ByteSource) -> [UInt8]? {
+        content(id) { offset, count in
+            guard offset >= 0, count >= 0, count <= maxBytes + 4096 else { return nil }
+            let got = source.bytes(count, at: Int64(offset))
+            return got.count == count ? got : nil
+        }
     }
 
     /// The same, reading the file's bytes through `read` (at an offset, a count; `nil` past its end).
@@ -87,18 +89,5 @@ enum ID3Frame {
             previous = byte
         }
         return out
-    }
-
-    private static func read(_ file: OpenFile, at offset: Int, count: Int) -> [UInt8]? {
-        guard count > 0, count <= maxBytes + 4096, offset >= 0 else { return count == 0 ? [] : nil }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil }
-            done += got
-        }
-        return bytes
     }
 }
