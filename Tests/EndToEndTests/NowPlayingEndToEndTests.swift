@@ -70,10 +70,8 @@ import Testing
                             width: 80, height: 24)
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("o")
-        try pane.waitForLine { $0.hasSuffix("song.flac") && !Pane.isStatus($0) }
-        #expect(try pane.tmux("display", "-p", "#{alternate_on}").hasPrefix("1"))
+        try Self.waitForView(pane)
         // The fields beside the cover, and the cover: 18 × 9 cells of coloured block symbols.
-        try pane.waitForLine { $0.hasSuffix("song.flac") }
         try pane.waitForLine { $0.contains("FLAC") && $0.contains("44100 Hz") }
         let deadline = Date().addingTimeInterval(10)
         while try Self.coverRows(pane, columns: 18).rows < 9, Date() < deadline { usleep(50_000) }
@@ -170,8 +168,7 @@ import Testing
         let song = folder.appendingPathComponent("song.flac").path
         let pane = try Pane(arguments: ["--config", config.path, "-o", "null", song], environment: Self.colours, width: 80, height: 24,
                             shell: true)
-        try pane.waitForLine { $0.hasSuffix("song.flac") && !Pane.isStatus($0) }
-        #expect(try pane.tmux("display", "-p", "#{alternate_on}").hasPrefix("1"))
+        try Self.waitForView(pane)
         // tplayer, in the shell's subshell: the one process naming the song.
         let player = try #require(try Harness.run("/usr/bin/pgrep", ["-f", "tplayer.*\(song)"]).stdout
             .split(separator: "\n").compactMap { pid_t($0) }.first)
@@ -188,12 +185,24 @@ import Testing
         #expect(state() == "T")
         #expect(try pane.tmux("display", "-p", "#{alternate_on}").hasPrefix("0"))
         try pane.type("fg\n")
-        try pane.waitForLine { $0.hasSuffix("song.flac") && !Pane.isStatus($0) }
-        #expect(try pane.tmux("display", "-p", "#{alternate_on}").hasPrefix("1"))
+        try Self.waitForView(pane)
         try pane.send("C-c")
         #expect(try pane.waitForExit() == 130)
         #expect(try pane.tmux("display", "-p", "#{alternate_on}").hasPrefix("0"))
         #expect(try pane.sttyUnchanged())
+    }
+
+    /// Waits until the view is open: the alternate screen, showing the song's title. (The shell's
+    /// echo of the command line, wrapped at 80 columns, can end a row in `song.flac` too, on the
+    /// normal screen.)
+    static func waitForView(_ pane: Pane) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try pane.tmux("display", "-p", "#{alternate_on}").hasPrefix("1"),
+               try pane.lines().contains(where: { $0.hasSuffix("song.flac") && !Pane.isStatus($0) }) { return }
+            usleep(50_000)
+        }
+        throw HarnessError.timedOut("the view never opened; the pane shows:\n\(try pane.screen())")
     }
 
     /// SIGTERM with the view open (not in a sanitizer's build, whose test runner starts the pane
@@ -205,7 +214,7 @@ import Testing
         try "view = now-playing\n".write(to: config, atomically: true, encoding: .utf8)
         let song = folder.appendingPathComponent("song.flac").path
         let other = try Pane(arguments: ["--config", config.path, "-o", "null", song], environment: Self.colours, width: 80, height: 24)
-        try other.waitForLine { $0.hasSuffix("song.flac") && !Pane.isStatus($0) }
+        try Self.waitForView(other)
         #expect(kill(try other.playerPID(), SIGTERM) == 0)
         #expect(try other.waitForExit() == 143)
         #expect(try other.tmux("display", "-p", "#{alternate_on}").hasPrefix("0"))
