@@ -52,6 +52,7 @@ public final class CoverArtist: Sendable {
         case .symbols(.truecolor): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .symbols(.indexed256): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_INDEXED_256))
         case .symbols(.indexed16): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_INDEXED_16))
+        case .symbols(.monochrome): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_FGBG))
         case .kitty: (Int32(TP_CHAFA_PIXEL_MODE_KITTY), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .sixel: (Int32(TP_CHAFA_PIXEL_MODE_SIXELS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .iterm: (Int32(TP_CHAFA_PIXEL_MODE_ITERM2), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
@@ -76,13 +77,32 @@ public final class CoverArtist: Sendable {
         guard drawn == 0, let text else { return .none(request, "\(picture.source): libchafa could not draw it") }
         let printed = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
         let lines: [String]
-        if case .symbols = request.style {
+        if request.style == .symbols(.monochrome) {
+            // A line a row, the symbols alone: whatever sequence chafa adds is left out.
+            lines = printed.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(rows)).map(Self.symbolsAlone)
+        } else if case .symbols = request.style {
             // A line a row, each ending with its colours reset.
             lines = printed.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(rows)).map { String($0) + "\u{1B}[0m" }
         } else {
             lines = [printed]
         }
         return CoverArt(request: request, lines: lines, columns: Int(columns), rows: Int(rows), source: picture.source)
+    }
+
+    /// `line` without its control sequences (CSI, and any other escape with the byte after it)
+    /// and control characters.
+    static func symbolsAlone(_ line: Substring) -> String {
+        var kept = String.UnicodeScalarView()
+        var scalars = line.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            if scalar == "\u{1B}" {
+                // CSI: parameters and intermediates up to the final byte (0x40–0x7E).
+                if scalars.next() == "[" { while let next = scalars.next(), !(0x40...0x7E).contains(next.value) {} }
+            } else if scalar.value >= 0x20, scalar.value != 0x7F, !(0x80..<0xA0).contains(scalar.value) {
+                kept.append(scalar)
+            }
+        }
+        return String(kept)
     }
 
     /// libchafa, loaded once; `nil` when it could not be.

@@ -52,7 +52,7 @@ public struct Settings: Equatable, Sendable {
         }
         var spectrum = spectrum
         spectrum?.glyphs = spectrumGlyphs
-        return NowPlayingView.Options(cover: colours ? style : nil, spectrum: spectrum)
+        return NowPlayingView.Options(cover: style, spectrum: spectrum)
     }
     /// Album mode at start (`album-mode = on`): the list stops at the end of each album.
     public var albumMode = false

@@ -23,7 +23,8 @@ public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
         public var text: String
         public var style: Style
         /// A drawing's own terminal text (a cover drawn by libchafa, its colours included): written
-        /// as it is, taking this many columns. `nil`: text, measured and sanitised.
+        /// as it is, taking this many columns (without colours: blank, unless it is symbols
+        /// alone). `nil`: text, measured and sanitised.
         var drawnColumns: Int?
     }
 
@@ -59,7 +60,11 @@ public struct StyledLine: Equatable, Sendable, ExpressibleByStringLiteral {
     /// What to write: every part's text through `TerminalText`, with SGR colours when `colours`.
     func rendered(colours: Bool) -> String {
         parts.map { part in
-            if let columns = part.drawnColumns { return colours ? part.text : String(repeating: " ", count: columns) }
+            if let columns = part.drawnColumns {
+                // A drawing in colours is blank cells without them; one of symbols alone is drawn.
+                if colours { return part.text }
+                return part.text.utf8.contains(0x1B) ? String(repeating: " ", count: columns) : TerminalText.safe(part.text)
+            }
             let text = TerminalText.safe(part.text)
             guard colours, part.style != .plain else { return text }
             return "\u{1B}[\(part.style.code)m" + text + "\u{1B}[0m"

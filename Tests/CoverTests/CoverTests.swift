@@ -72,6 +72,32 @@ import Testing
         #expect(colours.allSatisfy { $0[0] > 230 && $0[1] < 30 && $0[2] < 30 }, "\(colours.prefix(3))")
     }
 
+    /// NO_COLOR or `colours = off`: the picture in the symbols' shapes alone, light parts inked,
+    /// with no sequence at all in the text.
+    @Test func withoutColoursTheCoverIsItsShapesAlone() throws {
+        try song("song.wav")
+        try picture("cover.png", colour: "white")
+        let light = CoverArtist().draw(Self.request(path("song.wav"), style: .symbols(.monochrome)))
+        #expect(light.failure == nil && light.lines.count == 10)
+        #expect(light.lines.allSatisfy { $0 == String(repeating: "█", count: 20) }, "\(light.lines)")
+        try FileManager.default.removeItem(atPath: path("cover.png"))
+        try picture("cover.png", colour: "black")
+        let dark = CoverArtist().draw(Self.request(path("song.wav"), album: "Dark", style: .symbols(.monochrome)))
+        #expect(dark.failure == nil && dark.lines.count == 10)
+        #expect(dark.lines.allSatisfy { $0 == String(repeating: " ", count: 20) }, "\(dark.lines)")
+        // Half light, half dark: the two halves.
+        try FileManager.default.removeItem(atPath: path("cover.png"))
+        #expect(try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=white:s=32x64", "-f", "lavfi", "-i",
+                                                 "color=black:s=32x64", "-filter_complex", "hstack", "-frames:v", "1", path("cover.png")]) == 0)
+        let halves = CoverArtist().draw(Self.request(path("song.wav"), album: "Halves", style: .symbols(.monochrome)))
+        #expect(halves.lines.allSatisfy { $0 == String(repeating: "█", count: 10) + String(repeating: " ", count: 10) }, "\(halves.lines)")
+        #expect(!(light.lines + dark.lines + halves.lines).joined().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+    }
+
+    @Test func symbolsAloneLeavesOutEverySequence() {
+        #expect(CoverArtist.symbolsAlone("\u{1B}[0m█\u{1B}[38;2;1;2;3m▀\u{1B}[?25l \u{1B}7▄\u{7}\u{9B}x\u{1B}") == "█▀ ▄x")
+    }
+
     @Test func inTwoHundredFiftySixColoursTheCellsUseTheIndexedPalette() throws {
         try song("song.wav")
         try picture("folder.png", colour: "blue")

@@ -130,8 +130,13 @@ struct NowPlayingViewTests {
         let frame = view.lines(Self.status(song, at: 1), width: 80, height: 24, bottom: "")
         #expect(frame[0].rendered(colours: true).hasPrefix("\u{1B}[38;2;255;0;0m▀▀"))
         #expect(frame[0].text.hasSuffix("Song") && frame[0].columns == 18 + 2 + 4)
-        // With colours off, the drawing's cells are blank.
+        // With colours off, the drawing's cells are blank…
         #expect(frame[0].rendered(colours: false).hasPrefix(String(repeating: " ", count: 18)))
+        // …but one of symbols alone (drawn for a terminal without colours) is shown as it is.
+        view.cover = CoverArt(request: request, lines: Array(repeating: String(repeating: "▀", count: 18), count: 9), columns: 18, rows: 9,
+                              source: "cover.jpg")
+        let shapes = view.lines(Self.status(song, at: 1), width: 80, height: 24, bottom: "")
+        #expect(shapes[0].rendered(colours: false).hasPrefix(String(repeating: "▀", count: 18) + "  "))
         // Resized: asked again for the new box; meanwhile the box is blank.
         _ = view.lines(Self.status(song, at: 1), width: 200, height: 60, bottom: "")
         #expect(view.coverRequest(for: song)?.columns == 46)

@@ -190,7 +190,10 @@ struct NowPlayingSettingsTests {
         #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm-kitty"]).cover == .kitty)
         #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "screen", "TMUX": "x"]).cover == .symbols(.indexed16))
         #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).spectrum == nil, "off by default")
-        #expect(Settings.parse(Array("colours = off\n".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).cover == nil)
+        // Without colours the cover is still drawn (the view draws symbols in their shapes alone).
+        #expect(Settings.parse(Array("colours = off\n".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).cover
+            == .symbols(.indexed16))
+        #expect(Settings.parse(Array("cover = off\n".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).cover == nil)
         let bad = Settings.parse(Array("view = now\nspectrum = 1000\ncover = ascii\n".utf8), file: "config", outputs: { [] }).problems.map(\.message)
         #expect(bad.count == 3)
         #expect(bad[0].contains("give status, library, now-playing"))

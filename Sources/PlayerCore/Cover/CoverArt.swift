@@ -40,6 +40,9 @@ public enum CoverStyle: Hashable, Sendable {
 
 public enum CoverColours: Hashable, Sendable {
     case truecolor, indexed256, indexed16
+    /// No colours (NO_COLOR, `colours = off`, a terminal without them): the picture in the
+    /// symbols' shapes alone (light parts inked, as on a dark terminal).
+    case monochrome
 
     /// The colours the terminal says it has: `COLORTERM=truecolor`, a `TERM` of 256 colours, or 16.
     public static func detect(_ environment: [String: String]) -> CoverColours {
