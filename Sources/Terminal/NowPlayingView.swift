@@ -86,12 +86,21 @@ public struct NowPlayingView {
         return cover?.request == request ? nil : request
     }
 
+    /// Whether `song` is the song `request` asked for, or one of its album.
+    static func sameAlbum(_ request: CoverRequest, _ song: SongInfo) -> Bool {
+        request.song == song.path
+            || request.album != nil && request.album == song.tags.album && request.song.directory == song.path.directory
+    }
+
     /// The whole screen: `height` lines of at most `width - 1` columns, the last `bottom`.
     public mutating func lines(_ status: StatusSnapshot?, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
         guard height > 0 else { return [] }
         let song = status?.song
-        // No box for a song known to have no picture.
-        let pictured = song.map { song in cover.map { !($0.missing && $0.request.song == song.path) } ?? true } ?? false
+        // No box for a song known to have no picture: a stream, or a song of an album (its folder
+        // and album tag, as the covers are kept) already looked at and found to have none.
+        let pictured = song.map { song in
+            !StreamURL.looksLikeURL(song.path) && !(cover.map { $0.missing && Self.sameAlbum($0.request, song) } ?? false)
+        } ?? false
         let layout = Self.layout(width: width, height: height, cover: options.cover != nil && pictured, spectrum: options.spectrum != nil,
                                  next: next.count + (shuffled ? 1 : 0))
         coverBox = layout.cover

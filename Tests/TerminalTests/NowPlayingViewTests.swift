@@ -117,6 +117,35 @@ struct NowPlayingViewTests {
         #expect(said.contains { $0.text.contains("song.lrc: larger than 1 MB") })
     }
 
+    /// A song of an album already found to have no picture gets no box from its first frame (no
+    /// box shown, then taken back); nor does a stream.
+    @Test func noBoxForASongOfAnAlbumWithoutAPictureNorForAStream() throws {
+        var view = NowPlayingView(options: .init(cover: .symbols(.truecolor)))
+        func song(_ path: String, album: String = "Album") -> SongInfo {
+            var song = SongInfo(path: Path(path), sampleRate: 44100, channels: 2, totalFrames: 44100 * 60, title: "Song")
+            song.tags.album = album
+            return song
+        }
+        let first = song("/music/album/one.flac")
+        #expect(try #require(view.lines(Self.status(first, at: 1), width: 80, height: 24, bottom: "").first).text.hasPrefix(" "))
+        view.cover = .none(try #require(view.coverRequest(for: first)), "no cover", missing: true)
+        #expect(try #require(view.lines(Self.status(first, at: 1), width: 80, height: 24, bottom: "").first).text.hasPrefix("Song"))
+        // The album's next song: no box from its first frame, and nothing asked for.
+        let second = song("/music/album/two.flac")
+        #expect(try #require(view.lines(Self.status(second, at: 0), width: 80, height: 24, bottom: "").first).text.hasPrefix("Song"))
+        #expect(view.coverRequest(for: second) == nil)
+        // Another album in the same folder, or the same album's name in another folder, is looked at.
+        for other in [song("/music/album/three.flac", album: "Other"), song("/music/other/one.flac")] {
+            #expect(try #require(view.lines(Self.status(other, at: 0), width: 80, height: 24, bottom: "").first).text.hasPrefix(" "))
+            #expect(view.coverRequest(for: other) != nil)
+        }
+        // A stream never has a box.
+        var fresh = NowPlayingView(options: .init(cover: .symbols(.truecolor)))
+        let stream = song("http://127.0.0.1:8000/radio")
+        #expect(try #require(fresh.lines(Self.status(stream, at: 0), width: 80, height: 24, bottom: "").first).text.hasPrefix("Song"))
+        #expect(fresh.coverRequest(for: stream) == nil)
+    }
+
     @Test func theCoverIsAskedForItsBoxOnceAndDrawnThereOrWhyNot() throws {
         var view = NowPlayingView(options: .init(cover: .symbols(.truecolor)))
         let song = Self.song()
