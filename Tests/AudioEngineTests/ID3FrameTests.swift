@@ -5,7 +5,7 @@ import Testing
 @testable import AudioEngine
 
 /// A frame libmpg123 does not hand out (`SYLT`) found in a file's ID3v2 tag: past a large
-/// picture, in a tag unsynchronised whole (2.3) or frame by frame (2.4), with a data length
+/// picture, in a tag unsynchronised whole (2.2, 2.3) or frame by frame (2.4), with a data length
 /// indicator; a compressed one passed over.
 struct ID3FrameTests {
     static func syncsafe(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> ($0 / 8 * 7) & 0x7F) } }
@@ -59,6 +59,20 @@ struct ID3FrameTests {
         #expect(try found(flagged) == content)
         #expect(try found(Self.tag(Self.frame("SYLT", [7] + Self.body, major: 4, flags: 0x40), major: 4)) == Self.body)
         #expect(try found(Self.tag(Self.frame("SYLT", [7] + Self.body, major: 3, flags: 0x20), major: 3)) == Self.body)
+    }
+
+    /// ID3v2.2 (older iTunes): three-letter names and sizes, no frame flags; SYLT is `SLT`.
+    @Test func version2sSLTIsFoundPastAPictureAndUnsynchronised() throws {
+        func frame(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + Array(Self.plain(body.count).dropFirst()) + body }
+        let picture = frame("PIC", [0] + Array("PNG".utf8) + [3, 0] + [UInt8](repeating: 0x11, count: 70_000))
+        #expect(try found(Self.tag(frame("TT2", [0, 0x41]) + picture + frame("SLT", Self.body) + [0, 0, 0, 0], major: 2)) == Self.body)
+        // Unsynchronised whole, as 2.3 is.
+        let content: [UInt8] = Self.body + [0xFF, 0xE0]
+        let written = Array("SLT".utf8) + Array(Self.plain(content.count).dropFirst()) + Self.body + [0xFF, 0x00, 0xE0]
+        #expect(try found(Self.tag(written, major: 2, flags: 0x80)) == content)
+        // A 2.2 tag flagged compressed is passed over; a later name is not 2.2's.
+        #expect(try found(Self.tag(frame("SLT", Self.body), major: 2, flags: 0x40)) == nil)
+        #expect(try found(Self.tag(Array("SYLT".utf8) + [0, 0, UInt8(Self.body.count)] + Self.body, major: 2)) == nil)
     }
 
     @Test func aCompressedFrameAHostileSizeOrNoTagIsNone() throws {

@@ -68,7 +68,7 @@ struct LyricsEndToEndTests {
         #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ first", "♪ second"], "\(run.stderr)")
     }
 
-    /// Lyrics in ID3 (a synchronised `SYLT` before libmpg123's `USLT`, past a picture) and MP4's
+    /// Lyrics in ID3 (a synchronised `SYLT` before libmpg123's `USLT`, past a picture; 2.2's `SLT`) and MP4's
     /// `©lyr` (as ffmpeg writes it) are followed as a `LYRICS` tag is.
     @Test func lyricsInID3AndMP4TagsAreFollowed() throws {
         let folder = try Harness.temporaryFolder()
@@ -91,6 +91,13 @@ struct LyricsEndToEndTests {
             let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song.path])
             #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == expected, "\(name): \(run.stderr)")
         }
+        // ID3v2.2 (older iTunes): SYLT is `SLT`, behind a `PIC`.
+        func frame2(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + [16, 8, 0].map { UInt8(body.count >> $0 & 0xFF) } + body }
+        let frames2 = frame2("PIC", [0] + Array("PNG".utf8) + [3, 0] + [UInt8](repeating: 7, count: 50_000)) + frame2("SLT", sylt)
+        let old = folder.appendingPathComponent("slt.mp3")
+        try Data(Array("ID3".utf8) + [2, 0, 0] + syncsafe(frames2.count) + frames2 + audio).write(to: old)
+        let version2 = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", old.path])
+        #expect(version2.status == 0 && version2.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ synced one", "♪ synced two"], "\(version2.stderr)")
         let m4a = folder.appendingPathComponent("song.m4a").path
         try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", bare, "-c:a", "aac", "-metadata", "lyrics=[00:00.60]from the mp4 atom",
                                             m4a])

@@ -119,14 +119,16 @@ final class SongDecoder: AudioDecoder {
         if let tag = ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap({ song.comments?.first($0) }).first {
             return SongLyrics(file: "\(path)", bytes: Array(tag.utf8))
         }
-        if let frames = song.id3.v2?.frames {
-            // SYLT may count time in MPEG frames: 1152 samples each, 576 in MPEG 2 layer III, 384 in layer I.
-            let perFrame = Double(song.stream?.samplesPerFrame ?? 1152)
-            if let source, !StreamURL.looksLikeURL(path), let body = ID3Frame.content("SYLT", in: source),
-               let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / perFrame) {
-                return SongLyrics(file: "\(path)", parsed: synced)
-            }
-            if let unsynced = frames.first(where: { $0.id == "USLT" }) { return SongLyrics(file: "\(path)", bytes: Array(unsynced.text.utf8)) }
+        // SYLT, looked for in any ID3v2 tag at the file's start (libmpg123 lists a tag only when it
+        // has text frames): it may count time in MPEG frames, 1152 samples each, 576 in MPEG 2
+        // layer III, 384 in layer I.
+        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152)
+        if let source, !StreamURL.looksLikeURL(path), let body = ID3Frame.content("SYLT", in: source),
+           let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / perFrame) {
+            return SongLyrics(file: "\(path)", parsed: synced)
+        }
+        if let unsynced = song.id3.v2?.frames.first(where: { $0.id == "USLT" }) {
+            return SongLyrics(file: "\(path)", bytes: Array(unsynced.text.utf8))
         }
         return refused
     }

@@ -1,10 +1,11 @@
 import PlayerCore
 
-/// One frame of a file's ID3v2 tag (2.3 or 2.4) that libmpg123 does not hand out (`SYLT`): the
-/// frames' headers walked from the tag's start, read where they are in the song's own open file
-/// (`ByteSource`: `pread`), so a large picture before it is skipped, never read; its content with the unsynchronisation and the data-length indicator
-/// undone. Bounded: `maxBytes` of content, `maxFrames` frames walked; compressed or encrypted
-/// frames are passed over.
+/// One frame of a file's ID3v2 tag (2.2, 2.3 or 2.4) that libmpg123 does not hand out (`SYLT`,
+/// 2.2's `SLT`): the frames' headers walked from the tag's start, read where they are in the
+/// song's own open file (`ByteSource`: `pread`), so a large picture before it is skipped, never
+/// read; its content with the unsynchronisation and the data-length indicator undone. Bounded:
+/// `maxBytes` of content, `maxFrames` frames walked; compressed or encrypted frames (and 2.2's
+/// compressed tags) are passed over.
 enum ID3Frame {
     static let maxBytes = 1 << 20
     static let maxFrames = 10_000
@@ -18,22 +19,29 @@ enum ID3Frame {
         }
     }
 
+    /// 2.2's three-letter names of the frames asked for by their later names.
+    static let version2Names = ["SYLT": "SLT"]
+
     /// The same, reading the file's bytes through `read` (at an offset, a count; `nil` past its end).
     static func content(_ id: String, reading read: (Int, Int) -> [UInt8]?) -> [UInt8]? {
         guard let header = read(0, 10), header.count == 10, header.starts(with: Array("ID3".utf8)),
-              header[3] == 3 || header[3] == 4, let size = syncsafe(header[6..<10]) else { return nil }
+              (2...4).contains(header[3]), let size = syncsafe(header[6..<10]) else { return nil }
         let major = header[3], flags = header[5]
-        let wanted = Array(id.utf8)
-        // The whole tag unsynchronised (2.3's way): read, bounded, and undone before the walk. (In
-        // 2.4 the flag only says every frame is, each undone on its own.)
-        if flags & 0x80 != 0, major == 3 {
+        // 2.2's second flag is a compression no one defined: such a tag is passed over.
+        if major == 2, flags & 0x40 != 0 { return nil }
+        guard let name = major == 2 ? version2Names[id] : id else { return nil }
+        let wanted = Array(name.utf8)
+        let extended = major > 2 && flags & 0x40 != 0
+        // The whole tag unsynchronised (2.2's and 2.3's way): read, bounded, and undone before the
+        // walk. (In 2.4 the flag only says every frame is, each undone on its own.)
+        if flags & 0x80 != 0, major < 4 {
             guard size <= maxBytes + 4096, let tag = read(10, size) else { return nil }
-            return walk(resynchronised(tag[...]), major: major, extended: flags & 0x40 != 0, wanted: wanted) { bytes, at, count in
+            return walk(resynchronised(tag[...]), major: major, extended: extended, wanted: wanted) { bytes, at, count in
                 at + count <= bytes.count ? Array(bytes[at..<at + count]) : nil
             }
         }
         let end = 10 + size
-        return walk(nil, major: major, extended: flags & 0x40 != 0, wanted: wanted, end: end) { _, at, count in
+        return walk(nil, major: major, extended: extended, wanted: wanted, end: end) { _, at, count in
             at + count <= end && count <= maxBytes + 4096 ? read(at, count) : nil
         }
     }
@@ -47,16 +55,22 @@ enum ID3Frame {
             guard let size = read(tag, at, 4) else { return nil }
             at += major == 4 ? (syncsafe(size[...]) ?? Int.max / 2) : 4 + bigEndian(size[...])
         }
+        // A frame's header: its name and size (2.2: 3 bytes each), then 2 bytes of flags (not in 2.2).
+        let (headerSize, nameSize) = major == 2 ? (6, 3) : (10, 4)
         for _ in 0..<maxFrames {
-            guard let header = read(tag, at, 10), header[0] != 0 else { return nil }
-            let id = header[0..<4]
+            guard let header = read(tag, at, headerSize), header[0] != 0 else { return nil }
+            let id = header[0..<nameSize]
             guard id.allSatisfy({ (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }) else { return nil }
             // 2.4 sizes are syncsafe (some writers put 2.3's plain ones: taken as such when not).
-            let size = major == 4 ? syncsafe(header[4..<8]) ?? bigEndian(header[4..<8]) : bigEndian(header[4..<8])
-            let formats = header[9]
+            let size = switch major {
+            case 2: bigEndian(header[3..<6])
+            case 4: syncsafe(header[4..<8]) ?? bigEndian(header[4..<8])
+            default: bigEndian(header[4..<8])
+            }
+            let formats = major == 2 ? 0 : header[9]
             if Array(id) == wanted {
                 let compressed = major == 4 ? formats & 0x0C != 0 : formats & 0xC0 != 0
-                guard !compressed, size <= maxBytes, var body = read(tag, at + 10, size) else { return nil }
+                guard !compressed, size <= maxBytes, var body = read(tag, at + headerSize, size) else { return nil }
                 if major == 4, formats & 0x02 != 0 { body = resynchronised(body[...]) }
                 // The group byte (2.3: 0x20, 2.4: 0x40), then 2.4's data length indicator.
                 if formats & (major == 4 ? 0x40 : 0x20) != 0 { body = Array(body.dropFirst(1)) }
@@ -64,7 +78,7 @@ enum ID3Frame {
                 return body
             }
             guard size <= Int(Int32.max) else { return nil }
-            at += 10 + size
+            at += headerSize + size
         }
         return nil
     }
@@ -75,6 +89,7 @@ enum ID3Frame {
         return bytes.reduce(0) { $0 << 7 | Int($1) }
     }
 
+    /// Up to 4 bytes, most significant first.
     static func bigEndian(_ bytes: ArraySlice<UInt8>) -> Int {
         bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
     }
