@@ -104,15 +104,23 @@ extension ParserChecks {
 extension ParserChecks {
     /// What the now-playing view reads from a file: a picture's header (its size, never
     /// negative, its pixels never overflowing) and ID3's synchronised lyrics (lines in time
-    /// order, within bounds, none empty, at most `Lyrics.maxLines`), from the same bytes.
+    /// order, within bounds, none empty, at most `Lyrics.maxLines`), from the same bytes; and the
+    /// bytes as a file whose ID3v2 tag is walked for its SYLT frame (no read outside the file or
+    /// over `ID3Frame.maxRead`, a frame of at most `ID3Frame.maxBytes`, read as lyrics too).
     public static func nowPlaying(_ bytes: [UInt8]) -> [String] {
         var broken: [String] = []
         if let header = PictureHeader.read(bytes) {
             if (header.width ?? 0) < 0 || (header.height ?? 0) < 0 { broken.append("a negative size") }
             if let pixels = header.pixels, pixels < 0 { broken.append("pixels overflowed") }
         }
-        for rate in [44100.0 / 1152, 0, -1, .nan, .infinity] {
-            guard let lyrics = SyncedLyricsFrame.lyrics(bytes, framesPerSecond: rate) else { continue }
+        let frame = ID3Frame.content("SYLT") { offset, count in
+            if count > ID3Frame.maxRead { broken.append("a read of \(count) bytes") }
+            guard offset >= 0, count >= 0, offset <= bytes.count, count <= bytes.count - offset else { return nil }
+            return Array(bytes[offset..<offset + count])
+        }
+        if let frame, frame.count > ID3Frame.maxBytes { broken.append("a frame of \(frame.count) bytes") }
+        for (body, rate) in [44100.0 / 1152, 0, -1, .nan, .infinity].map({ (bytes, $0) }) + (frame.map { [($0, 44100.0 / 1152)] } ?? []) {
+            guard let lyrics = SyncedLyricsFrame.lyrics(body, framesPerSecond: rate) else { continue }
             if zip(lyrics.lines, lyrics.lines.dropFirst()).contains(where: { $0.time > $1.time }) { broken.append("lines out of time order") }
             if lyrics.lines.contains(where: { $0.time < 0 || $0.time > 100 * 3600 * 1000 }) { broken.append("a time out of bounds") }
             if lyrics.lines.contains(where: { $0.text.isEmpty }) { broken.append("an empty line") }

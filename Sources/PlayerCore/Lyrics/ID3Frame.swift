@@ -1,29 +1,21 @@
-import PlayerCore
-
 /// One frame of a file's ID3v2 tag (2.2, 2.3 or 2.4) that libmpg123 does not hand out (`SYLT`,
 /// 2.2's `SLT`): the frames' headers walked from the tag's start, read where they are in the
-/// song's own open file (`ByteSource`: `pread`), so a large picture before it is skipped, never
-/// read; its content with the unsynchronisation and the data-length indicator undone. Bounded:
+/// song's own open file (by `pread`, through the engine's `ByteSource`), so a large picture before
+/// it is skipped, never read; its content with the unsynchronisation and the data-length indicator undone. Bounded:
 /// `maxBytes` of content, `maxFrames` frames walked; compressed or encrypted frames (and 2.2's
 /// compressed tags) are passed over.
-enum ID3Frame {
-    static let maxBytes = 1 << 20
+public enum ID3Frame {
+    public static let maxBytes = 1 << 20
     static let maxFrames = 10_000
-
-    /// The content of the first frame named `id` in the tag at the start of `source`.
-    static func content(_ id: String, in source: ByteSource) -> [UInt8]? {
-        content(id) { offset, count in
-            guard offset >= 0, count >= 0, count <= maxBytes + 4096 else { return nil }
-            let got = source.bytes(count, at: Int64(offset))
-            return got.count == count ? got : nil
-        }
-    }
+    /// The most bytes one read asks for: a frame's content and a little more.
+    public static let maxRead = maxBytes + 4096
 
     /// 2.2's three-letter names of the frames asked for by their later names.
     static let version2Names = ["SYLT": "SLT"]
 
-    /// The same, reading the file's bytes through `read` (at an offset, a count; `nil` past its end).
-    static func content(_ id: String, reading read: (Int, Int) -> [UInt8]?) -> [UInt8]? {
+    /// The content of the first frame named `id` in the tag at the start of a file, reading the
+    /// file's bytes through `read` (at an offset, a count; `nil` past its end).
+    public static func content(_ id: String, reading read: (Int, Int) -> [UInt8]?) -> [UInt8]? {
         guard let header = read(0, 10), header.count == 10, header.starts(with: Array("ID3".utf8)),
               (2...4).contains(header[3]), let size = syncsafe(header[6..<10]) else { return nil }
         let major = header[3], flags = header[5]
@@ -35,14 +27,14 @@ enum ID3Frame {
         // The whole tag unsynchronised (2.2's and 2.3's way): read, bounded, and undone before the
         // walk. (In 2.4 the flag only says every frame is, each undone on its own.)
         if flags & 0x80 != 0, major < 4 {
-            guard size <= maxBytes + 4096, let tag = read(10, size) else { return nil }
+            guard size <= maxRead, let tag = read(10, size) else { return nil }
             return walk(resynchronised(tag[...]), major: major, extended: extended, wanted: wanted) { bytes, at, count in
                 at + count <= bytes.count ? Array(bytes[at..<at + count]) : nil
             }
         }
         let end = 10 + size
         return walk(nil, major: major, extended: extended, wanted: wanted, end: end) { _, at, count in
-            at + count <= end && count <= maxBytes + 4096 ? read(at, count) : nil
+            at + count <= end && count <= maxRead ? read(at, count) : nil
         }
     }
 

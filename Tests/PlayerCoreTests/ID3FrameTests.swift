@@ -1,8 +1,5 @@
-import Files
-import Foundation
-import PlayerCore
 import Testing
-@testable import AudioEngine
+@testable import PlayerCore
 
 /// A frame libmpg123 does not hand out (`SYLT`) found in a file's ID3v2 tag: past a large
 /// picture, in a tag unsynchronised whole (2.2, 2.3) or frame by frame (2.4), with a data length
