@@ -21,7 +21,8 @@ public final class Engine: PlayerEngine {
     private var lastCue: SongSource?
     /// The samples heard, and the spectrum made of them (main thread only).
     private let spectrumTap = SpectrumTap()
-    private var analysis = SpectrumAnalysis()
+    /// Made when a spectrum is first shown.
+    private lazy var analysis = SpectrumAnalysis()
     public let outputName: String
     public let writesFile: Bool
 

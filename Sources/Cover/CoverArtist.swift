@@ -15,6 +15,9 @@ public final class CoverArtist: Sendable {
 
     public init() {}
 
+    /// The run's artist (its cache of pictures shared by every cover drawn).
+    public static let shared = CoverArtist()
+
     /// An album: its folder and its name (a song with no album tag is its own).
     struct AlbumKey: Hashable {
         var folder: Path

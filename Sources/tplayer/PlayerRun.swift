@@ -206,8 +206,8 @@ struct PlayerRun {
         let controls = Controls(session: session, script: runner)
         var io = Player.IO(engine: engine, screen: terminal, keys: STDIN_FILENO, signals: signals, log: printError)
         io.work = work
-        let covers = CoverArtist()
-        io.drawCover = { covers.draw($0) }
+        // Made with the first cover drawn: a run that never shows one never makes it.
+        io.drawCover = { CoverArtist.shared.draw($0) }
         io.readFacts = { sources in
             let checker = SongChecker()
             var facts: [SongSource: SongFacts] = [:]
