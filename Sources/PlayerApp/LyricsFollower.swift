@@ -5,7 +5,7 @@ import PlayerCore
 /// speed follow): with `lyrics = on` in the settings, each line is said as it is sung, above the
 /// status line or on stderr, as mpv prints subtitles. The lyrics are the song's (`SongInfo.lyrics`:
 /// its `.lrc` beside it, read with the song off the main loop, else its `LYRICS` tag when that is
-/// timed; a tag is kept to its first 4 KB), taken apart with the song.
+/// timed; read to 1 MB, as a `.lrc` is), taken apart with the song.
 struct LyricsFollower {
     private var path: Path?
     private var lyrics = Lyrics()

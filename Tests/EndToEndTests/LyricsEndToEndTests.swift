@@ -105,6 +105,34 @@ struct LyricsEndToEndTests {
         #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("♪ ") } == ["♪ from the mp4 atom"], "\(run.stderr)")
     }
 
+    /// A song's timed lyrics often pass 4 KB, every other tag's bound: in a tag they are read as
+    /// far as a `.lrc` is (1 MB), in FLAC, Ogg Vorbis, ID3's USLT and MP4's `©lyr`.
+    @Test func lyricsInATagPastFourKilobytesAreReadToTheirEnd() throws {
+        let folder = try Harness.temporaryFolder()
+        let config = folder.appendingPathComponent("config")
+        try "lyrics = on\n".write(to: config, atomically: true, encoding: .utf8)
+        // A hundred lines in the first second (about 6 KB), then the line past them.
+        let lrc = (0..<100).map { String(format: "[00:00.%02d]early line %02d, long enough to pass four kilobytes\n", $0, $0) }.joined()
+            + "[00:01.50]past four kilobytes\n"
+        #expect(lrc.utf8.count > 5000)
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2.5", "sine", "440", "gain", "-6"])
+        let flac = folder.appendingPathComponent("song.flac").path, ogg = folder.appendingPathComponent("song.ogg").path
+        let m4a = folder.appendingPathComponent("song.m4a").path, mp3 = folder.appendingPathComponent("song.mp3")
+        try Harness.run("/usr/bin/flac", ["-s", "-f", "-T", "LYRICS=" + lrc, wav, "-o", flac])
+        try Harness.run("/usr/bin/oggenc", ["-Q", "-c", "LYRICS=" + lrc, wav, "-o", ogg])
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "aac", "-metadata", "lyrics=" + lrc, m4a])
+        let bare = try Harness.makeSong(seconds: 3, in: folder, name: "bare.mp3")
+        func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8(value >> $0 & 0x7F) } }
+        let uslt: [UInt8] = [3] + Array("eng".utf8) + [0] + Array(lrc.utf8)
+        let frames = Array("USLT".utf8) + syncsafe(uslt.count) + [0, 0] + uslt
+        try Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames + Data(contentsOf: URL(fileURLWithPath: bare))).write(to: mp3)
+        for song in [flac, ogg, m4a, mp3.path] {
+            let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song])
+            #expect(run.status == 0 && run.stderrLines.last { $0.hasPrefix("♪ ") } == "♪ past four kilobytes", "\(song): \(run.stderr.suffix(300))")
+        }
+    }
+
     /// Over MPRIS the song's lyrics are `xesam:asText`, a line each, escapes flattened.
     @Test func theLyricsAreXesamAsTextOverMpris() throws {
         let folder = try Harness.temporaryFolder()

@@ -22,6 +22,25 @@ struct TagTextTests {
         #expect(short.withUnsafeBufferPointer { TagText.value(cString: $0.baseAddress!) } == "ab")
     }
 
+    /// Lyrics are kept as far as a `.lrc` is read (1 MB): a song's timed lyrics pass 4 KB often.
+    @Test func lyricsAreKeptToAMegabyteEveryOtherFieldToFourKilobytes() {
+        for name in ["LYRICS", "lyrics", "UNSYNCEDLYRICS", "lyrics-eng", "USLT"] { #expect(TagText.limit(forField: name) == 1 << 20, "\(name)") }
+        for name in ["TITLE", "COMMENT", "lyricist", "TXXX", ""] { #expect(TagText.limit(forField: name) == 4_096, "\(name)") }
+        let lyrics = String(repeating: "[00:01.00]a line\n", count: 1_000)  // 17,000 bytes
+        let comments = VorbisComments(raw: [Array(("LYRICS=" + lyrics).utf8), Array(("TITLE=" + lyrics).utf8)])
+        #expect(comments.first("LYRICS") == lyrics)
+        #expect(comments.first("TITLE")?.utf8.count == 4_096 + "…".utf8.count)
+        let huge = [UInt8](repeating: UInt8(ascii: "x"), count: (1 << 20) + 10)
+        #expect(TagText.value(huge, limit: TagText.limit(forField: "LYRICS")) == String(repeating: "x", count: 1 << 20) + "…")
+    }
+
+    /// A file of many lyrics fields keeps 2 MB of them whole; the rest as any other field.
+    @Test func aSongKeepsTwoMegabytesOfLyricsInAll() {
+        let megabyte = "LYRICS=" + String(repeating: "y", count: 1 << 20)
+        let comments = VorbisComments(raw: (0..<5).map { _ in Array(megabyte.utf8) })
+        #expect(comments.fields.map(\.value.utf8.count) == [1 << 20, 1 << 20] + Array(repeating: 4_096 + "…".utf8.count, count: 3))
+    }
+
     @Test func commentsKeepAtMostTheFieldLimit() {
         let comments = VorbisComments(raw: (0..<2_000).map { Array("TITLE=\($0)".utf8) })
         #expect(comments.fields.count == TagText.fieldLimit)

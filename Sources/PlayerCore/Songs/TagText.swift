@@ -2,18 +2,55 @@
 /// library (libmpg123's ID3, libFLAC's and the Ogg libraries' Vorbis comments, FFmpeg's
 /// metadata), so that a 16 MB title costs no more than a line of a playlist does.
 ///
-/// A value is kept to `valueBytes` bytes, cut at the start of a character and ended with …
-/// when it was longer; a song keeps at most `fieldLimit` fields. Invalid UTF-8 is repaired
-/// (U+FFFD). What is kept is still untrusted: it reaches people only through `UntrustedText`.
+/// A value is kept to `valueBytes` bytes (a song's lyrics to `lyricsBytes`), cut at the start of
+/// a character and ended with … when it was longer; a song keeps at most `fieldLimit` fields.
+/// Invalid UTF-8 is repaired (U+FFFD). What is kept is still untrusted: it reaches people only
+/// through `UntrustedText`.
 public enum TagText {
     /// As long as a playlist's line may be (`LineSplitter.maxLineBytes`).
     public static let valueBytes = LineSplitter.maxLineBytes
     public static let fieldLimit = 512
+    /// As long as a `.lrc` may be: a song's timed lyrics often pass 4 KB (the enhanced form's
+    /// word times triple them).
+    public static let lyricsBytes = Lyrics.maxBytes
+
+    /// The most bytes kept of the field `name`'s value: lyrics (Vorbis's `LYRICS` and
+    /// `UNSYNCEDLYRICS`, FFmpeg's `lyrics` and `lyrics-eng`, ID3's `USLT`) to `lyricsBytes`.
+    public static func limit(forField name: some StringProtocol) -> Int {
+        let upper = name.uppercased()
+        return ["LYRICS", "UNSYNCEDLYRICS", "USLT"].contains(upper) || upper.hasPrefix("LYRICS-") ? lyricsBytes : valueBytes
+    }
+
+    /// One song's fields as they are kept: lyrics to `lyricsBytes`, and to 2 MB in all (a file
+    /// of many lyrics fields keeps the rest as it keeps any other field).
+    public struct Song {
+        private var lyricsLeft = 2 << 20
+
+        public init() {}
+
+        public mutating func value(_ bytes: some Collection<UInt8>, field name: some StringProtocol) -> String {
+            count(TagText.value(bytes, limit: limit(name)), field: name)
+        }
+
+        public mutating func value(cString pointer: UnsafePointer<CChar>, field name: some StringProtocol) -> String {
+            count(TagText.value(cString: pointer, limit: limit(name)), field: name)
+        }
+
+        private func limit(_ name: some StringProtocol) -> Int {
+            let limit = TagText.limit(forField: name)
+            return limit > TagText.valueBytes ? max(min(limit, lyricsLeft), TagText.valueBytes) : limit
+        }
+
+        private mutating func count(_ value: String, field name: some StringProtocol) -> String {
+            if TagText.limit(forField: name) > TagText.valueBytes { lyricsLeft -= value.utf8.count }
+            return value
+        }
+    }
 
     /// The value of `bytes`, as kept.
-    public static func value(_ bytes: some Collection<UInt8>) -> String {
-        guard bytes.count > valueBytes else { return String(decoding: bytes, as: UTF8.self) }
-        var kept = Array(bytes.prefix(valueBytes))
+    public static func value(_ bytes: some Collection<UInt8>, limit: Int = valueBytes) -> String {
+        guard bytes.count > limit else { return String(decoding: bytes, as: UTF8.self) }
+        var kept = Array(bytes.prefix(limit))
         // Back to the start of a character: a continuation byte is 10xxxxxx.
         var end = kept.count
         while end > 0, kept[end - 1] & 0xC0 == 0x80 { end -= 1 }
@@ -23,11 +60,13 @@ public enum TagText {
         return String(decoding: kept, as: UTF8.self) + "…"
     }
 
-    /// The value of a C string of which only the first `valueBytes` + 1 bytes are read (so
-    /// that a cut is seen), however long it is.
-    public static func value(cString pointer: UnsafePointer<CChar>) -> String {
+    /// The value of a C string of which only the first `limit` + 1 bytes are read (so that a
+    /// cut is seen), however long it is.
+    public static func value(cString pointer: UnsafePointer<CChar>, limit: Int = valueBytes) -> String {
         var count = 0
-        while count <= valueBytes, pointer[count] != 0 { count += 1 }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: count) { value(UnsafeBufferPointer(start: $0, count: count)) }
+        while count <= limit, pointer[count] != 0 { count += 1 }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: count) {
+            value(UnsafeBufferPointer(start: $0, count: count), limit: limit)
+        }
     }
 }

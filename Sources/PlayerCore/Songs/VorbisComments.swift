@@ -7,11 +7,13 @@ public struct VorbisComments: Equatable, Sendable {
     public init() {}
 
     /// From the raw `NAME=value` comments (bytes, not necessarily UTF-8: repaired; kept as
-    /// `TagText` keeps them); a comment with no `=` or an empty name is left out.
+    /// `TagText` keeps them, lyrics longer); a comment with no `=` or an empty name is left out.
     public init(raw comments: [[UInt8]]) {
+        var kept = TagText.Song()
         for comment in comments where fields.count < TagText.fieldLimit {
             guard let equals = comment.firstIndex(of: UInt8(ascii: "=")), equals > 0 else { continue }
-            fields.append((TagText.value(comment[..<equals]), TagText.value(comment[(equals + 1)...])))
+            let name = TagText.value(comment[..<equals])
+            fields.append((name, kept.value(comment[(equals + 1)...], field: name)))
         }
     }
 

@@ -52,12 +52,13 @@ struct FFmpegSongInfo {
     static func fields(_ api: tp_av, _ dictionary: OpaquePointer?) -> [(name: String, value: String)] {
         guard let dictionary, let get = api.dict_get else { return [] }
         var fields: [(name: String, value: String)] = []
+        var kept = TagText.Song()
         var entry = get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX)
         while let current = entry, fields.count < TagText.fieldLimit {
             if let key = current.pointee.key, let value = current.pointee.value {
                 let name = TagText.value(cString: key)
                 let renamed = ["album_artist": "ALBUMARTIST", "track": "TRACKNUMBER"][name.lowercased()] ?? name
-                fields.append((renamed, TagText.value(cString: value)))
+                fields.append((renamed, kept.value(cString: value, field: name)))
             }
             entry = get(dictionary, "", current, AV_DICT_IGNORE_SUFFIX)
         }

@@ -67,13 +67,14 @@ enum Mpg123StreamInfo {
             fields.year = text(tag.year)
             fields.comment = text(tag.comment)
             fields.genre = text(tag.genre)
+            var kept = TagText.Song()
             func frames(_ list: UnsafeMutablePointer<mpg123_text>?, _ count: Int, described: Bool, language: Bool) -> [SongInfo.ID3.Frame] {
                 UnsafeBufferPointer(start: list, count: list == nil ? 0 : min(count, TagText.fieldLimit)).map { item in
                     var item = item
                     let id = withUnsafeBytes(of: item.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let lang = withUnsafeBytes(of: item.lang) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let description = withUnsafeMutablePointer(to: &item.description) { text($0) } ?? ""
-                    let body = withUnsafeMutablePointer(to: &item.text) { text($0) } ?? ""
+                    let body = withUnsafeMutablePointer(to: &item.text) { text($0, field: id, kept: &kept) } ?? ""
                     return SongInfo.ID3.Frame(id: id, language: language ? lang : nil,
                                               description: described ? description : nil, text: body)
                 }
@@ -90,6 +91,13 @@ enum Mpg123StreamInfo {
     private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
         guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
         let value = TagText.value(cString: bytes)
+        return value.isEmpty ? nil : value
+    }
+
+    /// A frame's text as `TagText` keeps it for one song (lyrics longer).
+    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?, field: String, kept: inout TagText.Song) -> String? {
+        guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
+        let value = kept.value(cString: bytes, field: field)
         return value.isEmpty ? nil : value
     }
 }

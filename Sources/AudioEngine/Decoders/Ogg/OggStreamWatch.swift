@@ -105,19 +105,27 @@ struct OggStreamWatch {
 }
 
 /// The NAME=value comments of a Vorbis comment header as vorbisfile and opusfile hold them
-/// (`count` entries, each `lengths[i]` bytes), copied and bounded: a hostile file's tags cannot
-/// take memory.
+/// (`count` entries, each `lengths[i]` bytes), copied and bounded (2 MB in all): a hostile file's
+/// tags cannot take memory.
 func oggComments(_ entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, lengths: UnsafeMutablePointer<Int32>?,
                  count: Int32) -> [[UInt8]] {
     guard let entries, let lengths, count > 0 else { return [] }
     var comments: [[UInt8]] = []
     var total = 0
     for index in 0..<min(Int(count), TagText.fieldLimit) {
-        // What `TagText` keeps of a name and its value, and a byte more of each to see the cut.
-        let length = min(Int(lengths[index]), 2 * (TagText.valueBytes + 1) + 1)
-        guard let entry = entries[index], length >= 0, total + length <= 1 << 20 else { continue }
-        total += length
-        comments.append(entry.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) })
+        guard let entry = entries[index], lengths[index] >= 0 else { continue }
+        let stored = Int(lengths[index])
+        let kept: [UInt8] = entry.withMemoryRebound(to: UInt8.self, capacity: stored) { start in
+            let all = UnsafeBufferPointer(start: start, count: stored)
+            // What `TagText` keeps of a name and its value (lyrics longer), and a byte more of
+            // each to see the cut.
+            let head = all.prefix(TagText.valueBytes + 1)
+            let name = head.firstIndex(of: UInt8(ascii: "=")).map { TagText.value(head[..<$0]) } ?? ""
+            return Array(all.prefix(TagText.valueBytes + 1 + TagText.limit(forField: name) + 1))
+        }
+        guard total + kept.count <= 2 << 20 else { continue }
+        total += kept.count
+        comments.append(kept)
     }
     return comments
 }
