@@ -106,7 +106,8 @@ struct LyricsEndToEndTests {
     }
 
     /// A song's timed lyrics often pass 4 KB, every other tag's bound: in a tag they are read as
-    /// far as a `.lrc` is (1 MB), in FLAC, Ogg Vorbis, ID3's USLT and MP4's `©lyr`.
+    /// far as a `.lrc` is (1 MB), in FLAC, Ogg Vorbis, ID3's USLT (libmpg123's, and FFmpeg's in an
+    /// AIFF) and MP4's `©lyr`.
     @Test func lyricsInATagPastFourKilobytesAreReadToTheirEnd() throws {
         let folder = try Harness.temporaryFolder()
         let config = folder.appendingPathComponent("config")
@@ -122,12 +123,15 @@ struct LyricsEndToEndTests {
         try Harness.run("/usr/bin/flac", ["-s", "-f", "-T", "LYRICS=" + lrc, wav, "-o", flac])
         try Harness.run("/usr/bin/oggenc", ["-Q", "-c", "LYRICS=" + lrc, wav, "-o", ogg])
         try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", wav, "-c:a", "aac", "-metadata", "lyrics=" + lrc, m4a])
+        // An AIFF's ID3 chunk, its USLT as FFmpeg names it (`lyrics-eng`).
+        let aiff = folder.appendingPathComponent("song.aiff").path
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", wav, "-metadata", "lyrics-eng=" + lrc, "-write_id3v2", "1", aiff])
         let bare = try Harness.makeSong(seconds: 3, in: folder, name: "bare.mp3")
         func syncsafe(_ value: Int) -> [UInt8] { [21, 14, 7, 0].map { UInt8(value >> $0 & 0x7F) } }
         let uslt: [UInt8] = [3] + Array("eng".utf8) + [0] + Array(lrc.utf8)
         let frames = Array("USLT".utf8) + syncsafe(uslt.count) + [0, 0] + uslt
         try Data(Array("ID3".utf8) + [4, 0, 0] + syncsafe(frames.count) + frames + Data(contentsOf: URL(fileURLWithPath: bare))).write(to: mp3)
-        for song in [flac, ogg, m4a, mp3.path] {
+        for song in [flac, ogg, m4a, mp3.path, aiff] {
             let run = try Harness.run(Harness.binary, ["--config", config.path, "-o", "null", song])
             #expect(run.status == 0 && run.stderrLines.last { $0.hasPrefix("♪ ") } == "♪ past four kilobytes", "\(song): \(run.stderr.suffix(300))")
         }

@@ -116,7 +116,9 @@ final class SongDecoder: AudioDecoder {
                 refused = SongLyrics(file: "\(sidecar)", bytes: [], refusal: "\(sidecar.lastComponent): \(why)")
             }
         }
-        if let tag = ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap({ song.comments?.first($0) }).first {
+        // FFmpeg names an ID3 USLT by its language (`lyrics-eng`).
+        if let tag = ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap({ song.comments?.first($0) }).first
+            ?? song.comments?.fields.first(where: { $0.name.uppercased().hasPrefix("LYRICS-") })?.value {
             return SongLyrics(file: "\(path)", bytes: Array(tag.utf8))
         }
         // SYLT, looked for in any ID3v2 tag at the file's start (libmpg123 lists a tag only when it
