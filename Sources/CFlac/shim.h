@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <FLAC/export.h>
@@ -69,9 +70,26 @@ static inline int tp_flac_load(tp_flac *api) {
 static inline const char *tp_flac_library(void) { return TP_FLAC_LIBRARY; }
 
 /// The most comments kept, and the most bytes of them: a hostile file's tags cannot take memory.
+/// A comment is kept to what TagText keeps of a name and its value (lyrics longer: as TagText's
+/// `limit(forField:)` says), and a byte more of each to see the cut.
 #define TP_FLAC_MAX_COMMENTS 512
-#define TP_FLAC_MAX_COMMENT_BYTES (1 << 20)
+#define TP_FLAC_MAX_COMMENT_BYTES (2 << 20)
 #define TP_FLAC_COMMENT_KEPT (2 * 4097 + 1)
+#define TP_FLAC_LYRICS_KEPT (4097 + 1 + (1 << 20) + 1)
+
+/// Whether a comment (`NAME=value`, `length` bytes) is lyrics: LYRICS, UNSYNCEDLYRICS or
+/// LYRICS-…, in any case.
+static inline int tp_flac_is_lyrics(const unsigned char *entry, uint32_t length) {
+    uint32_t name = 0;
+    while (name < length && name <= 4096 && entry[name] != '=') name++;
+    if (name >= length || entry[name] != '=') return 0;
+    static const char *const names[] = {"LYRICS", "UNSYNCEDLYRICS"};
+    for (int i = 0; i < 2; i++) {
+        size_t size = strlen(names[i]);
+        if (name == size && strncasecmp((const char *)entry, names[i], size) == 0) return 1;
+    }
+    return name > 7 && strncasecmp((const char *)entry, "LYRICS-", 7) == 0;
+}
 
 /// One song being decoded: the file, what its metadata said, and the samples of the last block.
 typedef struct tp_flac_stream {
@@ -236,10 +254,11 @@ static void tp_flac_metadata(const FLAC__StreamDecoder *d, const FLAC__StreamMet
     } else if (metadata->type == FLAC__METADATA_TYPE_VORBIS_COMMENT) {
         const FLAC__StreamMetadata_VorbisComment *vc = &metadata->data.vorbis_comment;
         for (uint32_t i = 0; i < vc->num_comments && s->comment_count < TP_FLAC_MAX_COMMENTS; i++) {
-            // What TagText keeps of a name and its value, and a byte more of each to see the cut:
-            // a long comment is cut, as every format's tags are, not left out.
-            uint32_t length = vc->comments[i].length < TP_FLAC_COMMENT_KEPT ? vc->comments[i].length : TP_FLAC_COMMENT_KEPT;
-            if (!vc->comments[i].entry || s->comment_bytes + length > TP_FLAC_MAX_COMMENT_BYTES) continue;
+            // A long comment is cut, as every format's tags are, not left out.
+            if (!vc->comments[i].entry) continue;
+            uint32_t kept = tp_flac_is_lyrics(vc->comments[i].entry, vc->comments[i].length) ? TP_FLAC_LYRICS_KEPT : TP_FLAC_COMMENT_KEPT;
+            uint32_t length = vc->comments[i].length < kept ? vc->comments[i].length : kept;
+            if (s->comment_bytes + length > TP_FLAC_MAX_COMMENT_BYTES) continue;
             unsigned char *copy = malloc(length ? length : 1);
             if (!copy) return;
             memcpy(copy, vc->comments[i].entry, length);

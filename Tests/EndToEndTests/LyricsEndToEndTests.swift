@@ -112,10 +112,11 @@ struct LyricsEndToEndTests {
         let folder = try Harness.temporaryFolder()
         let config = folder.appendingPathComponent("config")
         try "lyrics = on\n".write(to: config, atomically: true, encoding: .utf8)
-        // A hundred lines in the first second (about 6 KB), then the line past them.
-        let lrc = (0..<100).map { String(format: "[00:00.%02d]early line %02d, long enough to pass four kilobytes\n", $0, $0) }.joined()
+        // Two hundred lines in the first second (about 12 KB: past FLAC's comment bound for
+        // other tags, 8 KB, too), then the line past them.
+        let lrc = (0..<200).map { String(format: "[00:00.%02d]early line %03d, long enough to pass four kilobytes\n", $0 / 2, $0) }.joined()
             + "[00:01.50]past four kilobytes\n"
-        #expect(lrc.utf8.count > 5000)
+        #expect(lrc.utf8.count > 12_000)
         let wav = folder.appendingPathComponent("tone.wav").path
         try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2.5", "sine", "440", "gain", "-6"])
         let flac = folder.appendingPathComponent("song.flac").path, ogg = folder.appendingPathComponent("song.ogg").path
