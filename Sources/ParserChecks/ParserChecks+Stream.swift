@@ -105,8 +105,9 @@ extension ParserChecks {
     /// What the now-playing view reads from a file: a picture's header (its size, never
     /// negative, its pixels never overflowing) and ID3's synchronised lyrics (lines in time
     /// order, within bounds, none empty, at most `Lyrics.maxLines`), from the same bytes; and the
-    /// bytes as a file whose ID3v2 tag is walked for its SYLT frame (no read outside the file or
-    /// over `ID3Frame.maxRead`, a frame of at most `ID3Frame.maxBytes`, read as lyrics too).
+    /// bytes as a file whose ID3v2 tag is walked for its SYLT frame (no read over
+    /// `ID3Frame.maxRead`, whatever the tag claims; what is past the file's end is not there; a
+    /// frame of at most `ID3Frame.maxBytes`, read as lyrics too).
     public static func nowPlaying(_ bytes: [UInt8]) -> [String] {
         var broken: [String] = []
         if let header = PictureHeader.read(bytes) {

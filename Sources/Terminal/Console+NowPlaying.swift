@@ -33,10 +33,7 @@ extension Console {
     /// Opens the now-playing view (its key, or `view = now-playing` in the settings).
     public func openNowPlaying() {
         closePanel()
-        var options = nowPlayingOptions
-        // Without colours (NO_COLOR, `colours = off`), a cover in symbols is drawn in their shapes.
-        if !screen.colours, case .symbols = options.cover { options.cover = .symbols(.monochrome) }
-        mode = .nowPlaying(NowPlayingScreen(view: NowPlayingView(options: options)))
+        mode = .nowPlaying(NowPlayingScreen(view: NowPlayingView(options: nowPlayingOptions)))
         screen.enterFullScreen()
         redraw()
     }

@@ -39,12 +39,13 @@ public struct Settings: Equatable, Sendable {
         case auto, symbols, kitty, sixel, iterm, off
     }
 
-    /// The now-playing view's options these settings give, in the terminal `environment` describes.
-    public func nowPlaying(_ environment: [String: String]) -> NowPlayingView.Options {
-        let detected = CoverStyle.detect(environment)
+    /// The now-playing view's options these settings give, in the terminal `environment` describes
+    /// and whose screen draws `colours` or not. Without colours (NO_COLOR, `colours = off`), the
+    /// cover is drawn in the symbols' shapes alone, unless the settings name a terminal's graphics.
+    public func nowPlaying(_ environment: [String: String], colours: Bool = true) -> NowPlayingView.Options {
         let style: CoverStyle? = switch cover {
-        case .auto: detected
-        case .symbols: .symbols(CoverColours.detect(environment))
+        case .auto: colours ? CoverStyle.detect(environment) : .symbols(.monochrome)
+        case .symbols: .symbols(colours ? CoverColours.detect(environment) : .monochrome)
         case .kitty: .kitty
         case .sixel: .sixel
         case .iterm: .iterm

@@ -51,6 +51,8 @@ public final class TerminalSession {
     public func takeFactRequests() -> [SongSource] { console.takeFactRequests() }
     /// Opens the now-playing view (`view = now-playing` in the settings).
     public func openNowPlaying() { console.openNowPlaying() }
+    /// Whether styles are drawn as colours (a terminal that has them, NO_COLOR unset, `colours = on`).
+    public var colours: Bool { console.screen.colours }
     public var nowPlayingOptions: NowPlayingView.Options {
         get { console.nowPlayingOptions }
         set { console.nowPlayingOptions = newValue }

@@ -128,8 +128,11 @@ struct PlayerRun {
             watcher = libraryRun.watcher(library, say: say)
             if options.settings.view == .library { terminal.openLibrary() }
         }
-        terminal?.nowPlayingOptions = options.settings.nowPlaying(
-            ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL"]))
+        if let terminal {
+            terminal.nowPlayingOptions = options.settings.nowPlaying(
+                ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL"]),
+                colours: terminal.colours)
+        }
         if options.settings.view == .nowPlaying { terminal?.openNowPlaying() }
         defer {
             watcher?.stop()

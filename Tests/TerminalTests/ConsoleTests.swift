@@ -103,20 +103,3 @@ struct ConsoleTests {
         #expect(console.promptText == pasted)
     }
 }
-
-/// The now-playing view on a terminal without colours (NO_COLOR, `colours = off`, or no terminal
-/// at all, as here).
-struct NowPlayingWithoutColoursTests {
-    @Test func aCoverInSymbolsIsDrawnInTheirShapesAloneAndGraphicsStayGraphics() {
-        let console = Console(screen: Screen(fd: open("/dev/null", O_WRONLY | O_CLOEXEC)), showsStatus: true, paths: .literal)
-        #expect(!console.screen.colours)
-        console.nowPlayingOptions = NowPlayingView.Options(cover: .symbols(.truecolor))
-        console.openNowPlaying()
-        #expect(console.withNowPlaying { $0.view.options.cover } == .symbols(.monochrome))
-        console.closeNowPlaying()
-        console.nowPlayingOptions = NowPlayingView.Options(cover: .kitty)
-        console.openNowPlaying()
-        #expect(console.withNowPlaying { $0.view.options.cover } == .kitty)
-        console.closeNowPlaying()
-    }
-}

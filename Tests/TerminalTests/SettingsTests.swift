@@ -190,10 +190,16 @@ struct NowPlayingSettingsTests {
         #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm-kitty"]).cover == .kitty)
         #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "screen", "TMUX": "x"]).cover == .symbols(.indexed16))
         #expect(Settings.parse(Array("".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).spectrum == nil, "off by default")
-        // Without colours the cover is still drawn (the view draws symbols in their shapes alone).
-        #expect(Settings.parse(Array("colours = off\n".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).cover
-            == .symbols(.indexed16))
-        #expect(Settings.parse(Array("cover = off\n".utf8), file: "config", outputs: { [] }).settings.nowPlaying(["TERM": "xterm"]).cover == nil)
+        // Without colours (NO_COLOR, `colours = off`: the screen's), the cover is drawn in the
+        // symbols' shapes alone, even where the terminal has graphics, unless they are named.
+        func cover(_ text: String, _ environment: [String: String], colours: Bool) -> CoverStyle? {
+            Settings.parse(Array(text.utf8), file: "config", outputs: { [] }).settings.nowPlaying(environment, colours: colours).cover
+        }
+        #expect(cover("", ["TERM": "xterm"], colours: false) == .symbols(.monochrome))
+        #expect(cover("", ["TERM": "xterm-kitty"], colours: false) == .symbols(.monochrome))
+        #expect(cover("cover = symbols\n", ["TERM": "xterm-256color"], colours: false) == .symbols(.monochrome))
+        #expect(cover("cover = kitty\n", ["TERM": "xterm-kitty"], colours: false) == .kitty)
+        #expect(cover("cover = off\n", ["TERM": "xterm"], colours: false) == nil)
         let bad = Settings.parse(Array("view = now\nspectrum = 1000\ncover = ascii\n".utf8), file: "config", outputs: { [] }).problems.map(\.message)
         #expect(bad.count == 3)
         #expect(bad[0].contains("give status, library, now-playing"))

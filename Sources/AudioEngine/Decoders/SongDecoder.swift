@@ -101,9 +101,10 @@ final class SongDecoder: AudioDecoder {
     }
 
     /// The lyrics of the song at `path`: its `.lrc` (a regular file, bounded; beside it, else in
-    /// `lyrics/` beside it), else the lyrics its tags hold: a `LYRICS` tag (Vorbis comments; MP4's
-    /// `©lyr`, as FFmpeg names it), ID3's synchronised `SYLT` (read from `source`, the song's own
-    /// open file; never over the network), or its `USLT`.
+    /// `lyrics/` beside it), else the lyrics its tags hold: a `LYRICS` or `UNSYNCEDLYRICS` tag
+    /// (Vorbis comments; MP4's `©lyr`, as FFmpeg names it; `lyrics-eng`, FFmpeg's name for an ID3
+    /// chunk's `USLT`), ID3's synchronised `SYLT` or 2.2's `SLT` (in a tag at the file's start,
+    /// read from `source`, the song's own open file; never over the network), or its `USLT`.
     static func lyrics(of path: Path, song: SongInfo, in source: ByteSource?) -> SongLyrics? {
         var refused: SongLyrics?
         for sidecar in Lyrics.sidecars(of: path) where refused == nil {

@@ -1,9 +1,11 @@
 /// One frame of a file's ID3v2 tag (2.2, 2.3 or 2.4) that libmpg123 does not hand out (`SYLT`,
 /// 2.2's `SLT`): the frames' headers walked from the tag's start, read where they are in the
 /// song's own open file (by `pread`, through the engine's `ByteSource`), so a large picture before
-/// it is skipped, never read; its content with the unsynchronisation and the data-length indicator undone. Bounded:
-/// `maxBytes` of content, `maxFrames` frames walked; compressed or encrypted frames (and 2.2's
-/// compressed tags) are passed over.
+/// it is skipped, never read; its content with the unsynchronisation and the data-length
+/// indicator undone. Bounded: `maxBytes` of content, `maxFrames` frames walked, no read over
+/// `maxRead`; compressed or encrypted frames (and 2.2's compressed tags) are passed over. A tag
+/// unsynchronised whole (2.2's and 2.3's way) is read whole to be undone, so one over `maxRead`
+/// is passed over too.
 public enum ID3Frame {
     public static let maxBytes = 1 << 20
     static let maxFrames = 10_000
@@ -14,8 +16,10 @@ public enum ID3Frame {
     static let version2Names = ["SYLT": "SLT"]
 
     /// The content of the first frame named `id` in the tag at the start of a file, reading the
-    /// file's bytes through `read` (at an offset, a count; `nil` past its end).
-    public static func content(_ id: String, reading read: (Int, Int) -> [UInt8]?) -> [UInt8]? {
+    /// file's bytes through `read` (at an offset, a count; `nil` past its end; fewer bytes than
+    /// asked for are taken as the end).
+    public static func content(_ id: String, reading given: (Int, Int) -> [UInt8]?) -> [UInt8]? {
+        func read(_ offset: Int, _ count: Int) -> [UInt8]? { given(offset, count).flatMap { $0.count == count ? $0 : nil } }
         guard let header = read(0, 10), header.count == 10, header.starts(with: Array("ID3".utf8)),
               (2...4).contains(header[3]), let size = syncsafe(header[6..<10]) else { return nil }
         let major = header[3], flags = header[5]

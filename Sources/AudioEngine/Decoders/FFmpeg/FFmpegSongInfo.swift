@@ -29,7 +29,9 @@ struct FFmpegSongInfo {
         codec = Self.name(codec: codecName, container: container, bits: bits)
         self.bits = (1...64).contains(bits) && parameters?.bits_per_raw_sample ?? 0 > 0 ? bits : nil
 
-        comments.fields = Self.fields(api, context.pointee.metadata) + Self.fields(api, stream?.pointee.metadata)
+        var kept = TagText.Song()
+        comments.fields = Self.fields(api, context.pointee.metadata, kept: &kept)
+        comments.fields += Self.fields(api, stream?.pointee.metadata, kept: &kept)
         replayGain = comments.replayGain
         if replayGain.isEmpty, let stream { replayGain = Self.sideDataGain(api, stream) }
 
@@ -47,12 +49,11 @@ struct FFmpegSongInfo {
         }
     }
 
-    /// Every entry of `dictionary`, bounded, as UTF-8 repaired; the names FFmpeg gives the
-    /// common tags turned into the Vorbis comments' names.
-    static func fields(_ api: tp_av, _ dictionary: OpaquePointer?) -> [(name: String, value: String)] {
+    /// Every entry of `dictionary`, bounded (lyrics within the song's budget, `kept`), as UTF-8
+    /// repaired; the names FFmpeg gives the common tags turned into the Vorbis comments' names.
+    static func fields(_ api: tp_av, _ dictionary: OpaquePointer?, kept: inout TagText.Song) -> [(name: String, value: String)] {
         guard let dictionary, let get = api.dict_get else { return [] }
         var fields: [(name: String, value: String)] = []
-        var kept = TagText.Song()
         var entry = get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX)
         while let current = entry, fields.count < TagText.fieldLimit {
             if let key = current.pointee.key, let value = current.pointee.value {
