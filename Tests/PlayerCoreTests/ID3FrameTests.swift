@@ -72,6 +72,16 @@ struct ID3FrameTests {
         #expect(try found(Self.tag(Array("SYLT".utf8) + [0, 0, UInt8(Self.body.count)] + Self.body, major: 2)) == nil)
     }
 
+    /// A reader that gives fewer bytes than asked for (a file cut short) is at the file's end.
+    @Test func aShortReadIsTheEnd() {
+        let tag = Self.tag(Self.frame("TIT2", [3, 0x41], major: 3) + Self.frame("SYLT", Self.body, major: 3), major: 3)
+        for cut in [3, 10, 15, 20, 25, tag.count - 1] {
+            #expect(ID3Frame.content("SYLT") { offset, count in
+                offset >= 0 && offset < cut ? Array(tag[offset..<min(offset + count, cut)]) : nil
+            } == nil, "cut at \(cut)")
+        }
+    }
+
     @Test func aCompressedFrameAHostileSizeOrNoTagIsNone() throws {
         #expect(try found(Self.tag(Self.frame("SYLT", Self.body, major: 4, flags: 0x08), major: 4)) == nil)
         var huge = Self.tag(Self.frame("SYLT", Self.body, major: 3), major: 3)
