@@ -31,6 +31,12 @@ struct LyricsEndToEndTests {
         let good = folder.appendingPathComponent("good.lrc"), bad = folder.appendingPathComponent("bad.lrc")
         try "[00:01.00]one\n[00:02.50][00:10.00]two\n".write(to: good, atomically: true, encoding: .utf8)
         try "[00:01.00]one\n  [0a:02.00]two\n".write(to: bad, atomically: true, encoding: .utf8)
+        // UTF-16 with its byte order mark, as Windows tools save CJK lyrics.
+        let wide = folder.appendingPathComponent("wide.lrc")
+        try "[00:01.00]一\r\n[00:02.00]二\r\n".write(to: wide, atomically: true, encoding: .utf16LittleEndian)
+        try Data([0xFF, 0xFE] + (try Data(contentsOf: wide))).write(to: wide)
+        let wideRun = try Harness.run(Harness.binary, ["--check", wide.path])
+        #expect(wideRun.status == 0 && wideRun.stdout.contains("\(wide.path): ok, 2 timed lines of lyrics"), "\(wideRun.stdout) \(wideRun.stderr)")
         let run = try Harness.run(Harness.binary, ["--check", good.path, bad.path])
         #expect(run.stdout.contains("\(good.path): ok, 3 timed lines of lyrics"), "\(run.stdout)")
         #expect(run.stderr.contains("\(bad.path):2:3: [0a:02.00]: not a time; write [mm:ss.xx]") || run.stdout.contains("\(bad.path):2:3:"),

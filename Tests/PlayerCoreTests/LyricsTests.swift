@@ -21,6 +21,23 @@ struct LyricsTests {
         #expect(lyrics.problems.isEmpty && lyrics.isSynced)
     }
 
+    /// As Windows tools save lyrics: UTF-8 with a byte order mark, or UTF-16 with one (either
+    /// byte order); an unpaired surrogate is repaired, an odd last byte left out.
+    @Test func utf16AndByteOrderMarksAreRead() {
+        let text = "[00:01.00]one\r\n[00:02.00]二十 🎵\r\n"
+        let units = Array(text.utf16)
+        let little: [UInt8] = [0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let big: [UInt8] = [0xFE, 0xFF] + units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let marked: [[UInt8]] = [little, big, little + [0x41], [0xEF, 0xBB, 0xBF] + Array(text.utf8)]
+        for bytes in marked {
+            let lyrics = Lyrics.parse(bytes, file: "song.lrc")
+            #expect(lyrics.lines.map(\.text) == ["one", "二十 🎵"] && lyrics.problems.isEmpty, "\(bytes.prefix(4))")
+        }
+        let tag: [UInt8] = Array("[00:01.00]".utf16).flatMap { [UInt8($0 & 0xFF), 0] }
+        let unpaired = Lyrics.parse([0xFF, 0xFE] + tag + [0x00, 0xD8, 0x41, 0x00], file: "song.lrc")
+        #expect(unpaired.lines.map(\.text) == ["\u{FFFD}A"])
+    }
+
     @Test func aLineWithSeveralTimesIsSungAtEach() {
         let lyrics = parse("[00:30.00][00:10.00]chorus\n[00:20.00]verse\n")
         #expect(lyrics.lines.map(\.time) == [10_000, 20_000, 30_000])

@@ -79,8 +79,10 @@ public struct Lyrics: Equatable, Sendable {
         return low == 0 ? nil : low - 1
     }
 
-    /// The lyrics in `bytes`, an LRC file named `file` in messages.
+    /// The lyrics in `bytes`, an LRC file named `file` in messages: UTF-8 (a byte order mark
+    /// or not), or UTF-16 with its byte order mark, as Windows tools save CJK lyrics.
     public static func parse(_ bytes: [UInt8], file: String) -> Lyrics {
+        let bytes = utf8(bytes)
         var lyrics = Lyrics()
         var timed: [(time: Int64, order: Int, text: String, words: [Word])] = []
         LineSplitter.forEachLine(in: bytes) { line in
@@ -116,6 +118,18 @@ public struct Lyrics: Equatable, Sendable {
             return Line(time: at(entry.time), text: entry.text, words: entry.words.map { Word(time: at($0.time), text: $0.text) })
         }
         return lyrics
+    }
+}
+
+extension Lyrics {
+    /// `bytes` as UTF-8: UTF-16 (little- or big-endian, told by its byte order mark) transcoded,
+    /// unpaired surrogates repaired (U+FFFD); anything else as it is.
+    static func utf8(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.count >= 2, let littleEndian = [[0xFF, 0xFE]: true, [0xFE, 0xFF]: false][Array(bytes.prefix(2))] else { return bytes }
+        let units = stride(from: 2, to: bytes.count - 1, by: 2).map { at in
+            littleEndian ? UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 : UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
     }
 }
 
