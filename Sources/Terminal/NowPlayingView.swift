@@ -13,6 +13,9 @@ public struct NowPlayingView {
         public var cover: CoverStyle?
         /// The spectrum's bars (`nil`: no spectrum, the default).
         public var spectrum: SpectrumStyle?
+        /// Whether the screen draws no styles (NO_COLOR, `colours = off`): the line sung is then
+        /// marked by glyphs (`▶ line ◀`), as the list view marks its cursor.
+        public var plain = false
 
         public init(cover: CoverStyle? = .symbols(.indexed256), spectrum: SpectrumStyle? = nil) {
             (self.cover, self.spectrum) = (cover, spectrum)
@@ -220,7 +223,7 @@ public struct NowPlayingView {
             guard index >= 0, index < lyrics.lines.count else { return StyledLine() }
             let line = lyrics.lines[index]
             guard index == current else { return Self.centred(StyledLine(line.text, index < (current ?? 0) ? .dim : .plain), room) }
-            return Self.centred(Self.sung(line, at: now), room)
+            return Self.centred(options.plain ? StyledLine("▶ " + line.text + " ◀") : Self.sung(line, at: now), room)
         }
     }
 

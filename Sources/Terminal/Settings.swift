@@ -41,7 +41,8 @@ public struct Settings: Equatable, Sendable {
 
     /// The now-playing view's options these settings give, in the terminal `environment` describes
     /// and whose screen draws `colours` or not. Without colours (NO_COLOR, `colours = off`), the
-    /// cover is drawn in the symbols' shapes alone, unless the settings name a terminal's graphics.
+    /// cover is drawn in the symbols' shapes alone, unless the settings name a terminal's graphics,
+    /// and the line sung is marked by glyphs.
     public func nowPlaying(_ environment: [String: String], colours: Bool = true) -> NowPlayingView.Options {
         let style: CoverStyle? = switch cover {
         case .auto: colours ? CoverStyle.detect(environment) : .symbols(.monochrome)
@@ -53,7 +54,9 @@ public struct Settings: Equatable, Sendable {
         }
         var spectrum = spectrum
         spectrum?.glyphs = spectrumGlyphs
-        return NowPlayingView.Options(cover: style, spectrum: spectrum)
+        var options = NowPlayingView.Options(cover: style, spectrum: spectrum)
+        options.plain = !colours
+        return options
     }
     /// Album mode at start (`album-mode = on`): the list stops at the end of each album.
     public var albumMode = false

@@ -160,9 +160,10 @@ import Testing
         #expect(try pane.waitForExit() == 0)
     }
 
-    /// NO_COLOR: the cover in the symbols' shapes alone, no colour in it.
+    /// NO_COLOR: the cover in the symbols' shapes alone, no colour in it; the line sung marked by
+    /// glyphs.
     @Test func withoutColoursTheCoverIsDrawnInShapes() throws {
-        let folder = try Self.album(lrc: nil)
+        let folder = try Self.album()
         let pane = try Pane(arguments: ["-o", "null", folder.appendingPathComponent("song.flac").path], environment: ["NO_COLOR": "1"],
                             width: 80, height: 24)
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
@@ -175,6 +176,7 @@ import Testing
         #expect(try Self.coverRows(pane, columns: 18).rows == 9, "\(shown)")
         // The cover's rows (and the fields beside them) hold no sequence at all.
         #expect(styled.prefix(9).allSatisfy { !$0.contains("\u{1B}[") }, "no colour: \(styled.prefix(9))")
+        try pane.waitForLine { $0.trimmingCharacters(in: .whitespaces) == "▶ one ◀" }
         try pane.send("q")
         #expect(try pane.waitForExit() == 0)
     }

@@ -117,6 +117,16 @@ struct NowPlayingViewTests {
         #expect(said.contains { $0.text.contains("song.lrc: larger than 1 MB") })
     }
 
+    /// With no styles drawn (NO_COLOR), the line sung is marked by glyphs, centred as it is.
+    @Test func withoutStylesTheLineSungIsMarked() {
+        var view = NowPlayingView(options: .init(cover: nil))
+        view.options.plain = true
+        let frame = view.lines(Self.status(Self.song(lrc: Self.lrc), at: 5.6), width: 80, height: 24, bottom: "")
+        let sung = frame.filter { $0.text.contains("▶") }
+        #expect(sung.map { $0.text.trimmingCharacters(in: " ") } == ["▶ five and a half ◀"], "\(frame.map(\.text))")
+        #expect(frame.contains { $0.text.trimmingCharacters(in: " ") == "twelve" })
+    }
+
     /// A song of an album already found to have no picture gets no box from its first frame (no
     /// box shown, then taken back); nor does a stream.
     @Test func noBoxForASongOfAnAlbumWithoutAPictureNorForAStream() throws {
