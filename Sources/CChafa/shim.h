@@ -44,6 +44,8 @@ typedef struct tp_chafa {
     void (*config_set_pixel_mode)(void *, int);
     void (*config_set_symbol_map)(void *, const void *);
     void (*config_set_cell_geometry)(void *, int, int);
+    void (*config_set_fg_color)(void *, uint32_t);
+    void (*config_set_bg_color)(void *, uint32_t);
     void (*config_unref)(void *);
     void *(*canvas_new)(const void *);
     void (*canvas_draw_all_pixels)(void *, int, const uint8_t *, int, int, int);
@@ -71,6 +73,8 @@ static inline int tp_chafa_load(tp_chafa *api) {
     TP_CHAFA_LOAD(config_set_pixel_mode, chafa_canvas_config_set_pixel_mode);
     TP_CHAFA_LOAD(config_set_symbol_map, chafa_canvas_config_set_symbol_map);
     TP_CHAFA_LOAD(config_set_cell_geometry, chafa_canvas_config_set_cell_geometry);
+    TP_CHAFA_LOAD(config_set_fg_color, chafa_canvas_config_set_fg_color);
+    TP_CHAFA_LOAD(config_set_bg_color, chafa_canvas_config_set_bg_color);
     TP_CHAFA_LOAD(config_unref, chafa_canvas_config_unref);
     TP_CHAFA_LOAD(canvas_new, chafa_canvas_new);
     TP_CHAFA_LOAD(canvas_draw_all_pixels, chafa_canvas_draw_all_pixels);
@@ -88,9 +92,10 @@ static inline int tp_chafa_load(tp_chafa *api) {
 
 /// Draws `width` × `height` RGBA pixels on a canvas of `columns` × `rows` cells in `pixel_mode`
 /// with `canvas_mode`'s colours; the terminal text in `*text` (`*length` bytes; free it with
-/// `free`). 0 on success.
+/// `free`). 0 on success. `dark_on_light`: the terminal's text is dark on a light background (in
+/// the FGBG canvas, dark parts are then inked).
 static inline int tp_chafa_draw(const tp_chafa *api, const uint8_t *rgba, int width, int height, int columns, int rows,
-                                int pixel_mode, int canvas_mode, int cell_width, int cell_height, char **text,
+                                int pixel_mode, int canvas_mode, int dark_on_light, int cell_width, int cell_height, char **text,
                                 size_t *length) {
     *text = NULL;
     *length = 0;
@@ -106,6 +111,10 @@ static inline int tp_chafa_draw(const tp_chafa *api, const uint8_t *rgba, int wi
     api->config_set_geometry(config, columns, rows);
     api->config_set_canvas_mode(config, canvas_mode);
     api->config_set_pixel_mode(config, pixel_mode);
+    if (dark_on_light) {
+        api->config_set_fg_color(config, 0x000000);
+        api->config_set_bg_color(config, 0xFFFFFF);
+    }
     api->config_set_symbol_map(config, map);
     if (cell_width > 0 && cell_height > 0) api->config_set_cell_geometry(config, cell_width, cell_height);
     void *canvas = api->canvas_new(config);

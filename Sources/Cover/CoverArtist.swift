@@ -55,7 +55,7 @@ public final class CoverArtist: Sendable {
         case .symbols(.truecolor): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .symbols(.indexed256): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_INDEXED_256))
         case .symbols(.indexed16): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_INDEXED_16))
-        case .symbols(.monochrome): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_FGBG))
+        case .symbols(.monochrome), .symbols(.monochromeOnLight): (Int32(TP_CHAFA_PIXEL_MODE_SYMBOLS), Int32(TP_CHAFA_CANVAS_MODE_FGBG))
         case .kitty: (Int32(TP_CHAFA_PIXEL_MODE_KITTY), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .sixel: (Int32(TP_CHAFA_PIXEL_MODE_SIXELS), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
         case .iterm: (Int32(TP_CHAFA_PIXEL_MODE_ITERM2), Int32(TP_CHAFA_CANVAS_MODE_TRUECOLOR))
@@ -73,14 +73,15 @@ public final class CoverArtist: Sendable {
         let drawn = withUnsafePointer(to: api) { api in
             picture.rgba.withUnsafeBufferPointer {
                 tp_chafa_draw(api, $0.baseAddress, Int32(picture.width), Int32(picture.height), columns, rows, pixelMode,
-                              canvasMode, Int32(cell.width), Int32(cell.height), &text, &length)
+                              canvasMode, request.style == .symbols(.monochromeOnLight) ? 1 : 0, Int32(cell.width), Int32(cell.height),
+                              &text, &length)
             }
         }
         defer { free(text) }
         guard drawn == 0, let text else { return .none(request, "\(picture.source): libchafa could not draw it") }
         let printed = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
         let lines: [String]
-        if request.style == .symbols(.monochrome) {
+        if request.style == .symbols(.monochrome) || request.style == .symbols(.monochromeOnLight) {
             // A line a row, the symbols alone: whatever sequence chafa adds is left out.
             lines = printed.split(separator: "\n", omittingEmptySubsequences: false).prefix(Int(rows)).map(Self.symbolsAlone)
         } else if case .symbols = request.style {

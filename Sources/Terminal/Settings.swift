@@ -45,8 +45,8 @@ public struct Settings: Equatable, Sendable {
     /// and the line sung is marked by glyphs.
     public func nowPlaying(_ environment: [String: String], colours: Bool = true) -> NowPlayingView.Options {
         let style: CoverStyle? = switch cover {
-        case .auto: colours ? CoverStyle.detect(environment) : .symbols(.monochrome)
-        case .symbols: .symbols(colours ? CoverColours.detect(environment) : .monochrome)
+        case .auto: colours ? CoverStyle.detect(environment) : .symbols(.monochrome(environment))
+        case .symbols: .symbols(colours ? CoverColours.detect(environment) : .monochrome(environment))
         case .kitty: .kitty
         case .sixel: .sixel
         case .iterm: .iterm

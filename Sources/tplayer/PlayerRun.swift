@@ -130,7 +130,7 @@ struct PlayerRun {
         }
         if let terminal {
             terminal.nowPlayingOptions = options.settings.nowPlaying(
-                ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL"]),
+                ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG"]),
                 colours: terminal.colours)
         }
         if options.settings.view == .nowPlaying { terminal?.openNowPlaying() }

@@ -92,6 +92,17 @@ import Testing
         let halves = CoverArtist().draw(Self.request(path("song.wav"), album: "Halves", style: .symbols(.monochrome)))
         #expect(halves.lines.allSatisfy { $0 == String(repeating: "█", count: 10) + String(repeating: " ", count: 10) }, "\(halves.lines)")
         #expect(!(light.lines + dark.lines + halves.lines).joined().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        // On a terminal whose background is light, the dark half is inked.
+        let onLight = CoverArtist().draw(Self.request(path("song.wav"), album: "Halves", style: .symbols(.monochromeOnLight)))
+        #expect(onLight.lines.allSatisfy { $0 == String(repeating: " ", count: 10) + String(repeating: "█", count: 10) }, "\(onLight.lines)")
+    }
+
+    /// `COLORFGBG`'s last field is the background's colour: 7 and 9 to 15 are light.
+    @Test func theBackgroundIsLightWhereColorfgbgSaysSo() {
+        for (value, light) in [("15;0", false), ("0;15", true), ("0;default;15", true), ("0;7", true), ("7;8", false), ("x", false)] {
+            #expect((CoverColours.monochrome(["COLORFGBG": value]) == .monochromeOnLight) == light, "\(value)")
+        }
+        #expect(CoverColours.monochrome([:]) == .monochrome)
     }
 
     @Test func symbolsAloneLeavesOutEverySequence() {

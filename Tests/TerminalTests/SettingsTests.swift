@@ -200,6 +200,7 @@ struct NowPlayingSettingsTests {
         #expect(cover("cover = symbols\n", ["TERM": "xterm-256color"], colours: false) == .symbols(.monochrome))
         #expect(cover("cover = kitty\n", ["TERM": "xterm-kitty"], colours: false) == .kitty)
         #expect(cover("cover = off\n", ["TERM": "xterm"], colours: false) == nil)
+        #expect(cover("", ["TERM": "rxvt", "COLORFGBG": "0;15"], colours: false) == .symbols(.monochromeOnLight))
         #expect(Settings().nowPlaying(["TERM": "xterm"], colours: false).plain && !Settings().nowPlaying(["TERM": "xterm"]).plain)
         let bad = Settings.parse(Array("view = now\nspectrum = 1000\ncover = ascii\n".utf8), file: "config", outputs: { [] }).problems.map(\.message)
         #expect(bad.count == 3)

@@ -41,8 +41,17 @@ public enum CoverStyle: Hashable, Sendable {
 public enum CoverColours: Hashable, Sendable {
     case truecolor, indexed256, indexed16
     /// No colours (NO_COLOR, `colours = off`, a terminal without them): the picture in the
-    /// symbols' shapes alone (light parts inked, as on a dark terminal).
+    /// symbols' shapes alone, its light parts inked, as on a dark terminal…
     case monochrome
+    /// …or its dark parts, on a terminal that says its background is light (`COLORFGBG`).
+    case monochromeOnLight
+
+    /// Without colours: as the terminal's background wants. `COLORFGBG` (rxvt's, Konsole's:
+    /// `15;0`, `0;default;15`) gives the background's colour last; 7 and 9 to 15 are light.
+    public static func monochrome(_ environment: [String: String]) -> CoverColours {
+        guard let background = environment["COLORFGBG"]?.split(separator: ";").last.flatMap({ Int($0) }) else { return .monochrome }
+        return background == 7 || (9...15).contains(background) ? .monochromeOnLight : .monochrome
+    }
 
     /// The colours the terminal says it has: `COLORTERM=truecolor`, a `TERM` of 256 colours, or 16.
     public static func detect(_ environment: [String: String]) -> CoverColours {
