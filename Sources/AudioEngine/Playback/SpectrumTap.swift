@@ -52,34 +52,21 @@ final class SpectrumTap: @unchecked Sendable {
     /// Records `samples` (interleaved, `channels` of them a frame, in `encoding`) written at
     /// `rate`. Playback thread.
     func record(_ samples: UnsafeRawBufferPointer, encoding: SampleEncoding, channels: Int, rate: Int) {
-        guard channels > 0, pthread_mutex_trylock(mutex) == 0 else { return }
+        guard channels > 0, let base = samples.baseAddress, pthread_mutex_trylock(mutex) == 0 else { return }
         defer { pthread_mutex_unlock(mutex) }
         guard isWanted else { return }
         if rate != self.rate {
             self.rate = rate
             written = 0
         }
-        let frameBytes = encoding.bytes * channels
-        let frames = samples.count / frameBytes
-        let scale = Float(1 / encoding.fullScale) / Float(channels)
+        let source = UnsafeMutableRawPointer(mutating: base)
+        let frames = samples.count / (encoding.bytes * channels)
+        let scale = 1 / encoding.fullScale / Double(channels)
         for frame in 0..<frames {
-            var sum: Float = 0
-            for channel in 0..<channels {
-                sum += Self.sample(samples, at: frame * frameBytes + channel * encoding.bytes, encoding)
-            }
-            ring[Int(written % Int64(Self.capacity))] = sum * scale
+            var sum = 0.0
+            for channel in 0..<channels { sum += encoding.sample(source, frame * channels + channel) }
+            ring[Int(written % Int64(Self.capacity))] = Float(sum * scale)
             written += 1
-        }
-    }
-
-    /// One sample, in its encoding's own scale.
-    private static func sample(_ bytes: UnsafeRawBufferPointer, at offset: Int, _ encoding: SampleEncoding) -> Float {
-        switch encoding {
-        case .u8: Float(Int(bytes[offset]) - 128)
-        case .s16: Float(bytes.loadUnaligned(fromByteOffset: offset, as: Int16.self))
-        case .s24: Float(Int32(bitPattern: UInt32(bytes[offset]) << 8 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 24) >> 8)
-        case .s32: Float(bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self))
-        case .float32: bytes.loadUnaligned(fromByteOffset: offset, as: Float.self)
         }
     }
 
