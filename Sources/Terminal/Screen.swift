@@ -41,6 +41,7 @@ public final class Screen {
         let old = width
         width = size.columns
         if let rows = size.rows { height = rows }
+        cellPixels = size.cell
         if frame != nil {
             // The whole screen is drawn again at the new size.
             frame = []
@@ -61,26 +62,23 @@ public final class Screen {
         shown = nil
     }
 
-    /// A cell's size in pixels, when the terminal says (TIOCGWINSZ's pixel size; most do).
-    public var cellPixels: (width: Int, height: Int)? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 else {
-            return nil
-        }
-        return (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
-    }
+    /// A cell's size in pixels, when the terminal says (TIOCGWINSZ's pixel size; most do), as
+    /// last measured.
+    public private(set) var cellPixels: (width: Int, height: Int)?
 
     /// The width of the terminal `fd` is, in columns; `nil` when it is not one.
     public static func columns(of fd: Int32) -> Int? {
         size(of: fd)?.columns
     }
 
-    /// The size of the terminal `fd` is: its columns, and its rows when it says; `nil` when it
-    /// is not one.
-    static func size(of fd: Int32) -> (columns: Int, rows: Int?)? {
+    /// The size of the terminal `fd` is: its columns, its rows when it says, and a cell's size
+    /// in pixels when it says; `nil` when it is not one.
+    static func size(of fd: Int32) -> (columns: Int, rows: Int?, cell: (width: Int, height: Int)?)? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : nil)
+        let cell = size.ws_row > 0 && size.ws_xpixel > 0 && size.ws_ypixel > 0
+            ? (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row)) : nil
+        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : nil, cell)
     }
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.
