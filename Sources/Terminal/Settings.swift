@@ -232,17 +232,9 @@ public struct Settings: Equatable, Sendable {
             case .failure(let error): return error.description
             }
         case "view":
-            let names = StartView.allCases.map(\.rawValue)
-            guard let chosen = StartView(rawValue: value) else {
-                return "give " + names.joined(separator: ", ") + Self.suggestion(value, among: names)
-            }
-            view = chosen
+            return Self.choose(value, into: &view)
         case "cover":
-            let names = CoverChoice.allCases.map(\.rawValue)
-            guard let chosen = CoverChoice(rawValue: value) else {
-                return "give " + names.joined(separator: ", ") + Self.suggestion(value, among: names)
-            }
-            cover = chosen
+            return Self.choose(value, into: &cover)
         case "spectrum":
             let range = SpectrumStyle.barRange
             if value == "off" {
@@ -255,11 +247,7 @@ public struct Settings: Equatable, Sendable {
                 return "give on, off or the number of bars (\(range.lowerBound) to \(range.upperBound)), e.g. spectrum = 32"
             }
         case "spectrum-style":
-            let names = SpectrumStyle.Glyphs.allCases.map(\.rawValue)
-            guard let glyphs = SpectrumStyle.Glyphs(rawValue: value) else {
-                return "give " + names.joined(separator: " or ") + Self.suggestion(value, among: names)
-            }
-            spectrumGlyphs = glyphs
+            return Self.choose(value, into: &spectrumGlyphs, separator: " or ")
         case "listen-log":
             guard !value.isEmpty else { return "give the log's path, e.g. listen-log = ~/.scrobbler.log" }
             listenLog = value == "off" ? nil : value
@@ -339,6 +327,16 @@ public struct Settings: Equatable, Sendable {
     /// `"nxt"`: what the user wrote, quoted and shown safely (a control shown as an escape).
     private static func quoted(_ text: String) -> String {
         "\"" + String(text.prefix(60)).unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+    }
+
+    /// Sets `choice` to the case named `value`; else the line saying which to give (their names
+    /// joined by `separator`, and the nearest).
+    private static func choose<Choice: CaseIterable & RawRepresentable>(_ value: String, into choice: inout Choice,
+                                                                         separator: String = ", ") -> String? where Choice.RawValue == String {
+        let names = Choice.allCases.map(\.rawValue)
+        guard let chosen = Choice(rawValue: value) else { return "give " + names.joined(separator: separator) + suggestion(value, among: names) }
+        choice = chosen
+        return nil
     }
 
     /// `; did you mean "next"?` for the nearest of `names` within two edits, else nothing.
