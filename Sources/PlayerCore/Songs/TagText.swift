@@ -29,20 +29,19 @@ public enum TagText {
         public init() {}
 
         public mutating func value(_ bytes: some Collection<UInt8>, field name: some StringProtocol) -> String {
-            count(TagText.value(bytes, limit: limit(name)), field: name)
+            kept(field: name) { TagText.value(bytes, limit: $0) }
         }
 
         public mutating func value(cString pointer: UnsafePointer<CChar>, field name: some StringProtocol) -> String {
-            count(TagText.value(cString: pointer, limit: limit(name)), field: name)
+            kept(field: name) { TagText.value(cString: pointer, limit: $0) }
         }
 
-        private func limit(_ name: some StringProtocol) -> Int {
+        /// What `read` keeps at the field's limit (lyrics within what is left of the budget).
+        private mutating func kept(field name: some StringProtocol, _ read: (Int) -> String) -> String {
             let limit = TagText.limit(forField: name)
-            return limit > TagText.valueBytes ? max(min(limit, lyricsLeft), TagText.valueBytes) : limit
-        }
-
-        private mutating func count(_ value: String, field name: some StringProtocol) -> String {
-            if TagText.limit(forField: name) > TagText.valueBytes { lyricsLeft -= value.utf8.count }
+            guard limit > TagText.valueBytes else { return read(limit) }
+            let value = read(max(min(limit, lyricsLeft), TagText.valueBytes))
+            lyricsLeft -= value.utf8.count
             return value
         }
     }

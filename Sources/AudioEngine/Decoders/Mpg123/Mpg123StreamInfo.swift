@@ -74,7 +74,7 @@ enum Mpg123StreamInfo {
                     let id = withUnsafeBytes(of: item.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let lang = withUnsafeBytes(of: item.lang) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let description = withUnsafeMutablePointer(to: &item.description) { text($0) } ?? ""
-                    let body = withUnsafeMutablePointer(to: &item.text) { text($0, field: id, kept: &kept) } ?? ""
+                    let body = withUnsafeMutablePointer(to: &item.text) { text($0) { kept.value(cString: $0, field: id) } } ?? ""
                     return SongInfo.ID3.Frame(id: id, language: language ? lang : nil,
                                               description: described ? description : nil, text: body)
                 }
@@ -87,17 +87,12 @@ enum Mpg123StreamInfo {
         return found
     }
 
-    /// A text as `TagText` keeps it (a 16 MB title is read no further than its cap).
-    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?) -> String? {
+    /// A text as `TagText` keeps it (a 16 MB title is read no further than its cap), or as `read`
+    /// keeps it (a frame's, within the song's budget for lyrics).
+    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?,
+                             read: (UnsafePointer<CChar>) -> String = { TagText.value(cString: $0) }) -> String? {
         guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
-        let value = TagText.value(cString: bytes)
-        return value.isEmpty ? nil : value
-    }
-
-    /// A frame's text as `TagText` keeps it for one song (lyrics longer).
-    private static func text(_ string: UnsafeMutablePointer<mpg123_string>?, field: String, kept: inout TagText.Song) -> String? {
-        guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
-        let value = kept.value(cString: bytes, field: field)
+        let value = read(bytes)
         return value.isEmpty ? nil : value
     }
 }
