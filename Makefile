@@ -15,13 +15,15 @@ BIN          := .build/release/tplayer
 # remote-protocol test installs from PyPI into .build/frontends-venv, and a private D-Bus
 # (dbus-run-session) with playerctl and gdbus (libglib2.0-bin) for the MPRIS tests, pactl
 # (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls,
-# and an Icecast server (icecast2) for the internet-radio tests. sd-bus (libsystemd-dev) builds
+# and an Icecast server (icecast2) for the internet-radio tests, and PipeWire (pipewire,
+# pipewire-pulse, and wireplumber to link its streams) for every sample heard on it. sd-bus (libsystemd-dev) builds
 # MPRIS; SQLite (libsqlite3-dev) the library, through GRDB; libpulse-dev the native PulseAudio
 # output; libcurl4-openssl-dev internet streams; libchafa-dev the now-playing view's cover.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
 TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
-                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl
+                dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl \
+                pipewire pipewire-pulse wireplumber
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \
@@ -67,12 +69,16 @@ run: build
 # forty test processes sharing two cores do not starve its player of CPU.
 # FormatLiveTests (FLAC, Vorbis, Opus and AAC lists played on a sound server) and HiResLiveTests
 # (a 24-bit FLAC recorded bit for bit) SpeedLiveTests (two songs at 1.5) and VolumeLiveTests (a volume change heard at once) run alone after it for the same reason;
-# `make test-live-formats` runs only them.
+# `make test-live-formats` runs only them. BareSinkLiveTests and PipeWireLiveTests (every sample
+# heard on a bare null sink, and on PipeWire, in real time) run alone last.
+LIVE_SUITES  := GaplessLiveTests FormatLiveTests HiResLiveTests SpeedLiveTests VolumeLiveTests BareSinkLiveTests PipeWireLiveTests
+
 test: deps-test
 	$(SWIFT) build
-	$(SWIFT) test --skip GaplessLiveTests --skip FormatLiveTests --skip HiResLiveTests --skip SpeedLiveTests --skip VolumeLiveTests
+	$(SWIFT) test $(foreach suite,$(LIVE_SUITES),--skip $(suite))
 	$(SWIFT) test --filter GaplessLiveTests
 	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
+	$(SWIFT) test --filter 'BareSinkLiveTests|PipeWireLiveTests'
 
 test-live-formats: deps-test
 	$(SWIFT) build

@@ -7,6 +7,7 @@
 // loading would cost every run's start-up, `-w` runs included, which never play live.
 #include <dlfcn.h>
 #include <pulse/context.h>
+#include <pulse/introspect.h>
 #include <pulse/stream.h>
 #include <pulse/thread-mainloop.h>
 
@@ -42,8 +43,15 @@ typedef struct tp_pulse {
     pa_operation *(*stream_drain)(pa_stream *s, pa_stream_success_cb_t cb, void *userdata);
     int (*stream_get_latency)(pa_stream *s, pa_usec_t *r_usec, int *negative);
     const pa_buffer_attr *(*stream_get_buffer_attr)(pa_stream *s);
+    const pa_timing_info *(*stream_get_timing_info)(pa_stream *s);
+    pa_operation *(*stream_update_timing_info)(pa_stream *s, pa_stream_success_cb_t cb, void *userdata);
+    int64_t (*stream_get_underflow_index)(const pa_stream *s);
+    uint32_t (*stream_get_device_index)(const pa_stream *s);
+    pa_operation *(*context_get_sink_info_by_index)(pa_context *c, uint32_t idx, pa_sink_info_cb_t cb, void *userdata);
 
     void (*operation_unref)(pa_operation *o);
+    void (*operation_cancel)(pa_operation *o);
+    pa_operation_state_t (*operation_get_state)(const pa_operation *o);
 } tp_pulse;
 
 /// Loads libpulse and fills `api`; 0 on success, -1 when it or a function is missing.
@@ -79,7 +87,14 @@ static inline int tp_pulse_load(tp_pulse *api) {
     TP_LOAD(stream_drain, pa_stream_drain);
     TP_LOAD(stream_get_latency, pa_stream_get_latency);
     TP_LOAD(stream_get_buffer_attr, pa_stream_get_buffer_attr);
+    TP_LOAD(stream_get_timing_info, pa_stream_get_timing_info);
+    TP_LOAD(stream_update_timing_info, pa_stream_update_timing_info);
+    TP_LOAD(stream_get_underflow_index, pa_stream_get_underflow_index);
+    TP_LOAD(stream_get_device_index, pa_stream_get_device_index);
+    TP_LOAD(context_get_sink_info_by_index, pa_context_get_sink_info_by_index);
     TP_LOAD(operation_unref, pa_operation_unref);
+    TP_LOAD(operation_cancel, pa_operation_cancel);
+    TP_LOAD(operation_get_state, pa_operation_get_state);
 #undef TP_LOAD
     return 0;
 }

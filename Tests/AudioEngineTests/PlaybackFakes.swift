@@ -31,6 +31,8 @@ final class FakeDecoder: AudioDecoder {
     private var frameInSegment = 0
     private var framesOut = 0
     var sample: Int16 = 0
+    /// Each sample is its place in the song, after a seek too.
+    var countsFromTheFrame = false
     private var announced: PCMFormat?
 
     init(_ segments: [Segment]) {
@@ -107,11 +109,14 @@ final class FakeDecoder: AudioDecoder {
         }
     }
 
+    /// Lands on `frame` exactly; with `countsFromTheFrame`, the samples go on from that
+    /// frame's count, as the song's own samples would be there (else the count goes on).
     func seek(toFrame frame: Int64) -> Int64? {
         seeks.append(frame)
         segment = 0
         frameInSegment = Int(frame)
         framesOut = Int(frame)
+        if countsFromTheFrame { sample = Int16(truncatingIfNeeded: Int(frame) * current.channels) }
         return frame
     }
 

@@ -19,22 +19,8 @@ struct GaplessLiveTests {
     /// tplayer's own priority, for the whole run (the server holds a second of audio for it).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func whatReachesTheServerIsExactlyWhatAFileGetsOnABusyMachine() throws {
-        let spinners = try (0..<2 * ProcessInfo.processInfo.activeProcessorCount).map { _ in
-            let spinner = Process()
-            spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
-            spinner.arguments = ["-c", "while :; do :; done"]
-            spinner.standardOutput = FileHandle.nullDevice
-            spinner.standardError = FileHandle.nullDevice
-            try spinner.run()
-            return spinner
-        }
-        // SIGKILL: the test runner leaves SIGTERM ignored in the processes it starts.
-        defer {
-            for spinner in spinners {
-                kill(spinner.processIdentifier, SIGKILL)
-                spinner.waitUntilExit()
-            }
-        }
+        let spinners = try Spinners()
+        defer { spinners.stop() }
         try Self.proveGapless()
     }
 
@@ -59,33 +45,11 @@ struct GaplessLiveTests {
         #expect(heard.difference == nil, "the recording is the file, frame for frame: \(difference ?? "")")
     }
 
-    /// Paused on the server (`--no-fade`: the stream is corked where it is) and resumed: the
-    /// recording with the pause's silence cut out is the file, not a frame lost or repeated.
+    /// Paused on the server (`--no-fade`: the queue ends where the sink has got to) and resumed:
+    /// the recording with the pause's silence cut out is the file, not a frame lost or repeated.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func aPauseAndResumeLosesAndRepeatsNothing() throws {
-        let folder = try Harness.temporaryFolder()
-        let song = Harness.songs[1]
-        let reference = folder.appendingPathComponent("reference.raw")
-        try Harness.tplayer(["-q", "-w", reference.path, song])
-        let ours = Heard.frames(try Data(contentsOf: reference))
-
-        let recording = try MonitorRecording()
-        let player = try RemotePlayer(["-o", "pulse", "--no-fade"], environment: recording.server.environment)
-        player.send("LOAD \(song)")
-        try player.waitFor("@P 2")
-        usleep(1_200_000)
-        player.send("PAUSE")
-        try player.waitFor("@P 1")
-        usleep(800_000)
-        player.send("PAUSE")
-        try player.waitFor("@P 2")
-        try player.waitFor("@P 0")  // the song's end
-        #expect(player.quit() == 0)
-        let heard = try Heard.compare(recording.stop(), with: ours)
-        #expect(heard.start <= 4410, "at most 100 ms missing at the start (\(heard.start) frames)")
-        #expect(heard.difference == nil, "the first difference is at frame \(heard.difference ?? 0) of \(ours.count)")
-        #expect(heard.gaps.count == 1, "one silence, the pause: \(heard.gaps)")
-        #expect(heard.gaps.first.map { $0.frames >= 44100 / 2 } == true, "the pause is heard as one: \(heard.gaps)")
+        try LiveProofs.pauseLosesNothing { try MonitorRecording() }
     }
 
     /// Where the songs end, in frames, for the message when something differs.

@@ -3,30 +3,56 @@ import Testing
 
 /// A private PulseAudio server whose null sink runs at the songs' format (44.1 kHz, 16-bit
 /// stereo) at 100 % volume, so nothing is resampled or scaled, and a recording of its monitor:
-/// what the player wrote, as the server played it. The sink never rewinds: what it has rendered
-/// has reached the monitor, which cannot take it back, so a rewind (a cork, a flush) would show
-/// on the recording as audio played twice; without rewinds, a cork or a flush takes effect
-/// after the little the sink has rendered ahead (its latency, ~20 ms here), as on a sound card
-/// that cannot rewind.
+/// what the player wrote, as the server played it.
+///
+/// Kept (the default), the sink never rewinds and silence is played into it at 20 ms of latency
+/// all along, as a sound card plays in real time: a cork or a flush takes effect after the
+/// little it has rendered ahead, and the recording measures timing. Bare (`bare`), it is the
+/// null sink users have (a headless box, a virtual sink, a streaming setup): it renders as far
+/// ahead as its clients let it and rewinds when a stream starts; its monitor cannot take back
+/// what it passed on, so whatever a player makes the sink render again is missing from the
+/// recording, as it is from whatever reads that monitor. Its recorder asks for no latency of its
+/// own (the user's `parec -d sink.monitor`), so the sink's pace is the player's alone.
 final class MonitorRecording {
-    let server: PulseServer
+    let server: SoundServerProcess
     private let recorder = Process()
     private let file: URL
     private var running = true
+    private let bare: Bool
 
-    init(sink name: String = "exact", rate: Int = 44100, format: String = "s16le") throws {
-        server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=\(rate) format=\(format) channels=2 norewinds=1")
+    init(sink name: String = "exact", rate: Int = 44100, format: String = "s16le", bare: Bool = false) throws {
+        self.bare = bare
+        let server = try PulseServer.start(sink: "module-null-sink sink_name=\(name) rate=\(rate) format=\(format) channels=2"
+                                               + (bare ? "" : " norewinds=1"), kept: !bare)
         try Harness.run("/usr/bin/pactl", ["set-sink-volume", name, "100%"], environment: server.environment)
+        self.server = server
         file = try Harness.temporaryFolder().appendingPathComponent("recorded.raw")
+        try record(name, rate: rate, format: format, latency: bare ? nil : 10)
+    }
+
+    /// A private PipeWire's null sink (`virtual`: played to through a virtual sink on it),
+    /// 16-bit stereo at 44.1 kHz. PipeWire never takes back what a sink rendered: the recorder's
+    /// latency changes nothing of what is heard, and is kept short.
+    init(pipeWire name: String = "exact", virtual: Bool = false) throws {
+        bare = false
+        server = try PipeWireServer(sink: name, virtual: virtual)
+        file = try Harness.temporaryFolder().appendingPathComponent("recorded.raw")
+        // Its sink sleeps while nothing plays, and its monitor with it: nothing to wait for.
+        try record(name, rate: 44100, format: "s16le", latency: 100, waiting: false)
+    }
+
+    /// Starts recording the monitor of `name`, asking for `latency` ms (none: the server's).
+    private func record(_ name: String, rate: Int, format: String, latency: Int?, waiting: Bool = true) throws {
         FileManager.default.createFile(atPath: file.path, contents: nil)
         recorder.executableURL = URL(fileURLWithPath: "/usr/bin/parec")
-        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=\(format)", "--rate=\(rate)", "--channels=2", "--latency-msec=10"]
+        recorder.arguments = ["-d", "\(name).monitor", "--raw", "--format=\(format)", "--rate=\(rate)", "--channels=2"]
+            + (latency.map { ["--latency-msec=\($0)"] } ?? [])
         recorder.environment = ProcessInfo.processInfo.environment.merging(server.environment) { $1 }
         recorder.standardOutput = try FileHandle(forWritingTo: file)
         try recorder.run()
-        // On a server just started, the monitor may take a second to deliver anything: what
-        // plays before then would be missing from the recording.
-        for _ in 0..<200 where ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) < 17640 {
+        // On a server just started, the monitor may take a second to deliver anything (a bare
+        // one's recorder gets it in pieces of 2 s): what plays before then would be missing.
+        for _ in 0..<200 where waiting && ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0) < 17640 {
             usleep(50_000)
         }
         usleep(200_000)
@@ -58,7 +84,9 @@ final class MonitorRecording {
 
     func stopRaw() -> Data {
         if running {
-            usleep(700_000)
+            // Until the last of what was played has reached the recorder: a bare one's comes
+            // in pieces of 2 s.
+            usleep(bare ? 2_600_000 : 700_000)
             // SIGKILL: parec may inherit SIGTERM blocked from the test process.
             kill(recorder.processIdentifier, SIGKILL)
             recorder.waitUntilExit()
@@ -83,9 +111,17 @@ struct Heard {
         data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
     }
 
+    /// Frames of `bytes` bytes each (6: 24-bit stereo), each as one number.
+    static func frames(_ data: Data, bytes: Int) -> [UInt64] {
+        let raw = [UInt8](data)
+        return stride(from: 0, to: raw.count - bytes + 1, by: bytes).map { start in
+            raw[start..<(start + bytes)].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
+    }
+
     /// Lines `heard` up with `ours` and walks both: equal frames match; a run of silence in
     /// `heard` that `ours` does not have is a gap; anything else is a difference.
-    static func compare(_ heard: [UInt32], with ours: [UInt32]) throws -> Heard {
+    static func compare<Frame: FixedWidthInteger>(_ heard: [Frame], with ours: [Frame]) throws -> Heard {
         let sound = try #require(heard.firstIndex { $0 != 0 }, "nothing was heard")
         let probe = Array(heard[sound..<min(sound + 256, heard.count)])
         try #require(probe.count == 256, "less than 256 frames were heard")
@@ -178,6 +214,19 @@ final class RemotePlayer: @unchecked Sendable {
             guard condition.wait(until: deadline) else { break }
         }
         throw Failure(message: "no \"\(line)\" in \(timeout) s; the replies: \(lines.filter { !$0.hasPrefix("@F") })")
+    }
+
+    /// Asks for the position (`SAMPLE`) until it says `seconds` have been heard (44.1 kHz).
+    func waitUntilHeard(seconds: Double, timeout: Double = 30) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            send("SAMPLE")
+            try waitFor("@SAMPLE ", prefix: true)
+            let reply = received.last { $0.hasPrefix("@SAMPLE ") }
+            if let sample = reply?.split(separator: " ").dropFirst().first.flatMap({ Double($0) }), sample >= seconds * 44100 { return }
+            usleep(20_000)
+        }
+        throw Failure(message: "\(seconds) s were never heard in \(timeout) s")
     }
 
     /// Every line received so far.

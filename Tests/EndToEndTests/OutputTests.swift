@@ -127,8 +127,10 @@ struct PulseServer {
     }
 
     /// Starts a server in a new runtime folder, or in `runtime` again after a `stop`.
-    /// `sink` is the null sink's module line (its name, rate and format).
-    static func start(in runtime: URL? = nil, sink: String = "module-null-sink") throws -> PulseServer {
+    /// `sink` is the null sink's module line (its name, rate and format). `kept`: silence is
+    /// played into it at a short latency all along (`keepRunning`); else it is left bare, as
+    /// a user's null sink is.
+    static func start(in runtime: URL? = nil, sink: String = "module-null-sink", kept: Bool = true) throws -> PulseServer {
         let runtime = try runtime ?? Harness.temporaryFolder()
         let server = PulseServer(runtime: runtime)
         let result = try Harness.run("/usr/bin/pulseaudio", [
@@ -140,7 +142,7 @@ struct PulseServer {
             usleep(50_000)
         }
         try #require(FileManager.default.fileExists(atPath: runtime.path + "/pulse/native"))
-        try server.keepRunning()
+        if kept { try server.keepRunning() }
         return server
     }
 
@@ -196,3 +198,4 @@ struct PulseServer {
         #expect(try pane.waitForExit() == 0)
     }
 }
+

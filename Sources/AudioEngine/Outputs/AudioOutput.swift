@@ -43,20 +43,27 @@ protocol AudioSink: AnyObject {
     /// Drains a device, or finishes a file (its final header). Throws when that fails.
     func close() throws(OutputFailure)
 
-    // A sound server's stream (`PulseSink`) can say more, and pause and drop what it holds:
+    // A sound server's stream (`PulseSink`) can say more, and take back what it holds:
 
     /// Bytes the output has room for now; `nil` for an output that says nothing (it blocks).
     var writableBytes: Int? { get }
     /// Frames written but not yet heard; `nil` for an output that cannot say.
     var queuedFrames: Int? { get }
-    /// Whether `pause` stops the output where it is (a cork), with nothing lost.
-    var canPause: Bool { get }
-    func pause(_ paused: Bool)
-    /// Drops what is queued, so that what is written next is heard at once.
-    func discard()
+    /// The last frames written that a write can still go back over (`write(_:over:)`) and
+    /// nothing of what they replace be heard: what is queued less what the server may have
+    /// handed its sink. 0 for an output that cannot take back what it holds.
+    var replaceableFrames: Int { get }
+    /// Whether it holds what is written in a queue that can be written over (a sound server's).
+    var canTakeBack: Bool { get }
+    /// The player has nothing more to write for now: what it wrote plays, though there is room
+    /// for more (a stream held back until it is full starts).
+    func playWhatIsWritten()
+    /// Drops all it holds if its sink has taken none of it yet (a start not yet heard); whether
+    /// it did.
+    func dropIfUnplayed() -> Bool
     /// Writes `bytes` in place of the last `frames` frames written, those of them not yet heard
     /// heard as the new ones, sample for sample: the stream goes back by `frames` and on by
-    /// `bytes`, never running dry in between (as a `discard` and a `write` can).
+    /// `bytes`, never running dry in between (as a flush and a write can).
     func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure)
     /// Asks to be told when what is queued has played (`isDrained`); the server's word, not an
     /// estimate, is what ends a song.
@@ -64,17 +71,18 @@ protocol AudioSink: AnyObject {
     var isDrained: Bool { get }
 }
 
-/// A device or file that says nothing of what it holds: a write blocks until it has room, it
-/// cannot pause or drop what it holds, and it is drained when closed (libao, a file). Sinks opt
+/// A device or file that says nothing of what it holds: a write blocks until it has room, what
+/// it holds cannot be taken back, and it is drained when closed (libao, a file). Sinks opt
 /// in by name; a sound server's stream implements each of these itself.
 protocol BlockingSink: AudioSink {}
 
 extension BlockingSink {
     var writableBytes: Int? { nil }
     var queuedFrames: Int? { nil }
-    var canPause: Bool { false }
-    func pause(_ paused: Bool) {}
-    func discard() {}
+    var replaceableFrames: Int { 0 }
+    var canTakeBack: Bool { false }
+    func playWhatIsWritten() {}
+    func dropIfUnplayed() -> Bool { false }
     /// What it holds cannot be taken back: `bytes` follow it.
     func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure) { _ = try write(bytes) }
     func drain() {}

@@ -6,8 +6,6 @@ final class OutputSlot {
     private let fallback: AudioOutput?
     private(set) var sink: AudioSink?
     private(set) var pacer: WritePacer
-    /// The sink is corked: paused where it is, its queue kept.
-    var corked = false
 
     /// What happened when a sink was asked for.
     enum Opening {
@@ -37,7 +35,6 @@ final class OutputSlot {
         if let sink, sink.format == format || output.isFile { return .ready(sink, isNew: false) }
         if let old = sink {
             sink = nil
-            corked = false
             try? old.close()
         }
         do {
@@ -60,11 +57,13 @@ final class OutputSlot {
         }
     }
 
-    /// Writes `bytes` (`seconds` of audio) to `sink`; returns the device's buffer when this
-    /// write was the one that measured it.
-    func write(_ bytes: UnsafeRawBufferPointer, seconds: Double, to sink: AudioSink, clock: PlaybackClock) throws(OutputFailure) -> Double? {
+    /// Writes `bytes` (`seconds` of audio) to `sink`, over its last `over` frames; returns the
+    /// device's buffer when this write was the one that measured it.
+    func write(_ bytes: UnsafeRawBufferPointer, seconds: Double, over: Int = 0, to sink: AudioSink,
+               clock: PlaybackClock) throws(OutputFailure) -> Double? {
         let started = clock.now
-        let blocked = try sink.write(bytes)
+        var blocked = false
+        if over > 0 { try sink.write(bytes, over: over) } else { blocked = try sink.write(bytes) }
         let measured = pacer.capacity
         let now = clock.now
         pacer.wrote(seconds, took: now - started, blocked: blocked, at: now)
@@ -75,7 +74,6 @@ final class OutputSlot {
     func drop() {
         guard let failed = sink else { return }
         sink = nil
-        corked = false
         try? failed.close()
     }
 
@@ -84,13 +82,17 @@ final class OutputSlot {
         sink = try output.open(format)
     }
 
-    /// Closes the sink (a file's final header); throws when that fails.
-    func close() throws(OutputFailure) {
+    /// Closes the sink (a file's final header, what a device holds played out); throws when
+    /// that fails. A sound server's stream plays out for `within` seconds at most: quitting
+    /// waits for the fade, never for a server that does not answer.
+    func close(within: Double) throws(OutputFailure) {
         guard let sink else { return }
         self.sink = nil
-        // What a sound server holds is not waited for: quitting is heard at once.
-        if sink.canPause { sink.discard() }
-        try sink.close()
+        if let stream = sink as? PulseSink {
+            stream.close(within: within)
+        } else {
+            try sink.close()
+        }
     }
 
     func restartPacing(at now: Double) {

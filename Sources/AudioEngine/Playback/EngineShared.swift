@@ -18,6 +18,9 @@ struct EngineShared {
     /// The output that can say how many of those are not yet heard (a sound server's stream;
     /// asked outside this lock: libpulse's thread takes this lock under its own).
     var queueHolder: AudioSink?
+    /// Song frames the position counts for a frame of silence the output's queue ends on
+    /// (`PlaybackLoop.queueEnd`): no song frame, it is taken off once it has played.
+    var filler: Int64 = 0
     /// A sound server asked for audio, or the decoder's thread has decoded more, since the
     /// playback thread last looked.
     var woke = false
@@ -31,9 +34,9 @@ struct EngineShared {
     /// The frames of the current song heard so far: those handed to the output less those it
     /// still holds.
     static func heard(_ shared: Locked<EngineShared>) -> Int64 {
-        let (written, holder, speed) = shared.read { ($0.position, $0.queueHolder, $0.speed) }
-        guard let queued = holder?.queuedFrames else { return max(written, 0) }
-        return max(written - songFrames(queued, at: speed), 0)
+        let (written, holder, speed, filler) = shared.read { ($0.position, $0.queueHolder, $0.speed, $0.filler) }
+        guard let queued = holder?.queuedFrames else { return max(written - filler, 0) }
+        return max(written - max(songFrames(queued, at: speed), filler), 0)
     }
 
     /// The song frames `queued` frames an output holds stand for, played at `speed`.

@@ -13,12 +13,15 @@ extension PlaybackLoop {
             guard let sink = openSink(for: played, song: current) else { return }
             if chunk.output == nil {
                 // Once, though the chunk may be written again (a device lost and found).
+                if sinceSplice == 0 {
+                    spliceFadeIn = stage.fader.fadeInLeft == stage.fader.fadeInLength ? stage.fader.fadeInLength : 0
+                }
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
                 // `-R`'s EQ: libmpg123 applies it to what it decodes; the stage to the rest.
                 if !current.appliesOwnGain { stage.equalizeAsMpeg(buffer, bytes: chunk.bytes, format: format) }
                 let (samples, songFrames) = atSpeed(chunk, format: format)
                 chunk.owner = samples.baseAddress == UnsafeRawPointer(buffer) ? nil : stage.stretcher
-                if sink.canPause { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }
+                if sink.canTakeBack { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }
                 if let base = samples.baseAddress {
                     stage.finish(UnsafeMutableRawPointer(mutating: base), bytes: samples.count, format: format,
                                  for: played.encoding, gain: current.gain)
@@ -33,7 +36,10 @@ extension PlaybackLoop {
                 let written = output(samples, from: format.encoding, to: played.encoding, gain: current.gain)
                 do {
                     spectrum.record(written, encoding: played.encoding, channels: played.channels, rate: played.rate)
-                    let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate), to: sink, clock: clock)
+                    let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate),
+                                                  over: queueEnd.map { $0.overwritten ? $0.frames : 0 } ?? 0, to: sink, clock: clock)
+                    forgetQueueEnd()
+                    sinceSplice += frames
                     if let measured {
                         let pacer = slot.pacer
                         report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
@@ -114,7 +120,9 @@ extension PlaybackLoop {
         case .ready(let sink, let isNew):
             // A file's format is the one its first song was opened to keep (`FormatRule.first`).
             guard isNew else { return sink }
-            holdQueue(of: sink.canPause ? sink : nil)
+            forgetQueueEnd()  // what was to be gone over was another stream's
+            sinceSplice = 0
+            holdQueue(of: sink.canTakeBack ? sink : nil)
             if let granted = (sink as? PulseSink)?.grantedBuffer {
                 report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
             }
@@ -145,6 +153,7 @@ extension PlaybackLoop {
     /// held kept for it.
     private func lose(_ error: OutputFailure, song current: Song) {
         slot.drop()
+        forgetQueueEnd()
         guard !slot.isFile else { return fail(with: "\(slot.name): \(error)") }
         move(to: .deviceLost(retryAt: clock.now + Self.deviceRetrySeconds, retries: 0))
         report(of: current) { .deviceLost(token: $0, message: error.message) }

@@ -2,8 +2,9 @@ import PlayerCore
 
 /// What the playback loop does differently on a sound server's stream (`Pacing.server`): it
 /// writes when the server has room, up to a second ahead of what is heard, and so before
-/// anything that must be heard at once (a stop, a seek, the next song) it drops what the server
-/// holds and takes the decoder back to the frame heard; for a new volume it writes what the
+/// anything that must be heard at once (a stop, a seek, the next song) it takes back what the
+/// server holds beyond what its sink may have rendered, and takes the decoder back to the frame
+/// there: what is written next goes over it, a fade first; for a new volume it writes what the
 /// server holds again, over itself, from the `UnheardTail`, at the new volume. At the end of a
 /// song it waits for what is queued to play before it says the song ended.
 extension PlaybackLoop {
@@ -35,24 +36,95 @@ extension PlaybackLoop {
         Int(Double(serverRoom(for: format) / format.bytesPerFrame) * speed)
     }
 
-    /// Drops what the server holds and moves the decoder back to the frame heard, so that what
-    /// is written next is heard at once, from where the listener is. Nothing on other outputs.
-    func rewindToHeard() {
-        guard let sink = slot.sink, sink.canPause, song != nil else { return }
-        let heard = EngineShared.heard(shared)
-        sink.discard()
+    /// Takes back what the server holds beyond what its sink may have rendered and moves the
+    /// decoder back to the frame there, so that what is written next is heard as soon as can
+    /// be, right after what was already on its way: the stream ends there now (on a frame of
+    /// silence, which the next write replaces), and the next write goes over it. Nothing that
+    /// was rendered is taken back: a sink that hands on what it renders (a null sink's monitor,
+    /// a recorder, a stream to other rooms) has already passed it on, and a fade written over
+    /// it would be lost there, a click in its place. Nothing on other outputs.
+    /// Returns the gain the audio has where the queue now ends (less than 1 within the fade in
+    /// that began what was written since the last splice): where a fade out starts.
+    @discardableResult
+    func takeBackQueue() -> Double {
+        // Stopped, what is queued is the fade out that ended the song: it plays out.
+        guard phase.hasSong, let sink = slot.sink, sink.canTakeBack, song != nil else { return 1 }
+        if sink.dropIfUnplayed() { return restartUnheard() }
+        let back = min(sink.replaceableFrames, sinceSplice)
+        // Where that is in the fade in what was written since began with, if it is: a fade
+        // out from there starts at the gain it has there, and without one, the fade in goes on.
+        let kept = sinceSplice - back
+        let gain = Fader.gain(at: kept, afterFadeIn: spliceFadeIn)
+        stage.fader.takenBack(toFrame: kept, ofFadeIn: spliceFadeIn)
+        sinceSplice = 0
         stage.tail.reset()
         held = nil
         // The decoder is past what was written by what the stretcher holds.
-        let decoded = shared.read(\.position) + songFramesStretching
+        let written = shared.read(\.position)
+        let decoded = written + songFramesStretching
         restartStretching()
-        guard heard < decoded else {
-            shared.update { $0.position = decoded }  // all of it heard (after a take-over: from 0)
-            return
+        let splice = written - EngineShared.songFrames(back, at: speed)
+        if back > 0, splice < decoded {
+            // The stream ends there at once, before the decoder seeks (which may take a while):
+            // the sink goes on taking what it holds meanwhile.
+            replaceQueue(back, on: sink)
+            // Where it cannot seek (a stream from the network), it goes on from where it was.
+            let landed = decoder.seek(toFrame: max(splice, 0)) ?? decoded
+            let ending = queueEnd?.songFrames ?? 0
+            shared.update { $0.position = landed + ending }
+        } else if decoded > written, let landed = decoder.seek(toFrame: max(written, 0)) {
+            shared.update { $0.position = landed }  // what the stretcher held is decoded again
+        } else {
+            shared.update { $0.position = decoded }  // all of it on its way (after a take-over: from 0)
         }
-        let landed = decoder.seek(toFrame: heard) ?? decoded
+        if phase == .draining { move(to: .playing) }
+        return gain
+    }
+
+    /// Nothing the output held was heard, and it dropped it all: the decoder goes back to the
+    /// first frame written since the last splice (what was before it was another place, not
+    /// heard either), and what follows starts the stream again. No fade out: nothing plays.
+    private func restartUnheard() -> Double {
+        stage.tail.reset()
+        held = nil
+        forgetQueueEnd()
+        let written = shared.read(\.position)
+        let decoded = written + songFramesStretching
+        restartStretching()
+        let first = written - EngineShared.songFrames(sinceSplice, at: speed)
+        sinceSplice = 0
+        let landed = decoder.seek(toFrame: max(first, 0)) ?? decoded
         shared.update { $0.position = landed }
         if phase == .draining { move(to: .playing) }
+        return 0
+    }
+
+    /// The stream the queue's end was on is gone: the position no longer counts it.
+    func forgetQueueEnd() {
+        guard let end = queueEnd else { return }
+        queueEnd = nil
+        shared.update {
+            $0.position -= end.songFrames
+            $0.filler = 0
+        }
+    }
+
+    /// Ends the stream `frames` before its end, on a frame of silence that the next write
+    /// goes over (`queueEnd`; the position, set by the caller, counts it).
+    private func replaceQueue(_ frames: Int, on sink: AudioSink) {
+        let format = sink.format
+        let silence = [UInt8](repeating: format.encoding == .u8 ? 0x80 : 0, count: format.bytesPerFrame)
+        let ended = silence.withUnsafeBytes { bytes in
+            do {
+                try sink.write(bytes, over: frames)
+                return true
+            } catch {
+                return false  // the next write finds the device gone, and waits for it
+            }
+        }
+        let counted = EngineShared.songFrames(1, at: speed)
+        queueEnd = ended ? (1, counted, true) : nil
+        shared.update { $0.filler = ended ? counted : 0 }
     }
 
     /// A new volume, gain or equaliser setting (`change`), heard at once: what the server holds
@@ -64,7 +136,7 @@ extension PlaybackLoop {
     /// heard once what is queued has played.
     @discardableResult
     func rewriteUnheard(changing change: (inout GraphicEqualizer) -> Void = { _ in }) -> Bool {
-        guard let sink = slot.sink, sink.canPause, song != nil, held == nil, phase != .draining,
+        guard let sink = slot.sink, sink.canTakeBack, song != nil, held == nil, phase != .draining,
               let queued = sink.queuedFrames, queued > 0, EngineShared.songFrames(queued, at: speed) <= shared.read(\.position),
               let (state, lead, unheard) = stage.tail.replay(queued, of: sink), let format = stage.tail.format else { return false }
         // The bands in force (set while nothing could be written again, they are newer than

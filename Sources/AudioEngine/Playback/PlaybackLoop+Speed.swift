@@ -55,7 +55,7 @@ extension PlaybackLoop {
             return report(.outputFallback(message:
                 "a speed other than 1 needs librubberband (librubberband2), which cannot be loaded: playing at the song's own speed"))
         }
-        if let sink = slot.sink, sink.canPause { rewindToHeard() } else { flushStretcher() }
+        if let sink = slot.sink, sink.canTakeBack { takeBackQueue() } else { flushStretcher() }
         speed = value
         stage.stretcher = nil
         shared.update { $0.speed = value }

@@ -18,6 +18,9 @@ final class PlaybackLoop {
     static let bufferCapacity = 1 << 16
     /// Less than this queued on a sound server is close to running dry.
     static let lowQueue = 0.25
+    /// How long quitting lets a sound server play the fade out before the stream closes (the
+    /// engine gives the thread half a second in all).
+    static let quitting = 0.15
 
     /// What the playback thread is doing.
     enum Phase: Equatable {
@@ -38,6 +41,19 @@ final class PlaybackLoop {
     private(set) var phase = Phase.idle
     private(set) var song: Song?
     var held: Held?
+    /// The frame of silence a sound server's queue ends on after `takeBackQueue`: its frames,
+    /// the song frames the position counts it as (`EngineShared.filler`), and whether the next
+    /// write goes over it. A fade out, a seek's new place or a new speed, written at once, go
+    /// over it; what follows a stop or comes with another song comes later, and follows it (a
+    /// write over a frame the server has played by then is not put where it was meant to be:
+    /// PipeWire's server put one a few ms into what followed, a frame of silence heard there).
+    var queueEnd: (frames: Int, songFrames: Int64, overwritten: Bool)?
+    /// Frames written to the output since what is written stopped following on from the
+    /// frame before: a seek, another song, a take-back, a resume. A take-back goes back no
+    /// further: before them the queue holds another place, which the position does not count.
+    var sinceSplice = 0
+    /// The fade in what was written since then began with (its frames; 0: none).
+    var spliceFadeIn = 0
     /// `PITCH` (mpg123's remote protocol): the song plays this fraction faster (and higher) on
     /// a live device, which is opened at the song's rate times `1 + pitch`.
     var pitch = 0.0
@@ -115,7 +131,10 @@ final class PlaybackLoop {
     /// Closes the output (a file's final header) and says how that went.
     func finish() {
         var result: Result<Void, OutputFailure> = .success(())
-        do { try slot.close() } catch { result = .failure(error) }
+        // Quitting is heard at once, as a stop: a sound server's queue ends where the sink has
+        // got to, faded out, and only that plays out before the stream closes.
+        leaveWithAFade()
+        do { try slot.close(within: Self.quitting) } catch { result = .failure(error) }
         decoder.close()
         holdQueue(of: nil)
         shared.update { $0.finished = result }
@@ -128,10 +147,7 @@ final class PlaybackLoop {
         case .open(let path, let token): open(path, token: token)
         case .play:
             guard let song, phase == .idle else { return }  // already, or waiting for the device
-            if slot.corked, let sink = slot.sink {
-                sink.pause(false)
-                slot.corked = false
-            }
+            sinceSplice = 0
             move(to: .playing)
             slot.restartPacing(at: clock.now)
             stage.fader.starting(song.format, capacity: Self.bufferCapacity)
@@ -139,27 +155,28 @@ final class PlaybackLoop {
             // While the cued song has taken over, a stop is the ended song's (a load from
             // Prepare stops what is there first): the song taking over plays on.
             if phase.hasSong, song?.token != nil {
-                if !stage.fader.enabled, let sink = slot.sink, sink.canPause {
-                    sink.pause(true)  // stops where it is; play goes on from the same sample
-                    slot.corked = true
-                } else {
-                    rewindToHeard()
-                    fadeOut()
-                }
+                // Play goes on from the frame after the last one heard (faded out, when fades are on).
+                leaveWithAFade(stays: true)
+                // What is left plays out whole, now: PipeWire's server holds back the last part
+                // of a quantum until more comes (and played it, and the frame of silence after
+                // it, only when play went on).
+                slot.sink?.drain()
                 move(to: .idle)
             }
         case .seek(let target):
             // While the cued song has taken over, a seek is the ended song's (its rewind).
             guard let song, let token = song.token else { return }
             let frame = target.frame(in: song.info, from: EngineShared.heard(shared))  // from where it was asked
-            rewindToHeard()
-            let playing = phase.decodes
-            fadeOut()
+            leaveWithAFade()
+            let playing = phase.decodes  // a song draining its end plays on from the seek
             held = nil
+            sinceSplice = 0
             let started = clock.now
             restartStretching()
             if let landed = decoder.seek(toFrame: frame) {
-                shared.update { $0.position = landed }
+                // The frame of silence the queue may end on counts as the song's until written over.
+                let ending = queueEnd?.songFrames ?? 0
+                shared.update { $0.position = landed + ending }
                 report(.seeked(token: token, frame: landed, took: clock.now - started))
             } else {
                 report(.decodeFailed(token: token, message: "cannot seek in this file"))
@@ -172,7 +189,7 @@ final class PlaybackLoop {
             changeSpeed(to: value)
         case .setPitch(let value):
             guard !slot.isFile, value != pitch else { return }
-            rewindToHeard()  // the new speed heard at once: the device reopens at the next write
+            takeBackQueue()  // the new speed heard at once: the device reopens at the next write
             pitch = value
         case .setReplayGain(let choice):
             decoder.setReplayGain(choice)
@@ -227,10 +244,10 @@ final class PlaybackLoop {
         }
         shared.update { $0.titles.removeAll() }  // a stream's from before (the same URL again) are not this one's
         if case .deviceLost = phase {} else {
-            rewindToHeard()
-            fadeOut()  // a song left while it played (next, load); one that ended is already idle
+            leaveWithAFade(stays: true)  // a song left while it played (next, load); one that ended is already idle
             move(to: .idle)
         }
+        sinceSplice = 0
         song = nil
         held = nil
         stage.tail.reset()
@@ -243,7 +260,8 @@ final class PlaybackLoop {
             decoder.promoted()
             let opening = song(opened, source: source, token: token)
             song = opening
-            shared.update { $0.position = 0 }
+            let ending = queueEnd?.songFrames ?? 0  // the frame of silence the queue may end on
+            shared.update { $0.position = ending }
             report(.opened(opening.info, token: token))
         } catch {
             report(.openFailed(LoadError(path: source.path, reason: error), token: token))
@@ -271,11 +289,17 @@ final class PlaybackLoop {
         var chunk = min(max(Int(Double(format.rate) * slot.pacer.chunk * speed), 1), Self.bufferCapacity / format.bytesPerFrame)
         if onServer {
             chunk = min(chunk, serverFrames(for: format))
-            guard chunk > 0 else { return }  // the server's next request wakes the loop
+            guard chunk > 0 else {
+                slot.sink?.playWhatIsWritten()  // a script keeps the queue short: it never fills
+                return  // the server's next request wakes the loop
+            }
         }
         // A script's time is the listener's: at a speed, a second of it plays `speed` seconds of the song.
         let ticket = shared.read { $0.budget.allowance(frames: chunk, rate: budgetRate(format)) }
-        guard ticket.frames > 0 else { return move(to: .heldByBudget) }
+        guard ticket.frames > 0 else {
+            slot.sink?.playWhatIsWritten()
+            return move(to: .heldByBudget)
+        }
         if phase == .heldByBudget {
             move(to: .playing)
             slot.restartPacing(at: clock.now)  // real time restarts from now, not from before the hold
@@ -341,6 +365,7 @@ final class PlaybackLoop {
         guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
         decoder = spare
         song = song(opened, source: source, token: nil)
+        sinceSplice = 0
         // Through the same stretcher, the song before's last frames come out first.
         let before = songFramesStretching
         shared.update { $0.position = -before }
@@ -348,15 +373,27 @@ final class PlaybackLoop {
         return true
     }
 
-    /// On a live device, the next 10 ms of the song played with a falling gain, so what stops
-    /// or jumps does not click. Charged to no script: it is not the script's audio.
-    private func fadeOut() {
+    /// Leaves what plays (a stop, a seek, another song, quitting) as soon as can be: a sound
+    /// server's queue is taken back as far as it can be (`takeBackQueue`), and on a live device
+    /// a fade out follows, from the gain the audio has there.
+    /// `stays`: what follows comes later (a stop, another song): without a fade, the frame of
+    /// silence the queue ends on stays there.
+    private func leaveWithAFade(stays: Bool = false) {
+        fadeOut(from: takeBackQueue())
+        if stays { queueEnd?.overwritten = false }
+    }
+
+    /// On a live device, the next 10 ms of the song played with a gain falling from `from`, so
+    /// what stops or jumps does not click. Charged to no script: it is not the script's audio.
+    private func fadeOut(from: Double) {
         guard stage.fader.enabled, phase == .playing, held == nil, let current = song else { return }
         stage.fader.fadedOut()
+        // Taken back to where the last fade in had not begun: silence there already.
+        guard from > 0 else { return }
         let format = current.format
         switch decoder.read(into: buffer, capacity: Fader.frames(in: format, capacity: Self.bufferCapacity) * format.bytesPerFrame) {
         case .data(let bytes):
-            Fader.ramp(buffer, frames: bytes / format.bytesPerFrame, format: format, from: 1, to: 0)
+            Fader.ramp(buffer, frames: bytes / format.bytesPerFrame, format: format, from: from, to: 0)
             held = Held(bytes: bytes, flush: true, fadesOut: true)  // all of it heard, through the stretcher too
             writeHeld()
         case .newFormat(let next):
@@ -379,6 +416,7 @@ final class PlaybackLoop {
     /// decodes, is not a slow disk.
     private func starve() {
         guard phase != .starved else { return }
+        slot.sink?.playWhatIsWritten()  // a stream held back until it is full plays what it has
         move(to: .starved)
         let format = song?.format
         let queued = slot.sink?.queuedFrames.flatMap { frames in format.map { Double(frames) / Double($0.rate) } }

@@ -36,6 +36,20 @@ struct Fader: Equatable {
         fadeInLeft = fadeInLength
     }
 
+    /// The gain at `frame` frames into a stretch of audio that began with a fade in of `length`
+    /// frames (0: none): where a fade out from there starts, so that it joins what is before it.
+    static func gain(at frame: Int, afterFadeIn length: Int) -> Double {
+        length > 0 ? min(max(Double(frame) / Double(length), 0), 1) : 1
+    }
+
+    /// What was written after `kept` frames of a fade in of `length` frames is written again:
+    /// the fade in goes on from there.
+    mutating func takenBack(toFrame kept: Int, ofFadeIn length: Int) {
+        guard enabled, length > 0, kept < length else { return }
+        fadeInLength = length
+        fadeInLeft = length - max(kept, 0)
+    }
+
     /// Applies what is left of the fade in to the `bytes` about to be written from `buffer`.
     mutating func fadeIn(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat) {
         guard fadeInLeft > 0 else { return }
