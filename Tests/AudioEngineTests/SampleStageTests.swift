@@ -47,6 +47,8 @@ final class FakeServerSink: AudioSink {
     private var writesOverRendered = 0
     var canTakeBack: Bool { true }
     func playWhatIsWritten() {}
+    /// False: its sink takes audio as fast as it comes (a test says so).
+    var keepsTime = true
     /// Its sink has not started taking it (a test says so): a take-back drops all it holds.
     var unplayed = false
     func dropIfUnplayed() -> Bool {

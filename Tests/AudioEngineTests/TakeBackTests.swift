@@ -248,3 +248,57 @@ struct StreamTimingTests {
     }
 }
 
+/// A sink that keeps no time (a pipe read faster than real time) is found out within a second,
+/// said once, and the player holds itself to the clock from then on.
+struct SinkPaceTests {
+    private func observe(_ pace: inout SinkPace, at now: Double, heard: Double, ahead: Double = 0) -> Bool {
+        pace.observe(at: now, taken: heard, ahead: ahead)
+    }
+
+    @Test func aSinkThatKeepsTimeIsLeftAlone() {
+        var pace = SinkPace()
+        #expect(!observe(&pace, at: 0, heard: 0))
+        #expect(!observe(&pace, at: 0.02, heard: 0.3), "a start's render-ahead is allowed")
+        #expect(!observe(&pace, at: 10, heard: 10.1))
+        #expect(!observe(&pace, at: 100, heard: 99.9))
+        var slow = SinkPace()
+        #expect(!observe(&slow, at: 0, heard: 0))
+        #expect(!observe(&slow, at: 0.01, heard: 1.2, ahead: 1), "a sink that renders a second ahead takes it at once")
+    }
+
+    @Test func aSinkThatTakesAudioAsFastAsItComesIsFoundOut() {
+        var pace = SinkPace()
+        #expect(!observe(&pace, at: 0, heard: 0))
+        #expect(observe(&pace, at: 0.01, heard: 1), "a second taken in 10 ms")
+        pace.restart()
+        #expect(!observe(&pace, at: 3, heard: 40), "watched again from a restart")
+        #expect(!observe(&pace, at: 4, heard: 41))
+    }
+
+    /// On the loop: a fake server's sink says it keeps no time. The loop says so once and from
+    /// then on writes by the clock.
+    @Test func theLoopFallsBackToTheClock() {
+        let decoder = FakeDecoder([FakeDecoder.Segment(format: FakeDecoder.cd, frames: 441_000)])
+        let server = FakeServer(room: 22050)
+        let clock = FakeClock()
+        var said: [String] = []
+        let loop = PlaybackLoop(decoder: decoder, outputs: OutputChoice(primary: server, fallback: nil), clock: clock,
+                                shared: Locked(EngineShared())) { event in
+            if case .outputFallback(let message) = event { said.append(message) }
+        }
+        loop.execute(.open("a.flac", token: 1))
+        loop.execute(.play)
+        loop.step()
+        server.sinks.last?.keepsTime = false
+        for _ in 0..<40 {
+            loop.step()
+            server.sinks.last?.hear(1_000_000)
+            clock.now += 0.1
+        }
+        #expect(said.count == 1 && said.first?.contains("faster than it could play it") == true, "\(said)")
+        // The clock stopped: a few steps write what is due, then a write is due later only.
+        for _ in 0..<20 { loop.step() }
+        #expect(loop.nextWrite != nil, "paced by the clock: the next write is due later")
+        #expect(!loop.onServer)
+    }
+}

@@ -199,3 +199,30 @@ struct PulseServer {
     }
 }
 
+/// A sink that keeps no time (a pipe sink whose reader takes all it is given at once): tplayer
+/// finds it out, says so once, and paces itself by the clock (a 10 s song "played" in 30 ms).
+@Suite(.serialized) struct UnpacedSinkTests {
+    @Test func aSinkThatTakesAudioAsFastAsItComesIsPlayedToByTheClock() throws {
+        let server = try PulseServer.start()
+        defer { server.stop() }
+        let fifo = try Harness.temporaryFolder().appendingPathComponent("pipe")
+        try Harness.run("/usr/bin/pactl", ["load-module", "module-pipe-sink", "file=\(fifo.path)", "sink_name=pipe",
+                                           "format=s16le", "rate=44100", "channels=2"], environment: server.environment)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "exec cat '\(fifo.path)' > /dev/null"]
+        try reader.run()
+        defer { kill(reader.processIdentifier, SIGKILL) }
+        let folder = try Harness.temporaryFolder()
+        let song = folder.appendingPathComponent("ten.flac").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-b", "16", "-c", "2", song, "synth", "10", "sine", "440"])
+        let started = Date()
+        let result = try Harness.tplayer(["-q", "-o", "pulse", song], environment: server.environment.merging(["PULSE_SINK": "pipe"]) { $1 })
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderrLines == ["tplayer: pulse: the sink takes audio faster than it could play it (it keeps no time: "
+                                       + "a pipe read faster than real time?); playing paced by the clock instead"])
+        // What it took before it was found out (a second or two) is not played again.
+        #expect(took >= 5, "paced by the clock: \(took) s for a 10 s song")
+    }
+}

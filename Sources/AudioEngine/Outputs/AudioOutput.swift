@@ -61,6 +61,8 @@ protocol AudioSink: AnyObject {
     /// Drops all it holds if its sink has taken none of it yet (a start not yet heard); whether
     /// it did.
     func dropIfUnplayed() -> Bool
+    /// False once it is found to take audio faster than it could play it (`SinkPace`).
+    var keepsTime: Bool { get }
     /// Writes `bytes` in place of the last `frames` frames written, those of them not yet heard
     /// heard as the new ones, sample for sample: the stream goes back by `frames` and on by
     /// `bytes`, never running dry in between (as a flush and a write can).
@@ -83,6 +85,7 @@ extension BlockingSink {
     var canTakeBack: Bool { false }
     func playWhatIsWritten() {}
     func dropIfUnplayed() -> Bool { false }
+    var keepsTime: Bool { true }
     /// What it holds cannot be taken back: `bytes` follow it.
     func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure) { _ = try write(bytes) }
     func drain() {}

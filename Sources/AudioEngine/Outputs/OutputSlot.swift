@@ -6,6 +6,8 @@ final class OutputSlot {
     private let fallback: AudioOutput?
     private(set) var sink: AudioSink?
     private(set) var pacer: WritePacer
+    /// Its sound server's sink took audio faster than real time: held to the clock from then on.
+    private(set) var pacedByClock = false
 
     /// What happened when a sink was asked for.
     enum Opening {
@@ -40,7 +42,7 @@ final class OutputSlot {
         do {
             let opened = try output.open(format)
             sink = opened
-            pacer = WritePacer(pacing: output.pacing)  // a new device: its buffer is measured anew
+            pacer = WritePacer(pacing: pacedByClock ? .realTime : output.pacing)  // a new device: its buffer is measured anew
             pacer.restart(at: now)
             return .ready(opened, isNew: true)
         } catch {
@@ -93,6 +95,13 @@ final class OutputSlot {
         } else {
             try sink.close()
         }
+    }
+
+    /// Holds the output to the clock from `now` on (a sound server whose sink keeps no time).
+    func paceByClock(at now: Double) {
+        pacedByClock = true
+        pacer = WritePacer(pacing: .realTime)
+        pacer.restart(at: now)
     }
 
     func restartPacing(at now: Double) {

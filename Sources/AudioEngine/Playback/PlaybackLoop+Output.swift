@@ -40,6 +40,7 @@ extension PlaybackLoop {
                                                   over: queueEnd.map { $0.overwritten ? $0.frames : 0 } ?? 0, to: sink, clock: clock)
                     forgetQueueEnd()
                     sinceSplice += frames
+                    if onServer, !sink.keepsTime { paceByClock() }
                     if let measured {
                         let pacer = slot.pacer
                         report(.deviceBuffer(seconds: measured, kept: pacer.low...(pacer.low + pacer.chunk)))
@@ -147,6 +148,15 @@ extension PlaybackLoop {
     func formatChanged(to format: PCMFormat) {
         guard slot.isFile, let sink = slot.sink, sink.format != format else { return }
         fail(with: "\(slot.name): the song changes to \(format), which cannot be converted to the file's \(sink.format)")
+    }
+
+    /// The sound server's sink takes audio faster than real time (`SinkPace`): from now on the
+    /// output is held to the clock, and what was written is taken as heard. Said once.
+    private func paceByClock() {
+        slot.paceByClock(at: clock.now)
+        holdQueue(of: nil)
+        report(.outputFallback(message: "\(slot.name): the sink takes audio faster than it could play it (it keeps no time: "
+                                 + "a pipe read faster than real time?); playing paced by the clock instead"))
     }
 
     /// The output refused a write: a file ends the run; a live device is waited for, what was

@@ -52,6 +52,10 @@ final class PulseSink: AudioSink {
         var sinkLatency: Double?
         /// The question for fresh timing (no callback: the answer updates the stream's own).
         var timingAsked: OpaquePointer?
+        /// Whether the sink takes the stream no faster than it could play it, watched from each
+        /// start on the read index the server says; false once it is found out.
+        var pace = SinkPace()
+        var keepsTime = true
         init(signals: Locked<PulseSignals>, api: tp_pulse, start: StreamStart, bytesPerSecond: Double,
              wake: @escaping @Sendable () -> Void) {
             self.signals = signals
@@ -218,6 +222,7 @@ final class PulseSink: AudioSink {
             }
             let result = api.stream_write(stream, bytes.baseAddress, bytes.count, nil, offset, PA_SEEK_RELATIVE)
             if result >= 0, let cork = waker.start.wrote(bytes.count, room: Self.room(api, stream)) { corking(cork, api, stream) }
+            if let timing = Self.timing(api, stream) { watchPace(api, stream, timing) }
             return result
         }
         guard result >= 0 else { throw OutputFailure(message: "the pulse device stopped taking audio") }
@@ -319,9 +324,21 @@ final class PulseSink: AudioSink {
         withStream { api, stream -> StreamTiming? in
             guard let stream, let timing = Self.timing(api, stream) else { return nil }
             if timing.age > Self.freshTiming { Self.askTiming(api, stream, waker) }
+            watchPace(api, stream, timing)
             return timing
         }
     }
+
+    /// Tells the sink's pace what the server last said it had taken (under the main loop's lock).
+    private func watchPace(_ api: tp_pulse, _ stream: OpaquePointer, _ timing: StreamTiming) {
+        guard waker.keepsTime, !waker.start.starting, let info = api.stream_get_timing_info(stream)?.pointee else { return }
+        if waker.pace.observe(at: MonotonicClock().now - timing.age, taken: Double(info.read_index) / bytesPerSecond,
+                              ahead: max(waker.sinkLatency ?? 0, timing.sinkLatency)) {
+            waker.keepsTime = false
+        }
+    }
+
+    var keepsTime: Bool { withStream { _, _ in waker.keepsTime } }
 
     /// Asks the server for the stream's timing, unless a question is under way (under the main
     /// loop's lock).
