@@ -1,4 +1,5 @@
 import AudioEngine
+import Files
 import Foundation
 import Library
 import PlayerCore
@@ -76,6 +77,45 @@ import Testing
         #expect(summary.moved == 1 && summary.removed == 0 && summary.read == 1, "\(summary)")
         let moved = try #require(try database.songs(at: [folder.appending("Moved/hyperballad.flac")]).get().first)
         #expect(moved.playCount == 12 && moved.rating == 5)
+    }
+
+    /// 1,200 played and rated songs moved, the scan stopped after its first batch of 500 (the
+    /// new paths it read are kept, the gone ones not yet taken out), then a whole scan: every
+    /// play count and rating is where the songs went. (The second scan matched only the files
+    /// it read itself, and dropped 700 songs' statistics with the gone rows.)
+    @Test func aMoveScannedInTwoGoesKeepsEveryPlayAndRating() throws {
+        let (database, scanner, folder) = try LibraryFixture.library()
+        let count = 1200
+        try LibraryFixture.sh("""
+            mkdir -p Old New
+            \(LibraryFixture.tone)
+            lame --quiet --tt Same --ta Same --tl Same tone.wav same.mp3
+            i=0; while [ $i -lt \(count) ]; do cp same.mp3 Old/$i.mp3; i=$((i+1)); done
+            rm tone.wav same.mp3
+            """, in: folder)
+        _ = try scanner.scan([folder]).get()
+        let songs = try database.songs(at: (0..<count).map { folder.appending(Path("Old/\($0).mp3")) }).get()
+        try database.retire([], carrying: songs.enumerated().map { index, song in
+            var rated = song
+            rated.playCount = index + 1
+            rated.rating = index % 5 + 1
+            return (rated, song.path)
+        }).get()
+        try LibraryFixture.sh("mv Old/* New/", in: folder)
+        let stopped = Locked(false)
+        let first = try scanner.scan([folder], progress: { done, _ in if done >= LibraryScanner.batch { stopped.update { $0 = true } } },
+                                     isCancelled: { stopped.read { $0 } }).get()
+        #expect(first.cancelled && first.read >= LibraryScanner.batch && first.read < count, "\(first)")
+        let second = try scanner.scan([folder]).get()
+        #expect(second.moved == count && second.removed == 0, "\(second)")
+        let moved = try database.songs(at: (0..<count).map { folder.appending(Path("New/\($0).mp3")) }).get()
+        #expect(moved.count == count)
+        let counts: [Int] = moved.map { $0.playCount }.sorted()
+        #expect(counts == Array(1...count), "every play count kept")
+        let ratings: Int = moved.map { Int($0.rating) }.reduce(0, +)
+        let given: Int = (0..<count).map { $0 % 5 + 1 }.reduce(0, +)
+        #expect(ratings == given, "every rating kept")
+        #expect(second.line(seconds: 1, verbose: false).contains("1,200 moved, their plays and ratings kept"))
     }
 
     @Test func whatCannotBeReadIsNamedAndWhatCannotBeListedIsKept() throws {

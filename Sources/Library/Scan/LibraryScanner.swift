@@ -5,7 +5,10 @@ import PlayerCore
 /// Brings the library up to date with its folders: reads the tags of each file that is new or
 /// changed (its size or modification time differs from when it was read), on every core, and
 /// takes out what is gone. A file moved or renamed keeps its play count, skips and rating: a
-/// new file of the same size, length, title, artists and album as one gone takes them over.
+/// file of the same size, length, title, artists and album as one gone, with none of its own,
+/// takes them over, whether this scan read it or one stopped before its end did (each batch of
+/// new files is kept as it is read; the gone ones are taken out only at a scan's end: a move
+/// scanned in two goes lost its ratings when only the second scan's files were matched).
 ///
 /// Tags are read by `makeReader`'s readers (the player's own decoders, opened without decoding):
 /// the library holds the very tags the player shows when it plays.
@@ -39,7 +42,7 @@ public struct LibraryScanner: Sendable {
     }
 
     /// Songs read and written a batch at a time: memory stays bounded however large the library.
-    static let batch = 500
+    public static let batch = 500
 
     /// Scans `folders`; `progress` hears how many of the files to read are read.
     public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
@@ -60,10 +63,10 @@ public struct LibraryScanner: Sendable {
         let gone = known.keys.filter { path in
             !present.contains(path) && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
         }
-        // A move's new file is one the library did not hold, of a gone file's size; its identity
-        // is kept to match (only then: a first scan keeps none).
+        // A move's new file is one of a gone file's size that holds no plays or rating of its
+        // own: read by this scan, or held already (a scan stopped before its end put it in).
         let goneSizes = Set(gone.compactMap { known[$0]?.size })
-        var arrived: [MoveKey: Path] = [:]
+        var arrived = known.compactMap { path, file in goneSizes.contains(file.size) && present.contains(path) ? path : nil }
         var start = 0
         while start < changed.count {
             if isCancelled() {
@@ -77,7 +80,7 @@ public struct LibraryScanner: Sendable {
                 switch result {
                 case .success(let song)?:
                     songs.append(song)
-                    if goneSizes.contains(song.size), known[found.path] == nil { arrived[MoveKey(song)] = song.path }
+                    if goneSizes.contains(song.size), known[found.path] == nil { arrived.append(song.path) }
                 case .failure(let failure)?: summary.failures.append("\(found.path): \(failure)")
                 case nil: summary.cancelled = true
                 }
@@ -101,15 +104,22 @@ public struct LibraryScanner: Sendable {
         return .success(summary)
     }
 
-    /// Takes `gone` out, their statistics carried to the files that arrived in their place.
-    private func retire(_ gone: [Path], arrived: [MoveKey: Path]) -> Result<Int, LibraryError> {
+    /// Takes `gone` out, the statistics of each carried to a file that arrived in its place:
+    /// one of the same `MoveKey` that holds none of its own, each taken once.
+    private func retire(_ gone: [Path], arrived: [Path]) -> Result<Int, LibraryError> {
         guard !gone.isEmpty else { return .success(0) }
         var carried: [(from: LibrarySong, to: Path)] = []
         if !arrived.isEmpty {
-            switch database.songs(at: gone) {
-            case .success(let songs):
-                carried = songs.compactMap { song in arrived[MoveKey(song)].map { (song, $0) } }
-            case .failure(let error): return .failure(error)
+            let goneSongs: [LibrarySong], candidates: [LibrarySong]
+            switch (database.songs(at: gone), database.songs(at: arrived)) {
+            case (.success(let was), .success(let now)): (goneSongs, candidates) = (was, now)
+            case (.failure(let error), _), (_, .failure(let error)): return .failure(error)
+            }
+            var free: [MoveKey: [Path]] = [:]
+            for song in candidates where !song.hasStatistics { free[MoveKey(song), default: []].append(song.path) }
+            for song in goneSongs where song.hasStatistics {
+                guard let path = free[MoveKey(song)]?.popLast() else { continue }
+                carried.append((song, path))
             }
         }
         return database.retire(gone, carrying: carried).map { carried.count }

@@ -40,6 +40,9 @@ public struct LibrarySong: Equatable, Sendable {
     /// 0 (none) to 5.
     public var rating = 0
 
+    /// Whether the user did anything with it: a play, a skip, a rating.
+    public var hasStatistics: Bool { playCount > 0 || skipCount > 0 || rating != 0 || lastPlayed != nil }
+
     public init(path: Path, size: Int64, modified: Int64, rate: Int = 0, channels: Int = 0) {
         self.path = path
         self.size = size
