@@ -52,10 +52,14 @@ extension FileSystem {
 
     /// Appends `bytes` to the regular file at `path` (made when missing, `header` first), in one
     /// write: a log's line. What is there is never changed; a FIFO or a device is refused
-    /// (`notRegular`), opened without blocking and checked before anything is written.
-    public static func append(_ bytes: [UInt8], to path: Path, header: [UInt8] = []) -> Result<Void, ReadError> {
+    /// (`notRegular`), opened without blocking and checked before anything is written. A file
+    /// that is not empty must start as a log of its kind (`startingWith`: its header's first
+    /// line), checked on the file opened: a song, a database, a settings file named by mistake
+    /// is left as it was (`holdsOther`, naming `kind`).
+    public static func append(_ bytes: [UInt8], to path: Path, header: [UInt8] = [], startingWith first: [UInt8] = [],
+                              kind: String = "") -> Result<Void, ReadError> {
         guard !path.hasNUL else { return .failure(.system(.invalidArgument)) }
-        let fd = path.withCString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644) }
+        let fd = path.withCString { open($0, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644) }
         guard fd >= 0 else {
             let error = SystemError.current
             // A FIFO with no reader refuses a non-blocking open (ENXIO): said as what it is.
@@ -65,6 +69,11 @@ extension FileSystem {
         let file = OpenFile(fd: fd)
         guard case .success(let status) = file.status() else { return .failure(.system(.current)) }
         guard status.kind == .regular else { return .failure(.notRegular(status.kind)) }
+        if status.size > 0, !first.isEmpty {
+            var start = [UInt8](repeating: 0, count: first.count)
+            let count = start.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            guard count == first.count, start == first else { return .failure(.holdsOther(kind)) }
+        }
         let all = (status.size == 0 ? header : []) + bytes
         var written = 0
         while written < all.count {

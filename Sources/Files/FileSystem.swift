@@ -136,6 +136,8 @@ public enum FileSystem {
         case tooLarge(limit: Int)
         /// The file `-w` is writing (`OpenedFiles`): reading it while it grows would never end.
         case isOutput
+        /// A file appended to holds something else than it should (`append(_:to:header:)`).
+        case holdsOther(String)
 
         public var description: String {
             switch self {
@@ -144,6 +146,7 @@ public enum FileSystem {
             case .notRegular(let kind): "not a regular file (it is a \(kind.rawValue))"
             case .tooLarge(let limit): "larger than \(Self.megabytes(limit))"
             case .isOutput: "that is the file -w is writing"
+            case .holdsOther(let what): "it holds something else than \(what)"
             }
         }
 

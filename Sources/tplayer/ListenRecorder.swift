@@ -55,7 +55,8 @@ final class ListenRecorder: @unchecked Sendable {
             guard let log, !logFailed, let line = ListenLog.line(listen, started: now - Int64(listen.heard.rounded())) else {
                 return failures
             }
-            if case .failure(let error) = FileSystem.append(Array(line.utf8), to: log, header: Array(ListenLog.header.utf8)) {
+            if case .failure(let error) = FileSystem.append(Array(line.utf8), to: log, header: Array(ListenLog.header.utf8),
+                                                           startingWith: Array(ListenLog.firstLine.utf8), kind: "a listen log (#AUDIOSCROBBLER)") {
                 logFailed = true
                 failures.append("tplayer: \(log): cannot write the listen log: \(error); songs are not logged in this run")
             }

@@ -96,6 +96,32 @@ import Testing
         #expect(refused.status == 0 && refused.stderrLines.filter { $0.hasPrefix("tplayer:") }.count == 1
                     && refused.stderr.contains("fifo.log: cannot write the listen log: not a regular file"),
                 "\(refused.stderr)")
+        // A file that is neither empty nor a listen log is left as it was, whatever it is: a
+        // song (its ID3v1 tag at its end), the library's database, the settings, a text file.
+        // (A line was appended to each.)
+        let song = folder.appendingPathComponent("song.mp3").path
+        try FileManager.default.copyItem(atPath: Harness.songs[0], toPath: song)
+        let passwd = folder.appendingPathComponent("passwd").path
+        try FileManager.default.copyItem(atPath: "/etc/passwd", toPath: passwd)
+        let data = try #require(environment["XDG_DATA_HOME"])
+        let database = data + "/tplayer/library.sqlite"
+        for target in [song, passwd, database, settings] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: target))
+            let config = folder.appendingPathComponent("listen-config").path
+            try "listen-log = \(target)\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let run = try Harness.tplayer(["--config", config, "-o", "null", "--play-find", "hyperballad"], in: folder,
+                                          environment: environment)
+            let after = try Data(contentsOf: URL(fileURLWithPath: target))
+            // The database counts the play itself: it is looked at for the log's line only.
+            if target == database {
+                #expect(after.range(of: Data("Hyperballad\t".utf8)) == nil, "a listen line in \(target)")
+            } else {
+                #expect(after == before, "\(target) was changed")
+            }
+            #expect(run.status == 0 && run.stderrLines.filter { $0.hasPrefix("tplayer:") }
+                        == ["tplayer: \(target): cannot write the listen log: it holds something else than a listen log "
+                            + "(#AUDIOSCROBBLER); songs are not logged in this run"], "\(run.stderr)")
+        }
     }
 
     /// The library view in a real terminal: the tree, an album opened, a song played from it,

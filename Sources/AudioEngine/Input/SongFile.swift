@@ -15,6 +15,7 @@ enum SongFile {
         case .failure(.notRegular(let kind)): throw .notRegular(kind.rawValue)
         case .failure(.tooLarge): throw .notReadable("too large")
         case .failure(.isOutput): throw .isOutput
+        case .failure(.holdsOther(let what)): throw .notReadable("it holds something else than \(what)")
         }
         guard let size = opened.length, size > 0 else { throw .empty }
         return opened

@@ -13,6 +13,9 @@ import PlayerCore
 /// with an artist and a title are logged (a scrobble needs both).
 public enum ListenLog {
     public static let header = "#AUDIOSCROBBLER/1.1\n#TZ/UTC\n#CLIENT/tplayer\n"
+    /// How every such log starts, whichever version wrote it: only a file that does (or an
+    /// empty one) is written to.
+    public static let firstLine = "#AUDIOSCROBBLER/"
 
     /// The line for `listen`, which started at `started` (Unix seconds); `nil` when the song
     /// has no artist or no title.
