@@ -42,6 +42,13 @@ public enum FileSystem {
         return Array(bytes[0..<got])
     }
 
+    /// Whether the file system `path` is on is mounted read-only.
+    public static func isReadOnlyMount(_ path: Path) -> Bool {
+        guard !path.hasNUL else { return false }
+        var info = statvfs()
+        return path.withCString { statvfs($0, &info) } == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
     /// Whether `path` is a folder (or a symbolic link to one).
     public static func isDirectory(_ path: Path) -> Bool {
         if case .success(let info) = status(of: path) { return info.kind == .directory }

@@ -272,4 +272,35 @@ import Testing
         let after = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
         #expect(after.status == 0 && after.stdout.hasPrefix("303 songs"), "\(after.stdout)\(after.stderr)")
     }
+
+    /// Whether this run may mount: a folder bound read-only onto itself (root, with the right to
+    /// mount; a container may refuse it).
+    static let canMountReadOnly: Bool = {
+        guard getuid() == 0, let folder = try? Harness.temporaryFolder() else { return false }
+        let tried = try? Harness.run("/bin/sh", ["-c", "mount --bind . . && mount -o remount,bind,ro . && umount ."], in: folder)
+        return tried?.status == 0
+    }()
+
+    /// A library on a file system mounted read-only (a shared disk, a snapshot) is read as it is:
+    /// `--find` finds, a song plays and is counted nowhere, and `--scan` says in one line that
+    /// the library cannot be written. (`--find` said "cannot open the library", exit 74.)
+    @Test(.enabled(if: canMountReadOnly, "only root with the right to mount can bind a folder read-only"))
+    func aLibraryOnAReadOnlyFileSystemIsRead() throws {
+        let (folder, environment) = try setUp()
+        let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let data = folder.appendingPathComponent("data").path
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite")
+        let before = try Data(contentsOf: library)
+        let mounted = try Harness.run("/bin/sh", ["-ec", "mount --bind \"$0\" \"$0\"; mount -o remount,bind,ro \"$0\"", data])
+        try #require(mounted.status == 0, "\(mounted.stderr)")
+        defer { _ = try? Harness.run("/bin/umount", [data]) }
+        let found = try Harness.tplayer(["--find", "hyperballad"], in: folder, environment: environment)
+        #expect(found.status == 0 && found.stdout.hasSuffix("Post/02.flac\n") && found.stderr.isEmpty, "\(found.stdout)\(found.stderr)")
+        let played = try Harness.tplayer(["-q", "-o", "null", "--play-find", "army"], in: folder, environment: environment)
+        #expect(played.status == 0, "\(played.stdout)\(played.stderr)")
+        let rescan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(rescan.status != 0 && rescan.stderrLines.count == 1 && rescan.stderr.contains("read-only"), "\(rescan.stdout)\(rescan.stderr)")
+        #expect(try Data(contentsOf: library) == before)
+    }
 }

@@ -32,6 +32,10 @@ public final class LibraryDatabase: Sendable {
     /// moved aside, never deleted, and a new one begun: `notes` says so in one line. One made
     /// by a newer tplayer is left as it is (`.newer`).
     public static func open(at path: Path) -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
+        // On a file system mounted read-only (a shared disk, a snapshot) it is read as it is:
+        // SQLite cannot make the files its write-ahead log needs there, nor could anything
+        // change it meanwhile. (It said "cannot open the library".)
+        if FileSystem.exists(path), FileSystem.isReadOnlyMount(path.directory) { return openReadOnly(path).map { ($0, []) } }
         if let error = FileSystem.makeFolders(path.directory, permissions: 0o755) {
             return .failure(.cannotOpen(path, "cannot make its folder \(path.directory): \(error.reason)"))
         }
@@ -54,6 +58,29 @@ public final class LibraryDatabase: Sendable {
             }
         }
         return .failure(.cannotOpen(path, "it could not be begun anew"))
+    }
+
+    /// The library at `path`, read-only and taken as unchanging (SQLite's `immutable`): its
+    /// writes (a rating, a play counted) fail and are said where they are tried.
+    private static func openReadOnly(_ path: Path) -> Result<LibraryDatabase, LibraryError> {
+        var readOnly = configuration()
+        readOnly.readonly = true
+        // A URI (SQLite here reads `file:` names as URIs): the path's bytes, those that could
+        // be read as the URI's own escaped.
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/._-~".utf8)
+        let escaped = path.bytes.map { unreserved.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        do {
+            let queue = try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: readOnly)
+            let migrator = LibrarySchema.migrator
+            let (superseded, complete) = try queue.read { db in
+                (try migrator.hasBeenSuperseded(db), try migrator.hasCompletedMigrations(db))
+            }
+            if superseded { return .failure(.newer(path)) }
+            guard complete else { return .failure(.cannotOpen(path, "it is read-only, and made by an older tplayer: open it once where it can be written")) }
+            return .success(LibraryDatabase(writer: queue, path: path))
+        } catch {
+            return .failure(.cannotOpen(path, LibraryError.reason(error)))
+        }
     }
 
     private enum OpenFailure: Error {
