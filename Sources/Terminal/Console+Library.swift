@@ -45,19 +45,21 @@ extension Console {
     }
 
     /// A key the library view takes (moving, opening, filtering…): its command, if it gives
-    /// one, in `commands`. False for a key it has no use for, which means what it means
-    /// everywhere (space pauses).
-    func libraryTakes(_ key: Key, into commands: inout [Command]) -> Bool {
+    /// one, in `commands`, and `edited` set when the view is to be drawn again, once after the
+    /// keys that came together (a filter pasted is one query, not one a character: 17 KB
+    /// pasted froze every key for a minute). False for a key it has no use for, which means
+    /// what it means everywhere (space pauses).
+    func libraryTakes(_ key: Key, into commands: inout [Command], edited: inout Bool) -> Bool {
         guard showsLibrary, let library else { return false }
         let rows = screen.height - 2
         let isOpenKey = bindings.action(for: key) == .library
         let outcome: LibraryView.Outcome?? = withLibrary { $0.view.handle(key, isOpenKey: isOpenKey, library, rows: rows) }
         switch outcome ?? nil {
         case nil: return false
-        case .redraw?: redraw()
+        case .redraw?: edited = true
         case .command(let command)?:
             commands.append(command)
-            redraw()
+            edited = true
         case .close?: closeLibrary()
         }
         return true

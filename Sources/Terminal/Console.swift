@@ -109,7 +109,7 @@ public final class Console {
                 redraw()
                 continue
             }
-            if libraryTakes(key, into: &commands) || nowPlayingTakes(key) { continue }
+            if libraryTakes(key, into: &commands, edited: &edited) || nowPlayingTakes(key) { continue }
             let rows = screen.height - 2
             let action = bindings.listAction(for: key)
             if let outcome = withList({ $0.view.handle(key, action: action, in: $0.list, rows: rows) }) {

@@ -17,6 +17,9 @@ public struct LibraryView {
 
     public private(set) var layout = Layout.tree
     public private(set) var filter = ""
+    /// The longest filter typed, in characters: the library reads queries of up to 1,024 bytes
+    /// (`LibraryQuery.longest`), and a paste of 100 KB is not read again on every key.
+    static let longestFilter = 1024
     /// The filter being typed, or the sorted view's order (`o`).
     private(set) var typing: PromptLine?
     private var typingSort = false
@@ -101,6 +104,8 @@ public struct LibraryView {
     public mutating func handle(_ key: Key, isOpenKey: Bool, _ browser: LibraryBrowser, rows: Int) -> Outcome? {
         message = nil
         if typing != nil { return type(key, browser) }
+        // Keys that came with the filter's are read before it is drawn: it is counted first.
+        _ = settle(browser, rows: rows)
         let page = max(rows - 1, 1)
         switch key {
         case .up: move(to: cursor - 1)
@@ -111,7 +116,7 @@ public struct LibraryView {
         case .end: move(to: count - 1)
         case .enter: return enter(browser)
         case .left: collapse()
-        case .character("/"): typing = PromptLine(label: "filter: ")
+        case .character("/"): typing = PromptLine(label: "filter: ", limit: Self.longestFilter)
         case .character("o"):
             var line = PromptLine(label: "sort by: ")
             line.complete(to: browser.sort)
@@ -235,6 +240,9 @@ public struct LibraryView {
         }
         filter = line.text
         refresh(browser)
+        if line.overflowed, message == nil {
+            message = "a filter is cut at \(Self.longestFilter) characters, the longest query the library reads"
+        }
         return .redraw
     }
 }

@@ -18,9 +18,15 @@ public struct PromptLine: Equatable {
     private var place: Int
     private var draft = ""
 
-    public init(label: String, history: [String] = []) {
+    /// The most characters it takes: those typed or pasted beyond are left out (`overflowed`).
+    private let limit: Int
+    /// Whether characters were left out at `limit`.
+    public private(set) var overflowed = false
+
+    public init(label: String, history: [String] = [], limit: Int = .max) {
         self.label = label
         self.history = history
+        self.limit = limit
         place = history.count
     }
 
@@ -95,6 +101,10 @@ public struct PromptLine: Equatable {
     /// Puts `character` at the cursor, joined with its neighbours where they make one
     /// character together; the cursor goes after it.
     private mutating func insert(_ character: Character) {
+        guard characters.count < limit else {
+            overflowed = true
+            return
+        }
         // Printable ASCII between ASCII joins nothing: most of what is typed and pasted.
         let plain = { (scalar: Unicode.Scalar?) in scalar.map { (0x20...0x7E).contains($0.value) } ?? true }
         if plain(character.unicodeScalars.first), character.unicodeScalars.count == 1,

@@ -175,6 +175,7 @@ struct LibraryRun {
         case .failure(let status): return status.code
         }
         let terminal = isatty(STDOUT_FILENO) == 1
+        var listed = 0
         for path in paths {
             // To a pipe, the path's own bytes (what a script opens); a name with a line break
             // would be two lines, so it is left out and said.
@@ -182,10 +183,13 @@ struct LibraryRun {
                 printOutput(path.description)
             } else if path.bytes.contains(UInt8(ascii: "\n")) {
                 printError("tplayer: \(path): a name with a line break; left out of the list")
+                continue
             } else if !writeAll(STDOUT_FILENO, bytes: path.bytes + [UInt8(ascii: "\n")]) {
                 return 74
             }
+            listed += 1
         }
-        return 0
+        // Every match left out: none listed, as when none matches.
+        return listed > 0 ? 0 : 1
     }
 }

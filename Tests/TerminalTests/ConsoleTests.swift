@@ -102,4 +102,25 @@ struct ConsoleTests {
                 "one drawing for \(pasted.count) keys")
         #expect(console.promptText == pasted)
     }
+
+    /// A filter pasted into the library view (17 KB, as in one read) is read key by key and
+    /// the library asked once, when the view is drawn after them: it was asked again for
+    /// each character, and a paste froze every key for a minute on 100,000 songs.
+    @Test func aPastedFilterAsksTheLibraryOnce() {
+        let (console, _) = Self.console()
+        let shelf = ShelfInMemory(artists: 50)
+        console.library = shelf
+        #expect(console.commands(from: Array("L".utf8)).isEmpty)
+        #expect(console.showsLibrary)
+        let opened = shelf.reads
+        let pasted = String(repeating: "Artist 1 ", count: 2000)
+        #expect(console.commands(from: Array(("/" + pasted).utf8)).isEmpty)
+        #expect(shelf.reads - opened <= 1, "the library asked \(shelf.reads - opened) times for one paste")
+        let said = console.withLibrary { $0.view.message } ?? nil
+        #expect(said == "a filter is cut at 1024 characters, the longest query the library reads")
+        #expect(console.withLibrary { $0.view.filter.count } == 1024)
+        // Keys that came after the filter's move in what it left.
+        #expect(console.commands(from: Self.enter + Array("/Artist 2".utf8) + Self.enter + [0x1B, 0x5B, 0x42]).isEmpty)
+        #expect(console.showsLibrary)
+    }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// A library in memory: `artists` album artists of three albums of three songs each; a filter
 /// keeps the artists whose name contains it.
-private final class ShelfInMemory: LibraryBrowser {
+final class ShelfInMemory: LibraryBrowser {
     let names: [String]
     var rated: [(Path, Int)] = []
     var reads = 0

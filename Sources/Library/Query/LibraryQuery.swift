@@ -13,7 +13,10 @@ import PlayerCore
 /// character is a space. A name before
 /// a colon that is no field (`Re:Zero`) is part of the words. Parsing never fails on text being
 /// typed: an open quote runs to the end, an empty value is left out; only a number field's
-/// value that is no number or range is an error.
+/// value that is no number or range is an error, and a query longer than `longest` bytes or of
+/// more than `mostTerms` terms (a query's work grows with both: a 17 KB one pasted into the
+/// library view's filter froze the keys for a minute, and 1,000 number terms were more than
+/// SQLite reads in one statement).
 public struct LibraryQuery: Equatable, Sendable {
     public enum TextField: String, CaseIterable, Sendable {
         case title, artist, albumartist, album, genre, composer, path
@@ -44,7 +47,14 @@ public struct LibraryQuery: Equatable, Sendable {
         public let description: String
     }
 
+    /// The longest query read, in bytes, and the most terms.
+    public static let longest = 1024
+    public static let mostTerms = 32
+
     public static func parse(_ text: String) -> Result<LibraryQuery, ParseError> {
+        guard text.utf8.count <= longest else {
+            return .failure(ParseError(description: "a query of \(text.utf8.count) bytes: tplayer reads queries of up to \(longest) bytes"))
+        }
         var query = LibraryQuery()
         // Control characters are spaces: FTS5 reads a query only up to a NUL (the fuzzer found
         // "unterminated string"), and none is typed as part of a word.
@@ -74,7 +84,12 @@ public struct LibraryQuery: Equatable, Sendable {
                 rest = rest[end...]
             }
             switch term(field: field, value: value, quoted: quoted) {
-            case .success(let term?): query.terms.append(term)
+            case .success(let term?):
+                guard query.terms.count < mostTerms else {
+                    return .failure(ParseError(description: "more than \(mostTerms) terms: tplayer reads queries of up to \(mostTerms) "
+                                               + "(words, quoted phrases and field:value terms)"))
+                }
+                query.terms.append(term)
             case .success(nil): continue
             case .failure(let error): return .failure(error)
             }
