@@ -27,7 +27,7 @@ def measure(tplayer, runs=1):
                XDG_STATE_HOME=os.path.join(library.out, "state"))
     # The artists in the view's order: natural order, numbers by their value (Artist 2 before Artist 10).
     shown = lambda index: f"> Artist {index} ".encode()  # noqa: E731
-    opens, times = [], []
+    opens, times, pasted = [], [], []
     for _ in range(runs):
         pid, fd = in_pty([tplayer, "--no-config", "-o", "null", song], env, size=(WIDTH, HEIGHT))
         try:
@@ -40,12 +40,24 @@ def measure(tplayer, runs=1):
             for letter in "album 777":
                 typed += letter
                 times.append(key(fd, letter.encode(), b"matching " + typed.encode()))
+            # Pasted in one write: the most terms a query holds, each a one-letter prefix
+            # (the costliest to find), and 17 KB of words (cut at 1,024 characters, refused
+            # as over 32 terms); then a key after it.
+            key(fd, b"\x1b", shown(0))
+            key(fd, b"/", b"filter: ")
+            letters = " ".join("abcdefghijklmnopqrstuvwxyz012345")
+            pasted.append(key(fd, letters.encode(), b"matching " + letters[:20].encode()))
+            key(fd, b"\x1b", shown(0))
+            key(fd, b"/", b"filter: ")
+            pasted.append(key(fd, b"album " * 3000, b"more than 32 terms"))
+            pasted.append(key(fd, b"\x1b", shown(0)))
             os.write(fd, b"q")
         finally:
             stop_pty(pid, fd)
-    return [t * 1000 for t in opens], [t * 1000 for t in times]
+    return [t * 1000 for t in opens], [t * 1000 for t in times], [t * 1000 for t in pasted]
 
 
 if __name__ == "__main__":
-    opened, ms = measure(os.path.abspath(sys.argv[1]))
+    opened, ms, pasted = measure(os.path.abspath(sys.argv[1]))
     print(f"opened in {max(opened):.1f} ms; {len(ms)} keys: median {statistics.median(ms):.2f} ms, worst {max(ms):.2f} ms")
+    print(f"pasted: 32 one-letter terms {pasted[0]:.1f} ms, 17 KB {pasted[1]:.1f} ms, the key after {pasted[2]:.1f} ms")

@@ -17,9 +17,12 @@ public struct LibraryView {
 
     public private(set) var layout = Layout.tree
     public private(set) var filter = ""
+    /// What is wrong with `filter`, as the library said when it was set.
+    private var filterProblem: String?
     /// The longest filter typed, in characters: the library reads queries of up to 1,024 bytes
     /// (`LibraryQuery.longest`), and a paste of 100 KB is not read again on every key.
     static let longestFilter = 1024
+    static let cutFilter = "a filter is cut at \(longestFilter) characters, the longest query the library reads"
     /// The filter being typed, or the sorted view's order (`o`).
     private(set) var typing: PromptLine?
     private var typingSort = false
@@ -44,7 +47,8 @@ public struct LibraryView {
 
     /// Counts again what the filter leaves (a new filter, the library changed).
     public mutating func refresh(_ browser: LibraryBrowser) {
-        if let problem = browser.problem(filter: filter) {
+        filterProblem = browser.problem(filter: filter)
+        if let problem = filterProblem {
             message = problem
             total = 0
         } else {
@@ -228,9 +232,15 @@ public struct LibraryView {
             }
             return .redraw
         }
+        let revision = line.revision
         switch line.apply(key) {
         case .editing, .complete:
             typing = line
+            // Nothing typed (a cursor's move, a key past the longest filter): nothing to read.
+            if line.revision == revision {
+                message = filterProblem ?? (line.overflowed ? Self.cutFilter : nil)
+                return .redraw
+            }
         case .submitted:
             typing = nil
             return .redraw
@@ -240,9 +250,7 @@ public struct LibraryView {
         }
         filter = line.text
         refresh(browser)
-        if line.overflowed, message == nil {
-            message = "a filter is cut at \(Self.longestFilter) characters, the longest query the library reads"
-        }
+        if line.overflowed, message == nil { message = Self.cutFilter }
         return .redraw
     }
 }

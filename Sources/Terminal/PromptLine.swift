@@ -22,6 +22,9 @@ public struct PromptLine: Equatable {
     private let limit: Int
     /// Whether characters were left out at `limit`.
     public private(set) var overflowed = false
+    /// Counts the changes to the text (not the cursor's moves): what is read from it is read
+    /// again only when it changed.
+    public private(set) var revision = 0
 
     public init(label: String, history: [String] = [], limit: Int = .max) {
         self.label = label
@@ -47,11 +50,13 @@ public struct PromptLine: Equatable {
             insert(character)
         case .backspace:
             guard cursor > 0 else { break }
+            revision &+= 1
             characters.remove(at: cursor - 1)
             cursor -= 1
             rejoin()
         case .delete:
             guard cursor < characters.count else { break }
+            revision &+= 1
             characters.remove(at: cursor)
             rejoin()
         case .left: cursor = max(cursor - 1, 0)
@@ -73,6 +78,7 @@ public struct PromptLine: Equatable {
 
     /// Replaces the text with a completion, the cursor at its end.
     public mutating func complete(to completed: String) {
+        revision &+= 1
         characters = Array(completed)
         cursor = characters.count
     }
@@ -105,6 +111,7 @@ public struct PromptLine: Equatable {
             overflowed = true
             return
         }
+        revision &+= 1
         // Printable ASCII between ASCII joins nothing: most of what is typed and pasted.
         let plain = { (scalar: Unicode.Scalar?) in scalar.map { (0x20...0x7E).contains($0.value) } ?? true }
         if plain(character.unicodeScalars.first), character.unicodeScalars.count == 1,
@@ -148,6 +155,7 @@ public struct PromptLine: Equatable {
         guard (0...history.count).contains(target), target != place else { return }
         if place == history.count { draft = text }
         place = target
+        revision &+= 1
         characters = Array(target == history.count ? draft : history[target])
         cursor = characters.count
     }
