@@ -45,15 +45,11 @@ public struct LibraryView {
         case close
     }
 
-    /// Counts again what the filter leaves (a new filter, the library changed).
+    /// Counts again what the filter leaves (a new filter, the library changed), when it is next
+    /// drawn (`settle`): the keys that came together are read first.
     public mutating func refresh(_ browser: LibraryBrowser) {
-        filterProblem = browser.problem(filter: filter)
-        if let problem = filterProblem {
-            message = problem
-            total = 0
-        } else {
-            total = nil
-        }
+        total = nil
+        filterProblem = nil
         open = nil
         cursor = 0
         top = 0
@@ -61,8 +57,15 @@ public struct LibraryView {
 
     /// Counts what the filter leaves, if it is not counted yet: in the tree with its first
     /// screen of `rows`, which it returns (a filter that keeps 100,000 songs is one pass, not two).
+    /// A filter the library cannot read leaves nothing, and says why.
     mutating func settle(_ browser: LibraryBrowser, rows: Int) -> [(item: LibraryItem, level: Int)]? {
         guard total == nil else { return nil }
+        filterProblem = browser.problem(filter: filter)
+        if let problem = filterProblem {
+            message = problem
+            total = 0
+            return nil
+        }
         if layout == .tree {
             let first = browser.firstArtists(filter: filter, limit: rows)
             total = first.total
