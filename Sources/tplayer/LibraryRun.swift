@@ -15,12 +15,12 @@ struct LibraryRun {
     }
 
     /// The library's database, opened (and made) where it lives; `nil` after one line saying why not.
-    private func open() -> LibraryDatabase? {
+    private func open(repairing: Bool = false) -> LibraryDatabase? {
         guard let path = LibraryPlaces.database(environment: Self.environment) else {
             printError("tplayer: no place for the library: set HOME or XDG_DATA_HOME")
             return nil
         }
-        switch LibraryDatabase.open(at: path) {
+        switch repairing ? LibraryDatabase.openRepairing(at: path) : LibraryDatabase.open(at: path) {
         case .success(let (database, notes)):
             notes.forEach { printError("tplayer: " + $0) }
             return database
@@ -108,7 +108,7 @@ struct LibraryRun {
             }
             added.append(real)
         }
-        guard let database = open() else { return 74 }
+        guard let database = open(repairing: true) else { return 74 }
         if case .failure(let error) = database.add(folders: added) {
             printError("tplayer: \(error)")
             return 74

@@ -251,6 +251,61 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: library.path + ".damaged-1")) == Data(repeating: 0x55, count: 8192))
     }
 
+    /// A search index damaged (its words' pages overwritten): `--find` says the library is
+    /// damaged and that `--scan` repairs it, and `--scan` moves it aside and makes a new one of
+    /// its songs, in one line. (The scan said all was well and fixed nothing.)
+    @Test func aDamagedSearchIndexIsMadeAgainByTheScan() throws {
+        let (folder, environment) = try setUp()
+        let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
+        let damage = try Harness.run("/usr/bin/sqlite3", [library, "UPDATE song_search_data SET block = x'ffffffffffffffff' WHERE id > 1; PRAGMA wal_checkpoint(TRUNCATE);"])
+        try #require(damage.status == 0, "\(damage.stderr)")
+        let broken = try Harness.tplayer(["--find", "hyperballad"], in: folder, environment: environment)
+        #expect(broken.status == 74 && broken.stderr.contains("damaged (tplayer --scan repairs it)"), "\(broken.stdout)\(broken.stderr)")
+        let repair = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(repair.status == 0 && repair.stdout.hasPrefix("3 songs"), "\(repair.stdout)\(repair.stderr)")
+        #expect(repair.stderrLines == ["tplayer: \(library): its search index is damaged; moved aside to library.sqlite.damaged-1, "
+                                       + "and its 3 readable songs (0 with plays or a rating) carried into a new library (--scan reads the rest)"],
+                "\(repair.stderr)")
+        let found = try Harness.tplayer(["--find", "hyperballad"], in: folder, environment: environment)
+        #expect(found.status == 0 && found.stdout.hasSuffix("Post/02.flac\n"), "\(found.stdout)\(found.stderr)")
+        let again = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+    }
+
+    /// A library damaged in the middle of its file (a page of its search index overwritten,
+    /// its header whole): `--scan` moves it aside, never deleted, and carries every song it can
+    /// still read into a new library, a rating and plays with it. (It was left in place, and
+    /// the README says a damaged library is moved aside.)
+    @Test func aLibraryDamagedInItsMiddleIsMovedAsideWithWhatCanBeRead() throws {
+        let (folder, environment) = try setUp()
+        let copies = try Harness.run("/bin/sh", ["-ec", "mkdir Music/Many; for i in $(seq 200); do cp Music/Post/01.mp3 Music/Many/$i.mp3; done"],
+                                     in: folder)
+        #expect(copies.status == 0)
+        let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(scan.status == 0 && scan.stdout.hasPrefix("203 songs"), "\(scan.stdout)\(scan.stderr)")
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
+        let page = try Harness.run("/usr/bin/sqlite3", [library, """
+            UPDATE song SET rating = 5, playcount = 7 WHERE title = 'Hyperballad'; PRAGMA wal_checkpoint(TRUNCATE);
+            SELECT max(pageno) FROM dbstat WHERE name = 'song_search_idx';
+            """])
+        let number = try #require(Int(page.stdout.split(separator: "\n").last ?? ""), "\(page.stdout)\(page.stderr)")
+        let damage = try Harness.run("/bin/sh", ["-ec", "head -c 4096 /dev/urandom | dd of=\"$0\" bs=4096 seek=$1 conv=notrunc status=none",
+                                                 library, String(number - 1)])
+        try #require(damage.status == 0, "\(damage.stderr)")
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: library))
+        let repair = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(repair.status == 0 && repair.stdout.hasPrefix("203 songs"), "\(repair.stdout)\(repair.stderr)")
+        #expect(repair.stderrLines.count == 1 && repair.stderr.contains("moved aside to library.sqlite.damaged-1")
+                && repair.stderr.contains("203 readable songs (1 with plays or a rating)"), "\(repair.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: library + ".damaged-1")) == damaged)
+        let kept = try Harness.run("/usr/bin/sqlite3", [library, "SELECT rating, playcount FROM song WHERE title = 'Hyperballad'"])
+        #expect(kept.stdout == "5|7\n", "\(kept.stdout)\(kept.stderr)")
+        let found = try Harness.tplayer(["--find", "hyperballad"], in: folder, environment: environment)
+        #expect(found.status == 0 && found.stdout.hasSuffix("Post/02.flac\n"), "\(found.stdout)\(found.stderr)")
+    }
+
     @Test func aFullDiskMidScanRollsBackAndSaysSo() throws {
         var (folder, environment) = try setUp()
         environment["HOME"] = folder.appendingPathComponent("nobody").path  // no ~/Music: the folders named alone

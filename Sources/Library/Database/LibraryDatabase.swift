@@ -12,7 +12,7 @@ public final class LibraryDatabase: Sendable {
     /// The file, or `nil` in memory.
     public let path: Path?
 
-    private init(writer: any DatabaseWriter, path: Path?) {
+    init(writer: any DatabaseWriter, path: Path?) {
         self.writer = writer
         self.path = path
     }
@@ -135,7 +135,7 @@ public final class LibraryDatabase: Sendable {
     }
 
     /// Renames the file (and its `-wal` and `-shm`) to `NAME.damaged-N`, the first N free.
-    private static func moveAside(_ path: Path) -> Result<Path, SystemError> {
+    static func moveAside(_ path: Path) -> Result<Path, SystemError> {
         var number = 1
         while FileSystem.exists(Path("\(path).damaged-\(number)")) { number += 1 }
         let aside = Path("\(path).damaged-\(number)")

@@ -30,7 +30,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .SQLITE_READONLY: return "its folder or file is read-only"
         case .SQLITE_CANTOPEN: return "the file cannot be opened"
         case .SQLITE_IOERR: return "an input/output error"
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the file is damaged"
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: return "the file is damaged (tplayer --scan repairs it)"
         case .SQLITE_BUSY, .SQLITE_LOCKED: return "another tplayer kept it busy too long"
         default: return error.message ?? "SQLite error \(error.resultCode.rawValue)"
         }

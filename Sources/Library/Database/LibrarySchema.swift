@@ -9,6 +9,14 @@ import GRDB
 /// Swift's). Songs are listed in album order through `song_order`. `folder` holds the folders
 /// named to `--scan`, which the library takes in from then on.
 enum LibrarySchema {
+    /// The search index: the words of each song's fields, by its `song` row's id.
+    static let searchTable = """
+        CREATE VIRTUAL TABLE song_search USING fts5 (
+                            title, artist, albumartist, album, genre, composer, path,
+                            tokenize = 'unicode61 remove_diacritics 0'
+                        )
+        """
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("songs") { db in
@@ -46,10 +54,7 @@ enum LibrarySchema {
                 );
                 CREATE INDEX song_order ON song (shelfkey, year, albumkey, ifnull(disc, 1), track, path);
                 CREATE TABLE folder (path BLOB PRIMARY KEY);
-                CREATE VIRTUAL TABLE song_search USING fts5 (
-                    title, artist, albumartist, album, genre, composer, path,
-                    tokenize = 'unicode61 remove_diacritics 0'
-                );
+                \(searchTable);
                 """)
         }
         // Keys in natural order: the rows of a library made before are keyed again.

@@ -1,0 +1,87 @@
+import Files
+import GRDB
+import PlayerCore
+
+/// A library damaged where its header cannot tell: in the middle of its file, or in its search
+/// index. `--scan` looks before it reads (`openRepairing`): a damaged file is moved aside, never
+/// deleted, with every song that can still be read (its plays and rating with it) carried into
+/// a new one.
+extension LibraryDatabase {
+    /// What `check` found.
+    enum Soundness: Equatable {
+        case sound
+        /// The search index's words do not match its rows (FTS5's own check).
+        case searchDamaged
+        /// SQLite's `quick_check` found the file damaged: its first finding.
+        case damaged(String)
+    }
+
+    /// SQLite's quick check of the whole file (every page read once), then the search index's.
+    func check() -> Soundness {
+        do {
+            let findings = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(1)") }
+            if findings != ["ok"] { return .damaged(findings.first ?? "quick_check said nothing") }
+        } catch {
+            return .damaged(LibraryError.reason(error))
+        }
+        do {
+            try writer.write { db in try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('integrity-check')") }
+            return .sound
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_CORRUPT_VTAB].contains(error.extendedResultCode)
+                                                  || error.resultCode == .SQLITE_CORRUPT {
+            return .searchDamaged
+        } catch {
+            return .sound  // not a finding (busy, read-only): the scan says what it meets
+        }
+    }
+
+    /// Closes the file (before it is moved aside).
+    func close() {
+        try? (writer as? DatabasePool)?.close()
+    }
+
+    /// The songs that can still be read, in the order of their rows, up to the first that
+    /// cannot.
+    func readableSongs() -> [LibrarySong] {
+        var songs: [LibrarySong] = []
+        _ = try? writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM song ORDER BY id")
+            while let row = try rows.next() { songs.append(LibrarySong(row: row)) }
+        }
+        return songs
+    }
+
+    /// The library at `path` as `open` gives it, checked first (`--scan`'s): one found damaged
+    /// is moved aside and a new one made of what it still holds (its folders, and the songs
+    /// that can be read, their plays and ratings with them), with a line for `notes`.
+    public static func openRepairing(at path: Path) -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
+        let opened = open(at: path)
+        guard case .success(let (database, notes)) = opened else { return opened }
+        let what: String
+        switch database.check() {
+        case .sound: return opened
+        // Its words cannot be made again in place: SQLite cannot even drop an index whose
+        // structure is damaged.
+        case .searchDamaged: what = "its search index is damaged"
+        case .damaged(let why): what = "damaged (\(why))"
+        }
+        let songs = database.readableSongs()
+        let folders = (try? database.folders().get()) ?? []
+        database.close()
+        let aside: Path
+        switch moveAside(path) {
+        case .success(let moved): aside = moved
+        case .failure(let error): return .failure(.cannotOpen(path, "\(what), and it cannot be moved aside: \(error.reason)"))
+        }
+        let fresh: LibraryDatabase
+        switch open(at: path) {
+        case .success(let (database, _)): fresh = database
+        case .failure(let error): return .failure(error)
+        }
+        if case .failure(let error) = fresh.add(folders: folders) { return .failure(error) }
+        if case .failure(let error) = fresh.put(songs) { return .failure(error) }
+        let kept = songs.filter(\.hasStatistics).count
+        return .success((fresh, notes + ["\(path): \(what); moved aside to \(aside.lastComponent), and its \(songs.count) readable songs "
+            + "(\(kept) with plays or a rating) carried into a new library (--scan reads the rest)"]))
+    }
+}
