@@ -157,6 +157,21 @@ import Testing
         #expect(zip(samples, expected).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "at half the volume")
     }
 
+    /// `--start 100%` with `-w`: nothing is left to write, and the file asked for is made, a
+    /// WAV of no frames (it exited 0 and left no file).
+    @Test func aStartAtTheEndWritesAnEmptyFile() throws {
+        let folder = try Harness.temporaryFolder()
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "1", "sine", "440"])
+        let flac = folder.appendingPathComponent("tone.flac").path
+        try FormatTests.encode(wav, to: flac, format: "flac")
+        let out = folder.appendingPathComponent("out.wav").path
+        let result = try Harness.tplayer("-q", "--start", "100%", "-w", out, flac)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out), "the file asked for is there")
+        #expect(try Harness.pcm(ofWAV: out).isEmpty, "with no audio in it")
+    }
+
     @Test func printStatesIsTheTableTheReadmeShows() throws {
         let result = try Harness.tplayer("--print-states")
         #expect(result.status == 0)

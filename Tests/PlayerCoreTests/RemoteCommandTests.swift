@@ -124,6 +124,10 @@ struct RemoteCommandTests {
         #expect(RemoteReplies.fixed(3.14159, 2) == "3.14")
         #expect(RemoteReplies.fixed(-0.001, 2) == "0.00")
         #expect(RemoteReplies.fixed(12.5, 6) == "12.500000")
+        // Past 64 bits of decimals, every digit as C's %f prints it (it said "1e+308").
+        #expect(RemoteReplies.fixed(1e308, 6) == "100000000000000001097906362944045541740492309677311846336810682903157585404911491537163328978494688899061249669721172515611590283743140088328307009198146046031271664502933027185697489699588559043338384466165001178426897626212945177628091195786707458122783970171784415105291802893207873272974885715430223118336.000000")
+        #expect(RemoteReplies.fixed(-123456789012.5, 6) == "-123456789012.500000")
+        #expect(RemoteReplies.fixed(.infinity, 6) == "inf" && RemoteReplies.fixed(-.infinity, 2) == "-inf")
     }
 
     /// `J 500399958598` trapped (frames × samples × flicks overflowed): every step saturates.

@@ -114,6 +114,11 @@ extension PlaybackLoop {
         return played
     }
 
+    /// Opens the file for `current`'s samples, nothing written to it yet.
+    func openFile(for current: Song) {
+        _ = openSink(for: outputFormat(current.format), song: current)
+    }
+
     /// The output open for `format`, or `nil` when nothing can be written (said, and the song
     /// stopped; a format the output refuses fails only `song`).
     private func openSink(for format: PCMFormat, song current: Song) -> AudioSink? {

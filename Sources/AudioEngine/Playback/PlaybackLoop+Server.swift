@@ -195,6 +195,9 @@ extension PlaybackLoop {
 
     /// The song's last frame was written: on a server's stream, what it holds plays out first.
     func endOfSong(_ current: Song) {
+        // A file is made though nothing was written to it (`--start 100%`, a song of no
+        // frames): the file asked for is there, with no audio in it, not missing after exit 0.
+        if slot.isFile, slot.sink == nil { openFile(for: current) }
         guard onServer, let sink = slot.sink else { return ended(current) }
         sink.drain()
         move(to: .draining)

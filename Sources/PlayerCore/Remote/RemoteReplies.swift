@@ -200,14 +200,57 @@ public enum RemoteReplies {
     public static func fixed(_ value: Double, _ digits: Int) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
+        guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
         let scaled = (abs(value) * scale).rounded()
-        guard scaled < 1e17 else { return "\(value)" }
-        let whole = Int64(scaled)
-        let unit = Int64(scale)
-        let fraction = String(whole % unit)
+        guard scaled >= 1e17 else {
+            let whole = Int64(scaled)
+            let unit = Int64(scale)
+            let fraction = String(whole % unit)
+            let padded = String(repeating: "0", count: max(digits - fraction.count, 0)) + fraction
+            let sign = value < 0 && whole != 0 ? "-" : ""
+            return digits == 0 ? "\(sign)\(whole)" : "\(sign)\(whole / unit).\(padded)"
+        }
+        // Too large for the decimals to be counted in 64 bits: the whole part's digits exactly
+        // (1e308 has 309 of them, as C prints it; not "1e+308"), then the fraction's.
+        let magnitude = abs(value)
+        var whole = magnitude.rounded(.down)
+        var units = ((magnitude - whole) * scale).rounded()
+        if units >= scale {
+            whole += 1
+            units -= scale
+        }
+        let fraction = String(Int64(units))
         let padded = String(repeating: "0", count: max(digits - fraction.count, 0)) + fraction
-        let sign = value < 0 && whole != 0 ? "-" : ""
-        return digits == 0 ? "\(sign)\(whole)" : "\(sign)\(whole / unit).\(padded)"
+        return (value < 0 ? "-" : "") + wholeDigits(whole) + (digits == 0 ? "" : "." + padded)
+    }
+
+    /// The decimal digits of a whole, finite, non-negative double, exactly: its significand
+    /// doubled as many times as its exponent says, in base 10⁹ limbs (at most 35 of them).
+    static func wholeDigits(_ value: Double) -> String {
+        guard value >= 1 else { return "0" }
+        // The significand as a whole number of 53 bits, in limbs, then doubled exponent - 52 times
+        // (a whole double of 53 bits or fewer is its significand shifted right: done in 64 bits).
+        var limbs: [UInt64] = []
+        var rest = value.exponent < 64 ? UInt64(value) : value.significandBitPattern | 1 << 52
+        repeat {
+            limbs.append(rest % 1_000_000_000)
+            rest /= 1_000_000_000
+        } while rest > 0
+        for _ in 0..<(value.exponent < 64 ? 0 : Int(value.exponent) - 52) {
+            var carryIn: UInt64 = 0
+            for index in limbs.indices {
+                let doubled = limbs[index] * 2 + carryIn
+                limbs[index] = doubled % 1_000_000_000
+                carryIn = doubled / 1_000_000_000
+            }
+            if carryIn > 0 { limbs.append(carryIn) }
+        }
+        var text = String(limbs.last ?? 0)
+        for limb in limbs.dropLast().reversed() {
+            let part = String(limb)
+            text += String(repeating: "0", count: 9 - part.count) + part
+        }
+        return text
     }
 
     /// The ID3v1 genres (the original 80 and Winamp's additions up to 147).
