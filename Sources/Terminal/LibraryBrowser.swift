@@ -39,9 +39,12 @@ public struct LibraryItem: Equatable, Sendable {
     public var year: Int?
     /// A song's file.
     public var path: Path?
+    /// A song's rating, 0 to 5 stars: shown before `detail`.
+    public var rating: Int
 
     public init(kind: Kind, name: String, detail: String, artistKey: String, albumKey: String? = nil, year: Int? = nil,
-                path: Path? = nil) {
+                path: Path? = nil, rating: Int = 0) {
+        self.rating = min(max(rating, 0), 5)
         self.kind = kind
         self.name = name
         self.detail = detail

@@ -12,7 +12,7 @@ extension LibraryView {
         if cursor >= top + rows { top = cursor - rows + 1 }
         top = max(min(top, count - rows), 0)
         let room = width - 1
-        let what = layout == .tree ? "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)" : "\(count) songs"
+        let what = layout == .tree ? "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)" : "\(count) \(count == 1 ? "song" : "songs")"
         let narrowed = filter.isEmpty ? "" : " matching \(TerminalText.safe(filter))"
         var title = StyledLine(TextWidth.fit(" tplayer library: \(what)\(narrowed)", room), .bold)
         if let message {
@@ -34,11 +34,21 @@ extension LibraryView {
         return Array(lines.prefix(max(height - 1, 0))) + [bottomLine]
     }
 
+    /// A row's right-hand column in `room` columns: a rating as its stars, or as `4★` where they
+    /// do not fit, never cut (three stars of five shown said a wrong rating), then its detail.
+    static func detail(_ item: LibraryItem, room: Int) -> String {
+        let detail = TerminalText.safe(item.detail)
+        guard item.rating > 0 else { return detail }
+        let stars = String(repeating: "★", count: item.rating), short = "\(item.rating)★"
+        let ways = detail.isEmpty ? [stars, short] : [stars + "  " + detail, short + "  " + detail, short]
+        return ways.first { TextWidth.columns($0) <= room } ?? short
+    }
+
     /// One row: indented by its depth, its name, and its detail on the right.
     static func row(_ item: LibraryItem, level: Int, width: Int, underCursor: Bool) -> StyledLine {
         let mark = underCursor ? ">" : " "
         let indent = String(repeating: "  ", count: level)
-        let detail = TerminalText.safe(item.detail)
+        let detail = Self.detail(item, room: max(width / 3, 0))
         let detailWidth = min(TextWidth.columns(detail), max(width / 3, 0))
         let nameWidth = max(width - 2 - indent.count - detailWidth - 2, 4)
         let name = TextWidth.pad(TextWidth.fit(TerminalText.safe(item.name), nameWidth), to: nameWidth)

@@ -100,9 +100,8 @@ final class LibraryShelf: LibraryBrowser {
             name = (song.track.map { ($0 < 10 ? "0" : "") + "\($0). " } ?? "") + title
         }
         let length = song.seconds.map { TimeFormat.clock($0) } ?? ""
-        let stars = song.rating > 0 ? String(repeating: "★", count: song.rating) + "  " : ""
-        return LibraryItem(kind: .song, name: name, detail: stars + length, artistKey: LibrarySong.sortKey(song.shelf),
-                           albumKey: LibrarySong.sortKey(song.album ?? ""), year: song.year, path: song.path)
+        return LibraryItem(kind: .song, name: name, detail: length, artistKey: LibrarySong.sortKey(song.shelf),
+                           albumKey: LibrarySong.sortKey(song.album ?? ""), year: song.year, path: song.path, rating: song.rating)
     }
 
     private static func count(_ songs: Int) -> String {

@@ -154,4 +154,18 @@ struct LibraryViewTests {
         #expect(view.handle(.character(" "), isOpenKey: false, shelf, rows: 10) == nil, "space pauses, as everywhere")
         #expect(view.handle(.character("L"), isOpenKey: true, shelf, rows: 10) == .close)
     }
+
+    /// A rating is shown whole: its stars where they fit, `5★` where they do not, never three
+    /// stars of five cut at the right edge; the length goes first.
+    @Test func aRatingIsNeverCut() {
+        let song = LibraryItem(kind: .song, name: "Björk – Hyperballad", detail: "5:21", artistKey: "b", path: "/m/a.flac", rating: 5)
+        #expect(LibraryView.detail(song, room: 30) == "★★★★★  5:21")
+        #expect(LibraryView.detail(song, room: 8) == "5★  5:21")
+        #expect(LibraryView.detail(song, room: 3) == "5★")
+        for width in 12...40 {
+            let row = LibraryView.row(song, level: 0, width: width, underCursor: false).parts.map(\.text).joined()
+            #expect(row.contains("★★★★★") || row.contains("5★"), "width \(width): \(row)")
+            #expect(!row.contains("★★★★…") && !row.contains("★★★…"), "width \(width): \(row)")
+        }
+    }
 }
