@@ -18,7 +18,7 @@ final class PulseSink: AudioSink {
     static let sinkLatency = 0.02
     /// Written over no nearer than this to what the sink may have rendered: the time a write
     /// takes to reach it.
-    static let replaceMargin = 0.005
+    static let replaceMargin = 0.002
     /// A start plays once this much is written (a slow machine decoding a second would be
     /// heard late), the rest following while it plays.
     static let startsWith = 0.25
