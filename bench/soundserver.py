@@ -11,6 +11,11 @@ plays silence into it at 20 ms of latency for as long as it runs, which makes it
 time as a sound card does, and it never rewinds: what it rendered has reached the monitor, which
 cannot take it back (a cork or a flush is heard after the ~20 ms it rendered ahead, as on a card
 that cannot rewind).
+
+`SoundServer(bare=True)` is the null sink users have instead: nothing plays into it but the
+player, it renders as far ahead as the player lets it and rewinds when a stream starts, and
+its recorder asks for no latency of its own (`Recorder(server, latency_ms=None)`, the user's
+`parec -d sink.monitor`): what the player makes it render again is lost on the monitor.
 """
 import os, shutil, subprocess, tempfile, threading, time
 
@@ -19,14 +24,15 @@ FRAME = 2 * CHANNELS
 
 
 class SoundServer:
-    def __init__(self):
+    def __init__(self, bare=False):
         self.runtime = tempfile.mkdtemp(prefix="tplayer-pulse-")
         self.env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, HOME=self.runtime,
                         PULSE_SERVER=f"unix:{self.runtime}/pulse/native")
         self.env.pop("PULSE_LATENCY_MSEC", None)
         subprocess.run(
             ["pulseaudio", "-D", "-n", "--exit-idle-time=-1", "--use-pid-file=yes", "--log-target=stderr",
-             f"--load=module-null-sink sink_name=bench rate={RATE} format=s16le channels={CHANNELS} norewinds=1",
+             f"--load=module-null-sink sink_name=bench rate={RATE} format=s16le channels={CHANNELS}"
+             + ("" if bare else " norewinds=1"),
              "--load=module-native-protocol-unix"],
             env=self.env, check=True, stderr=subprocess.DEVNULL)
         for _ in range(100):
@@ -34,6 +40,9 @@ class SoundServer:
                 break
             time.sleep(0.05)
         subprocess.run(["pactl", "set-sink-volume", "bench", "100%"], env=self.env, check=True)
+        self.keeper = None
+        if bare:
+            return
         with open("/dev/zero", "rb") as zero:
             self.keeper = subprocess.Popen(
                 ["pacat", "-p", "-d", "bench", "--raw", "--format=s16le", f"--rate={RATE}", f"--channels={CHANNELS}",
@@ -41,8 +50,9 @@ class SoundServer:
                 env=self.env, stdin=zero, stderr=subprocess.DEVNULL)
 
     def stop(self):
-        self.keeper.kill()
-        self.keeper.wait()
+        if self.keeper:
+            self.keeper.kill()
+            self.keeper.wait()
         subprocess.run(["pulseaudio", "--kill"], env=self.env, stderr=subprocess.DEVNULL)
         shutil.rmtree(self.runtime, ignore_errors=True)
 
@@ -54,12 +64,14 @@ class SoundServer:
 
 
 class Recorder:
-    """Records the null sink's monitor; `blocks` holds (arrival time, end byte) per read."""
+    """Records the null sink's monitor; `blocks` holds (arrival time, end byte) per read. With no
+    latency asked (`latency_ms=None`), the server hands it what was recorded 2 s at a time."""
 
-    def __init__(self, server):
+    def __init__(self, server, latency_ms=5):
+        self.pieces = latency_ms is None
         self.process = subprocess.Popen(
             ["parec", "-d", "bench.monitor", "--raw", "--format=s16le", f"--rate={RATE}",
-             f"--channels={CHANNELS}", "--latency-msec=5"],
+             f"--channels={CHANNELS}"] + ([] if latency_ms is None else [f"--latency-msec={latency_ms}"]),
             env=server.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.data = bytearray()
         self.blocks = []
@@ -83,6 +95,8 @@ class Recorder:
                 self.blocks.append((now, len(self.data)))
 
     def stop(self):
+        if self.pieces:
+            time.sleep(2.6)  # the last piece
         self.process.terminate()
         self.process.wait()
         self.thread.join()
