@@ -14,8 +14,11 @@ import Glibc
 /// (`replaceableFrames`).
 final class PulseSink: AudioSink {
     /// How far ahead of what it plays the sink is asked to render: all a start may take back,
-    /// and what an instant change is heard after. 20 ms: PipeWire's default quantum at 48 kHz.
-    static let sinkLatency = 0.02
+    /// and what an instant change is heard after. 24 ms: just over PipeWire's default quantum
+    /// (1,024 frames, 21.3 ms at 48 kHz, 23.2 at 44.1), which PipeWire rounds a stream's latency
+    /// down to a power of two of: 20 ms (882 or 960 frames) made the whole graph run at 512
+    /// frames, twice as many wake-ups for every client and a quantum changed at every start.
+    static let sinkLatency = 0.024
     /// Written over no nearer than this to what the sink may have rendered: the time a write
     /// takes to reach it.
     static let replaceMargin = 0.002
@@ -93,7 +96,7 @@ final class PulseSink: AudioSink {
         var spec = pa_sample_spec(format: Self.sampleFormat(format.encoding), rate: UInt32(format.rate), channels: UInt8(format.channels))
         let length = frameAligned(bufferSeconds)
         let request = frameAligned((bufferSeconds - Self.sinkLatency) / 2)
-        // Playing starts once 20 ms are queued (never sooner than tplayer uncorks it): prebuf
+        // Playing starts once the pad (24 ms) is queued (never sooner than tplayer uncorks it): prebuf
         // must not be 0, or a stream written over to a shorter end would play on past it.
         var attributes = pa_buffer_attr(maxlength: UInt32.max, tlength: UInt32(length), prebuf: UInt32(padBytes),
                                         minreq: UInt32(request), fragsize: UInt32.max)
