@@ -275,9 +275,9 @@ import Testing
     }
 
     /// A library damaged in the middle of its file (a page of its search index overwritten,
-    /// its header whole): `--scan` moves it aside, never deleted, and carries every song it can
-    /// still read into a new library, a rating and plays with it. (It was left in place, and
-    /// the README says a damaged library is moved aside.)
+    /// its header whole): `--find` meets it, and the `--scan` after moves it aside, never
+    /// deleted, and carries every song it can still read into a new library, a rating and plays
+    /// with it. (It was left in place, and the README says a damaged library is moved aside.)
     @Test func aLibraryDamagedInItsMiddleIsMovedAsideWithWhatCanBeRead() throws {
         let (folder, environment) = try setUp()
         let copies = try Harness.run("/bin/sh", ["-ec", "mkdir Music/Many; for i in $(seq 200); do cp Music/Post/01.mp3 Music/Many/$i.mp3; done"],
@@ -294,6 +294,9 @@ import Testing
         let damage = try Harness.run("/bin/sh", ["-ec", "head -c 4096 /dev/urandom | dd of=\"$0\" bs=4096 seek=$1 conv=notrunc status=none",
                                                  library, String(number - 1)])
         try #require(damage.status == 0, "\(damage.stderr)")
+        // A rescan reads none of the damaged page: the library is checked whole once damage was met.
+        let broken = try Harness.tplayer(["--find", "a"], in: folder, environment: environment)
+        #expect(broken.status == 74 && broken.stderr.contains("damaged (tplayer --scan repairs it)"), "\(broken.stdout)\(broken.stderr)")
         let damaged = try Data(contentsOf: URL(fileURLWithPath: library))
         let repair = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
         #expect(repair.status == 0 && repair.stdout.hasPrefix("203 songs"), "\(repair.stdout)\(repair.stderr)")

@@ -160,6 +160,7 @@ public final class LibraryDatabase: Sendable {
         do {
             return .success(try writer.write(body))
         } catch {
+            noteIfDamage(error)
             return .failure(.notWritten(LibraryError.reason(error)))
         }
     }
@@ -169,7 +170,18 @@ public final class LibraryDatabase: Sendable {
         do {
             return .success(try writer.read(body))
         } catch {
+            noteIfDamage(error)
             return .failure(.notRead(LibraryError.reason(error)))
         }
     }
+
+    /// Leaves a mark beside the library when SQLite found it damaged (`damageMark`), for the
+    /// next `--scan` to check it whole and repair it (`openRepairing`).
+    private func noteIfDamage(_ error: any Error) {
+        guard let error = error as? DatabaseError, error.resultCode == .SQLITE_CORRUPT, let path else { return }
+        if case .success(let file) = FileSystem.create(Self.damageMark(path), overwrite: true, permissions: 0o644) { _ = file }
+    }
+
+    /// The mark left beside the library at `path` when it was found damaged.
+    static func damageMark(_ path: Path) -> Path { Path("\(path).damaged-seen") }
 }
