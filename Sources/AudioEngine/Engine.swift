@@ -78,6 +78,12 @@ public final class Engine: PlayerEngine {
             spare = AheadDecoder.around(decoder(library), wake: wake)
         }
         streams = [live.streams] + (spare.map { [$0.streams] } ?? [])
+        // A song opening from the network is given up for one asked for after it, or for the end.
+        for stream in streams {
+            stream.isSuperseded = { [weak shared] in
+                shared?.read { $0.shutdownAsked || $0.commands.contains(where: \.isOpen) } ?? true
+            }
+        }
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
@@ -124,6 +130,9 @@ public final class Engine: PlayerEngine {
         }
         // Pacing takes effect at once, under the lock; the rest is the playback thread's.
         shared.update { if !$0.budget.apply(call) { $0.commands.append(call) } }
+        // A song still opening holds the playback thread while its server keeps it waiting:
+        // stopped now, so that this one opens at once.
+        if call.isOpen { streams.forEach { $0.supersede() } }
     }
 
     /// librubberband, loaded the first time a speed other than 1 is asked for.

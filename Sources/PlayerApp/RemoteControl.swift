@@ -36,6 +36,9 @@ public final class RemoteControl {
     private var discarding = false
     /// What the next lines wait for, and since when.
     private var awaiting: Awaiting?
+    /// The token of the song `LOAD` asked for, until it opens or fails (said then, whether or
+    /// not the lines after it still wait).
+    private var loading: Int?
     private var silent = false
     /// mpg123 closes the track on `STOP`, at its end and when a load fails.
     private var closed = true
@@ -50,7 +53,9 @@ public final class RemoteControl {
     private var equalizer = RemoteEqualizer()
 
     private enum Awaiting {
-        case load(since: ContinuousClock.Instant)
+        /// `stream`: an internet stream, which holds the lines after it only until one comes: a
+        /// server may keep it waiting for seconds, and no command waits on a network.
+        case load(since: ContinuousClock.Instant, stream: Bool)
         case seek(jump: Bool, since: ContinuousClock.Instant)
         /// A `LOADLIST`'s playlist being read: as mpg123 reads it before the next command, the
         /// lines after it wait, for as long as it takes (the read always ends: the list is capped).
@@ -95,7 +100,7 @@ public final class RemoteControl {
     /// When `tick` has something to do next: a progress line, or giving up on a slow engine.
     public var deadline: ContinuousClock.Instant? {
         switch awaiting {
-        case .load(let since), .seek(_, let since): since + Self.patience
+        case .load(let since, _), .seek(_, let since): since + Self.patience
         case .list, nil: nextProgress
         }
     }
@@ -105,7 +110,7 @@ public final class RemoteControl {
     public func tick() {
         let now = self.now()
         switch awaiting {
-        case .load(let since) where now >= since + Self.patience:
+        case .load(let since, _) where now >= since + Self.patience:
             awaiting = nil
             runLines()
         case .seek(let jump, let since) where now >= since + Self.patience:
@@ -137,6 +142,7 @@ public final class RemoteControl {
     public func observe(_ event: EngineEvent) {
         switch event {
         case .opened(let song, let token) where session.state.token == token:
+            loading = nil
             closed = false
             announced = (token, false)
             RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
@@ -145,9 +151,11 @@ public final class RemoteControl {
             session.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
             sendHeaderIfPlaying()
             finishLoadWait()
-        case .openFailed(let error, _):
-            // A playlist served over http: its first stream opens now in its place.
-            guard case .load = awaiting, session.adoptedPlaylist != error.path else { return }
+        case .openFailed(let error, let token):
+            // A playlist served over http: its first stream opens now in its place. A song
+            // loaded before the last load is not said (a stream stopped for the next).
+            guard let loading, token >= loading, session.adoptedPlaylist != error.path else { return }
+            self.loading = nil
             reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
             closeTrack()
             reply("P 0")
@@ -199,6 +207,8 @@ public final class RemoteControl {
             awaiting = nil
             return quit()
         }
+        // A stream being loaded waits for its server: the next line goes on (a load stops it).
+        if case .load(_, stream: true) = awaiting, pending.contains(where: { $0 == 0x0A || $0 == 0x0D }) { awaiting = nil }
         while awaiting == nil, !isDone, let end = pending.firstIndex(where: { $0 == 0x0A || $0 == 0x0D }) {
             let line = Array(pending[..<end])
             pending.removeSubrange(...end)
@@ -320,7 +330,8 @@ public final class RemoteControl {
         }
         if paused { controls.submit(.stop, from: .remote) }
         closed = false
-        awaiting = .load(since: now())
+        loading = session.state.token
+        awaiting = .load(since: now(), stream: StreamURL.looksLikeURL(path))
     }
 
     private func loadList(_ entry: Int, _ path: Path) {

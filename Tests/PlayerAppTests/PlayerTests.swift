@@ -6,14 +6,16 @@ import Testing
 @testable import PlayerApp
 
 /// An engine that answers like the real one, later and through its descriptor: an open is
-/// answered `opened` (or `openFailed` for a path not in `goodPaths`), and a song that plays
-/// ends at once unless `songsEnd` is false.
+/// answered `opened` (or `openFailed` for a path not in `goodPaths`; never, for one in
+/// `silentPaths`: a server that never answers), and a song that plays ends at once unless
+/// `songsEnd` is false.
 final class PipeEngine: PlayerEngine {
     private let pipe: SelfPipe
     private var pending: [EngineEvent] = []
     var calls: [String] = []
     var position: Int64 = 0
     var goodPaths: Set<Path>
+    var silentPaths: Set<Path> = []
     var songsEnd = true
     var shutdownAnswer = EngineShutdown.closed
     var outputName = "null"
@@ -48,7 +50,9 @@ final class PipeEngine: PlayerEngine {
         case .open(let source, let token):
             let path = source.path
             self.token = token
-            if goodPaths.contains(path) {
+            if silentPaths.contains(path) {
+                break
+            } else if goodPaths.contains(path) {
                 post(.opened(SongInfo(path: path, sampleRate: 44100, channels: 2, totalFrames: 44100), token: token))
             } else {
                 post(.openFailed(LoadError(path: path, reason: .missing), token: token))

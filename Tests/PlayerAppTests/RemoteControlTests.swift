@@ -70,6 +70,31 @@ struct RemoteControlTests {
         #expect(rig.replies() == ["E Error opening stream: missing.mp3", "P 0"])
     }
 
+    /// A stream being loaded holds no line after it (its server may never answer): the next
+    /// load goes on at once, and the stream's failure when the engine gives it up for the next
+    /// is not said. A stream that fails while it is the one loaded is, late or not.
+    @Test func aStreamBeingLoadedHoldsNoLine() throws {
+        let rig = try RemoteRig()
+        let silent = "http://radio.example/silent.mp3"
+        rig.engine.silentPaths = [Path(silent)]
+        _ = rig.replies()
+        rig.send("LOAD \(silent)")
+        #expect(rig.replies().isEmpty)
+        rig.send("STATE")
+        #expect(rig.replies().first == "STATE {", "answered at once")
+        rig.send("LOAD a.mp3")
+        #expect(rig.replies() == ["I a", "P 2"])
+        rig.engine.post(.openFailed(LoadError(path: Path(silent), reason: .network("stopped")), token: 1))
+        rig.settle()
+        #expect(rig.replies().isEmpty, "the stream given up for a.mp3 is not said")
+        rig.send("LOAD \(silent)")
+        rig.send("V 30")
+        #expect(rig.replies() == ["V 30.000000%"])
+        rig.engine.post(.openFailed(LoadError(path: Path(silent), reason: .network("no answer within 20 s")), token: rig.session.state.token ?? 0))
+        rig.settle()
+        #expect(rig.replies() == ["E Error opening stream: \(silent)", "P 0"])
+    }
+
     /// A jump waits for the engine's answer before the lines after it run; when none comes in
     /// five seconds (on the injected clock) the lines go on regardless.
     @Test func linesAfterASeekWaitForItsAnswerButNotForever() throws {

@@ -22,6 +22,7 @@ Paths:
   /trickle           200, then a byte a second
   /garbage           200, audio/mpeg, 2 MB of noise
   /stall             200, the song's first 64 KiB, then nothing (the connection stays open)
+  /silent.mp3        the connection taken, then no answer at all
   /typed?type=T      the song, Content-Type T; with ?from=N from its Nth byte
   /noise-then-song   200, 4 KiB of noise, then the song (a format changed mid-stream)
   /files/NAME        a file of the song's folder (an HLS stream's playlist and segments)
@@ -233,6 +234,9 @@ class Handler(BaseHTTPRequestHandler):
     def path_noise_then_song(self, query):
         body = random.Random(2).randbytes(4096) + SONG
         self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(body)))], body)
+
+    def path_silent_mp3(self, query):
+        time.sleep(3600)
 
     def path_stall(self, query):
         self.send(200, [("Content-Type", "audio/mpeg")], SONG[:65536])

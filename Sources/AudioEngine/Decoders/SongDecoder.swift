@@ -71,6 +71,9 @@ final class SongDecoder: AudioDecoder {
         close()
         if StreamURL.looksLikeURL(path) {
             guard let url = StreamURL(path) else { throw .network("not a URL tplayer can open (http:// or https://, a host, no spaces)") }
+            // Until it has opened, a song asked for meanwhile stops it (`StreamInterruption`).
+            streams.beginOpening()
+            defer { streams.endOpening() }
             let report = streamNews
             let stream = try NetworkStream.open(url.text, limits: streamLimits, interruption: streams) { report(path, $0) }
             do throws(LoadFailure) {

@@ -111,8 +111,11 @@ final class PlaybackLoop {
             }, timeout: timeout) { state in
                 state.woke = false
                 guard !state.commands.isEmpty else { return ([EngineCall](), state.shutdownAsked) }
-                defer { state.commands.removeAll(keepingCapacity: true) }
-                return (state.commands, state.shutdownAsked)
+                // Up to the first open: one that waits on the network is stopped by an open
+                // behind it, which it can see only while that one is still queued.
+                let taken = state.commands.firstIndex(where: \.isOpen).map { $0 + 1 } ?? state.commands.count
+                defer { state.commands.removeFirst(taken) }
+                return (Array(state.commands.prefix(taken)), state.shutdownAsked)
             }
             calls.forEach(execute)
             if ending { return finish() }

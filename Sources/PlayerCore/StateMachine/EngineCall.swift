@@ -61,6 +61,11 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         min(max(value, slowestPitch), fastestPitch)
     }
 
+    /// Whether it opens a song (the playback thread takes commands up to one: see `PlaybackLoop.run`).
+    public var isOpen: Bool {
+        if case .open = self { true } else { false }
+    }
+
     public var description: String {
         switch self {
         case .stop: "stop"

@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import Testing
+
+/// What a server does to hold the player (issue 50): a server that accepts and never answers. Each
+/// is said in one line and left, promptly; no command waits on it. Every run is bounded here
+/// (killed past a generous limit), so that a hang fails the test instead of holding the suite.
+@Suite(.serialized)
+struct HostileServerTests {
+    private func server(_ folder: URL) throws -> (RadioServer, song: String) {
+        let song = folder.appendingPathComponent("song.mp3").path
+        try Harness.run("/bin/sh", ["-c", "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 3 sine 440 gain -6 | lame --silent -b 128 - \"$0\"", song])
+        return (try RadioServer(song: song, titles: ["Artist - Title"]), song)
+    }
+
+    /// `tplayer ARGUMENTS`, killed after `limit` seconds: its result, how long it took, and
+    /// whether it had to be killed.
+    private func bounded(_ arguments: [String], limit: Double) throws -> (run: Harness.Result, seconds: Double, killed: Bool) {
+        let started = Date()
+        let killed = Flag()
+        let run = try Harness.run(Harness.binary, arguments) { process in
+            let pid = process.processIdentifier
+            Thread.detachNewThread {
+                let deadline = Date(timeIntervalSinceNow: limit)
+                while process.isRunning, Date() < deadline { usleep(50_000) }
+                if process.isRunning {
+                    killed.raise()
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
+        return (run, Date().timeIntervalSince(started), killed.isRaised)
+    }
+
+    /// A server that accepts the connection and never answers holds no command: with `-R`, a
+    /// local song loaded after it plays at once, `STATE` is answered at once and `QUIT` quits at
+    /// once (they waited 5 to 10 s, the network's timeouts).
+    @Test func aServerThatNeverAnswersHoldsNoCommand() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, song) = try server(folder)
+        let player = try RemotePlayer(["-o", "null"], environment: [:], mergingErrors: true)
+        try player.waitFor("@R MPG123 (ThOr) v10")
+        player.send("LOAD \(server.url("silent.mp3"))")
+        usleep(300_000)  // connected, its answer awaited
+        var asked = Date()
+        player.send("LOAD \(song)")
+        try player.waitFor("@P 2", timeout: 30)
+        let loaded = Date().timeIntervalSince(asked)
+        #expect(loaded < 2, "the local song plays at once: \(loaded) s")
+        player.send("LOAD \(server.url("silent.mp3"))")
+        usleep(300_000)
+        asked = Date()
+        player.send("STATE")
+        try player.waitFor("@STATE }", timeout: 30)
+        let answered = Date().timeIntervalSince(asked)
+        #expect(answered < 2, "STATE is answered at once: \(answered) s")
+        asked = Date()
+        #expect(player.quit() == 0)
+        let quit = Date().timeIntervalSince(asked)
+        #expect(quit < 2, "QUIT quits at once: \(quit) s")
+        #expect(!player.received.contains { $0.hasPrefix("E Error opening stream") && $0.contains(song) }, "\(player.received.filter { !$0.hasPrefix("@F") })")
+    }
+}
+
+/// Raised by the watchdog's thread, read by the test's.
+private final class Flag: @unchecked Sendable {
+    // `@unchecked Sendable`: touched only under `lock`.
+    private let lock = NSLock()
+    private var raised = false
+
+    func raise() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+
+    var isRaised: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+}
