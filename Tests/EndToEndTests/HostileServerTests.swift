@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 
-/// What a server does to hold the player (issue 50): a server that accepts and never answers. Each
-/// is said in one line and left, promptly; no command waits on it. Every run is bounded here
-/// (killed past a generous limit), so that a hang fails the test instead of holding the suite.
+/// What a server does to hold the player (issue 50): a playlist whose body ends when the
+/// connection closes, a server that accepts and never answers. Each is said in one line and left,
+/// promptly; no command waits on it. Every run is bounded here (killed past a generous limit), so
+/// that a hang fails the test instead of holding the suite.
 @Suite(.serialized)
 struct HostileServerTests {
     private func server(_ folder: URL) throws -> (RadioServer, song: String) {
@@ -30,6 +31,30 @@ struct HostileServerTests {
             }
         }
         return (run, Date().timeIntervalSince(started), killed.isRaised)
+    }
+
+    /// How many times the server was asked for `name`.
+    private func asked(_ server: RadioServer, _ name: String) throws -> Int {
+        Int(try server.connections().split(separator: "'/\(name)': ").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? 0
+    }
+
+    /// A `.pls` over HTTP/1.0 with no Content-Length: its body ends when the server closes the
+    /// connection, and that is its whole body. It was taken for a live stream cut short and
+    /// asked for again and again (`--check` never returned).
+    @Test func aPlaylistEndedByTheConnectionsCloseIsWhole() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let url = server.url("closing.pls")
+        let (run, seconds, killed) = try bounded(["--check", url], limit: 40)
+        #expect(!killed, "it ended by itself (\(seconds) s)")
+        #expect(run.status == 0, "\(run.stderr)")
+        let said = run.stdout.split(separator: "\n").map(String.init)
+        #expect(said.first == "\(url): ok, a playlist of 1 stream", "\(said)")
+        #expect(said.count == 2 && said[1].hasPrefix("\(server.url("song.mp3")): ok, MP3 at 128 kbit/s"), "\(said)")
+        let connections = try server.connections()
+        #expect(try asked(server, "closing.pls") == 1, "asked for once: \(connections)")
+        let played = try bounded(["-o", "null", url], limit: 40)
+        #expect(!played.killed && played.run.status == 0, "\(played.run.stderr)")
     }
 
     /// A server that accepts the connection and never answers holds no command: with `-R`, a

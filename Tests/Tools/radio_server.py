@@ -23,6 +23,7 @@ Paths:
   /garbage           200, audio/mpeg, 2 MB of noise
   /stall             200, the song's first 64 KiB, then nothing (the connection stays open)
   /silent.mp3        the connection taken, then no answer at all
+  /closing.pls       a .pls with no Content-Length: its body ends as the connection closes
   /typed?type=T      the song, Content-Type T; with ?from=N from its Nth byte
   /noise-then-song   200, 4 KiB of noise, then the song (a format changed mid-stream)
   /files/NAME        a file of the song's folder (an HLS stream's playlist and segments)
@@ -234,6 +235,10 @@ class Handler(BaseHTTPRequestHandler):
     def path_noise_then_song(self, query):
         body = random.Random(2).randbytes(4096) + SONG
         self.send(200, [("Content-Type", "audio/mpeg"), ("Content-Length", str(len(body)))], body)
+
+    def path_closing_pls(self, query):
+        body = "[playlist]\nNumberOfEntries=1\nFile1=song.mp3\nTitle1=The Song\n".encode()
+        self.send(200, [("Content-Type", "audio/x-scpls")], body)
 
     def path_silent_mp3(self, query):
         time.sleep(3600)

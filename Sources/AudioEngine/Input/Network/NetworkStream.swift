@@ -267,6 +267,25 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// to reconnect in a row so far (0 once a body comes). The network thread's alone.
     private var station: IcyMetadata.Station?
     private var attempt = 0
+    /// Answers that brought a body so far.
+    private var answers = 0
+
+    /// Whether the body that just ended, with no length stated, is a playlist (by its type, its
+    /// first bytes or its name, as `ServedPlaylist.format` tells one), ended by the server's
+    /// closing the connection, as HTTP/1.0 ends a body: then it is whole, not a live stream
+    /// cut short to be asked for again. Only the first answer's, and only as long as a playlist
+    /// may be.
+    private func isWholePlaylist() -> Bool {
+        guard answers == 1 else { return false }
+        let (head, type, answeredFrom) = shared.read { state -> ([UInt8]?, String?, String?) in
+            guard state.floor == 0, state.written <= Int64(ServedPlaylist.maxBytes), state.written <= Int64(state.storage.count) else {
+                return (nil, nil, nil)
+            }
+            return (Array(state.storage.prefix(Int(min(state.written, Int64(FileContent.headLength))))), state.contentType, state.finalURL)
+        }
+        guard let head, !head.isEmpty else { return false }
+        return ServedPlaylist.format(contentType: type, head: head, url: answeredFrom ?? url) != nil
+    }
 
     /// One request for the body from `from` on, run to its end (or until a read asks for
     /// another place).
@@ -289,6 +308,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         transfer.body = { [self, shared, news, unowned transfer] bytes in
             if demuxer == nil {
                 // A body: the connection is made (again).
+                self.answers += 1
                 if self.attempt > 0 { news(.resumed) }
                 self.attempt = 0
                 let station = IcyMetadata.station(headers: transfer.headers)
@@ -352,8 +372,8 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                 let code = tp_curl_message_result(message)
                 guard let reason = transfer.reason(for: code) else {
                     // The body ended where it said: a file's end. A live stream has no end: a
-                    // body without a stated length that ends was cut.
-                    if transfer.contentLength != nil { return .ended }
+                    // body without a stated length that ends was cut, unless it is a playlist's.
+                    if transfer.contentLength != nil || isWholePlaylist() { return .ended }
                     return .dropped("the server closed the stream")
                 }
                 return received > 0 ? .dropped(reason) : .failed(reason)
