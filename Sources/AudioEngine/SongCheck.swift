@@ -86,10 +86,14 @@ public final class SongChecker {
         }
     }
 
+    /// The longest `listen` spends on one URL, connecting with it.
+    public static let listenDeadline = 15.0
+
     /// An internet stream, as `--check` tells of it: opened, `seconds` of it decoded, what it
     /// is, its station and its title ("ok, MP3 at 128 kbit/s, 44100 Hz stereo; station …;
-    /// title …; 5.0 s decoded"). A live stream never ends: it is not decoded whole.
-    public func listen(_ url: Path, seconds: Double = 5) -> Result<String, LoadFailure> {
+    /// title …; 5.0 s decoded"). A live stream never ends: it is not decoded whole. All of it
+    /// within `deadline` seconds: a server too slow for that (a byte a second) is said so.
+    public func listen(_ url: Path, seconds: Double = 5, deadline: Double = listenDeadline) -> Result<String, LoadFailure> {
         let said = Locked(StreamState())
         decoder.streamNews = { _, news in said.update { $0.hear(news) } }
         decoder.streamTitle = { _, title, _ in said.update { $0.title = title } }
@@ -97,11 +101,17 @@ public final class SongChecker {
             decoder.streamNews = { _, _ in }
             decoder.streamTitle = { _, _, _ in }
         }
+        let clock = StreamDeadline(seconds: deadline, interrupt: decoder.streams)
+        defer { clock.end() }
+        let tooSlow = { (heard: Double) -> LoadFailure in
+            .network("the server is too slow: " + (heard > 0 ? "\((heard * 10).rounded() / 10) s of audio" : "no audio")
+                     + " in \(Int(deadline)) s (\(Int(seconds)) s are listened to)")
+        }
         let song: OpenedSong
         do {
             song = try decoder.open(SongSource(url))
         } catch {
-            return .failure(error)
+            return .failure(clock.hasPassed ? tooSlow(0) : error)
         }
         defer { decoder.close() }
         var format = song.format
@@ -114,6 +124,7 @@ public final class SongChecker {
             case .done, .pending: break reading
             }
         }
+        if clock.hasPassed { return .failure(tooSlow(heard)) }
         let info = song.info
         var kind = info.codec ?? (info.stream.map { $0.layer == 3 ? "MP3" : "MPEG layer \($0.layer)" } ?? "audio")
         if let rate = info.stream?.bitrate, rate > 0 { kind += " at \(rate) kbit/s" }

@@ -3,9 +3,9 @@ import Glibc
 import Testing
 
 /// What a server does to hold the player (issue 50): a playlist whose body ends when the
-/// connection closes, a server that accepts and never answers. Each is said in one line and left,
-/// promptly; no command waits on it. Every run is bounded here (killed past a generous limit), so
-/// that a hang fails the test instead of holding the suite.
+/// connection closes, a server that accepts and never answers, one that sends a byte a second.
+/// Each is said in one line and left, promptly; no command waits on it. Every run is bounded here
+/// (killed past a generous limit), so that a hang fails the test instead of holding the suite.
 @Suite(.serialized)
 struct HostileServerTests {
     private func server(_ folder: URL) throws -> (RadioServer, song: String) {
@@ -84,6 +84,20 @@ struct HostileServerTests {
         let quit = Date().timeIntervalSince(asked)
         #expect(quit < 2, "QUIT quits at once: \(quit) s")
         #expect(!player.received.contains { $0.hasPrefix("E Error opening stream") && $0.contains(song) }, "\(player.received.filter { !$0.hasPrefix("@F") })")
+    }
+
+    /// `--check` of a stream that sends a byte a second ends within its bound (15 s for each
+    /// URL, the connection with it), saying the server was too slow, in one line. It never
+    /// ended.
+    @Test func checkOfAStreamThatTricklesEndsSayingItIsTooSlow() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let url = server.url("trickle")
+        let (run, seconds, killed) = try bounded(["--check", url, server.url("song.mp3")], limit: 60)
+        #expect(!killed && seconds < 30, "it ends within its 15 s: \(seconds) s")
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderrLines.count == 1 && run.stderrLines[0].hasPrefix("\(url): the server is too slow: "), "\(run.stderrLines)")
+        #expect(run.stdout.contains("\(server.url("song.mp3")): ok, MP3"), "the next URL is checked: \(run.stdout)")
     }
 }
 
