@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import Testing
 
-/// What a server does to hold the player (issue 50): a playlist whose body ends when the
-/// connection closes, a server that accepts and never answers, one that sends a byte a second.
-/// Each is said in one line and left, promptly; no command waits on it. Every run is bounded here
-/// (killed past a generous limit), so that a hang fails the test instead of holding the suite.
+/// What a server does to hold the player (issue 50): HLS playlists that name themselves or each
+/// other, a playlist whose body ends when the connection closes, a server that accepts and never
+/// answers, one that sends a byte a second. Each is said in one line and left, promptly; no
+/// command waits on it. Every run is bounded here (killed past a generous limit), so that a hang
+/// fails the test instead of holding the suite.
 @Suite(.serialized)
 struct HostileServerTests {
     private func server(_ folder: URL) throws -> (RadioServer, song: String) {
@@ -36,6 +37,52 @@ struct HostileServerTests {
     /// How many times the server was asked for `name`.
     private func asked(_ server: RadioServer, _ name: String) throws -> Int {
         Int(try server.connections().split(separator: "'/\(name)': ").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? 0
+    }
+
+    /// An HLS playlist that names itself (as its segment, or as its variant), and two that name
+    /// each other (a master's variant naming the master), are said once as a cycle and left: the
+    /// list goes on. A master naming itself, and two naming each other, were followed without
+    /// end (28,845 requests in 40 s, memory growing); one naming itself as its segment was said
+    /// as a stream whose segments cannot be read.
+    @Test(arguments: [("self.m3u8", ["self.m3u8", "self.m3u8"]), ("master.m3u8", ["master.m3u8", "master.m3u8"]),
+                      ("ping.m3u8", ["ping.m3u8", "pong.m3u8", "ping.m3u8"])])
+    func anHLSPlaylistThatNamesItselfIsACycleSaidOnce(path: String, chain: [String]) throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let (run, seconds, killed) = try bounded(["-o", "null", server.url(path), server.url("song.mp3")], limit: 40)
+        #expect(!killed, "\(path): it ended by itself (\(seconds) s)")
+        let cycle = chain.map(server.url).joined(separator: " -> ")
+        let said = run.stderrLines.filter { $0.hasPrefix("tplayer:") }
+        #expect(said == ["tplayer: \(server.url(path)): playlist cycle: \(cycle); not followed"], "\(path): \(run.stderr)")
+        #expect(run.stderr.contains("Playing 2/2"), "\(path): the list goes on: \(run.stderr)")
+        let connections = try server.connections()
+        for name in Set(chain) {
+            let count = try asked(server, name)
+            #expect(count <= 3, "\(path): \(name) asked for \(count) times: \(connections)")
+        }
+        let check = try bounded(["--check", server.url(path)], limit: 40)
+        #expect(!check.killed && check.run.status == 65, "\(path): --check ends (\(check.seconds) s): \(check.run.stderr)")
+        #expect(check.run.stderrLines == ["\(server.url(path)): playlist cycle: \(cycle); not followed"], "\(check.run.stderrLines)")
+    }
+
+    /// A live HLS playlist whose durations are 0 (its target, its segment) is read again no
+    /// sooner than a second after it was last read: FFmpeg would reload it at once, six times
+    /// in a row, then give it up. Its first two reads (the look at what it is, then FFmpeg's)
+    /// come together.
+    @Test func aLivePlaylistIsReadAgainAtMostOnceASecond() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let wav = folder.appendingPathComponent("tone.wav").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "2", "sine", "440", "gain", "-6"])
+        try Harness.run("/usr/bin/ffmpeg", ["-v", "error", "-i", wav, "-c:a", "aac", "-b:a", "128k", "-f", "hls", "-hls_time", "2",
+                                           folder.appendingPathComponent("radio.m3u8").path])
+        try "#EXTM3U\n#EXT-X-TARGETDURATION:0\n#EXT-X-MEDIA-SEQUENCE:0\n#EXTINF:0,\nradio0.ts\n"
+            .write(to: folder.appendingPathComponent("zero.m3u8"), atomically: true, encoding: .utf8)
+        let (run, seconds, killed) = try bounded(["-o", "null", server.url("files/zero.m3u8")], limit: 60)
+        #expect(!killed, "\(run.stderr)")
+        let reads = try asked(server, "files/zero.m3u8"), connections = try server.connections()
+        #expect(reads >= 4, "it was reloaded: \(connections)")
+        #expect(seconds >= Double(reads - 2) * 0.9, "\(reads) reads in \(seconds) s")
     }
 
     /// A `.pls` over HTTP/1.0 with no Content-Length: its body ends when the server closes the

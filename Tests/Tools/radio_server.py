@@ -77,6 +77,7 @@ class Interleaver:
 
 
 # Playlists served: path -> (Content-Type, body); {base} is this server's http://host:port.
+# self.m3u8 names itself as its segment, master.m3u8 as its variant; ping and pong name each other.
 PLAYLISTS = {
     "/radio.pls": ("audio/x-scpls", "[playlist]\nNumberOfEntries=3\nFile1=song.mp3\nTitle1=The Song\n"
                    "File2=file:///etc/passwd\nFile3={base}/icy.mp3\nTitle3=The Icy One\nVersion=2\n"),
@@ -87,6 +88,10 @@ PLAYLISTS = {
     "/two.m3u": ("audio/x-mpegurl", "#EXTM3U\none.m3u\n"),
     "/hls.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsegment1.ts\n#EXT-X-ENDLIST\n"),
     "/hls-file.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n"),
+    "/self.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nself.m3u8\n"),
+    "/master.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=128000\nmaster.m3u8\n"),
+    "/ping.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=128000\npong.m3u8\n"),
+    "/pong.m3u8": ("application/vnd.apple.mpegurl", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=128000\nping.m3u8\n"),
     "/page": ("text/html; charset=utf-8", "<!DOCTYPE html>\n<html><head><title>Test Radio</title></head><body>Listen!</body></html>\n"),
     "/huge.pls": ("audio/x-scpls", "[playlist]\n" + "".join("File%d=s%d.mp3\n" % (n, n) for n in range(70000))),
 }

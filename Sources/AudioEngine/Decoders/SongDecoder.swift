@@ -153,20 +153,7 @@ final class SongDecoder: AudioDecoder {
         guard !head.isEmpty, let format = ServedPlaylist.format(contentType: stream.contentType, head: head, url: url) else {
             return nil
         }
-        var body: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { stream.read(into: $0.baseAddress!, count: $0.count, at: Int64(body.count)) }
-            guard read > 0 else {
-                if read < 0 { throw .network(stream.failure ?? "the playlist could not be read whole") }
-                break
-            }
-            guard body.count + read <= ServedPlaylist.maxBytes else {
-                throw .network("a playlist (by its \(stream.contentType.map { "type, \($0)" } ?? "content")) longer than "
-                               + "\(ServedPlaylist.maxBytes >> 20) MiB; is it really one?")
-            }
-            body += chunk[..<read]
-        }
+        let body = try stream.playlist()
         if ServedPlaylist.isHLS(body) { return .hls }
         return .playlist(ServedPlaylist.parse(body, format: format, url: url))
     }

@@ -75,15 +75,10 @@ extension Session {
         var above = parent
         while let playlist = above, chain.count <= ServedPlaylist.maxDepth {
             chain.append(playlist)
-            if names.contains(playlist) {
-                let names = chain.reversed().map { "\($0)" }
-                return .network("playlist cycle: \(names.joined(separator: " -> ")); not followed")
-            }
+            if names.contains(playlist) { return .network(ServedPlaylist.cycle(chain.reversed().map { "\($0)" })) }
             above = servedFrom[playlist]
         }
-        guard chain.count <= ServedPlaylist.maxDepth else {
-            return .network("playlists nested more than \(ServedPlaylist.maxDepth) deep; not followed")
-        }
+        guard chain.count <= ServedPlaylist.maxDepth else { return .network(ServedPlaylist.tooDeep) }
         guard !served.entries.isEmpty else { return .network("a playlist with no stream in it") }
         guard servedFrom.count < 10_000 else { return .network("more than 10,000 playlists opened over http; not followed") }
         for name in names { servedFrom[name] = parent }

@@ -24,6 +24,15 @@ public struct ServedPlaylist: Equatable, Sendable {
     /// Served playlists naming served playlists nest at most this deep.
     public static let maxDepth = 16
 
+    /// What is said of playlists that name each other: `chain`, outermost first, ending with
+    /// the one it comes back to.
+    public static func cycle(_ chain: [String]) -> String {
+        "playlist cycle: \(chain.joined(separator: " -> ")); not followed"
+    }
+
+    /// What is said of playlists nested past `maxDepth`.
+    public static let tooDeep = "playlists nested more than \(maxDepth) deep; not followed"
+
     /// The playlist format a served body is in, if it is a playlist: its `Content-Type` says so
     /// (`audio/x-scpls`, `audio/x-mpegurl`…), or its first bytes (`[playlist]`, `#EXTM3U`), or
     /// its URL's name (`.pls`, `.m3u`, `.m3u8`) when the type is text or not said.

@@ -8,7 +8,9 @@ import PlayerCore
 /// demuxer reads it, and every URL it names (the playlist, reloaded while it is live, each
 /// segment, a variant's playlist) is opened here, through tplayer's own network side: a
 /// `NetworkStream` each, http and https only, TLS verified, the same bounds, the same
-/// interruption. FFmpeg's own protocols never open anything.
+/// interruption. FFmpeg's own protocols never open anything. Each playlist is read whole first
+/// and checked (`HLSChain`: one naming itself or a playlist above it is refused, said once), and
+/// read again no sooner than a second after it was last read (a live one's reloads).
 final class HLSInput: ByteSource, @unchecked Sendable {
     // `@unchecked Sendable`: used on the decoder's thread alone, as FFmpeg calls it; `open` is
     // touched nowhere else.
@@ -25,6 +27,13 @@ final class HLSInput: ByteSource, @unchecked Sendable {
     /// playlist whose segments fail for as long as it is live).
     private var openedBy: ContinuousClock.Instant?
     private let openWithin: Double
+    /// The playlists followed, and which named which.
+    private var chain = HLSChain()
+    /// When each playlist was last read.
+    private var lastRead: [String: ContinuousClock.Instant] = [:]
+    /// The least time between two reads of one playlist: FFmpeg reloads a live playlist as
+    /// often as its durations say, and a playlist may say 0.
+    static let reloadGap: Duration = .seconds(1)
 
     init(url: String, limits: StreamLimits, interruption: StreamInterruption) {
         self.url = url
@@ -81,9 +90,24 @@ final class HLSInput: ByteSource, @unchecked Sendable {
             failure = "it names \(url), and only http and https play"
             return -EPERM
         }
+        guard awaitReload(of: stream.text) else { return -EINTR }
         do {
             let opened = try NetworkStream.open(stream.text, limits: limits, interruption: interruption)
-            let reading = SourceReading(opened)
+            var bytes: ByteSource = opened
+            let head = opened.bytes(FileContent.headLength, at: 0)
+            if ServedPlaylist.format(contentType: opened.contentType, head: head, url: opened.finalURL) != nil {
+                // A playlist (the stream's own, a variant's, a reload): read whole and checked
+                // before FFmpeg follows what it names.
+                defer { opened.close() }
+                let body = try opened.playlist()
+                lastRead[stream.text] = .now
+                if let refusal = chain.follow(body, asked: stream.text, answered: opened.finalURL) {
+                    failure = refusal
+                    return -ELOOP
+                }
+                bytes = HeldBytes(body)
+            }
+            let reading = SourceReading(bytes)
             open[reading.context] = reading
             source.pointee = tp_source(read: SourceReading.read, length: SourceReading.length, context: reading.context)
             return 0
@@ -91,5 +115,18 @@ final class HLSInput: ByteSource, @unchecked Sendable {
             failure = "\(error)"
             return -EIO
         }
+    }
+
+    /// Waits until the playlist at `url`, if it was read before, may be read again
+    /// (`reloadGap`); false when the song was interrupted meanwhile. FFmpeg calls from its
+    /// reading thread, which has nothing else to do until then: it looks at the interruption
+    /// every 20 ms.
+    private func awaitReload(of url: String) -> Bool {
+        guard let last = lastRead[url] else { return true }
+        while ContinuousClock.now < last + Self.reloadGap {
+            guard interruption.count == interruptions else { return false }
+            usleep(20_000)
+        }
+        return true
     }
 }

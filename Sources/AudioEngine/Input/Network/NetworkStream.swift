@@ -141,6 +141,25 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         }
     }
 
+    /// Its body read whole from its start, as a playlist's is (at most
+    /// `ServedPlaylist.maxBytes`); throws why it cannot be.
+    func playlist() throws(LoadFailure) -> [UInt8] {
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let read = chunk.withUnsafeMutableBytes { self.read(into: $0.baseAddress!, count: $0.count, at: Int64(body.count)) }
+            guard read > 0 else {
+                if read < 0 { throw .network(failure ?? "the playlist could not be read whole") }
+                return body
+            }
+            guard body.count + read <= ServedPlaylist.maxBytes else {
+                throw .network("a playlist (by its \(contentType.map { "type, \($0)" } ?? "content")) longer than "
+                               + "\(ServedPlaylist.maxBytes >> 20) MiB; is it really one?")
+            }
+            body += chunk[..<read]
+        }
+    }
+
     /// What the first answer said its body is (`Content-Type`), if it said.
     var contentType: String? { shared.read(\.contentType) }
 
