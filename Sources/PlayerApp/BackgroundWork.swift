@@ -30,6 +30,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case listen
         /// A song's cover, drawn for the now-playing view.
         case cover
+        /// What the library view's filter leaves, counted.
+        case libraryCount
     }
 
     /// A job's cancel flag, asked by the job as it goes.

@@ -299,6 +299,15 @@ public final class Player {
         }
         screen.show(status)
         drawCover(for: screen)
+        countLibrary(for: screen)
+    }
+
+    /// Counts what the library view's filter leaves off the main loop, so that every key is
+    /// answered meanwhile: a newer count replaces one under way, whose result is dropped.
+    private func countLibrary(for screen: any PlayerScreen) {
+        guard let work = io.work, let request = screen.takeLibraryCount() else { return }
+        work.start(.libraryCount, { _ in LibraryCountResult(generation: request.generation, counted: request.run()) },
+                   then: { [weak screen] (result: LibraryCountResult) in screen?.showLibraryCount(result) })
     }
 
     /// Draws the cover the now-playing view asks for, off the main loop (a newer request

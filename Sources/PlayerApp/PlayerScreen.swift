@@ -30,6 +30,10 @@ public protocol PlayerScreen: AnyObject {
     /// The cover the now-playing view needs drawn (each asked for once), and the drawing.
     func takeCoverRequest() -> CoverRequest?
     func showCover(_ cover: CoverArt)
+    /// The count the library view wants run off the main loop (each asked for once), and its
+    /// result.
+    func takeLibraryCount() -> LibraryCountRequest?
+    func showLibraryCount(_ result: LibraryCountResult)
     /// The spectrum's bars wanted (their number) while the now-playing view shows one.
     var spectrumBars: Int? { get }
     func showSpectrum(_ levels: [Double])
@@ -46,6 +50,8 @@ extension PlayerScreen {
     public func takeFactRequests() -> [SongSource] { [] }
     public func takeCoverRequest() -> CoverRequest? { nil }
     public func showCover(_ cover: CoverArt) {}
+    public func takeLibraryCount() -> LibraryCountRequest? { nil }
+    public func showLibraryCount(_ result: LibraryCountResult) {}
     public var spectrumBars: Int? { nil }
     public func showSpectrum(_ levels: [Double]) {}
     public var tick: Double? { nil }

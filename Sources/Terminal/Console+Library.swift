@@ -84,7 +84,18 @@ extension Console {
     /// The library view's frame, when it is open.
     func libraryFrame(_ bottom: StyledLine) -> [StyledLine]? {
         guard let library else { return nil }
-        let (width, height) = (screen.width, screen.height)
-        return withLibrary { $0.view.lines(library, width: width, height: height, bottom: bottom) }
+        let (width, height, waiting) = (screen.width, screen.height, countsAside)
+        return withLibrary { $0.view.lines(library, width: width, height: height, bottom: bottom, waiting: waiting) }
+    }
+
+    /// The count the library view wants run off the main loop (each asked for once).
+    public func takeLibraryCount() -> LibraryCountRequest? {
+        countsAside = true
+        return withLibrary { $0.view.takeCountRequest() } ?? nil
+    }
+
+    /// A count come back: shown if the view still shows what it was for.
+    public func showLibraryCount(_ result: LibraryCountResult) {
+        if withLibrary({ $0.view.apply(result) }) == true { redraw() }
     }
 }

@@ -20,6 +20,44 @@ public protocol LibraryBrowser: AnyObject {
     var sort: String { get }
     /// Sorts the sorted view by `text` (`albumartist -date title`); why not, in one line.
     func setSort(_ text: String) -> String?
+    /// What a filter leaves, counted on another thread: the first `rows` artists and how many
+    /// there are (`tree`), or how many songs; `nil` when this browser counts on the main loop
+    /// only (the view then asks `firstArtists` and `songCount` itself).
+    func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)?
+}
+
+extension LibraryBrowser {
+    public func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)? { nil }
+}
+
+/// What a filter leaves, counted off the main loop (`LibraryBrowser.counter`).
+public struct LibraryCounted: Sendable {
+    public var items: [LibraryItem]?
+    public var total: Int
+
+    public init(items: [LibraryItem]?, total: Int) {
+        self.items = items
+        self.total = total
+    }
+}
+
+/// A count the library view asks for, to run off the main loop: `run` it on a helper thread
+/// and hand its result to the screen (`showLibraryCount`), which drops it if the filter has
+/// changed since.
+public struct LibraryCountRequest: Sendable {
+    public let generation: Int
+    public let run: @Sendable () -> LibraryCounted
+}
+
+/// A count done, for the view that asked (`generation`).
+public struct LibraryCountResult: Sendable {
+    public let generation: Int
+    public let counted: LibraryCounted
+
+    public init(generation: Int, counted: LibraryCounted) {
+        self.generation = generation
+        self.counted = counted
+    }
 }
 
 /// A row of the library view: an album artist, one of their albums, or a song.

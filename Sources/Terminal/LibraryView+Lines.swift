@@ -3,16 +3,17 @@ import PlayerCore
 extension LibraryView {
     /// The view as lines for a screen of `width` × `height`, `bottom` (the status line) last;
     /// only the rows on screen are read.
-    public mutating func lines(_ browser: LibraryBrowser, width: Int, height: Int, bottom: StyledLine) -> [StyledLine] {
+    public mutating func lines(_ browser: LibraryBrowser, width: Int, height: Int, bottom: StyledLine,
+                               waiting: Bool = false) -> [StyledLine] {
         let rows = max(height - 2, 1)
-        let first = settle(browser, rows: rows)
+        let first = settle(browser, rows: rows, waiting: waiting)
         let count = self.count
         cursor = min(cursor, max(count - 1, 0))
         if cursor < top { top = cursor }
         if cursor >= top + rows { top = cursor - rows + 1 }
         top = max(min(top, count - rows), 0)
         let room = width - 1
-        let what = layout == .tree ? "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)" : "\(count) \(count == 1 ? "song" : "songs")"
+        let what = isCounting ? "counting…" : layout == .tree ? "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)" : "\(count) \(count == 1 ? "song" : "songs")"
         let narrowed = filter.isEmpty ? "" : " matching \(TerminalText.safe(filter))"
         var title = StyledLine(TextWidth.fit(" tplayer library: \(what)\(narrowed)", room), .bold)
         if let message {
@@ -22,11 +23,19 @@ extension LibraryView {
             if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         }
         var lines = [title]
-        let shown = first ?? items(from: top, count: rows, browser)
+        let shown: [(item: LibraryItem, level: Int)]
+        if let first {
+            shown = first
+        } else if let drawn = drawnRows, drawn.generation == generation, drawn.top == top, drawn.rows == rows {
+            shown = drawn.items
+        } else {
+            shown = items(from: top, count: rows, browser)
+        }
+        drawnRows = isCounting ? nil : (generation, top, rows, shown)
         for (offset, shown) in shown.enumerated() {
             lines.append(Self.row(shown.item, level: shown.level, width: room, underCursor: top + offset == cursor))
         }
-        if shown.isEmpty, top == 0 {
+        if shown.isEmpty, top == 0, !isCounting {
             lines.append(StyledLine(filter.isEmpty ? "  The library is empty: tplayer --scan ~/Music fills it" : "  Nothing matches", .dim))
         }
         while lines.count < height - 1 { lines.append(StyledLine()) }

@@ -19,6 +19,18 @@ public struct LibraryView {
     public private(set) var filter = ""
     /// What is wrong with `filter`, as the library said when it was set.
     private var filterProblem: String?
+    /// Counts each filter and layout anew (`refresh`): a count that comes back for an older
+    /// one is dropped.
+    private(set) var generation = 0
+    /// The count asked for off the main loop and not yet taken (`takeCountRequest`), and the
+    /// generation it is for.
+    private var countRequest: LibraryCountRequest?
+    private var asked: Int?
+    /// The first screen a count brought, for the next drawing.
+    private var counted: [(item: LibraryItem, level: Int)]?
+    /// The rows last drawn and where: drawn again as they are (the status line's tick draws
+    /// the view twice a second) until a key or a new count changes what is shown.
+    var drawnRows: (generation: Int, top: Int, rows: Int, items: [(item: LibraryItem, level: Int)])?
     /// The longest filter typed, in characters: the library reads queries of up to 1,024 bytes
     /// (`LibraryQuery.longest`), and a paste of 100 KB is not read again on every key.
     static let longestFilter = 1024
@@ -49,6 +61,8 @@ public struct LibraryView {
     /// drawn (`settle`): the keys that came together are read first.
     public mutating func refresh(_ browser: LibraryBrowser) {
         total = nil
+        generation &+= 1
+        counted = nil
         filterProblem = nil
         open = nil
         cursor = 0
@@ -58,12 +72,26 @@ public struct LibraryView {
     /// Counts what the filter leaves, if it is not counted yet: in the tree with its first
     /// screen of `rows`, which it returns (a filter that keeps 100,000 songs is one pass, not two).
     /// A filter the library cannot read leaves nothing, and says why.
-    mutating func settle(_ browser: LibraryBrowser, rows: Int) -> [(item: LibraryItem, level: Int)]? {
+    /// `waiting`: a browser that counts off the main loop is asked to (`takeCountRequest`),
+    /// and the view is drawn without rows until the count comes (`apply`); the keys typed
+    /// meanwhile are answered at once. A key that moves in the rows waits for it instead.
+    mutating func settle(_ browser: LibraryBrowser, rows: Int, waiting: Bool = false) -> [(item: LibraryItem, level: Int)]? {
+        if let first = counted, total != nil {
+            counted = nil
+            return first.count >= min(rows, total ?? 0) ? Array(first.prefix(rows)) : nil
+        }
         guard total == nil else { return nil }
         filterProblem = browser.problem(filter: filter)
         if let problem = filterProblem {
             message = problem
             total = 0
+            return nil
+        }
+        if waiting, let run = browser.counter(filter: filter, tree: layout == .tree, rows: rows) {
+            if asked != generation {
+                asked = generation
+                countRequest = LibraryCountRequest(generation: generation, run: run)
+            }
             return nil
         }
         if layout == .tree {
@@ -74,6 +102,23 @@ public struct LibraryView {
         total = browser.songCount(filter: filter)
         return nil
     }
+
+    /// The count to run off the main loop, once.
+    mutating func takeCountRequest() -> LibraryCountRequest? {
+        defer { countRequest = nil }
+        return countRequest
+    }
+
+    /// A count come back: taken if it is for the filter and layout shown now.
+    mutating func apply(_ result: LibraryCountResult) -> Bool {
+        guard result.generation == generation, total == nil else { return false }
+        total = result.counted.total
+        counted = result.counted.items.map { $0.map { ($0, 0) } }
+        return true
+    }
+
+    /// Whether a count is under way (the title says so).
+    var isCounting: Bool { total == nil && asked == generation }
 
     /// Rows in all, the open artist's included.
     var count: Int { (total ?? 0) + (open?.children.count ?? 0) }
@@ -110,6 +155,7 @@ public struct LibraryView {
     /// What `key` does in the view; `nil`: it means what it means everywhere (space pauses).
     public mutating func handle(_ key: Key, isOpenKey: Bool, _ browser: LibraryBrowser, rows: Int) -> Outcome? {
         message = nil
+        drawnRows = nil
         if typing != nil { return type(key, browser) }
         // Keys that came with the filter's are read before it is drawn: it is counted first.
         _ = settle(browser, rows: rows)

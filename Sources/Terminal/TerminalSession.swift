@@ -58,6 +58,8 @@ public final class TerminalSession {
         set { console.nowPlayingOptions = newValue }
     }
     public func takeCoverRequest() -> CoverRequest? { console.takeCoverRequest() }
+    public func takeLibraryCount() -> LibraryCountRequest? { console.takeLibraryCount() }
+    public func showLibraryCount(_ result: LibraryCountResult) { console.showLibraryCount(result) }
     public func showCover(_ cover: CoverArt) { console.showCover(cover) }
     public var spectrumBars: Int? { console.spectrumBars }
     public func showSpectrum(_ levels: [Double]) { console.showSpectrum(levels) }

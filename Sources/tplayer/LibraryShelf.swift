@@ -68,6 +68,17 @@ final class LibraryShelf: LibraryBrowser {
         return songs.map { item($0, sorted: false) }
     }
 
+    func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)? {
+        let database = database, query = query(filter)
+        return {
+            if tree {
+                guard let (artists, total) = try? database.artistsCounted(query, limit: rows).get() else { return LibraryCounted(items: [], total: 0) }
+                return LibraryCounted(items: artists.map(Self.item), total: total)
+            }
+            return LibraryCounted(items: nil, total: (try? database.songCount(query).get()) ?? 0)
+        }
+    }
+
     func songCount(filter: String) -> Int {
         (try? database.songCount(query(filter)).get()) ?? 0
     }

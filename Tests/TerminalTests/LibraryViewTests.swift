@@ -8,6 +8,8 @@ final class ShelfInMemory: LibraryBrowser {
     let names: [String]
     var rated: [(Path, Int)] = []
     var reads = 0
+    /// Whether it counts off the main loop (`counter`), as the player's library does.
+    var counting = false
 
     init(artists: Int) {
         names = (0..<artists).map { "Artist \($0)" }
@@ -39,6 +41,14 @@ final class ShelfInMemory: LibraryBrowser {
         }
     }
     func songCount(filter: String) -> Int { kept(filter).count * 9 }
+    func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)? {
+        guard counting else { return nil }
+        let kept = kept(filter)
+        return {
+            LibraryCounted(items: tree ? kept.prefix(rows).map { LibraryItem(kind: .artist, name: $0, detail: "9 songs", artistKey: $0) } : nil,
+                           total: tree ? kept.count : kept.count * 9)
+        }
+    }
     func songs(filter: String, offset: Int, limit: Int) -> [LibraryItem] { [] }
     func paths(of item: LibraryItem, filter: String) -> [Path] {
         item.path.map { [$0] } ?? (item.kind == .album ? songs(of: item, filter: filter).compactMap(\.path) : [])
