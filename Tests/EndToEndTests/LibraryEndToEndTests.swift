@@ -309,6 +309,31 @@ import Testing
         #expect(found.status == 0 && found.stdout.hasSuffix("Post/02.flac\n"), "\(found.stdout)\(found.stderr)")
     }
 
+    /// An MP3 tagged ID3v2.4, its date in TDRC as Picard and mutagen write it (`1995-03-13`):
+    /// the library has its date and year, and `year:1995` finds it (it found nothing).
+    @Test func anID3v24DateIsTheSongsYear() throws {
+        let (folder, environment) = try setUp()
+        // An ID3v2.4 tag of its title and TDRC, UTF-8 frames, in place of the tag lame wrote.
+        let script = #"""
+            import struct, sys
+            def syncsafe(n): return bytes([(n >> 21) & 127, (n >> 14) & 127, (n >> 7) & 127, n & 127])
+            def frame(fid, text):
+                body = b"\x03" + text.encode()
+                return fid.encode() + syncsafe(len(body)) + b"\x00\x00" + body
+            frames = frame("TIT2", "Isobel") + frame("TPE1", "Björk") + frame("TALB", "Post") + frame("TDRC", "1995-03-13")
+            audio = open(sys.argv[1], "rb").read()
+            if audio[:3] == b"ID3":  # lame's own tag (ID3v2.3, its year in TYER) goes
+                audio = audio[10 + ((audio[6] << 21) | (audio[7] << 14) | (audio[8] << 7) | audio[9]):]
+            open(sys.argv[2], "wb").write(b"ID3\x04\x00\x00" + syncsafe(len(frames)) + frames + audio)
+            """#
+        let made = try Harness.run("/usr/bin/python3", ["-c", script, "Music/Post/01.mp3", "Music/v24.mp3"], in: folder)
+        try #require(made.status == 0, "\(made.stderr)")
+        let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let found = try Harness.tplayer(["--find", "isobel year:1995"], in: folder, environment: environment)
+        #expect(found.status == 0 && found.stdout.hasSuffix("Music/v24.mp3\n"), "\(found.stdout)\(found.stderr)")
+    }
+
     @Test func aFullDiskMidScanRollsBackAndSaysSo() throws {
         var (folder, environment) = try setUp()
         environment["HOME"] = folder.appendingPathComponent("nobody").path  // no ~/Music: the folders named alone

@@ -162,6 +162,19 @@ struct TagsFromID3Tests {
         #expect(SongInfo.Tags(SongInfo.ID3(v1: v1, v2: v2)).title == "Title")  // no v2 title or artist
         #expect(SongInfo.Tags(SongInfo.ID3()) == SongInfo.Tags())
     }
+
+    /// ID3v2.4 keeps the date in TDRC, as Picard and mutagen write it: the year is read from
+    /// it when libmpg123 gives none (it reads v2.3's TYER), and from TDOR when that is all.
+    @Test func anID3v24DateIsTheYear() {
+        var v2 = SongInfo.ID3.V2()
+        v2.title = "Army of Me"
+        v2.frames = [SongInfo.ID3.Frame(id: "TDOR", text: "1994"), SongInfo.ID3.Frame(id: "TDRC", text: "1995-03-13")]
+        #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1995-03-13")
+        v2.frames = [SongInfo.ID3.Frame(id: "TDOR", text: "1994")]
+        #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1994")
+        v2.year = "1997"
+        #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1997", "TYER as libmpg123 gives it first")
+    }
 }
 
 /// What mpg123 answers to its equaliser and RVA commands, kept as it keeps them.

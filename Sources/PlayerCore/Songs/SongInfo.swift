@@ -244,7 +244,11 @@ extension SongInfo.Tags {
     public init(_ id3: SongInfo.ID3) {
         if let v2 = id3.v2 {
             self.init(title: v2.title, artist: v2.artist, album: v2.album)
-            year = v2.year
+            // ID3v2.4 keeps the date in TDRC (`1995`, `1995-03-13`), which libmpg123 does not
+            // take as the year (v2.3's TYER); the original date (TDOR) where neither is there.
+            year = v2.year ?? [("TDRC"), ("TDOR")].lazy.compactMap { id in
+                v2.frames.first { $0.id == id && $0.language == nil && $0.description == nil && !$0.text.isEmpty }?.text
+            }.first
             genre = v2.genre
             comment = v2.comment
             track = v2.frames.first { $0.id == "TRCK" && $0.language == nil && $0.description == nil && !$0.text.isEmpty }?.text
