@@ -18,7 +18,7 @@ public final class RemoteControl {
     }
 
     private let controls: Controls
-    private var session: Session { controls.session }
+    var session: Session { controls.session }
     private let position: () -> Int64
     /// Writes one reply line (without its `@`); false when no one reads them any more.
     private let send: (String) -> Bool
@@ -35,15 +35,15 @@ public final class RemoteControl {
     /// Dropping the rest of a line that was too long.
     private var discarding = false
     /// What the next lines wait for, and since when.
-    private var awaiting: Awaiting?
+    var awaiting: Awaiting?
     /// The token of the song `LOAD` asked for, until it opens or fails (said then, whether or
     /// not the lines after it still wait).
-    private var loading: Int?
+    var loading: Int?
     private var silent = false
     /// mpg123 closes the track on `STOP`, at its end and when a load fails.
-    private var closed = true
+    var closed = true
     /// The song whose `@I` lines were sent, and whether its `@S` line was.
-    private var announced: (token: Int, headerSent: Bool)?
+    var announced: (token: Int, headerSent: Bool)?
     private var nextProgress: ContinuousClock.Instant?
     /// The frame the last `@F` line was for (`nil`: none yet for this song or since a seek).
     private var progressFrame: Int64?
@@ -52,7 +52,7 @@ public final class RemoteControl {
     /// What `EQ`, `SHOWEQ` and `RVA` answer.
     private var equalizer = RemoteEqualizer()
 
-    private enum Awaiting {
+    enum Awaiting {
         /// `stream`: an internet stream, which holds the lines after it only until one comes: a
         /// server may keep it waiting for seconds, and no command waits on a network.
         case load(since: ContinuousClock.Instant, stream: Bool)
@@ -138,58 +138,9 @@ public final class RemoteControl {
         controls.submit(.mpegEqualizer(equalizer.factors), from: .remote)
     }
 
-    /// An engine report, after the session has handled it.
-    public func observe(_ event: EngineEvent) {
-        switch event {
-        case .opened(let song, let token) where session.state.token == token:
-            loading = nil
-            closed = false
-            announced = (token, false)
-            RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
-            session.stream?.station.map { RemoteReplies.station($0).forEach(reply) }  // after the track's lines, as mpg123
-            reply("P \(mode.rawValue)")
-            session.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
-            sendHeaderIfPlaying()
-            finishLoadWait()
-        case .openFailed(let error, let token):
-            // A playlist served over http: its first stream opens now in its place. A song
-            // loaded before the last load is not said (a stream stopped for the next).
-            guard let loading, token >= loading, session.adoptedPlaylist != error.path else { return }
-            self.loading = nil
-            reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
-            closeTrack()
-            reply("P 0")
-            finishLoadWait()
-        case .ended(let token) where token == announced?.token:
-            closeTrack()
-            reply("P 3")
-            reply("P 0")
-        case .decodeFailed(let token, let message) where token == announced?.token:
-            closeTrack()
-            reply("E \(RemoteReplies.line(message))")
-            reply("P 0")
-        case .damaged(let token, _, let reason) where token == announced?.token:
-            closeTrack()
-            reply("E Corrupted file: \(RemoteReplies.line(reason))")
-            reply("P 0")
-        case .seeked(_, let frame, _):
-            guard case .seek(let jump, _) = awaiting else { return }
-            awaiting = nil
-            sendSeekReply(jump: jump, landed: frame)
-            runLines()
-        case .outputFailed(let message):
-            reply("E \(RemoteReplies.line(message))")
-        case .stream(let path, .title(let title)) where announced != nil && path == session.state.song?.path:
-            reply(RemoteReplies.icyMeta(title: title))
-        case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
-             .damageSkipped, .playback, .deviceBuffer, .stream:
-            break  // another song's, or nothing mpg123 says
-        }
-    }
-
     // MARK: - Commands
 
-    private var mode: Mode {
+    var mode: Mode {
         if closed { return .stopped }
         switch session.state {
         case .idle: return .stopped
@@ -199,7 +150,7 @@ public final class RemoteControl {
         }
     }
 
-    private func runLines() {
+    func runLines() {
         // A playlist being read holds the lines after it, as in mpg123; but QUIT among them ends
         // the read (however long it would take: the player's end stops it), so a front-end can
         // always quit.
@@ -363,7 +314,7 @@ public final class RemoteControl {
         awaiting = .seek(jump: jump, since: now())
     }
 
-    private func sendSeekReply(jump: Bool, landed: Int64) {
+    func sendSeekReply(jump: Bool, landed: Int64) {
         progressFrame = nil  // counted anew from where it landed
         guard jump else { return reply("K \(landed)") }
         guard let song = session.state.song else { return reply("J 0") }
@@ -377,20 +328,20 @@ public final class RemoteControl {
     }
 
     /// The load the lines waited for is answered: they go on.
-    private func finishLoadWait() {
+    func finishLoadWait() {
         guard case .load = awaiting else { return }
         awaiting = nil
         runLines()
     }
 
     /// mpg123 closes the track on `STOP`, at its end, and when it cannot be loaded or decoded.
-    private func closeTrack() {
+    func closeTrack() {
         closed = true
         announced = nil
     }
 
     /// mpg123 sends `@S` when the song's first frame plays.
-    private func sendHeaderIfPlaying() {
+    func sendHeaderIfPlaying() {
         guard mode == .playing, let announced, !announced.headerSent, let song = session.state.song else { return }
         self.announced?.headerSent = true
         if let header = RemoteReplies.stream(song) { reply(header) }
@@ -404,7 +355,7 @@ public final class RemoteControl {
         controls.submit(.quit, from: .remote)
     }
 
-    private func reply(_ line: String) {
+    func reply(_ line: String) {
         guard !isDone || line.hasPrefix("E ") else { return }
         if !send(line) { quit() }
     }

@@ -39,7 +39,7 @@ final class PlaybackLoop {
     }
 
     private(set) var phase = Phase.idle
-    private(set) var song: Song?
+    var song: Song?
     var held: Held?
     /// The frame of silence a sound server's queue ends on after `takeBackQueue`: its frames,
     /// the song frames the position counts it as (`EngineShared.filler`), and whether the next
@@ -218,59 +218,6 @@ final class PlaybackLoop {
         }
     }
 
-    /// `opened` as the song playing: what reaches the output for it, and its ReplayGain in the
-    /// mode in force where the stage applies it (said in its details as applied).
-    private func song(_ opened: OpenedSong, source: SongSource, token: Int?) -> Song {
-        var info = opened.info
-        info.played = played(opened.format)
-        if !opened.appliesOwnGain, let applied = info.replayGain.applied(replayGain) {
-            info.appliedGain = applied.decibels
-        }
-        var made = Song(token: token, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
-        made.gain = gain(of: made)
-        return made
-    }
-
-    /// `song`'s ReplayGain factor in the mode in force, where the stage applies it.
-    func gain(of song: Song) -> Double {
-        guard !song.appliesOwnGain else { return 1 }
-        return song.info.replayGain.applied(replayGain)?.factor ?? 1
-    }
-
-    private func open(_ source: SongSource, token: Int) {
-        if var current = song, current.token == nil, current.source == source {
-            // The song the list goes on to is the one that took over: it plays on, gaplessly.
-            current.token = token
-            song = current
-            report(.opened(current.info, token: token))
-            return
-        }
-        shared.update { $0.titles.removeAll() }  // a stream's from before (the same URL again) are not this one's
-        if case .deviceLost = phase {} else {
-            leaveWithAFade(stays: true)  // a song left while it played (next, load); one that ended is already idle
-            move(to: .idle)
-        }
-        sinceSplice = 0
-        song = nil
-        held = nil
-        stage.tail.reset()
-        restartStretching()
-        do throws(LoadFailure) {
-            // A file keeps the format its first song starts in, from the first sample on (a
-            // short first part too): libmpg123 converts the rest, and the later songs, to it.
-            try decoder.restrictFormat(to: slot.isFile ? slot.sink.map { .exactly($0.format) } ?? .first : .any)
-            let opened = try decoder.open(source)
-            decoder.promoted()
-            let opening = song(opened, source: source, token: token)
-            song = opening
-            let ending = queueEnd?.songFrames ?? 0  // the frame of silence the queue may end on
-            shared.update { $0.position = ending }
-            report(.opened(opening.info, token: token))
-        } catch {
-            report(.openFailed(LoadError(path: source.path, reason: error), token: token))
-        }
-    }
-
     // MARK: Chunks
 
     /// Does the next piece of work: a chunk decoded and written, a held chunk written, or a
@@ -381,7 +328,7 @@ final class PlaybackLoop {
     /// a fade out follows, from the gain the audio has there.
     /// `stays`: what follows comes later (a stop, another song): without a fade, the frame of
     /// silence the queue ends on stays there.
-    private func leaveWithAFade(stays: Bool = false) {
+    func leaveWithAFade(stays: Bool = false) {
         fadeOut(from: takeBackQueue())
         if stays { queueEnd?.overwritten = false }
     }

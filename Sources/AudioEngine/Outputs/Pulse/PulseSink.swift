@@ -30,7 +30,7 @@ final class PulseSink: AudioSink {
     private let connection: PulseConnection
     private var stream: OpaquePointer?
     private let signals = Locked(PulseSignals())
-    private let waker: Waker
+    private let waker: PulseStreamWaker
     /// Silence, as long as the pad a start writes first.
     private let pad: [UInt8]
     /// The operations whose callbacks reach the waker, while they may still run: the question
@@ -42,44 +42,6 @@ final class PulseSink: AudioSink {
     /// Timing older than this is asked for again when it is read.
     static let freshTiming = 0.05
 
-    /// What libpulse's callbacks reach: the stream's signals, its start and its sink's latency
-    /// (both touched only under the main loop's lock, by callbacks and by `withStream`) and the
-    /// playback thread's wake.
-    private final class Waker {
-        let signals: Locked<PulseSignals>
-        let api: tp_pulse
-        let wake: @Sendable () -> Void
-        let bytesPerSecond: Double
-        var start: StreamStart
-        /// The latency the sink plays at, as the server last said (the least its clients ask).
-        var sinkLatency: Double?
-        /// The question for fresh timing (no callback: the answer updates the stream's own).
-        var timingAsked: OpaquePointer?
-        /// Whether the sink takes the stream no faster than it could play it, watched from each
-        /// start on the read index the server says; false once it is found out.
-        var pace = SinkPace()
-        var keepsTime = true
-        init(signals: Locked<PulseSignals>, api: tp_pulse, start: StreamStart, bytesPerSecond: Double,
-             wake: @escaping @Sendable () -> Void) {
-            self.signals = signals
-            self.api = api
-            self.start = start
-            self.bytesPerSecond = bytesPerSecond
-            self.wake = wake
-        }
-    }
-
-    /// The server's name for samples in `encoding`, little-endian as tplayer keeps them.
-    static func sampleFormat(_ encoding: SampleEncoding) -> pa_sample_format_t {
-        switch encoding {
-        case .u8: PA_SAMPLE_U8
-        case .s16: PA_SAMPLE_S16LE
-        case .s24: PA_SAMPLE_S24LE
-        case .s32: PA_SAMPLE_S32LE
-        case .float32: PA_SAMPLE_FLOAT32LE
-        }
-    }
-
     /// `device`: the sink to play on (`nil`: the server's default).
     init(connection: PulseConnection, format: PCMFormat, bufferSeconds: Double, device: String? = nil,
          wake: @escaping @Sendable () -> Void) throws(OutputFailure) {
@@ -90,10 +52,10 @@ final class PulseSink: AudioSink {
         let padBytes = frameAligned(Self.sinkLatency)
         // Silence is zero but in unsigned 8-bit samples, centred on 128.
         pad = [UInt8](repeating: format.encoding == .u8 ? 0x80 : 0, count: padBytes)
-        waker = Waker(signals: signals, api: connection.api, start: StreamStart(padBytes: padBytes, enoughBytes: frameAligned(Self.startsWith)),
+        waker = PulseStreamWaker(signals: signals, api: connection.api, start: StreamStart(padBytes: padBytes, enoughBytes: frameAligned(Self.startsWith)),
                       bytesPerSecond: bytesPerSecond, wake: wake)
         let api = connection.api
-        var spec = pa_sample_spec(format: Self.sampleFormat(format.encoding), rate: UInt32(format.rate), channels: UInt8(format.channels))
+        var spec = pa_sample_spec(format: format.encoding.pulseFormat, rate: UInt32(format.rate), channels: UInt8(format.channels))
         let length = frameAligned(bufferSeconds)
         let request = frameAligned((bufferSeconds - Self.sinkLatency) / 2)
         // Playing starts once the pad (24 ms) is queued (never sooner than tplayer uncorks it): prebuf
@@ -106,20 +68,20 @@ final class PulseSink: AudioSink {
             self.stream = stream
             api.stream_set_state_callback(stream, { stream, box in
                 guard let stream, let box else { return }
-                let waker = Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue()
+                let waker = Unmanaged<PulseStreamWaker>.fromOpaque(box).takeUnretainedValue()
                 let state = waker.api.stream_get_state(stream)
                 waker.signals.update { $0.stream = state }
                 waker.wake()
             }, box)
             api.stream_set_write_callback(stream, { stream, _, box in
                 guard let stream, let box else { return }
-                let waker = Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue()
+                let waker = Unmanaged<PulseStreamWaker>.fromOpaque(box).takeUnretainedValue()
                 PulseSink.askTiming(waker.api, stream, waker)  // the position stays fresh while it plays
                 waker.wake()
             }, box)
             api.stream_set_underflow_callback(stream, { stream, box in
                 guard let stream, let box else { return }
-                let waker = Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue()
+                let waker = Unmanaged<PulseStreamWaker>.fromOpaque(box).takeUnretainedValue()
                 let left = PulseSink.timing(waker.api, stream)?.unheard(bytesPerSecond: waker.bytesPerSecond) ?? 0
                 let now = MonotonicClock().now
                 waker.signals.update { $0.ranOut = (now, left) }
@@ -148,7 +110,7 @@ final class PulseSink: AudioSink {
         withStream { api, stream in askSinkLatency(api, stream) }
     }
 
-    /// Asks the server for the latency the stream's sink plays at (`Waker.sinkLatency`, when
+    /// Asks the server for the latency the stream's sink plays at (`PulseStreamWaker.sinkLatency`, when
     /// it answers): what the sink renders ahead at most, less than the stream asked for when
     /// another client asks for less.
     private func askSinkLatency(_ api: tp_pulse, _ stream: OpaquePointer?) {
@@ -158,7 +120,7 @@ final class PulseSink: AudioSink {
         let box = Unmanaged.passUnretained(waker).toOpaque()
         latencyAsked = api.context_get_sink_info_by_index(connection.context, api.stream_get_device_index(stream), { _, info, _, box in
             guard let info, let box else { return }
-            let waker = Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue()
+            let waker = Unmanaged<PulseStreamWaker>.fromOpaque(box).takeUnretainedValue()
             waker.sinkLatency = info.pointee.configured_latency > 0 ? Double(info.pointee.configured_latency) / 1_000_000 : nil
         }, box)
     }
@@ -279,7 +241,7 @@ final class PulseSink: AudioSink {
             Self.forget(&waker.timingAsked, api, cancelling: false)
             waker.timingAsked = api.stream_update_timing_info(stream, { _, _, box in
                 guard let box else { return }
-                Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue().signals.update { $0.timingAnswers += 1 }
+                Unmanaged<PulseStreamWaker>.fromOpaque(box).takeUnretainedValue().signals.update { $0.timingAnswers += 1 }
             }, box)
             return waker.timingAsked != nil
         }
@@ -345,7 +307,7 @@ final class PulseSink: AudioSink {
 
     /// Asks the server for the stream's timing, unless a question is under way (under the main
     /// loop's lock).
-    private static func askTiming(_ api: tp_pulse, _ stream: OpaquePointer, _ waker: Waker) {
+    private static func askTiming(_ api: tp_pulse, _ stream: OpaquePointer, _ waker: PulseStreamWaker) {
         if let asked = waker.timingAsked, api.operation_get_state(asked) == PA_OPERATION_RUNNING { return }
         forget(&waker.timingAsked, api, cancelling: false)
         waker.timingAsked = api.stream_update_timing_info(stream, nil, nil)
@@ -375,7 +337,7 @@ final class PulseSink: AudioSink {
             Self.forget(&drainAsked, api, cancelling: false)
             drainAsked = api.stream_drain(stream, { _, _, box in
                 guard let box else { return }
-                let waker = Unmanaged<Waker>.fromOpaque(box).takeUnretainedValue()
+                let waker = Unmanaged<PulseStreamWaker>.fromOpaque(box).takeUnretainedValue()
                 waker.start.ranDry()
                 waker.signals.update { $0.drained = true }
                 waker.wake()

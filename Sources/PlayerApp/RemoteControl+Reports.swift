@@ -1,0 +1,55 @@
+import Files
+import PlayerCore
+
+/// What `-R` says of the engine's reports: mpg123's lines for a song opened, ended or failed,
+/// a seek's landing and a stream's title.
+extension RemoteControl {
+    /// An engine report, after the session has handled it.
+    public func observe(_ event: EngineEvent) {
+        switch event {
+        case .opened(let song, let token) where session.state.token == token:
+            loading = nil
+            closed = false
+            announced = (token, false)
+            RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
+            session.stream?.station.map { RemoteReplies.station($0).forEach(reply) }  // after the track's lines, as mpg123
+            reply("P \(mode.rawValue)")
+            session.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
+            sendHeaderIfPlaying()
+            finishLoadWait()
+        case .openFailed(let error, let token):
+            // A playlist served over http: its first stream opens now in its place. A song
+            // loaded before the last load is not said (a stream stopped for the next).
+            guard let loading, token >= loading, session.adoptedPlaylist != error.path else { return }
+            self.loading = nil
+            reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
+            closeTrack()
+            reply("P 0")
+            finishLoadWait()
+        case .ended(let token) where token == announced?.token:
+            closeTrack()
+            reply("P 3")
+            reply("P 0")
+        case .decodeFailed(let token, let message) where token == announced?.token:
+            closeTrack()
+            reply("E \(RemoteReplies.line(message))")
+            reply("P 0")
+        case .damaged(let token, _, let reason) where token == announced?.token:
+            closeTrack()
+            reply("E Corrupted file: \(RemoteReplies.line(reason))")
+            reply("P 0")
+        case .seeked(_, let frame, _):
+            guard case .seek(let jump, _) = awaiting else { return }
+            awaiting = nil
+            sendSeekReply(jump: jump, landed: frame)
+            runLines()
+        case .outputFailed(let message):
+            reply("E \(RemoteReplies.line(message))")
+        case .stream(let path, .title(let title)) where announced != nil && path == session.state.song?.path:
+            reply(RemoteReplies.icyMeta(title: title))
+        case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
+             .damageSkipped, .playback, .deviceBuffer, .stream:
+            break  // another song's, or nothing mpg123 says
+        }
+    }
+}
