@@ -11,7 +11,7 @@ RELEASE      := -c release --static-swift-stdlib
 BIN          := .build/release/tplayer
 # Building: the C libraries and pkg-config. Testing and benchmarking add the reference player
 # (mpg123), a real terminal (tmux), a sound server (pulseaudio), the song makers (sox, lame),
-# GNU time and python3 for the benchmarks, and python3-venv for the mpyg321 front-end that the
+# GNU time and python3 for the benchmarks, mutagen (python3-mutagen) to tag songs as Picard does, and python3-venv for the mpyg321 front-end that the
 # remote-protocol test installs from PyPI into .build/frontends-venv, and a private D-Bus
 # (dbus-run-session) with playerctl and gdbus (libglib2.0-bin) for the MPRIS tests, pactl
 # (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls,
@@ -21,7 +21,7 @@ BIN          := .build/release/tplayer
 # output; libcurl4-openssl-dev internet streams; libchafa-dev the now-playing view's cover.
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
-TEST_DEPS    := $(BUILD_DEPS) mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
+TEST_DEPS    := $(BUILD_DEPS) python3-mutagen mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl \
                 pipewire pipewire-pulse wireplumber sqlite3
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -225,4 +225,5 @@ private func spawnActionsCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_f
 enum HarnessError: Error {
     case noDataChunk(String)
     case timedOut(String)
+    case failed(String)
 }

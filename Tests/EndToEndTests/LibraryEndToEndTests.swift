@@ -309,29 +309,45 @@ import Testing
         #expect(found.status == 0 && found.stdout.hasSuffix("Post/02.flac\n"), "\(found.stdout)\(found.stderr)")
     }
 
-    /// An MP3 tagged ID3v2.4, its date in TDRC as Picard and mutagen write it (`1995-03-13`):
-    /// the library has its date and year, and `year:1995` finds it (it found nothing).
-    @Test func anID3v24DateIsTheSongsYear() throws {
+    /// The same song tagged ID3v2.3 and ID3v2.4 by mutagen, as Picard saves each: the library
+    /// holds the same fields for both, field by field, with the date in each of TDRC's three
+    /// forms (v2.3's TYER and TDAT make the same 1995-03-13; v2.3 has no month without a day);
+    /// `year:1995` finds every copy; ID3v2.4's several values are each kept, and a genre by number
+    /// is named. (The v2.4 copies had no date, and kept one artist, genre and composer of several.)
+    @Test func anID3v24SongHasEveryFieldItsV23CopyHas() throws {
         let (folder, environment) = try setUp()
-        // An ID3v2.4 tag of its title and TDRC, UTF-8 frames, in place of the tag lame wrote.
-        let script = #"""
-            import struct, sys
-            def syncsafe(n): return bytes([(n >> 21) & 127, (n >> 14) & 127, (n >> 7) & 127, n & 127])
-            def frame(fid, text):
-                body = b"\x03" + text.encode()
-                return fid.encode() + syncsafe(len(body)) + b"\x00\x00" + body
-            frames = frame("TIT2", "Isobel") + frame("TPE1", "Björk") + frame("TALB", "Post") + frame("TDRC", "1995-03-13")
-            audio = open(sys.argv[1], "rb").read()
-            if audio[:3] == b"ID3":  # lame's own tag (ID3v2.3, its year in TYER) goes
-                audio = audio[10 + ((audio[6] << 21) | (audio[7] << 14) | (audio[8] << 7) | audio[9]):]
-            open(sys.argv[2], "wb").write(b"ID3\x04\x00\x00" + syncsafe(len(frames)) + frames + audio)
-            """#
-        let made = try Harness.run("/usr/bin/python3", ["-c", script, "Music/Post/01.mp3", "Music/v24.mp3"], in: folder)
-        try #require(made.status == 0, "\(made.stderr)")
+        try TaggedCopies.write(from: folder.appendingPathComponent("Music/Post/01.mp3").path,
+                               into: folder.appendingPathComponent("Music/Tagged"))
         let scan = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
         #expect(scan.status == 0, "\(scan.stderr)")
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
+        let query = """
+            SELECT replace(CAST(path AS TEXT), rtrim(CAST(path AS TEXT), replace(CAST(path AS TEXT), '/', '')), ''),
+                   title, artists, albumartists, album, disc, track, date, year, genres, composers, compilation,
+                   trackgain, albumgain, shelf, albumkey FROM song WHERE CAST(path AS TEXT) LIKE '%/Tagged/%'
+            """
+        let rows = try Harness.run("/usr/bin/sqlite3", ["-separator", "|", library, query])
+        var fields: [String: [String]] = [:]
+        for row in rows.stdout.split(separator: "\n") {
+            let columns = row.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            fields[columns[0]] = Array(columns.dropFirst())
+        }
+        #expect(fields.count == 7, "\(rows.stdout)\(rows.stderr)")
+        for date in TaggedCopies.dates {
+            let v24 = fields["v24-\(date).mp3"] ?? [], v23 = fields["v23-\(date).mp3"] ?? []
+            #expect(v24 == ["Isobel", "Björk", "Björk", "Post", "1", "3", date, "1995", "Electronic", "Björk", "1",
+                            "-6.5", "-7.25", "Björk", "post"], "\(date)")
+            var expected = v24
+            if date == "1995-03" { expected[6] = "1995" }
+            #expect(v23 == expected, "\(date)")
+        }
+        let several = fields["several.mp3"] ?? []
+        #expect(several.count == 15 && several[1] == "Björk\u{1F}Nellee Hooper" && several[8] == "Rock\u{1F}Pop"
+                && several[9] == "Björk\u{1F}Marius de Vries", "\(several)")
         let found = try Harness.tplayer(["--find", "isobel year:1995"], in: folder, environment: environment)
-        #expect(found.status == 0 && found.stdout.hasSuffix("Music/v24.mp3\n"), "\(found.stdout)\(found.stderr)")
+        #expect(found.status == 0 && found.stdout.split(separator: "\n").count == 7, "\(found.stdout)\(found.stderr)")
+        let genre = try Harness.tplayer(["--find", "genre:rock"], in: folder, environment: environment)
+        #expect(genre.status == 0 && genre.stdout.hasSuffix("Tagged/several.mp3\n"), "\(genre.stdout)\(genre.stderr)")
     }
 
     @Test func aFullDiskMidScanRollsBackAndSaysSo() throws {

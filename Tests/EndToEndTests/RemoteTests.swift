@@ -42,6 +42,23 @@ struct RemoteTests {
         #expect(ours.stderr == "tplayer: /nonexistent/file.mp3: no such file\ntplayer: /nonexistent/list.m3u: no such file\n")
     }
 
+    /// `@I` and `TAG` for songs Picard's way of tagging wrote (mutagen, ID3v2.3 and ID3v2.4, several
+    /// values in a frame, TXXX and COMM): the same lines as mpg123's. (Only the first of several
+    /// values was sent, and a TXXX's head ended in a colon mpg123 does not send.)
+    @Test func tagsAsPicardWritesThemGetTheSameRepliesAsMpg123() throws {
+        let folder = try Harness.temporaryFolder()
+        try TaggedCopies.write(from: try Harness.makeSong(seconds: 1, in: folder), into: folder)
+        let names = ["v23-1995-03-13", "v24-1995-03", "several"]
+        let commands = Self.send("SILENCE") + names.flatMap { Self.send("LP \(folder.path)/\($0).mp3", "TAG") } + Self.send("Q")
+        let reference = try Self.drive("/usr/bin/mpg123 -R -o dummy", commands)
+        let ours = try Self.drive("\(Harness.binary) -R -o null", commands)
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let theirs = reference.stdout.split(separator: "\n").map(String.init)
+        let mine = ours.stdout.split(separator: "\n").map(String.init)
+        #expect(mine == theirs, "\(zip(mine, theirs).filter { $0 != $1 })")
+        #expect(mine.contains("@I ID3v2.artist:Nellee Hooper") && mine.contains("@T =Marius de Vries"))
+    }
+
     /// `LOAD` of a CUE sheet or a playlist: said to be a list, and how to play it (it was
     /// "no MPEG audio or other format found in it").
     @Test func loadingAListSaysItIsOne() throws {

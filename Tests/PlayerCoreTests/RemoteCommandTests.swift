@@ -175,6 +175,42 @@ struct TagsFromID3Tests {
         v2.year = "1997"
         #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1997", "TYER as libmpg123 gives it first")
     }
+
+    /// ID3v2.3's date is TYER with TDAT's day and month (DDMM): the same date a v2.4 copy keeps
+    /// in TDRC; a TDAT that is no day is left out; TORY is the original year, as TDOR.
+    @Test func anID3v23DateIsItsYearAndDay() {
+        var v2 = SongInfo.ID3.V2()
+        v2.title = "Isobel"
+        v2.year = "1995"
+        v2.frames = [SongInfo.ID3.Frame(id: "TDAT", text: "1303")]
+        #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1995-03-13")
+        for day in ["3213", "1313", "13", "x303", "0003"] {
+            v2.frames = [SongInfo.ID3.Frame(id: "TDAT", text: day)]
+            #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1995", "\(day)")
+        }
+        v2.year = nil
+        v2.frames = [SongInfo.ID3.Frame(id: "TORY", text: "1994")]
+        #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1994")
+    }
+
+    /// TCON's genres by name, however a tagger wrote them: v2.4's numbers and NUL-separated
+    /// values, v2.3's references with or without refining text, `((` for a plain `(`.
+    @Test func genresByNumberAreNamed() {
+        let cases: [(String, [String])] = [
+            ("17", ["Rock"]), ("(17)", ["Rock"]), ("(17)Rock & Roll", ["Rock & Roll"]), ("(4)(17)", ["Disco", "Rock"]),
+            ("(RX)", ["Remix"]), ("(CR)(17)", ["Cover", "Rock"]), ("((17) and more", ["(17) and more"]),
+            ("Electronic\0Pop", ["Electronic", "Pop"]), ("17\0Pop\0Rock", ["Rock", "Pop"]), ("999", ["999"]),
+            ("(999)", ["(999)"]), ("(17", ["(17"]), ("", []), ("Trip-Hop", ["Trip-Hop"]), ("0", ["Blues"]),
+        ]
+        for (text, names) in cases {
+            #expect(SongInfo.ID3.genres(text) == names, "\(text)")
+        }
+        var v2 = SongInfo.ID3.V2()
+        v2.artist = "Björk\0Nellee Hooper"
+        v2.genre = "(17)"
+        let tags = SongInfo.Tags(SongInfo.ID3(v2: v2))
+        #expect(tags.artist == "Björk" && tags.genre == "Rock")
+    }
 }
 
 /// What mpg123 answers to its equaliser and RVA commands, kept as it keeps them.

@@ -43,20 +43,17 @@ extension LibrarySong {
     }
 
     /// MP3's frames as libmpg123 gives them: TPE2 the album artist, TPOS the disc, TCOM the
-    /// composer, TCMP the compilation flag; a frame of several values (ID3v2.4) split.
+    /// composer, TCMP the compilation flag, TCON's genres by name; a frame of several values
+    /// (ID3v2.4) split.
     private mutating func read(_ v2: SongInfo.ID3.V2) {
-        func values(_ id: String) -> [String] {
-            guard let frame = v2.frames.first(where: { $0.id == id && $0.description == nil && $0.language == nil }) else { return [] }
-            return frame.text.split(whereSeparator: { $0 == "\0" || $0 == "\n" }).map(String.init).filter { !$0.isEmpty }
-        }
-        let artists = values("TPE1")
+        let artists = v2.values("TPE1")
         if !artists.isEmpty { self.artists = artists }
-        albumArtists = values("TPE2")
-        let genres = values("TCON")
+        albumArtists = v2.values("TPE2")
+        let genres = SongInfo.ID3.genres(v2.text("TCON"))
         if !genres.isEmpty { self.genres = genres }
-        composers = values("TCOM")
-        disc = Self.leadingNumber(values("TPOS").first)
-        compilation = Self.isSet(values("TCMP").first)
+        composers = v2.values("TCOM")
+        disc = Self.leadingNumber(v2.values("TPOS").first)
+        compilation = Self.isSet(v2.values("TCMP").first)
     }
 
     /// "3/12" is 3; " 07" is 7; none, or a number past 1,000,000, is `nil`.

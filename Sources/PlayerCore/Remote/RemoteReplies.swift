@@ -33,7 +33,8 @@ public enum RemoteReplies {
             var head = "T ID3v2.\(line(frame.id))"
             if let language = frame.language { head += " lang(\(line(language)))" }
             if let description = frame.description { head += " desc(\(line(description)))" }
-            lines.append(head + ":")
+            // mpg123 ends the head with a colon, but for a TXXX's (a description, no language).
+            lines.append(frame.description != nil && frame.language == nil ? head : head + ":")
             lines += split(frame.text).map { "T =" + $0 }
         }
         return lines + ["T }"]
@@ -181,7 +182,7 @@ public enum RemoteReplies {
             fields += field(String(String.UnicodeScalarView(bytes.map { $0 == 0 ? " " : Unicode.Scalar($0) })), bytes: width)
             offset += width
         }
-        let genre = Int(tag.genre) < genres.count ? genres[Int(tag.genre)] : "Unknown"
+        let genre = SongInfo.ID3.genres[safe: Int(tag.genre)] ?? "Unknown"
         var lines = ["\(prefix) ID3:\(fields)\(genre)", "\(prefix) ID3.genre:\(tag.genre)"]
         if tag.fields.count >= 124, tag.fields[94 + 28] == 0, tag.fields[94 + 29] != 0 {
             lines.append("\(prefix) ID3.track:\(tag.fields[94 + 29])")
@@ -252,25 +253,6 @@ public enum RemoteReplies {
         }
         return text
     }
-
-    /// The ID3v1 genres (the original 80 and Winamp's additions up to 147).
-    static let genres: [String] = [
-        "Blues", "Classic Rock", "Country", "Dance", "Disco", "Funk", "Grunge", "Hip-Hop", "Jazz", "Metal",
-        "New Age", "Oldies", "Other", "Pop", "R&B", "Rap", "Reggae", "Rock", "Techno", "Industrial",
-        "Alternative", "Ska", "Death Metal", "Pranks", "Soundtrack", "Euro-Techno", "Ambient", "Trip-Hop", "Vocal", "Jazz+Funk",
-        "Fusion", "Trance", "Classical", "Instrumental", "Acid", "House", "Game", "Sound Clip", "Gospel", "Noise",
-        "AlternRock", "Bass", "Soul", "Punk", "Space", "Meditative", "Instrumental Pop", "Instrumental Rock", "Ethnic", "Gothic",
-        "Darkwave", "Techno-Industrial", "Electronic", "Pop-Folk", "Eurodance", "Dream", "Southern Rock", "Comedy", "Cult", "Gangsta",
-        "Top 40", "Christian Rap", "Pop/Funk", "Jungle", "Native American", "Cabaret", "New Wave", "Psychadelic", "Rave", "Showtunes",
-        "Trailer", "Lo-Fi", "Tribal", "Acid Punk", "Acid Jazz", "Polka", "Retro", "Musical", "Rock & Roll", "Hard Rock",
-        "Folk", "Folk-Rock", "National Folk", "Swing", "Fast Fusion", "Bebob", "Latin", "Revival", "Celtic", "Bluegrass",
-        "Avantgarde", "Gothic Rock", "Progressive Rock", "Psychedelic Rock", "Symphonic Rock", "Slow Rock", "Big Band", "Chorus", "Easy Listening", "Acoustic",
-        "Humour", "Speech", "Chanson", "Opera", "Chamber Music", "Sonata", "Symphony", "Booty Bass", "Primus", "Porn Groove",
-        "Satire", "Slow Jam", "Club", "Tango", "Samba", "Folklore", "Ballad", "Power Ballad", "Rhythmic Soul", "Freestyle",
-        "Duet", "Punk Rock", "Drum Solo", "A capella", "Euro-House", "Dance Hall", "Goa", "Drum & Bass", "Club-House", "Hardcore",
-        "Terror", "Indie", "BritPop", "Negerpunk", "Polsk Punk", "Beat", "Christian Gangsta Rap", "Heavy Metal", "Black Metal", "Crossover",
-        "Contemporary Christian", "Christian Rock", "Merengue", "Salsa", "Thrash Metal", "Anime", "JPop", "Synthpop",
-    ]
 }
 
 extension Array {

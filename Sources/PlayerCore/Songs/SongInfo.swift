@@ -243,15 +243,13 @@ extension SongInfo.Tags {
     /// ID3v1's when version 2 has neither a title nor an artist.
     public init(_ id3: SongInfo.ID3) {
         if let v2 = id3.v2 {
-            self.init(title: v2.title, artist: v2.artist, album: v2.album)
-            // ID3v2.4 keeps the date in TDRC (`1995`, `1995-03-13`), which libmpg123 does not
-            // take as the year (v2.3's TYER); the original date (TDOR) where neither is there.
-            year = v2.year ?? [("TDRC"), ("TDOR")].lazy.compactMap { id in
-                v2.frames.first { $0.id == id && $0.language == nil && $0.description == nil && !$0.text.isEmpty }?.text
-            }.first
-            genre = v2.genre
+            // The first of several values (ID3v2.4), as for every format's tags.
+            self.init(title: SongInfo.ID3.values(v2.title).first, artist: SongInfo.ID3.values(v2.artist).first,
+                      album: SongInfo.ID3.values(v2.album).first)
+            year = v2.date
+            genre = SongInfo.ID3.genres(v2.genre).first
             comment = v2.comment
-            track = v2.frames.first { $0.id == "TRCK" && $0.language == nil && $0.description == nil && !$0.text.isEmpty }?.text
+            track = v2.values("TRCK").first
             if title != nil || artist != nil { return }
         }
         guard let v1 = id3.v1, v1.fields.count >= 124 else {
@@ -268,6 +266,7 @@ extension SongInfo.Tags {
         self.init(title: latin1(0..<30), artist: latin1(30..<60), album: latin1(60..<90))
         year = latin1(90..<94)
         comment = latin1(94..<124)
+        genre = SongInfo.ID3.genres[safe: Int(v1.genre)]
         // ID3v1.1: a zero byte before the comment's last one, which is then the track.
         if v1.fields[122] == 0, v1.fields[123] != 0 { track = "\(v1.fields[123])" }
     }

@@ -74,7 +74,7 @@ enum Mpg123StreamInfo {
                     let id = withUnsafeBytes(of: item.id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let lang = withUnsafeBytes(of: item.lang) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
                     let description = withUnsafeMutablePointer(to: &item.description) { text($0) } ?? ""
-                    let body = withUnsafeMutablePointer(to: &item.text) { text($0) { kept.value(cString: $0, field: id) } } ?? ""
+                    let body = withUnsafeMutablePointer(to: &item.text) { text($0) { kept.value($0, field: id) } } ?? ""
                     return SongInfo.ID3.Frame(id: id, language: language ? lang : nil,
                                               description: described ? description : nil, text: body)
                 }
@@ -88,11 +88,14 @@ enum Mpg123StreamInfo {
     }
 
     /// A text as `TagText` keeps it (a 16 MB title is read no further than its cap), or as `read`
-    /// keeps it (a frame's, within the song's budget for lyrics).
+    /// keeps it (a frame's, within the song's budget for lyrics): every value of the frame, the
+    /// NULs between ID3v2.4's several kept (`fill` counts them, and the closing NULs that go).
     private static func text(_ string: UnsafeMutablePointer<mpg123_string>?,
-                             read: (UnsafePointer<CChar>) -> String = { TagText.value(cString: $0) }) -> String? {
-        guard let string = string?.pointee, let bytes = string.p, string.fill > 0 else { return nil }
-        let value = read(bytes)
+                             read: (UnsafeBufferPointer<UInt8>) -> String = { TagText.value($0) }) -> String? {
+        guard let string = string?.pointee, let bytes = string.p, string.fill > 0, string.fill <= string.size else { return nil }
+        var count = string.fill
+        while count > 0, bytes[count - 1] == 0 { count -= 1 }
+        let value = bytes.withMemoryRebound(to: UInt8.self, capacity: count) { read(UnsafeBufferPointer(start: $0, count: count)) }
         return value.isEmpty ? nil : value
     }
 }
