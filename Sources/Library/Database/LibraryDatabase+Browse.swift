@@ -54,15 +54,16 @@ extension LibraryDatabase {
         }
     }
 
-    /// The albums of the album artist `artist` (a key) that `query` matches, by year.
+    /// The albums of the album artist `artist` (a key) that `query` matches, by year: each one
+    /// group, at its earliest year.
     public func albums(of artist: String, _ query: LibraryQuery) -> Result<[Album], LibraryError> {
         read { db in
             let condition = query.condition
             var arguments: StatementArguments = [artist]
             arguments += condition.arguments
             return try Row.fetchAll(db, sql: """
-                SELECT album, albumkey, year, COUNT(*) FROM song WHERE shelfkey = ? AND \(condition.sql)
-                GROUP BY albumkey, year ORDER BY year, albumkey LIMIT 10000
+                SELECT album, albumkey, albumyear, COUNT(*) FROM song WHERE shelfkey = ? AND \(condition.sql)
+                GROUP BY albumkey ORDER BY albumyear, albumkey LIMIT 10000
                 """, arguments: arguments).map { Album(name: $0[0] ?? "", key: $0[1], year: $0[2], songs: $0[3]) }
         }
     }
@@ -71,10 +72,10 @@ extension LibraryDatabase {
     public func songs(of artist: String, album: Album, _ query: LibraryQuery) -> Result<[LibrarySong], LibraryError> {
         read { db in
             let condition = query.condition
-            var arguments: StatementArguments = [artist, album.key, album.year]
+            var arguments: StatementArguments = [artist, album.key]
             arguments += condition.arguments
             return try Row.fetchAll(db, sql: """
-                SELECT * FROM song WHERE shelfkey = ? AND albumkey = ? AND year IS ? AND \(condition.sql)
+                SELECT * FROM song WHERE shelfkey = ? AND albumkey = ? AND \(condition.sql)
                 ORDER BY \(LibraryQuery.albumOrder) LIMIT 10000
                 """, arguments: arguments).map(LibrarySong.init(row:))
         }

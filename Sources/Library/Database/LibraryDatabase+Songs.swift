@@ -54,7 +54,14 @@ extension LibraryDatabase {
             let index = try db.cachedStatement(sql: """
                 INSERT INTO song_search (rowid, title, artist, albumartist, album, genre, composer, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+            // The albums whose year may change: each song's, and the one it was in before.
+            let before = try db.cachedStatement(sql: "SELECT shelfkey, albumkey FROM song WHERE path = ?")
+            var albums = Set<AlbumKey>()
             for song in songs {
+                if let row = try Row.fetchOne(before, arguments: [Data(song.path.bytes)]) {
+                    albums.insert(AlbumKey(shelf: row[0], album: row[1]))
+                }
+                albums.insert(AlbumKey(shelf: LibrarySong.sortKey(song.shelf), album: LibrarySong.sortKey(song.album ?? "")))
                 var arguments = song.arguments
                 arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
                 guard let id = try Int64.fetchOne(insert, arguments: arguments) else { continue }
@@ -63,7 +70,23 @@ extension LibraryDatabase {
                 search += song.searchArguments
                 try index.execute(arguments: search)
             }
+            try Self.settleAlbumYears(albums, in: db)
         }
+    }
+
+    /// An album artist's album, by their keys.
+    struct AlbumKey: Hashable {
+        let shelf: String
+        let album: String
+    }
+
+    /// Gives every song of `albums` its album's year: the earliest of its songs'.
+    static func settleAlbumYears(_ albums: Set<AlbumKey>, in db: Database) throws {
+        let settle = try db.cachedStatement(sql: """
+            UPDATE song SET albumyear = (SELECT min(year) FROM song WHERE shelfkey = ?1 AND albumkey = ?2)
+            WHERE shelfkey = ?1 AND albumkey = ?2 AND albumyear IS NOT (SELECT min(year) FROM song WHERE shelfkey = ?1 AND albumkey = ?2)
+            """)
+        for album in albums { try settle.execute(arguments: [album.shelf, album.album]) }
     }
 
     /// The paths of the songs `query` matches, in album order; at most `limit`.
@@ -117,11 +140,16 @@ extension LibraryDatabase {
             for (from, to) in carrying {
                 try carry.execute(arguments: [from.playCount, from.lastPlayed, from.skipCount, from.rating, Data(to.bytes)])
             }
-            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING id")
+            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING id, shelfkey, albumkey")
             let unindex = try db.cachedStatement(sql: "DELETE FROM song_search WHERE rowid = ?")
+            var albums = Set<AlbumKey>()
             for path in gone {
-                if let id = try Int64.fetchOne(delete, arguments: [Data(path.bytes)]) { try unindex.execute(arguments: [id]) }
+                if let row = try Row.fetchOne(delete, arguments: [Data(path.bytes)]) {
+                    try unindex.execute(arguments: [row[0] as Int64])
+                    albums.insert(AlbumKey(shelf: row[1], album: row[2]))
+                }
             }
+            try Self.settleAlbumYears(albums, in: db)
         }
     }
 }

@@ -6,7 +6,8 @@ import GRDB
 /// `song` holds a row a file (its path as bytes: a name need not be UTF-8); `song_search` is
 /// its FTS5 index, holding each field folded as the list view's search folds text (lower case,
 /// no accents), kept in step by the library's own writes, not by triggers (the folding is
-/// Swift's). Songs are listed in album order through `song_order`. `folder` holds the folders
+/// Swift's). Songs are listed in album order through `song_order`, each album at its earliest year
+/// (`albumyear`). `folder` holds the folders
 /// named to `--scan`, which the library takes in from then on.
 enum LibrarySchema {
     /// The search index: the words of each song's fields, by its `song` row's id.
@@ -66,6 +67,19 @@ enum LibrarySchema {
                 let album: String? = row["album"]
                 try update.execute(arguments: [LibrarySong.sortKey(shelf), LibrarySong.sortKey(album ?? ""), row["id"] as Int64])
             }
+        }
+        // An album is one group at its earliest year, whatever its tracks say: `albumyear` is
+        // the least year of the songs of its album artist and album, kept by the library's writes
+        // (`LibraryDatabase.settleAlbumYears`); `song_album` finds an album's songs for them.
+        migrator.registerMigration("album-year") { db in
+            try db.execute(sql: """
+                ALTER TABLE song ADD COLUMN albumyear INTEGER;
+                CREATE INDEX song_album ON song (shelfkey, albumkey, year);
+                UPDATE song SET albumyear = (SELECT min(year) FROM song AS other
+                                             WHERE other.shelfkey = song.shelfkey AND other.albumkey = song.albumkey);
+                DROP INDEX song_order;
+                CREATE INDEX song_order ON song (shelfkey, albumyear, albumkey, ifnull(disc, 1), track, path);
+                """)
         }
         return migrator
     }

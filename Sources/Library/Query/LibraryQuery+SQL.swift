@@ -31,9 +31,10 @@ extension LibraryQuery {
         return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
     }
 
-    /// Album order: album artist, year, album, disc (none is disc 1), track (then path, for what
-    /// is untagged): `song_order`'s columns, so that the index gives the order.
-    static let albumOrder = "shelfkey, year, albumkey, ifnull(disc, 1), track, path"
+    /// Album order: album artist, the album's year (its earliest: a track dated otherwise or not
+    /// at all stays in it), album, disc (none is disc 1), track (then path, for what is
+    /// untagged): `song_order`'s columns, so that the index gives the order.
+    static let albumOrder = "shelfkey, albumyear, albumkey, ifnull(disc, 1), track, path"
 }
 
 extension LibrarySort {
