@@ -46,6 +46,9 @@ public final class Player {
         public var readFacts: (@Sendable ([SongSource]) -> [SongSource: SongFacts])?
         /// Draws a song's cover for the now-playing view, off the main loop.
         public var drawCover: (@Sendable (CoverRequest) -> CoverArt)?
+        /// Every song named failed to open, at the keys, before any played: opens the library
+        /// view and says true, or says false when there is no library (the run then ends, said).
+        public var nothingPlayed: (() -> Bool)?
         /// The clock the loop's deadlines are measured by.
         public var now: () -> ContinuousClock.Instant = { .now }
 
@@ -76,6 +79,9 @@ public final class Player {
     private static let knownLimit = 20_000
     /// Songs the list view asked about, still to be read.
     private var factsToRead: [SongSource] = []
+
+    /// Whether a song has played this run, or the run was seen to play nothing (`checkSomethingPlays`).
+    private var playedOrChecked = false
 
     /// Where a resumed run picks up.
     private let resuming: SavedSession?
@@ -129,6 +135,8 @@ public final class Player {
             for event in engine.takeEvents() { route(event) }
             script?.run()
             io.remote?.tick()
+            if session.isFinished { break }
+            checkSomethingPlays()
             if session.isFinished { break }
             showStatus()
             // The now-playing view shows the lyrics itself.
@@ -354,6 +362,24 @@ private extension EngineEvent {
         switch self {
         case .stream, .opened: true
         default: false
+        }
+    }
+}
+
+extension Player {
+    /// At the keys, a run whose every song named failed before any played does not sit at End
+    /// of list taking what is typed next: the library opens, or the run ends saying so (as mpv's
+    /// and mpg123's do), status 1.
+    private func checkSomethingPlays() {
+        guard !playedOrChecked else { return }
+        if session.state.id == .play { playedOrChecked = true }
+        guard !playedOrChecked, let nothingPlayed = io.nothingPlayed, screen != nil, script == nil, io.remote == nil,
+              session.isAtEndOfList, !session.listIsComing, !session.entries.isEmpty, session.failures.count >= session.entries.count
+        else { return }
+        playedOrChecked = true
+        if !nothingPlayed() {
+            say("tplayer: nothing to play: none of the songs named could be opened")
+            controls.submit([.quit], from: .keys)
         }
     }
 }

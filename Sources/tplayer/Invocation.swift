@@ -186,16 +186,20 @@ extension Invocation {
             }
         }
         let resumes = resume || (inputs.isEmpty && script == nil && Self.resumesByDefault(settings))
+        // `tplayer` alone, with nothing to resume, opens the library in a terminal, as cmus does.
+        let opensLibrary = inputs.isEmpty && script == nil && !resumes && write == nil && isatty(STDIN_FILENO) == 1
+            && LibraryRun.holdsSongs()
         // Checked after the options are parsed, so that an unknown option is what is said.
-        if inputs.isEmpty && script == nil && !resumes {
-            throw ValidationError("no INPUT given: name a song, a folder, a playlist or a CUE sheet")
+        if inputs.isEmpty && script == nil && !resumes && !opensLibrary {
+            throw ValidationError("no INPUT given: name a song, a folder, a playlist or a CUE sheet; "
+                                  + "or tplayer --scan FOLDER, and tplayer alone opens the library")
         }
         var options = PlayerRun.Options(
             repeats: repeats, shuffles: shuffle, fades: !noFade,
             replayGain: ReplayGainSetting(mode: replaygain ?? settings.replayGain ?? .off,
                                           preamp: replaygainPreamp ?? settings.replayGainPreamp ?? 0),
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,
-            resume: resumes, settings: settings)
+            resume: resumes, opensLibrary: opensLibrary, settings: settings)
         options.volume = volume.flatMap(Self.percent)
         options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
         options.bits = bits

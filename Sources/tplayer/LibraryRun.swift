@@ -38,6 +38,12 @@ struct LibraryRun {
         return database
     }
 
+    /// Whether there is a library with a song in it: what plain `tplayer` opens.
+    static func holdsSongs() -> Bool {
+        guard case .success(let songs) = existingLibrary()?.songs(LibraryQuery(), offset: 0, limit: 1) else { return false }
+        return !songs.isEmpty
+    }
+
     /// The library of a run that plays, opened once, when first asked (the library view at
     /// start, the first song heard, an MPRIS client's first look): one pool for them all, and
     /// none for a run that asks for none.

@@ -24,6 +24,8 @@ struct PlayerRun {
         var mpris = true
         /// Pick up the saved session (`--resume`, or no inputs in a terminal when one is saved).
         var resume = false
+        /// Open the library view at start (`tplayer` alone in a terminal, with a library).
+        var opensLibrary = false
         /// The configuration file's: the starting volume, the keys and their steps, colours.
         var settings = Settings()
         /// `--volume`: the volume to start at, whatever the settings or the saved session say.
@@ -59,6 +61,19 @@ struct PlayerRun {
             return refusal.status
         }
         defer { launch.rest?.stop() }
+        // Nothing named could be played, at the keys: the library is opened when there is one;
+        // else that is said and the run ends, as mpv's and mpg123's do (it sat at End of list,
+        // taking whatever was typed next).
+        var opensLibrary = options.opensLibrary
+        if launch.entries.isEmpty, launch.rest == nil, script == nil, !options.resume, !inputs.isEmpty, !output.isFile,
+           isatty(STDIN_FILENO) == 1 {
+            guard LibraryRun.holdsSongs() else {
+                launch.problems.forEach { printError("tplayer: " + $0.brief) }
+                printError("tplayer: nothing to play: no song could be read from what was named; name a song, a folder, a playlist or a CUE sheet")
+                return 1
+            }
+            opensLibrary = true
+        }
         // Only a person's runs are saved and resumed: never -w, --check, a script or -R.
         let store = script == nil && !output.isFile ? SessionStore.location : nil
         var saved: SavedSession?
@@ -126,14 +141,14 @@ struct PlayerRun {
         if let terminal, let library = shared.database {
             terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
             watcher = libraryRun.watcher(library, say: say)
-            if options.settings.view == .library { terminal.openLibrary() }
+            if options.settings.view == .library || opensLibrary { terminal.openLibrary() }
         }
         if let terminal {
             terminal.nowPlayingOptions = options.settings.nowPlaying(
                 ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG"]),
                 colours: terminal.colours)
         }
-        if options.settings.view == .nowPlaying { terminal?.openNowPlaying() }
+        if options.settings.view == .nowPlaying && !opensLibrary { terminal?.openNowPlaying() }
         defer {
             watcher?.stop()
             libraryRun.laterLines.read { $0 }.forEach(say)
@@ -218,6 +233,11 @@ struct PlayerRun {
                 if case .success(let info) = checker.info(source) { facts[source] = SongFacts(info) }
             }
             return facts
+        }
+        io.nothingPlayed = {
+            guard let terminal, !output.isFile, LibraryRun.holdsSongs() else { return false }
+            terminal.openLibrary()
+            return true
         }
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil

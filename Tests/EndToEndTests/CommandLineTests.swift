@@ -80,7 +80,7 @@ import Testing
 
     @Test(arguments: [
         (["--no-such-option", "a.mp3"], "tplayer: Unknown option '--no-such-option' (see tplayer --help)"),
-        ([], "tplayer: no INPUT given: name a song, a folder, a playlist or a CUE sheet (see tplayer --help)"),
+        ([], "tplayer: no INPUT given: name a song, a folder, a playlist or a CUE sheet; or tplayer --scan FOLDER, and tplayer alone opens the library (see tplayer --help)"),
         // An unknown option is named, whatever else is missing (it was "no INPUT given").
         (["--frobnicate"], "tplayer: Unknown option '--frobnicate' (see tplayer --help)"),
         (["--volume", "150", "a.mp3"], "tplayer: --volume 150: give a volume from 0 to 100 (see tplayer --help)"),

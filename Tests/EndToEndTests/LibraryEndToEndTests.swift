@@ -159,6 +159,50 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// `tplayer` alone in a terminal, with a library and no saved session, opens the library
+    /// view, as cmus and ncmpcpp do, and a song chosen there plays (it said "no INPUT given",
+    /// exit 64); with no library it still says so, and how to make one.
+    @Test func plainTplayerOpensTheLibrary() throws {
+        let (folder, environment) = try setUp()
+        let none = try Pane(arguments: ["-o", "null"], environment: environment)
+        try none.waitForText("tplayer --scan FOLDER, and tplayer alone opens the library")
+        #expect(try none.waitForExit() == 64)
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let pane = try Pane(arguments: ["-o", "null"], environment: environment, width: 100, height: 14)
+        try pane.waitForLine { $0.hasPrefix("> Björk") && $0.hasSuffix("2 songs") }
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("    1995  Post") }
+        try pane.send("Down")
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("      02. Hyperballad") }
+        try pane.send("Down")
+        try pane.send("Enter")
+        try pane.send("Escape")
+        try pane.waitForStatus { $0.contains("Army of Me") && $0.contains("/") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
+    /// In a terminal, when nothing named can be played: with no library the run says so and
+    /// ends, status 1, the terminal as it was (it sat at End of list, and what was typed next
+    /// went to the player); with a library, the library view opens.
+    @Test func nothingPlayableEndsTheRunOrOpensTheLibrary() throws {
+        let (folder, environment) = try setUp()
+        let missing = folder.appendingPathComponent("Missing").path
+        let bare = try Pane(arguments: ["-o", "null", missing, missing + "/x.mp3"], environment: environment)
+        try bare.waitForText("nothing to play: none of the songs named could be opened")
+        #expect(try bare.waitForExit() == 1)
+        #expect(try bare.sttyUnchanged())
+        let screen = try bare.screen()
+        #expect(screen.contains("Missing: no such file") && screen.contains("x.mp3: no such file"), "\(screen)")
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let pane = try Pane(arguments: ["-o", "null", missing], environment: environment, width: 100, height: 14)
+        try pane.waitForLine { $0.hasPrefix("> Björk") && $0.hasSuffix("2 songs") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 1, "a song named failed")
+    }
+
     /// While tplayer plays, a song copied into the library, and one deleted from it, are in
     /// the library and gone a moment later, with no command.
     @Test func theLibraryFollowsItsFoldersWhileThePlayerRuns() throws {

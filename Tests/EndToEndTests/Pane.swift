@@ -22,6 +22,8 @@ final class Pane {
         if environment["XDG_STATE_HOME"] == nil { environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path }
         // And settings of its own: none unless the test writes some, never the user's.
         if environment["XDG_CONFIG_HOME"] == nil { environment["XDG_CONFIG_HOME"] = folder.appendingPathComponent("config").path }
+        // And a library of its own (none unless the test scans one), never the user's.
+        if environment["XDG_DATA_HOME"] == nil { environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path }
         // `Pane.unset` takes a variable away (NO_COLOR, which this machine runs the tests with).
         let exports = environment.map { $0.value == Pane.unset ? "unset \($0.key)" : "export \($0.key)='\($0.value)'" }
             .joined(separator: "; ")
