@@ -14,8 +14,8 @@ public enum LibraryPlaces {
     }
 
     /// The folders of the settings' `library =` lines (`~/` is `HOME`'s); none given, the XDG
-    /// music folder (`XDG_MUSIC_DIR` in `~/.config/user-dirs.dirs`), else `~/Music`, when it is
-    /// a folder.
+    /// music folder (`XDG_MUSIC_DIR` in the environment, else in `~/.config/user-dirs.dirs`),
+    /// else `~/Music`, when it is a folder.
     public static func folders(configured: [String], environment: [String: String], userDirs: [UInt8]?,
                                isFolder: (Path) -> Bool) -> [Path] {
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? Path($0) : nil }
@@ -25,7 +25,8 @@ public enum LibraryPlaces {
             return text.hasPrefix("/") ? Path(text) : nil
         }
         if !configured.isEmpty { return configured.compactMap(expanded) }
-        let music = userDirs.flatMap { musicFolder(in: $0, home: home) } ?? home?.appending("Music")
+        let set = environment["XDG_MUSIC_DIR"].flatMap { musicFolder(in: Array("XDG_MUSIC_DIR=\($0)".utf8), home: home) }
+        let music = set ?? userDirs.flatMap { musicFolder(in: $0, home: home) } ?? home?.appending("Music")
         return music.map { isFolder($0) ? [$0] : [] } ?? []
     }
 

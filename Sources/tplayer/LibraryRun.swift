@@ -11,7 +11,7 @@ struct LibraryRun {
 
     /// The environment the library's places are read from.
     private static var environment: [String: String] {
-        ProcessEnvironment.values(of: ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME"])
+        ProcessEnvironment.values(of: ["XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_MUSIC_DIR", "HOME"])
     }
 
     /// The library's database, opened (and made) where it lives; `nil` after one line saying why not.

@@ -273,6 +273,16 @@ import Testing
         fresh["XDG_DATA_HOME"] = folder.appendingPathComponent("data2").path
         let set = try Harness.tplayer(["--config", folder.appendingPathComponent("settings").path, "--scan"], environment: fresh)
         #expect(set.status == 0 && set.stdout.hasPrefix("2 songs, 1 album, 1 artist"), "\(set.stdout)\(set.stderr)")
+        // XDG_MUSIC_DIR in the environment, over user-dirs.dirs (it was read from the file only:
+        // "no library folders").
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("config"), withIntermediateDirectories: true)
+        try "XDG_MUSIC_DIR=\"$HOME/Elsewhere\"\n".write(to: folder.appendingPathComponent("config/user-dirs.dirs"), atomically: true,
+                                                         encoding: .utf8)
+        var music = environment
+        music["XDG_DATA_HOME"] = folder.appendingPathComponent("data3").path
+        music["XDG_MUSIC_DIR"] = folder.appendingPathComponent("Music/Post").path
+        let xdg = try Harness.tplayer(["--scan"], environment: music)
+        #expect(xdg.status == 0 && xdg.stdout.hasPrefix("2 songs, 1 album, 1 artist"), "\(xdg.stdout)\(xdg.stderr)")
     }
 
     @Test func aTagsEscapeSequenceNeverReachesTheTerminalAndAFolderThatIsNotThereIsSaid() throws {
