@@ -38,6 +38,9 @@ public struct LibraryView {
     /// The filter being typed, or the sorted view's order (`o`).
     private(set) var typing: PromptLine?
     private var typingSort = false
+    /// The filters and orders kept before, oldest first: ↑ recalls them at their prompt.
+    private var filtersKept: [String] = []
+    private var sortsGiven: [String] = []
     public internal(set) var cursor = 0
     var top = 0
     /// How many artists (tree) or songs (sorted) the filter leaves; `nil` until the first
@@ -169,12 +172,13 @@ public struct LibraryView {
         case .end: move(to: count - 1)
         case .enter: return enter(browser)
         case .left: collapse()
-        case .character("/"): typing = PromptLine(label: "filter: ", limit: Self.longestFilter)
+        case .character("/"): typing = PromptLine(label: "filter: ", history: filtersKept, limit: Self.longestFilter)
         case .character("o"):
-            var line = PromptLine(label: "sort by: ")
-            line.complete(to: browser.sort)
-            typing = line
+            // Empty, as every prompt is (what is typed is the order, not added to the one in
+            // force); the order in force is ↑ away, after those given before.
+            typing = PromptLine(label: "sort by: ", history: sortsGiven.filter { $0 != browser.sort } + [browser.sort])
             typingSort = true
+            message = "now \(browser.sort) (↑ to edit it)"
         case .character("t"):
             layout = layout == .tree ? .sorted : .tree
             refresh(browser)
@@ -200,7 +204,15 @@ public struct LibraryView {
                 open = opened
             }
             message = stars == 0 ? "rating cleared" : "rated " + String(repeating: "★", count: stars)
-        case .escape: return .close
+        case .escape:
+            // A kept filter is cleared first; Esc again closes the view.
+            guard filter.isEmpty else {
+                filter = ""
+                refresh(browser)
+                message = "filter cleared"
+                return .redraw
+            }
+            return .close
         default:
             return isOpenKey ? .close : nil
         }
@@ -271,6 +283,7 @@ public struct LibraryView {
                 typing = nil
                 typingSort = false
                 message = browser.setSort(text) ?? "sorted by \(browser.sort)"
+                if !text.isEmpty { sortsGiven = Array((sortsGiven.filter { $0 != text } + [text]).suffix(50)) }
                 layout = .sorted
                 let said = message
                 refresh(browser)
@@ -290,8 +303,9 @@ public struct LibraryView {
                 message = filterProblem ?? (line.overflowed ? Self.cutFilter : nil)
                 return .redraw
             }
-        case .submitted:
+        case .submitted(let text):
             typing = nil
+            if !text.isEmpty { filtersKept = Array((filtersKept.filter { $0 != text } + [text]).suffix(50)) }
             return .redraw
         case .cancelled:
             typing = nil

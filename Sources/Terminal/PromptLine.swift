@@ -68,12 +68,32 @@ public struct PromptLine: Equatable {
         case .tab: return .complete
         case .enter: return .submitted(text)
         case .escape: return .cancelled
-        // Ctrl-A and Ctrl-E as a shell takes them; the rest mean nothing here.
+        // Line editing as a shell's (readline's): Ctrl-A and Ctrl-E to the start and end, Ctrl-B
+        // and Ctrl-F a character back and on, Ctrl-U what is before the cursor gone, Ctrl-K what
+        // is after it, Ctrl-W the word before it; the rest mean nothing here.
         case .control("a"): cursor = 0
         case .control("e"): cursor = characters.count
+        case .control("b"): cursor = max(cursor - 1, 0)
+        case .control("f"): cursor = min(cursor + 1, characters.count)
+        case .control("u"): cut(0..<cursor)
+        case .control("k"): cut(cursor..<characters.count)
+        case .control("w"):
+            var start = cursor
+            while start > 0, characters[start - 1].isWhitespace { start -= 1 }
+            while start > 0, !characters[start - 1].isWhitespace { start -= 1 }
+            cut(start..<cursor)
         case .control, .alt, .function, .modified, .other, .pageUp, .pageDown: break
         }
         return .editing
+    }
+
+    /// Takes `range` out, the cursor where it began.
+    private mutating func cut(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        revision &+= 1
+        characters.removeSubrange(range)
+        cursor = range.lowerBound
+        rejoin()
     }
 
     /// Replaces the text with a completion, the cursor at its end.

@@ -117,6 +117,28 @@ struct PromptLineTests {
         #expect(prompt.apply(.enter) == .submitted("a/song.3"))
     }
 
+    /// A shell's line editing: Ctrl-W the word before the cursor, Ctrl-U all before it, Ctrl-K
+    /// all after it, Ctrl-B and Ctrl-F a character back and on.
+    @Test func controlKeysEditAsAShellDoes() {
+        var prompt = PromptLine(label: "> ")
+        for key in "albumartist  date album".map(Key.character) { _ = prompt.apply(key) }
+        _ = prompt.apply(.control("w"))
+        #expect(prompt.text == "albumartist  date ")
+        _ = prompt.apply(.control("w"))
+        #expect(prompt.text == "albumartist  ")
+        _ = prompt.apply(.control("b"))
+        _ = prompt.apply(.control("b"))
+        _ = prompt.apply(.control("k"))
+        #expect(prompt.text == "albumartist")
+        _ = prompt.apply(.control("b"))
+        _ = prompt.apply(.control("f"))
+        _ = prompt.apply(.character("s"))
+        #expect(prompt.text == "albumartists")
+        _ = prompt.apply(.left)
+        _ = prompt.apply(.control("u"))
+        #expect(prompt.text == "s" && prompt.rendered(width: 80) == "> _s")
+    }
+
     @Test func upAndDownWalkEarlierEntriesAndComeBackToTheDraft() {
         var prompt = PromptLine(label: "> ", history: ["one.mp3", "two.mp3"])
         _ = prompt.apply(.character("x"))

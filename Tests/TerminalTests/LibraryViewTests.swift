@@ -144,6 +144,50 @@ struct LibraryViewTests {
         #expect(shelf.sort == "-plays title" && view.message == "nonsense: no such field")
     }
 
+    /// The sort prompt starts empty, as every prompt does (what was typed was added to the order
+    /// in force: `…trackdate: no such field`); the order in force is ↑ away, and the line edits
+    /// as a shell's. A kept filter is ↑ away at the next `/`, and Esc clears a kept filter before
+    /// it closes the view (it closed it, and the letters typed next went to the player).
+    @Test func promptsStartEmptyRecallAndEditAndEscClearsAKeptFilterFirst() {
+        let shelf = ShelfInMemory(artists: 30)
+        var view = LibraryView()
+        view.refresh(shelf)
+        _ = view.settle(shelf, rows: 10)
+        let type = { (view: inout LibraryView, text: String) in
+            for character in text { _ = view.handle(.character(character), isOpenKey: false, shelf, rows: 10) }
+        }
+        _ = view.handle(.character("o"), isOpenKey: false, shelf, rows: 10)
+        #expect(view.message == "now albumartist date album disc track (↑ to edit it)")
+        type(&view, "date")
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        #expect(shelf.sort == "date" && view.message == "sorted by date")
+        _ = view.handle(.character("o"), isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.up, isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.control("w"), isOpenKey: false, shelf, rows: 10)
+        type(&view, "-plays title")
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        #expect(shelf.sort == "-plays title")
+
+        _ = view.handle(.character("t"), isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
+        type(&view, "25")
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        _ = view.settle(shelf, rows: 10)
+        #expect(view.filter == "25" && names(view, shelf) == ["Artist 25"])
+        #expect(view.handle(.escape, isOpenKey: false, shelf, rows: 10) == .redraw, "the filter goes, the view stays")
+        _ = view.settle(shelf, rows: 10)
+        #expect(view.filter.isEmpty && names(view, shelf).count == 30)
+        _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.up, isOpenKey: false, shelf, rows: 10)
+        _ = view.settle(shelf, rows: 10)
+        #expect(view.filter == "25", "the filter kept before, recalled")
+        _ = view.handle(.control("u"), isOpenKey: false, shelf, rows: 10)
+        _ = view.settle(shelf, rows: 10)
+        #expect(view.filter.isEmpty)
+        _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
+        #expect(view.handle(.escape, isOpenKey: false, shelf, rows: 10) == .close)
+    }
+
     @Test func aSongIsRatedAndAddedAndQueuedAndOtherKeysMeanWhatTheyMeanEverywhere() {
         let shelf = ShelfInMemory(artists: 2)
         var view = LibraryView()
