@@ -4,7 +4,7 @@ import PlayerCore
 /// view's own (the cursor, the search, the edits). Each has the name a configuration file
 /// binds it by (`bind x next`) and the line the help shows for it.
 public enum Action: Hashable, Sendable {
-    case playPause, play, pause
+    case playPause, play, pause, stop, playFromStart
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
@@ -20,7 +20,7 @@ public enum Action: Hashable, Sendable {
 
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
-        .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
+        .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
         .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .slower, .faster, .normalSpeed,
         .info, .load, .list, .library, .nowPlaying, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
@@ -33,6 +33,8 @@ public enum Action: Hashable, Sendable {
         case .playPause: "play-pause"
         case .play: "play"
         case .pause: "pause"
+        case .stop: "stop"
+        case .playFromStart: "play-from-start"
         case .seekForward: "seek-forward"
         case .seekBack: "seek-back"
         case .seekForwardLong: "seek-forward-long"
@@ -94,7 +96,7 @@ public enum Action: Hashable, Sendable {
         switch self {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
-        case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
+        case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
              .slower, .faster, .normalSpeed, .info, .load, .help, .quit, .list, .library, .nowPlaying: false
         }
@@ -107,6 +109,8 @@ public enum Action: Hashable, Sendable {
         case .playPause: .toggle
         case .play: .play
         case .pause: .stop
+        case .stop: .rewind
+        case .playFromStart: .playFromStart
         case .seekForward: .seek(.by(Steps.time(steps.seek)))
         case .seekBack: .seek(.by(Steps.time(-steps.seek)))
         case .seekForwardLong: .seek(.by(Steps.time(steps.longSeek)))
@@ -145,6 +149,8 @@ public enum Action: Hashable, Sendable {
         case .playPause: "play / pause"
         case .play: "play"
         case .pause: "pause (the place is kept)"
+        case .stop: "stop, back to the song's start (play starts it again)"
+        case .playFromStart: "play; the song playing or paused from its start"
         case .seekForward: "\(Steps.seconds(steps.seek)) forward (past the end: the next song)"
         case .seekBack: "\(Steps.seconds(steps.seek)) back"
         case .seekForwardLong: steps.longSeek == 60 ? "a minute forward" : "\(Steps.seconds(steps.longSeek)) forward"
@@ -195,7 +201,7 @@ public enum Action: Hashable, Sendable {
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
         case .faster: .slower
-        case .playPause, .play, .pause, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
+        case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
              .slower, .normalSpeed, .info, .load, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil

@@ -93,7 +93,8 @@ public struct KeyBindings: Equatable, Sendable {
         return keys
     }()
 
-    /// cmus's habits: z x c v b are previous, play, pause, stop, next; ← → 5 s, , . a minute;
+    /// cmus's habits: z x c v b are previous, play (the song playing from its start), pause,
+    /// stop (back to the song's start), next; ← → 5 s, , . a minute;
     /// r repeat, s shuffle, Ctrl-R repeat the song, C stop after it, + - the volume; e queues in
     /// the list view; 1 … 7 are cmus's views, so the digits do not jump,
     /// and 2 or 3 (the playlist, sorted view) opens the list view, where D removes and p P move.
@@ -102,8 +103,8 @@ public struct KeyBindings: Equatable, Sendable {
         for digit in 0...9 { keys.unbind(.character(Character("\(digit)"))) }
         keys.unbind(.character("g"))
         keys.bindAll([
-            (.character("z"), .previous), (.character("x"), .play), (.character("c"), .playPause),
-            (.character("v"), .pause), (.character("b"), .next), (.character("s"), .toggleShuffle),
+            (.character("z"), .previous), (.character("x"), .playFromStart), (.character("c"), .playPause),
+            (.character("v"), .stop), (.character("b"), .next), (.character("s"), .toggleShuffle),
             (.character(","), .seekBackLong), (.character("."), .seekForwardLong),
             (.character("2"), .list), (.character("3"), .list), (.character("m"), .mute),
             (.control("r"), .repeatOne), (.character("1"), .library), (.character("8"), .nowPlaying),

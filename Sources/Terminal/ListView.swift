@@ -138,7 +138,7 @@ public struct ListView {
             return .askToSave
         case .closeList?, .list?:
             return .close
-        case .playPause?, .play?, .pause?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
+        case .playPause?, .play?, .pause?, .stop?, .playFromStart?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
              .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?, .albumMode?, .equalizer?, .slower?, .faster?, .normalSpeed?,
              .info?, .load?, .help?, .library?, .nowPlaying?,
              .quit?, nil:

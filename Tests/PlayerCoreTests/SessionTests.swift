@@ -60,6 +60,29 @@ struct SessionTests {
         #expect(answers == [.refused(["gone.mp3: no such file"]), .overtaken, .playing, .overtaken])
     }
 
+    /// cmus's `x` (play from start): the song playing or paused starts again from its start and
+    /// plays; cmus's `v` (stop) is `rewind`: stopped at the song's start, `play` starts it there.
+    @Test func playFromStartRestartsTheSongAndStopRewinds() {
+        let (session, engine, _) = session(["a.mp3", "b.mp3"])
+        session.start()
+        session.settle()
+        session.perform(.seek(.to(.seconds(4))))
+        engine.calls = []
+        session.perform(.playFromStart)
+        #expect(engine.calls.contains("seek 0") && session.state.isPlaying && engine.position == 0)
+        session.perform(.seek(.to(.seconds(3))))
+        session.perform(.stop)
+        #expect(!session.state.isPlaying && engine.position == 132300)
+        session.perform(.playFromStart)
+        #expect(session.state.isPlaying && engine.position == 0 && session.state.song?.path == "a.mp3", "paused: from the start")
+        session.perform(.seek(.to(.seconds(2))))
+        session.perform(.rewind)
+        #expect(session.isStoppedAtStart && !session.state.isPlaying)
+        session.perform(.play)
+        session.settle()
+        #expect(session.state.isPlaying && engine.position == 0 && session.state.song?.path == "a.mp3")
+    }
+
     /// What is saved holds the play order when it is not list order, and none when it is.
     @Test func theSavedSessionHoldsThePlayOrder() {
         let (session, _, _) = session(["a.mp3", "b.mp3", "c.mp3"])

@@ -106,8 +106,8 @@ struct SettingsTests {
         #expect(mpv.action(for: .character("p")) == .playPause && mpv.action(for: .character("5")) == .jump(percent: 50))
         #expect(mpv.action(for: .character("z")) == .quit, "bind after the set, wherever keys = is")
         let cmus = Self.parse("keys = cmus").settings.bindings
-        #expect(cmus.action(for: .character("z")) == .previous && cmus.action(for: .character("x")) == .play)
-        #expect(cmus.action(for: .character("c")) == .playPause && cmus.action(for: .character("v")) == .pause)
+        #expect(cmus.action(for: .character("z")) == .previous && cmus.action(for: .character("x")) == .playFromStart)
+        #expect(cmus.action(for: .character("c")) == .playPause && cmus.action(for: .character("v")) == .stop, "cmus: x restarts, v stops and rewinds")
         #expect(cmus.action(for: .character("b")) == .next && cmus.action(for: .character("s")) == .toggleShuffle)
         #expect(cmus.action(for: .character("5")) == nil && cmus.action(for: .character("3")) == .list)
         #expect(cmus.listAction(for: .character("D")) == .remove && cmus.listAction(for: .character("p")) == .moveDown)

@@ -5,6 +5,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Stop and go back to the song's start (MPRIS's `Stop`); `play` then plays it from there.
     case rewind
     case toggle
+    /// Play from the song's start: the song playing or paused starts again (cmus's `x`).
+    case playFromStart
     case next
     case previous
     /// Play what this path names (a song, folder or playlist) now; the list goes on after it.
@@ -90,6 +92,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .stop: "stop"
         case .rewind: "rewind"
         case .toggle: "toggle"
+        case .playFromStart: "play from start"
         case .next: "next"
         case .previous: "previous"
         case .load(let path): "load \(path)"

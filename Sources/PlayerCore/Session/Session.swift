@@ -193,6 +193,9 @@ public final class Session {
         defer { cueNext() }
         switch command {
         case .play: apply(.play)
+        case .playFromStart:
+            if let song = context.state.song, song.isSeekable { apply(.seek(.to(.zero))) }
+            apply(.play)
         case .toggle:
             apply(.toggle)
             sayPausedStream()
