@@ -32,6 +32,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case cover
         /// What the library view's filter leaves, counted.
         case libraryCount
+        /// The library's folders scanned (`:scan`): a new scan asked for stops the one before.
+        case libraryScan
     }
 
     /// A job's cancel flag, asked by the job as it goes.

@@ -10,7 +10,7 @@ public enum Action: Hashable, Sendable {
     case jump(percent: Int)
     case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer
     case slower, faster, normalSpeed
-    case info, load, help, quit, list, library, nowPlaying
+    case info, load, commandLine, help, quit, list, library, nowPlaying
     // The list view's own.
     case cursorUp, cursorDown, pageUp, pageDown, first, last, playEntry
     case search, searchNext, searchPrevious, remove, moveUp, moveDown, queue, add, save, closeList
@@ -22,7 +22,7 @@ public enum Action: Hashable, Sendable {
     public static let plain: [Action] = [
         .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
         .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .slower, .faster, .normalSpeed,
-        .info, .load, .list, .library, .nowPlaying, .help, .quit,
+        .info, .load, .commandLine, .list, .library, .nowPlaying, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
     ]
@@ -57,6 +57,7 @@ public enum Action: Hashable, Sendable {
         case .normalSpeed: "speed-reset"
         case .info: "info"
         case .load: "load"
+        case .commandLine: "command-line"
         case .help: "help"
         case .quit: "quit"
         case .list: "list-view"
@@ -98,7 +99,7 @@ public enum Action: Hashable, Sendable {
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .slower, .faster, .normalSpeed, .info, .load, .help, .quit, .list, .library, .nowPlaying: false
+             .slower, .faster, .normalSpeed, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying: false
         }
     }
 
@@ -133,6 +134,7 @@ public enum Action: Hashable, Sendable {
         case .normalSpeed: .speed(1)
         case .info: .info
         case .load: .promptLoad
+        case .commandLine: .promptCommand
         case .help: .help
         case .quit: .quit
         case .list: .listView
@@ -172,6 +174,7 @@ public enum Action: Hashable, Sendable {
         case .normalSpeed: "the song's own speed"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
+        case .commandLine: "a command, as a script says it: volume 50, seek 1:30, add PATH, scan [FOLDER]"
         case .list: "the list view, full screen (the same key goes back)"
         case .library: "the library: artists, albums, songs; / filters (tplayer --scan fills it)"
         case .nowPlaying: "now playing, full screen: the cover, the lyrics as they are sung, the next songs"
@@ -203,7 +206,7 @@ public enum Action: Hashable, Sendable {
         case .faster: .slower
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .slower, .normalSpeed, .info, .load, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
+             .slower, .normalSpeed, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }
     }

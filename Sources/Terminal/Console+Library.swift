@@ -8,6 +8,8 @@ extension Console {
         /// Messages that came while it was open: the last on its title line until the next
         /// key, all printed on the normal screen when it closes.
         var heldMessages: [String] = []
+        /// A prompt on its bottom line (`:`, `l`).
+        var prompt: OpenPrompt?
     }
 
     /// Runs `body` on the library view in place; `nil` when it is not open.
@@ -61,8 +63,17 @@ extension Console {
             commands.append(command)
             edited = true
         case .close?: closeLibrary()
+        case .scan?:
+            _ = run(commandLine: "scan")
+            edited = true
         }
         return true
+    }
+
+    /// The library changed (a scan ended): the view reads it again.
+    public func libraryChanged() {
+        guard let library else { return }
+        if withLibrary({ $0.view.refresh(library) }) != nil { redraw() }
     }
 
     /// A message while the view is open: held, and shown on its title line.

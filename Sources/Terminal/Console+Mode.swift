@@ -42,6 +42,8 @@ extension Console {
         case add(at: Int)
         /// `w` in the list view: the name to save the list as.
         case save
+        /// `:`: a command, as a script's line says it.
+        case command
     }
 
     /// The list view on the alternate screen, and what it shows besides the list.
@@ -77,7 +79,8 @@ extension Console {
         switch mode {
         case .prompt(let open, _): open
         case .list(let screen): screen.prompt
-        case .status, .library, .nowPlaying: nil
+        case .library(let screen): screen.prompt
+        case .status, .nowPlaying: nil
         }
     }
 

@@ -14,7 +14,9 @@ public final class Console {
     var mode = Mode.status(panel: nil)
 
     /// The paths loaded this run, for ↑/↓ at the prompt.
-    private var history: [String] = []
+    var history: [String] = []
+    /// The lines given at `:` this run, for ↑/↓ there.
+    var commandHistory: [String] = []
     private(set) var lastStatus: StatusSnapshot?
     /// When the last key came: the list view does its work ahead only when none has for a moment.
     private var lastKey: ContinuousClock.Instant?
@@ -39,9 +41,12 @@ public final class Console {
         bindings.firstKey(for: .help).map(KeyBindings.name)
     }
 
-    private let paths: TypedPaths
+    let paths: TypedPaths
     /// The library, for the library view; `nil` when there is none (the view says how to make one).
     public var library: LibraryBrowser?
+    /// Starts a scan of the library's folders (a folder added to them first), off the main
+    /// loop (`:scan`, `u` in the library view); `nil` where there can be none.
+    public var scanLibrary: ((Path?) -> Void)?
 
     /// `showsStatus: false` is `--quiet`: keys still work, but no status line is drawn.
     public init(screen: Screen = Screen(), showsStatus: Bool, paths: TypedPaths) {
@@ -68,14 +73,16 @@ public final class Console {
         switch mode {
         case .prompt: bound = false
         case .list(let screen): bound = screen.prompt == nil && bindings.listAction(for: key) != nil
-        case .status, .library, .nowPlaying: bound = bindings.action(for: key) != nil
+        case .library(let screen): bound = screen.prompt == nil && bindings.action(for: key) != nil
+        case .status, .nowPlaying: bound = bindings.action(for: key) != nil
         }
         return bound ? [key] : [.escape, .character(character)]
     }
 
     /// Puts `prompt` (or none) where the prompt is: on the list view, or the normal screen.
-    private func setPrompt(_ prompt: OpenPrompt?) {
+    func setPrompt(_ prompt: OpenPrompt?) {
         if withList({ (screen: inout ListScreen) in screen.prompt = prompt }) != nil { return }
+        if withLibrary({ $0.prompt = prompt }) != nil { return redraw() }
         closePanel()
         mode = prompt.map { .prompt($0, panel: nil) } ?? .status(panel: nil)
     }
@@ -144,6 +151,8 @@ public final class Console {
             switch command {
             case .promptLoad:
                 open(prompt: "Load: ", for: .load)
+            case .promptCommand:
+                open(prompt: ":", for: .command)
             case .listView:
                 if case .list = mode {
                     closeList()
@@ -187,55 +196,10 @@ public final class Console {
 
     /// Shows `lines` until the next key: over the list in the list view, above the status line
     /// otherwise.
-    private func show(_ lines: @escaping Panel) {
+    func show(_ lines: @escaping Panel) {
         if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil
             || withNowPlaying({ $0.overlay = lines }) != nil { return redraw() }
         openPanel(lines)
-    }
-
-    /// One key at the open prompt; the command it gives, when Enter submits a path.
-    private func edit(with key: Key) -> Command? {
-        guard var open = openPrompt else { return nil }
-        switch open.line.apply(key) {
-        case .editing:
-            setPrompt(open)
-        case .cancelled:
-            setPrompt(nil)
-        case .complete:
-            setPrompt(open)
-            let typed = open.line.text
-            paths.complete(typed) { [weak self] completion in self?.completed(typed, completion) }
-        case .submitted(let text):
-            setPrompt(nil)
-            let typed = text.trimmingCharacters(in: " \t")
-            guard !typed.isEmpty else { return nil }
-            if history.last != typed { history.append(typed) }
-            switch open.purpose {
-            case .load: return .load(paths.resolve(typed))
-            case .add(let at): return .add(paths.resolve(typed), at: at)
-            case .save: return .saveList(paths.resolve(typed))
-            }
-        }
-        return nil
-    }
-
-    private func open(prompt label: String, for purpose: PromptPurpose) {
-        setPrompt(OpenPrompt(line: PromptLine(label: label, history: history), purpose: purpose))
-        redraw()
-    }
-
-    /// Tab's completion of `typed` is ready: applied if the prompt still holds what it was
-    /// asked for (a key typed since, or the prompt closed, makes it moot).
-    private func completed(_ typed: String, _ completion: Completion) {
-        guard var open = openPrompt, open.line.text == typed else { return }
-        open.line.complete(to: completion.text)
-        setPrompt(open)
-        if completion.choices.count > 1 {
-            let choices = completion.choices
-            show { screen in PanelLayout.lines(choices, width: screen.width, rows: screen.height - 1, packed: true) }
-        } else {
-            redraw()
-        }
     }
 
     /// What the prompt holds, while one is open.

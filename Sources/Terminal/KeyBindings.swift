@@ -71,7 +71,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("A"), .albumMode), (.character("E"), .equalizer), (.character("i"), .info), (.character("l"), .load),
             (.character("["), .slower), (.character("]"), .faster), (.backspace, .normalSpeed),
             (.tab, .list), (.character("v"), .list), (.character("L"), .library), (.character("o"), .nowPlaying),
-            (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit),
+            (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit), (.character(":"), .commandLine),
         ])
         keys.bindListKeys(remove: [.character("d"), .delete], moveUp: .character("K"), moveDown: .character("J"))
         return keys

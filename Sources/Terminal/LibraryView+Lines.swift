@@ -19,7 +19,7 @@ extension LibraryView {
         if let message {
             title = StyledLine(TextWidth.fit(" " + TerminalText.safe(message), room), .yellow)
         } else {
-            let keys = "  ↑↓ Enter ← a e P / t o 0-5, Esc back"
+            let keys = "  ↑↓ Enter ← a e P / t o u 0-5, Esc back"
             if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         }
         var lines = [title]

@@ -58,6 +58,8 @@ public struct LibraryView {
         case redraw
         case command(Command)
         case close
+        /// `u`: the library brought up to date (a scan of its folders, off the main loop).
+        case scan
     }
 
     /// Counts again what the filter leaves (a new filter, the library changed), when it is next
@@ -179,6 +181,7 @@ public struct LibraryView {
             typing = PromptLine(label: "sort by: ", history: sortsGiven.filter { $0 != browser.sort } + [browser.sort])
             typingSort = true
             message = "now \(browser.sort) (↑ to edit it)"
+        case .character("u"): return .scan
         case .character("t"):
             layout = layout == .tree ? .sorted : .tree
             refresh(browser)

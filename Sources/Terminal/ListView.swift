@@ -140,7 +140,7 @@ public struct ListView {
             return .close
         case .playPause?, .play?, .pause?, .stop?, .playFromStart?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
              .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?, .albumMode?, .equalizer?, .slower?, .faster?, .normalSpeed?,
-             .info?, .load?, .help?, .library?, .nowPlaying?,
+             .info?, .load?, .commandLine?, .help?, .library?, .nowPlaying?,
              .quit?, nil:
             return nil  // what it means everywhere
         }

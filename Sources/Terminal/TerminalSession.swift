@@ -45,6 +45,13 @@ public final class TerminalSession {
         get { console.library }
         set { console.library = newValue }
     }
+    /// Starts a scan of the library's folders, one added first (`:scan`, `u` in the library view).
+    public var scanLibrary: ((Path?) -> Void)? {
+        get { console.scanLibrary }
+        set { console.scanLibrary = newValue }
+    }
+    /// The library changed (a scan ended): the library view reads it again.
+    public func libraryChanged() { console.libraryChanged() }
     /// Opens the library view (`view = library` in the settings).
     public func openLibrary() { console.openLibrary() }
     public func showList(_ list: ListSnapshot) { console.showList(list) }

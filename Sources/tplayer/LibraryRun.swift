@@ -15,17 +15,17 @@ struct LibraryRun {
     }
 
     /// The library's database, opened (and made) where it lives; `nil` after one line saying why not.
-    private func open(repairing: Bool = false) -> LibraryDatabase? {
+    private func open(repairing: Bool = false, say: (String) -> Void = printError) -> LibraryDatabase? {
         guard let path = LibraryPlaces.database(environment: Self.environment) else {
-            printError("tplayer: no place for the library: set HOME or XDG_DATA_HOME")
+            say("tplayer: no place for the library: set HOME or XDG_DATA_HOME")
             return nil
         }
         switch repairing ? LibraryDatabase.openRepairing(at: path) : LibraryDatabase.open(at: path) {
         case .success(let (database, notes)):
-            notes.forEach { printError("tplayer: " + $0) }
+            notes.forEach { say("tplayer: " + $0) }
             return database
         case .failure(let error):
-            printError("tplayer: \(error)")
+            say("tplayer: \(error)")
             return nil
         }
     }
@@ -55,6 +55,14 @@ struct LibraryRun {
             opened.update { opened in
                 if opened == nil { opened = .some(LibraryRun.existingLibrary()) }
                 return opened ?? nil
+            }
+        }
+
+        /// A library made since it was first asked for (`:scan` made one) is opened when next
+        /// asked for.
+        func lookAgain() {
+            opened.update { opened in
+                if case .some(nil) = opened { opened = nil }
             }
         }
     }
@@ -106,41 +114,59 @@ struct LibraryRun {
     }
 
     func scan(_ named: [Path], verbose: Bool) -> Int32 {
+        var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
+        defer { bar.clear() }
+        return scan(named, verbose: verbose, say: printError, summary: printOutput, progress: { done, total in
+            bar.show(done: done, total: total, name: "reading tags")
+        })
+    }
+
+    /// `:scan [FOLDER]` while the player runs (off its main loop): the library's folders (and
+    /// `folder`, kept from then on) scanned as `--scan` scans them; the lines it says, the
+    /// summary last.
+    func scanWhilePlaying(adding folder: Path?, isCancelled: @escaping @Sendable () -> Bool) -> [String] {
+        var lines: [String] = []
+        _ = scan(folder.map { [$0] } ?? [], verbose: false, say: { lines.append($0) }, summary: { lines.append("tplayer: library: " + $0) },
+                 isCancelled: isCancelled)
+        return lines
+    }
+
+    /// The scan of the library's folders and `named` (added to them): what goes wrong to
+    /// `say`, the summary to `summary`; the exit status.
+    private func scan(_ named: [Path], verbose: Bool, say: (String) -> Void, summary: (String) -> Void,
+                      progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
+                      isCancelled: @escaping @Sendable () -> Bool = { false }) -> Int32 {
         var added: [Path] = []
         for folder in named {
             guard FileSystem.isDirectory(folder), let real = FileSystem.canonicalPath(folder) else {
-                printError("tplayer: \(folder): no such folder; name a folder of music to add to the library")
+                say("tplayer: \(folder): no such folder; name a folder of music to add to the library")
                 return 66
             }
             added.append(real)
         }
-        guard let database = open(repairing: true) else { return 74 }
+        guard let database = open(repairing: true, say: say) else { return 74 }
         if case .failure(let error) = database.add(folders: added) {
-            printError("tplayer: \(error)")
+            say("tplayer: \(error)")
             return 74
         }
         let folders = self.folders(database)
         guard !folders.isEmpty else {
-            printError("tplayer: no library folders: name one (tplayer --scan ~/Music) or add `library = PATH` to the settings")
+            say("tplayer: no library folders: name one (tplayer --scan ~/Music, or :scan ~/Music while playing) "
+                + "or add `library = PATH` to the settings")
             return 66
         }
-        let scanner = Self.scanner(database)
-        var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
         let started = ContinuousClock.now
-        let result = scanner.scan(folders, progress: { done, total in
-            bar.show(done: done, total: total, name: "reading tags")
-        })
-        bar.clear()
+        let result = Self.scanner(database).scan(folders, progress: progress, isCancelled: isCancelled)
         let elapsed = ContinuousClock.now - started
         switch result {
-        case .success(let summary):
-            summary.problems.forEach { printError("tplayer: " + $0) }
-            if verbose { summary.failures.forEach { printError("tplayer: " + $0) } }
+        case .success(let scanned):
+            scanned.problems.forEach { say("tplayer: " + $0) }
+            if verbose { scanned.failures.forEach { say("tplayer: " + $0) } }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            printOutput(summary.line(seconds: seconds, verbose: verbose))
+            summary(scanned.line(seconds: seconds, verbose: verbose))
             return 0
         case .failure(let error):
-            printError("tplayer: \(error); what was indexed before it is kept")
+            say("tplayer: \(error); what was indexed before it is kept")
             return 74
         }
     }

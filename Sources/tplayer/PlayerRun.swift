@@ -144,6 +144,22 @@ struct PlayerRun {
             if options.settings.view == .library || opensLibrary { terminal.openLibrary() }
         }
         if let terminal {
+            // `:scan [FOLDER]`: off the main loop; the library view reads the library again after
+            // it, made now if this scan made it.
+            terminal.scanLibrary = { [weak terminal] folder in
+                work.start(.libraryScan, { cancel in libraryRun.scanWhilePlaying(adding: folder, isCancelled: { cancel.isSet }) },
+                           then: { (lines: [String]) in
+                    lines.forEach(say)
+                    guard let terminal else { return }
+                    if terminal.library == nil {
+                        shared.lookAgain()
+                        if let library = shared.database {
+                            terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
+                        }
+                    }
+                    terminal.libraryChanged()
+                })
+            }
             terminal.nowPlayingOptions = options.settings.nowPlaying(
                 ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG"]),
                 colours: terminal.colours)

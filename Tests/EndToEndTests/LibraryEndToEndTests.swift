@@ -184,6 +184,36 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// The library set up from inside the player, as cmus's `:add` and ncmpcpp's `u` do it: with
+    /// no library, `:scan Music/Post` makes one and the library view shows it; there, `:add
+    /// Music` adds a folder and `u` brings it up to date; `:volume 40` is a script's line run now,
+    /// and a mistyped command is said in one line (the library was made from the shell only).
+    @Test func theCommandLineSetsUpTheLibraryAndRunsAScriptsLine() throws {
+        var (folder, environment) = try setUp()
+        environment["HOME"] = folder.appendingPathComponent("nobody").path  // no ~/Music: the folders named alone
+        let long = try Harness.makeSong(seconds: 60, in: folder, name: "long.mp3")
+        let pane = try Pane(arguments: ["-o", "null", long], environment: environment, width: 100, height: 14)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.type(":volume 40\n")
+        try pane.waitForStatus { $0.contains("vol 40%") }
+        try pane.type(":frobnicate\n")
+        try pane.waitForText(":frobnicate: frobnicate: no such command")
+        try pane.type(":scan \(folder.path)/Music/Post\n")
+        try pane.waitForText("library: 2 songs, 1 album, 1 artist")
+        try pane.send("L")
+        try pane.waitForLine { $0.hasPrefix("> Björk") && $0.hasSuffix("2 songs") }
+        try pane.type(":add \(folder.path)/Music\n")
+        try pane.waitForLine { $0.hasPrefix("  Zeta Waves") }
+        try pane.send("u")
+        try pane.waitForText("(0 read, 3 unchanged)")
+        try pane.send("Escape")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        let found = try Harness.tplayer(["--find", "zeta"], environment: environment)
+        #expect(found.status == 0 && found.stdout.hasSuffix("Music/zeta.ogg\n"), "\(found.stdout)\(found.stderr)")
+    }
+
     /// In a terminal, when nothing named can be played: with no library the run says so and
     /// ends, status 1, the terminal as it was (it sat at End of list, and what was typed next
     /// went to the player); with a library, the library view opens.

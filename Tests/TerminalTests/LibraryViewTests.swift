@@ -188,6 +188,27 @@ struct LibraryViewTests {
         #expect(view.handle(.escape, isOpenKey: false, shelf, rows: 10) == .close)
     }
 
+    /// The command line (`:`) reads a script's line and a person's own: `scan`, `add` (to the
+    /// library in the library view, as cmus's `:add` there; to the list elsewhere), and says
+    /// what it cannot read.
+    @Test func theCommandLineReadsAScriptsLineAndScan() {
+        let resolve = { (typed: String) in Path("/home/me/" + typed) }
+        let read = { (text: String, library: Bool) in Console.commandLine(text, inLibrary: library, resolve: resolve) }
+        #expect(read("volume 50", false) == .commands([.volume(50)]))
+        #expect(read("seek 1:30", false) == .commands([.seek(.to(.seconds(90)))]))
+        #expect(read("REPEAT on", false) == .commands([.setRepeat(true)]))
+        #expect(read("add Music/Post", false) == .commands([.add("/home/me/Music/Post", at: Int.max)]))
+        #expect(read("load x.mp3", false) == .commands([.load("/home/me/x.mp3")]))
+        #expect(read("add Music", true) == .scan("/home/me/Music"))
+        #expect(read("scan", false) == .scan(nil) && read("update-cache", true) == .scan(nil))
+        #expect(read("scan Music", false) == .scan("/home/me/Music"))
+        #expect(read("wait 2s", false) == .problem("wait is for scripts: a command typed here runs now"))
+        #expect(read("volume loud", false) == .problem("bad volume 'loud': use 0% to 100%"), "the script's own words")
+        guard case .problem(let unknown) = read("frobnicate now", false) else { Issue.record("read"); return }
+        #expect(unknown.hasPrefix("frobnicate: no such command; the commands: add load play") && unknown.hasSuffix("scan help"))
+        #expect(read("add", true) == .problem("add needs a folder to add to the library: add ~/Music"))
+    }
+
     @Test func aSongIsRatedAndAddedAndQueuedAndOtherKeysMeanWhatTheyMeanEverywhere() {
         let shelf = ShelfInMemory(artists: 2)
         var view = LibraryView()

@@ -35,6 +35,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case mpegEqualizer([[Double]])
     /// Ask for a path to load (the terminal shows a prompt).
     case promptLoad
+    /// Ask for a command (the terminal's `:` prompt).
+    case promptCommand
     /// Show the key list.
     case help
     /// Show the song's details (tags, stream, length, path).
@@ -111,6 +113,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .changeSpeed(let factor): "speed ×\(factor)"
         case .mpegEqualizer: "equalizer"
         case .promptLoad: "prompt"
+        case .promptCommand: "command prompt"
         case .help: "help"
         case .info: "info"
         case .listView: "list"

@@ -226,7 +226,7 @@ public final class Session {
         case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
              .setGraphicEqualizer:
             performSound(command)
-        case .promptLoad, .help, .info, .listView, .libraryView, .nowPlayingView: break  // the terminal's own business
+        case .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView: break  // the terminal's own business
         case .playSongs(let paths): playNow(EntryList(paths: paths), asked: true)
         case .appendSongs(let paths): append(EntryList(paths: paths))
         case .replaceWithSongs(let paths): replaceList(EntryList(paths: paths))
