@@ -47,6 +47,8 @@ public final class Console {
     /// Starts a scan of the library's folders (a folder added to them first), off the main
     /// loop (`:scan`, `u` in the library view); `nil` where there can be none.
     public var scanLibrary: ((Path?) -> Void)?
+    /// What the library knows of a song (`i` shows it); `nil` for one it does not hold.
+    public var statistics: ((Path) -> SongDetails.Statistics?)?
 
     /// `showsStatus: false` is `--quiet`: keys still work, but no status line is drawn.
     public init(screen: Screen = Screen(), showsStatus: Bool, paths: TypedPaths) {
@@ -182,7 +184,8 @@ public final class Console {
                 }
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands,
-                                              speed: lastStatus?.list.speed ?? 1, stream: lastStatus?.stream)
+                                              speed: lastStatus?.list.speed ?? 1, stream: lastStatus?.stream,
+                                              statistics: lastStatus?.song.flatMap { statistics?($0.path) })
                 show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,

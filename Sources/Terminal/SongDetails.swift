@@ -1,3 +1,4 @@
+import Glibc
 import PlayerCore
 
 /// What `i` shows about a song: its tags, its stream, its exact length and its path.
@@ -5,8 +6,41 @@ public enum SongDetails {
     /// `equalizer`: the graphic equaliser's bands in dB when it is on; `speed`: how many times
     /// as fast the songs play.
     /// `stream`: what an internet stream has said (its station, what is on air).
+    /// What the library knows of a song: its plays, skips, when it was last played, its rating.
+    public struct Statistics: Equatable, Sendable {
+        public var plays: Int
+        public var skips: Int
+        /// Seconds since 1970.
+        public var lastPlayed: Int64?
+        public var rating: Int
+
+        public init(plays: Int, skips: Int, lastPlayed: Int64?, rating: Int) {
+            (self.plays, self.skips, self.lastPlayed, self.rating) = (plays, skips, lastPlayed, rating)
+        }
+
+        /// `12, last on 2026-12-01 20:14; skipped 2`.
+        var playsLine: String {
+            var line = "\(plays)"
+            if let lastPlayed, lastPlayed > 0 {
+                var time = time_t(clamping: lastPlayed)
+                var parts = tm()
+                var text = [CChar](repeating: 0, count: 32)
+                if localtime_r(&time, &parts) != nil, strftime(&text, text.count, "%Y-%m-%d %H:%M", &parts) > 0 {
+                    line += ", last on " + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                }
+            }
+            return line + (skips > 0 ? "; skipped \(skips)" : "")
+        }
+
+        /// `★★★★☆`, or `none (0 to 5 in the library view)`.
+        var ratingLine: String {
+            let stars = min(max(rating, 0), 5)
+            return stars == 0 ? "none (0 to 5 in the library view)" : String(repeating: "★", count: stars) + String(repeating: "☆", count: 5 - stars)
+        }
+    }
+
     public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil, speed: Double = 1,
-                             stream said: StreamState? = nil) -> [String] {
+                             stream said: StreamState? = nil, statistics: Statistics? = nil) -> [String] {
         guard let song else {
             return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? [])
         }
@@ -31,7 +65,7 @@ public enum SongDetails {
             field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
             field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListPlace.speedName(speed)), the same pitch (librubberband)"),
             field(StreamURL.looksLikeURL(song.path) ? "URL" : "File", "\(song.path)"),
-        ]
+        ] + (statistics.map { [field("Plays", $0.playsLine), field("Rating", $0.ratingLine)] } ?? [])
     }
 
     /// The song's format: `MPEG 1 layer III, 128 kbit/s joint stereo, 44100 Hz, 2`, `FLAC, 24 bits,

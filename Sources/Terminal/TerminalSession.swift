@@ -50,6 +50,11 @@ public final class TerminalSession {
         get { console.scanLibrary }
         set { console.scanLibrary = newValue }
     }
+    /// What the library knows of a song, for `i`.
+    public var statistics: ((Path) -> SongDetails.Statistics?)? {
+        get { console.statistics }
+        set { console.statistics = newValue }
+    }
     /// The library changed (a scan ended): the library view reads it again.
     public func libraryChanged() { console.libraryChanged() }
     /// Opens the library view (`view = library` in the settings).

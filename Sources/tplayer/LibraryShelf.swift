@@ -100,7 +100,7 @@ final class LibraryShelf: LibraryBrowser {
     }
 
     /// A song as a row: `03. Title` in the tree, `Artist – Title (Album, 1997)` sorted; its
-    /// length and rating on the right.
+    /// plays, length and rating on the right.
     private func item(_ song: LibrarySong, sorted: Bool) -> LibraryItem {
         let title = song.title ?? "\(song.path.lastComponent)"
         let name: String
@@ -111,7 +111,8 @@ final class LibraryShelf: LibraryBrowser {
             name = (song.track.map { ($0 < 10 ? "0" : "") + "\($0). " } ?? "") + title
         }
         let length = song.seconds.map { TimeFormat.clock($0) } ?? ""
-        return LibraryItem(kind: .song, name: name, detail: length, artistKey: LibrarySong.sortKey(song.shelf),
+        let plays = song.playCount == 0 ? "" : "\(song.playCount) \(song.playCount == 1 ? "play" : "plays")" + (length.isEmpty ? "" : "  ")
+        return LibraryItem(kind: .song, name: name, detail: plays + length, artistKey: LibrarySong.sortKey(song.shelf),
                            albumKey: LibrarySong.sortKey(song.album ?? ""), year: song.year, path: song.path, rating: song.rating)
     }
 

@@ -160,6 +160,10 @@ struct PlayerRun {
                     terminal.libraryChanged()
                 })
             }
+            terminal.statistics = { path in
+                guard let song = (try? shared.database?.songs(at: [path]).get())?.first else { return nil }
+                return SongDetails.Statistics(plays: song.playCount, skips: song.skipCount, lastPlayed: song.lastPlayed, rating: song.rating)
+            }
             terminal.nowPlayingOptions = options.settings.nowPlaying(
                 ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG"]),
                 colours: terminal.colours)

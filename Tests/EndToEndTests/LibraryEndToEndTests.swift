@@ -184,6 +184,33 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// Plays and ratings are shown where they are kept: the library view's rows count a song's
+    /// plays beside its length and rating, and `i` says its plays, when, and its stars (they were
+    /// kept but never shown).
+    @Test func playsAndRatingsAreShownInTheLibraryViewAndTheDetails() throws {
+        let (folder, environment) = try setUp()
+        // A minute long: it is not counted again while the test looks.
+        let long = try Harness.makeSong(seconds: 60, in: folder.appendingPathComponent("Music"), name: "long.mp3")
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
+        let rated = try Harness.run("/usr/bin/sqlite3", [library, """
+            UPDATE song SET playcount = 3, skipcount = 1, rating = 4 WHERE title = 'Hyperballad' OR CAST(path AS TEXT) LIKE '%long.mp3'
+            """])
+        try #require(rated.status == 0, "\(rated.stderr)")
+        let pane = try Pane(arguments: ["-o", "null", long], environment: environment, width: 100, height: 24)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.send("i")
+        try pane.waitForLine { $0.hasPrefix("Plays    3; skipped 1") }
+        try pane.waitForLine { $0 == "Rating   ★★★★☆" }
+        try pane.send("L")
+        try pane.send("Enter")
+        try pane.send("Down")
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("      02. Hyperballad") && $0.hasSuffix("★★★★  3 plays  0:01") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     /// The library set up from inside the player, as cmus's `:add` and ncmpcpp's `u` do it: with
     /// no library, `:scan Music/Post` makes one and the library view shows it; there, `:add
     /// Music` adds a folder and `u` brings it up to date; `:volume 40` is a script's line run now,
