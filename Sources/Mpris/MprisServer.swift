@@ -28,9 +28,23 @@ public final class MprisServer: OutsideControl {
     private let position: () -> Int64
     /// The well-known name it owns.
     public private(set) var name = ""
-    /// A song's rating in the library, 0 to 5 stars (`nil`: not in the library): MPRIS's
-    /// `xesam:userRating`.
-    public var rating: ((Path) -> Int?)?
+    /// What the library knows of a song (`nil`: it does not hold it): MPRIS's
+    /// `xesam:albumArtist`, `xesam:discNumber`, `xesam:useCount` and `xesam:userRating`.
+    public var library: ((Path) -> LibraryFacts?)?
+    /// A `file://` URL of a song's cover (`mpris:artUrl`).
+    public var artURL: ((Path) -> String?)?
+
+    public struct LibraryFacts: Sendable {
+        public var albumArtists: [String]
+        public var disc: Int?
+        public var plays: Int
+        /// 0 to 5 stars.
+        public var rating: Int
+
+        public init(albumArtists: [String], disc: Int?, plays: Int, rating: Int) {
+            (self.albumArtists, self.disc, self.plays, self.rating) = (albumArtists, disc, plays, rating)
+        }
+    }
     private var announcer = MprisAnnouncer(folder: FileSystem.currentFolder())
     /// `DesktopEntry`, offered only when a desktop file for tplayer is installed.
     private let desktopEntry: String?
@@ -276,9 +290,17 @@ public final class MprisServer: OutsideControl {
         if let album = metadata.album { bus.entry(reply, "xesam:album", "s") { bus.append(reply, album) } }
         if let url = metadata.url { bus.entry(reply, "xesam:url", "s") { bus.append(reply, url) } }
         if let lyrics = metadata.lyrics { bus.entry(reply, "xesam:asText", "s") { bus.append(reply, lyrics) } }
-        // The library's rating (0 to 5 stars) as the spec's 0 to 1, for a song the library holds.
-        if let path = session.state.song?.path, let stars = rating?(path), stars > 0 {
-            bus.entry(reply, "xesam:userRating", "d") { bus.append(reply, Double(min(stars, 5)) / 5) }
+        if let track = metadata.trackNumber { bus.entry(reply, "xesam:trackNumber", "i") { bus.append(reply, Int32(clamping: track)) } }
+        if let date = metadata.contentCreated { bus.entry(reply, "xesam:contentCreated", "s") { bus.append(reply, date) } }
+        guard let path = session.state.song?.path, metadata.trackID != MprisMetadata.noTrack else { return bus.closeContainer(reply) }
+        if let art = artURL?(path) { bus.entry(reply, "mpris:artUrl", "s") { bus.append(reply, UntrustedText.flattened(art)) } }
+        if let facts = library?(path) {
+            let artists = facts.albumArtists.map(UntrustedText.flattened)
+            if !artists.isEmpty { bus.entry(reply, "xesam:albumArtist", "as") { bus.appendList(reply, artists) } }
+            if let disc = facts.disc { bus.entry(reply, "xesam:discNumber", "i") { bus.append(reply, Int32(clamping: disc)) } }
+            bus.entry(reply, "xesam:useCount", "i") { bus.append(reply, Int32(clamping: facts.plays)) }
+            // The library's rating (0 to 5 stars) as the spec's 0 to 1.
+            if facts.rating > 0 { bus.entry(reply, "xesam:userRating", "d") { bus.append(reply, Double(min(facts.rating, 5)) / 5) } }
         }
         return bus.closeContainer(reply)
     }

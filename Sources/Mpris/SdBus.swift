@@ -182,6 +182,12 @@ final class SdBus {
         return api.pointee.message_append_basic(reply, CChar(UInt8(ascii: "x")), &number)
     }
 
+    @discardableResult
+    func append(_ reply: OpaquePointer, _ value: Int32) -> Int32 {
+        var number = value
+        return api.pointee.message_append_basic(reply, CChar(UInt8(ascii: "i")), &number)
+    }
+
     /// A string (Swift strings are valid UTF-8, as D-Bus requires; a NUL ends it early).
     @discardableResult
     func append(_ reply: OpaquePointer, _ value: String, type: Character = "s") -> Int32 {

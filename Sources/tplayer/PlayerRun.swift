@@ -262,7 +262,12 @@ struct PlayerRun {
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil
         defer { mpris?.close() }
-        mpris?.rating = { path in (try? shared.database?.songs(at: [path]).get())?.first?.rating }
+        mpris?.library = { path in
+            guard let song = (try? shared.database?.songs(at: [path]).get())?.first else { return nil }
+            return MprisServer.LibraryFacts(albumArtists: song.albumArtists, disc: song.disc, plays: song.playCount, rating: song.rating)
+        }
+        let covers = CoverFile(runtime: ProcessEnvironment.values(of: ["XDG_RUNTIME_DIR"])["XDG_RUNTIME_DIR"])
+        mpris?.artURL = { covers.url(for: $0) }
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
         let player = Player(controls: controls, io: io,

@@ -30,6 +30,51 @@ struct MprisTests {
         #expect(result.stdout.contains("rating 0.8"), "\(result.stdout)\(result.stderr)")
     }
 
+    /// The spec's fields for a song tagged as Picard tags it, held by the library and holding a
+    /// cover: its album artist, track and disc, its date, its plays and rating, and its cover as
+    /// a file (written into XDG_RUNTIME_DIR/tplayer, taken away when the run ends). Only title,
+    /// artist, album, length, URL and rating were sent.
+    @Test func theMetadataHoldsEveryFieldTheSpecNames() throws {
+        let folder = try Harness.temporaryFolder()
+        let music = folder.appendingPathComponent("Music")
+        try TaggedCopies.write(from: try Harness.makeSong(seconds: 30, in: folder, name: "long.mp3"), into: music)
+        let made = try Harness.run("/bin/sh", ["-ec", """
+            ffmpeg -v error -f lavfi -i color=red:s=8x8 -frames:v 1 cover.png
+            /usr/bin/python3 -c "from mutagen.id3 import ID3, APIC; t = ID3('Music/v24-1995-03-13.mp3'); \
+            t.add(APIC(encoding=3, mime='image/png', type=3, desc='', data=open('cover.png', 'rb').read())); t.save()"
+            mkdir -m 700 run
+            """], in: folder)
+        try #require(made.status == 0, "\(made.stderr)")
+        let data = folder.appendingPathComponent("data").path
+        let scan = try Harness.tplayer(["--scan", music.path], environment: ["XDG_DATA_HOME": data])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let rated = try Harness.run("/usr/bin/sqlite3", ["\(data)/tplayer/library.sqlite", "UPDATE song SET rating = 4, playcount = 3"])
+        #expect(rated.status == 0, "\(rated.stderr)")
+        let socket = "tplayer-metadata-\(getpid())"
+        let song = music.appendingPathComponent("v24-1995-03-13.mp3").path
+        let script = """
+            tmux -L \(socket) new-session -d -x 100 -y 8 \\
+              "XDG_RUNTIME_DIR='\(folder.path)/run' XDG_DATA_HOME='\(data)' XDG_STATE_HOME='\(folder.path)/state' '\(Harness.binary)' -o null '\(song)'"
+            for i in $(seq 300); do playerctl -l 2>/dev/null | grep -qx tplayer && break; sleep 0.1; done
+            sleep 0.3
+            playerctl -p tplayer metadata
+            art=$(playerctl -p tplayer metadata mpris:artUrl)
+            cmp "${art#file://}" cover.png && echo "art is the cover"
+            tmux -L \(socket) send-keys -t 0 q; sleep 0.5; tmux -L \(socket) kill-server 2>/dev/null
+            echo "left: $(ls run/tplayer)"
+            true
+            """
+        let result = try Harness.dbusSession("cd '\(folder.path)'\n" + script)
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().joined(separator: " ") }
+        for field in ["xesam:albumArtist Björk", "xesam:trackNumber 3", "xesam:discNumber 1", "xesam:contentCreated 1995-03-13",
+                      "xesam:useCount 3", "xesam:artist Björk", "xesam:title Isobel"] {
+            #expect(lines.contains(field), "\(field): \(result.stdout)\(result.stderr)")
+        }
+        #expect(lines.contains { $0.hasPrefix("xesam:userRating 0.8") }, "\(result.stdout)")
+        #expect(result.stdout.contains("mpris:artUrl") && result.stdout.contains("file://\(folder.path)/run/tplayer/cover-"))
+        #expect(result.stdout.contains("art is the cover") && result.stdout.contains("left: \n"), "\(result.stdout)")
+    }
+
     @Test func playerctlControlsTplayer() throws {
         let folder = try Harness.temporaryFolder()
         let long = try Harness.makeSong(seconds: 30, in: folder, name: "long.mp3")

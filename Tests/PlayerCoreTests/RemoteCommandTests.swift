@@ -193,6 +193,16 @@ struct TagsFromID3Tests {
         #expect(SongInfo.Tags(SongInfo.ID3(v2: v2)).year == "1994")
     }
 
+    /// MPRIS's `xesam:contentCreated` is ISO 8601: a tagged date as it is when it is one, cut to
+    /// its day, else its year; none without a year.
+    @Test func aTaggedDateIsAnISODate() {
+        let cases: [(String, String?)] = [("1995", "1995"), ("1995-03", "1995-03"), ("1995-03-13", "1995-03-13"),
+                                          ("1995-03-13T10:00:00", "1995-03-13"), ("1995/03/13", "1995"), ("95", nil), ("199x", nil),
+                                          ("1995-3", "1995"), ("", nil)]
+        for (tagged, iso) in cases { #expect(MprisMetadata.isoDate(tagged) == iso, "\(tagged)") }
+        #expect(MprisMetadata.number("3/12") == 3 && MprisMetadata.number("x") == nil)
+    }
+
     /// TCON's genres by name, however a tagger wrote them: v2.4's numbers and NUL-separated
     /// values, v2.3's references with or without refining text, `((` for a plain `(`.
     @Test func genresByNumberAreNamed() {
