@@ -265,7 +265,7 @@ public final class Player {
 
     private func showStatus() {
         guard let screen else { return }
-        if screen.showsList {
+        if screen.showsList || screen.showsNowPlaying {
             factsToRead += screen.takeFactRequests()
             readFactsAhead()
         }

@@ -72,16 +72,22 @@ extension Console {
 
     /// The list as it is now: the view keeps the names of the songs that play next.
     func nowPlayingSees(_ list: ListSnapshot, shuffled: Bool) {
-        _ = withNowPlaying { screen in
-            var next = list.upNext.filter { $0 < list.entries.count }.prefix(5).map { ListRow(list, $0, withLength: false).name }
-            if !shuffled, let current = list.current {
-                var entry = current + 1
-                while next.count < 5, entry < list.entries.count {
-                    if !list.upNext.contains(entry) { next.append(ListRow(list, entry, withLength: false).name) }
-                    entry += 1
-                }
+        guard showsNowPlaying else { return }
+        var next = Array(list.upNext.filter { $0 < list.entries.count }.prefix(5))
+        if !shuffled, let current = list.current {
+            var entry = current + 1
+            while next.count < 5, entry < list.entries.count {
+                if !list.upNext.contains(entry) { next.append(entry) }
+                entry += 1
             }
-            screen.view.next = next
+        }
+        // Their tags are read off the main loop, as the list view's rows are: titles, not file names.
+        for entry in next {
+            let source = list.entries[entry].source
+            if list.known[source] == nil, requested.insert(source).inserted { factRequests.append(source) }
+        }
+        _ = withNowPlaying { screen in
+            screen.view.next = next.map { ListRow(list, $0, withLength: false).name }
             screen.view.shuffled = shuffled
         }
     }

@@ -25,11 +25,11 @@ public final class Console {
     private var hint: (text: String, until: ContinuousClock.Instant)?
     /// Songs on screen in the list view whose tags and length are not known: asked for once
     /// each (`takeFactRequests`), read off the main loop, and shown when they come.
-    private var factRequests: [SongSource] = []
+    var factRequests: [SongSource] = []
     /// Whether the player runs the library view's counts off the main loop (it has asked for
     /// one: `takeLibraryCount`); until then they are run here.
     var countsAside = false
-    private var requested = Set<SongSource>()
+    var requested = Set<SongSource>()
     /// Which key does what (tplayer's own keys, or the configuration file's), and how far
     /// the step keys go.
     public var bindings = KeyBindings.standard

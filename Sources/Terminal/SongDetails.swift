@@ -60,12 +60,25 @@ public enum SongDetails {
         }
         return station + [
             field("Title", tags.title), field("Artist", tags.artist), field("Album", tags.album),
-            field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track),
+            field("Year", tags.year), field("Genre", tags.genre), field("Track", tags.track.map(Self.track)),
             field("Comment", tags.comment), field("Stream", stream), field("Output", song.played.map { TerminalText.safe($0) }), field("Length", length),
             field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
             field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListPlace.speedName(speed)), the same pitch (librubberband)"),
             field(StreamURL.looksLikeURL(song.path) ? "URL" : "File", "\(song.path)"),
         ] + (statistics.map { [field("Plays", $0.playsLine), field("Rating", $0.ratingLine)] } ?? [])
+    }
+
+    /// A track as its tags number it, said the same whatever the format: `4/12` (ID3's TRCK, a
+    /// FLAC's TRACKNUMBER and TRACKTOTAL) is `4 of 12`; `04` is `4`.
+    static func track(_ text: String) -> String {
+        let parts = text.split(separator: "/", maxSplits: 1).map { String($0).trimmingCharacters(in: " ") }
+        func plain(_ number: String) -> String {
+            guard let value = Int(number), value >= 0, number.allSatisfy(\.isASCII) else { return number }
+            return "\(value)"
+        }
+        guard let number = parts.first, !number.isEmpty else { return text }
+        guard parts.count == 2, !parts[1].isEmpty else { return plain(number) }
+        return "\(plain(number)) of \(plain(parts[1]))"
     }
 
     /// The song's format: `MPEG 1 layer III, 128 kbit/s joint stereo, 44100 Hz, 2`, `FLAC, 24 bits,

@@ -106,7 +106,8 @@ final class LibraryShelf: LibraryBrowser {
         let name: String
         if sorted {
             let album = song.album.map { " (\($0)\(song.year.map { ", \($0)" } ?? ""))" } ?? ""
-            name = song.artists.joined(separator: "; ") + " – " + title + album
+            // An untagged song is its name alone (it was ` – name.flac`, an empty artist and a dash).
+            name = (song.artists.isEmpty ? "" : song.artists.joined(separator: "; ") + " – ") + title + album
         } else {
             name = (song.track.map { ($0 < 10 ? "0" : "") + "\($0). " } ?? "") + title
         }

@@ -27,6 +27,24 @@ struct BareSinkLiveTests {
         try Self.proveWhole([Harness.songs[1]])
     }
 
+    /// `i` names the output the first song plays on as it names the next's: the sound server
+    /// chosen by default (it said `default:` for the first song and `pulse:` after it).
+    @Test(.enabled(if: unsanitized))
+    func theDetailsNameTheServerForEverySong() throws {
+        let recording = try MonitorRecording(bare: true)
+        defer { _ = recording.stop() }
+        let pane = try Pane(arguments: [Harness.songs[1], Harness.songs[2]], environment: recording.server.environment, width: 120, height: 30)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/2") }
+        try pane.send("i")
+        try pane.waitForLine { $0.hasPrefix("Output   pulse: 16-bit") }
+        try pane.send("n")
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("2/2") }
+        try pane.send("i")
+        try pane.waitForLine { $0.hasPrefix("Output   pulse: 16-bit") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     @Test(.enabled(if: unsanitized))
     func aGaplessAlbumIsHeardWholeInATerminal() throws {
         try Self.proveWhole(Harness.songs, inTerminal: true)

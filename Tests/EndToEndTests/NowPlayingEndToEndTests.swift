@@ -160,6 +160,35 @@ import Testing
         #expect(try pane.waitForExit() == 0)
     }
 
+    /// What a new user saw wrong: the "Next:" list named the songs by file name though they have
+    /// titles (their tags are read off the main loop now, as the list view's rows are); `i` said
+    /// `Track 4` for a FLAC and `2/12` for an MP3 (both say `N of M` now).
+    @Test func theNextSongsAreNamedByTheirTagsAndTracksAreSaidAlike() throws {
+        let folder = try Harness.temporaryFolder()
+        let made = try Harness.run("/bin/sh", ["-ec", """
+            sox -n -b 16 -r 44100 -c 2 tone.wav synth 30 sine 440 vol 0.3
+            flac -s -T TITLE=Hyperballad -T ARTIST=Björk -T TRACKNUMBER=4 -T TRACKTOTAL=11 tone.wav -o a.flac
+            lame --quiet --tt Isobel --ta Björk --tn 2/12 tone.wav b.mp3
+            lame --quiet --tt "Possibly Maybe" --ta Björk tone.wav c.mp3
+            """], in: folder)
+        try #require(made.status == 0, "\(made.stderr)")
+        let pane = try Pane(arguments: ["-o", "null"] + ["a.flac", "b.mp3", "c.mp3"].map { folder.appendingPathComponent($0).path },
+                            width: 100, height: 30)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.send("i")
+        try pane.waitForLine { $0 == "Track    4 of 11" }
+        try pane.send("o")
+        try pane.waitForLine { $0.contains("Björk – Isobel") }
+        try pane.waitForLine { $0.contains("Björk – Possibly Maybe") }
+        try pane.send("o")
+        try pane.send("n")
+        try pane.waitForStatus { $0.contains("Isobel") }
+        try pane.send("i")
+        try pane.waitForLine { $0 == "Track    2 of 12" }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     /// NO_COLOR: the cover in the symbols' shapes alone, no colour in it; the line sung marked by
     /// glyphs.
     @Test func withoutColoursTheCoverIsDrawnInShapes() throws {

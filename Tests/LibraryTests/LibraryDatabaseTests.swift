@@ -107,6 +107,14 @@ struct LibraryDatabaseTests {
         #expect(try database.songs(LibraryQuery(), order: order, offset: 0, limit: 10).get().map { $0.title ?? "" }
             == ["Straße", "Army of Me", "Hoppípolla", "Human Behaviour", "Hyperballad"])
         #expect(throws: LibrarySort.ParseError.self) { try LibrarySort.parse("albumartist year").get() }
+        // A song with no date comes after those with one, up or down (it came first).
+        var untagged = LibrarySong(path: "/m/untagged.flac", size: 1, modified: 1, rate: 44100, channels: 2)
+        untagged.seconds = 1
+        try database.put([untagged]).get()
+        for text in ["date title", "-date title", "disc date"] {
+            let sorted = try database.songs(LibraryQuery(), order: LibrarySort.parse(text).get(), offset: 0, limit: 10).get()
+            #expect(sorted.last?.path == "/m/untagged.flac" && sorted.count == 6, "\(text)")
+        }
     }
 
     @Test func theFilesKnownUnderAFolderAreItsOwnNotANeighboursOfALongerName() throws {

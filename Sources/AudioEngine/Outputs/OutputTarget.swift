@@ -163,6 +163,12 @@ final class DefaultOutput: AudioOutput {
         return try output.open(format)
     }
 
+    /// Chooses the output now, where none is yet (a song opening names what it plays on: the
+    /// first song said `default`, the next `pulse`); a failure is met again when it opens.
+    func chooseNow() {
+        if chosen == nil { chosen = try? choose() }
+    }
+
     private func choose() throws(OutputFailure) -> AudioOutput {
         if case .success(let pulse) = PulseOutput.connect() {
             pulse.wake = wake

@@ -79,6 +79,7 @@ extension PlaybackLoop {
 
     /// What reaches the output for a song in `format`: the driver or file, and the samples.
     func played(_ format: PCMFormat) -> String {
+        (slot.output as? DefaultOutput)?.chooseNow()
         let output = outputFormat(format)
         let converted = output.encoding == format.encoding ? "" : " (from \(format.sampleName))"
         return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(ChannelLayout.name(output.channels))"

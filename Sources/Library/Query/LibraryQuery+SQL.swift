@@ -38,8 +38,8 @@ extension LibraryQuery {
 }
 
 extension LibrarySort {
-    /// As SQL's ORDER BY (each field a column of `song`, never text typed), the path last so
-    /// that the order is whole.
+    /// As SQL's ORDER BY (each field a column of `song`, never text typed), the songs without
+    /// the field's value after those with it, the path last so that the order is whole.
     var sql: String {
         let columns = keys.map { key -> String in
             let column: String
@@ -59,7 +59,10 @@ extension LibrarySort {
             case .rating: column = "rating"
             case .played: column = "lastplayed"
             }
-            return column + (key.descending ? " DESC" : "")
+            // What a song has no value for comes after those that have one, either way (an
+            // untagged song sorted by date came first).
+            let value = column.hasPrefix("ifnull") ? nil : column.split(separator: " ").first
+            return (value.map { "(\($0) IS NULL), " } ?? "") + column + (key.descending ? " DESC" : "")
         }
         return (columns + ["path"]).joined(separator: ", ")
     }

@@ -28,7 +28,11 @@ public struct VorbisComments: Equatable, Sendable {
         var tags = SongInfo.Tags(title: first("TITLE"), artist: first("ARTIST") ?? first("ALBUMARTIST"), album: first("ALBUM"))
         tags.year = first("DATE") ?? first("YEAR")
         tags.genre = first("GENRE")
-        tags.track = first("TRACKNUMBER")
+        // The number with the album's count, as ID3's TRCK keeps them (`4/12`).
+        tags.track = first("TRACKNUMBER").map { number in
+            guard !number.contains("/"), let total = first("TRACKTOTAL") ?? first("TOTALTRACKS"), !total.isEmpty else { return number }
+            return number + "/" + total
+        }
         tags.comment = first("COMMENT") ?? first("DESCRIPTION")
         return tags
     }
