@@ -10,6 +10,8 @@ extension Console {
         var heldMessages: [String] = []
         /// A prompt on its bottom line (`:`, `l`).
         var prompt: OpenPrompt?
+        /// The help or the song's details, shown instead of the library until the next key.
+        var overlay: Panel?
     }
 
     /// Runs `body` on the library view in place; `nil` when it is not open.
@@ -96,7 +98,10 @@ extension Console {
     func libraryFrame(_ bottom: StyledLine) -> [StyledLine]? {
         guard let library else { return nil }
         let (width, height, waiting) = (screen.width, screen.height, countsAside)
-        return withLibrary { $0.view.lines(library, width: width, height: height, bottom: bottom, waiting: waiting) }
+        return withLibrary { screen in
+            if let overlay = screen.overlay { return overlayFrame(overlay, bottom: bottom) }
+            return screen.view.lines(library, width: width, height: height, bottom: bottom, waiting: waiting)
+        }
     }
 
     /// The count the library view wants run off the main loop (each asked for once).

@@ -116,6 +116,9 @@ public final class Console {
             } ?? withNowPlaying { screen -> Bool in
                 defer { screen.overlay = nil }
                 return screen.overlay != nil
+            } ?? withLibrary { screen -> Bool in
+                defer { screen.overlay = nil }
+                return screen.overlay != nil
             } ?? false
             if overlaid, key == .escape {
                 redraw()
@@ -176,11 +179,12 @@ public final class Console {
                 }
             case .help:
                 let (bindings, steps) = (bindings, steps)
-                let inList = showsList
+                let (inList, inLibrary) = (showsList, showsLibrary)
                 show { screen in
-                    [inList ? "Keys in the list view (any key goes back to the list):" : "Keys:"]
-                        + PanelLayout.lines(KeyMap.helpLines(inListView: inList, bindings: bindings, steps: steps), width: screen.width,
-                                            rows: screen.height - 2, packed: false)
+                    [inList ? "Keys in the list view (any key goes back to the list):" : inLibrary ? "Keys in the library view:"
+                        : "Keys (the list view's and the library view's own: h there):"]
+                        + PanelLayout.lines(KeyMap.helpLines(inListView: inList, inLibraryView: inLibrary, bindings: bindings, steps: steps),
+                                            width: screen.width, rows: screen.height - 2, packed: false)
                 }
             case .info:
                 let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands,
@@ -200,7 +204,7 @@ public final class Console {
     /// Shows `lines` until the next key: over the list in the list view, above the status line
     /// otherwise.
     func show(_ lines: @escaping Panel) {
-        if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil
+        if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil || withLibrary({ $0.overlay = lines }) != nil
             || withNowPlaying({ $0.overlay = lines }) != nil { return redraw() }
         openPanel(lines)
     }

@@ -131,7 +131,10 @@ public struct KeyBindings: Equatable, Sendable {
 
     /// The help's rows: each action's keys and what it does, in the help's order, the digits'
     /// jumps on one line when they are the ten of them. `inList`: the list view's own first.
-    public func rows(_ steps: Steps, inListView: Bool? = nil) -> [(keys: String, help: String)] {
+    /// The help's rows: in the list view (`inListView`) or the library view (`inLibraryView`),
+    /// its own keys first, then those that work everywhere; outside them, those alone; `nil`:
+    /// every view's, by view (the README's and the manual's).
+    public func rows(_ steps: Steps, inListView: Bool? = nil, inLibraryView: Bool = false) -> [(keys: String, help: String)] {
         func row(_ bindings: [(key: Key, action: Action)], _ action: Action) -> (String, String)? {
             var actions = [action]
             actions += Action.plain.filter { $0.sharesLineWith == action }
@@ -155,12 +158,31 @@ public struct KeyBindings: Equatable, Sendable {
         }
         // Ctrl-C always quits (a signal, not a binding): said where no key is bound to quit.
         if firstKey(for: .quit) == nil { main.append(("Ctrl-C", Action.quit.help(steps))) }
+        // Every view's keys, as cmus's `7` lists every binding by view (the list view's and
+        // the library view's were said only in their one-line headers).
+        if inLibraryView { return Self.libraryRows + [("", "Every other key means what it means everywhere (h there lists them).")] }
         switch inListView {
         case true?: return list + [("", "Everywhere:")] + main
         case false?: return main
-        case nil: return main + [("", "In the list view:")] + list
+        case nil: return main + [("", "In the list view:")] + list + [("", "In the library view:")] + Self.libraryRows
         }
     }
+
+    /// The library view's own keys (its moving, filtering and rating keys are fixed).
+    static let libraryRows: [(String, String)] = [
+        ("↑ ↓ PgUp PgDn Home End", "move"),
+        ("Enter", "open or close an artist or an album; on a song, play its album from it"),
+        ("←", "close the artist the cursor is in"),
+        ("a", "add what is under the cursor to the end of the list"),
+        ("e", "the same, queued to play next"),
+        ("P", "make it the list, and play it"),
+        ("/", "filter as you type (Enter keeps it, Esc clears it)"),
+        ("t", "the tree, or all songs sorted"),
+        ("o", "sort the songs by other fields (↑ recalls the order in force)"),
+        ("u", "bring the library up to date (:scan FOLDER adds a folder)"),
+        ("0 … 5", "rate the song under the cursor (0 clears it)"),
+        ("Esc", "clear the filter; again, back"),
+    ]
 
     /// The list view's title hint, from the keys in force: `↑↓ Enter / n d K J l w, Tab back,
     /// h keys` with tplayer's own keys, `… D P p …` with cmus's.

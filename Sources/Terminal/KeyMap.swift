@@ -11,10 +11,11 @@ public enum KeyMap {
     /// Every key of tplayer's own set, one line each (`--help`), e.g. `  space     play / pause`.
     public static var helpLines: [String] { lines(KeyBindings.standard.rows(Steps())) }
 
-    /// What `h` shows: outside the list view, the keys that work there; in it, its own keys
-    /// first, then the rest under their heading.
-    public static func helpLines(inListView: Bool, bindings: KeyBindings = .standard, steps: Steps = Steps()) -> [String] {
-        lines(bindings.rows(steps, inListView: inListView))
+    /// What `h` shows: outside the list and library views, the keys that work there; in one,
+    /// its own keys first, then the rest under their heading.
+    public static func helpLines(inListView: Bool, inLibraryView: Bool = false, bindings: KeyBindings = .standard,
+                                 steps: Steps = Steps()) -> [String] {
+        lines(bindings.rows(steps, inListView: inListView, inLibraryView: inLibraryView))
     }
 
     /// tplayer's own keys as a Markdown table: what the README shows.

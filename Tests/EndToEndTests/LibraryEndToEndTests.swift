@@ -233,6 +233,12 @@ import Testing
         try pane.waitForLine { $0.hasPrefix("  Zeta Waves") }
         try pane.send("u")
         try pane.waitForText("(0 read, 3 unchanged)")
+        // h in the library view lists its own keys first (they were only in its header).
+        try pane.send("h")
+        try pane.waitForLine { $0 == "Keys in the library view:" }
+        try pane.waitForLine { $0.contains("u") && $0.contains("bring the library up to date") }
+        try pane.send("Escape")
+        try pane.waitForLine { $0.hasPrefix("  Zeta Waves") }
         try pane.send("Escape")
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("q")

@@ -10,7 +10,7 @@ import Testing
         let pane = try Pane(arguments: ["-o", "null", Harness.songs[1]], width: 100, height: 12)
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.send("h")
-        try pane.waitForLine { $0 == "Keys:" }
+        try pane.waitForLine { $0 == "Keys (the list view's and the library view's own: h there):" }
         let screen = try pane.screen()
         for key in ["space     play / pause", "→         5 s forward", "0 … 9     jump", "m         mute", "i         the song",
                     "l         load", "h ?       show these keys", "q         quit"] {
