@@ -223,6 +223,15 @@ import Testing
         try pane.waitForStatus { $0.hasPrefix("Playing ") }
         try pane.type(":volume 40\n")
         try pane.waitForStatus { $0.contains("vol 40%") }
+        // The equaliser is chosen while playing (E said only to edit the settings).
+        try pane.send("E")
+        try pane.waitForText("no equalizer set: :equalizer PRESET sets one now (flat rock pop")
+        try pane.type(":equalizer rock\n")
+        try pane.send("i")
+        try pane.waitForLine { $0.contains("EQ       31 Hz +5  62 +4") }
+        try pane.send("E")
+        try pane.send("i")
+        try pane.waitForLine { $0.contains("EQ       off") }
         try pane.type(":frobnicate\n")
         try pane.waitForText(":frobnicate: frobnicate: no such command")
         try pane.type(":scan \(folder.path)/Music/Post\n")

@@ -29,7 +29,7 @@ extension Session {
             performSound(.setEqualizerOn(!equalizerOn))
         case .setEqualizerOn(let on):
             guard equalizerBands != nil || !on else {
-                return report("no equalizer set: add equalizer = … or equalizer-preset = rock to the settings")
+                return report("no equalizer set: :equalizer PRESET sets one now (" + EqualizerPresets.names.joined(separator: " ") + ")")
             }
             equalizerOn = on
             engine.perform(.setGraphicEqualizer(equalizerOn ? equalizerBands : nil))
