@@ -48,23 +48,6 @@ struct CoverPicture: Sendable {
         }
     }
 
-    /// The picture `song` holds, as its bytes (not decoded), when it holds one that tplayer reads.
-    static func embeddedBytes(in song: Path) -> (bytes: [UInt8], format: PictureHeader.Format)? {
-        guard let api = Self.api, case .success(let file) = FileSystem.openRegularFile(song),
-              case .success(let status) = file.status() else { return nil }
-        var data: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var codec: Int32 = 0
-        let result = withUnsafePointer(to: api) {
-            tp_picture_embedded($0, file.descriptor, status.size, maxBytes, &data, &size, &codec)
-        }
-        defer { free(data) }
-        guard Int(result) == TP_PICTURE_OK, let data else { return nil }
-        let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-        guard let header = PictureHeader.read(bytes) else { return nil }
-        return (bytes, header.format)
-    }
-
     /// The picture `song` holds, when it holds one.
     static func embedded(in song: Path) -> Result<CoverPicture, Failure>? {
         guard let api = Self.api, case .success(let file) = FileSystem.openRegularFile(song),

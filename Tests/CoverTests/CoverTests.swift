@@ -57,6 +57,32 @@ import Testing
         }.filter { $0 != [0, 0, 0] }
     }
 
+    /// The picture a desktop is given as `mpris:artUrl`: a FLAC's `PICTURE` block and an MP3's
+    /// `APIC` frame read from the tags alone, exactly; a folder's `cover.png` as it is; none for
+    /// a song without.
+    @Test func theArtFileIsTheSongsOwnPictureOrItsFoldersExactly() throws {
+        try picture("red.png", colour: "red")
+        try song("tone.wav")
+        #expect(try Self.run("/usr/bin/flac", ["-s", "--picture=\(path("red.png"))", "-o", path("song.flac"), path("tone.wav")]) == 0)
+        #expect(try Self.run("/usr/bin/ffmpeg", ["-v", "error", "-i", path("tone.wav"), "-i", path("red.png"), "-map", "0", "-map", "1",
+                                                 "-c:a", "libmp3lame", "-id3v2_version", "3", "-metadata:s:v", "title=Album cover",
+                                                 "-metadata:s:v", "comment=Cover (front)", path("song.mp3")]) == 0)
+        let red = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path("red.png"))))
+        #expect(CoverFile.embeddedPicture(in: Path(path("song.flac")))?.bytes == red)
+        #expect(CoverFile.embeddedPicture(in: Path(path("song.mp3")))?.bytes == red)
+        #expect(CoverFile.embeddedPicture(in: Path(path("tone.wav"))) == nil)
+        let runtime = folder.appendingPathComponent("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let covers = CoverFile(runtime: runtime.path)
+        let url = try #require(covers.url(for: Path(path("song.flac"))))
+        #expect(url.hasPrefix("file://\(runtime.path)/tplayer/cover-") && url.hasSuffix(".png"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(url.dropFirst(7))))) == red)
+        #expect(covers.url(for: Path(path("tone.wav"))) == nil)
+        #expect(!FileManager.default.fileExists(atPath: String(url.dropFirst(7))), "the song before's picture is taken away")
+        try FileManager.default.copyItem(atPath: path("red.png"), toPath: path("cover.png"))
+        #expect(CoverFile(runtime: runtime.path).url(for: Path(path("tone.wav"))) == "file://" + path("cover.png"))
+    }
+
     @Test func aCoverJpgBesideTheSongIsDrawnAsColouredBlocksFillingItsBox() throws {
         try song("song.wav")
         try picture("cover.jpg", colour: "red")
