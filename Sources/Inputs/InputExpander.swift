@@ -111,6 +111,8 @@ public struct InputExpander: Sendable {
         expander.isCancelled = isCancelled
         if StreamURL.looksLikeURL(path) {
             expander.append(Entry(path: path, title: nil, origin: nil))  // a stream: opening it says what is wrong
+        } else if case .failure = files.status(of: path), let track = CueTrackPath.resolve(path) {
+            expander.addTrack(path, track, title: nil, from: nil)
         } else if case .failure(let error) = files.status(of: path) {
             expander.problems.append(Diagnostic(SourceLocation(file: "\(path)"), error.reason))
         } else {
@@ -128,7 +130,9 @@ public struct InputExpander: Sendable {
     public mutating func add(_ location: Path, title: String?, from place: SourceLocation?) {
         // An internet stream is never looked for on the disk.
         if StreamURL.looksLikeURL(location) { return append(Entry(path: location, title: title, origin: place)) }
-        switch files.status(of: location) {
+        let status = files.status(of: location)
+        if case .failure = status, let track = CueTrackPath.resolve(location) { return addTrack(location, track, title: title, from: place) }
+        switch status {
         case .success(let info) where info.kind == .directory:
             addDirectory(location, from: place)
         case .success where Playlist.isPlaylist(location):
@@ -139,6 +143,22 @@ public struct InputExpander: Sendable {
             report(place, "\(error.reason): \(location)")
         default:
             append(Entry(path: location, title: title, origin: place))
+        }
+    }
+
+    /// A CUE sheet's track named by its path (`x.cue/track0002`, as `--find` prints it), named
+    /// by the sheet; why not, when the sheet cannot be read.
+    private mutating func addTrack(_ path: Path, _ track: Result<CueTrackPath.Track, LoadFailure>, title: String?,
+                                   from place: SourceLocation?) {
+        switch track {
+        case .success(let track):
+            // Kept by that path (the engine opens the image at the track): the library counts
+            // its plays by it.
+            var entry = Entry(path: path, title: title ?? track.tags.title, origin: place)
+            entry.sheetTags = track.tags
+            append(entry)
+        case .failure(let failure):
+            problems.append(Diagnostic(place ?? SourceLocation(file: "\(path)"), "\(failure)"))
         }
     }
 

@@ -52,6 +52,45 @@ struct CueSheetEndToEndTests {
         #expect(Harness.samePCM(written.dropFirst(end - start), whole[(whole.startIndex + end)...]), "track 3 plays to the image's end")
     }
 
+    /// A sheet's tracks are in the library, each with its title and performer (as cmus and MPD
+    /// list them; the image was one 0:09 "Unknown Artist" song and `--find middle` found
+    /// nothing), under MPD's path for them (`album.cue/track0002`), which plays the track
+    /// exactly and is counted when heard.
+    @Test func aSheetsTracksAreInTheLibraryAndPlayFromIt() throws {
+        let folder = try Self.album()
+        let moved = try Harness.run("/bin/sh", ["-ec", "mkdir Music; mv album.flac album.cue Music/"], in: folder)
+        try #require(moved.status == 0, "\(moved.stderr)")
+        let environment = ["XDG_DATA_HOME": folder.appendingPathComponent("data").path, "HOME": folder.appendingPathComponent("nobody").path]
+        let scan = try Harness.tplayer(["--scan", folder.appendingPathComponent("Music").path], environment: environment)
+        #expect(scan.status == 0 && scan.stdout.hasPrefix("3 songs, 1 album, 1 artist"), "\(scan.stdout)\(scan.stderr)")
+        let real = folder.appendingPathComponent("Music").resolvingSymlinksInPath().path
+        let again = try Harness.tplayer(["--scan"], environment: environment)
+        #expect(again.stdout.contains("(0 read, 3 unchanged)"), "a rescan reads nothing unchanged: \(again.stdout)")
+        let found = try Harness.tplayer(["--find", "middle the band"], environment: environment)
+        #expect(found.status == 0 && found.stdout == "\(real)/album.cue/track0002\n", "\(found.stdout)\(found.stderr)")
+        let all = try Harness.tplayer(["--find", ""], environment: environment)
+        #expect(all.stdout == (1...3).map { "\(real)/album.cue/track000\($0)\n" }.joined(), "the image is no song of its own: \(all.stdout)")
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
+        let rows = try Harness.run("/usr/bin/sqlite3", [library, "SELECT title, artists, albumartists, album, track, round(seconds, 3) FROM song ORDER BY track"])
+        #expect(rows.stdout == "Low|The Band|The Band|Sweep|1|3.227\nMiddle|The Band|The Band|Sweep|2|2.787\nHigh|The Band|The Band|Sweep|3|2.987\n",
+                "\(rows.stdout)\(rows.stderr)")
+        // Its path plays the track, sample for sample, named by the sheet.
+        let out = folder.appendingPathComponent("track.wav").path
+        let played = try Harness.tplayer(["-w", out, "\(real)/album.cue/track0002"], environment: environment)
+        #expect(played.status == 0, "\(played.stderr)")
+        let whole = try Harness.pcm(ofWAV: folder.appendingPathComponent("whole.wav").path)
+        let start = (3 * 75 + 17) * 588 * 4, end = (6 * 75 + 1) * 588 * 4
+        #expect(Harness.samePCM(try Harness.pcm(ofWAV: out), whole[(whole.startIndex + start)..<(whole.startIndex + end)]))
+        // Heard, it is counted under that path.
+        let heard = try Harness.tplayer(["-q", "-o", "null", "--play-find", "high"], environment: environment)
+        #expect(heard.status == 0, "\(heard.stderr)")
+        let counted = try Harness.tplayer(["--find", "plays:1.."], environment: environment)
+        #expect(counted.stdout == "\(real)/album.cue/track0003\n", "\(counted.stdout)\(counted.stderr)")
+        // A track the sheet does not have is said in one line.
+        let none = try Harness.tplayer(["-w", out, "--force", "\(real)/album.cue/track0009"], environment: environment)
+        #expect(none.status != 0 && none.stderr.contains("its CUE sheet has no track 9"), "\(none.stderr)")
+    }
+
     @Test func checkSaysEveryProblemOfASheetLocatedAndAMissingImage() throws {
         let folder = try Self.album()
         let good = try Harness.tplayer(["--check", "album.cue"], in: folder)

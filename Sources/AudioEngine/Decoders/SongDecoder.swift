@@ -47,6 +47,15 @@ final class SongDecoder: AudioDecoder {
     }
 
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
+        // A CUE sheet's track named as a path (the library's, `--find`'s): its sheet read now,
+        // its image opened at the track, the song named by the sheet and by that path.
+        if source.span == nil, !FileSystem.exists(source.path), let resolved = CueTrackPath.resolve(source.path) {
+            let track = try resolved.get()
+            var song = try open(SongSource(track.image, span: track.span))
+            song.info = song.info.named(by: track.tags)
+            song.info.path = source.path
+            return song
+        }
         var song = try openFile(source.path)
         if !verifies { song.info.lyrics = Self.lyrics(of: source.path, song: song.info, in: bytes) }
         format = song.format

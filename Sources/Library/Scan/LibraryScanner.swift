@@ -141,7 +141,8 @@ public struct LibraryScanner: Sendable {
                 }
                 guard index < files.count else { return }
                 let found = files[index]
-                let result = reader(found.path).map { LibrarySong($0, size: found.size, modified: found.modified) }
+                let result = found.cue.map { track in reader(track.image).map { LibrarySong(track, at: found.path, in: $0, size: found.size, modified: found.modified) } }
+                    ?? reader(found.path).map { LibrarySong($0, size: found.size, modified: found.modified) }
                 results.update { $0[index] = result }
             }
         }

@@ -11,6 +11,10 @@ struct LibraryWalk {
         let path: Path
         let size: Int64
         let modified: Int64
+        /// A CUE sheet's track (its path `x.cue/track0002`): where it lies in its image, and
+        /// what the sheet names it. Its size is the sheet's, its time the later of the sheet's
+        /// and the image's: either changed, it is read again.
+        var cue: CueTrackPath.Track?
     }
 
     var files: [Found] = []
@@ -44,9 +48,12 @@ struct LibraryWalk {
             if error != .canceled { problems.append("\(folder): cannot read the folder: \(error.reason)") }
             return
         }
+        let firstHere = files.count
+        var sheets: [Path] = []
         for item in items {
             if isCancelled() { return }
             let path = folder.appending(item.name)
+            if !item.isDirectory, item.problem == nil, CueSheet.isSheet(item.name) { sheets.append(path) }
             if let problem = item.problem {
                 problems.append("\(path): cannot read: \(problem.reason)")
             } else if item.isDirectory {
@@ -64,6 +71,38 @@ struct LibraryWalk {
                 }
             }
         }
+        for sheet in sheets where !isCancelled() { addSheet(sheet, filesFrom: firstHere) }
+    }
+
+    /// The tracks of the CUE sheet at `sheet`, each a song (`x.cue/track0002`), in place of
+    /// the images of this folder it names (one file of many songs: it was one "Unknown Artist"
+    /// song 40 minutes long). `filesFrom`: where this folder's files start in `files`.
+    private mutating func addSheet(_ sheet: Path, filesFrom: Int) {
+        guard case .success(let status) = FileSystem.status(of: sheet), status.kind == .regular else { return }
+        let bytes: [UInt8]
+        switch FileSystem.readAll(sheet, limit: CueSheet.maxBytes) {
+        case .success(let read): bytes = read
+        case .failure(let error):
+            problems.append("\(sheet): cannot read: \(error)")
+            return
+        }
+        let parsed = CueSheet.parse(bytes, file: "\(sheet)")
+        var images: [Path: Int64?] = [:]
+        for (path, track) in CueTrackPath.tracks(of: parsed, at: sheet) {
+            if images[track.image] == nil {
+                let image = FileSystem.status(of: track.image)
+                if case .success(let info) = image, info.kind == .regular { images[track.image] = info.modified } else {
+                    images[track.image] = .some(nil)
+                    problems.append("\(sheet): its image \(track.image.lastComponent) is not there; its tracks are left out")
+                }
+            }
+            guard case .some(.some(let imageModified)) = images[track.image] else { continue }
+            files.append(Found(path: path, size: status.size, modified: max(status.modified, imageModified), cue: track))
+        }
+        // The images the sheet plays are its tracks, not songs of their own.
+        let claimed = Set(images.compactMap { $0.value == nil ? nil : $0.key })
+        let here = files[filesFrom...].filter { $0.cue != nil || !claimed.contains($0.path) }
+        files.replaceSubrange(filesFrom..., with: here)
     }
 
     /// Whether `path` lies under `folder` (or is it).

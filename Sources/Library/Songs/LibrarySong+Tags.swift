@@ -1,3 +1,4 @@
+import Files
 import PlayerCore
 
 extension LibrarySong {
@@ -23,6 +24,23 @@ extension LibrarySong {
         bits = info.bits
         trackGain = info.replayGain.trackGain
         albumGain = info.replayGain.albumGain
+    }
+
+    /// A CUE sheet's track at `path` (`x.cue/track0002`) of the image `image`: named by the
+    /// sheet (its title, its performer or the sheet's, the sheet's as the album artist, its
+    /// album, date, genre and number), its format the image's, its length its span's.
+    public init(_ track: CueTrackPath.Track, at path: Path, in image: SongInfo, size: Int64, modified: Int64) {
+        self.init(image.named(by: track.tags), size: size, modified: modified)
+        self.path = path
+        artists = track.tags.artist.map { [$0] } ?? artists
+        if let performer = track.albumArtist { albumArtists = [performer] }
+        genres = track.tags.genre.map { [$0] } ?? genres
+        let rate = Int64(max(image.sampleRate, 1))
+        let (start, end) = track.span.samples(at: Int(rate))
+        let last = end ?? image.totalFrames
+        seconds = last.map { Double(max($0 - start, 0)) / Double(rate) }
+        trackGain = nil
+        albumGain = nil
     }
 
     /// FLAC's, Ogg's and FFmpeg's fields (FFmpeg's names as Vorbis comments spell them).
