@@ -45,10 +45,14 @@ extension LibraryDatabase {
         write { db in
             let unindex = try db.cachedStatement(sql: "DELETE FROM song_search WHERE rowid = ?")
             let columns = LibrarySong.columns + LibrarySong.statistics
+            // The album's year as it goes in (the least of its own and its album's songs' so far):
+            // a scan's songs then need no second write, only those of an album whose year it
+            // lowered (`settleAlbumYears`). It wrote every row twice, 9 % of a first scan's CPU.
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO song (\(columns.joined(separator: ", ")))
-                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
-                ON CONFLICT (path) DO UPDATE SET \(LibrarySong.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                INSERT INTO song (\(columns.joined(separator: ", ")), albumyear)
+                VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")),
+                        (SELECT min(y) FROM (SELECT ? AS y UNION ALL SELECT min(year) FROM song WHERE shelfkey = ? AND albumkey = ?)))
+                ON CONFLICT (path) DO UPDATE SET \((LibrarySong.columns.dropFirst() + ["albumyear"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                 RETURNING id
                 """)
             let index = try db.cachedStatement(sql: """
@@ -61,9 +65,11 @@ extension LibraryDatabase {
                 if let row = try Row.fetchOne(before, arguments: [Data(song.path.bytes)]) {
                     albums.insert(AlbumKey(shelf: row[0], album: row[1]))
                 }
-                albums.insert(AlbumKey(shelf: LibrarySong.sortKey(song.shelf), album: LibrarySong.sortKey(song.album ?? "")))
-                var arguments = song.arguments
+                let album = AlbumKey(shelf: LibrarySong.sortKey(song.shelf), album: LibrarySong.sortKey(song.album ?? ""))
+                albums.insert(album)
+                var arguments = song.arguments(keys: album)
                 arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
+                arguments += [song.year, album.shelf, album.album]
                 guard let id = try Int64.fetchOne(insert, arguments: arguments) else { continue }
                 try unindex.execute(arguments: [id])
                 var search: StatementArguments = [id]

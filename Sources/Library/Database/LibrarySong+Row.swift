@@ -12,10 +12,15 @@ extension LibrarySong {
     static let statistics = ["playcount", "lastplayed", "skipcount", "rating"]
 
     var arguments: StatementArguments {
+        arguments(keys: LibraryDatabase.AlbumKey(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? "")))
+    }
+
+    /// The same, with its keys as made already.
+    func arguments(keys: LibraryDatabase.AlbumKey) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
             Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
             year, Self.joined(genres), Self.joined(composers), compilation, seconds, format, bits, rate, channels,
-            trackGain, albumGain, shelf, Self.sortKey(shelf), Self.sortKey(album ?? ""),
+            trackGain, albumGain, shelf, keys.shelf, keys.album,
         ]
         return StatementArguments(values)
     }
