@@ -254,10 +254,13 @@ struct PlayerRun {
             }
             return facts
         }
-        io.nothingPlayed = {
-            guard let terminal, !output.isFile, LibraryRun.holdsSongs() else { return false }
-            terminal.openLibrary()
-            return true
+        // A run that plays aloud (one writing a file stays open at the keys: its `l` prompt loads on).
+        if !output.isFile {
+            io.nothingPlayed = {
+                guard let terminal, LibraryRun.holdsSongs() else { return false }
+                terminal.openLibrary()
+                return true
+            }
         }
         // Media keys and widgets for a run that plays aloud; a file being written has no use.
         let mpris = options.mpris && !output.isFile ? MprisServer.start(controls: controls, position: { engine.position }) : nil
