@@ -31,6 +31,15 @@ struct LyricsFollower {
         return index.map { lyrics.lines[$0].text }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// The song ended: the line sung last, when it was not said yet (a busy machine's main loop
+    /// may not have turned between its time and the song's end: a song's only line was lost).
+    mutating func lineAtEnd(of song: SongInfo) -> String? {
+        guard song.path == path, let frames = song.totalFrames, song.sampleRate > 0,
+              let index = lyrics.lineIndex(at: Lyrics.milliseconds(frames: frames, rate: song.sampleRate)), index != said else { return nil }
+        said = index
+        return lyrics.lines[index].text.isEmpty ? nil : lyrics.lines[index].text
+    }
+
     /// How long the loop may sleep before the next line is sung (real seconds, at the speed).
     func wait(_ session: Session, position: Int64) -> Double? {
         guard let now = Self.milliseconds(session, position) else { return nil }

@@ -206,6 +206,10 @@ public final class Player {
         if case .damaged(let token, let at, _) = event, session.state.token == token, let index = session.index {
             known[session.entries[index].source]?.seconds = at.seconds
         }
+        if case .ended(let token) = event, session.state.token == token, let song = session.state.song,
+           let line = lyrics?.lineAtEnd(of: song), screen?.showsNowPlaying != true {
+            say("♪ " + line)
+        }
         if let script { script.handle(event) } else { session.handle(event) }
         if case .opened(_, let token) = event, session.state.token == token, let song = session.state.song,
            let index = session.index {
