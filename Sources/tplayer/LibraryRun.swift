@@ -33,9 +33,24 @@ struct LibraryRun {
     /// The library, when there is one (a run that only plays never makes it); `nil` without a
     /// word when there is none or it cannot be opened (the player plays as before).
     static func existingLibrary() -> LibraryDatabase? {
+        // GRDB's queues start libdispatch's event loop, which traps (SIGILL) when it cannot have
+        // a descriptor: with few left (`ulimit -n`), the run goes on without its library.
+        guard descriptorsFree(8) else { return nil }
         guard let path = LibraryPlaces.database(environment: environment), FileSystem.exists(path),
               case .success(let (database, _)) = LibraryDatabase.open(at: path) else { return nil }
         return database
+    }
+
+    /// Whether `count` more descriptors can be opened now.
+    static func descriptorsFree(_ count: Int) -> Bool {
+        var opened: [Int32] = []
+        defer { opened.forEach { _ = close($0) } }
+        for _ in 0..<count {
+            let fd = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return false }
+            opened.append(fd)
+        }
+        return true
     }
 
     /// Whether there is a library with a song in it: what plain `tplayer` opens.
