@@ -136,6 +136,9 @@ public final class Player {
             script?.run()
             io.remote?.tick()
             if session.isFinished { break }
+            // What is heard is followed at every turn, whatever shows on screen (it was the
+            // status line's business: a run with no terminal counted what it never observed).
+            session.observeHeard()
             checkSomethingPlays()
             if session.isFinished { break }
             showStatus()
@@ -277,11 +280,6 @@ public final class Player {
         // keeps the list itself only while the view is open (the snapshot shares the session's
         // storage, and a copy kept would make the session's next change copy it whole).
         screen.showList(listSnapshot())
-        if let song = session.state.song {
-            let position = AudioTime(frames: engine.position, rate: song.sampleRate)
-            session.settleDamage(at: position)
-            session.observePlayback(at: position)
-        }
         var status = StatusSnapshot(
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.index, entryCount: session.entries.count,

@@ -184,6 +184,21 @@ import Testing
         #expect(try pane.sttyUnchanged())
     }
 
+    /// A song stopped past its half counts as played in a run with no terminal (a script, as a
+    /// service or a front-end drives it), as in one: what is heard is followed at every turn of
+    /// the loop and before each command, not by the status line's tick, which such a run never had.
+    @Test func aSongStoppedPastHalfCountsAsPlayedWithNoTerminal() throws {
+        let (folder, environment) = try setUp()
+        let song = try Harness.makeSong(seconds: 4, in: folder.appendingPathComponent("Music"), name: "four.mp3")
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        let script = folder.appendingPathComponent("stop.tps")
+        try "add \(song)\nplay\nwait 2.5s\nstop\nquit\n".write(to: script, atomically: true, encoding: .utf8)
+        let run = try Harness.tplayer(["-o", "null", "--script", script.path], in: folder, environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let counted = try Harness.tplayer(["--find", "plays:1.."], environment: environment)
+        #expect(counted.status == 0 && counted.stdout.hasSuffix("Music/four.mp3\n"), "\(counted.stdout)\(counted.stderr)")
+    }
+
     /// Plays and ratings are shown where they are kept: the library view's rows count a song's
     /// plays beside its length and rating, and `i` says its plays, when, and its stars (they were
     /// kept but never shown).

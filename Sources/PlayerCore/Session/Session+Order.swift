@@ -76,6 +76,19 @@ extension Session {
 
 
     /// The song playing is at `position`, as the status line's tick looks: what is heard counts.
+    /// What the engine says is heard now: the listen followed, the damage passed said.
+    public func observeHeard() {
+        guard let song = context.state.song else { return }
+        let position = AudioTime(frames: engine.position, rate: song.sampleRate)
+        settleDamage(at: position)
+        observePlayback(at: position)
+    }
+
+    /// The song playing is at `position`: a place of damage played past is said.
+    public func settleDamage(at position: AudioTime) {
+        damage.settle(at: position.seconds).forEach(report)
+    }
+
     public func observePlayback(at position: AudioTime) {
         guard let song = context.state.song, let token = context.state.token, context.state.isPlaying else { return }
         heard(song, at: position.seconds, token: token)

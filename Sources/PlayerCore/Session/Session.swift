@@ -96,7 +96,7 @@ public final class Session {
     /// A song played on past damage (skipped and said).
     private var playedPastDamage = false
     /// The places of damage skipped in the song playing, each said once when whole.
-    private var damage = DamageReport()
+    var damage = DamageReport()
     private var outputFailed = false
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
     var opening: (entry: Int, move: Move)?
@@ -191,6 +191,7 @@ public final class Session {
     public func perform(_ command: Command) {
         guard !isFinished else { return }
         defer { cueNext() }
+        observeHeard()  // what was heard counts before the command moves on (a skip past half is a play)
         switch command {
         case .play: apply(.play)
         case .playFromStart:
@@ -384,12 +385,6 @@ public final class Session {
         opening = (entry, move)
         apply(.load(entries[entry].source))
         apply(.play)
-    }
-
-    /// The song playing is at `position`: a place of damage played past is said (the status
-    /// line's tick asks).
-    public func settleDamage(at position: AudioTime) {
-        damage.settle(at: position.seconds).forEach(report)
     }
 
     func finish() {
