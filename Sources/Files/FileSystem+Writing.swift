@@ -222,6 +222,23 @@ extension FileSystem {
         return install(temporary, at: path, folder: folder, replacing: replacing, closing: file)
     }
 
+    /// Takes away the temporary files tplayer's own saves left in `folder` (a folder of its own,
+    /// the saved session's) when killed between naming one and putting it in place: each
+    /// `.tplayer-PID-N.tmp`, a regular file of this user's, whose process is gone.
+    public static func removeStaleTemporaries(in folder: Path) {
+        guard case .success(let items) = list(folder, includingHidden: true) else { return }
+        for item in items where !item.isDirectory {
+            let name = String(decoding: item.name.bytes, as: UTF8.self)
+            let parts = name.split(separator: "-")
+            guard name.hasPrefix(".tplayer-"), name.hasSuffix(".tmp"), parts.count == 3, let pid = Int32(parts[1]), pid > 0,
+                  pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = folder.appending(item.name)
+            var info = stat()
+            guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { continue }
+            _ = path.withCString { unlink($0) }
+        }
+    }
+
     /// Makes a hidden name in `folder` with `make` (which fails with EEXIST when the name is
     /// taken: then the next is tried), short enough whatever name the file will have.
     private static func nameTemporary(in folder: Path, _ make: (Path) -> SystemError?) -> Result<Path, SystemError> {

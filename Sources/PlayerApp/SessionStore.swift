@@ -97,7 +97,11 @@ public enum SessionStore {
         // Private to the user: the folders it makes, and the file.
         if let error = files.makeFolders(folder, permissions: 0o700) { return unsaved + "cannot make \(folder) (\(error.reason))" }
         switch files.replace(path, with: session.encoded(), permissions: 0o600) {
-        case nil: return nil
+        case nil:
+            // What a save killed midway left behind (a kill between its temporary file's naming
+            // and its renaming) goes with the next one.
+            FileSystem.removeStaleTemporaries(in: folder)
+            return nil
         // The temporary file is tplayer's business: the folder it could not be made in is the user's.
         case .cannotCreate(let folder, let error)?: return unsaved + "cannot write in \(folder) (\(error.reason))"
         case .cannotWrite(let error)?: return unsaved + "\(error.reason); the previous one is kept"

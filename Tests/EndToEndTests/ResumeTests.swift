@@ -321,6 +321,29 @@ struct ResumeTests {
     /// SIGTERM saves; a SIGKILL that lands at any moment of the save leaves a whole file: the
     /// one before or the one after, never a part. The list is 20,000 entries long, so each save
     /// writes about 2 MB and takes a while.
+    /// A save killed between naming its temporary file and renaming it left the file there for
+    /// good (CI's kill test met it once): the next save takes away those whose process is gone,
+    /// and leaves a live process's, and any other file, alone.
+    @Test func whatAKilledSaveLeftIsTakenAwayByTheNext() throws {
+        let state = try Harness.temporaryFolder()
+        let folder = Self.stateFile(state).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let dead = ended.processIdentifier
+        for name in [".tplayer-\(dead)-0.tmp", ".tplayer-\(getpid())-0.tmp", ".tplayer-notes.tmp"] {
+            try Data("x".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        let pane = try Pane(arguments: ["-o", "null", Harness.songs[0]], environment: ["XDG_STATE_HOME": state.path], stderr: "/dev/null")
+        _ = try pane.waitForStatus { $0.contains("1/1") }
+        try pane.send("q")
+        _ = try pane.waitForExit()
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left.sorted() == [".tplayer-\(getpid())-0.tmp", ".tplayer-notes.tmp", "last-session", "last-session.lock"], "\(left)")
+    }
+
     @Test func aKillDuringTheSaveLeavesTheFileWhole() throws {
         let folder = try Harness.temporaryFolder()
         let state = folder.appendingPathComponent("state")
