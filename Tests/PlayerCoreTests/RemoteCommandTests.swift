@@ -200,7 +200,7 @@ struct TagsFromID3Tests {
                                           ("1995-03-13T10:00:00", "1995-03-13"), ("1995/03/13", "1995"), ("95", nil), ("199x", nil),
                                           ("1995-3", "1995"), ("", nil)]
         for (tagged, iso) in cases { #expect(MprisMetadata.isoDate(tagged) == iso, "\(tagged)") }
-        #expect(MprisMetadata.number("3/12") == 3 && MprisMetadata.number("x") == nil)
+        #expect(SongInfo.Tags.leadingNumber("3/12") == 3 && SongInfo.Tags.leadingNumber("x") == nil)
     }
 
     /// TCON's genres by name, however a tagger wrote them: v2.4's numbers and NUL-separated

@@ -23,7 +23,7 @@ public enum ListenLog {
         let tags = listen.song.tags
         guard let artist = field(tags.artist), let title = field(tags.title) else { return nil }
         let length = listen.song.totalFrames.map { Int(listen.song.seconds($0).rounded()) }.map(String.init) ?? ""
-        let track = tags.track.flatMap { LibrarySong.leadingNumber($0) }.map(String.init) ?? ""
+        let track = SongInfo.Tags.leadingNumber(tags.track).map(String.init) ?? ""
         let rating = listen.kind == .played ? "L" : "S"
         return [artist, field(tags.album) ?? "", title, track, length, rating, String(started), ""].joined(separator: "\t") + "\n"
     }

@@ -11,7 +11,7 @@ extension LibrarySong {
         title = tags.title
         album = tags.album
         date = tags.year
-        track = Self.leadingNumber(tags.track)
+        track = SongInfo.Tags.leadingNumber(tags.track)
         artists = tags.artist.map { [$0] } ?? []
         genres = tags.genre.map { [$0] } ?? []
         if let comments = info.comments {
@@ -56,7 +56,7 @@ extension LibrarySong {
         let genres = all("GENRE")
         if !genres.isEmpty { self.genres = genres }
         composers = all("COMPOSER")
-        disc = Self.leadingNumber(all("DISCNUMBER", "DISC").first)
+        disc = SongInfo.Tags.leadingNumber(all("DISCNUMBER", "DISC").first)
         compilation = Self.isSet(all("COMPILATION").first)
     }
 
@@ -70,15 +70,8 @@ extension LibrarySong {
         let genres = SongInfo.ID3.genres(v2.text("TCON"))
         if !genres.isEmpty { self.genres = genres }
         composers = v2.values("TCOM")
-        disc = Self.leadingNumber(v2.values("TPOS").first)
+        disc = SongInfo.Tags.leadingNumber(v2.values("TPOS").first)
         compilation = Self.isSet(v2.values("TCMP").first)
-    }
-
-    /// "3/12" is 3; " 07" is 7; none, or a number past 1,000,000, is `nil`.
-    public static func leadingNumber(_ text: String?) -> Int? {
-        guard let digits = text?.drop(while: { $0 == " " }).prefix(while: { $0.isASCII && $0.isNumber }), !digits.isEmpty,
-              digits.count <= 7, let value = Int(digits), value <= 1_000_000 else { return nil }
-        return value
     }
 
     /// "1", "true", "yes": a flag set.

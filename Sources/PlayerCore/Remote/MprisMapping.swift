@@ -190,15 +190,8 @@ public struct MprisMetadata: Equatable, Sendable {
         url = UntrustedText.flattened(StreamURL(song.path)?.text ?? FileURL.string(for: song.path.resolved(against: folder)))
         lyrics = song.lyrics.map(\.parsed.text).flatMap { $0.isEmpty ? nil : $0 }
         let tags = session.index.flatMap { session.entries[$0].sheetTags }.map(song.tags.overridden(by:)) ?? song.tags
-        trackNumber = Self.number(tags.track)
+        trackNumber = SongInfo.Tags.leadingNumber(tags.track)
         contentCreated = tags.year.flatMap(Self.isoDate)
-    }
-
-    /// "3/12" is 3; none, or a number past 1,000,000, is `nil`.
-    static func number(_ text: String?) -> Int? {
-        guard let digits = text?.drop(while: { $0 == " " }).prefix(while: { $0.isASCII && $0.isNumber }), !digits.isEmpty,
-              digits.count <= 7, let value = Int(digits), value <= 1_000_000 else { return nil }
-        return value
     }
 
     /// A tagged date as ISO 8601: `1995`, `1995-03` and `1995-03-13` as they are; a longer one
@@ -208,7 +201,7 @@ public struct MprisMetadata: Equatable, Sendable {
         func digits(_ range: Range<Int>) -> Bool { range.upperBound <= bytes.count && bytes[range].allSatisfy { (48...57).contains($0) } }
         guard digits(0..<4) else { return nil }
         if bytes.count >= 10, bytes[4] == 45, digits(5..<7), bytes[7] == 45, digits(8..<10) { return String(decoding: bytes, as: UTF8.self) }
-        if bytes.count >= 7, bytes[4] == 45, digits(5..<7), bytes.count == 7 { return String(decoding: bytes, as: UTF8.self) }
+        if bytes.count == 7, bytes[4] == 45, digits(5..<7) { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: bytes[0..<4], as: UTF8.self)
     }
 

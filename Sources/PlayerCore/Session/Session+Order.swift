@@ -74,8 +74,6 @@ extension Session {
         open(entry, moving: .forward(.rewind))
     }
 
-
-    /// The song playing is at `position`, as the status line's tick looks: what is heard counts.
     /// What the engine says is heard now: the listen followed, the damage passed said.
     public func observeHeard() {
         guard let song = context.state.song else { return }
@@ -89,6 +87,7 @@ extension Session {
         damage.settle(at: position.seconds).forEach(report)
     }
 
+    /// The song playing is at `position`: what is heard counts.
     public func observePlayback(at position: AudioTime) {
         guard let song = context.state.song, let token = context.state.token, context.state.isPlaying else { return }
         heard(song, at: position.seconds, token: token)

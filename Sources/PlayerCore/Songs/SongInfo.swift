@@ -234,6 +234,13 @@ extension SongInfo.Tags {
         }
     }
 
+    /// The number a tag starts with: "3/12" is 3, " 07" is 7; none, or one past 1,000,000, is `nil`.
+    public static func leadingNumber(_ text: String?) -> Int? {
+        guard let digits = text?.drop(while: { $0 == " " }).prefix(while: { $0.isASCII && $0.isNumber }), !digits.isEmpty,
+              digits.count <= 7, let value = Int(digits), value <= 1_000_000 else { return nil }
+        return value
+    }
+
     /// Every field, in the order a saved session writes them.
     public static var fields: [WritableKeyPath<SongInfo.Tags, String?>] {
         [\.title, \.artist, \.album, \.year, \.genre, \.track, \.comment]
