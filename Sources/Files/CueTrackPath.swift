@@ -34,33 +34,42 @@ public enum CueTrackPath {
     /// The track `path` names, read from its sheet; why not, in a line, when it cannot be.
     public static func resolve(_ path: Path) -> Result<Track, LoadFailure>? {
         guard let (sheetPath, number) = parse(path) else { return nil }
-        let bytes: [UInt8]
-        switch FileSystem.readAll(sheetPath, limit: CueSheet.maxBytes) {
-        case .success(let read): bytes = read
-        case .failure(let error): return .failure(.notReadable("its CUE sheet: \(error)"))
+        switch sheet(at: sheetPath) {
+        case .failure(let reason): return .failure(.notReadable("its CUE sheet: \(reason)"))
+        case .success(let sheet):
+            guard let track = tracks(of: sheet, at: sheetPath).first(where: { $0.number == number })?.track else {
+                return .failure(.notReadable("its CUE sheet has no track \(number)"))
+            }
+            return .success(track)
         }
-        let sheet = CueSheet.parse(bytes, file: "\(sheetPath)")
-        guard let track = sheet.tracks.first(where: { $0.number == number }) else {
-            return .failure(.notReadable("its CUE sheet has no track \(number)"))
-        }
-        return .success(Track(image: image(of: track, in: sheetPath.directory), span: track.span, tags: sheet.tags(of: track),
-                              albumArtist: sheet.performer))
     }
 
-    /// The sheet's tracks with their paths, images resolved against its folder.
-    public static func tracks(of sheet: CueSheet, at sheetPath: Path) -> [(path: Path, track: Track)] {
+    /// The sheet at `path`, read as every door reads one (`CueSheet.read`); why not, when it
+    /// cannot be.
+    public static func sheet(at path: Path) -> Result<CueSheet, LoadFailure> {
+        switch FileSystem.readAll(path, limit: CueSheet.maxBytes) {
+        case .success(let bytes): CueSheet.read(bytes, file: "\(path)").mapError { .notReadable("\($0)") }
+        case .failure(let error): .failure(.notReadable("\(error)"))
+        }
+    }
+
+    /// The sheet's tracks with their numbers and paths, images resolved against its folder.
+    public static func tracks(of sheet: CueSheet, at sheetPath: Path) -> [(number: Int, path: Path, track: Track)] {
         sheet.tracks.map { track in
-            (path(sheet: sheetPath, track: track.number),
-             Track(image: image(of: track, in: sheetPath.directory), span: track.span, tags: sheet.tags(of: track), albumArtist: sheet.performer))
+            let image = FileSystem.resolve(track.file, against: sheetPath.directory, exists: FileSystem.exists)
+            return (track.number, path(sheet: sheetPath, track: track.number),
+                    Track(image: image, span: track.span, tags: sheet.tags(of: track), albumArtist: sheet.performer))
         }
     }
+}
 
-    /// A `FILE` as the sheet writes it, against the sheet's folder (a Latin-1 name the ripper
-    /// wrote, where the file is named in UTF-8).
-    static func image(of track: CueSheet.Track, in folder: Path) -> Path {
-        let path = track.file.resolved(against: folder)
-        if path.text == nil, !FileSystem.exists(path), let renamed = track.file.latin1AsUTF8?.resolved(against: folder),
-           FileSystem.exists(renamed) {
+extension FileSystem {
+    /// A path as a list writes it (a playlist's entry, a sheet's `FILE`), against the list's
+    /// folder; a name that is not UTF-8 (Latin-1, as Windows programs write it) as the UTF-8 name
+    /// it stands for, when only that one is there.
+    public static func resolve(_ written: Path, against folder: Path, exists: (Path) -> Bool) -> Path {
+        let path = written.resolved(against: folder)
+        if path.text == nil, !exists(path), let renamed = written.latin1AsUTF8?.resolved(against: folder), exists(renamed) {
             return renamed
         }
         return path

@@ -45,14 +45,13 @@ extension InputExpander {
             report(place, place == nil ? reason : "cannot read CUE sheet \(path): \(reason)", about: path)
             return nil
         case .success(let read):
-            // UTF-16 with its byte-order mark is read as the text it is.
-            let bytes = TextLines.utf8(fromUTF16: read) ?? read
-            if bytes.withUnsafeBufferPointer(TextLines.looksBinary) {
-                let what = TextLines.looksLikeUTF16(bytes) ? "UTF-16 without a byte-order mark; save it as UTF-8" : "binary data, not a CUE sheet"
-                report(place, place == nil ? what : "\(path): \(what)", about: path)
+            let sheet: CueSheet
+            switch CueSheet.read(read, file: "\(path)") {
+            case .success(let parsed): sheet = parsed
+            case .failure(let what):
+                report(place, place == nil ? "\(what)" : "\(path): \(what)", about: path)
                 return nil
             }
-            let sheet = CueSheet.parse(bytes, file: "\(path)")
             problems += sheet.problems
             if sheet.tracks.isEmpty, sheet.problems.isEmpty {
                 report(place, place == nil ? "no tracks in it" : "\(path): no tracks in it", about: path)

@@ -255,12 +255,7 @@ public struct InputExpander: Sendable {
     /// `written` (a playlist's or a sheet's entry) resolved against the list's folder. An old
     /// list in Latin-1 may name files that were renamed to UTF-8 since.
     func resolve(_ written: Path, against folder: Path) -> Path {
-        let path = written.resolved(against: folder)
-        if path.text == nil, !files.exists(path),
-           let renamed = written.latin1AsUTF8?.resolved(against: folder), files.exists(renamed) {
-            return renamed
-        }
-        return path
+        FileSystem.resolve(written, against: folder, exists: files.exists)
     }
 
     // MARK: Directories

@@ -89,6 +89,17 @@ struct CueSheetEndToEndTests {
         // A track the sheet does not have is said in one line.
         let none = try Harness.tplayer(["-w", out, "--force", "\(real)/album.cue/track0009"], environment: environment)
         #expect(none.status != 0 && none.stderr.contains("its CUE sheet has no track 9"), "\(none.stderr)")
+        // A sheet saved as UTF-16 (with its byte-order mark) is read as the folder's playing
+        // reads it, in the library and from its tracks' paths.
+        let utf16 = try Harness.run("/bin/sh", ["-ec", "{ printf '\\377\\376'; iconv -f UTF-8 -t UTF-16LE album.cue; } > u && mv u album.cue && touch album.cue"],
+                                    in: folder.appendingPathComponent("Music"))
+        try #require(utf16.status == 0, "\(utf16.stderr)")
+        let rescan = try Harness.tplayer(["--scan"], environment: environment)
+        #expect(rescan.status == 0 && rescan.stderr.isEmpty, "\(rescan.stderr)")
+        let again16 = try Harness.tplayer(["--find", "middle the band"], environment: environment)
+        #expect(again16.stdout == "\(real)/album.cue/track0002\n", "\(again16.stdout)\(again16.stderr)")
+        let played16 = try Harness.tplayer(["-w", out, "--force", "\(real)/album.cue/track0002"], environment: environment)
+        #expect(played16.status == 0, "\(played16.stderr)")
     }
 
     @Test func checkSaysEveryProblemOfASheetLocatedAndAMissingImage() throws {

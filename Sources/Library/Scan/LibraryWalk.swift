@@ -79,29 +79,29 @@ struct LibraryWalk {
     /// song 40 minutes long). `filesFrom`: where this folder's files start in `files`.
     private mutating func addSheet(_ sheet: Path, filesFrom: Int) {
         guard case .success(let status) = FileSystem.status(of: sheet), status.kind == .regular else { return }
-        let bytes: [UInt8]
-        switch FileSystem.readAll(sheet, limit: CueSheet.maxBytes) {
-        case .success(let read): bytes = read
-        case .failure(let error):
-            problems.append("\(sheet): cannot read: \(error)")
+        let parsed: CueSheet
+        switch CueTrackPath.sheet(at: sheet) {
+        case .success(let read): parsed = read
+        case .failure(let reason):
+            problems.append("\(sheet): cannot read: \(reason)")
             return
         }
-        let parsed = CueSheet.parse(bytes, file: "\(sheet)")
-        var images: [Path: Int64?] = [:]
-        for (path, track) in CueTrackPath.tracks(of: parsed, at: sheet) {
-            if images[track.image] == nil {
-                let image = FileSystem.status(of: track.image)
-                if case .success(let info) = image, info.kind == .regular { images[track.image] = info.modified } else {
-                    images[track.image] = .some(nil)
+        // Each image's modification time; those not there, said once, their tracks left out.
+        var imageTimes: [Path: Int64] = [:]
+        var missing = Set<Path>()
+        for (_, path, track) in CueTrackPath.tracks(of: parsed, at: sheet) where !missing.contains(track.image) {
+            if imageTimes[track.image] == nil {
+                guard case .success(let info) = FileSystem.status(of: track.image), info.kind == .regular else {
+                    missing.insert(track.image)
                     problems.append("\(sheet): its image \(track.image.lastComponent) is not there; its tracks are left out")
+                    continue
                 }
+                imageTimes[track.image] = info.modified
             }
-            guard case .some(.some(let imageModified)) = images[track.image] else { continue }
-            files.append(Found(path: path, size: status.size, modified: max(status.modified, imageModified), cue: track))
+            files.append(Found(path: path, size: status.size, modified: max(status.modified, imageTimes[track.image] ?? 0), cue: track))
         }
         // The images the sheet plays are its tracks, not songs of their own.
-        let claimed = Set(images.compactMap { $0.value == nil ? nil : $0.key })
-        let here = files[filesFrom...].filter { $0.cue != nil || !claimed.contains($0.path) }
+        let here = files[filesFrom...].filter { $0.cue != nil || imageTimes[$0.path] == nil }
         files.replaceSubrange(filesFrom..., with: here)
     }
 

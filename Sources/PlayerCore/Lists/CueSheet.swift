@@ -95,6 +95,28 @@ public struct CueSheet: Equatable, Sendable {
     /// Whether `path` is named as a CUE sheet (`.cue`, any case).
     public static func isSheet(_ path: Path) -> Bool { path.lowercasedExtension == "cue" }
 
+    /// Why a file's bytes are no sheet to parse, in the words said of it.
+    public enum Unreadable: Error, Equatable, CustomStringConvertible {
+        case utf16WithoutByteOrderMark, binary
+
+        public var description: String {
+            switch self {
+            case .utf16WithoutByteOrderMark: "UTF-16 without a byte-order mark; save it as UTF-8"
+            case .binary: "binary data, not a CUE sheet"
+            }
+        }
+    }
+
+    /// A sheet's file as read (up to `maxBytes`): UTF-16 with its byte-order mark read as the
+    /// text it is, binary data refused; every door a sheet comes in by reads it so.
+    public static func read(_ bytes: [UInt8], file: String = "") -> Result<CueSheet, Unreadable> {
+        let text = TextLines.utf8(fromUTF16: bytes) ?? bytes
+        guard !text.withUnsafeBufferPointer(TextLines.looksBinary) else {
+            return .failure(TextLines.looksLikeUTF16(text) ? .utf16WithoutByteOrderMark : .binary)
+        }
+        return .success(parse(text, file: file))
+    }
+
     /// Parses a sheet held in memory (read up to `maxBytes`); `file` names it in locations.
     public static func parse(_ bytes: [UInt8], file: String = "") -> CueSheet {
         var parser = CueParser(file: file, windows1252: String(validating: bytes, as: UTF8.self) == nil)
