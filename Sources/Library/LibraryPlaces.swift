@@ -25,7 +25,7 @@ public enum LibraryPlaces {
             return text.hasPrefix("/") ? Path(text) : nil
         }
         if !configured.isEmpty { return configured.compactMap(expanded) }
-        let set = environment["XDG_MUSIC_DIR"].flatMap { musicFolder(in: Array("XDG_MUSIC_DIR=\($0)".utf8), home: home) }
+        let set = environment["XDG_MUSIC_DIR"].flatMap { musicFolder(value: Substring($0), home: home) }
         let music = set ?? userDirs.flatMap { musicFolder(in: $0, home: home) } ?? home?.appending("Music")
         return music.map { isFolder($0) ? [$0] : [] } ?? []
     }
@@ -34,15 +34,20 @@ public enum LibraryPlaces {
     static func musicFolder(in file: [UInt8], home: Path?) -> Path? {
         let text = String(decoding: file, as: UTF8.self)
         for line in text.split(separator: "\n") where line.hasPrefix("XDG_MUSIC_DIR=") {
-            var value = line.dropFirst("XDG_MUSIC_DIR=".count)
-            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
-            if value.hasPrefix("$HOME") {
-                guard let home else { return nil }
-                let rest = value.dropFirst("$HOME".count).drop { $0 == "/" }
-                return rest.isEmpty ? nil : home.appending(Path(String(rest)))  // "$HOME/" alone is no music folder
-            }
-            return value.hasPrefix("/") ? Path(String(value)) : nil
+            return musicFolder(value: line.dropFirst("XDG_MUSIC_DIR=".count), home: home)
         }
         return nil
+    }
+
+    /// `XDG_MUSIC_DIR`'s value (quoted or not, from the file or the environment), `$HOME` put in.
+    static func musicFolder(value: Substring, home: Path?) -> Path? {
+        var value = value
+        if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = value.dropFirst().dropLast() }
+        if value.hasPrefix("$HOME") {
+            guard let home else { return nil }
+            let rest = value.dropFirst("$HOME".count).drop { $0 == "/" }
+            return rest.isEmpty ? nil : home.appending(Path(String(rest)))  // "$HOME/" alone is no music folder
+        }
+        return value.hasPrefix("/") ? Path(String(value)) : nil
     }
 }

@@ -42,27 +42,27 @@ extension LibrarySort {
     /// the field's value after those with it, the path last so that the order is whole.
     var sql: String {
         let columns = keys.map { key -> String in
-            let column: String
+            let direction = key.descending ? " DESC" : ""
+            let column: String, caseless: Bool
             switch key.field {
-            case .albumartist: column = "shelfkey"
-            case .artist: column = "artists COLLATE NOCASE"
-            case .date: column = "year"
-            case .album: column = "albumkey"
-            case .disc: column = "ifnull(disc, 1)"
-            case .track: column = "track"
-            case .title: column = "title COLLATE NOCASE"
-            case .genre: column = "genres COLLATE NOCASE"
-            case .composer: column = "composers COLLATE NOCASE"
-            case .path: column = "path"
-            case .length: column = "seconds"
-            case .plays: column = "playcount"
-            case .rating: column = "rating"
-            case .played: column = "lastplayed"
+            case .disc: return "ifnull(disc, 1)" + direction  // none is disc 1: never missing
+            case .albumartist: (column, caseless) = ("shelfkey", false)
+            case .artist: (column, caseless) = ("artists", true)
+            case .date: (column, caseless) = ("year", false)
+            case .album: (column, caseless) = ("albumkey", false)
+            case .track: (column, caseless) = ("track", false)
+            case .title: (column, caseless) = ("title", true)
+            case .genre: (column, caseless) = ("genres", true)
+            case .composer: (column, caseless) = ("composers", true)
+            case .path: (column, caseless) = ("path", false)
+            case .length: (column, caseless) = ("seconds", false)
+            case .plays: (column, caseless) = ("playcount", false)
+            case .rating: (column, caseless) = ("rating", false)
+            case .played: (column, caseless) = ("lastplayed", false)
             }
             // What a song has no value for comes after those that have one, either way (an
             // untagged song sorted by date came first).
-            let value = column.hasPrefix("ifnull") ? nil : column.split(separator: " ").first
-            return (value.map { "(\($0) IS NULL), " } ?? "") + column + (key.descending ? " DESC" : "")
+            return "(\(column) IS NULL), \(column)" + (caseless ? " COLLATE NOCASE" : "") + direction
         }
         return (columns + ["path"]).joined(separator: ", ")
     }
