@@ -52,10 +52,7 @@ public final class CoverFile {
     static func embeddedPicture(in song: Path) -> (bytes: [UInt8], format: PictureHeader.Format)? {
         guard case .success(let file) = FileSystem.openRegularFile(song) else { return nil }
         func read(_ offset: Int, _ count: Int) -> [UInt8]? {
-            guard offset >= 0, count >= 0, count <= ID3Frame.maxRead else { return nil }
-            var bytes = [UInt8](repeating: 0, count: count)
-            let got = bytes.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, count, off_t(offset)) }
-            return got == count ? bytes : nil
+            count <= ID3Frame.maxRead ? file.read(at: offset, count: count) : nil
         }
         let data: [UInt8]?
         if let head = read(0, 4), head == Array("fLaC".utf8) {

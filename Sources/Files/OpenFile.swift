@@ -12,6 +12,15 @@ public final class OpenFile {
 
     deinit { if !closed { Glibc.close(descriptor) } }
 
+    /// `count` bytes at `offset` (`pread`: the descriptor's offset is not moved); `nil` when
+    /// fewer are there.
+    public func read(at offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        return got == count ? bytes : nil
+    }
+
     /// What the open file is now (`fstat`): its size shrinks if someone truncates it.
     public func status() -> Result<FileStatus, SystemError> {
         var info = stat()
