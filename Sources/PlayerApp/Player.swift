@@ -369,6 +369,9 @@ private extension EngineEvent {
 }
 
 extension Player {
+    /// What a run at the keys says when nothing it was given can be played, and no library opens.
+    public static let nothingToPlay = "tplayer: nothing to play: none of the songs named could be opened"
+
     /// At the keys, a run whose every song named failed before any played does not sit at End
     /// of list taking what is typed next: the library opens, or the run ends saying so (as mpv's
     /// and mpg123's do), status 1.
@@ -380,7 +383,7 @@ extension Player {
         else { return }
         playedOrChecked = true
         if !nothingPlayed() {
-            say("tplayer: nothing to play: none of the songs named could be opened")
+            say(Self.nothingToPlay)
             controls.submit([.quit], from: .keys)
         }
     }

@@ -188,7 +188,7 @@ extension Invocation {
         let resumes = resume || (inputs.isEmpty && script == nil && Self.resumesByDefault(settings))
         // `tplayer` alone, with nothing to resume, opens the library in a terminal, as cmus does.
         let opensLibrary = inputs.isEmpty && script == nil && !resumes && write == nil && isatty(STDIN_FILENO) == 1
-            && LibraryRun.holdsSongs()
+            && LibraryRun.holdsSongs(LibraryRun.existingLibrary())
         // Checked after the options are parsed, so that an unknown option is what is said.
         if inputs.isEmpty && script == nil && !resumes && !opensLibrary {
             throw ValidationError("no INPUT given: name a song, a folder, a playlist or a CUE sheet; "

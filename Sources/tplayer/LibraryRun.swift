@@ -53,9 +53,9 @@ struct LibraryRun {
         return true
     }
 
-    /// Whether there is a library with a song in it: what plain `tplayer` opens.
-    static func holdsSongs() -> Bool {
-        guard case .success(let songs) = existingLibrary()?.songs(LibraryQuery(), offset: 0, limit: 1) else { return false }
+    /// Whether `library` is there with a song in it: what plain `tplayer` opens.
+    static func holdsSongs(_ library: LibraryDatabase?) -> Bool {
+        guard case .success(let songs) = library?.songs(LibraryQuery(), offset: 0, limit: 1) else { return false }
         return !songs.isEmpty
     }
 

@@ -65,11 +65,13 @@ struct PlayerRun {
         // else that is said and the run ends, as mpv's and mpg123's do (it sat at End of list,
         // taking whatever was typed next).
         var opensLibrary = options.opensLibrary
+        // The library, opened once, when first asked (the view at start, the first song heard).
+        let shared = LibraryRun.Shared()
         if launch.entries.isEmpty, launch.rest == nil, script == nil, !options.resume, !inputs.isEmpty, !output.isFile,
            isatty(STDIN_FILENO) == 1 {
-            guard LibraryRun.holdsSongs() else {
+            guard LibraryRun.holdsSongs(shared.database) else {
                 launch.problems.forEach { printError("tplayer: " + $0.brief) }
-                printError("tplayer: nothing to play: no song could be read from what was named; name a song, a folder, a playlist or a CUE sheet")
+                printError(Player.nothingToPlay)
                 return 1
             }
             opensLibrary = true
@@ -137,7 +139,6 @@ struct PlayerRun {
         launch.problems.forEach { say("tplayer: " + $0.brief) }
         var watcher: LibraryWatcher?
         let libraryRun = LibraryRun(settings: options.settings)
-        let shared = LibraryRun.Shared()
         if let terminal, let library = shared.database {
             terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
             watcher = libraryRun.watcher(library, say: say)
@@ -257,7 +258,7 @@ struct PlayerRun {
         // A run that plays aloud (one writing a file stays open at the keys: its `l` prompt loads on).
         if !output.isFile {
             io.nothingPlayed = {
-                guard let terminal, LibraryRun.holdsSongs() else { return false }
+                guard let terminal, LibraryRun.holdsSongs(shared.database) else { return false }
                 terminal.openLibrary()
                 return true
             }
