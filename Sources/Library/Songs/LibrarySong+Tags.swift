@@ -35,10 +35,9 @@ extension LibrarySong {
         artists = track.tags.artist.map { [$0] } ?? artists
         if let performer = track.albumArtist { albumArtists = [performer] }
         genres = track.tags.genre.map { [$0] } ?? genres
-        let rate = Int64(max(image.sampleRate, 1))
-        let (start, end) = track.span.samples(at: Int(rate))
-        let last = end ?? image.totalFrames
-        seconds = last.map { Double(max($0 - start, 0)) / Double(rate) }
+        let rate = max(image.sampleRate, 1)
+        let (start, end) = track.span.samples(at: rate)
+        seconds = (end ?? image.totalFrames).map { Double(max($0 - start, 0)) / Double(rate) }
         trackGain = nil
         albumGain = nil
     }
