@@ -53,4 +53,21 @@ extension Console {
         }
     }
 
+    /// Runs the line typed at `:`: the command it gives (for the player), or a scan started, or
+    /// its problem said.
+    func run(commandLine text: String) -> Command? {
+        switch TypedCommand.read(text, inLibrary: showsLibrary, resolve: paths.resolve) {
+        case .command(let command): return command
+        case .scan(let folder):
+            guard let scanLibrary else {
+                print("tplayer: the library cannot be scanned from here")
+                return nil
+            }
+            scanLibrary(folder)
+            print("tplayer: library: scanning" + (folder.map { " (\($0) added)" } ?? "") + "…")
+        case .problem(let problem):
+            print("tplayer: :\(UntrustedText.shown(String(text.prefix(60)))): \(problem)")
+        }
+        return nil
+    }
 }

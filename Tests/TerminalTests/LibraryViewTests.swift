@@ -193,12 +193,12 @@ struct LibraryViewTests {
     /// what it cannot read.
     @Test func theCommandLineReadsAScriptsLineAndScan() {
         let resolve = { (typed: String) in Path("/home/me/" + typed) }
-        let read = { (text: String, library: Bool) in Console.commandLine(text, inLibrary: library, resolve: resolve) }
-        #expect(read("volume 50", false) == .commands([.volume(50)]))
-        #expect(read("seek 1:30", false) == .commands([.seek(.to(.seconds(90)))]))
-        #expect(read("REPEAT on", false) == .commands([.setRepeat(true)]))
-        #expect(read("add Music/Post", false) == .commands([.add("/home/me/Music/Post", at: Int.max)]))
-        #expect(read("load x.mp3", false) == .commands([.load("/home/me/x.mp3")]))
+        let read = { (text: String, library: Bool) in TypedCommand.read(text, inLibrary: library, resolve: resolve) }
+        #expect(read("volume 50", false) == .command(.volume(50)))
+        #expect(read("seek 1:30", false) == .command(.seek(.to(.seconds(90)))))
+        #expect(read("REPEAT on", false) == .command(.setRepeat(true)))
+        #expect(read("add Music/Post", false) == .command(.add("/home/me/Music/Post", at: Int.max)))
+        #expect(read("load x.mp3", false) == .command(.load("/home/me/x.mp3")))
         #expect(read("add Music", true) == .scan("/home/me/Music"))
         #expect(read("scan", false) == .scan(nil) && read("update-cache", true) == .scan(nil))
         #expect(read("scan Music", false) == .scan("/home/me/Music"))
