@@ -187,10 +187,18 @@ public final class Console {
                                             width: screen.width, rows: screen.height - 2, packed: false)
                 }
             case .info:
-                let lines = SongDetails.lines(lastStatus?.song, failure: lastStatus?.failure, equalizer: lastStatus?.list.equalizerBands,
-                                              speed: lastStatus?.list.speed ?? 1, stream: lastStatus?.stream,
-                                              statistics: lastStatus?.song.flatMap { statistics?($0.path) })
-                show { screen in PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false) }
+                // Laid out from the status each time it is drawn: a command given with the same
+                // keys (`:equalizer rock` then `i`) shows once the player has done it. The plays
+                // and stars are read once per song.
+                var counted: (path: Path, statistics: SongDetails.Statistics?)?
+                show { [unowned self] screen in
+                    let status = lastStatus
+                    if let song = status?.song, counted?.path != song.path { counted = (song.path, statistics?(song.path)) }
+                    let lines = SongDetails.lines(status?.song, failure: status?.failure, equalizer: status?.list.equalizerBands,
+                                                  speed: status?.list.speed ?? 1, stream: status?.stream,
+                                                  statistics: status?.song == nil ? nil : counted?.statistics)
+                    return PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false)
+                }
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
@@ -215,6 +223,7 @@ public final class Console {
     /// Shows `status` on the bottom line (unless the prompt has it).
     public func show(_ status: StatusSnapshot) {
         lastStatus = status
+        if let panel { screen.updatePanel(panel(screen)) }
         // Idle: no key for a moment (the status line's tick while nothing is typed).
         redraw(idle: lastKey.map { $0.duration(to: .now) > .milliseconds(300) } ?? true)
     }

@@ -111,7 +111,7 @@ public final class Screen {
 
     /// How many lines the panel above the bottom line takes, and what they say.
     private var panelHeight = 0
-    private var panelLines: [String] = []
+    private(set) var panelLines: [String] = []
 
     /// Shows `lines` above the bottom line (the help, a song's details) until `hidePanel`. Each
     /// is cut to the width, so none wraps and the panel can be taken away exactly.
@@ -122,6 +122,12 @@ public final class Screen {
         panelHeight = text.count
         panelLines = text
         shown = nil
+    }
+
+    /// Shows `lines` in place of the open panel, when they differ from what it shows.
+    public func updatePanel(_ lines: [String]) {
+        guard panelHeight > 0, lines.map({ TextWidth.fit(TerminalText.safe($0), width - 1) }) != panelLines else { return }
+        showPanel(lines)
     }
 
     /// Takes the panel away: up to where it starts, everything below cleared.

@@ -149,4 +149,25 @@ struct ConsoleTests {
         #expect(console.withLibrary { $0.view.count } == 1, "Artist 12 alone")
         #expect(shelf.reads == opened, "the first screen came with the count")
     }
+
+    /// `i` pressed with a command in the same keys (`:equalizer rock` then `i`, read together)
+    /// shows what the player made of it once it is done: the details follow the status while
+    /// open (they showed the status from before the command until the next key).
+    @Test func theSongsDetailsFollowTheStatusWhileOpen() {
+        let (console, _) = Self.console()
+        var song = SongInfo(path: "/music/song.flac", sampleRate: 44100, channels: 2, totalFrames: 44100 * 60, title: "Song")
+        song.codec = "FLAC, 16 bits"
+        var status = StatusSnapshot(state: .play, song: song, position: 0, entry: 0, entryCount: 1)
+        console.show(status)
+        #expect(console.commands(from: Array(":equalizer rock".utf8) + Self.enter + Array("i".utf8))
+                    == [.setGraphicEqualizer(EqualizerPresets.gains("rock")!, on: true)])
+        #expect(console.screen.panelLines.contains("EQ       off"))
+        status.list.equalizerBands = EqualizerPresets.gains("rock")
+        console.show(status)
+        #expect(console.screen.panelLines.contains { $0.hasPrefix("EQ       31 Hz +5") })
+        // A status that changes nothing in them draws nothing again.
+        let before = console.screen.panelLines
+        console.show(status)
+        #expect(console.screen.panelLines == before)
+    }
 }
