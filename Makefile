@@ -73,12 +73,22 @@ run: build
 # heard on a bare null sink, and on PipeWire, in real time) run alone last.
 LIVE_SUITES  := GaplessLiveTests FormatLiveTests HiResLiveTests SpeedLiveTests VolumeLiveTests BareSinkLiveTests PipeWireLiveTests
 
-test: deps-test
-	$(SWIFT) build
-	$(SWIFT) test $(foreach suite,$(LIVE_SUITES),--skip $(suite))
-	$(SWIFT) test --filter GaplessLiveTests
-	$(SWIFT) test --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
-	$(SWIFT) test --filter 'BareSinkLiveTests|PipeWireLiveTests'
+# Each pass says its time (.ci/pass). The front-end the remote-protocol test drives, mpyg321 from
+# PyPI, is installed here into .build/frontends-venv, once, not by the test.
+FRONTENDS    := .build/frontends-venv
+PASS         := bash .ci/pass
+
+test: deps-test $(FRONTENDS)/installed
+	$(PASS) build $(SWIFT) build --build-tests
+	$(PASS) tests $(SWIFT) test --skip-build $(foreach suite,$(LIVE_SUITES),--skip $(suite))
+	$(PASS) gapless-live $(SWIFT) test --skip-build --filter GaplessLiveTests
+	$(PASS) format-live $(SWIFT) test --skip-build --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
+	$(PASS) bare-sink-live $(SWIFT) test --skip-build --filter 'BareSinkLiveTests|PipeWireLiveTests'
+
+$(FRONTENDS)/installed: | deps-test
+	/usr/bin/python3 -m venv $(FRONTENDS)
+	$(FRONTENDS)/bin/pip install -q mpyg321==2.2.4
+	touch $@
 
 test-live-formats: deps-test
 	$(SWIFT) build

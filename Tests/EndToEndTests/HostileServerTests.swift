@@ -7,7 +7,7 @@ import Testing
 /// answers, one that sends a byte a second. Each is said in one line and left, promptly; no
 /// command waits on it. Every run is bounded here (killed past a generous limit), so that a hang
 /// fails the test instead of holding the suite.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct HostileServerTests {
     private func server(_ folder: URL) throws -> (RadioServer, song: String) {
         let song = folder.appendingPathComponent("song.mp3").path

@@ -3,7 +3,7 @@ import Testing
 
 /// `tplayer -R`: mpg123's remote protocol, answered line for line as `mpg123 -R` answers it,
 /// through the player's state machine.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct RemoteTests {
     /// Runs `commands` (shell lines: `echo` and `sleep`) into `program`'s stdin.
     static func drive(_ program: String, _ commands: [String], in folder: URL? = nil) throws -> Harness.Result {
@@ -172,18 +172,19 @@ struct RemoteTests {
         #expect(try Data(contentsOf: file) == Data("keep me\n".utf8))
     }
 
+    /// The virtual environment `make test` installs the front-ends into (a test installs nothing
+    /// from PyPI itself).
+    static let frontends = Harness.root.appendingPathComponent(".build/frontends-venv")
+    static var mpyg321Installed: Bool {
+        (try? Harness.run(frontends.appendingPathComponent("bin/python").path, ["-c", "import mpyg321"]).status) == 0
+    }
+
     /// A real front-end, unchanged: the `mpyg321` package from PyPI, in its own virtual
     /// environment, finds "mpg123" on its PATH (a two-line wrapper that runs `tplayer -R`) and
     /// loads, pauses, resumes, seeks, sets the volume and gets its end-of-song callback.
-    @Test func mpyg321DrivesTplayerUnchanged() throws {
-        let venv = Harness.root.appendingPathComponent(".build/frontends-venv")
-        let python = venv.appendingPathComponent("bin/python").path
-        if (try? Harness.run(python, ["-c", "import mpyg321"]).status) != 0 {
-            let made = try Harness.run("/usr/bin/python3", ["-m", "venv", venv.path])
-            #expect(made.status == 0, "python3 -m venv: \(made.stderr)")
-            let installed = try Harness.run(venv.appendingPathComponent("bin/pip").path, ["install", "-q", "mpyg321==2.2.4"])
-            try #require(installed.status == 0, "pip install mpyg321: \(installed.stderr)")
-        }
+    @Test(.enabled(if: mpyg321Installed, "mpyg321 is not in .build/frontends-venv: make test installs it"))
+    func mpyg321DrivesTplayerUnchanged() throws {
+        let python = Self.frontends.appendingPathComponent("bin/python").path
         let folder = try Harness.temporaryFolder()
         let song = try Harness.makeSong(seconds: 3, in: folder)
         let bin = folder.appendingPathComponent("bin")
@@ -213,7 +214,7 @@ struct RemoteTests {
 /// `PITCH` on a real sound server: the stream is reopened at the song's rate times 1 + pitch,
 /// and set back; reopening it again and again never hangs (letting go of the old stream under
 /// the engine's lock deadlocked with libpulse's thread).
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct RemotePitchTests {
     @Test func pitchPlaysAtAnotherRateOnTheServer() throws {
         let server = try PulseServer.start()
@@ -239,7 +240,7 @@ struct RemotePitchTests {
 
 /// Front-ends start "mpg123 -R" with mpg123's own options: tplayer takes them (it exited 64,
 /// and the client died with it), honours `-a` (the sink played on), and says what it leaves out.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct RemoteOptionsTests {
     @Test func mpg123sOptionsNeverEndTheRun() throws {
         let commands = RemoteTests.send("SILENCE", "LP \(Harness.songs[0])", "SAMPLE", "Q")
@@ -272,7 +273,7 @@ struct RemoteOptionsTests {
 
 /// `LOAD` plays exactly one stream, as in mpg123: a playlist given to it is not walked and
 /// leaves nothing behind (after `LP list.m3u`, a failed `LP` started one of its entries).
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct RemoteOneStreamTests {
     @Test func aPlaylistLoadedIsOneStreamAndAFailedLoadStaysStopped() throws {
         let list = "\(Harness.root.path)/Resources/demo.m3u"
@@ -289,7 +290,7 @@ struct RemoteOneStreamTests {
 /// `LOADLIST` numbers every entry as mpg123 does: a URL entry keeps its place (it was left out,
 /// so `LL 3` played entry 4), a `file://` entry is listed as the list wrote it, and an entry
 /// that cannot be played is said when it is chosen.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(8)))
 struct RemoteListTests {
     @Test func everyEntryKeepsItsNumber() throws {
         let folder = try Harness.temporaryFolder()
