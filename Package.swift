@@ -67,7 +67,9 @@ let package = Package(
         // Every file-system call, on byte paths: stat, folders, reading only regular files.
         .target(name: "Files", dependencies: ["PlayerCore", "CLinux"]),
 
-        // The only module that imports the C libraries: decoder, output, playback thread.
+        // The decoders, the outputs and the playback thread: the module that imports the audio
+        // libraries (libmpg123, libao, libpulse, libFLAC, vorbisfile, opusfile, FFmpeg, libsoxr,
+        // librubberband) and libcurl. Cover imports FFmpeg too, and libchafa; Mpris, sd-bus.
         .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CCurl", "CFlac", "CVorbis", "COpus", "CAv"]),
 
         // Songs' covers for the now-playing view: found (embedded, or cover.jpg), decoded by FFmpeg
@@ -136,8 +138,8 @@ if Context.environment["TPLAYER_FUZZ"] == "1" {
     for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
                  "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt", "FuzzQuery", "FuzzIcy",
                  "FuzzIcyStream", "FuzzStreamURL", "FuzzServedList", "FuzzLyrics", "FuzzNowPlaying"] {
-        // Tags are read by libmpg123 itself, through the engine's decoder; queries run on a
-        // library in memory.
+        // Tags are read by the engine's decoders (libmpg123, libFLAC, vorbisfile, opusfile or
+        // FFmpeg, as the file's first bytes say); queries run on a library in memory.
         let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"]
             : name == "FuzzQuery" ? ["Library", "PlayerCore"] : []
         package.products.append(.executable(name: name, targets: [name]))

@@ -2,8 +2,8 @@
 #define TPLAYER_CLINUX_BYTE_SOURCE_H
 
 // A song's bytes, wherever they come from, for the decoder libraries' I/O callbacks (CMpg123,
-// CFlac, CVorbis, COpus, CAv include it): tplayer hands each library a source (a file's
-// descriptor today, a network stream next: `ByteSource` in Swift) and each library's callback
+// CFlac, CVorbis, COpus, CAv include it): tplayer hands each library a source (a file, an
+// internet stream, bytes held in memory: a `ByteSource` in Swift) and each library's callback
 // keeps its own signature and error convention, and calls these for the reading and the
 // arithmetic.
 #include <errno.h>

@@ -29,11 +29,8 @@ struct OpenedSong: Equatable, Sendable {
     var appliesOwnGain = false
 }
 
-/// Decodes one song at a time to PCM. The live one is `SongDecoder` (each format's library),
-/// decoding ahead in an `AheadDecoder` on a live output; tests use a fake that makes PCM,
-/// format changes and damage to order.
 /// The formats a decoder may give: whatever the stream has at each point, or one format for the
-/// whole song (the decoder converts rate and channels to it).
+/// whole song (the decoder converts rate, channels and sample depth to it).
 enum FormatRule: Equatable {
     /// Each part of the stream in its own format (a live device is reopened when it changes).
     case any
@@ -43,9 +40,13 @@ enum FormatRule: Equatable {
     case exactly(PCMFormat)
 }
 
+/// Decodes one song at a time to PCM. The live one is `SongDecoder` (each format's library),
+/// decoding ahead in an `AheadDecoder` on a live output; tests use a fake that makes PCM,
+/// format changes and damage to order.
 protocol AudioDecoder: AnyObject {
-    /// Opens `source` (a file, or a track of it), closing any song before, and reads up to its
-    /// first frame. The file `-w` writes is never opened as a song (`OpenedFiles`).
+    /// Opens `source` (a file, a track of it, or an internet stream), closing any song before,
+    /// and reads up to its first frame. The file `-w` writes is never opened as a song
+    /// (`OpenedFiles`).
     func open(_ source: SongSource) throws(LoadFailure) -> OpenedSong
     func close()
     /// Decodes up to `capacity` bytes into `buffer`.
@@ -55,10 +56,11 @@ protocol AudioDecoder: AnyObject {
     func seek(toFrame frame: Int64) -> Int64?
     /// What the decoder may decode the songs opened from now on to.
     func restrictFormat(to rule: FormatRule) throws(LoadFailure)
-    /// The ReplayGain the songs opened from now on get.
+    /// The ReplayGain mode for the songs opened from now on: libmpg123 applies it to an MP3 as
+    /// it opens; every other song's gain is applied after the decoder (`SampleStage`).
     func setReplayGain(_ choice: ReplayGainChoice)
     /// libmpg123's equaliser bands (32 factors, left and right), for MPEG audio decoded from now
-    /// on; other formats play as decoded.
+    /// on; the other formats are equalised with them after the decoder (`MpegBandEqualizer`).
     func setEqualizer(_ bands: [[Double]])
     /// The song's file was truncated while it played: its size then and now.
     var truncation: (was: Int64, now: Int64)? { get }

@@ -15,15 +15,18 @@ protocol FormatDecoder: AnyObject {
     /// Applies the ReplayGain `choice` asks for to the songs opened from now on, where the
     /// library does that itself, as its reference tool does (libmpg123, as `mpg123 --rva-mix`),
     /// saying what it applied in `SongInfo.appliedGain`; whether it does. Where it does not,
-    /// `SongDecoder` applies the gain the song's tags give.
+    /// the processing stage applies the gain the song's tags give (`SampleStage`, after the
+    /// decode-ahead queue: a new mode is heard at once).
     func applyReplayGain(_ choice: ReplayGainChoice) -> Bool
-    /// Opens the song in `source` (a file that `SongFile` opened and checked; a stream next) and
-    /// reads up to its first samples. The decoder reads it through `SourceReading` only (never a
-    /// file by name) and may keep it until `close`. The format is the song's own: signed 16-bit samples
-    /// in native byte order, interleaved, at the stream's rate and channel count (deeper samples
-    /// are rounded to 16 bits). `verifies`: the song will be decoded whole from its start
-    /// (`--check`): check what the format can check besides (FLAC's MD5 signature of the audio),
-    /// and give a mismatch as `.damaged` at the end.
+    /// Opens the song in `source` (a file that `SongFile` opened and checked, or an internet
+    /// stream) and reads up to its first samples. The decoder reads it through `SourceReading`
+    /// only (never a file by name) and may keep it until `close`. The format is the song's own:
+    /// interleaved samples at the stream's rate and channel count, in the `SampleEncoding` that
+    /// holds its bits. libmpg123, vorbisfile and opusfile give signed 16-bit; libFLAC the song's
+    /// depth (unsigned 8-bit up to 8 bits, else 16, 24 or 32-bit); FFmpeg 24 or 32-bit for deeper
+    /// integer samples, 32-bit float for float PCM, 16-bit for the rest. `verifies`: the song
+    /// will be decoded whole from its start (`--check`): check what the format can check besides
+    /// (FLAC's MD5 signature of the audio), and give a mismatch as `.damaged` at the end.
     func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong
     /// Up to `capacity` bytes of PCM, whole frames: `.data`; `.newFormat` where a chained stream
     /// changes rate or channels; `.done`; `.damaged` with the bytes decoded before the damage;

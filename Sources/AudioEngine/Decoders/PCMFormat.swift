@@ -103,7 +103,8 @@ enum SampleEncoding: Equatable, Sendable, CaseIterable {
 }
 
 /// The PCM format the decoder writes: the song's rate, channels and samples (signed 16-bit unless
-/// the song holds more), unless a format was imposed.
+/// the song holds more; unsigned 8-bit for a FLAC of 8 bits or fewer), unless a format was
+/// imposed.
 struct PCMFormat: Equatable, Sendable, CustomStringConvertible {
     var rate: Int
     var channels: Int

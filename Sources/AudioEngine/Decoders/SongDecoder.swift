@@ -2,12 +2,13 @@ import Files
 import Glibc
 import PlayerCore
 
-/// The decoder the engine uses: opens and checks each song's file, chooses its format's decoder
-/// by what the file holds (a `FormatDecoder` for each library, made when first needed), and gives
-/// the PCM in the format the output was promised (`FormatRule`), with the song's ReplayGain when
-/// asked. What a library does not do itself (libmpg123 converts to its own rates and applies an
-/// MP3's gain) goes through a `PCMConverter`. The listener's volume is not applied here but after the
-/// decode-ahead queue (`SampleStage`), so that a key never decodes anything again.
+/// The decoder the engine uses: opens and checks each song's file (or internet stream), chooses
+/// its format's decoder by what the file holds (a `FormatDecoder` for each library, made when
+/// first needed), and gives the PCM in the format the output was promised (`FormatRule`). What a
+/// library does not do itself (libmpg123 converts to its own rates) goes through a
+/// `PCMConverter`. Only an MP3's ReplayGain is applied here, by libmpg123; every other song's,
+/// and the listener's volume, are applied after the decode-ahead queue (`SampleStage`), so that
+/// a key never decodes anything again.
 final class SongDecoder: AudioDecoder {
     /// The formats' decoders, made when a song of their format first opens.
     private var decoders: [Codec: FormatDecoder] = [:]

@@ -1,9 +1,12 @@
 import Files
 import Glibc
 
-/// Where a song's bytes come from: a file today (`OpenFile`, opened and checked by `SongFile`),
-/// a network stream next. The decoder libraries read it through their I/O callbacks
-/// (`SourceReading`), on the decoder's thread, never the playback thread: a read may wait.
+/// Where a song's bytes come from: a file (`OpenFile`, opened and checked by `SongFile`), an
+/// internet stream (`NetworkStream`, or `HLSInput` for an HLS stream), or bytes held in memory
+/// (`HeldBytes`). The decoder libraries read it through their I/O callbacks (`SourceReading`).
+/// A read may wait: while a song plays on a live output it is read on the decoder's own thread
+/// (`AheadDecoder`), not the playback thread. The playback thread reads it itself to open a
+/// song or seek in it, and for the whole song when it writes a file (`-w`).
 protocol ByteSource: AnyObject {
     /// Reads up to `count` bytes at `offset` into `buffer`: how many were read, 0 at the end,
     /// -1 with errno set.

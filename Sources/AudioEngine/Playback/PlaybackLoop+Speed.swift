@@ -1,11 +1,12 @@
 import PlayerCore
 
-/// Speed without a change of pitch (`--speed`): the `SampleStage`'s stretcher between the
-/// equaliser and the volume. Position stays song time: each frame written at a speed stands for
-/// `speed` frames of the song (the stretcher counts them), and a sound server's queue is counted
-/// the same way (`EngineShared.speed`). What the stretcher holds at a song's end is played out
-/// before what follows, unless the next song carries on in the same format, gaplessly, through
-/// the same stretcher.
+/// Speed without a change of pitch (`--speed`): the `SampleStage`'s stretcher, after the fades
+/// and mpg123's 32-band equaliser, before the graphic equaliser and the volume. Position stays
+/// song time: each frame written at a speed stands for `speed` frames of the song (the
+/// stretcher counts them), and a sound server's queue is counted the same way
+/// (`EngineShared.speed`). What the stretcher holds at a song's end is played out before what
+/// follows, unless the next song carries on in the same format, gaplessly, through the same
+/// stretcher.
 extension PlaybackLoop {
     /// `chunk`'s samples (in `buffer`) at the speed: where they are to be written from, and the
     /// song frames they stand for. At the song's own speed, the samples as they are.

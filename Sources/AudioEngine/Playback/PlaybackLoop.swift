@@ -198,7 +198,9 @@ final class PlaybackLoop {
             decoder.setReplayGain(choice)
             next.setReplayGain(choice)
             replayGain = choice
-            // The song playing takes the new mode at once, as a new volume does.
+            // A song whose gain the stage applies (one libmpg123 does not decode: FLAC, Vorbis,
+            // Opus, FFmpeg's) takes the new mode at once, as a new volume does. An MP3 keeps the
+            // gain libmpg123 applied as it opened: the mode is heard from the next MP3 opened.
             if var current = song, gain(of: current) != current.gain {
                 current.gain = gain(of: current)
                 song = current

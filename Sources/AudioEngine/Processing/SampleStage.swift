@@ -1,9 +1,12 @@
 /// What is done to the samples between the decode-ahead queue and the output, on the playback
-/// thread: the fades, the equaliser, the speed, then the listener's volume.
+/// thread, in this order: the fades, mpg123's 32-band equaliser (for the songs libmpg123 does
+/// not decode), the speed, the graphic equaliser, then the listener's volume and the song's
+/// ReplayGain in one step (after the re-encoding, where the output's samples are wider).
 /// Nothing before this stage depends on a key: a new volume changes what is written next, and
 /// on a sound server what it holds and has not played (`UnheardTail`), never by decoding again.
-/// A song's ReplayGain is not here: it belongs to the song, and libmpg123 applies an MP3's in its
-/// synthesis, as `mpg123 --rva-mix` does, sample for sample.
+/// The ReplayGain applied here is that of every song libmpg123 does not decode (a new mode is
+/// heard at once); libmpg123 applies an MP3's in its synthesis, as `mpg123 --rva-mix` does,
+/// sample for sample (its gain here is 1).
 struct SampleStage {
     var fader: Fader
     /// The listener's volume, 0 to 1, kept across songs. At 1 the samples pass untouched (what

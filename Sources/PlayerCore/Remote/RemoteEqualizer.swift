@@ -1,7 +1,7 @@
 /// What `mpg123 -R` answers to its equaliser and RVA commands, kept as mpg123 keeps them, so a
 /// front-end that sets bands and reads them back (`SHOWEQ`) sees what it set. The bands are
-/// applied to MPEG audio by libmpg123's own equaliser, and the RVA mode is the ReplayGain mode,
-/// as in mpg123.
+/// applied to MPEG audio by libmpg123's own equaliser, and to the other formats by the engine's
+/// processing stage; the RVA mode is the ReplayGain mode, as in mpg123.
 public struct RemoteEqualizer: Equatable, Sendable {
     public static let bands = 32
     /// Each band's factor, left (`[0]`) and right (`[1]`).

@@ -13,7 +13,8 @@ public struct SongInfo: Equatable, Sendable {
     public var tags: Tags
     /// What the first frame says about the stream.
     public var stream: Stream?
-    /// The ID3 tags as they are in the file (for mpg123's remote protocol, `@I` and `TAG`).
+    /// The ID3 tags as they are in the file (for mpg123's remote protocol, `@I` and `TAG`); for
+    /// a song that has none but other tags, and for a CUE sheet's track, its `tags` as ID3v2.
     public var id3 = ID3()
     /// The song's ReplayGain, from its tags (empty when it has none).
     public var replayGain = ReplayGain()
@@ -34,7 +35,9 @@ public struct SongInfo: Equatable, Sendable {
     /// stereo"); `nil` until the engine says.
     public var played: String?
 
-    /// What the ID3 tags say (untrusted text: shown only through the terminal's sanitiser).
+    /// What the song's tags say, whatever their kind: ID3 (MPEG audio), Vorbis comments (FLAC,
+    /// Ogg Vorbis, Opus), FFmpeg's metadata (MP4 atoms, APE…), a CUE sheet's fields over its
+    /// image's (untrusted text: shown only through the terminal's sanitiser).
     public struct Tags: Hashable, Sendable {
         public var title: String?
         public var artist: String?

@@ -1,5 +1,6 @@
-/// What the engine opens as one song: a file, or one track of a file (a CUE sheet's track in
-/// its image file).
+/// What the engine opens as one song: a file, an internet stream (a path that is an http or
+/// https URL), or one track of a file (a CUE sheet's track in its image file: the image with a
+/// `span`, or a path naming the track, `…/x.cue/track0002`).
 public struct SongSource: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public var path: Path
     /// The part of the file that is the song; `nil`: the whole file.

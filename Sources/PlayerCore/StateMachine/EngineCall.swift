@@ -11,7 +11,8 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Moves the position where the target says, sample-accurately (a relative target counts
     /// from where the engine is when it gets there).
     case seek(SeekTarget)
-    /// Software volume, 0 to 1 (libmpg123 scales the decoded samples); kept across songs.
+    /// Software volume, 0 to 1 (the engine's processing stage scales the samples, after the
+    /// decode-ahead queue: nothing is decoded again); kept across songs.
     case setVolume(Double)
     /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
     /// kept across songs (mpg123's `PITCH`), from `slowestPitch` to `fastestPitch`.
@@ -19,12 +20,15 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Plays this many times as fast at the song's own pitch (`--speed`, `[` `]`), from
     /// `slowestSpeed` to `fastestSpeed`; kept across songs. Position and time stay the song's.
     case setSpeed(Double)
-    /// Which ReplayGain the songs opened from now on get (`--replaygain`; auto's choice changes
-    /// with shuffle); the song playing keeps its own.
+    /// Which ReplayGain the songs get (`--replaygain`; auto's choice changes with shuffle). The
+    /// song playing takes it at once where the processing stage applies its gain (every song
+    /// libmpg123 does not decode); an MP3 keeps what libmpg123 applied as it opened, and the new
+    /// mode is heard from the next MP3 opened.
     case setReplayGain(ReplayGainChoice)
     /// libmpg123's equaliser (mpg123's `-R` `EQ`, `SEQ`, `EQFILE`): each of its 32 bands' factor,
     /// left (`[0]`) and right (`[1]`), for MPEG audio decoded from now on (what is decoded ahead
-    /// plays as it was).
+    /// plays as it was); the other formats get the same bands in the processing stage, from the
+    /// next samples written.
     case setEqualizer([[Double]])
     /// The listener's 10-band graphic equaliser, each band's gain in dB (`nil`: off), for every
     /// format, from the next samples written.

@@ -2,10 +2,11 @@ import Files
 
 /// The internet stream a decoder has open, to be stopped from another thread: a read or a
 /// connection that waits on the network (a stalled server, one that trickles a byte a second)
-/// never holds up a new song, `q` or SIGTERM. `interrupt` stops the stream open now (and one
-/// opening); `shutDown` every one from then on; `supersede` a song still opening, from the
-/// thread that asked for another (its open waits on the playback thread, where the new one is
-/// queued behind it).
+/// never holds up `q` or SIGTERM, nor a new song on a live output. (While a file is written,
+/// `-w`, the song playing is read on the playback thread: a new song waits until that read
+/// returns.) `interrupt` stops the stream open now (and one opening); `shutDown` every one
+/// from then on; `supersede` a song still opening, from the thread that asked for another (its
+/// open waits on the playback thread, where the new one is queued behind it).
 final class StreamInterruption: @unchecked Sendable {
     // `@unchecked Sendable`: everything is under the lock.
     private struct State {
