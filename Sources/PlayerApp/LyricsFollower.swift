@@ -45,7 +45,7 @@ struct LyricsFollower {
         guard let now = Self.milliseconds(session, position) else { return nil }
         let next = lyrics.lineIndex(at: now).map { $0 + 1 } ?? 0
         guard next < lyrics.lines.count else { return nil }
-        return max(Double(lyrics.lines[next].time - now) / 1000 / max(session.speed, 0.25), 0.01)
+        return max(Double(lyrics.lines[next].time - now) / 1000 / max(session.sound.speed, 0.25), 0.01)
     }
 
     /// Where the song playing is heard, in milliseconds; `nil` unless one plays.

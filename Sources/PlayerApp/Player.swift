@@ -267,7 +267,7 @@ public final class Player {
     /// The list as the list view shows it (sharing the session's storage: no copy).
     private func listSnapshot() -> ListSnapshot {
         ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
-                     failures: session.failures, known: known, edits: session.edits, upNext: session.queue.upNext)
+                     failures: session.outcome.failures, known: known, edits: session.edits, upNext: session.queue.upNext)
     }
 
     private func showStatus() {
@@ -284,14 +284,14 @@ public final class Player {
             state: session.state.id, song: session.state.song, position: engine.position,
             entry: session.index, entryCount: session.entries.count,
             name: session.songName ?? session.loadingName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
-        status.volume = session.volume
-        status.muted = session.muted
-        status.list.repeatsOne = session.repeatsOne
-        status.list.stopsAfter = session.stopsAfterCurrent
-        status.list.albumMode = session.albumMode
-        status.list.equalizer = session.equalizerOn
-        status.list.equalizerBands = session.equalizerOn ? session.equalizerBands : nil
-        status.list.speed = session.speed
+        status.volume = session.sound.volume
+        status.muted = session.sound.muted
+        status.list.repeatsOne = session.modes.repeatsOne
+        status.list.stopsAfter = session.modes.stopsAfterCurrent
+        status.list.albumMode = session.modes.albumMode
+        status.list.equalizer = session.sound.equalizerOn
+        status.list.equalizerBands = session.sound.equalizerOn ? session.sound.equalizerBands : nil
+        status.list.speed = session.sound.speed
         status.list.queued = session.queue.upNext.count
         status.atEndOfList = session.isAtEndOfList && session.state.id != .play && !session.listIsComing
         status.list.isGrowing = session.listIsComing
@@ -363,7 +363,8 @@ private extension EngineEvent {
     var isStreamNewsOrOpened: Bool {
         switch self {
         case .stream, .opened: true
-        default: false
+        case .ended, .decodeFailed, .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .budgetSpent, .openFailed, .damaged,
+             .damageSkipped, .playback, .seeked, .deviceBuffer: false
         }
     }
 }
@@ -379,7 +380,7 @@ extension Player {
         guard !playedOrChecked else { return }
         if session.state.id == .play { playedOrChecked = true }
         guard !playedOrChecked, let nothingPlayed = io.nothingPlayed, screen != nil, script == nil, io.remote == nil,
-              session.isAtEndOfList, !session.listIsComing, !session.entries.isEmpty, session.failures.count >= session.entries.count
+              session.isAtEndOfList, !session.listIsComing, !session.entries.isEmpty, session.outcome.failures.count >= session.entries.count
         else { return }
         playedOrChecked = true
         if !nothingPlayed() {

@@ -215,7 +215,7 @@ public final class RemoteControl {
             seek(toSample: RemoteReplies.sample(forSeek: samples, relative: relative, from: position()), in: song, jump: false)
         case .volume(let percent):
             controls.submit(.volume(Int(min(max(percent, 0), 100).rounded())), from: .remote)
-            reply(RemoteReplies.volume(Double(session.volume)))
+            reply(RemoteReplies.volume(Double(session.sound.volume)))
         case .mute:
             controls.submit(.setMute(true), from: .remote)
             reply("mute")

@@ -113,7 +113,7 @@ struct RemoteControlTests {
         let replies = rig.replies()
         #expect(replies.first?.hasPrefix("J ") == true)
         #expect(replies.contains("V 30.000000%"))
-        #expect(rig.session.volume == 30)
+        #expect(rig.session.sound.volume == 30)
     }
 
     /// `@F` lines come once per MPEG frame while a song plays, checked each frame's time by the

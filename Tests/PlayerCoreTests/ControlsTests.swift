@@ -60,7 +60,7 @@ struct ControlsTests {
         controls.submit(.volume(40), from: .script)
         #expect(!runner.isDone)
         #expect(reports.lines.isEmpty)
-        #expect(session.volume == 40)
+        #expect(session.sound.volume == 40)
     }
 
     @Test func withNoScriptACommandIsSimplyPerformed() {
@@ -68,7 +68,7 @@ struct ControlsTests {
         let controls = Controls(session: session)
         controls.submit([.stop, .volume(30)], from: .mpris)
         #expect(session.state.id == .stop)
-        #expect(session.volume == 30)
+        #expect(session.sound.volume == 30)
     }
 }
 
@@ -95,10 +95,10 @@ struct MprisMappingTests {
         #expect(commands(.setRate(.infinity), playing) == .failure(.invalid))
         #expect(commands(.setRate(-2), playing) == .failure(.invalid), "outside MinimumRate: refused")
         playing.perform(.speed(10))
-        #expect(playing.speed == 4)
+        #expect(playing.sound.speed == 4)
         #expect(MprisProperties(playing).rate == 4)
         playing.perform(.speed(-3))
-        #expect(playing.speed == 0.25)
+        #expect(playing.sound.speed == 0.25)
         let before = MprisProperties(playing)
         playing.perform(.changeSpeed(by: 1.1))
         #expect(MprisProperties(playing).changed(since: before) == ["Rate"])
@@ -112,7 +112,7 @@ struct MprisMappingTests {
         engine.speedRefusal = "a speed other than 1 needs librubberband"
         let before = engine.calls.count
         session.perform(.speed(1.5))
-        #expect(session.speed == 1)
+        #expect(session.sound.speed == 1)
         #expect(MprisProperties(session).rate == 1)
         #expect(engine.calls.count == before, "nothing asked of the engine")
         session.perform(.speed(1))

@@ -77,7 +77,7 @@ struct QueueAndModesTests {
         session.start()
         session.settle()
         session.perform(.toggleRepeatOne)
-        #expect(session.repeatsOne && engine.cued == "a.mp3")
+        #expect(session.modes.repeatsOne && engine.cued == "a.mp3")
         #expect(endSong(session) == "a.mp3")
         #expect(endSong(session) == "a.mp3")
         session.perform(.next)
@@ -92,7 +92,7 @@ struct QueueAndModesTests {
         session.perform(.setStopAfter(true))
         #expect(engine.cued == nil, "nothing is opened ahead: it will not play")
         #expect(endSong(session) == nil)
-        #expect(session.state.song?.path == "b.mp3" && session.state.id != .play && !session.stopsAfterCurrent)
+        #expect(session.state.song?.path == "b.mp3" && session.state.id != .play && !session.modes.stopsAfterCurrent)
         session.perform(.play)
         session.settle()
         #expect(session.state.id == .play && session.state.song?.path == "b.mp3")
@@ -113,7 +113,7 @@ struct QueueAndModesTests {
         #expect(endSong(session) == "b.mp3")
         #expect(engine.cued == nil, "the album ends with b")
         #expect(endSong(session) == nil)
-        #expect(session.state.song?.path == "c.mp3" && session.albumMode, "stopped, the next album ready; the mode stays")
+        #expect(session.state.song?.path == "c.mp3" && session.modes.albumMode, "stopped, the next album ready; the mode stays")
     }
 
     @Test func replacingTheListPlaysTheNewOneWithTheModesKeptAndTheQueueGone() {
@@ -142,7 +142,7 @@ struct QueueAndModesTests {
         let (resumed, _) = session(["a.mp3", "b.mp3", "c.mp3"])
         resumed.resume(saved)
         resumed.settle()
-        #expect(resumed.repeatsOne && resumed.albumMode && resumed.queue.upNext == [2])
+        #expect(resumed.modes.repeatsOne && resumed.modes.albumMode && resumed.queue.upNext == [2])
     }
 
     @Test func theModesAreScriptCommandsAndMprisLoopStatus() {

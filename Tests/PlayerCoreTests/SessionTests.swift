@@ -428,11 +428,11 @@ struct SessionTests {
         #expect(engine.calls.suffix(2) == ["volume 0.4", "seek 132300"])
         session.perform(.next)
         session.settle()
-        #expect(session.volume == 40)
+        #expect(session.sound.volume == 40)
         #expect(!engine.calls.contains("volume 1.0"), "a new song does not reset the volume")
         session.perform(.volume(250))
         session.settle()
-        #expect(session.volume == 100)
+        #expect(session.sound.volume == 100)
     }
 
     @Test func playWithNothingLoadedStartsTheList() {
@@ -525,9 +525,9 @@ struct SessionListEditTests {
         session.handle(.ended(token: session.token))
         session.settle()
         #expect(session.state.song?.path == "c.mp3" && reports.lines.count == 1)
-        #expect(session.failures.keys.sorted() == [1] && reports.lines[0].hasSuffix(session.failures[1] ?? "?"))
+        #expect(session.outcome.failures.keys.sorted() == [1] && reports.lines[0].hasSuffix(session.outcome.failures[1] ?? "?"))
         session.perform(.moveEntry(1, by: -1))
-        #expect(session.entries.map(\.path) == ["gone.mp3", "a.mp3", "c.mp3"] && session.failures.keys.sorted() == [0])
+        #expect(session.entries.map(\.path) == ["gone.mp3", "a.mp3", "c.mp3"] && session.outcome.failures.keys.sorted() == [0])
         session.perform(.previous)
         session.settle()
         #expect(session.state.song?.path == "a.mp3", "the failed entry is still passed over, in its new place")
@@ -535,7 +535,7 @@ struct SessionListEditTests {
         session.settle()
         #expect(session.state.song?.path == "a.mp3")
         session.perform(.removeEntry(0))
-        #expect(session.failures.isEmpty && session.exitStatus == 1, "taken out, it still failed this run")
+        #expect(session.outcome.failures.isEmpty && session.exitStatus == 1, "taken out, it still failed this run")
     }
 
     @Test func movingThePlayingEntryKeepsItPlayingAndTheNextFollowsTheList() {

@@ -77,7 +77,7 @@ public enum MprisMapping {
         case .setVolume(let volume):
             guard volume.isFinite else { return .failure(.invalid) }
             let percent = Int((min(max(volume, 0), 1) * 100).rounded())
-            return .success(session.muted ? [.volume(percent), .setMute(false)] : [.volume(percent)])
+            return .success(session.sound.muted ? [.volume(percent), .setMute(false)] : [.volume(percent)])
         }
     }
 
@@ -114,10 +114,10 @@ public struct MprisProperties: Equatable, Sendable {
         let state = session.state
         let hasSong = state.song != nil
         playbackStatus = Self.status(of: state, stoppedAtStart: session.isStoppedAtStart)
-        loopStatus = session.repeatsOne ? "Track" : session.queue.repeats ? "Playlist" : "None"
+        loopStatus = session.modes.repeatsOne ? "Track" : session.queue.repeats ? "Playlist" : "None"
         shuffle = session.queue.shuffles
-        volume = session.muted ? 0 : Double(session.volume) / 100
-        rate = session.speed
+        volume = session.sound.muted ? 0 : Double(session.sound.volume) / 100
+        rate = session.sound.speed
         track = hasSong ? session.index : nil
         title = session.songName
         canGoNext = session.hasNext

@@ -5,8 +5,8 @@ extension Session {
     /// cannot be opened, the song that was playing goes on from where it was.
     func play(_ entry: Int) {
         guard entries.indices.contains(entry) else { return }
-        failures[entry] = nil
-        setAsideEntries.remove(entry)
+        outcome.failures[entry] = nil
+        outcome.setAside.remove(entry)
         let resume = resumePoint()
         queue.select(entry)
         open(entry, moving: resume.map { .instead(of: $0) } ?? .forward(.rewind))
@@ -83,18 +83,18 @@ extension Session {
     /// Entry indices held outside the list follow an edit of it: `map` gives each its new
     /// index, `nil` for one taken out.
     private func renumber(_ map: (Int) -> Int?) {
-        failures = Dictionary(uniqueKeysWithValues: failures.compactMap { entry, why in map(entry).map { ($0, why) } })
-        setAsideEntries = Set(setAsideEntries.compactMap(map))
-        if let (entry, move) = opening {
+        outcome.failures = Dictionary(uniqueKeysWithValues: outcome.failures.compactMap { entry, why in map(entry).map { ($0, why) } })
+        outcome.setAside = Set(outcome.setAside.compactMap(map))
+        if let (entry, move) = loading.opening {
             guard let moved = map(entry) else {
-                opening = nil
+                loading.opening = nil
                 return
             }
             var newMove = move
             if case .instead(let resume) = move {
                 newMove = map(resume.entry).map { .instead(of: Resume(entry: $0, at: resume.at, playing: resume.playing)) } ?? .forward(.rewind)
             }
-            opening = (moved, newMove)
+            loading.opening = (moved, newMove)
         }
     }
 
@@ -105,9 +105,9 @@ extension Session {
         defer { cueNext() }
         entries = replacement
         queue.replace(count: entries.count)
-        failures = [:]
-        setAsideEntries = []
-        opening = nil
+        outcome.failures = [:]
+        outcome.setAside = []
+        loading.opening = nil
         listPlace = .inList
         if let first = queue.advance() { open(first, moving: .forward(.rewind)) }
     }
@@ -121,7 +121,7 @@ extension Session {
 
     /// Says that more of the list is being read and will `arrive`.
     public func expectMore() {
-        listIsComing = true
+        holds.listComing = true
     }
 
     /// More of the list, read since it started playing, goes at its end (`isLast`: the list
@@ -130,7 +130,7 @@ extension Session {
     public func arrive(_ added: consuming EntryList, isLast: Bool) {
         guard !isFinished else { return }
         let waited = isAtEndOfList && context.state.id != .play
-        if isLast { listIsComing = false }
+        if isLast { holds.listComing = false }
         if !added.isEmpty {
             entries.append(contentsOf: added)
             queue.append(entries.count - queue.count)

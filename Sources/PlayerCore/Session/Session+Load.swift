@@ -12,14 +12,14 @@ extension Session {
 
     func startLoad(_ path: Path, answer: ((LoadAnswer) -> Void)? = nil) {
         answerLoad(.overtaken)
-        loads += 1
-        let load = loads
-        if let answer { awaitingAnswer = (load, answer) }
-        loadIsComing = true
-        expand(path) { [weak self] entries, problems in
+        loading.loads += 1
+        let load = loading.loads
+        if let answer { loading.awaitingAnswer = (load, answer) }
+        holds.loadComing = true
+        seams.expand(path) { [weak self] entries, problems in
             // Only the newest load plays; one the player quit before is dropped.
-            guard let self, load == self.loads, !self.isFinished else { return }
-            self.loadIsComing = false
+            guard let self, load == self.loading.loads, !self.isFinished else { return }
+            self.holds.loadComing = false
             let waited = self.isAtEndOfList && self.context.state.id != .play
             self.answerLoad(entries.isEmpty ? .refused(problems) : .playing)
             if entries.isEmpty, waited {
@@ -33,8 +33,8 @@ extension Session {
 
     /// Answers the load whose asker waits, if any.
     func answerLoad(_ outcome: LoadAnswer) {
-        guard let waiting = awaitingAnswer else { return }
-        awaitingAnswer = nil
+        guard let waiting = loading.awaitingAnswer else { return }
+        loading.awaitingAnswer = nil
         waiting.answer(outcome)
     }
 }

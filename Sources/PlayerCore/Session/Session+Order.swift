@@ -14,7 +14,7 @@ extension Session {
     /// What plays when the song playing ends by itself: the same one again with `repeatsOne`,
     /// else the next that plays.
     func following(advancing queue: inout PlayQueue) -> Int? {
-        if repeatsOne, let current = queue.current, !skips(current) { return current }
+        if modes.repeatsOne, let current = queue.current, !skips(current) { return current }
         return nextPlayable(advancing: &queue)
     }
 
@@ -33,7 +33,7 @@ extension Session {
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
     func cueNext() {
-        guard !isFinished, context.state.song != nil, !stopsAfterCurrent, !endsAlbum() else { return engine.perform(.cue(nil)) }
+        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, !endsAlbum() else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
         engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
     }
@@ -42,14 +42,14 @@ extension Session {
     /// `keepsOpen` stay on the last song, rewound.
     func advance(atEnd: AtEnd) {
         let original = queue.current
-        if atEnd == .rest, stopsAfterCurrent || endsAlbum() {
+        if atEnd == .rest, modes.stopsAfterCurrent || endsAlbum() {
             // Stopped where the song ended, the next one ready: `play` plays it. A run that ends
             // with its list (no terminal, no script to say play) ends there.
-            stopsAfterCurrent = false
+            modes.stopsAfterCurrent = false
             guard keepsOpen else { return finish() }
             guard let entry = nextPlayable(advancing: &queue) else { return advance(atEnd: .rest) }
             listPlace = .inList
-            opening = (entry, .forward(.rest))
+            loading.opening = (entry, .forward(.rest))
             apply(.load(entries[entry].source))
             return
         }
@@ -84,7 +84,7 @@ extension Session {
 
     /// The song playing is at `position`: a place of damage played past is said.
     public func settleDamage(at position: AudioTime) {
-        damage.settle(at: position.seconds).forEach(report)
+        hearing.damage.settle(at: position.seconds).forEach(seams.report)
     }
 
     /// The song playing is at `position`: what is heard counts.
@@ -95,28 +95,28 @@ extension Session {
 
     func heard(_ song: SongInfo, at seconds: Double, token: Int, ended: Bool = false) {
         let length = song.totalFrames.map(song.seconds)
-        if listening.reach(token, min(seconds, length ?? seconds), length: length, ended: ended) {
-            listened(Listen(kind: .played, song: song, heard: listening.heard))
+        if hearing.listening.reach(token, min(seconds, length ?? seconds), length: length, ended: ended) {
+            seams.listened(Listen(kind: .played, song: song, heard: hearing.listening.heard))
         }
     }
 
     /// `next` on a song not heard long enough to count: skipped.
     func noteSkip() {
-        guard let song = context.state.song, context.state.token == listening.token, !listening.counted else { return }
-        listened(Listen(kind: .skipped, song: song, heard: listening.heard))
+        guard let song = context.state.song, context.state.token == hearing.listening.token, !hearing.listening.counted else { return }
+        seams.listened(Listen(kind: .skipped, song: song, heard: hearing.listening.heard))
     }
 
     /// In album mode, whether the song playing is the last of its album: the one to follow is
     /// on another (its album read once, through `albumOf`).
     func endsAlbum() -> Bool {
-        guard albumMode, let song = context.state.song else { return false }
+        guard modes.albumMode, let song = context.state.song else { return false }
         var ahead = queue
         guard let next = following(advancing: &ahead), next != queue.current else { return false }
         let source = entries[next].source
-        if albums[source] == nil {
-            if albums.count > 10_000 { albums = [:] }
-            albums[source] = .some(albumOf(source))
+        if modes.albums[source] == nil {
+            if modes.albums.count > 10_000 { modes.albums = [:] }
+            modes.albums[source] = .some(seams.album(source))
         }
-        return (albums[source] ?? nil) != song.album
+        return (modes.albums[source] ?? nil) != song.album
     }
 }

@@ -5,40 +5,43 @@ extension Session {
     func performSound(_ command: Command) {
         switch command {
         case .volume(let percent):
-            volume = min(max(percent, 0), 100)
+            sound.volume = min(max(percent, 0), 100)
             applyVolume()
         case .changeVolume(let step):
-            volume = min(max(volume + step, 0), 100)
-            muted = false
+            sound.volume = min(max(sound.volume + step, 0), 100)
+            sound.muted = false
             applyVolume()
         case .toggleMute:
-            muted.toggle()
+            sound.muted.toggle()
             applyVolume()
         case .setMute(let on):
-            muted = on
+            sound.muted = on
             applyVolume()
         case .pitch(let value):
             engine.perform(.setPitch(value))
         case .speed(let value):
             setSpeed(value)
         case .changeSpeed(let factor):
-            setSpeed(speed * factor)
+            setSpeed(sound.speed * factor)
         case .mpegEqualizer(let bands):
             engine.perform(.setEqualizer(bands))
         case .toggleEqualizer:
-            performSound(.setEqualizerOn(!equalizerOn))
+            performSound(.setEqualizerOn(!sound.equalizerOn))
         case .setEqualizerOn(let on):
-            guard equalizerBands != nil || !on else {
-                return report("no equalizer set: :equalizer PRESET sets one now (" + EqualizerPresets.names.joined(separator: " ") + ")")
+            guard sound.equalizerBands != nil || !on else {
+                return seams.report("no equalizer set: :equalizer PRESET sets one now (" + EqualizerPresets.names.joined(separator: " ") + ")")
             }
-            equalizerOn = on
-            engine.perform(.setGraphicEqualizer(equalizerOn ? equalizerBands : nil))
+            sound.equalizerOn = on
+            engine.perform(.setGraphicEqualizer(sound.equalizerOn ? sound.equalizerBands : nil))
         case .setGraphicEqualizer(let bands, let on):
-            equalizerBands = bands
-            equalizerOn = on
+            sound.equalizerBands = bands
+            sound.equalizerOn = on
             engine.perform(.setGraphicEqualizer(on ? bands : nil))
-        default:
-            break
+        case .play, .stop, .rewind, .toggle, .playFromStart, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
+             .setShuffle, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
+             .removeEntry, .add, .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter,
+             .toggleAlbumMode, .setAlbumMode, .playSongs, .replaceWithSongs, .appendSongs, .queueSongs:
+            break  // not the sound's: `perform` hands only the sound's commands here
         }
     }
 
@@ -46,13 +49,13 @@ extension Session {
     private func setSpeed(_ value: Double) {
         guard value.isFinite else { return }
         let wanted = SpeedValue.played(value)
-        if wanted != 1, let refusal = engine.speedRefusal { return report(refusal) }
-        speed = wanted
-        engine.perform(.setSpeed(speed))
+        if wanted != 1, let refusal = engine.speedRefusal { return seams.report(refusal) }
+        sound.speed = wanted
+        engine.perform(.setSpeed(sound.speed))
     }
 
     func applyVolume() {
-        engine.perform(.setVolume(muted ? 0 : Double(volume) / 100))
+        engine.perform(.setVolume(sound.muted ? 0 : Double(sound.volume) / 100))
     }
 
     func applyReplayGain() {

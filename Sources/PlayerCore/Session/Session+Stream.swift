@@ -41,12 +41,12 @@ extension Session {
             let minutes = Double(StreamURL.bufferBytes) * 8 / (Double(kbps) * 1000) / 60
             lasts += " (about \(minutes < 1.5 ? "a minute" : "\(Int(minutes.rounded())) minutes") at \(kbps) kbit/s)"
         }
-        report("\(song.path): paused: a live stream resumes from here while \(lasts), then from the broadcast as it is then")
+        seams.report("\(song.path): paused: a live stream resumes from here while \(lasts), then from the broadcast as it is then")
     }
 
     /// What the stream playing (or being opened) has said; `nil` for a file.
     public var stream: StreamState? {
-        guard let said = streamSaid else { return nil }
+        guard let said = streams.said else { return nil }
         let current = context.state.song?.path ?? index.map { entries[$0].path }
         return said.path == current ? said.state : nil
     }
@@ -54,9 +54,9 @@ extension Session {
     /// A stream's news: kept for the song it is of (the one playing, or opening: its station
     /// comes before it has opened).
     func heard(_ news: StreamNews, from path: Path) {
-        var state = streamSaid?.path == path ? streamSaid!.state : StreamState()
+        var state = streams.said?.path == path ? streams.said!.state : StreamState()
         state.hear(news)
-        streamSaid = (path, state)
+        streams.said = (path, state)
     }
 }
 
@@ -65,8 +65,8 @@ extension Session {
     /// entries take its place and the first is opened, moving as it would have. Returns why not
     /// instead (no stream in it, or it names a playlist that named it).
     func adopt(_ served: ServedPlaylist, at entry: Int, moving move: Move) -> LoadFailure? {
-        served.problems.forEach { report($0.brief) }
-        adoptedPlaylist = nil
+        served.problems.forEach { seams.report($0.brief) }
+        streams.adopted = nil
         let url = entries[entry].path
         // Named as asked for, and as it answered (redirects followed): a cycle shows in either.
         let names: Set<Path> = [url, Path(served.url)]
@@ -76,13 +76,13 @@ extension Session {
         while let playlist = above, chain.count <= ServedPlaylist.maxDepth {
             chain.append(playlist)
             if names.contains(playlist) { return .network(ServedPlaylist.cycle(chain.reversed().map { "\($0)" })) }
-            above = servedFrom[playlist]
+            above = streams.servedFrom[playlist]
         }
         guard chain.count <= ServedPlaylist.maxDepth else { return .network(ServedPlaylist.tooDeep) }
         guard !served.entries.isEmpty else { return .network("a playlist with no stream in it") }
-        guard servedFrom.count < 10_000 else { return .network("more than 10,000 playlists opened over http; not followed") }
-        for name in names { servedFrom[name] = parent }
-        adoptedPlaylist = url
+        guard streams.servedFrom.count < 10_000 else { return .network("more than 10,000 playlists opened over http; not followed") }
+        for name in names { streams.servedFrom[name] = parent }
+        streams.adopted = url
         let map = replace(entry, with: EntryList(served.entries))
         var move = move
         if case .instead(let resume) = move {

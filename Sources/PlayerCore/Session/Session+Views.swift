@@ -7,10 +7,10 @@ extension Session {
         // A song still loading when the run ends is the one to pick up, from its start.
         let current = song != nil || context.state.id == .loading ? queue.current : nil
         var saved = SavedSession(entries: entries, current: current, position: position,
-                                 volume: volume, muted: muted, repeats: queue.repeats, shuffles: queue.shuffles,
+                                 volume: sound.volume, muted: sound.muted, repeats: queue.repeats, shuffles: queue.shuffles,
                                  order: queue.order == Array(0..<queue.count) ? nil : queue.order)
-        saved.repeatsOne = repeatsOne
-        saved.albumMode = albumMode
+        saved.repeatsOne = modes.repeatsOne
+        saved.albumMode = modes.albumMode
         saved.upNext = queue.upNext
         return saved
     }

@@ -16,48 +16,42 @@ public final class Session {
     public internal(set) var queue: PlayQueue
     /// The rules of this run, fixed when it starts.
     public let policy: Policy
-    /// While a script runs the end of the list does not end the run (the script may add more).
-    private var heldOpen = false
-    /// More of the list is still being read (a long playlist or folder named at start): the
-    /// end of what is there does not end the run, and the list goes on when more arrives.
-    public internal(set) var listIsComing = false
     /// At the end of the list: stay on the last song (true) or finish the run (false).
-    public var keepsOpen: Bool { policy.keepsOpen || heldOpen || listIsComing || loadIsComing }
-    /// A load's songs are being read (`load`, MPRIS's `OpenUri`): a run that ends with its list
-    /// waits for them, and plays them, rather than ending while they come.
-    var loadIsComing = false
+    public var keepsOpen: Bool { policy.keepsOpen || holds.any }
     /// Where the run is in its list (beside the machine's state, which says what the song
     /// does): one value, so that a run cannot be both over and waiting at the list's end.
     public internal(set) var listPlace = ListPlace.inList
     /// True once the run is over: the list played through, or `quit`.
     public var isFinished: Bool { listPlace == .finished }
-    /// Software volume in percent (0–100). It belongs to the engine, not to a song, so it
-    /// holds across songs and in every state.
-    public internal(set) var volume = 100
-    /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
-    public internal(set) var muted = false
-    /// The song playing plays again when it ends (not on `next`).
-    public private(set) var repeatsOne = false
-    /// What the internet stream playing or opening has said (`Session+Stream`).
-    var streamSaid: (path: Path, state: StreamState)?
-    /// Each playlist served over http that was opened, and the one that named it (the cycle check).
-    var servedFrom: [Path: Path] = [:]
+    public internal(set) var modes = PlayModes()
+    public internal(set) var sound = Sound()
+    /// What holds the run open at the end of its list.
+    var holds = Holds()
+    /// What failed, so far, and so the exit status.
+    public internal(set) var outcome = RunOutcome()
+    /// What internet streams have said and named (`Session+Stream`).
+    var streams = StreamBook()
+    /// The entry being opened and the loads awaited.
+    var loading = Loading()
+    /// What is heard of the song playing: listening and damage.
+    var hearing = Hearing()
+    /// Where its problems go, and the work it does not do itself, fixed when it is made.
+    let seams: Seams
+
+    /// More of the list is still being read (a long playlist or folder named at start): the
+    /// end of what is there does not end the run, and the list goes on when more arrives.
+    public var listIsComing: Bool { holds.listComing }
     /// The playlist served over http whose entries took its place at the last open that found
     /// one (`nil`: that one was refused): a front-end's "could not open" waits for its first.
-    public internal(set) var adoptedPlaylist: Path?
-    /// Album mode: the list stops at the end of an album (when the next song's album is another),
-    /// the next song ready (cmus's `m`).
-    public internal(set) var albumMode = false
-    /// How many times as fast the songs play, at their own pitch (`--speed`, `[` `]`).
-    public internal(set) var speed = 1.0
-    /// The graphic equaliser's bands in dB (`nil`: none set) and whether it is on.
-    public internal(set) var equalizerBands: [Double]?
-    public internal(set) var equalizerOn = false
-    /// The list stops when the song playing ends, with the next song ready; then this is off.
-    public internal(set) var stopsAfterCurrent = false
-    /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
-    public var replayGain = ReplayGainSetting() {
-        didSet { applyReplayGain() }
+    public var adoptedPlaylist: Path? { streams.adopted }
+    /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle),
+    /// applied as soon as it is set.
+    public var replayGain: ReplayGainSetting {
+        get { sound.replayGain }
+        set {
+            sound.replayGain = newValue
+            applyReplayGain()
+        }
     }
     /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
     public var isAtEndOfList: Bool {
@@ -71,35 +65,6 @@ public final class Session {
         case .inList, .atEnd(stoppedAtStart: false), .finished: false
         }
     }
-    /// Where its problems go, and the work it does not do itself (`Seams`), fixed when it is made.
-    let report: (String) -> Void
-    let onTransition: ((PlayerContext.Step) -> Void)?
-    let expand: Seams.Expand
-    let saveList: (Path, EntryList) -> Void
-    let listened: (Listen) -> Void
-    let albumOf: (SongSource) -> String?
-    /// The albums asked of `albumOf` (a song's album is read once a run).
-    var albums: [SongSource: String?] = [:]
-    /// What is heard of the song playing, to count it as played.
-    var listening = ListenTracker()
-    /// The load whose entries are awaited: a newer one supersedes it.
-    var loads = 0
-    /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
-    var awaitingAnswer: (load: Int, answer: (LoadAnswer) -> Void)?
-    /// The entries that could not be played this run, and why (one line each): passed over
-    /// from then on, and marked in the list view.
-    public internal(set) var failures: [Int: String] = [:]
-    /// Whether any song failed this run (taking it out of the list does not undo that).
-    private var someFailed = false
-    /// Entries not to be played in this run, nor counted as failed (`setAside`).
-    var setAsideEntries = Set<Int>()
-    /// A song played on past damage (skipped and said).
-    private var playedPastDamage = false
-    /// The places of damage skipped in the song playing, each said once when whole.
-    var damage = DamageReport()
-    private var outputFailed = false
-    /// The entry being opened, and which way the list was moving: where to go on if it fails.
-    var opening: (entry: Int, move: Move)?
 
     /// Which way the list moves past an entry that cannot be opened.
     enum Move {
@@ -127,12 +92,7 @@ public final class Session {
 
     public init(engine: any PlaybackEngine, entries: EntryList, queue: PlayQueue? = nil, policy: Policy = Policy(), seams: Seams) {
         self.engine = engine
-        report = seams.report
-        onTransition = seams.onTransition
-        expand = seams.expand
-        saveList = seams.saveList
-        listened = seams.listened
-        albumOf = seams.album
+        self.seams = seams
         self.entries = entries
         self.policy = policy
         var queue = queue ?? PlayQueue(seed: 0)
@@ -150,22 +110,22 @@ public final class Session {
     /// 0 when every entry played whole, 1 when at least one could not be played or was
     /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
     public var exitStatus: Int32 {
-        ((!someFailed && !playedPastDamage) || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
+        ((!outcome.someFailed && !outcome.playedPastDamage) || !policy.failedSongsFailTheRun) && !outcome.outputFailed ? 0 : 1
     }
 
     /// A script holds the run open while it runs (`true`), and lets go when it is over.
     public func holdOpen(_ held: Bool) {
-        heldOpen = held
+        holds.script = held
     }
 
     /// Skips `entries` in this run without a word and without failing it (saved songs that
     /// are not there: said once before the run); they stay in the list.
     public func setAside(_ entries: [Int]) {
-        setAsideEntries.formUnion(entries)
+        outcome.setAside.formUnion(entries)
     }
 
     /// Whether the list passes over `entry`: it failed, or it was set aside.
-    func skips(_ entry: Int) -> Bool { failures[entry] != nil || setAsideEntries.contains(entry) }
+    func skips(_ entry: Int) -> Bool { outcome.failures[entry] != nil || outcome.setAside.contains(entry) }
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -175,10 +135,10 @@ public final class Session {
     /// Starts where `saved` left off: its song at its position, with its volume (the list and
     /// the modes are the session's own, made from it).
     public func resume(_ saved: SavedSession) {
-        volume = saved.volume
-        muted = saved.muted
-        repeatsOne = saved.repeatsOne
-        albumMode = saved.albumMode
+        sound.volume = saved.volume
+        sound.muted = saved.muted
+        modes.repeatsOne = saved.repeatsOne
+        modes.albumMode = saved.albumMode
         for entry in saved.upNext { queue.toggleQueued(entry) }
         if saved.volume != 100 || saved.muted { applyVolume() }
         guard let entry = saved.current, entry < entries.count else { return start() }
@@ -221,7 +181,7 @@ public final class Session {
         case .seek(let target):
             // A stream that cannot seek is read from start to end: a seek would only drop what is buffered.
             if let song = context.state.song, !song.isSeekable {
-                return report("\(song.path): \(song.totalFrames == nil ? "a live stream cannot seek" : "its server takes no byte ranges, so it cannot seek")")
+                return seams.report("\(song.path): \(song.totalFrames == nil ? "a live stream cannot seek" : "its server takes no byte ranges, so it cannot seek")")
             }
             apply(.seek(target))
         case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
@@ -239,15 +199,15 @@ public final class Session {
         case .removeEntry(let entry): remove(entry)
         case .moveEntry(let entry, let step): move(entry, by: step)
         case .queueEntry(let entry): queue.toggleQueued(entry)
-        case .toggleRepeatOne: repeatsOne.toggle()
-        case .setRepeatOne(let on): repeatsOne = on
-        case .toggleStopAfter: stopsAfterCurrent.toggle()
-        case .toggleAlbumMode: albumMode.toggle()
-        case .setAlbumMode(let on): albumMode = on
-        case .setStopAfter(let on): stopsAfterCurrent = on
-        case .saveList(let path): saveList(path, entries)
+        case .toggleRepeatOne: modes.repeatsOne.toggle()
+        case .setRepeatOne(let on): modes.repeatsOne = on
+        case .toggleStopAfter: modes.stopsAfterCurrent.toggle()
+        case .toggleAlbumMode: modes.albumMode.toggle()
+        case .setAlbumMode(let on): modes.albumMode = on
+        case .setStopAfter(let on): modes.stopsAfterCurrent = on
+        case .saveList(let path): seams.saveList(path, entries)
         case .add(let path, let at):
-            expand(path) { [weak self] added, _ in
+            seams.expand(path) { [weak self] added, _ in
                 guard let self, !self.isFinished else { return }
                 self.insert(added, at: min(max(at, 0), self.entries.count))
             }
@@ -272,7 +232,7 @@ public final class Session {
         defer { cueNext() }
         switch event {
         case .opened, .openFailed, .ended, .decodeFailed, .damaged:
-            damage.flush().forEach(report)  // what the song before was skipped, said before what follows
+            hearing.damage.flush().forEach(seams.report)  // what the song before was skipped, said before what follows
         case .damageSkipped, .deviceLost, .deviceRestored, .outputFallback, .outputFailed, .budgetSpent, .playback,
              .seeked, .deviceBuffer, .stream:
             break
@@ -280,28 +240,28 @@ public final class Session {
         switch event {
         case .opened(let song, let token):
             // A CUE sheet's track is named by the sheet, not by its image file's tags.
-            let tags = (opening?.entry ?? index).flatMap { entries[$0].sheetTags }
+            let tags = (loading.opening?.entry ?? index).flatMap { entries[$0].sheetTags }
             if !apply(.opened(tags.map(song.named(by:)) ?? song, token: token)).isIgnored {
-                opening = nil
-                listening.start(token, at: 0)
+                loading.opening = nil
+                hearing.listening.start(token, at: 0)
             }
         case .openFailed(let error, let token):
-            guard !apply(.openFailed(error, token: token)).isIgnored, let opening else { return }
-            self.opening = nil
+            guard !apply(.openFailed(error, token: token)).isIgnored, let opening = loading.opening else { return }
+            loading.opening = nil
             var error = error
             if case .playlist(let served) = error.reason {
                 guard let refusal = adopt(served, at: opening.entry, moving: opening.move) else { return }
                 error = LoadError(path: error.path, reason: refusal)
             }
-            report(entries[opening.entry].describe(error))
-            failures[opening.entry] = "\(error.reason)"
-            someFailed = true
+            seams.report(entries[opening.entry].describe(error))
+            outcome.failures[opening.entry] = "\(error.reason)"
+            outcome.someFailed = true
             switch opening.move {
             case .forward(let atEnd): advance(atEnd: atEnd)
             case .backward: retreat()
             case .instead(let resume):
                 queue.select(resume.entry)
-                self.opening = (resume.entry, .forward(.rewind))
+                loading.opening = (resume.entry, .forward(.rewind))
                 apply(.load(entries[resume.entry].source))
                 apply(.seek(.to(resume.at)))
                 if resume.playing { apply(.play) }
@@ -319,22 +279,22 @@ public final class Session {
             guard token == context.state.token, let song = context.state.song else { return }
             // The decoder can find its frames again in steps: each place is said once, whole,
             // as `--check` says it.
-            damage.skipped(at.seconds...(at.seconds + seconds), token: token, path: song.path).forEach(report)
-            playedPastDamage = true
+            hearing.damage.skipped(at.seconds...(at.seconds + seconds), token: token, path: song.path).forEach(seams.report)
+            outcome.playedPastDamage = true
         case .deviceLost(let token, let message):
             guard token == context.state.token else { return }
-            report("output: \(message); will resume when it is back")
+            seams.report("output: \(message); will resume when it is back")
             apply(.deviceLost(token: token))
         case .deviceRestored(let token):
             apply(.deviceRestored(token: token))
         case .outputFallback(let message):
-            report(message)
+            seams.report(message)
         case .outputFailed(let message):
-            report(message)
-            outputFailed = true
+            seams.report(message)
+            outcome.outputFailed = true
             finish()
         case .seeked(let token, let frame, _):
-            if let song = context.state.song { listening.jump(token, to: song.seconds(frame)) }
+            if let song = context.state.song { hearing.listening.jump(token, to: song.seconds(frame)) }
         case .stream(let path, let news):
             heard(news, from: path)
         case .budgetSpent, .playback, .deviceBuffer:
@@ -348,7 +308,7 @@ public final class Session {
     func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
         let outcome = context.handle(event)
         if let step = outcome.step {
-            onTransition?(step)
+            seams.onTransition?(step)
             listPlace = listPlace.moved  // any transition leaves the start
         }
         outcome.calls.forEach(engine.perform)
@@ -363,9 +323,9 @@ public final class Session {
     /// list goes on.
     private func failCurrent(_ token: Int, _ message: String) {
         guard token == context.state.token, let song = context.state.song else { return }
-        report("\(song.path): \(message)")
-        if let index { failures[index] = message }
-        someFailed = true
+        seams.report("\(song.path): \(message)")
+        if let index { outcome.failures[index] = message }
+        outcome.someFailed = true
         apply(.ended(token: token))
         advance(atEnd: .rest)
     }
@@ -382,14 +342,14 @@ public final class Session {
     /// so and the list moves on the same way.
     func open(_ entry: Int, moving move: Move) {
         listPlace = .inList
-        opening = (entry, move)
+        loading.opening = (entry, move)
         apply(.load(entries[entry].source))
         apply(.play)
     }
 
     func finish() {
         guard !isFinished else { return }
-        damage.flush().forEach(report)
+        hearing.damage.flush().forEach(seams.report)
         apply(.stop)
         listPlace = .finished
         answerLoad(.overtaken)

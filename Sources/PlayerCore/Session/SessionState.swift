@@ -1,0 +1,102 @@
+/// The session's state, grouped by what it is about: each group is a value the session holds
+/// one of, read whole by whoever shows it.
+
+/// How the list goes on past the song playing, as a person sets it (repeat and shuffle are the
+/// queue's own).
+public struct PlayModes: Sendable {
+    /// The song playing plays again when it ends (not on `next`).
+    public internal(set) var repeatsOne = false
+    /// Album mode: the list stops at the end of an album (when the next song's album is another),
+    /// the next song ready (cmus's `m`).
+    public internal(set) var albumMode = false
+    /// The list stops when the song playing ends, with the next song ready; then this is off.
+    public internal(set) var stopsAfterCurrent = false
+    /// The albums album mode has asked for, by song (a song's album is read once a run).
+    var albums: [SongSource: String?] = [:]
+}
+
+/// What the listener hears of every song, not which song plays: the volume and mute, the
+/// speed, the graphic equaliser and ReplayGain. It belongs to the run, not to a song: it holds
+/// across songs and in every state.
+public struct Sound: Sendable {
+    /// Software volume in percent (0–100).
+    public internal(set) var volume = 100
+    /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
+    public internal(set) var muted = false
+    /// How many times as fast the songs play, at their own pitch (`--speed`, `[` `]`).
+    public internal(set) var speed = 1.0
+    /// The graphic equaliser's bands in dB (`nil`: none set) and whether it is on.
+    public internal(set) var equalizerBands: [Double]?
+    public internal(set) var equalizerOn = false
+    /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
+    public internal(set) var replayGain = ReplayGainSetting()
+
+    /// The factor the engine plays at.
+    var engineVolume: Double { muted ? 0 : Double(volume) / 100 }
+}
+
+/// What holds a run open at the end of its list, besides its policy.
+struct Holds {
+    /// A script runs: the end of the list does not end the run (the script may add more).
+    var script = false
+    /// More of the list is still being read (a long playlist or folder named at start): the
+    /// list goes on when more arrives.
+    var listComing = false
+    /// A load's songs are being read (`load`, MPRIS's `OpenUri`): a run that ends with its list
+    /// waits for them, and plays them.
+    var loadComing = false
+
+    var any: Bool { script || listComing || loadComing }
+}
+
+/// How the run has gone so far: what could not be played, and so its exit status.
+public struct RunOutcome: Sendable {
+    /// The entries that could not be played this run, and why (one line each): passed over
+    /// from then on, and marked in the list view.
+    public internal(set) var failures: [Int: String] = [:]
+    /// Entries not to be played in this run, nor counted as failed (`setAside`).
+    var setAside = Set<Int>()
+    /// Whether any song failed this run (taking it out of the list does not undo that).
+    var someFailed = false
+    /// A song played on past damage (skipped and said).
+    var playedPastDamage = false
+    public internal(set) var outputFailed = false
+
+    /// Whether the list passes over `entry`: it failed, or it was set aside.
+    func skips(_ entry: Int) -> Bool { failures[entry] != nil || setAside.contains(entry) }
+
+    /// 0 when every entry played whole, 1 when at least one could not be played or was
+    /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
+    func exitStatus(_ policy: Session.Policy) -> Int32 {
+        ((!someFailed && !playedPastDamage) || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
+    }
+}
+
+/// What internet streams have said and named this run (`Session+Stream`).
+struct StreamBook {
+    /// What the stream playing or opening has said.
+    var said: (path: Path, state: StreamState)?
+    /// Each playlist served over http that was opened, and the one that named it (the cycle check).
+    var servedFrom: [Path: Path] = [:]
+    /// The playlist served over http whose entries took its place at the last open that found
+    /// one (`nil`: that one was refused): a front-end's "could not open" waits for its first.
+    var adopted: Path?
+}
+
+/// What is being opened and loaded: the entry the engine opens and which way the list moved to
+/// it, and the loads whose songs are read off the main loop.
+struct Loading {
+    /// The entry being opened, and which way the list was moving: where to go on if it fails.
+    var opening: (entry: Int, move: Session.Move)?
+    /// The load whose entries are awaited: a newer one supersedes it.
+    var loads = 0
+    /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
+    var awaitingAnswer: (load: Int, answer: (Session.LoadAnswer) -> Void)?
+}
+
+/// What is heard of the song playing: how much, to count it as played, and the damage skipped
+/// in it, each place said once when whole.
+struct Hearing {
+    var listening = ListenTracker()
+    var damage = DamageReport()
+}
