@@ -34,6 +34,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case libraryCount
         /// The library's folders scanned (`:scan`): a new scan asked for stops the one before.
         case libraryScan
+        /// The album of the song to follow, for album mode: only the latest asked is wanted.
+        case album
     }
 
     /// A job's cancel flag, asked by the job as it goes.

@@ -218,8 +218,10 @@ struct PlayerRun {
         }
         let report = { (line: String) in say("tplayer: " + line) }
         let listens = ListenRecorder(settings: options.settings, library: shared, work: work, say: say)
-        // Album mode asks the next song's album once, as its headers say (a few milliseconds).
-        let albumChecker = SongChecker()
+        // Album mode asks the next song's album once, as its headers say, off the main loop.
+        let album: Session.Seams.Album = { source, answer in
+            work.start(.album, { _ in (try? SongChecker().tags(source).get())?.tags.album }, then: answer)
+        }
         defer { listens.finish() }
         // A song written to a file is not heard.
         let listened: (Listen) -> Void = { listen in
@@ -230,7 +232,7 @@ struct PlayerRun {
                               seams: Session.Seams(report: report, expand: expand, saveList: saveList,
                                                    onTransition: options.trace ? { say("\($0)") } : nil,
                                                    listened: listened,
-                                                   album: { source in (try? albumChecker.tags(source).get())?.tags.album }))
+                                                   album: album))
         session.setAside(missing)
         session.replayGain = options.replayGain
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }

@@ -116,6 +116,39 @@ struct QueueAndModesTests {
         #expect(session.state.song?.path == "c.mp3" && session.modes.albumMode, "stopped, the next album ready; the mode stays")
     }
 
+    /// Album mode reads the next song's album off the main loop: no command waits on it. Until
+    /// it comes the next song is not cued; when it comes, within the album, it is (gapless), and
+    /// at an album's end the list stops there. A song that ends before the answer waits for it.
+    @Test func albumModeAsksTheNextAlbumAndWaitsForNothing() {
+        let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3", "c.mp3", "d.mp3"])
+        engine.albums = ["c.mp3": "Debut", "d.mp3": "Debut"]
+        let seams = TestSeams()
+        seams.holdsAlbums = true
+        let session = Session(engine: engine, entries: EntryList(["a.mp3", "b.mp3", "c.mp3", "d.mp3"].map { Entry(path: Path($0)) }),
+                              policy: Session.Policy(keepsOpen: true), seams: seams.seams)
+        session.start()
+        session.settle()
+        session.perform(.setAlbumMode(true))
+        #expect(Array(seams.heldAlbums.keys) == ["b.mp3"], "asked once, for the song to follow")
+        #expect(engine.cued == nil, "not cued before its album is known")
+        session.perform(.volume(50))
+        #expect(seams.heldAlbums.count == 1, "asked once, whatever comes meanwhile")
+        seams.heldAlbums.removeValue(forKey: "b.mp3")?(nil)
+        #expect(engine.cued == "b.mp3", "the same album (a has none either): cued when the answer comes")
+        #expect(endSong(session) == "b.mp3")
+        seams.heldAlbums.removeValue(forKey: "c.mp3")?("Debut")
+        #expect(engine.cued == nil, "b ends its album")
+        #expect(endSong(session) == nil)
+        #expect(session.state.song?.path == "c.mp3", "stopped at the album's end, the next ready")
+        session.perform(.play)
+        session.settle()
+        #expect(Array(seams.heldAlbums.keys) == ["d.mp3"])
+        #expect(endSong(session) == nil, "not known when c ended: the list waits for it")
+        seams.heldAlbums.removeValue(forKey: "d.mp3")?("Debut")
+        session.settle()
+        #expect(session.state.id == .play && session.state.song?.path == "d.mp3", "the same album: it goes on")
+    }
+
     @Test func replacingTheListPlaysTheNewOneWithTheModesKeptAndTheQueueGone() {
         let (session, _) = session(["a.mp3", "b.mp3", "c.mp3"])
         session.start()

@@ -13,6 +13,11 @@ public final class TestSeams {
     /// The album of each song, as album mode asks (none unless a test says).
     public var albums: [Path: String] = [:]
 
+    /// Whether album mode's asks wait for the test (`heldAlbums`) or are answered at once.
+    public var holdsAlbums = false
+    /// The album asks waiting, each to be answered by the test: `heldAlbums[path]?(album)`.
+    public var heldAlbums: [Path: (String?) -> Void] = [:]
+
     /// The loads asked for while they are held (`holdLoads`), each to be answered by the test.
     public var heldLoads: [Path: (EntryList, [String]) -> Void] = [:]
 
@@ -28,6 +33,8 @@ public final class TestSeams {
     public var seams: Session.Seams {
         Session.Seams(report: { self.lines.append($0) }, expand: { self.expand($0, $1) }, saveList: { self.saveList($0, $1) },
                       onTransition: { self.onTransition?($0) }, listened: { self.listens.append($0) },
-                      album: { self.albums[$0.path] })
+                      album: { source, answer in
+                          if self.holdsAlbums { self.heldAlbums[source.path] = answer } else { answer(self.albums[source.path]) }
+                      })
     }
 }

@@ -33,7 +33,7 @@ extension Session {
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
     func cueNext() {
-        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, !endsAlbum() else { return engine.perform(.cue(nil)) }
+        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, endsAlbum() == false else { return engine.perform(.cue(nil)) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
         engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
     }
@@ -42,7 +42,11 @@ extension Session {
     /// `keepsOpen` stay on the last song, rewound.
     func advance(atEnd: AtEnd) {
         let original = queue.current
-        if atEnd == .rest, modes.stopsAfterCurrent || endsAlbum() {
+        if atEnd == .rest, !modes.stopsAfterCurrent, endsAlbum() == nil {
+            modes.endedAwaitingAlbum = true  // the list goes on when the next song's album is known
+            return
+        }
+        if atEnd == .rest, modes.stopsAfterCurrent || endsAlbum() == true {
             // Stopped where the song ended, the next one ready: `play` plays it. A run that ends
             // with its list (no terminal, no script to say play) ends there.
             modes.stopsAfterCurrent = false
@@ -107,16 +111,37 @@ extension Session {
     }
 
     /// In album mode, whether the song playing is the last of its album: the one to follow is
-    /// on another (its album read once, through `albumOf`).
-    func endsAlbum() -> Bool {
+    /// on another. Its album is asked of `Seams.album` once, and read off the main loop: until
+    /// the answer comes (`nil`) the next song is not cued, and a song that ends before it waits
+    /// for it (a file written with `-w` ends its songs in milliseconds; a read that takes a
+    /// whole song is a disk that would hold the next song's open as long).
+    func endsAlbum() -> Bool? {
         guard modes.albumMode, let song = context.state.song else { return false }
         var ahead = queue
         guard let next = following(advancing: &ahead), next != queue.current else { return false }
         let source = entries[next].source
-        if modes.albums[source] == nil {
-            if modes.albums.count > 10_000 { modes.albums = [:] }
-            modes.albums[source] = .some(seams.album(source))
+        if modes.albums[source] == nil, modes.albumAsked != source {
+            modes.albumAsked = source
+            var asking = true
+            seams.album(source) { [weak self] album in self?.learn(album, of: source, cue: !asking) }
+            asking = false
         }
-        return (modes.albums[source] ?? nil) != song.album
+        return modes.albums[source].map { $0 != song.album }
+    }
+
+    /// The album of `source`, as asked: kept, and the next song cued again with it (unless
+    /// the answer came within the asking).
+    private func learn(_ album: String?, of source: SongSource, cue: Bool) {
+        guard modes.albumAsked == source else { return }
+        modes.albumAsked = nil
+        if modes.albums.count > 10_000 { modes.albums = [:] }
+        modes.albums[source] = .some(album)
+        if modes.endedAwaitingAlbum {
+            modes.endedAwaitingAlbum = false
+            advance(atEnd: .rest)
+            cueNext()
+        } else if cue {
+            cueNext()
+        }
     }
 }

@@ -20,13 +20,15 @@ extension Session {
         /// Each song heard long enough to count as played, or skipped before (play counts, the
         /// listen log).
         public var listened: (Listen) -> Void
-        /// The album a song is on, as its tags say (for album mode); `nil` when it has none or
-        /// it cannot be read.
-        public var album: (SongSource) -> String?
+        /// Reads the album a song is on, as its tags say (for album mode), off the main loop, and
+        /// hands it to its second argument on the main loop; `nil` when it has none or it cannot be
+        /// read. (A file's tags read on the main loop held every key while a disk stalled.)
+        public typealias Album = (SongSource, @escaping (String?) -> Void) -> Void
+        public var album: Album
 
         public init(report: @escaping (String) -> Void, expand: @escaping Expand, saveList: @escaping (Path, EntryList) -> Void,
                     onTransition: ((PlayerContext.Step) -> Void)?, listened: @escaping (Listen) -> Void,
-                    album: @escaping (SongSource) -> String?) {
+                    album: @escaping Album) {
             self.report = report
             self.expand = expand
             self.saveList = saveList

@@ -342,6 +342,7 @@ public final class Session {
     /// so and the list moves on the same way.
     func open(_ entry: Int, moving move: Move) {
         listPlace = .inList
+        modes.endedAwaitingAlbum = false
         loading.opening = (entry, move)
         apply(.load(entries[entry].source))
         apply(.play)

@@ -11,8 +11,12 @@ public struct PlayModes: Sendable {
     public internal(set) var albumMode = false
     /// The list stops when the song playing ends, with the next song ready; then this is off.
     public internal(set) var stopsAfterCurrent = false
-    /// The albums album mode has asked for, by song (a song's album is read once a run).
+    /// The albums album mode has learnt, by song (a song's album is read once a run), and the
+    /// song whose album is being read.
     var albums: [SongSource: String?] = [:]
+    var albumAsked: SongSource?
+    /// A song ended before the album of the one to follow was known: the list goes on when it is.
+    var endedAwaitingAlbum = false
 }
 
 /// What the listener hears of every song, not which song plays: the volume and mute, the
