@@ -87,11 +87,7 @@ public final class Engine: PlayerEngine {
         if let notice = choice.notice {
             outbox.post(.outputFallback(message: notice))
         }
-        if let pulse = choice.primary as? PulseOutput {
-            pulse.wake = wake
-        } else if let chosen = choice.primary as? DefaultOutput {
-            chosen.wake = wake
-        }
+        choice.primary.wakes(wake)
         let loop = PlaybackLoop(decoder: live, spare: spare, outputs: choice, clock: MonotonicClock(), fades: fades,
                                 depth: bits.map { SampleEncoding.holding(bits: $0) }, shared: shared, spectrum: spectrumTap,
                                 report: outbox.post)

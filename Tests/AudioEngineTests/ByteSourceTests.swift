@@ -31,6 +31,7 @@ final class MemoryBytes: ByteSource {
     }
 
     var length: Int64? { knowsLength ? Int64(bytes.count) : nil }
+    var kind: ByteSourceKind { .held }
 }
 
 /// Every decoder reads a song through the one `ByteSource` seam: the same song gives the same

@@ -139,6 +139,8 @@ final class FakeDecoder: AudioDecoder {
 /// buffer of `deviceBuffer` seconds, played at `deviceSpeed` times the fake clock's pace: a
 /// write that does not fit waits (moves the clock on) until it does, and says it blocked.
 final class FakeOutput: AudioOutput {
+    func wakes(_ wake: @escaping @Sendable () -> Void) {}
+    func settleName() {}
     let name: String
     let isFile: Bool
     lazy var pacing: Pacing = isFile ? .none : .device

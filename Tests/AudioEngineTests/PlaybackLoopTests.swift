@@ -146,6 +146,8 @@ struct PlaybackLoopTests {
             func close() throws(OutputFailure) { throw OutputFailure(message: "could not finish the file: no space left on device") }
         }
         final class Output: AudioOutput {
+            func wakes(_ wake: @escaping @Sendable () -> Void) {}
+            func settleName() {}
             let name = "out.wav", isFile = true, pacing = Pacing.none
             func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink { Unfinishable() }
         }

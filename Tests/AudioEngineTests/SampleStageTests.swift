@@ -8,6 +8,8 @@ import Testing
 /// has room for `room` frames, and has handed the first `renderedAhead` of those it holds to its
 /// sink (a write over them is still taken, as a server takes it, but the player must not make one).
 final class FakeServerSink: AudioSink {
+    func close(within seconds: Double) throws(OutputFailure) { try close() }
+    var grantedBuffer: (length: Double, request: Double)? { nil }
     let format: PCMFormat
     let room: Int
     /// What the server is taken to have handed its sink (what it says may vary, as a real
@@ -81,6 +83,8 @@ final class FakeServerSink: AudioSink {
 }
 
 final class FakeServer: AudioOutput {
+    func wakes(_ wake: @escaping @Sendable () -> Void) {}
+    func settleName() {}
     let name = "server"
     let isFile = false
     let pacing = Pacing.server

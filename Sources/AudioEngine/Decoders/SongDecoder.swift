@@ -175,7 +175,7 @@ final class SongDecoder: AudioDecoder {
         // A stream's first bytes may be any (joined mid-frame): then its Content-Type says (AAC
         // read from its first whole frame); text (a web page) is no stream's.
         var content = SongFile.content(of: source)
-        if content == nil, let stream = source as? NetworkStream, let type = stream.contentType {
+        if content == nil, let stream = source.stream, let type = stream.contentType {
             if let told = FileContent(mediaType: type) {
                 content = told
                 if told == .adts, let first = AdtsSync.firstFrame(in: stream.bytes(16 << 10, at: 0)) { stream.start(at: Int64(first)) }
@@ -261,7 +261,7 @@ final class SongDecoder: AudioDecoder {
         active?.close()
         active = nil
         converter = nil
-        (bytes as? NetworkStream)?.close()
+        bytes?.stream?.close()
         bytes = nil
     }
 
@@ -293,14 +293,14 @@ final class SongDecoder: AudioDecoder {
                 return .damaged(bytes: 0, reason: refusal.description)
             }
             if case .data(let given) = result { framesGiven += Int64(given / format.bytesPerFrame) }
-            if let stream = bytes as? NetworkStream {
+            if let stream = bytes?.stream {
                 // ICY titles the decoder has read up to, and an Ogg stream's next link (a
                 // radio's next song: its comments are its title).
                 let titles = stream.takeReachedTitles(before: active.inputOffset) + (active.takeLinkTitle().map { [$0] } ?? [])
                 for title in titles { streamTitle(Path(stream.url), title, framesGiven) }
             }
             // A stream that failed: the network's reason, not the decoder's "cannot read".
-            if case .damaged(let bytes, _) = result, let failure = (self.bytes as? NetworkStream)?.failure {
+            if case .damaged(let bytes, _) = result, let failure = self.bytes?.stream?.failure {
                 return .damaged(bytes: bytes, reason: failure)
             }
             return result

@@ -13,6 +13,31 @@ protocol ByteSource: AnyObject {
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int
     /// Its length now (a file shrinks when someone truncates it); `nil` when it is not known.
     var length: Int64? { get }
+    /// What it is, as a decoder needs to know it: a stream says what its server named and
+    /// sent besides the audio, and an HLS list is opened by FFmpeg itself.
+    var kind: ByteSourceKind { get }
+}
+
+/// What a `ByteSource` is.
+enum ByteSourceKind {
+    /// A song's file, read where asked.
+    case file
+    /// Bytes held in memory.
+    case held
+    /// An internet stream: its Content-Type, its ICY titles, why it failed, its connection.
+    case stream(NetworkStream)
+    /// An HLS list, whose segments FFmpeg opens through it.
+    case hls(HLSInput)
+}
+
+extension ByteSource {
+    /// The internet stream it is, when it is one.
+    var stream: NetworkStream? {
+        switch kind {
+        case .stream(let stream): stream
+        case .file, .held, .hls: nil
+        }
+    }
 }
 
 extension ByteSource {
@@ -43,6 +68,8 @@ extension OpenFile: ByteSource {
         guard case .success(let info) = status() else { return nil }
         return info.size
     }
+
+    var kind: ByteSourceKind { .file }
 }
 
 /// A `ByteSource` as the C libraries' callbacks see it (`tp_source`, CLinux/byte_source.h): two

@@ -15,4 +15,5 @@ final class HeldBytes: ByteSource {
     }
 
     var length: Int64? { Int64(bytes.count) }
+    var kind: ByteSourceKind { .held }
 }

@@ -27,6 +27,12 @@ protocol AudioOutput: AnyObject {
     /// The samples it is opened for to play samples in `encoding`: the same, where it takes
     /// them (a sound server, a file), else the nearest it takes without loss, or with the least.
     func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding
+    /// Calls `wake` (on any thread) when it can take more: a sound server asks for audio
+    /// (PulseAudio); an output whose writes wait until there is room never calls it.
+    func wakes(_ wake: @escaping @Sendable () -> Void)
+    /// Settles what `name` says before a song opens on it: the default output chooses its
+    /// device now (the first song said `default`, the next `pulse`); the others are what they are.
+    func settleName()
 }
 
 extension AudioOutput {
@@ -42,6 +48,12 @@ protocol AudioSink: AnyObject {
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputFailure) -> Bool
     /// Drains a device, or finishes a file (its final header). Throws when that fails.
     func close() throws(OutputFailure)
+    /// Closes it as the run ends: a sound server's stream plays out what it holds for `seconds`
+    /// at most (quitting waits for the fade, never for a server that does not answer).
+    func close(within seconds: Double) throws(OutputFailure)
+    /// The buffer a sound server granted and what it asks for at a time, in seconds; `nil`
+    /// where there is none to say.
+    var grantedBuffer: (length: Double, request: Double)? { get }
 
     // A sound server's stream (`PulseSink`) can say more, and take back what it holds:
 
@@ -90,4 +102,7 @@ extension BlockingSink {
     func write(_ bytes: UnsafeRawBufferPointer, over frames: Int) throws(OutputFailure) { _ = try write(bytes) }
     func drain() {}
     var isDrained: Bool { true }
+    /// It plays out what it holds as it closes (a write waited for room for it).
+    func close(within seconds: Double) throws(OutputFailure) { try close() }
+    var grantedBuffer: (length: Double, request: Double)? { nil }
 }

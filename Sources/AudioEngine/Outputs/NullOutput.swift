@@ -6,6 +6,10 @@ final class NullOutput: AudioOutput {
     var isFile: Bool { false }
     var pacing: Pacing { .realTime }
 
+    /// Its writes wait until there is room: nothing to wake.
+    func wakes(_ wake: @escaping @Sendable () -> Void) {}
+    func settleName() {}
+
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         NullSink(format: format)
     }

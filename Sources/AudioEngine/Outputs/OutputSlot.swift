@@ -90,11 +90,7 @@ final class OutputSlot {
     func close(within: Double) throws(OutputFailure) {
         guard let sink else { return }
         self.sink = nil
-        if let stream = sink as? PulseSink {
-            stream.close(within: within)
-        } else {
-            try sink.close()
-        }
+        try sink.close(within: within)
     }
 
     /// Holds the output to the clock from `now` on (a sound server whose sink keeps no time).

@@ -146,7 +146,7 @@ struct OutputChoice {
 final class DefaultOutput: AudioOutput {
     private var chosen: AudioOutput?
     /// Handed on to the PulseAudio output (its server's requests for audio wake the playback thread).
-    var wake: @Sendable () -> Void = {}
+    private var wake: @Sendable () -> Void = {}
     /// The PulseAudio sink to play on, handed on too.
     var device: String?
 
@@ -163,15 +163,16 @@ final class DefaultOutput: AudioOutput {
         return try output.open(format)
     }
 
-    /// Chooses the output now, where none is yet (a song opening names what it plays on: the
-    /// first song said `default`, the next `pulse`); a failure is met again when it opens.
-    func chooseNow() {
+    func wakes(_ wake: @escaping @Sendable () -> Void) { self.wake = wake }
+
+    /// Chooses the output now, where none is yet; a failure is met again when it opens.
+    func settleName() {
         if chosen == nil { chosen = try? choose() }
     }
 
     private func choose() throws(OutputFailure) -> AudioOutput {
         if case .success(let pulse) = PulseOutput.connect() {
-            pulse.wake = wake
+            pulse.wakes(wake)
             pulse.device = device
             return pulse
         }

@@ -79,7 +79,7 @@ extension PlaybackLoop {
 
     /// What reaches the output for a song in `format`: the driver or file, and the samples.
     func played(_ format: PCMFormat) -> String {
-        (slot.output as? DefaultOutput)?.chooseNow()
+        slot.output.settleName()
         let output = outputFormat(format)
         let converted = output.encoding == format.encoding ? "" : " (from \(format.sampleName))"
         return "\(slot.isFile ? "the file" : slot.output.name): \(output.sampleName)\(converted), \(output.rate) Hz, \(ChannelLayout.name(output.channels))"
@@ -130,7 +130,7 @@ extension PlaybackLoop {
             forgetQueueEnd()  // what was to be gone over was another stream's
             sinceSplice = 0
             holdQueue(of: sink.canTakeBack ? sink : nil)
-            if let granted = (sink as? PulseSink)?.grantedBuffer {
+            if let granted = sink.grantedBuffer {
                 report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
             }
             return sink

@@ -60,8 +60,8 @@ final class FFmpegDecoder: FormatDecoder {
         let reading = SourceReading(source)
         self.reading = reading
         // A stream's first bytes may be any (joined mid-frame): the container its server named.
-        let told = content == nil ? (source as? NetworkStream)?.contentType.flatMap(FileContent.init(mediaType:)).flatMap(Self.demuxer) : nil
-        let hls = source as? HLSInput
+        let told = content == nil ? source.stream?.contentType.flatMap(FileContent.init(mediaType:)).flatMap(Self.demuxer) : nil
+        let hls: HLSInput? = if case .hls(let input) = source.kind { input } else { nil }
         let status = if let hls {
             hls.url.withCString { tp_av_open_hls(song, $0, HLSInput.openURL, HLSInput.closeURL, HLSInput.interrupted, hls.context) }
         } else {

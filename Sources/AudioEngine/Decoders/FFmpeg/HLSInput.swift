@@ -50,12 +50,13 @@ final class HLSInput: ByteSource, @unchecked Sendable {
     }
 
     deinit {
-        for reading in open.values { (reading.source as? NetworkStream)?.close() }
+        for reading in open.values { reading.source.stream?.close() }
     }
 
     /// Nothing is read from it as bytes: FFmpeg opens its URLs (`tp_av_open_hls`).
     func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int { 0 }
     var length: Int64? { nil }
+    var kind: ByteSourceKind { .hls(self) }
 
     /// What the shim is given to reach this.
     var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -71,7 +72,7 @@ final class HLSInput: ByteSource, @unchecked Sendable {
 
     static let closeURL: tp_av_close_url = { opener, context in
         guard let input = input(opener), let context else { return }
-        (input.open.removeValue(forKey: context)?.source as? NetworkStream)?.close()
+        input.open.removeValue(forKey: context)?.source.stream?.close()
     }
 
     static let interrupted: tp_av_interrupted = { opener in

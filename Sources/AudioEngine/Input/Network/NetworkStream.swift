@@ -78,6 +78,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
     /// A file's length when its server takes byte ranges (then the decoder seeks); else `nil`:
     /// the libraries read it as a pipe.
     var length: Int64? { shared.read(\.seekableLength) }
+    var kind: ByteSourceKind { .stream(self) }
 
     /// Why the stream stopped, when it failed (a file cut short, the tries to reconnect used
     /// up): what the decoder's read error stands for.

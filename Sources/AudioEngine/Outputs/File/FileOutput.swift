@@ -28,6 +28,10 @@ final class FileOutput: AudioOutput {
     var isFile: Bool { true }
     var pacing: Pacing { .none }
 
+    /// Its writes wait until there is room: nothing to wake.
+    func wakes(_ wake: @escaping @Sendable () -> Void) {}
+    func settleName() {}
+
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         switch FileSystem.openOutput(path, overwrite: overwrite) {
         case .success(let file):

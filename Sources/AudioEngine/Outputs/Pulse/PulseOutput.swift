@@ -27,7 +27,10 @@ final class PulseOutput: AudioOutput {
     private let api: tp_pulse
     private var connection: PulseConnection?
     /// Called (on libpulse's thread) when the server asks for audio: the playback thread wakes.
-    var wake: @Sendable () -> Void = {}
+    private var wake: @Sendable () -> Void = {}
+
+    func wakes(_ wake: @escaping @Sendable () -> Void) { self.wake = wake }
+    func settleName() {}
     /// The sink to play on (mpg123's `-a`); `nil` (or one the server does not have): its default.
     var device: String?
 
