@@ -199,6 +199,36 @@ import Testing
         #expect(counted.status == 0 && counted.stdout.hasSuffix("Music/four.mp3\n"), "\(counted.stdout)\(counted.stderr)")
     }
 
+    /// A song skipped with `n` after passing its half counts as played, not skipped, the same
+    /// in a run with no terminal (a script) as at the keys in tmux: what is heard is taken from
+    /// the engine's position before the command moves on, whatever shows on screen.
+    @Test(arguments: [false, true])
+    func aSongSkippedPastHalfCountsAsPlayed(atTheKeys: Bool) throws {
+        let (folder, environment) = try setUp()
+        let music = folder.appendingPathComponent("Music")
+        let song = try Harness.makeSong(seconds: 4, in: music, name: "four.mp3")
+        let next = try Harness.makeSong(seconds: 4, in: music, name: "next.mp3")
+        _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
+        if atTheKeys {
+            let pane = try Pane(arguments: ["-o", "null", song, next], environment: environment)
+            try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("0:02 /") }
+            try pane.send("n")
+            try pane.waitForStatus { $0.contains("next.mp3") }
+            try pane.send("q")
+            #expect(try pane.waitForExit() == 0)
+        } else {
+            let script = folder.appendingPathComponent("skip.tps")
+            try "add \(song)\nadd \(next)\nplay\nwait 2.5s\nnext\nwait 0.3s\nquit\n".write(to: script, atomically: true, encoding: .utf8)
+            let run = try Harness.tplayer(["-o", "null", "--script", script.path], in: folder, environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let played = try Harness.tplayer(["--find", "plays:1.."], environment: environment)
+        #expect(played.status == 0 && played.stdout.hasSuffix("Music/four.mp3\n"), "\(played.stdout)\(played.stderr)")
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
+        let skips = try Harness.run("/usr/bin/sqlite3", [library, "SELECT skipcount FROM song WHERE CAST(path AS TEXT) LIKE '%four.mp3'"])
+        #expect(skips.stdout == "0\n", "counted as skipped: \(skips.stdout)\(skips.stderr)")
+    }
+
     /// Plays and ratings are shown where they are kept: the library view's rows count a song's
     /// plays beside its length and rating, and `i` says its plays, when, and its stars (they were
     /// kept but never shown).
