@@ -24,9 +24,21 @@ enum DecodeResult: Equatable, Sendable {
 struct OpenedSong: Equatable, Sendable {
     var info: SongInfo
     var format: PCMFormat
-    /// The decoder applied the song's ReplayGain itself (libmpg123, in its synthesis, as
-    /// `mpg123 --rva-mix`); otherwise the processing stage applies it (`SampleStage`).
-    var appliesOwnGain = false
+    /// What its decoder applied itself, in its synthesis (libmpg123, as mpg123 does); the
+    /// processing stage applies the rest (`SampleStage`).
+    var appliedInDecoder: AppliedInDecoder = []
+}
+
+/// What a decoder applies to the samples itself, as its reference tool does, so that they are
+/// that tool's: libmpg123 applies an MP3's ReplayGain (`mpg123 --rva-mix`) and `-R`'s 32-band
+/// equaliser (`mpg123_eq2`) in its synthesis. What it does not, the processing stage does.
+struct AppliedInDecoder: OptionSet, Equatable, Sendable {
+    let rawValue: UInt8
+    /// The song's ReplayGain, in the mode asked for when it opened: the song keeps it, and a
+    /// new mode is heard from the next song that decoder opens.
+    static let replayGain = AppliedInDecoder(rawValue: 1)
+    /// `-R`'s equaliser of 32 MPEG bands.
+    static let mpegEqualizer = AppliedInDecoder(rawValue: 2)
 }
 
 /// The formats a decoder may give: whatever the stream has at each point, or one format for the

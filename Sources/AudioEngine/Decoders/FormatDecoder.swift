@@ -14,10 +14,10 @@ protocol FormatDecoder: AnyObject {
     func decode(as rule: FormatRule) throws(LoadFailure) -> Bool
     /// Applies the ReplayGain `choice` asks for to the songs opened from now on, where the
     /// library does that itself, as its reference tool does (libmpg123, as `mpg123 --rva-mix`),
-    /// saying what it applied in `SongInfo.appliedGain`; whether it does. Where it does not,
-    /// the processing stage applies the gain the song's tags give (`SampleStage`, after the
-    /// decode-ahead queue: a new mode is heard at once).
-    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool
+    /// saying what it applied in `SongInfo.appliedGain`; returns what it applies itself (the
+    /// gain, and `-R`'s MPEG equaliser). What it does not, the processing stage applies
+    /// (`SampleStage`, after the decode-ahead queue: a new mode is heard at once).
+    func applyReplayGain(_ choice: ReplayGainChoice) -> AppliedInDecoder
     /// Opens the song in `source` (a file that `SongFile` opened and checked, or an internet
     /// stream) and reads up to its first samples. The decoder reads it through `SourceReading`
     /// only (never a file by name) and may keep it until `close`. The format is the song's own:
@@ -59,7 +59,7 @@ extension FormatDecoder {
     func decode(as rule: FormatRule) throws(LoadFailure) -> Bool { false }
     func takeLinkTitle() -> String? { nil }
     var inputOffset: Int64? { nil }
-    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool { false }
+    func applyReplayGain(_ choice: ReplayGainChoice) -> AppliedInDecoder { [] }
     var lengthIsExact: Bool { true }
     func promoted() {}
     func setEqualizer(_ bands: [[Double]]) {}

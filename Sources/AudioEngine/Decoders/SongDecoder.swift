@@ -209,7 +209,7 @@ final class SongDecoder: AudioDecoder {
             if let equalizer { decoder.setEqualizer(equalizer) }
         }
         let convertsItself = try decoder.decode(as: rule)
-        let appliesGain = decoder.applyReplayGain(replayGain)
+        let applied = decoder.applyReplayGain(replayGain)
         let length = source.length
         let song = try decoder.open(source, path: path, verifies: verifies)
         if let refusal = song.format.refusal {
@@ -235,7 +235,7 @@ final class SongDecoder: AudioDecoder {
         converter = PCMConverter(from: song.format, to: output, keepsFormat: rule != .any)
         info.totalFrames = Self.sane(length: info.totalFrames)
         Self.convert(&info, from: song.format, to: output)
-        return OpenedSong(info: info, format: output, appliesOwnGain: appliesGain)
+        return OpenedSong(info: info, format: output, appliedInDecoder: applied)
     }
 
     /// The longest a song's stated length is believed: 2^42 frames (66 days at 768 kHz). A

@@ -8,17 +8,17 @@ extension PlaybackLoop {
     func song(_ opened: OpenedSong, source: SongSource, token: Int?) -> Song {
         var info = opened.info
         info.played = played(opened.format)
-        if !opened.appliesOwnGain, let applied = info.replayGain.applied(replayGain) {
+        if !opened.appliedInDecoder.contains(.replayGain), let applied = info.replayGain.applied(replayGain) {
             info.appliedGain = applied.decibels
         }
-        var made = Song(token: token, source: source, info: info, format: opened.format, appliesOwnGain: opened.appliesOwnGain)
+        var made = Song(token: token, source: source, info: info, format: opened.format, appliedInDecoder: opened.appliedInDecoder)
         made.gain = gain(of: made)
         return made
     }
 
     /// `song`'s ReplayGain factor in the mode in force, where the stage applies it.
     func gain(of song: Song) -> Double {
-        guard !song.appliesOwnGain else { return 1 }
+        guard !song.appliedInDecoder.contains(.replayGain) else { return 1 }
         return song.info.replayGain.applied(replayGain)?.factor ?? 1
     }
 

@@ -18,7 +18,7 @@ extension PlaybackLoop {
                 }
                 stage.fader.fadeIn(buffer, bytes: chunk.bytes, format: format)
                 // `-R`'s EQ: libmpg123 applies it to what it decodes; the stage to the rest.
-                if !current.appliesOwnGain { stage.equalizeAsMpeg(buffer, bytes: chunk.bytes, format: format) }
+                if !current.appliedInDecoder.contains(.mpegEqualizer) { stage.equalizeAsMpeg(buffer, bytes: chunk.bytes, format: format) }
                 let (samples, songFrames) = atSpeed(chunk, format: format)
                 chunk.owner = samples.baseAddress == UnsafeRawPointer(buffer) ? nil : stage.stretcher
                 if sink.canTakeBack { stage.tail.record(samples, format: format, to: sink, state: stage.snapshot) }

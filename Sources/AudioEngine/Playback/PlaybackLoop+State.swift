@@ -14,9 +14,9 @@ extension PlaybackLoop {
         var format: PCMFormat
         /// Damage was skipped in it: it is shorter than its header says, and not cut short.
         var skippedDamage = false
-        /// Its decoder applies its ReplayGain (libmpg123); otherwise `gain` does, in the stage.
-        /// libmpg123 applies `-R`'s equaliser too; otherwise the stage's `MpegBandEqualizer` does.
-        var appliesOwnGain = false
+        /// What its decoder applies itself (libmpg123: the ReplayGain and `-R`'s equaliser);
+        /// the stage applies the rest (`gain`, its `MpegBandEqualizer`).
+        var appliedInDecoder: AppliedInDecoder = []
         /// Its ReplayGain as a factor, for the mode in force (1: none, or applied by its decoder).
         var gain = 1.0
     }

@@ -47,9 +47,9 @@ extension Mpg123Decoder {
 extension Mpg123Decoder: FormatDecoder {
     /// libmpg123 applies an MP3's own gain (from its LAME tag, an RVA2 frame or `replaygain_*`
     /// TXXX frames) in its synthesis, and prevents clipping, as `mpg123 --rva-mix` does.
-    func applyReplayGain(_ choice: ReplayGainChoice) -> Bool {
+    func applyReplayGain(_ choice: ReplayGainChoice) -> AppliedInDecoder {
         replayGain = choice
-        return true
+        return [.replayGain, .mpegEqualizer]
     }
 
     func open(_ source: ByteSource, path: Path, verifies: Bool) throws(LoadFailure) -> OpenedSong {
