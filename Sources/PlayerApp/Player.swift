@@ -280,26 +280,8 @@ public final class Player {
         // keeps the list itself only while the view is open (the snapshot shares the session's
         // storage, and a copy kept would make the session's next change copy it whole).
         screen.showList(listSnapshot())
-        var status = StatusSnapshot(
-            state: session.state.id, song: session.state.song, position: engine.position,
-            entry: session.index, entryCount: session.entries.count,
-            name: session.songName ?? session.loadingName, repeats: session.queue.repeats, shuffles: session.queue.shuffles)
-        status.volume = session.sound.volume
-        status.muted = session.sound.muted
-        status.list.repeatsOne = session.modes.repeatsOne
-        status.list.stopsAfter = session.modes.stopsAfterCurrent
-        status.list.albumMode = session.modes.albumMode
-        status.list.equalizer = session.sound.equalizerOn
-        status.list.equalizerBands = session.sound.equalizerOn ? session.sound.equalizerBands : nil
-        status.list.speed = session.sound.speed
-        status.list.queued = session.queue.upNext.count
-        status.atEndOfList = session.isAtEndOfList && session.state.id != .play && !session.listIsComing
-        status.list.isGrowing = session.listIsComing
-        status.stoppedAtStart = session.isStoppedAtStart
+        var status = StatusSnapshot(session.status, position: engine.position)
         status.silent = silent
-        status.reconnecting = session.stream?.reconnecting?.attempt
-        status.stream = session.stream
-        if case .idle(let idle) = session.state { status.failure = idle.lastFailure.map { "\($0)" } }
         if let bars = screen.spectrumBars {
             spectrumShown = true
             if session.state.id == .play, let levels = engine.spectrum(bars: bars) { screen.showSpectrum(levels) }

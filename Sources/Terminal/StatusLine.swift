@@ -84,6 +84,27 @@ public struct StatusSnapshot: Equatable, Sendable {
         }
     }
 
+    /// What the status line shows of the player's `status`, `position` frames into its song.
+    public init(_ status: PlayerStatus, position: Int64) {
+        self.init(state: status.state, song: status.song, position: position, entry: status.entry, entryCount: status.entryCount,
+                  name: status.name, repeats: status.repeats, shuffles: status.shuffles)
+        volume = status.volume
+        muted = status.muted
+        atEndOfList = status.atEndOfList
+        failure = status.failure
+        stoppedAtStart = status.stoppedAtStart
+        reconnecting = status.stream?.reconnecting?.attempt
+        stream = status.stream
+        list.isGrowing = status.listIsComing
+        list.repeatsOne = status.repeatsOne
+        list.stopsAfter = status.stopsAfter
+        list.albumMode = status.albumMode
+        list.queued = status.upNext.count
+        list.equalizer = status.equalizerOn
+        list.equalizerBands = status.equalizerOn ? status.equalizerBands : nil
+        list.speed = status.speed
+    }
+
     public init(state: StateID, song: SongInfo?, position: Int64, entry: Int?, entryCount: Int,
                 name: String? = nil, repeats: Bool = false, shuffles: Bool = false) {
         self.state = state

@@ -96,12 +96,12 @@ struct MprisMappingTests {
         #expect(commands(.setRate(-2), playing) == .failure(.invalid), "outside MinimumRate: refused")
         playing.perform(.speed(10))
         #expect(playing.sound.speed == 4)
-        #expect(MprisProperties(playing).rate == 4)
+        #expect(MprisProperties(playing.status).rate == 4)
         playing.perform(.speed(-3))
         #expect(playing.sound.speed == 0.25)
-        let before = MprisProperties(playing)
+        let before = MprisProperties(playing.status)
         playing.perform(.changeSpeed(by: 1.1))
-        #expect(MprisProperties(playing).changed(since: before) == ["Rate"])
+        #expect(MprisProperties(playing.status).changed(since: before) == ["Rate"])
         #expect(engine.calls.suffix(3) == ["speed 4.0", "speed 0.25", "speed 0.28"])
     }
 
@@ -113,7 +113,7 @@ struct MprisMappingTests {
         let before = engine.calls.count
         session.perform(.speed(1.5))
         #expect(session.sound.speed == 1)
-        #expect(MprisProperties(session).rate == 1)
+        #expect(MprisProperties(session.status).rate == 1)
         #expect(engine.calls.count == before, "nothing asked of the engine")
         session.perform(.speed(1))
         #expect(engine.calls.last == "speed 1.0")
@@ -140,11 +140,11 @@ struct MprisMappingTests {
         Controls(session: session).submit(try! commands(.stop, session).get(), from: .mpris)
         #expect(session.state.id == .stop)
         #expect(engine.calls.suffix(2) == ["stop", "seek 0"])
-        #expect(MprisProperties(session).playbackStatus == "Stopped")
+        #expect(MprisProperties(session.status).playbackStatus == "Stopped")
         session.perform(.play)
-        #expect(MprisProperties(session).playbackStatus == "Playing")
+        #expect(MprisProperties(session.status).playbackStatus == "Playing")
         session.perform(.stop)
-        #expect(MprisProperties(session).playbackStatus == "Paused", "a pause after the Stop keeps its place")
+        #expect(MprisProperties(session.status).playbackStatus == "Paused", "a pause after the Stop keeps its place")
     }
 
     @Test func seekIsRelativeAndAnOffsetThatCannotBeATimeIsRefused() {
@@ -205,7 +205,7 @@ struct MprisMappingTests {
 struct MprisPropertiesTests {
     @Test func aSessionWithNothingLoadedIsStoppedWithNoTrack() {
         let (session, _) = playingSession(false)
-        let properties = MprisProperties(session)
+        let properties = MprisProperties(session.status)
         #expect(properties.playbackStatus == "Stopped")
         #expect(properties.track == nil)
         #expect(properties.canPlay && !properties.canPause && !properties.canSeek)
@@ -218,23 +218,23 @@ struct MprisPropertiesTests {
     /// Each command changes what it should, and `changed` names exactly those properties.
     @Test func theChangedPropertiesAreNamed() {
         let (session, _) = playingSession()
-        let playing = MprisProperties(session)
+        let playing = MprisProperties(session.status)
         #expect(playing.playbackStatus == "Playing")
         #expect(playing.canPause && playing.canSeek)
         session.perform(.stop)
-        let paused = MprisProperties(session)
+        let paused = MprisProperties(session.status)
         #expect(paused.playbackStatus == "Paused")
         #expect(paused.changed(since: playing) == ["PlaybackStatus"])
         session.perform(.setRepeat(true))
         session.perform(.volume(40))
-        let repeated = MprisProperties(session)
+        let repeated = MprisProperties(session.status)
         #expect(repeated.changed(since: paused) == ["LoopStatus", "Volume", "CanGoPrevious"], "repeat goes round to the last")
         #expect(repeated.loopStatus == "Playlist" && repeated.volume == 0.4)
         session.perform(.setMute(true))
-        #expect(MprisProperties(session).volume == 0, "muted is heard as 0")
+        #expect(MprisProperties(session.status).volume == 0, "muted is heard as 0")
         session.perform(.next)
         session.settle()
-        let next = MprisProperties(session)
+        let next = MprisProperties(session.status)
         #expect(next.changed(since: repeated).contains("Metadata"))
         #expect(next.track != repeated.track)
         #expect(next.changed(since: next).isEmpty)

@@ -186,7 +186,7 @@ struct QueueAndModesTests {
                                                    "repeat-one needs on or off (found 'maybe')"])
         let (session, _) = session(["a.mp3"])
         session.perform(.setRepeatOne(true))
-        #expect(MprisProperties(session).loopStatus == "Track")
+        #expect(MprisProperties(session.status).loopStatus == "Track")
     }
 }
 

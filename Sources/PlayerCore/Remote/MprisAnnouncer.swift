@@ -17,7 +17,7 @@ public struct MprisAnnouncer {
     /// The player properties to answer a read with.
     public func properties(of session: Session) -> MprisProperties {
         if Self.isLoading(session), let shown { return shown.properties }
-        return MprisProperties(session)
+        return MprisProperties(session.status)
     }
 
     /// The `Metadata` to answer a read with.
@@ -30,7 +30,7 @@ public struct MprisAnnouncer {
     /// `PropertiesChanged`; none while a song loads (or the first time, when nothing was shown).
     public mutating func changes(in session: Session) -> [String] {
         if Self.isLoading(session), shown != nil { return [] }
-        let now = (properties: MprisProperties(session), metadata: MprisMetadata(session, folder: folder))
+        let now = (properties: MprisProperties(session.status), metadata: MprisMetadata(session, folder: folder))
         defer { shown = now }
         guard let before = shown else { return [] }
         var names = now.properties.changed(since: before.properties)

@@ -110,30 +110,25 @@ public struct MprisProperties: Equatable, Sendable {
     public var canPause: Bool
     public var canSeek: Bool
 
-    public init(_ session: Session) {
-        let state = session.state
-        let hasSong = state.song != nil
-        playbackStatus = Self.status(of: state, stoppedAtStart: session.isStoppedAtStart)
-        loopStatus = session.modes.repeatsOne ? "Track" : session.queue.repeats ? "Playlist" : "None"
-        shuffle = session.queue.shuffles
-        volume = session.sound.muted ? 0 : Double(session.sound.volume) / 100
-        rate = session.sound.speed
-        track = hasSong ? session.index : nil
-        title = session.songName
-        canGoNext = session.hasNext
-        canGoPrevious = session.hasPrevious
-        canPlay = !session.entries.isEmpty
+    /// What the player's status says, as MPRIS names it.
+    public init(_ status: PlayerStatus) {
+        let hasSong = status.song != nil
+        playbackStatus = switch status.playback {
+        case .playing: "Playing"
+        case .paused: "Paused"
+        case .stopped: "Stopped"
+        }
+        loopStatus = status.repeatsOne ? "Track" : status.repeats ? "Playlist" : "None"
+        shuffle = status.shuffles
+        volume = status.muted ? 0 : Double(status.volume) / 100
+        rate = status.speed
+        track = hasSong ? status.entry : nil
+        title = hasSong ? status.name : nil
+        canGoNext = status.hasNext
+        canGoPrevious = status.hasPrevious
+        canPlay = status.entryCount > 0
         canPause = hasSong
         canSeek = hasSong
-    }
-
-    static func status(of state: PlayerState, stoppedAtStart: Bool) -> String {
-        switch state {
-        case .play, .deviceLost: "Playing"
-        case .stop: stoppedAtStart ? "Stopped" : "Paused"
-        case .loading(let loading): loading.startsPlaying ? "Playing" : "Stopped"
-        case .idle, .prepare: "Stopped"
-        }
     }
 
     /// The names of the properties that differ from `before`, for `PropertiesChanged`.

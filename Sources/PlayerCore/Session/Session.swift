@@ -184,6 +184,7 @@ public final class Session {
                 return seams.report("\(song.path): \(song.totalFrames == nil ? "a live stream cannot seek" : "its server takes no byte ranges, so it cannot seek")")
             }
             apply(.seek(target))
+            hearing.seeks += 1
         case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
              .setGraphicEqualizer:
             performSound(command)

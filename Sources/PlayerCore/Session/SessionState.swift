@@ -103,4 +103,6 @@ struct Loading {
 struct Hearing {
     var listening = ListenTracker()
     var damage = DamageReport()
+    /// How many seeks were asked for this run: what is heard jumps (MPD's `player` changes).
+    var seeks = 0
 }
