@@ -254,7 +254,7 @@ extension FileSystem {
     /// it is still there, and flushes the folder.
     private static func install(_ temporary: Path, at path: Path, folder: Path, replacing: Bool, closing file: OpenFile) -> ReplaceFailure? {
         var failure = file.close()
-        if failure == nil, temporary.withCString({ from in path.withCString { replacing ? rename(from, $0) : link(from, $0) } }) != 0 {
+        if failure == nil, temporary.withCString({ from in path.withCString { replacing ? Glibc.rename(from, $0) : link(from, $0) } }) != 0 {
             failure = .current
         }
         // After a rename it is gone already; after a link, or a failure, it goes now.

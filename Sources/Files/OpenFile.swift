@@ -21,6 +21,16 @@ public final class OpenFile {
         return got == count ? bytes : nil
     }
 
+    /// Reads up to `count` bytes at `offset` into `buffer` (`pread`, again when a signal
+    /// interrupts it): how many were read, 0 at the end, -1 with errno set.
+    public func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
+        while true {
+            let got = pread(descriptor, buffer, count, off_t(offset))
+            if got < 0, errno == EINTR { continue }
+            return got
+        }
+    }
+
     /// What the open file is now (`fstat`): its size shrinks if someone truncates it.
     public func status() -> Result<FileStatus, SystemError> {
         var info = stat()

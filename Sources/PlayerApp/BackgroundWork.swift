@@ -132,8 +132,7 @@ public final class BackgroundWork: @unchecked Sendable {
     /// for what the run cannot start without (the first piece of a long list).
     public func deliver(until isDone: () -> Bool) {
         while !isDone(), !pending.isEmpty {
-            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, -1) < 0, errno != EINTR { return }
+            if !Waiting.untilReadable(descriptor) { return }
             deliver()
         }
     }

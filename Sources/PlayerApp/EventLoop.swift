@@ -43,7 +43,7 @@ public struct EventLoop {
         if let workFD { fds.append(pollfd(fd: workFD, events: Int16(POLLIN), revents: 0)) }
         // Rounded up, so a wait never wakes just before its deadline and polls again at once.
         let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0), 86_400_000).rounded(.up)) } ?? -1
-        let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+        let ready = Waiting.poll(&fds, milliseconds: milliseconds)
         guard ready > 0 else { return [] }
         var inputs: [Input] = []
         if fds[0].revents != 0 { inputs.append(.signals) }

@@ -74,11 +74,7 @@ public final class Screen {
     /// The size of the terminal `fd` is: its columns, its rows when it says, and a cell's size
     /// in pixels when it says; `nil` when it is not one.
     static func size(of fd: Int32) -> (columns: Int, rows: Int?, cell: (width: Int, height: Int)?)? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        let cell = size.ws_row > 0 && size.ws_xpixel > 0 && size.ws_ypixel > 0
-            ? (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row)) : nil
-        return (Int(size.ws_col), size.ws_row > 0 ? Int(size.ws_row) : nil, cell)
+        TerminalSize.of(fd)
     }
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.

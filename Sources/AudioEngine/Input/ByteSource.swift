@@ -56,13 +56,7 @@ extension ByteSource {
 
 /// A song's file: read where asked (`pread`: the descriptor's offset is never moved).
 extension OpenFile: ByteSource {
-    func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int64) -> Int {
-        while true {
-            let got = pread(descriptor, buffer, count, off_t(offset))
-            if got < 0, errno == EINTR { continue }
-            return got
-        }
-    }
+    // `read(into:count:at:)` is OpenFile's own (a `pread`).
 
     var length: Int64? {
         guard case .success(let info) = status() else { return nil }

@@ -142,8 +142,7 @@ public final class LibraryDatabase: Sendable {
         for suffix in ["-wal", "-shm", ""] {
             let from = Path("\(path)\(suffix)")
             guard suffix.isEmpty || FileSystem.exists(from) else { continue }
-            let moved = from.withCString { old in Path("\(aside)\(suffix)").withCString { rename(old, $0) } }
-            if moved != 0 { return .failure(.current) }
+            if case .failure(let error) = FileSystem.rename(from, to: Path("\(aside)\(suffix)")) { return .failure(error) }
         }
         return .success(aside)
     }

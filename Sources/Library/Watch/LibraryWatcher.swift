@@ -13,7 +13,7 @@ import PlayerCore
 public final class LibraryWatcher: @unchecked Sendable {
     // @unchecked: `watches`, `pending` and `fullSaid` are touched only on the watcher's thread;
     // `stop` only writes to the pipe; `watching` is behind its lock.
-    private let inotify: Int32
+    private let changes: FolderWatch
     private let stopPipe: SelfPipe
     private let scanner: LibraryScanner
     private let report: @Sendable (String) -> Void
@@ -30,23 +30,18 @@ public final class LibraryWatcher: @unchecked Sendable {
     /// Whether its folders are all watched now (a change before that is found by the next scan).
     public var isWatching: Bool { watching.read { $0 } }
 
-    static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_ONLYDIR)
-
     /// Starts watching `folders` and every folder under them; `nil` when inotify cannot be had.
     /// `report` hears, on the watcher's thread, what goes wrong as it watches.
     public init?(folders: [Path], scanner: LibraryScanner, settle: Double = 1.0, report: @escaping @Sendable (String) -> Void) {
-        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0, let pipe = try? SelfPipe() else { return nil }
+        guard let watch = FolderWatch(), let pipe = try? SelfPipe() else { return nil }
+        changes = watch
         stopPipe = pipe
         self.scanner = scanner
         self.report = report
         self.settle = settle
         roots = folders
         thread = try? HelperThread.start(name: "library watch") { [self] in run() }
-        if thread == nil {
-            close(inotify)
-            return nil
-        }
+        if thread == nil { return nil }
     }
 
     /// Stops watching and waits for a scan under way to end.
@@ -54,16 +49,17 @@ public final class LibraryWatcher: @unchecked Sendable {
         stopPipe.wake()
         if let thread { pthread_join(thread, nil) }
         thread = nil
-        close(inotify)
     }
 
     /// Watches `folder` and the folders under it (hidden ones and the system's passed by, as
     /// the scan passes them by).
     private func watchTree(_ folder: Path) {
         guard !FileSystem.isSystemFolder(folder) else { return }
-        let added = folder.withCString { inotify_add_watch(inotify, $0, Self.mask) }
-        guard added >= 0 else {
-            if SystemError.current == SystemError(code: ENOSPC), !fullSaid {
+        let added: Int32
+        switch changes.add(folder) {
+        case .success(let watch): added = watch
+        case .failure(let error):
+            if error == SystemError(code: ENOSPC), !fullSaid {
                 fullSaid = true
                 report("\(folder): not watched: the system's limit of watched folders is reached "
                     + "(fs.inotify.max_user_watches); tplayer --scan brings the library up to date")
@@ -81,10 +77,10 @@ public final class LibraryWatcher: @unchecked Sendable {
         watching.update { $0 = true }
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: changes.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopPipe.readFD, events: Int16(POLLIN), revents: 0)]
             // Waiting for the folders to be quiet: a timeout; else for the next change.
             let timeout = pending.isEmpty ? -1 : Int32(settle * 1000)
-            let ready = poll(&fds, 2, timeout)
+            let ready = Waiting.poll(&fds, milliseconds: timeout)
             if ready < 0 {
                 if SystemError.current == .interrupted { continue }
                 return
@@ -94,32 +90,20 @@ public final class LibraryWatcher: @unchecked Sendable {
                 rescan()
                 continue
             }
-            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-            guard count > 0 else { continue }
-            take(buffer[0..<count])
+            take(changes.take(into: &buffer))
         }
     }
 
-    /// The events in `bytes`: each folder where something changed is to be scanned; a folder
-    /// made there is watched too.
-    private func take(_ bytes: ArraySlice<UInt8>) {
-        var at = bytes.startIndex
-        let header = MemoryLayout<inotify_event>.size
-        while at + header <= bytes.endIndex {
-            let event = bytes[at..<(at + header)].withUnsafeBytes { $0.loadUnaligned(as: inotify_event.self) }
-            let nameLength = Int(event.len)
-            guard at + header + nameLength <= bytes.endIndex else { return }
-            let name = Path(bytes: bytes[(at + header)..<(at + header + nameLength)].prefix { $0 != 0 })
-            at += header + nameLength
-            guard let folder = watches[event.wd] else { continue }
-            if event.mask & UInt32(IN_IGNORED) != 0 {
-                watches[event.wd] = nil
+    /// Each folder where something changed is to be scanned; a folder made there is watched too.
+    private func take(_ heard: [FolderWatch.Change]) {
+        for change in heard {
+            guard let folder = watches[change.watch] else { continue }
+            if change.ended {
+                watches[change.watch] = nil
                 continue
             }
             pending.insert(folder)
-            if event.mask & UInt32(IN_ISDIR) != 0, event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0, !name.isEmpty {
-                watchTree(folder.appending(name))
-            }
+            if change.isNewFolder, !change.name.isEmpty { watchTree(folder.appending(change.name)) }
         }
     }
 
