@@ -6,7 +6,7 @@ import PlayerCore
 /// the saved session (whole or not at all), and the folders for it.
 extension FileSystem {
     /// Why the file `-w` names cannot be opened.
-    public enum OutputError: Error, Equatable, Sendable {
+    public enum OutputFileError: Error, Equatable, Sendable {
         /// There is a file there, and overwriting was not asked for.
         case exists
         case isDirectory
@@ -19,7 +19,7 @@ extension FileSystem {
     /// before a byte of it changes: an existing file is opened without truncating it, compared
     /// with everything the run reads and with tplayer's own descriptors (`OpenedFiles`), and only
     /// then emptied. Without `overwrite` only a new file is created (atomically: `O_EXCL`).
-    public static func openOutput(_ path: Path, overwrite: Bool) -> Result<OpenFile, OutputError> {
+    public static func openOutput(_ path: Path, overwrite: Bool) -> Result<OpenFile, OutputFileError> {
         let file: OpenFile
         var existed = true
         if path == Path("-") {

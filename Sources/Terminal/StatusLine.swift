@@ -8,7 +8,7 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var position: Int64
     /// What to call the song when not its tags (a playlist's title for it).
     public var name: String?
-    public var list: ListPlace
+    public var list: ListFacts
     /// Software volume in percent, and whether it is muted.
     public var volume = 100
     public var muted = false
@@ -31,7 +31,7 @@ public struct StatusSnapshot: Equatable, Sendable {
     public var stream: StreamState?
 
     /// Where the song is in the list, and the list's modes.
-    public struct ListPlace: Equatable, Sendable {
+    public struct ListFacts: Equatable, Sendable {
         /// The place in the play order (0-based; shown 1-based as `3/12`) and the list's length.
         public var entry: Int?
         public var count: Int
@@ -111,7 +111,7 @@ public struct StatusSnapshot: Equatable, Sendable {
         self.song = song
         self.position = position
         self.name = name
-        list = ListPlace(entry: entry, count: entryCount, repeats: repeats, shuffles: shuffles)
+        list = ListFacts(entry: entry, count: entryCount, repeats: repeats, shuffles: shuffles)
     }
 }
 

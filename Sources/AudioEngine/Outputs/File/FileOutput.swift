@@ -46,7 +46,7 @@ final class FileOutput: AudioOutput {
     }
 
     /// Why the file cannot be written, as the rest of a line that starts with its path.
-    static func reason(_ error: FileSystem.OutputError, path: Path) -> String {
+    static func reason(_ error: FileSystem.OutputFileError, path: Path) -> String {
         switch error {
         case .exists: "file exists; add --force to overwrite it"
         case .isDirectory: "is a folder; name a file in it, e.g. -w folder/out.wav"
