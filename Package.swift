@@ -90,7 +90,7 @@ let package = Package(
         // The main loop and its EventLoop (routing keys, signals, engine reports, the script, -R and
         // D-Bus; the exit status), the remote protocol, the saved session
         // and the checks before a run starts: everything the executable does but parse and wire.
-        .target(name: "PlayerApp", dependencies: ["PlayerCore", "Files", "Inputs", "Terminal"]),
+        .target(name: "PlayerApp", dependencies: ["PlayerCore", "Files", "Inputs", "Terminal", "Library"]),
 
         // MPRIS2 on the D-Bus session bus (media keys, desktop widgets, playerctl): the only
         // module that imports sd-bus.
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "PlayerCore"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "PlayerCore"]),
         .testTarget(name: "InputsTests", dependencies: ["Inputs", "PlayerCore", "Files"]),
-        .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files", "TestSupport"]),
+        .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files", "Library", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PlayerCore", "Files", "AudioEngine", "TestSupport"]),
         .testTarget(name: "CoverTests", dependencies: ["Cover", "PlayerCore", "Files"]),
         .testTarget(name: "MprisTests", dependencies: ["Mpris", "PlayerCore", "TestSupport"]),

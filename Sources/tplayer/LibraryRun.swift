@@ -59,29 +59,6 @@ struct LibraryRun {
         return !songs.isEmpty
     }
 
-    /// The library of a run that plays, opened once, when first asked (the library view at
-    /// start, the first song heard, an MPRIS client's first look): one pool for them all, and
-    /// none for a run that asks for none.
-    final class Shared: @unchecked Sendable {
-        // @unchecked: `opened` is only touched behind its lock.
-        private let opened = Locked<LibraryDatabase??>(nil)
-
-        var database: LibraryDatabase? {
-            opened.update { opened in
-                if opened == nil { opened = .some(LibraryRun.existingLibrary()) }
-                return opened ?? nil
-            }
-        }
-
-        /// A library made since it was first asked for (`:scan` made one) is opened when next
-        /// asked for.
-        func lookAgain() {
-            opened.update { opened in
-                if case .some(nil) = opened { opened = nil }
-            }
-        }
-    }
-
     /// A path from the settings: `~/` is the home folder's; a relative one is not taken.
     static func expanded(_ text: String) -> Path? {
         if text.hasPrefix("~/"), let home = environment["HOME"], home.hasPrefix("/") {

@@ -66,7 +66,7 @@ struct PlayerRun {
         // taking whatever was typed next).
         var opensLibrary = options.opensLibrary
         // The library, opened once, when first asked (the view at start, the first song heard).
-        let shared = LibraryRun.Shared()
+        let shared = SharedLibrary(open: LibraryRun.existingLibrary)
         if launch.entries.isEmpty, launch.rest == nil, script == nil, !options.resume, !inputs.isEmpty, !output.isFile,
            isatty(STDIN_FILENO) == 1 {
             guard LibraryRun.holdsSongs(shared.database) else {
@@ -217,7 +217,7 @@ struct PlayerRun {
             })
         }
         let report = { (line: String) in say("tplayer: " + line) }
-        let listens = ListenRecorder(settings: options.settings, library: shared, work: work, say: say)
+        let listens = ListenRecorder(log: options.settings.listenLog.flatMap(LibraryRun.expanded), library: shared, work: work, say: say)
         // Album mode asks the next song's album once, as its headers say, off the main loop.
         let album: Session.Seams.Album = { source, answer in
             work.start(.album, { _ in (try? SongChecker().tags(source).get())?.tags.album }, then: answer)

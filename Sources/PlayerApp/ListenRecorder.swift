@@ -2,21 +2,19 @@ import Dispatch
 import Files
 import Glibc
 import Library
-import PlayerApp
 import PlayerCore
-import Terminal
 
 /// Where the songs heard go: the library's play counts, skips and last played (for the songs
 /// the library holds), and the listen log when the settings ask for one (`listen-log = PATH`).
 /// Written off the main loop (`BackgroundWork`), one at a time in the order heard; a failure is
 /// said once, on the main loop, and the music plays on.
-final class ListenRecorder: @unchecked Sendable {
+public final class ListenRecorder: @unchecked Sendable {
     // @unchecked: `log`, `library` and `work` are set once in `init`; `logFailed` and
     // `databaseFailed` are touched only on `queue`.
     private let queue = DispatchQueue(label: "tplayer.listens")
     /// Opened when the first song is heard (unless the run opened it before): a run that plays
     /// one song briefly never pays for it.
-    private let library: LibraryRun.Shared
+    private let library: SharedLibrary
     private let log: Path?
     private let work: BackgroundWork
     private let say: (String) -> Void
@@ -27,14 +25,16 @@ final class ListenRecorder: @unchecked Sendable {
     /// Failures written down and not yet said (on the main loop, or by `finish`).
     private let unsaid = Locked<[String]>([])
 
-    init(settings: Settings, library: LibraryRun.Shared, work: BackgroundWork, say: @escaping (String) -> Void) {
+    /// Counts what is heard in `library`, and writes it to the listen log at `log` when there
+    /// is one, off the main loop (`work`); what fails is said through `say`, once.
+    public init(log: Path?, library: SharedLibrary, work: BackgroundWork, say: @escaping (String) -> Void) {
         self.library = library
         self.work = work
         self.say = say
-        log = settings.listenLog.flatMap(LibraryRun.expanded)
+        self.log = log
     }
 
-    func record(_ listen: Listen) {
+    public func record(_ listen: Listen) {
         let now = Int64(time(nil))
         inFlight.update { $0 += 1 }
         work.start(.listen, { [self] _ in
@@ -66,7 +66,7 @@ final class ListenRecorder: @unchecked Sendable {
 
     /// Waits for what is being written (before the run ends), five seconds at most, and says
     /// what failed.
-    func finish() {
+    public func finish() {
         inFlight.wait(until: { $0 == 0 }, timeout: 5) { _ in }
         sayFailures()
     }

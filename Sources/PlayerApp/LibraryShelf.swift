@@ -4,21 +4,21 @@ import Terminal
 
 /// The library view's window on the library: each call a query of a screenful or less, on the
 /// main loop (each takes milliseconds at 100,000 songs; `make bench` measures a key).
-final class LibraryShelf: LibraryBrowser {
+public final class LibraryShelf: LibraryBrowser {
     private let database: LibraryDatabase
     /// The last filter read, and what it reads as.
     private var parsed: (text: String, query: Result<LibraryQuery, LibraryQuery.ParseError>) = ("", .success(LibraryQuery()))
 
     private var order: LibrarySort
 
-    init(database: LibraryDatabase, order: LibrarySort) {
+    public init(database: LibraryDatabase, order: LibrarySort) {
         self.database = database
         self.order = order
     }
 
-    var sort: String { order.description }
+    public var sort: String { order.description }
 
-    func setSort(_ text: String) -> String? {
+    public func setSort(_ text: String) -> String? {
         switch LibrarySort.parse(text) {
         case .success(let sort):
             order = sort
@@ -32,17 +32,17 @@ final class LibraryShelf: LibraryBrowser {
         return (try? parsed.query.get()) ?? LibraryQuery()
     }
 
-    func problem(filter: String) -> String? {
+    public func problem(filter: String) -> String? {
         _ = query(filter)
         if case .failure(let error) = parsed.query { return error.description }
         return nil
     }
 
-    func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
+    public func artists(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
         ((try? database.artists(query(filter), offset: offset, limit: limit).get()) ?? []).map(Self.item)
     }
 
-    func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int) {
+    public func firstArtists(filter: String, limit: Int) -> (items: [LibraryItem], total: Int) {
         guard let (artists, total) = try? database.artistsCounted(query(filter), limit: limit).get() else { return ([], 0) }
         return (artists.map(Self.item), total)
     }
@@ -52,7 +52,7 @@ final class LibraryShelf: LibraryBrowser {
         LibraryItem(kind: .artist, name: artist.name, detail: count(artist.songs), artistKey: artist.key)
     }
 
-    func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {
+    public func albums(of artist: LibraryItem, filter: String) -> [LibraryItem] {
         let albums = (try? database.albums(of: artist.artistKey, query(filter)).get()) ?? []
         return albums.map { album in
             let name = (album.year.map { "\($0)  " } ?? "") + (album.name.isEmpty ? "Unknown Album" : album.name)
@@ -61,14 +61,14 @@ final class LibraryShelf: LibraryBrowser {
         }
     }
 
-    func songs(of album: LibraryItem, filter: String) -> [LibraryItem] {
+    public func songs(of album: LibraryItem, filter: String) -> [LibraryItem] {
         guard let key = album.albumKey else { return [] }
         let shelfAlbum = LibraryDatabase.Album(name: "", key: key, year: album.year, songs: 0)
         let songs = (try? database.songs(of: album.artistKey, album: shelfAlbum, query(filter)).get()) ?? []
         return songs.map { item($0, sorted: false) }
     }
 
-    func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)? {
+    public func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)? {
         let database = database, query = query(filter)
         return {
             if tree {
@@ -79,15 +79,15 @@ final class LibraryShelf: LibraryBrowser {
         }
     }
 
-    func songCount(filter: String) -> Int {
+    public func songCount(filter: String) -> Int {
         (try? database.songCount(query(filter)).get()) ?? 0
     }
 
-    func songs(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
+    public func songs(filter: String, offset: Int, limit: Int) -> [LibraryItem] {
         ((try? database.songs(query(filter), order: order, offset: offset, limit: limit).get()) ?? []).map { item($0, sorted: true) }
     }
 
-    func paths(of item: LibraryItem, filter: String) -> [Path] {
+    public func paths(of item: LibraryItem, filter: String) -> [Path] {
         switch item.kind {
         case .song: return item.path.map { [$0] } ?? []
         case .album: return songs(of: item, filter: filter).compactMap(\.path)
@@ -95,7 +95,7 @@ final class LibraryShelf: LibraryBrowser {
         }
     }
 
-    func rate(_ song: LibraryItem, stars: Int) {
+    public func rate(_ song: LibraryItem, stars: Int) {
         if let path = song.path { _ = database.rate(path, stars: stars) }
     }
 
