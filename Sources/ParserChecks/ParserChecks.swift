@@ -1,4 +1,5 @@
 import PlayerCore
+import PlayerApp
 import Terminal
 
 /// The promises tplayer's parsers make, checked on any input: what the fuzz targets assert on

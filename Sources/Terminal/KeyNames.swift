@@ -95,7 +95,7 @@ extension KeyBindings {
         }
     }
 
-    static let keyNames: [String: Key] = [
+    public static let keyNames: [String: Key] = [
         "space": .character(" "), "tab": .tab, "enter": .enter, "return": .enter, "esc": .escape, "escape": .escape,
         "up": .up, "down": .down, "left": .left, "right": .right, "home": .home, "end": .end,
         "pgup": .pageUp, "pageup": .pageUp, "pgdn": .pageDown, "pagedown": .pageDown,

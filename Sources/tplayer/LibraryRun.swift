@@ -2,6 +2,7 @@ import AudioEngine
 import Files
 import Glibc
 import Library
+import PlayerApp
 import PlayerCore
 import Terminal
 

@@ -1,4 +1,5 @@
 import PlayerCore
+import Terminal
 
 /// What the configuration file sets (`~/.config/tplayer/config`). What it leaves out is
 /// tplayer's default; the command line wins over it.

@@ -1,7 +1,8 @@
 import Foundation
 import PlayerCore
 import Testing
-@testable import Terminal
+@testable import PlayerApp
+import Terminal
 
 /// The configuration file: every setting, bindings and the ready-made sets, and a located line
 /// for each problem with the rest read.
