@@ -58,7 +58,7 @@ final class SongDecoder: AudioDecoder {
             return song
         }
         var song = try openFile(source.path)
-        if !verifies { song.info.lyrics = Self.lyrics(of: source.path, song: song.info, in: bytes) }
+        if !verifies { song.info.lyrics = LyricsReader.lyrics(of: source.path, song: song.info, in: bytes) }
         format = song.format
         guard let span = source.span else { return song }
         // A track of the file: from its start to its end, positions counted from its start.
@@ -80,93 +80,34 @@ final class SongDecoder: AudioDecoder {
     private func openFile(_ path: Path) throws(LoadFailure) -> OpenedSong {
         close()
         if StreamURL.looksLikeURL(path) {
-            guard let url = StreamURL(path) else { throw .network("not a URL tplayer can open (http:// or https://, a host, no spaces)") }
             // Until it has opened, a song asked for meanwhile stops it (`StreamInterruption`).
             streams.beginOpening()
             defer { streams.endOpening() }
             let report = streamNews
-            let stream = try NetworkStream.open(url.text, limits: streamLimits, interruption: streams) { report(path, $0) }
-            do throws(LoadFailure) {
-                switch try Self.servedPlaylist(stream) {
-                case .playlist(let served)?: throw .playlist(served)
-                case .hls?:
-                    // FFmpeg's HLS demuxer reads it, each URL it names opened by the network side.
-                    stream.close()
-                    let input = HLSInput(url: stream.finalURL, limits: streamLimits, interruption: streams)
-                    var song = try open(input, path: path, with: .ffmpeg)
-                    song.info.totalFrames = nil
-                    song.info.isSeekable = false
-                    return song
-                case nil: break
-                }
-                // Titles before its first audio: in its name as it opens.
-                defer { stream.takeReachedTitles(before: active?.inputOffset).forEach { report(path, .title($0)) } }
-                var song = try open(stream, named: path)
-                if stream.isLive { song.info.totalFrames = nil }
-                song.info.isSeekable = stream.length != nil
+            switch try StreamOpener.open(path, limits: streamLimits, interruption: streams, news: { report(path, $0) }) {
+            case .hls(let input):
+                // FFmpeg's HLS demuxer reads it, each URL it names opened by the network side.
+                var song = try open(input, path: path, with: .ffmpeg)
+                song.info.totalFrames = nil
+                song.info.isSeekable = false
                 return song
-            } catch {
-                stream.close()
-                throw error
+            case .stream(let stream):
+                do throws(LoadFailure) {
+                    // Titles before its first audio: in its name as it opens.
+                    defer { stream.takeReachedTitles(before: active?.inputOffset).forEach { report(path, .title($0)) } }
+                    var song = try open(stream, named: path)
+                    if stream.isLive { song.info.totalFrames = nil }
+                    song.info.isSeekable = stream.length != nil
+                    return song
+                } catch {
+                    stream.close()
+                    throw error
+                }
             }
         }
         return try open(try SongFile.open(path), named: path)
     }
 
-    /// The lyrics of the song at `path`: its `.lrc` (a regular file, bounded; beside it, else in
-    /// `lyrics/` beside it), else the lyrics its tags hold: a `LYRICS` or `UNSYNCEDLYRICS` tag
-    /// (Vorbis comments; MP4's `©lyr`, as FFmpeg names it; `lyrics-eng`, FFmpeg's name for an ID3
-    /// chunk's `USLT`), ID3's synchronised `SYLT` or 2.2's `SLT` (in a tag at the file's start,
-    /// read from `source`, the song's own open file; never over the network), or its `USLT`.
-    static func lyrics(of path: Path, song: SongInfo, in source: ByteSource?) -> SongLyrics? {
-        var refused: SongLyrics?
-        for sidecar in Lyrics.sidecars(of: path) where refused == nil {
-            switch SystemFiles().readAll(sidecar, limit: Lyrics.maxBytes) {
-            case .success(let bytes): return SongLyrics(file: "\(sidecar)", bytes: bytes)
-            case .failure(.system(let error)) where error == .noSuchFileOrDirectory || error == .notDirectory: break  // none there
-            case .failure(let error):
-                let limit = "tplayer reads lyrics of up to \(Lyrics.maxBytes >> 20) MB"
-                let why = if case .tooLarge = error { "\(error); \(limit)" } else { "\(error)" }
-                refused = SongLyrics(file: "\(sidecar)", bytes: [], refusal: "\(sidecar.lastComponent): \(why)")
-            }
-        }
-        // FFmpeg names an ID3 USLT by its language (`lyrics-eng`).
-        if let tag = ["LYRICS", "UNSYNCEDLYRICS"].lazy.compactMap({ song.comments?.first($0) }).first
-            ?? song.comments?.fields.first(where: { $0.name.uppercased().hasPrefix("LYRICS-") })?.value {
-            return SongLyrics(file: "\(path)", bytes: Array(tag.utf8))
-        }
-        // SYLT, looked for in any ID3v2 tag at the file's start (libmpg123 lists a tag only when it
-        // has text frames): it may count time in MPEG frames, 1152 samples each, 576 in MPEG 2
-        // layer III, 384 in layer I.
-        let perFrame = Double(song.stream?.samplesPerFrame ?? 1152)
-        if let source, !StreamURL.looksLikeURL(path), let body = ID3Frame.content("SYLT", in: source),
-           let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / perFrame) {
-            return SongLyrics(file: "\(path)", parsed: synced)
-        }
-        if let unsynced = song.id3.v2?.frames.first(where: { $0.id == "USLT" }) {
-            return SongLyrics(file: "\(path)", bytes: Array(unsynced.text.utf8))
-        }
-        return refused
-    }
-
-    /// A playlist served over http: of streams, or HLS's (of segments).
-    private enum Served {
-        case playlist(ServedPlaylist)
-        case hls
-    }
-
-    /// The playlist `stream` is, read whole, when its type, first bytes or name say it is one
-    /// (a radio's `.pls`); `nil` when it is not.
-    private static func servedPlaylist(_ stream: NetworkStream) throws(LoadFailure) -> Served? {
-        let head = stream.bytes(FileContent.headLength, at: 0)
-        let url = stream.finalURL
-        guard !head.isEmpty, let format = ServedPlaylist.format(contentType: stream.contentType, head: head, url: url) else {
-            return nil
-        }
-        let body = try stream.playlist()
-        if ServedPlaylist.isHLS(body) { return .hls }
-        return .playlist(ServedPlaylist.parse(body, format: format, url: url))
-    }
 
     /// Opens the song `source` holds (a file opened and checked, a stream), with the decoder its
     /// content asks for; `path` names it in its `SongInfo` and messages.
