@@ -1,61 +1,84 @@
 /// What the listener hears of the song, not which song plays: the volume and mute, the pitch,
-/// the speed, ReplayGain and the two equalisers (libmpg123's, from `-R`; the graphic one, for every format).
-extension Session {
-    /// The commands that change the sound (`perform` hands them here).
-    func performSound(_ command: Command) {
+/// the speed and the two equalisers (libmpg123's, from `-R`; the graphic one, for every format).
+/// `Sound` is a value that takes a command and returns what to do: the engine calls that make it
+/// heard, or the one line that says why not. It does no I/O; the session makes the calls.
+extension Sound {
+    /// What a sound command asks of the player.
+    enum Effect: Equatable {
+        case engine(EngineCall)
+        /// Said in one line; nothing changed.
+        case refused(String)
+    }
+
+    /// Applies `command` when it is a sound command (`nil` when it is not the sound's);
+    /// `speedRefusal` says why the engine cannot play at another speed, if it cannot (asked only
+    /// for another speed: it loads librubberband).
+    mutating func handle(_ command: Command, speedRefusal: @autoclosure () -> String?) -> [Effect]? {
         switch command {
         case .volume(let percent):
-            sound.volume = min(max(percent, 0), 100)
-            applyVolume()
+            volume = min(max(percent, 0), 100)
+            return [.engine(.setVolume(engineVolume))]
         case .changeVolume(let step):
-            sound.volume = min(max(sound.volume + step, 0), 100)
-            sound.muted = false
-            applyVolume()
+            volume = min(max(volume + step, 0), 100)
+            muted = false
+            return [.engine(.setVolume(engineVolume))]
         case .toggleMute:
-            sound.muted.toggle()
-            applyVolume()
+            muted.toggle()
+            return [.engine(.setVolume(engineVolume))]
         case .setMute(let on):
-            sound.muted = on
-            applyVolume()
+            muted = on
+            return [.engine(.setVolume(engineVolume))]
         case .pitch(let value):
-            engine.perform(.setPitch(value))
+            return [.engine(.setPitch(value))]
         case .speed(let value):
-            setSpeed(value)
+            return setSpeed(value, refusal: speedRefusal)
         case .changeSpeed(let factor):
-            setSpeed(sound.speed * factor)
+            return setSpeed(speed * factor, refusal: speedRefusal)
         case .mpegEqualizer(let bands):
-            engine.perform(.setEqualizer(bands))
+            return [.engine(.setEqualizer(bands))]
         case .toggleEqualizer:
-            performSound(.setEqualizerOn(!sound.equalizerOn))
+            return handle(.setEqualizerOn(!equalizerOn), speedRefusal: nil)
         case .setEqualizerOn(let on):
-            guard sound.equalizerBands != nil || !on else {
-                return seams.report("no equalizer set: :equalizer PRESET sets one now (" + EqualizerPresets.names.joined(separator: " ") + ")")
+            guard equalizerBands != nil || !on else {
+                return [.refused("no equalizer set: :equalizer PRESET sets one now (" + EqualizerPresets.names.joined(separator: " ") + ")")]
             }
-            sound.equalizerOn = on
-            engine.perform(.setGraphicEqualizer(sound.equalizerOn ? sound.equalizerBands : nil))
+            equalizerOn = on
+            return [.engine(.setGraphicEqualizer(equalizerOn ? equalizerBands : nil))]
         case .setGraphicEqualizer(let bands, let on):
-            sound.equalizerBands = bands
-            sound.equalizerOn = on
-            engine.perform(.setGraphicEqualizer(on ? bands : nil))
+            equalizerBands = bands
+            equalizerOn = on
+            return [.engine(.setGraphicEqualizer(on ? bands : nil))]
         case .play, .stop, .rewind, .toggle, .playFromStart, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
              .setShuffle, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
              .removeEntry, .add, .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter,
              .toggleAlbumMode, .setAlbumMode, .playSongs, .replaceWithSongs, .appendSongs, .queueSongs:
-            break  // not the sound's: `perform` hands only the sound's commands here
+            return nil
         }
     }
 
     /// The speed as it is played (`SpeedValue.played`), unless the engine cannot play it.
-    private func setSpeed(_ value: Double) {
-        guard value.isFinite else { return }
+    private mutating func setSpeed(_ value: Double, refusal: () -> String?) -> [Effect] {
+        guard value.isFinite else { return [] }
         let wanted = SpeedValue.played(value)
-        if wanted != 1, let refusal = engine.speedRefusal { return seams.report(refusal) }
-        sound.speed = wanted
-        engine.perform(.setSpeed(sound.speed))
+        if wanted != 1, let refusal = refusal() { return [.refused(refusal)] }
+        speed = wanted
+        return [.engine(.setSpeed(speed))]
+    }
+}
+
+extension Session {
+    /// The commands that change the sound (`perform` hands them here): the sound's effects made.
+    func performSound(_ command: Command) {
+        for effect in sound.handle(command, speedRefusal: engine.speedRefusal) ?? [] {
+            switch effect {
+            case .engine(let call): engine.perform(call)
+            case .refused(let line): seams.report(line)
+            }
+        }
     }
 
     func applyVolume() {
-        engine.perform(.setVolume(sound.muted ? 0 : Double(sound.volume) / 100))
+        engine.perform(.setVolume(sound.engineVolume))
     }
 
     func applyReplayGain() {
