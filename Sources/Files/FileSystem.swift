@@ -55,12 +55,12 @@ public enum FileSystem {
         return false
     }
 
-    /// Whether anything exists at `path` (a dangling symbolic link counts: it can be written through).
     /// Renames `path` to `new` (over a file there, as `rename` does).
     public static func rename(_ path: Path, to new: Path) -> Result<Void, SystemError> {
         path.withCString { old in new.withCString { Glibc.rename(old, $0) } } == 0 ? .success(()) : .failure(.current)
     }
 
+    /// Whether anything exists at `path` (a dangling symbolic link counts: it can be written through).
     public static func exists(_ path: Path) -> Bool {
         guard !path.hasNUL else { return false }
         var info = stat()

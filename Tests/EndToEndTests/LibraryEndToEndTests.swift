@@ -366,6 +366,26 @@ import Testing
         #expect(try Harness.pcm(ofWAV: out).count == 2 * 44100 * 4)
     }
 
+    /// A script's `wait` in album mode is audio, whatever the player waits for between songs:
+    /// the next song's album read off the main loop does not make the wait pass with nothing
+    /// played (a `-w` run quit before the second song was written).
+    @Test func aScriptsWaitInAlbumModeIsAllHeard() throws {
+        let (folder, _) = try setUp()
+        let script = folder.appendingPathComponent("album-wait.tps")
+        try """
+            add Music/Post/01.mp3
+            add Music/Post/02.flac
+            album-mode on
+            play
+            wait 1.5s
+            quit
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let out = folder.appendingPathComponent("out.wav").path
+        let played = try Harness.tplayer(["-q", "-w", out, "--script", script.path], in: folder)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(try Harness.pcm(ofWAV: out).count == 3 * 44100 * 4 / 2)
+    }
+
     /// A song gone between the scan and the play is one line, and the next song plays.
     @Test func aSongGoneSinceTheScanIsOneLineAndTheNextPlays() throws {
         let (folder, environment) = try setUp()

@@ -149,6 +149,44 @@ struct QueueAndModesTests {
         #expect(session.state.id == .play && session.state.song?.path == "d.mp3", "the same album: it goes on")
     }
 
+    /// While a song that ended waits for the next one's album: play plays the next song (not
+    /// the one that ended, and a late answer takes nothing away); album mode turned off lets the
+    /// list go on at once; a quit is not undone by the answer.
+    @Test func whatIsDoneWhileTheNextAlbumIsReadIsKept() {
+        func waiting() -> (Session, TestSeams) {
+            let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3", "c.mp3"])
+            let seams = TestSeams()
+            seams.holdsAlbums = true
+            let session = Session(engine: engine, entries: EntryList(["a.mp3", "b.mp3", "c.mp3"].map { Entry(path: Path($0)) }),
+                                  policy: Session.Policy(keepsOpen: true), seams: seams.seams)
+            session.start()
+            session.settle()
+            session.perform(.setAlbumMode(true))
+            #expect(endSong(session) == nil && session.awaitsAlbum, "waits for b's album")
+            return (session, seams)
+        }
+        var (session, seams) = waiting()
+        session.perform(.play)
+        session.settle()
+        #expect(session.state.id == .play && session.state.song?.path == "b.mp3" && !session.awaitsAlbum)
+        seams.heldAlbums.removeValue(forKey: "b.mp3")?("Other")
+        session.settle()
+        #expect(session.state.id == .play && session.state.song?.path == "b.mp3", "the late answer changes nothing")
+
+        (session, seams) = waiting()
+        session.perform(.volume(40))
+        #expect(session.awaitsAlbum, "a volume key leaves it waiting")
+        session.perform(.setAlbumMode(false))
+        session.settle()
+        #expect(session.state.id == .play && session.state.song?.path == "b.mp3", "album mode off: the list goes on")
+
+        (session, seams) = waiting()
+        session.perform(.quit)
+        seams.heldAlbums.removeValue(forKey: "b.mp3")?(nil)
+        session.settle()
+        #expect(session.isFinished && session.state.id != .play, "the answer does not undo the quit")
+    }
+
     @Test func replacingTheListPlaysTheNewOneWithTheModesKeptAndTheQueueGone() {
         let (session, _) = session(["a.mp3", "b.mp3", "c.mp3"])
         session.start()

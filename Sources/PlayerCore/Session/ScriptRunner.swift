@@ -55,7 +55,8 @@ public final class ScriptRunner {
     }
 
     private var engine: any PlaybackEngine { session.engine }
-    private var isPlaying: Bool { session.state.isPlaying }
+    /// Playing, or about to: a song ended while album mode reads the next one's album.
+    private var isPlaying: Bool { session.state.isPlaying || session.awaitsAlbum }
 
     /// Holds the engine to granted time and runs the first lines.
     public func start() {

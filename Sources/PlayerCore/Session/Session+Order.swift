@@ -40,13 +40,14 @@ extension Session {
 
     /// Plays the next playable entry in the queue's order. Past the end: finish, or with
     /// `keepsOpen` stay on the last song, rewound.
-    func advance(atEnd: AtEnd) {
+    func advance(atEnd: AtEnd, checkingAlbum: Bool = true) {
         let original = queue.current
-        if atEnd == .rest, !modes.stopsAfterCurrent, endsAlbum() == nil {
+        modes.endedAwaitingAlbum = false
+        if atEnd == .rest, checkingAlbum, !modes.stopsAfterCurrent, endsAlbum() == nil {
             modes.endedAwaitingAlbum = true  // the list goes on when the next song's album is known
             return
         }
-        if atEnd == .rest, modes.stopsAfterCurrent || endsAlbum() == true {
+        if atEnd == .rest, modes.stopsAfterCurrent || checkingAlbum && endsAlbum() == true {
             // Stopped where the song ended, the next one ready: `play` plays it. A run that ends
             // with its list (no terminal, no script to say play) ends there.
             modes.stopsAfterCurrent = false
@@ -132,16 +133,27 @@ extension Session {
     /// The album of `source`, as asked: kept, and the next song cued again with it (unless
     /// the answer came within the asking).
     private func learn(_ album: String?, of source: SongSource, cue: Bool) {
-        guard modes.albumAsked == source else { return }
+        guard modes.albumAsked == source, !isFinished else { return }
         modes.albumAsked = nil
         if modes.albums.count > 10_000 { modes.albums = [:] }
         modes.albums[source] = .some(album)
         if modes.endedAwaitingAlbum {
-            modes.endedAwaitingAlbum = false
-            advance(atEnd: .rest)
+            goOnIfAlbumNeedsNoAnswer()
             cueNext()
         } else if cue {
             cueNext()
         }
     }
+
+    /// A song ended while the next one's album was read: the list goes on once that no longer
+    /// waits for an answer (it came, album mode was turned off, the list changed).
+    func goOnIfAlbumNeedsNoAnswer() {
+        guard modes.endedAwaitingAlbum, !isFinished, context.state.id == .prepare, endsAlbum() != nil else { return }
+        advance(atEnd: .rest)
+    }
+}
+
+extension Session {
+    /// A song ended and the list goes on once album mode knows the next song's album.
+    public var awaitsAlbum: Bool { modes.endedAwaitingAlbum }
 }

@@ -110,7 +110,7 @@ public final class Session {
     /// 0 when every entry played whole, 1 when at least one could not be played or was
     /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
     public var exitStatus: Int32 {
-        ((!outcome.someFailed && !outcome.playedPastDamage) || !policy.failedSongsFailTheRun) && !outcome.outputFailed ? 0 : 1
+        outcome.exitStatus(policy)
     }
 
     /// A script holds the run open while it runs (`true`), and lets go when it is over.
@@ -125,7 +125,7 @@ public final class Session {
     }
 
     /// Whether the list passes over `entry`: it failed, or it was set aside.
-    func skips(_ entry: Int) -> Bool { outcome.failures[entry] != nil || outcome.setAside.contains(entry) }
+    func skips(_ entry: Int) -> Bool { outcome.skips(entry) }
 
     /// Opens and plays the first entry that can be played.
     public func start() {
@@ -150,12 +150,23 @@ public final class Session {
 
     public func perform(_ command: Command) {
         guard !isFinished else { return }
-        defer { cueNext() }
+        defer {
+            goOnIfAlbumNeedsNoAnswer()
+            cueNext()
+        }
         observeHeard()  // what was heard counts before the command moves on (a skip past half is a play)
+        if modes.endedAwaitingAlbum, command == .play || command == .toggle {
+            // Play asked for while the next song's album is read: it plays, album or not (as
+            // play does where album mode stopped), not the song that ended.
+            return advance(atEnd: .rest, checkingAlbum: false)
+        }
         switch command {
         case .play: apply(.play)
         case .playFromStart:
-            if let song = context.state.song, song.isSeekable { apply(.seek(.to(.zero))) }
+            if let song = context.state.song, song.isSeekable {
+                apply(.seek(.to(.zero)))
+                hearing.seeks += 1
+            }
             apply(.play)
         case .toggle:
             apply(.toggle)

@@ -109,12 +109,12 @@ final class AoOutput: AudioOutput {
         }
     }
 
-    /// A device that refuses the samples' depth (many take no packed 24-bit) is opened at 32
-    /// bits (exact), then at 16, and the samples rewritten for it.
     /// Its writes wait until there is room: nothing to wake.
     func wakes(_ wake: @escaping @Sendable () -> Void) {}
     func settleName() {}
 
+    /// A device that refuses the samples' depth (many take no packed 24-bit) is opened at 32
+    /// bits (exact), then at 16, and the samples rewritten for it.
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         let tries: [SampleEncoding] = switch format.encoding {
         case .s24: [.s24, .s32, .s16]
