@@ -33,7 +33,7 @@ extension PlaybackLoop {
             let samples = chunk.output ?? UnsafeRawBufferPointer(start: buffer, count: 0)
             let frames = samples.count / format.bytesPerFrame
             if frames > 0 {
-                let written = output(samples, from: format.encoding, to: played.encoding, gain: current.gain)
+                let written = stage.encode(samples, format: format, for: played.encoding, gain: current.gain)
                 do {
                     spectrum.record(written, encoding: played.encoding, channels: played.channels, rate: played.rate)
                     let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate),
@@ -63,18 +63,6 @@ extension PlaybackLoop {
             report(of: current) { .decodeFailed(token: $0, message:
                 "the file was cut short while it played (\(was) bytes when it started, \(now) now)") }
         }
-    }
-
-    /// `samples` (their volume applied unless they widen) in the output's `target` samples:
-    /// rewritten for it, and the volume applied there when they widen.
-    func output(_ samples: UnsafeRawBufferPointer, from source: SampleEncoding, to target: SampleEncoding,
-                gain: Double) -> UnsafeRawBufferPointer {
-        guard target != source else { return samples }
-        let converted = stage.reencoder.convert(samples, from: source, to: target)
-        if SampleStage.widens(source, to: target), let base = converted.baseAddress {
-            stage.applyVolume(UnsafeMutableRawPointer(mutating: base), bytes: converted.count, encoding: target, gain: gain)
-        }
-        return converted
     }
 
     /// What reaches the output for a song in `format`: the driver or file, and the samples.

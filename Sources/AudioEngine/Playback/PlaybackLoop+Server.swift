@@ -158,9 +158,7 @@ extension PlaybackLoop {
         forEachChunk(of: unheard, format: format) { count in
             guard !failed else { return }
             // As `writeHeld` writes them, in the stream's samples (`--bits`).
-            stage.finish(buffer, bytes: count, format: format, for: sink.format.encoding, gain: gain)
-            let written = output(UnsafeRawBufferPointer(start: buffer, count: count), from: format.encoding,
-                                 to: sink.format.encoding, gain: gain)
+            let written = stage.afterSpeed(buffer, bytes: count, format: format, for: sink.format.encoding, gain: gain)
             do {
                 try sink.write(written, over: back)
                 back = 0

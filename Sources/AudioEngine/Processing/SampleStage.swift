@@ -100,6 +100,30 @@ struct SampleStage {
         if !Self.widens(format.encoding, to: target) { applyVolume(buffer, bytes: bytes, encoding: format.encoding, gain: gain) }
     }
 
+    /// `samples` of `format` (finished: `finish`) in the output's `target` samples: rewritten
+    /// for it, and the volume and `gain` applied there when they widen. The samples themselves
+    /// when the output takes them as they are.
+    mutating func encode(_ samples: UnsafeRawBufferPointer, format: PCMFormat, for target: SampleEncoding,
+                         gain: Double) -> UnsafeRawBufferPointer {
+        guard target != format.encoding else { return samples }
+        let converted = reencoder.convert(samples, from: format.encoding, to: target)
+        if Self.widens(format.encoding, to: target), let base = converted.baseAddress {
+            applyVolume(UnsafeMutableRawPointer(mutating: base), bytes: converted.count, encoding: target, gain: gain)
+        }
+        return converted
+    }
+
+    /// The stage past the speed, whole, on `bytes` of `format` in `buffer`: `finish`, then
+    /// `encode` for the output's `target` samples. What a sound server holds is written again
+    /// through this (`rewriteUnheard`); a new chunk takes the two steps apart (`writeHeld`), the
+    /// first once and the second at each write, since a device lost before the chunk is written
+    /// may come back as one that takes other samples.
+    mutating func afterSpeed(_ buffer: UnsafeMutableRawPointer, bytes: Int, format: PCMFormat, for target: SampleEncoding,
+                             gain: Double) -> UnsafeRawBufferPointer {
+        finish(buffer, bytes: bytes, format: format, for: target, gain: gain)
+        return encode(UnsafeRawBufferPointer(start: buffer, count: bytes), format: format, for: target, gain: gain)
+    }
+
     /// Whether samples in `source` become `target` without losing anything: the volume is then
     /// applied after (in the wider samples), not before.
     static func widens(_ source: SampleEncoding, to target: SampleEncoding) -> Bool {
