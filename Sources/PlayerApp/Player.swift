@@ -51,6 +51,9 @@ public final class Player {
         public var nothingPlayed: (() -> Bool)?
         /// The clock the loop's deadlines are measured by.
         public var now: () -> ContinuousClock.Instant = { .now }
+        /// Told, after each turn of the loop that changed something, the player's status and
+        /// what changed in it (MPD's `idle` groups): for a front-end that waits for changes.
+        public var statusChanged: ((PlayerStatus, StatusChanges) -> Void)?
 
         public init(engine: any PlayerEngine, screen: (any PlayerScreen)?, keys: Int32?, signals: any SignalSource,
                     log: @escaping (String) -> Void, remote: RemoteControl? = nil) {
@@ -79,6 +82,11 @@ public final class Player {
     private static let knownLimit = 20_000
     /// Songs the list view asked about, still to be read.
     private var factsToRead: [SongSource] = []
+
+    /// The status last told to `IO.statusChanged`, and the groups changed since where the
+    /// session does not show it (`noteChanged`).
+    private var published: PlayerStatus?
+    private var changedOutside: StatusChanges = []
 
     /// Whether a song has played this run, or the run was seen to play nothing (`checkSomethingPlays`).
     private var playedOrChecked = false
@@ -142,6 +150,7 @@ public final class Player {
             checkSomethingPlays()
             if session.isFinished { break }
             showStatus()
+            publishStatus()
             // The now-playing view shows the lyrics itself.
             if let line = lyrics?.line(session, position: engine.position), screen?.showsNowPlaying != true { say("♪ " + line) }
             io.outside?.update()
@@ -225,6 +234,7 @@ public final class Player {
         io.remote?.observe(event)
         io.outside?.observe(event)
         lyrics?.observe(event, session: session)
+        if event.changesTheOutput { changedOutside.insert(.output) }
         if resumeToSay, case .opened(let song, let token) = event, session.state.token == token, let name = session.songName {
             resumeToSay = false
             let place = session.place.map { "\($0)/\(session.entries.count) " } ?? ""
@@ -341,7 +351,34 @@ public final class Player {
     }
 }
 
+extension Player {
+    /// Says that `groups` changed where the session's status does not show it: a playlist
+    /// saved, the library scanned, a play counted. Told with the next turn's changes.
+    public func noteChanged(_ groups: StatusChanges) {
+        changedOutside.formUnion(groups)
+    }
+
+    /// Tells `IO.statusChanged` what changed this turn, if anything did.
+    private func publishStatus() {
+        guard let told = io.statusChanged else { return }
+        let now = session.status
+        let changes = (published.map { StatusChanges.between($0, now) } ?? [.player, .mixer, .options, .playlist]).union(changedOutside)
+        published = now
+        changedOutside = []
+        if !changes.isEmpty { told(now, changes) }
+    }
+}
+
 private extension EngineEvent {
+    /// The output changed: lost, found again, fallen back from, failed.
+    var changesTheOutput: Bool {
+        switch self {
+        case .deviceLost, .deviceRestored, .outputFallback, .outputFailed: true
+        case .ended, .decodeFailed, .budgetSpent, .opened, .openFailed, .damaged, .damageSkipped, .playback, .seeked, .deviceBuffer,
+             .stream: false
+        }
+    }
+
     var isStreamNewsOrOpened: Bool {
         switch self {
         case .stream, .opened: true

@@ -138,6 +138,9 @@ struct PlayerRun {
         }
         launch.problems.forEach { say("tplayer: " + $0.brief) }
         var watcher: LibraryWatcher?
+        // What changes where the session's status does not show it (a save, a scan, a play
+        // counted), told to the player once it is made (`Player.noteChanged`).
+        var changed: (StatusChanges) -> Void = { _ in }
         let libraryRun = LibraryRun(settings: options.settings)
         if let terminal, let library = shared.database {
             terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
@@ -151,6 +154,7 @@ struct PlayerRun {
                 work.start(.libraryScan, { cancel in libraryRun.scanWhilePlaying(adding: folder, isCancelled: { cancel.isSet }) },
                            then: { (lines: [String]) in
                     lines.forEach(say)
+                    changed(.database)
                     guard let terminal else { return }
                     if terminal.library == nil {
                         shared.lookAgain()
@@ -210,6 +214,7 @@ struct PlayerRun {
             }, then: { (failure: String?, written: PlaylistWriter.Written) in
                 if let failure { return say("tplayer: \(path): could not save the list: \(failure)") }
                 let count = entries.count - written.leftOut.count
+                changed(.storedPlaylist)
                 say("Saved the list (\(count) \(count == 1 ? "entry" : "entries")) to \(path)")
                 written.leftOut.forEach { say("tplayer: \($0): a name with a line break cannot go in an M3U; left out") }
                 written.wholeImages.forEach { say("tplayer: \($0): its CUE sheet is not known (the list was saved by an older tplayer); "
@@ -225,7 +230,10 @@ struct PlayerRun {
         defer { listens.finish() }
         // A song written to a file is not heard.
         let listened: (Listen) -> Void = { listen in
-            if !output.isFile { listens.record(listen) }
+            if !output.isFile {
+                listens.record(listen)
+                changed(.sticker)
+            }
         }
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive),
@@ -280,6 +288,7 @@ struct PlayerRun {
                             options: Player.Options(quiet: options.quiet, trace: options.trace, start: options.start,
                                                            lyrics: options.settings.lyrics),
                             earlierProblems: launch.problems.count, resuming: saved)
+        changed = { [weak player] in player?.noteChanged($0) }
         if let rest = launch.rest {
             session.expectMore()
             rest.arrive = { [weak player] piece, isLast in

@@ -119,7 +119,8 @@ struct PlayerTests {
     private func player(_ entries: [Path], engine: PipeEngine, screen: FakeScreen? = nil, keys: Keyboard? = nil,
                         signals: PipeSignals, script: [ScriptCommand]? = nil, keepsOpen: Bool = false,
                         trace: Bool = false, quiet: Bool = true, output: (String, Bool) = ("null", false),
-                        log: @escaping (String) -> Void = { _ in })
+                        log: @escaping (String) -> Void = { _ in },
+                        statusChanged: ((PlayerStatus, StatusChanges) -> Void)? = nil)
         -> Player
     {
         // Said as the player's wiring says it: on the screen when it takes messages, else logged.
@@ -137,7 +138,8 @@ struct PlayerTests {
         }
         engine.outputName = output.0
         engine.writesFile = output.1
-        let io = Player.IO(engine: engine, screen: screen, keys: keys?.pipe.readFD, signals: signals, log: log)
+        var io = Player.IO(engine: engine, screen: screen, keys: keys?.pipe.readFD, signals: signals, log: log)
+        io.statusChanged = statusChanged
         return Player(controls: Controls(session: session, script: runner), io: io, options: Player.Options(quiet: quiet, trace: trace))
     }
 
@@ -156,6 +158,36 @@ struct PlayerTests {
         #expect(status == 1)
         #expect(logged == ["tplayer: gone.mp3: no such file"])
         #expect(engine.calls.contains("open a.mp3"))
+    }
+
+    /// After each turn, a front-end that waits for changes is told the status and what changed in
+    /// it, in MPD's idle groups: the start as every group, a volume key as the mixer, a pause as
+    /// the player; a playlist saved or a play counted as the front-end says them.
+    @Test(.timeLimit(.minutes(1))) func eachTurnTellsWhatChanged() throws {
+        let engine = try PipeEngine()
+        engine.songsEnd = false
+        let keys = try Keyboard()
+        var told: [(PlayerStatus, StatusChanges)] = []
+        var made: Player?
+        var typed = ""
+        // Each key typed once the turn before it is told: one change a turn.
+        made = player(["a.mp3"], engine: engine, screen: FakeScreen(), keys: keys, signals: try PipeSignals(), statusChanged: { status, changes in
+            told.append((status, changes))
+            let next = if status.playback == .paused { "q" } else if changes.contains(.mixer) && typed == "-" { " " }
+                else if typed.isEmpty && status.playback == .playing { "-" } else { "" }
+            guard !next.isEmpty, !typed.hasSuffix(next) else { return }
+            if next == " " { made?.noteChanged(.storedPlaylist) }
+            typed += next
+            keys.type(next)
+        })
+        #expect(made?.run() == 0)
+        let groups = told.map(\.1)
+        #expect(groups.first == [.player, .mixer, .options, .playlist], "the first says every group: \(groups)")
+        #expect(typed == "- q", "\(typed) \(groups)")
+        #expect(groups.contains(.mixer), "the volume key alone: \(groups)")
+        #expect(groups.contains([.player, .storedPlaylist]), "the pause, and what the front-end noted, told with it: \(groups)")
+        #expect(told.last?.0.playback == .paused)
+        #expect(!groups.contains([]), "nothing told when nothing changed")
     }
 
     @Test func keysBecomeCommandsAndTheStatusLineFollows() throws {
