@@ -290,7 +290,7 @@ public final class Player {
         // keeps the list itself only while the view is open (the snapshot shares the session's
         // storage, and a copy kept would make the session's next change copy it whole).
         screen.showList(listSnapshot())
-        var status = StatusSnapshot(session.status, position: engine.position)
+        var status = StatusSnapshot(session.status(navigation: false), position: engine.position)
         status.silent = silent
         if let bars = screen.spectrumBars {
             spectrumShown = true

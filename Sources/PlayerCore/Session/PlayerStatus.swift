@@ -132,7 +132,11 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
 
 extension Session {
     /// The player as its front-ends see it now.
-    public var status: PlayerStatus {
+    public var status: PlayerStatus { status(navigation: true) }
+
+    /// The status, with `hasNext` and `hasPrevious` worked out only when `navigation` asks for
+    /// them (they walk the queue: the status line, read at every tick, shows neither).
+    public func status(navigation: Bool) -> PlayerStatus {
         var status = PlayerStatus(state: context.state.id)
         status.song = context.state.song
         status.token = context.state.token
@@ -143,8 +147,10 @@ extension Session {
         status.atEndOfList = isAtEndOfList && context.state.id != .play && !listIsComing
         if case .idle(let idle) = context.state { status.failure = idle.lastFailure.map { "\($0)" } }
         status.stream = stream
-        status.hasNext = hasNext
-        status.hasPrevious = hasPrevious
+        if navigation {
+            status.hasNext = hasNext
+            status.hasPrevious = hasPrevious
+        }
         status.seeks = hearing.seeks
         status.volume = sound.volume
         status.muted = sound.muted
