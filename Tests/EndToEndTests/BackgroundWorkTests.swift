@@ -6,7 +6,7 @@ import Testing
 /// ("tplayer-work"), and a key pressed meanwhile is answered while that thread still works.
 /// Before, Tab in a folder of 200,000 files held every key for seconds, and `-R`'s `L /` or
 /// MPRIS's `OpenUri file:///` walked the whole file system (with /proc) on the main loop.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct BackgroundWorkEndToEndTests {
     /// A folder of 200,000 empty `.mp3` files, made once and kept for later runs (made under
     /// a private name and renamed into place, so parallel runs never see half of it).

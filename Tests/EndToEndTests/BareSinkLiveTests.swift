@@ -10,7 +10,7 @@ import Testing
 /// rendering 0.9 s ahead), and whole songs of an album ended unheard. Here the recording must be
 /// what `-w` writes, from the first frame to the last: in a terminal and without one, for one
 /// song, a gapless album, and a 24-bit/96 kHz album with the equaliser on, on a busy machine too.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct BareSinkLiveTests {
     static let unsanitized = ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil
 

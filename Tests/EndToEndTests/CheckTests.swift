@@ -4,7 +4,7 @@ import Testing
 /// `tplayer --check PATH...` on songs: every one decoded whole, each damaged one named in one
 /// line with where, a count at the end, exit 65 when any is damaged; a progress bar in a
 /// terminal.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct CheckTests {
     /// A folder with a clean song, one cut short, one with a burst of junk in the middle and a
     /// text file named .mp3.

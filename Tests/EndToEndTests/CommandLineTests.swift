@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The built binary with stdin not a terminal: exit codes and one-line messages.
-@Suite(.timeLimit(.minutes(8))) struct CommandLineTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandLineTests {
     /// Makes a bad input in `folder` and returns its name.
     enum BadInput: String, CaseIterable {
         case missing, directory, empty, text
@@ -204,7 +204,7 @@ import Testing
 }
 
 /// `--help` shows every key, as `h` does (it listed only `space p s n b r z l h q`).
-@Suite(.timeLimit(.minutes(8))) struct HelpTests {
+@Suite(.timeLimit(.minutes(10))) struct HelpTests {
     @Test func helpListsEveryKeyTheHelpPanelShows() throws {
         let help = try Harness.tplayer("--help")
         #expect(help.status == 0)

@@ -4,7 +4,7 @@ import Testing
 
 /// The configuration file in a real terminal: a rebound key does what the file says, the
 /// settings take effect, and a file with a typo, a missing file or a FIFO never stops the player.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct ConfigEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ConfigEndToEndTests {
     static func configFolder(_ text: String) throws -> URL {
         let folder = try Harness.temporaryFolder()
         let config = folder.appendingPathComponent("tplayer")

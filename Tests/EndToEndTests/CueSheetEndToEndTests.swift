@@ -4,7 +4,7 @@ import Testing
 
 /// CUE sheets through the built binary: a sheet's tracks played from their FLAC image, and
 /// `--check` on a sheet.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct CueSheetEndToEndTests {
     /// A 9-second sweep as one FLAC image, and a sheet cutting it into three tracks, the second
     /// with a pregap (which plays at the end of the first).

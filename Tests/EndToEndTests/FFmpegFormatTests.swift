@@ -5,7 +5,7 @@ import Testing
 /// what ffmpeg decodes (up to an MP4's declared end), three AAC tracks cut from one sweep join
 /// without priming or padding at the joins, a file nothing else knows plays when FFmpeg is sure
 /// of it, and `--check` says where an AAC file is damaged.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct FFmpegFormatTests {
     /// The 16-bit samples of `data` (little-endian).
     static func samples(_ data: Data) -> [Int16] {

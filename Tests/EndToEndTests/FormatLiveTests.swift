@@ -6,7 +6,7 @@ import Testing
 /// encoded by its format's reference encoder, played on a real sound server: the null sink's
 /// monitor records exactly what `tplayer -w` writes for them (the sink at the format's rate, so
 /// the server resamples nothing).
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct FormatLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil), arguments: ["flac", "ogg", "opus", "m4a"])
     func eachFormatReachesTheServerExactlyAsAFileGetsIt(format: String) throws {

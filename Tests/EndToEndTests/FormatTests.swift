@@ -5,7 +5,7 @@ import Testing
 /// exactly what the reference decoder writes, three tracks cut from one sweep join without a gap,
 /// a list of mixed formats goes into one file converted (never written under the wrong header),
 /// and `--check` finds what is wrong.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct FormatTests {
     /// A 6-second sweep (44.1 kHz stereo) and three tracks cut from it, each encoded as `format`.
     static func sweep(_ format: String, in folder: URL) throws -> (whole: String, tracks: [String]) {

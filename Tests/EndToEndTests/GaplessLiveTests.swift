@@ -7,7 +7,7 @@ import Testing
 /// resampled or scaled, and its monitor, recorded while tplayer plays three songs back to back,
 /// holds exactly the samples `tplayer -w` writes for them: not one missing, doubled or zeroed
 /// at the song boundaries.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct GaplessLiveTests {
     /// (Not under a sanitizer: a player slowed ten times cannot keep a real-time device fed.)
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))

@@ -5,7 +5,7 @@ import Testing
 /// A 24-bit FLAC on a real sound server: the stream is opened in 24 bits (`pactl list
 /// sink-inputs`), and the monitor of a 32-bit sink records every one of the song's bits (the
 /// low byte is the song's, not zero): what `flac -d` writes, shifted into 32 bits.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HiResLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func aTwentyFourBitSongReachesTheServerWhole() throws {

@@ -4,7 +4,7 @@ import Testing
 /// Every bit a FLAC holds reaches the file `-w` writes: at 8, 12, 16, 20, 24 and 32 bits, in one
 /// to eight channels, the file is byte for byte the one `flac -d` writes (header and samples);
 /// a list keeps its first song's depth, later songs converted to it.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct HiResTests {
     /// A WAV of `frames` frames of a loud sweep at `bits` bits (left-justified in whole bytes, in
     /// WAVE_FORMAT_EXTENSIBLE when WAV asks for it), written here so that any depth can be made.
@@ -97,7 +97,7 @@ struct HiResTests {
 }
 
 /// `--bits`: every song written in 16, 24 or 32 bits, whatever its own.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct BitsOptionTests {
     @Test func aDeepSongIsWrittenIn16BitsRoundedAsSoxDoes() throws {
         let folder = try Harness.temporaryFolder()
@@ -138,7 +138,7 @@ struct BitsOptionTests {
 
 /// The settings' graphic equaliser: on from the start when set, in the file `-w` writes too;
 /// flat, the file is the decoder's, bit for bit; a line it cannot read is one located problem.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct EqualizerSettingTests {
     @Test func theEqualizerSettingShapesTheSoundAndFlatLeavesItAlone() throws {
         let folder = try Harness.temporaryFolder()
@@ -173,7 +173,7 @@ struct EqualizerSettingTests {
 
 /// The ReplayGain of a song libmpg123 does not decode is applied after decoding, by the
 /// processing stage: a FLAC's tagged gain scales flac -d's samples, each rounded to the nearest.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct StageReplayGainTests {
     @Test func aFlacsTrackGainScalesFlacsSamples() throws {
         let folder = try Harness.temporaryFolder()

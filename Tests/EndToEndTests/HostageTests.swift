@@ -4,7 +4,7 @@ import Testing
 
 /// The engine never holds the player hostage: a frozen sound server, a crash on the playback
 /// thread. Each ends tplayer at once, with the terminal as it was.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct HostageTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostageTests {
     /// A sanitizer slows the exit (and handles faults itself): the promises are about plain builds.
     static let sanitized = ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] != nil
     static let limit = sanitized ? 5.0 : 1.0

@@ -5,7 +5,7 @@ import Testing
 /// Hostile input, tried as an attacker and as a clumsy user would: every case checks the exit
 /// status, the exact one-line message, that no file in the folder changed, and where memory is
 /// at stake the peak RSS. Each ran against the code before the audit fixes and failed there.
-@Suite(.timeLimit(.minutes(8))) struct HostileInputTests {
+@Suite(.timeLimit(.minutes(10))) struct HostileInputTests {
     /// Every file under `folder` (contents for small ones; size and time for huge sparse ones).
     struct Snapshot: Equatable {
         var files: [String: Data] = [:]

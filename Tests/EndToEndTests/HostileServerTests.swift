@@ -7,7 +7,7 @@ import Testing
 /// answers, one that sends a byte a second. Each is said in one line and left, promptly; no
 /// command waits on it. Every run is bounded here (killed past a generous limit), so that a hang
 /// fails the test instead of holding the suite.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct HostileServerTests {
     private func server(_ folder: URL) throws -> (RadioServer, song: String) {
         let song = folder.appendingPathComponent("song.mp3").path
@@ -135,8 +135,8 @@ struct HostileServerTests {
 
     /// The same at the keys: while a stream's server accepts and never answers, a volume key, `n`,
     /// `b` back to it, a song loaded with `l` and `q` each act while it still has not answered
-    /// (3 s allowed; the network's own timeouts are longer). Measured on a null output: each
-    /// shows on screen within 0.15 s.
+    /// (8 s allowed, for a busy machine: the network waits 20 s for an answer, 10 to connect and
+    /// 10 for the first byte). Measured on a null output: each shows on screen within 0.15 s.
     @Test func aServerThatNeverAnswersHoldsNoKey() throws {
         let folder = try Harness.temporaryFolder()
         let (server, _) = try server(folder)
@@ -145,16 +145,16 @@ struct HostileServerTests {
         try pane.waitForStatus { $0.hasPrefix("Loading ") && $0.contains("silent.mp3") }
         try pane.send("-")
         try pane.send("n")
-        try pane.waitForStatus(3) { $0.hasPrefix("Playing ") && $0.contains("long.mp3") && $0.contains("vol 95%") }
+        try pane.waitForStatus(8) { $0.hasPrefix("Playing ") && $0.contains("long.mp3") && $0.contains("vol 95%") }
         try pane.send("b")
-        try pane.waitForStatus(3) { $0.hasPrefix("Loading ") && $0.contains("silent.mp3") }
+        try pane.waitForStatus(8) { $0.hasPrefix("Loading ") && $0.contains("silent.mp3") }
         try pane.send("l")
         try pane.type(song + "\n")
-        try pane.waitForStatus(3) { $0.hasPrefix("Playing ") && $0.contains("long.mp3") }
+        try pane.waitForStatus(8) { $0.hasPrefix("Playing ") && $0.contains("long.mp3") }
         try pane.send("b")
-        try pane.waitForStatus(3) { $0.hasPrefix("Loading ") && $0.contains("silent.mp3") }
+        try pane.waitForStatus(8) { $0.hasPrefix("Loading ") && $0.contains("silent.mp3") }
         try pane.send("q")
-        #expect(try pane.waitForExit(3) == 0)
+        #expect(try pane.waitForExit(8) == 0)
         let connections = try server.connections()
         #expect(try asked(server, "silent.mp3") >= 2, "asked each time it was opened, and held: \(connections)")
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Folders, playlists and the play order, checked by what `-w` writes against `mpg123 -w`.
-@Suite(.timeLimit(.minutes(8))) struct InputTests {
+@Suite(.timeLimit(.minutes(10))) struct InputTests {
     /// A folder whose file names sort differently by text and by number.
     static func album() throws -> (URL, [String]) {
         let folder = try Harness.temporaryFolder()

@@ -6,7 +6,7 @@ import Testing
 /// the binary, a manual page `man` shows (usage, keys, settings, scripts, files, exit status),
 /// bash, zsh and fish completions, and the desktop entry MPRIS names; `make uninstall` takes
 /// them all away again. The test builds nothing: it installs the binary under test.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct InstallTests {
     static let installed = ["bin/tplayer", "share/man/man1/tplayer.1", "share/applications/tplayer.desktop",
                             "share/bash-completion/completions/tplayer", "share/zsh/site-functions/_tplayer",

@@ -56,7 +56,7 @@ final class RadioServer {
 /// Internet streams as a user meets them: a song over http plays exactly as its file does (the
 /// ICY metadata taken out to the byte), titles are said, every fault is one line naming the URL
 /// and why, and a stream that drops is reconnected by itself.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct InternetStreamTests {
     static let titles = ["Artist One - First", "Artist Two - Second ☃", "\u{1B}]0;pwned\u{07}\u{1B}[2JEvil"]
 
@@ -312,7 +312,7 @@ struct InternetStreamTests {
 /// A real Icecast 2 server, ffmpeg its source: tplayer plays it, says each title the admin API
 /// sets, and when the server is killed and started again 2 s later, plays on without leaving
 /// the entry (`@P` stays 2), where `mpg123 -R` ends the stream.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct IcecastTests {
     @Test func aRadioIsPlayedItsTitlesSaidAndARestartLivedThrough() throws {
         let folder = try Harness.temporaryFolder()

@@ -3,7 +3,7 @@ import Testing
 
 /// `tplayer --scan` and `--find` as a user runs them: the built binary, real songs, the library
 /// in a data folder of the test's own.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct LibraryEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct LibraryEndToEndTests {
     /// A folder with a data folder (XDG_DATA_HOME), a settings folder, and three tagged songs.
     private func setUp() throws -> (folder: URL, environment: [String: String]) {
         let folder = try Harness.temporaryFolder()

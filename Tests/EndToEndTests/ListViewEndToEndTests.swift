@@ -4,7 +4,7 @@ import Testing
 
 /// The list view in a real terminal (tmux), as a person uses it: open it, search, play an entry,
 /// take out the song playing, move an entry, resize the window, go back; and 100,000 entries.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct ListViewEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ListViewEndToEndTests {
     /// Columns as a terminal draws these lines: CJK and emoji two, everything else here one.
     static func columns(_ line: String) -> Int {
         line.unicodeScalars.reduce(0) { sum, scalar in

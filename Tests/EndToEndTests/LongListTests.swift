@@ -6,7 +6,7 @@ import Testing
 /// does: nothing of it is lost or out of order, what is wrong in the rest is said when it is
 /// read and counted in the exit status, and a session quit before the list was all read is not
 /// saved as if the list ended there.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct LongListTests {
     /// A list of `count` lines naming a tiny song (10 ms, 8 kHz mono), with `lines` replaced.
     static func tinyList(_ count: Int, in folder: URL, name: String = "list.m3u", replacing lines: [Int: String] = [:]) throws -> Data {

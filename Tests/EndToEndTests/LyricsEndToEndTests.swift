@@ -4,7 +4,7 @@ import Testing
 
 /// A song's `.lrc` beside it: with `lyrics = on`, each line said as it is sung, on the song's
 /// audio time (a seek says the line there at once); `--check` reports a malformed line where it is.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct LyricsEndToEndTests {
     @Test func eachLineIsSaidAsItIsSungAndASeekFollows() throws {
         let folder = try Harness.temporaryFolder()

@@ -3,7 +3,7 @@ import Testing
 
 /// MPRIS as its specification words it, each rule checked with `gdbus` (and `dbus-monitor`)
 /// against tplayer running in a real terminal on a private session bus.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct MprisSpecTests {
     /// What one run printed: `key value` lines, by key.
     struct Said {

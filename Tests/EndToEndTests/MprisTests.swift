@@ -3,7 +3,7 @@ import Testing
 
 /// MPRIS2 on a private session bus (`dbus-run-session`), driven by the real client `playerctl`
 /// while tplayer runs in a real terminal (tmux).
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct MprisTests {
     /// A song the library holds, rated 4 stars: MPRIS says `xesam:userRating` 0.8.
     @Test func theLibrarysRatingIsTheSongsUserRating() throws {

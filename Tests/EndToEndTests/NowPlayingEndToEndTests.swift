@@ -5,7 +5,7 @@ import Testing
 /// The now-playing view in a real terminal (tmux), as a person uses it: the cover drawn in block
 /// symbols, the lyrics following the song through a seek and a pause, a spectrum, every size,
 /// and the terminal as it was on every way out.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct NowPlayingEndToEndTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct NowPlayingEndToEndTests {
     /// Colours on (this machine runs the tests with NO_COLOR), in 24 bits.
     static let colours = ["NO_COLOR": Pane.unset, "COLORTERM": "truecolor"]
     static let lrc = "[ti:Song]\n[00:01.00]one\n[00:05.00]<00:05.00>five <00:05.50>and <00:06.00>a half\n[00:12.00]twelve\n"

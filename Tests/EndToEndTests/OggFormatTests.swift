@@ -4,7 +4,7 @@ import Testing
 /// Ogg Vorbis and Opus through the built binary: `tplayer -w` writes exactly what `oggdec` and
 /// `opusdec --rate 48000 --no-dither` write, three tracks cut from one sweep join as their
 /// decodes do, with no gap, and `--check` says where a file is damaged.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct OggFormatTests {
     /// `song` decoded by its format's reference tool into `folder`; the WAV's PCM.
     static func reference(_ song: String, in folder: URL) throws -> Data {

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// Live and null outputs in real time, the no-device fallback, and interrupted file writes.
-@Suite(.timeLimit(.minutes(8))) struct OutputTests {
+@Suite(.timeLimit(.minutes(10))) struct OutputTests {
     /// Runs tplayer under /usr/bin/time; returns its result and (wall, cpu) seconds.
     private func timed(_ arguments: [String], environment: [String: String] = [:]) throws -> (Harness.Result, wall: Double, cpu: Double) {
         let folder = try Harness.temporaryFolder()
@@ -179,7 +179,7 @@ struct PulseServer {
 /// are taken and answered at once, and the song plays once it answers. The connection was made
 /// on the main thread before the terminal was taken: keys typed meanwhile waited up to 2 s or
 /// were thrown away.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct SlowServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SlowServerTests {
     @Test func keysAreAnsweredWhileTheServerIsSlowToAnswer() throws {
         let server = try PulseServer.start()
         defer { server.stop() }
@@ -201,7 +201,7 @@ struct PulseServer {
 
 /// A sink that keeps no time (a pipe sink whose reader takes all it is given at once): tplayer
 /// finds it out, says so once, and paces itself by the clock (a 10 s song "played" in 30 ms).
-@Suite(.serialized, .timeLimit(.minutes(8))) struct UnpacedSinkTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct UnpacedSinkTests {
     @Test func aSinkThatTakesAudioAsFastAsItComesIsPlayedToByTheClock() throws {
         let server = try PulseServer.start()
         defer { server.stop() }

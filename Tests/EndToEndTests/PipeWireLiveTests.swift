@@ -6,7 +6,7 @@ import Testing
 /// pipewire-pulse): on a null sink, and through a virtual sink made on it. The recording of the
 /// null sink's monitor is what `-w` writes, from the first frame to the last; a pause loses and
 /// repeats nothing; keys are heard without a click.
-@Suite(.serialized, .enabled(if: PipeWireServer.installed && BareSinkLiveTests.unsanitized), .timeLimit(.minutes(8)))
+@Suite(.serialized, .enabled(if: PipeWireServer.installed && BareSinkLiveTests.unsanitized), .timeLimit(.minutes(10)))
 struct PipeWireLiveTests {
     private func proveWhole(_ songs: [String], virtual: Bool = false, inTerminal: Bool = false) throws {
         try LiveProofs.whole(songs, inTerminal: inTerminal) { try MonitorRecording(pipeWire: "exact", virtual: virtual) }

@@ -3,7 +3,7 @@ import Testing
 
 /// The queue, repeat-one and stop-after from a script, written to a file: which songs play, in
 /// which order, known to the sample (the demo songs, decoded by mpg123 as the reference).
-@Suite(.timeLimit(.minutes(8))) struct QueueModesEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct QueueModesEndToEndTests {
     private func reference(_ songs: [Int], in folder: URL) throws -> Data {
         try Harness.referenceDecode(songs.map { Harness.songs[$0] }, in: folder)
     }

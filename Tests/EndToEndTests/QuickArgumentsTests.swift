@@ -4,7 +4,7 @@ import Testing
 
 /// The quick reading of the command line (`QuickArguments`) against the argument parser's: what
 /// the quick one reads, it reads to the same values; what it cannot be sure of, it leaves.
-@Suite(.timeLimit(.minutes(8))) struct QuickArgumentsTests {
+@Suite(.timeLimit(.minutes(10))) struct QuickArgumentsTests {
     /// The argument parser's reading, or nil when it refuses the line (its own checks or
     /// `validate()`'s).
     static func parsed(_ arguments: [String]) -> Invocation? {

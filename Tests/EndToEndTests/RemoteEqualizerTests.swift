@@ -4,7 +4,7 @@ import Testing
 /// `-R`'s equaliser and RVA reach the sound, as mpg123's do: `-R -w` with `EQ`, `SEQ` and
 /// `EQFILE` writes what `mpg123 -R -w` writes for the same commands, sample for sample (both
 /// through libmpg123's own equaliser); `RVA mix` what `mpg123 --rva-mix` writes.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct RemoteEqualizerTests {
     /// `commands`, then `LOAD song`, to `program -R -w out`; QUIT once the song has ended (`@P 0`),
     /// however long that takes. The file written.

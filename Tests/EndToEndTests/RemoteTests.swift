@@ -3,7 +3,7 @@ import Testing
 
 /// `tplayer -R`: mpg123's remote protocol, answered line for line as `mpg123 -R` answers it,
 /// through the player's state machine.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct RemoteTests {
     /// Runs `commands` (shell lines: `echo` and `sleep`) into `program`'s stdin.
     static func drive(_ program: String, _ commands: [String], in folder: URL? = nil) throws -> Harness.Result {
@@ -214,7 +214,7 @@ struct RemoteTests {
 /// `PITCH` on a real sound server: the stream is reopened at the song's rate times 1 + pitch,
 /// and set back; reopening it again and again never hangs (letting go of the old stream under
 /// the engine's lock deadlocked with libpulse's thread).
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct RemotePitchTests {
     @Test func pitchPlaysAtAnotherRateOnTheServer() throws {
         let server = try PulseServer.start()
@@ -240,7 +240,7 @@ struct RemotePitchTests {
 
 /// Front-ends start "mpg123 -R" with mpg123's own options: tplayer takes them (it exited 64,
 /// and the client died with it), honours `-a` (the sink played on), and says what it leaves out.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct RemoteOptionsTests {
     @Test func mpg123sOptionsNeverEndTheRun() throws {
         let commands = RemoteTests.send("SILENCE", "LP \(Harness.songs[0])", "SAMPLE", "Q")
@@ -273,7 +273,7 @@ struct RemoteOptionsTests {
 
 /// `LOAD` plays exactly one stream, as in mpg123: a playlist given to it is not walked and
 /// leaves nothing behind (after `LP list.m3u`, a failed `LP` started one of its entries).
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct RemoteOneStreamTests {
     @Test func aPlaylistLoadedIsOneStreamAndAFailedLoadStaysStopped() throws {
         let list = "\(Harness.root.path)/Resources/demo.m3u"
@@ -290,7 +290,7 @@ struct RemoteOneStreamTests {
 /// `LOADLIST` numbers every entry as mpg123 does: a URL entry keeps its place (it was left out,
 /// so `LL 3` played entry 4), a `file://` entry is listed as the list wrote it, and an entry
 /// that cannot be played is said when it is chosen.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct RemoteListTests {
     @Test func everyEntryKeepsItsNumber() throws {
         let folder = try Harness.temporaryFolder()

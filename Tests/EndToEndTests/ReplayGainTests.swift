@@ -3,7 +3,7 @@ import Testing
 
 /// `--replaygain`, judged by the reference: an MP3's gain is what `mpg123 --rva-mix` (track) and
 /// `--rva-album` apply, sample for sample, whether it comes from TXXX frames or the LAME tag.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct ReplayGainTests {
     /// A loud tone, tagged with a track gain of -4.5 dB and an album gain of -2 dB; and the same
     /// with only the gain LAME measured itself, in its tag.

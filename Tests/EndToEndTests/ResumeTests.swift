@@ -4,7 +4,7 @@ import Testing
 
 /// Resume where you left off: an interactive run saves its list, song, sample, volume and modes
 /// when it ends; `tplayer` alone in a terminal (or `--resume`) picks up at the same sample.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ResumeTests {
     static func stateFile(_ home: URL) -> URL { home.appendingPathComponent("tplayer/last-session") }
 

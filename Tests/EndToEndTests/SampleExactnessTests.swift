@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `tplayer -w` must write exactly the samples `mpg123 -w` writes: same decoder, same gapless.
-@Suite(.timeLimit(.minutes(8))) struct SampleExactnessTests {
+@Suite(.timeLimit(.minutes(10))) struct SampleExactnessTests {
     @Test(arguments: Harness.songs)
     func eachDemoSongIsSampleIdenticalToMpg123(song: String) throws {
         let folder = try Harness.temporaryFolder()

@@ -3,7 +3,7 @@ import Testing
 
 /// The screen's rough edges, in a real terminal (tmux): panels that fit a short window, that go
 /// away whole after a resize, Tab's choices in columns, Ctrl-C at the prompt, the keys hint.
-@Suite(.timeLimit(.minutes(8))) struct ScreenLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct ScreenLayoutTests {
     /// At 12 rows the help scrolled its first keys off the top: now it is laid out in columns,
     /// every key on screen with the status line.
     @Test func theHelpFitsTwelveRows() throws {

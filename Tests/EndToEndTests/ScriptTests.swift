@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Scripts writing to a file: their output is known to the sample, and the same on every run.
-@Suite(.timeLimit(.minutes(8))) struct ScriptTests {
+@Suite(.timeLimit(.minutes(10))) struct ScriptTests {
     static let bytesPerFrame = 4  // 16-bit stereo
 
     /// Runs `script` (lines) with `-w` and returns the PCM written and the result.

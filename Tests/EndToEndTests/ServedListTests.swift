@@ -5,7 +5,7 @@ import Testing
 /// What a server sends besides a plain stream: playlists of streams (by type, content or name),
 /// HLS, a web page, noise, audio its first bytes do not name (AAC joined mid-frame), a format
 /// that changes partway. Each plays as its file would, or is one line naming the URL and why.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ServedListTests {
     private func mp3(_ path: String, seconds: Int, rate: Int = 44100, channels: Int = 2, hertz: Int = 440) throws {
         try Harness.run("/bin/sh", ["-c", "sox -q -n -r \(rate) -c \(channels) -b 16 -t wav - synth \(seconds) sine \(hertz) gain -6 "

@@ -5,7 +5,7 @@ import Testing
 /// `--speed` on a real sound server: two songs at 1.5 reach the sink back to back, with no
 /// silence between them (the second carries on through the same stretcher), each at its own
 /// pitch, in the time of their lengths over the speed.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct SpeedLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func twoSongsAtASpeedAreHeardBackToBackAtTheirPitch() throws {

@@ -4,7 +4,7 @@ import Testing
 /// `--speed`: a song played faster or slower at its own pitch, written by `-w` as it would be
 /// heard. A 12 s tone at 1.5 is 8 s of the same note; a seek at a speed lands where it was asked
 /// in the song; deeper samples keep their depth; a script changes the speed as it plays.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct SpeedTests {
     static let rate = 44100
 

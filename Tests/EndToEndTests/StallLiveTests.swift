@@ -6,7 +6,7 @@ import Testing
 /// spoken directly: no libfuse) whose reads stall once they reach the middle of the file, and
 /// the monitor's recording is `tplayer -w` of the song frame for frame, not a sample of silence
 /// in it: what was decoded ahead covers the stall.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct StallLiveTests {
     static let tool = Harness.root.appendingPathComponent("Tests/Tools/stallfs.py").path
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Streams that are not what they should be: damaged, changing format partway, an output that
 /// cannot be finished. Compared with `mpg123 -w` where mpg123 is the reference.
-@Suite(.timeLimit(.minutes(8))) struct StreamTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamTests {
     /// An MP3 with its ID3 and LAME/Xing tags stripped (lame -t), so two can be joined into one
     /// stream that changes format partway.
     static func bareSong(seconds: Double, rate: Int, channels: Int, bitrate: Int, in folder: URL, name: String) throws -> String {

@@ -4,7 +4,7 @@ import Testing
 /// Every end-to-end suite has a time limit: a test that hangs (a pane that never shows its
 /// line, a process that never ends) fails in minutes and says which, where it held the run until
 /// CI's own limit killed it with nothing said.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct SuiteLimitsTests {
     @Test func everyEndToEndSuiteHasATimeLimit() throws {
         let folder = Harness.root.appendingPathComponent("Tests/EndToEndTests")

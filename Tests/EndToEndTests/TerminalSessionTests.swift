@@ -4,7 +4,7 @@ import Testing
 
 /// tplayer in a real terminal, as a person uses it: every key, the prompt, the status line at
 /// several widths, Ctrl-Z and `fg`, stderr sent away; each run ends with the terminal as it was.
-@Suite(.serialized, .timeLimit(.minutes(8))) struct TerminalSessionTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct TerminalSessionTests {
     @Test func spaceStopsAndPlaysAndQQuitsAndTheTerminalIsAsBefore() throws {
         let pane = try Pane(arguments: ["-o", "null", Harness.songs[1]])
         let playing = try pane.waitForStatus { $0.hasPrefix("Playing ") }

@@ -6,7 +6,7 @@ import Testing
 /// 2 GHz, 64 channels at 40 MHz, a pitch of 1e308, an iTunSMPB length of 2^63, a span of 2^40 CD
 /// frames, a position 50 years into a 5 s song. Each trapped (SIGILL, exit 132) or said
 /// nonsense; each is now one line, or bounded, and the run goes on.
-@Suite(.timeLimit(.minutes(8)))
+@Suite(.timeLimit(.minutes(10)))
 struct UntrustedNumbersTests {
     /// A WAV whose header says `rate` Hz and `channels` channels, holding `frames` frames.
     static func wav(_ name: String, rate: UInt32, channels: UInt16, frames: Int, in folder: URL) throws -> String {
@@ -137,7 +137,7 @@ struct UntrustedNumbersTests {
 /// What a sound server cannot take: a song at 500 kHz (past PA_RATE_MAX) fails alone, in one
 /// line, and the next plays (PulseOutput trapped working out its buffer); a pitch of 25,000
 /// plays at the server's highest rate.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct UntrustedNumbersLiveTests {
     @Test func aRateTheServerCannotTakeFailsThatSongAlone() throws {
         let server = try PulseServer.start()

@@ -5,7 +5,7 @@ import Testing
 /// A volume change while a sound server holds a second of the song: the monitor has the new
 /// level within a few milliseconds of the change (what the server held was written again at it,
 /// from the tail, not decoded again), and half the level for 50 %; with no gap.
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct VolumeLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func aNewVolumeIsHeardAtOnceWithoutAGap() throws {

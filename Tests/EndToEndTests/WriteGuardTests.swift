@@ -6,7 +6,7 @@ import Testing
 /// line, `-R`'s LOAD, the `l` prompt) and whatever path leads to it (a link, `/proc/self/fd/N`,
 /// standard output): what is opened is checked when it is opened. Each case destroyed a file
 /// before the guard moved to the moment of opening.
-@Suite(.timeLimit(.minutes(8))) struct WriteGuardTests {
+@Suite(.timeLimit(.minutes(10))) struct WriteGuardTests {
     typealias Snapshot = HostileInputTests.Snapshot
 
     /// A song that neither its name nor its first bytes give away: junk, then MP3 frames
