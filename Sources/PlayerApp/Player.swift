@@ -76,17 +76,11 @@ public final class Player {
     /// the exit status counts them.
     private var earlierProblems: Int
 
-    /// What is known of the songs opened this run and of those the list view showed (tags,
-    /// length), for the list view; at most `knownLimit` of them.
-    private var known: [SongSource: SongFacts] = [:]
-    private static let knownLimit = 20_000
-    /// Songs the list view asked about, still to be read.
-    private var factsToRead: [SongSource] = []
+    /// What the list view knows of the songs (tags, length).
+    private var facts = SongFactsBook()
 
-    /// The status last told to `IO.statusChanged`, and the groups changed since where the
-    /// session does not show it (`noteChanged`).
-    private var published: PlayerStatus?
-    private var changedOutside: StatusChanges = []
+    /// What changed since the status last told to `IO.statusChanged`.
+    private var changes = StatusChangeTracker()
 
     /// Whether a song has played this run, or the run was seen to play nothing (`checkSomethingPlays`).
     private var playedOrChecked = false
@@ -216,7 +210,7 @@ public final class Player {
         }
         // The song that ends early (damaged, cut short) is as long as it played, in the list view.
         if case .damaged(let token, let at, _) = event, session.state.token == token, let index = session.index {
-            known[session.entries[index].source]?.seconds = at.seconds
+            facts[session.entries[index].source]?.seconds = at.seconds
         }
         if case .ended(let token) = event, session.state.token == token, let song = session.state.song,
            let line = lyrics?.lineAtEnd(of: song), screen?.showsNowPlaying != true {
@@ -225,16 +219,16 @@ public final class Player {
         if let script { script.handle(event) } else { session.handle(event) }
         if case .opened(_, let token) = event, session.state.token == token, let song = session.state.song,
            let index = session.index {
-            known[session.entries[index].source] = SongFacts(song)
+            facts[session.entries[index].source] = SongFacts(song)
         }
         // A stream is named in the list view as on the status line: its station, what is on air.
         if event.isStreamNewsOrOpened, let name = session.stream?.name, let index = session.index {
-            known[session.entries[index].source] = SongFacts(tags: SongInfo.Tags(title: name), seconds: nil)
+            facts[session.entries[index].source] = SongFacts(tags: SongInfo.Tags(title: name), seconds: nil)
         }
         io.remote?.observe(event)
         io.outside?.observe(event)
         lyrics?.observe(event, session: session)
-        if event.changesTheOutput { changedOutside.insert(.output) }
+        changes.note(event)
         if resumeToSay, case .opened(let song, let token) = event, session.state.token == token, let name = session.songName {
             resumeToSay = false
             let place = session.place.map { "\($0)/\(session.entries.count) " } ?? ""
@@ -277,13 +271,13 @@ public final class Player {
     /// The list as the list view shows it (sharing the session's storage: no copy).
     private func listSnapshot() -> ListSnapshot {
         ListSnapshot(entries: session.entries, current: session.state.id == .idle ? nil : session.index,
-                     failures: session.outcome.failures, known: known, edits: session.edits, upNext: session.queue.upNext)
+                     failures: session.outcome.failures, known: facts.known, edits: session.edits, upNext: session.queue.upNext)
     }
 
     private func showStatus() {
         guard let screen else { return }
         if screen.showsList || screen.showsNowPlaying {
-            factsToRead += screen.takeFactRequests()
+            facts.ask(screen.takeFactRequests())
             readFactsAhead()
         }
         // Always, so that the list view opens with its cursor on the song playing; the screen
@@ -321,13 +315,10 @@ public final class Player {
 
     /// Reads the next songs' facts off the main loop, a screenful at a time.
     private func readFactsAhead() {
-        guard !factsToRead.isEmpty, let read = io.readFacts, let work = io.work, !work.isBusy(.facts) else { return }
-        let batch = Array(factsToRead.prefix(64))
-        factsToRead.removeFirst(batch.count)
-        work.start(.facts, { _ in read(batch) }, then: { [weak self] (facts: [SongSource: SongFacts]) in
+        guard let read = io.readFacts, let work = io.work, !work.isBusy(.facts), let batch = facts.nextBatch() else { return }
+        work.start(.facts, { _ in read(batch) }, then: { [weak self] (found: [SongSource: SongFacts]) in
             guard let self else { return }
-            if self.known.count + facts.count > Self.knownLimit { self.known = [:] }
-            self.known.merge(facts) { old, _ in old }
+            self.facts.learn(found)
             self.readFactsAhead()
         })
     }
@@ -355,30 +346,19 @@ extension Player {
     /// Says that `groups` changed where the session's status does not show it: a playlist
     /// saved, the library scanned, a play counted. Told with the next turn's changes.
     public func noteChanged(_ groups: StatusChanges) {
-        changedOutside.formUnion(groups)
+        changes.note(groups)
     }
 
     /// Tells `IO.statusChanged` what changed this turn, if anything did.
     private func publishStatus() {
         guard let told = io.statusChanged else { return }
         let now = session.status
-        let changes = (published.map { StatusChanges.between($0, now) } ?? [.player, .mixer, .options, .playlist]).union(changedOutside)
-        published = now
-        changedOutside = []
-        if !changes.isEmpty { told(now, changes) }
+        let changed = changes.take(now)
+        if !changed.isEmpty { told(now, changed) }
     }
 }
 
 private extension EngineEvent {
-    /// The output changed: lost, found again, fallen back from, failed.
-    var changesTheOutput: Bool {
-        switch self {
-        case .deviceLost, .deviceRestored, .outputFallback, .outputFailed: true
-        case .ended, .decodeFailed, .budgetSpent, .opened, .openFailed, .damaged, .damageSkipped, .playback, .seeked, .deviceBuffer,
-             .stream: false
-        }
-    }
-
     var isStreamNewsOrOpened: Bool {
         switch self {
         case .stream, .opened: true

@@ -60,3 +60,20 @@ struct PlayerStatusTests {
         #expect(status.volume == 30 && status.upNext == [2] && status.entryCount == 4 && status.hasNext && !status.hasPrevious)
     }
 }
+
+/// What changed since the status last told: the first time every group the status shows; then
+/// what differs, with what was noted meanwhile; nothing when nothing did.
+struct StatusChangeTrackerTests {
+    @Test func changesAreToldOnceWithWhatWasNoted() {
+        var tracker = StatusChangeTracker()
+        var status = PlayerStatus(state: .play)
+        #expect(tracker.take(status) == [.player, .mixer, .options, .playlist])
+        #expect(tracker.take(status) == [])
+        status.volume = 50
+        tracker.note(.sticker)
+        tracker.note(.outputFallback(message: "pulse: gone; playing on ao"))
+        tracker.note(.ended(token: 1))
+        #expect(tracker.take(status) == [.mixer, .sticker, .output])
+        #expect(tracker.take(status) == [])
+    }
+}

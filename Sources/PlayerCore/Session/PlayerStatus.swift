@@ -170,3 +170,37 @@ extension Session {
         return status
     }
 }
+
+/// What changed since the status last told to a front-end that waits for changes: the groups
+/// the session's status shows, and those noted meanwhile where it does not show them (a list
+/// saved, the library scanned, a play counted, the output).
+public struct StatusChangeTracker {
+    private var told: PlayerStatus?
+    private var noted: StatusChanges = []
+
+    public init() {}
+
+    /// `groups` changed where the status does not show it: told with the next changes.
+    public mutating func note(_ groups: StatusChanges) {
+        noted.formUnion(groups)
+    }
+
+    /// What `event` changes that the status does not show: the output lost, found again,
+    /// fallen back from, failed.
+    public mutating func note(_ event: EngineEvent) {
+        switch event {
+        case .deviceLost, .deviceRestored, .outputFallback, .outputFailed: noted.insert(.output)
+        case .ended, .decodeFailed, .budgetSpent, .opened, .openFailed, .damaged, .damageSkipped, .playback, .seeked, .deviceBuffer,
+             .stream: break
+        }
+    }
+
+    /// What changed up to `now` (the first time, every group the status shows), and `now` kept
+    /// as the status told.
+    public mutating func take(_ now: PlayerStatus) -> StatusChanges {
+        let changes = (told.map { StatusChanges.between($0, now) } ?? [.player, .mixer, .options, .playlist]).union(noted)
+        told = now
+        noted = []
+        return changes
+    }
+}
