@@ -17,7 +17,8 @@ public final class OpenFile {
     public func read(at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0 else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
-        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        guard count > 0 else { return bytes }
+        let got = bytes.withUnsafeMutableBytes { read(into: $0.baseAddress!, count: count, at: Int64(offset)) }
         return got == count ? bytes : nil
     }
 

@@ -37,7 +37,7 @@ public final class Screen {
     /// rows (tmux, VTE and kitty reflow them), so it is cleared from where they now start. The
     /// caller draws them again at the new width.
     public func measure() {
-        guard let size = Self.size(of: fd) else { return }
+        guard let size = TerminalSize.of(fd) else { return }
         let old = width
         width = size.columns
         if let rows = size.rows { height = rows }
@@ -68,13 +68,7 @@ public final class Screen {
 
     /// The width of the terminal `fd` is, in columns; `nil` when it is not one.
     public static func columns(of fd: Int32) -> Int? {
-        size(of: fd)?.columns
-    }
-
-    /// The size of the terminal `fd` is: its columns, its rows when it says, and a cell's size
-    /// in pixels when it says; `nil` when it is not one.
-    static func size(of fd: Int32) -> (columns: Int, rows: Int?, cell: (width: Int, height: Int)?)? {
-        TerminalSize.of(fd)
+        TerminalSize.of(fd)?.columns
     }
 
     /// Draws `line` on the bottom line, unless it is already what is shown: no flicker.
