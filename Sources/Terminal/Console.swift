@@ -18,6 +18,8 @@ public final class Console {
     /// The lines given at `:` this run, for ↑/↓ there.
     var commandHistory: [String] = []
     private(set) var lastStatus: StatusSnapshot?
+    /// The panel open says what the status does (the song's details): laid out again with it.
+    private var panelFollowsStatus = false
     /// When the last key came: the list view does its work ahead only when none has for a moment.
     private var lastKey: ContinuousClock.Instant?
     /// No key yet: the status line says `h: keys`.
@@ -191,7 +193,7 @@ public final class Console {
                 // keys (`:equalizer rock` then `i`) shows once the player has done it. The plays
                 // and stars are read once per song.
                 var counted: (path: Path, statistics: SongDetails.Statistics?)?
-                show { [unowned self] screen in
+                show(followsStatus: true) { [unowned self] screen in
                     let status = lastStatus
                     if let song = status?.song, counted?.path != song.path { counted = (song.path, statistics?(song.path)) }
                     let lines = SongDetails.lines(status?.song, failure: status?.failure, equalizer: status?.list.equalizerBands,
@@ -210,11 +212,13 @@ public final class Console {
     }
 
     /// Shows `lines` until the next key: over the list in the list view, above the status line
-    /// otherwise.
-    func show(_ lines: @escaping Panel) {
+    /// otherwise. A panel that `followsStatus` is laid out again as the status changes (over a
+    /// view, every panel is laid out at each redraw).
+    func show(followsStatus: Bool = false, _ lines: @escaping Panel) {
         if withList({ (screen: inout ListScreen) in screen.overlay = lines }) != nil || withLibrary({ $0.overlay = lines }) != nil
             || withNowPlaying({ $0.overlay = lines }) != nil { return redraw() }
         openPanel(lines)
+        panelFollowsStatus = followsStatus
     }
 
     /// What the prompt holds, while one is open.
@@ -223,7 +227,7 @@ public final class Console {
     /// Shows `status` on the bottom line (unless the prompt has it).
     public func show(_ status: StatusSnapshot) {
         lastStatus = status
-        if let panel { screen.updatePanel(panel(screen)) }
+        if panelFollowsStatus, let panel { screen.updatePanel(panel(screen)) }
         // Idle: no key for a moment (the status line's tick while nothing is typed).
         redraw(idle: lastKey.map { $0.duration(to: .now) > .milliseconds(300) } ?? true)
     }
