@@ -88,12 +88,12 @@ extension Session {
     }
 
     /// The song playing is at `position`: a place of damage played past is said.
-    public func settleDamage(at position: AudioTime) {
+    func settleDamage(at position: AudioTime) {
         hearing.damage.settle(at: position.seconds).forEach(seams.report)
     }
 
     /// The song playing is at `position`: what is heard counts.
-    public func observePlayback(at position: AudioTime) {
+    func observePlayback(at position: AudioTime) {
         guard let song = context.state.song, let token = context.state.token, context.state.isPlaying else { return }
         heard(song, at: position.seconds, token: token)
     }
