@@ -363,7 +363,7 @@ private extension EngineEvent {
         switch self {
         case .stream, .opened: true
         case .ended, .decodeFailed, .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .budgetSpent, .openFailed, .damaged,
-             .damageSkipped, .playback, .seeked, .deviceBuffer: false
+             .damageSkipped, .playback, .seeked, .deviceBuffer, .servedPlaylist: false
         }
     }
 }

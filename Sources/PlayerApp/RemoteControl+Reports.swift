@@ -18,14 +18,11 @@ extension RemoteControl {
             sendHeaderIfPlaying()
             finishLoadWait()
         case .openFailed(let error, let token):
-            // A playlist served over http: its first stream opens now in its place. A song
-            // loaded before the last load is not said (a stream stopped for the next).
-            guard let loading, token >= loading, session.adoptedPlaylist != error.path else { return }
-            self.loading = nil
-            reply("E Error opening stream: \(RemoteReplies.line("\(error.path)"))")
-            closeTrack()
-            reply("P 0")
-            finishLoadWait()
+            refusedOpen(error.path, token: token)
+        case .servedPlaylist(_, let path, let token) where session.adoptedPlaylist != path:
+            // A playlist served over http opens its first stream in its place; one refused
+            // (no stream in it, a cycle) is a song that could not be opened.
+            refusedOpen(path, token: token)
         case .ended(let token) where token == announced?.token:
             closeTrack()
             reply("P 3")
@@ -48,8 +45,19 @@ extension RemoteControl {
         case .stream(let path, .title(let title)) where announced != nil && path == session.state.song?.path:
             reply(RemoteReplies.icyMeta(title: title))
         case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
-             .damageSkipped, .playback, .deviceBuffer, .stream:
+             .damageSkipped, .playback, .deviceBuffer, .stream, .servedPlaylist:
             break  // another song's, or nothing mpg123 says
         }
+    }
+
+    /// What was loaded with `token` (`path`) could not be opened. A song loaded before the last
+    /// load is not said (a stream stopped for the next).
+    private func refusedOpen(_ path: Path, token: Int) {
+        guard let loading, token >= loading else { return }
+        self.loading = nil
+        reply("E Error opening stream: \(RemoteReplies.line("\(path)"))")
+        closeTrack()
+        reply("P 0")
+        finishLoadWait()
     }
 }

@@ -23,10 +23,10 @@ struct ListeningTests {
 
     @Test func aSongCountsOnceHalfOfItIsHeard() {
         let (session, _, seams) = session()
-        for second in 1...4 { session.observePlayback(at: .seconds(Int64(second))) }
+        for second in 1...4 { session.hears(at: .seconds(Int64(second))) }
         #expect(seams.listens.isEmpty, "4 s of 10 heard")
-        session.observePlayback(at: .seconds(5))
-        session.observePlayback(at: .seconds(6))
+        session.hears(at: .seconds(5))
+        session.hears(at: .seconds(6))
         #expect(seams.listens.map(\.kind) == [.played] && seams.listens.first?.song.path == "a.mp3")
         session.handle(.ended(token: session.token))
         session.settle()
@@ -35,14 +35,14 @@ struct ListeningTests {
 
     @Test func aSeeksJumpIsNotHeardAndNextBeforeCountingIsASkip() {
         let (session, engine, seams) = session()
-        session.observePlayback(at: .seconds(1))
+        session.hears(at: .seconds(1))
         session.handle(.seeked(token: session.token, frame: 8 * 44100, took: 0))
         engine.position = 8 * 44100
-        session.observePlayback(at: .seconds(9))
+        session.hears(at: .seconds(9))
         session.handle(.ended(token: session.token))
         session.settle()
         #expect(seams.listens.isEmpty, "1 + 1 + 1 s heard of 10")
-        session.observePlayback(at: .seconds(2))
+        session.hears(at: .seconds(2))
         session.perform(.next)
         session.settle()
         #expect(seams.listens.map(\.kind) == [.skipped] && seams.listens.first?.song.path == "b.mp3")

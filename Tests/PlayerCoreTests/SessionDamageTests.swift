@@ -16,7 +16,7 @@ struct SessionDamageTests {
         session.handle(.damageSkipped(token: token, at: AudioTime(frames: 588_294, rate: 44100), seconds: 2.49))
         session.handle(.damageSkipped(token: token, at: AudioTime(frames: 589_176, rate: 44100), seconds: 0.001))
         session.handle(.damageSkipped(token: token, at: AudioTime(frames: 882_000, rate: 44100), seconds: 0.5))
-        session.settleDamage(at: .seconds(22))
+        session.hears(at: .seconds(22))
         #expect(seams.lines == ["a.mp3: damaged from 0:13.34 to 0:15.83, skipped", "a.mp3: damaged from 0:20.00 to 0:20.50, skipped"])
     }
 
@@ -37,9 +37,9 @@ struct SessionDamageTests {
             check.add(at...(at + seconds))
         }
         #expect(seams.lines.isEmpty, "not yet whole")
-        session.settleDamage(at: .seconds(22))
+        session.hears(at: .seconds(22))
         #expect(seams.lines.isEmpty, "still inside it")
-        session.settleDamage(at: .seconds(23))
+        session.hears(at: .seconds(23))
         #expect(seams.lines == ["a.mp3: damaged from 0:20.00 to 0:22.00, skipped"])
         #expect(check.spans == [20.0...22.0])
         // The next place, left unsaid, is said when the song ends.

@@ -21,6 +21,7 @@ private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
         .seek: (.loading, []),
         .opened: (.prepare, []),
         .openFailed: (.idle, []),
+        .served: (.idle, []),
     ],
     .prepare: [
         .load: (.loading, ["stop", "open a.mp3"]),
@@ -70,6 +71,7 @@ private func event(_ kind: PlayerEvent.Kind) -> PlayerEvent {
     case .seek: .seek(.to(.seconds(2)))
     case .opened: .opened(songB, token: 1)
     case .openFailed: .openFailed(LoadError(path: "b.mp3", reason: .missing), token: 1)
+    case .served: .served(token: 1)
     case .ended: .ended(token: 1)
     case .deviceLost: .deviceLost(token: 1)
     case .deviceRestored: .deviceRestored(token: 1)

@@ -43,7 +43,7 @@ public final class FakeEngine: PlaybackEngine {
             calls.append("open \(path)")
             opened.append(source)
             if let served = servedPlaylists[path] {
-                pending.append(.openFailed(LoadError(path: path, reason: .playlist(served)), token: token))
+                pending.append(.servedPlaylist(served, path: path, token: token))
                 return
             }
             guard goodPaths.contains(path) else {
@@ -90,7 +90,14 @@ public final class FakeEngine: PlaybackEngine {
 
 extension Session {
     /// The token of the song opening or open (-1 with none).
-    public var token: Int { state.token ?? -1 }
+    public var token: Int { model.state.token ?? -1 }
+
+    /// The engine is at `time` of the song playing (44.1 kHz, as it opens every song), and the
+    /// session observes what is heard there.
+    public func hears(at time: AudioTime) {
+        (engine as? FakeEngine)?.position = time.frames(rate: 44100)
+        observeHeard()
+    }
 
     /// Hands the engine's answers to this session, as the main loop does between commands.
     public func settle() {

@@ -51,6 +51,8 @@ extension PlaybackLoop {
             let ending = queueEnd?.songFrames ?? 0  // the frame of silence the queue may end on
             shared.update { $0.position = ending }
             report(.opened(opening.info, token: token))
+        } catch .playlist(let served) {
+            report(.servedPlaylist(served, path: source.path, token: token))
         } catch {
             report(.openFailed(LoadError(path: source.path, reason: error), token: token))
         }

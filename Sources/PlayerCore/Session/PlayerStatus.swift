@@ -130,7 +130,7 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
     }
 }
 
-extension Session {
+extension PlayerModel {
     /// The player as its front-ends see it now.
     public var status: PlayerStatus { status(navigation: true) }
 
@@ -191,7 +191,7 @@ public struct StatusChangeTracker {
         switch event {
         case .deviceLost, .deviceRestored, .outputFallback, .outputFailed: noted.insert(.output)
         case .ended, .decodeFailed, .budgetSpent, .opened, .openFailed, .damaged, .damageSkipped, .playback, .seeked, .deviceBuffer,
-             .stream: break
+             .stream, .servedPlaylist: break
         }
     }
 

@@ -95,7 +95,8 @@ public final class ScriptRunner {
         switch event {
         case .budgetSpent(let id):
             if waiting == .audio(id: id) { waiting = nil }
-        case .ended(let token), .decodeFailed(let token, _), .damaged(let token, _, _), .openFailed(_, let token):
+        case .ended(let token), .decodeFailed(let token, _), .damaged(let token, _, _), .openFailed(_, let token),
+             .servedPlaylist(_, _, let token):
             // Take the rest of `wait end`'s grant back before the next song starts.
             if waiting == .songEnd(token: token) {
                 engine.perform(.revokeGrant)

@@ -1,370 +1,137 @@
-/// Plays a list of entries through the player's state machine: the command loop's brain.
+/// Plays a list of entries: the command loop's brain, as the front-ends hold it.
 ///
-/// It drives the `PlayerContext` (handing it commands and engine reports as events, and making
-/// the engine calls it returns on the one engine), walks the list in the queue's order (repeat,
-/// shuffle), skips entries that cannot be opened, and knows when the run is over and with which
-/// exit status. It does no I/O of its own: messages go to `report`, one line each, and turning a
-/// typed path into entries is `expand`'s job.
+/// The player itself is `model`, a value that takes each input and returns effects; the session
+/// hands it the commands and the engine's reports with what the engine says (where the song is)
+/// and makes the effects: the engine calls on the one engine, each line to `Seams.report`, and
+/// the reads (a path's entries, an album) through the seams, whose answers go back to the model
+/// as inputs. An answer that comes while effects are being made waits for them: the effects of
+/// one input are made in order, whole, before the next input is handled. The model's state reads
+/// straight through (`session.entries`, `session.state`, ...).
+@dynamicMemberLookup
 public final class Session {
-    public private(set) var context = PlayerContext()
+    public private(set) var model: PlayerModel
     public let engine: any PlaybackEngine
-    public internal(set) var entries: EntryList {
-        didSet { edits += 1 }
-    }
-    /// Counts the changes to `entries` (an edit, a load), so a view can tell its copy is old.
-    public private(set) var edits = 0
-    public internal(set) var queue: PlayQueue
-    /// The rules of this run, fixed when it starts.
-    public let policy: Policy
-    /// At the end of the list: stay on the last song (true) or finish the run (false).
-    public var keepsOpen: Bool { policy.keepsOpen || holds.any }
-    /// Where the run is in its list (beside the machine's state, which says what the song
-    /// does): one value, so that a run cannot be both over and waiting at the list's end.
-    public internal(set) var listPlace = ListPlace.inList
-    /// True once the run is over: the list played through, or `quit`.
-    public var isFinished: Bool { listPlace == .finished }
-    public internal(set) var modes = PlayModes()
-    public internal(set) var sound = Sound()
-    /// What holds the run open at the end of its list.
-    var holds = Holds()
-    /// What failed, so far, and so the exit status.
-    public internal(set) var outcome = RunOutcome()
-    /// What internet streams have said and named (`Session+Stream`).
-    var streams = StreamBook()
-    /// The entry being opened and the loads awaited.
-    var loading = Loading()
-    /// What is heard of the song playing: listening and damage.
-    var hearing = Hearing()
     /// Where its problems go, and the work it does not do itself, fixed when it is made.
     let seams: Seams
+    /// The inputs waiting while effects are made.
+    private var inbox: [PlayerModel.Input] = []
+    private var handling = false
+    /// The askers of `load(_:answer:)` not yet answered, oldest first.
+    private var loadAskers: [(LoadAnswer) -> Void] = []
 
-    /// More of the list is still being read (a long playlist or folder named at start): the
-    /// end of what is there does not end the run, and the list goes on when more arrives.
-    public var listIsComing: Bool { holds.listComing }
-    /// The playlist served over http whose entries took its place at the last open that found
-    /// one (`nil`: that one was refused): a front-end's "could not open" waits for its first.
-    public var adoptedPlaylist: Path? { streams.adopted }
-    /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle),
-    /// applied as soon as it is set.
-    public var replayGain: ReplayGainSetting {
-        get { sound.replayGain }
-        set {
-            sound.replayGain = newValue
-            applyReplayGain()
-        }
-    }
-    /// The list has played to its end and waits there, its last song rewound (`keepsOpen`).
-    public var isAtEndOfList: Bool {
-        if case .atEnd = listPlace { true } else { false }
-    }
-    /// Stopped and taken back to the start (`rewind`, or the end of the list after `next`):
-    /// what MPRIS calls Stopped, where a stop that keeps its place is Paused.
-    public var isStoppedAtStart: Bool {
-        switch listPlace {
-        case .stoppedAtStart, .atEnd(stoppedAtStart: true): true
-        case .inList, .atEnd(stoppedAtStart: false), .finished: false
-        }
-    }
-
-    /// Which way the list moves past an entry that cannot be opened.
-    enum Move {
-        case forward(AtEnd)
-        case backward
-        /// A song asked for by a person: if it cannot be opened, the song that was playing
-        /// goes on from where it was.
-        case instead(of: Resume)
-    }
-
-    /// Where to go back to.
-    struct Resume {
-        let entry: Int
-        let at: AudioTime
-        let playing: Bool
-    }
-
-    /// What to do when the list runs out.
-    enum AtEnd {
-        /// The song just ended and is already rewound in `Prepare`: leave it.
-        case rest
-        /// The user asked for the next song: stop and rewind the current one.
-        case rewind
-    }
+    public typealias Policy = PlayerModel.Policy
+    public typealias LoadAnswer = PlayerModel.LoadAnswer
 
     public init(engine: any PlaybackEngine, entries: EntryList, queue: PlayQueue? = nil, policy: Policy = Policy(), seams: Seams) {
         self.engine = engine
         self.seams = seams
-        self.entries = entries
-        self.policy = policy
-        var queue = queue ?? PlayQueue(seed: 0)
-        queue.append(entries.count - queue.count)
-        self.queue = queue
+        model = PlayerModel(entries: entries, queue: queue, policy: policy)
     }
 
-    /// The entry playing or last played; `nil` before the first.
-    public var index: Int? { queue.current }
-    /// 1-based place in the list, for `3/12`: the number the list view shows the entry by,
-    /// shuffled or not (one numbering everywhere).
-    public var place: Int? { index.map { $0 + 1 } }
-    public var state: PlayerState { context.state }
-
-    /// 0 when every entry played whole, 1 when at least one could not be played or was
-    /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
-    public var exitStatus: Int32 {
-        outcome.exitStatus(policy)
+    public subscript<Value>(dynamicMember keyPath: KeyPath<PlayerModel, Value>) -> Value {
+        model[keyPath: keyPath]
     }
 
-    /// A script holds the run open while it runs (`true`), and lets go when it is over.
-    public func holdOpen(_ held: Bool) {
-        holds.script = held
+    /// Hands `input` to the model and makes its effects (after those of the input being
+    /// handled, if any).
+    public func send(_ input: consuming PlayerModel.Input) {
+        inbox.append(input)
+        guard !handling else { return }
+        handling = true
+        defer { handling = false }
+        while !inbox.isEmpty {
+            let next = inbox.removeFirst()
+            let reading = PlayerModel.EngineReading(position: engine.position) { [engine] in engine.speedRefusal }
+            for effect in model.handle(next, engine: reading) { make(effect) }
+        }
     }
 
-    /// Skips `entries` in this run without a word and without failing it (saved songs that
-    /// are not there: said once before the run); they stay in the list.
-    public func setAside(_ entries: [Int]) {
-        outcome.setAside.formUnion(entries)
+    private func make(_ effect: PlayerModel.Effect) {
+        switch effect {
+        case .engine(let call): engine.perform(call)
+        case .report(let line): seams.report(line)
+        case .transition(let step): seams.onTransition?(step)
+        case .listened(let listen): seams.listened(listen)
+        case .saveList(let path, let entries): seams.saveList(path, entries)
+        case .expand(let path, let purpose):
+            seams.expand(path) { [weak self] entries, problems in
+                self?.send(.expanded(entries, problems: problems, for: purpose))
+            }
+        case .readAlbum(let source):
+            seams.album(source) { [weak self] album in self?.send(.album(album, of: source)) }
+        case .answerLoad(let answer):
+            guard !loadAskers.isEmpty else { return }
+            loadAskers.removeFirst()(answer)
+        }
     }
-
-    /// Whether the list passes over `entry`: it failed, or it was set aside.
-    func skips(_ entry: Int) -> Bool { outcome.skips(entry) }
 
     /// Opens and plays the first entry that can be played.
-    public func start() {
-        advance(atEnd: .rewind)
-    }
+    public func start() { send(.start) }
 
     /// Starts where `saved` left off: its song at its position, with its volume (the list and
     /// the modes are the session's own, made from it).
-    public func resume(_ saved: SavedSession) {
-        sound.volume = saved.volume
-        sound.muted = saved.muted
-        modes.repeatsOne = saved.repeatsOne
-        modes.albumMode = saved.albumMode
-        for entry in saved.upNext { queue.toggleQueued(entry) }
-        if saved.volume != 100 || saved.muted { applyVolume() }
-        guard let entry = saved.current, entry < entries.count else { return start() }
-        defer { cueNext() }
-        queue.select(entry)
-        open(entry, moving: .forward(.rewind))
-        if saved.position > .zero { apply(.seek(.resume(saved.position))) }
+    public func resume(_ saved: SavedSession) { send(.resume(saved)) }
+
+    public func perform(_ command: Command) { send(.command(command)) }
+
+    public func handle(_ event: EngineEvent) { send(.event(event)) }
+
+    /// Plays what `path` names now, as `load` does, and answers `answer` once it is known: its
+    /// first song plays, nothing in it can be played (nothing is added), or a newer load (or
+    /// quitting) came first. For a front-end that must answer its caller (MPRIS's `OpenUri`).
+    public func load(_ path: Path, answer: @escaping (LoadAnswer) -> Void) {
+        loadAskers.append(answer)
+        send(.load(path, answered: true))
     }
 
-    public func perform(_ command: Command) {
-        guard !isFinished else { return }
-        defer {
-            goOnIfAlbumNeedsNoAnswer()
-            cueNext()
-        }
-        observeHeard()  // what was heard counts before the command moves on (a skip past half is a play)
-        if modes.endedAwaitingAlbum, command == .play || command == .toggle {
-            // Play asked for while the next song's album is read: it plays, album or not (as
-            // play does where album mode stopped), not the song that ended.
-            return advance(atEnd: .rest, checkingAlbum: false)
-        }
-        switch command {
-        case .play: apply(.play)
-        case .playFromStart:
-            if let song = context.state.song, song.isSeekable {
-                apply(.seek(.to(.zero)))
-                hearing.seeks += 1
-            }
-            apply(.play)
-        case .toggle:
-            apply(.toggle)
-            sayPausedStream()
-        case .stop:
-            apply(.stop)
-            sayPausedStream()
-        case .rewind: rewind()
-        case .next:
-            noteSkip()
-            advance(atEnd: .rewind)
-        case .previous: retreat()
-        case .load(let path): startLoad(path)
-        case .quit: finish()
-        case .toggleRepeat: queue.repeats.toggle()
-        case .toggleShuffle:
-            queue.setShuffle(!queue.shuffles)
-            applyReplayGain()
-        case .setRepeat(let on): queue.repeats = on
-        case .setShuffle(let on):
-            queue.setShuffle(on)
-            applyReplayGain()
-        case .seek(let target):
-            // A stream that cannot seek is read from start to end: a seek would only drop what is buffered.
-            if let song = context.state.song, !song.isSeekable {
-                return seams.report("\(song.path): \(song.totalFrames == nil ? "a live stream cannot seek" : "its server takes no byte ranges, so it cannot seek")")
-            }
-            apply(.seek(target))
-            hearing.seeks += 1
-        case .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
-             .setGraphicEqualizer:
-            performSound(command)
-        case .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView: break  // the terminal's own business
-        case .playSongs(let paths): playNow(EntryList(paths: paths), asked: true)
-        case .appendSongs(let paths): append(EntryList(paths: paths))
-        case .replaceWithSongs(let paths): replaceList(EntryList(paths: paths))
-        case .queueSongs(let paths):
-            let first = entries.count
-            append(EntryList(paths: paths))
-            for entry in first..<entries.count { queue.toggleQueued(entry) }
-        case .playEntry(let entry): play(entry)
-        case .removeEntry(let entry): remove(entry)
-        case .moveEntry(let entry, let step): move(entry, by: step)
-        case .queueEntry(let entry): queue.toggleQueued(entry)
-        case .toggleRepeatOne: modes.repeatsOne.toggle()
-        case .setRepeatOne(let on): modes.repeatsOne = on
-        case .toggleStopAfter: modes.stopsAfterCurrent.toggle()
-        case .toggleAlbumMode: modes.albumMode.toggle()
-        case .setAlbumMode(let on): modes.albumMode = on
-        case .setStopAfter(let on): modes.stopsAfterCurrent = on
-        case .saveList(let path): seams.saveList(path, entries)
-        case .add(let path, let at):
-            seams.expand(path) { [weak self] added, _ in
-                guard let self, !self.isFinished else { return }
-                self.insert(added, at: min(max(at, 0), self.entries.count))
-            }
-        }
+    /// What the engine says is heard now: the listen followed, the damage passed said.
+    public func observeHeard() { send(.observe) }
+
+    /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle),
+    /// applied as soon as it is set.
+    public var replayGain: ReplayGainSetting {
+        get { model.replayGain }
+        set { send(.setReplayGain(newValue)) }
     }
 
-    /// The shuffles from now on (turning shuffle on, a new round with repeat, songs added in
-    /// shuffle mode) follow `seed`: the same seed, the same order.
-    public func seedShuffles(_ seed: UInt64) {
-        queue.seed(seed)
-    }
+    /// Where the run is now, to pick up from next time (`--resume`).
+    public var saved: SavedSession { model.saved(atFrame: engine.position) }
 
-    /// The song playing (or paused) and where it is, to come back to.
-    func resumePoint() -> Resume? {
-        guard let entry = queue.current, let song = context.state.song else { return nil }
-        return Resume(entry: entry, at: AudioTime(frames: engine.position, rate: song.sampleRate),
-                      playing: context.state.isPlaying)
-    }
+    /// A script holds the run open while it runs (`true`), and lets go when it is over.
+    public func holdOpen(_ held: Bool) { model.holdOpen(held) }
 
-    public func handle(_ event: EngineEvent) {
-        guard !isFinished else { return }
-        defer { cueNext() }
-        switch event {
-        case .opened, .openFailed, .ended, .decodeFailed, .damaged:
-            hearing.damage.flush().forEach(seams.report)  // what the song before was skipped, said before what follows
-        case .damageSkipped, .deviceLost, .deviceRestored, .outputFallback, .outputFailed, .budgetSpent, .playback,
-             .seeked, .deviceBuffer, .stream:
-            break
-        }
-        switch event {
-        case .opened(let song, let token):
-            // A CUE sheet's track is named by the sheet, not by its image file's tags.
-            let tags = (loading.opening?.entry ?? index).flatMap { entries[$0].sheetTags }
-            if !apply(.opened(tags.map(song.named(by:)) ?? song, token: token)).isIgnored {
-                loading.opening = nil
-                hearing.listening.start(token, at: 0)
-            }
-        case .openFailed(let error, let token):
-            guard !apply(.openFailed(error, token: token)).isIgnored, let opening = loading.opening else { return }
-            loading.opening = nil
-            var error = error
-            if case .playlist(let served) = error.reason {
-                guard let refusal = adopt(served, at: opening.entry, moving: opening.move) else { return }
-                error = LoadError(path: error.path, reason: refusal)
-            }
-            seams.report(entries[opening.entry].describe(error))
-            outcome.failures[opening.entry] = "\(error.reason)"
-            outcome.someFailed = true
-            switch opening.move {
-            case .forward(let atEnd): advance(atEnd: atEnd)
-            case .backward: retreat()
-            case .instead(let resume):
-                queue.select(resume.entry)
-                loading.opening = (resume.entry, .forward(.rewind))
-                apply(.load(entries[resume.entry].source))
-                apply(.seek(.to(resume.at)))
-                if resume.playing { apply(.play) }
-            }
-        case .ended(let token):
-            if let song = context.state.song, token == context.state.token {
-                heard(song, at: song.totalFrames.map(song.seconds) ?? .infinity, token: token, ended: true)
-            }
-            if !apply(.ended(token: token)).isIgnored { advance(atEnd: .rest) }
-        case .decodeFailed(let token, let message):
-            failCurrent(token, message)
-        case .damaged(let token, let at, let reason):
-            failCurrent(token, "damaged at \(TimeFormat.precise(at.seconds)): \(reason)")
-        case .damageSkipped(let token, let at, let seconds):
-            guard token == context.state.token, let song = context.state.song else { return }
-            // The decoder can find its frames again in steps: each place is said once, whole,
-            // as `--check` says it.
-            hearing.damage.skipped(at.seconds...(at.seconds + seconds), token: token, path: song.path).forEach(seams.report)
-            outcome.playedPastDamage = true
-        case .deviceLost(let token, let message):
-            guard token == context.state.token else { return }
-            seams.report("output: \(message); will resume when it is back")
-            apply(.deviceLost(token: token))
-        case .deviceRestored(let token):
-            apply(.deviceRestored(token: token))
-        case .outputFallback(let message):
-            seams.report(message)
-        case .outputFailed(let message):
-            seams.report(message)
-            outcome.outputFailed = true
-            finish()
-        case .seeked(let token, let frame, _):
-            if let song = context.state.song { hearing.listening.jump(token, to: song.seconds(frame)) }
-        case .stream(let path, let news):
-            heard(news, from: path)
-        case .budgetSpent, .playback, .deviceBuffer:
-            break  // the script runner's, the trace's and the status line's business
-        }
-    }
+    /// Skips `entries` in this run without a word and without failing it (saved songs that
+    /// are not there: said once before the run); they stay in the list.
+    public func setAside(_ entries: [Int]) { model.setAside(entries) }
 
-    /// Hands `event` to the state machine, makes the engine calls it returns and does what
-    /// the row asks of the session.
-    @discardableResult
-    func apply(_ event: PlayerEvent) -> PlayerContext.Outcome {
-        let outcome = context.handle(event)
-        if let step = outcome.step {
-            seams.onTransition?(step)
-            listPlace = listPlace.moved  // any transition leaves the start
-        }
-        outcome.calls.forEach(engine.perform)
-        switch outcome.followUp {
-        case .startList?: playCurrentOrNext()
-        case nil: break
-        }
-        return outcome
-    }
+    /// The shuffles from now on follow `seed`: the same seed, the same order.
+    public func seedShuffles(_ seed: UInt64) { model.seedShuffles(seed) }
 
-    /// The song playing cannot go on: said in one line, counted for the exit status, and the
-    /// list goes on.
-    private func failCurrent(_ token: Int, _ message: String) {
-        guard token == context.state.token, let song = context.state.song else { return }
-        seams.report("\(song.path): \(message)")
-        if let index { outcome.failures[index] = message }
-        outcome.someFailed = true
-        apply(.ended(token: token))
-        advance(atEnd: .rest)
-    }
+    /// Says that more of the list is being read and will `arrive`.
+    public func expectMore() { model.expectMore() }
 
-    /// Stops the song (or the one loading) and takes it back to its start.
-    func rewind() {
-        guard context.state.id != .idle else { return }
-        apply(.stop)
-        apply(.seek(.to(.zero)))
-        listPlace = listPlace.rewound(stopped: context.state.id == .stop)
-    }
+    /// Puts `added` into the list at entry `at`, to play where they stand.
+    public func insert(_ added: consuming EntryList, at: Int) { send(.insert(added, at: at)) }
 
-    /// Opens entry `entry` to play it as soon as it is open. If it cannot be, the engine says
-    /// so and the list moves on the same way.
-    func open(_ entry: Int, moving move: Move) {
-        listPlace = .inList
-        modes.endedAwaitingAlbum = false
-        loading.opening = (entry, move)
-        apply(.load(entries[entry].source))
-        apply(.play)
-    }
+    /// Makes `replacement` the list and plays its first song (the library view's `P`).
+    public func replaceList(_ replacement: consuming EntryList) { send(.replaceList(replacement)) }
 
-    func finish() {
-        guard !isFinished else { return }
-        hearing.damage.flush().forEach(seams.report)
-        apply(.stop)
-        listPlace = .finished
-        answerLoad(.overtaken)
-    }
+    /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
+    public func append(_ added: consuming EntryList) { send(.append(added)) }
+
+    /// More of the list, read since it started playing, goes at its end (`isLast`: the list
+    /// is all there).
+    public func arrive(_ added: consuming EntryList, isLast: Bool) { send(.arrive(added, isLast: isLast)) }
+
+    /// Adds entries and plays them now; the list goes on after them from where it was.
+    public func playNow(_ added: consuming EntryList, asked: Bool = false) { send(.playNow(added, asked: asked)) }
+}
+
+extension Session {
+    /// The player as its front-ends see it now.
+    public var status: PlayerStatus { model.status }
+
+    /// The status, with `hasNext` and `hasPrevious` worked out only when `navigation` asks for
+    /// them (`PlayerModel.status(navigation:)`).
+    public func status(navigation: Bool) -> PlayerStatus { model.status(navigation: navigation) }
 }

@@ -71,12 +71,12 @@ public struct RunOutcome: Sendable {
 
     /// 0 when every entry played whole, 1 when at least one could not be played or was
     /// damaged (unless the policy says failed songs do not fail the run) or the output failed.
-    func exitStatus(_ policy: Session.Policy) -> Int32 {
+    func exitStatus(_ policy: PlayerModel.Policy) -> Int32 {
         ((!someFailed && !playedPastDamage) || !policy.failedSongsFailTheRun) && !outputFailed ? 0 : 1
     }
 }
 
-/// What internet streams have said and named this run (`Session+Stream`).
+/// What internet streams have said and named this run (`PlayerModel+Stream`).
 struct StreamBook {
     /// What the stream playing or opening has said.
     var said: (path: Path, state: StreamState)?
@@ -91,11 +91,11 @@ struct StreamBook {
 /// it, and the loads whose songs are read off the main loop.
 struct Loading {
     /// The entry being opened, and which way the list was moving: where to go on if it fails.
-    var opening: (entry: Int, move: Session.Move)?
+    var opening: (entry: Int, move: PlayerModel.Move)?
     /// The load whose entries are awaited: a newer one supersedes it.
     var loads = 0
-    /// The load whose asker waits for its answer (`load(_:answer:)`), and how to answer it.
-    var awaitingAnswer: (load: Int, answer: (Session.LoadAnswer) -> Void)?
+    /// The load whose asker waits for its answer (`.load(_, answered: true)`).
+    var awaitingAnswer: Int?
 }
 
 /// What is heard of the song playing: how much, to count it as played, and the damage skipped

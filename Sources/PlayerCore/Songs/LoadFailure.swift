@@ -25,8 +25,9 @@ public enum LoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// An internet stream that cannot be opened: refused, an HTTP error, no such host, a TLS
     /// certificate that does not verify, a redirect to what is not http (the reason).
     case network(String)
-    /// What was opened is a playlist served over http (a radio's `.pls`): its entries go in its
-    /// place (`Session.adopt`).
+    /// What was opened is a playlist served over http (a radio's `.pls`). Carried from the
+    /// stream's opener to the playback loop, which reports it as `EngineEvent.servedPlaylist`
+    /// (never as a failure): its entries go in its place (`PlayerModel.adopt`).
     case playlist(ServedPlaylist)
 
     public var description: String {

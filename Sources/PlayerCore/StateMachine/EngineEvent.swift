@@ -18,6 +18,9 @@ public enum EngineEvent: Equatable, Sendable {
     case opened(SongInfo, token: Int)
     /// The song asked for with `token` could not be opened.
     case openFailed(LoadError, token: Int)
+    /// What was asked for with `token` (`path`) is a playlist served over http (a radio's
+    /// `.pls`), not a song: its entries play in its place.
+    case servedPlaylist(ServedPlaylist, path: Path, token: Int)
     /// The stream is damaged at `at` (libmpg123's `reason`): the song ended there, as in mpg123.
     case damaged(token: Int, at: AudioTime, reason: String)
     /// The stream was damaged at `at`; about `seconds` of the song were skipped there, and it

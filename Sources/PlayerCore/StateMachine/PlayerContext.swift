@@ -87,6 +87,7 @@ public struct PlayerContext: Sendable {
     private func idle(after row: Transition, _ event: PlayerEvent) -> IdleState {
         switch (state, event) {
         case (.loading, .openFailed(let error, _)): return IdleState(lastFailure: error)
+        case (.loading, .served): return IdleState()
         case (.idle(var idle), .seek(let target)):
             idle.pendingSeeks.remember(target)
             return idle

@@ -13,6 +13,8 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
     case opened(SongInfo, token: Int)
     /// The engine could not open it.
     case openFailed(LoadError, token: Int)
+    /// What the engine opened is a playlist served over http, not a song.
+    case served(token: Int)
     /// The engine played the song to its end.
     case ended(token: Int)
     /// The output device went away mid-song.
@@ -29,6 +31,7 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case .seek: .seek
         case .opened: .opened
         case .openFailed: .openFailed
+        case .served: .served
         case .ended: .ended
         case .deviceLost: .deviceLost
         case .deviceRestored: .deviceRestored
@@ -38,7 +41,7 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
     /// The song the event is about, for an engine report.
     var token: Int? {
         switch self {
-        case .opened(_, let token), .openFailed(_, let token), .ended(let token),
+        case .opened(_, let token), .openFailed(_, let token), .served(let token), .ended(let token),
              .deviceLost(let token), .deviceRestored(let token):
             token
         case .load, .play, .stop, .toggle, .seek:
@@ -51,7 +54,7 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case .load(let path): "load \(path)"
         case .seek(let target): "seek \(target)"
         case .openFailed(let error, _): "open failed: \(error.reason)"
-        case .play, .stop, .toggle, .opened, .ended, .deviceLost, .deviceRestored: kind.rawValue
+        case .play, .stop, .toggle, .opened, .served, .ended, .deviceLost, .deviceRestored: kind.rawValue
         }
     }
 
@@ -64,6 +67,7 @@ public enum PlayerEvent: Equatable, Sendable, CustomStringConvertible {
         case seek
         case opened
         case openFailed = "open failed"
+        case served = "a served playlist"
         case ended
         case deviceLost = "device lost"
         case deviceRestored = "device restored"

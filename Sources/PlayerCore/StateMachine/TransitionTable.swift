@@ -68,6 +68,7 @@ public enum TransitionTable {
         add(.loading, .opened, .play, [.play], when: .asked(play: true, seek: false))
         add(.loading, .opened, .play, [.seek, .play], when: .asked(play: true, seek: true))
         add(.loading, .openFailed, .idle)
+        add(.loading, .served, .idle)
         for event in [PlayerEvent.Kind.play, .stop, .toggle, .seek] {
             add(.loading, event, .loading)
         }

@@ -1,7 +1,7 @@
 /// What the listener hears of the song, not which song plays: the volume and mute, the pitch,
 /// the speed and the two equalisers (libmpg123's, from `-R`; the graphic one, for every format).
 /// `Sound` is a value that takes a command and returns what to do: the engine calls that make it
-/// heard, or the one line that says why not. It does no I/O; the session makes the calls.
+/// heard, or the one line that says why not. It does no I/O; the model passes them on.
 extension Sound {
     /// What a sound command asks of the player.
     enum Effect: Equatable {
@@ -66,22 +66,22 @@ extension Sound {
     }
 }
 
-extension Session {
+extension PlayerModel {
     /// The commands that change the sound (`perform` hands them here): the sound's effects made.
-    func performSound(_ command: Command) {
-        for effect in sound.handle(command, speedRefusal: engine.speedRefusal) ?? [] {
+    mutating func performSound(_ command: Command) {
+        for effect in sound.handle(command, speedRefusal: turn.engine.speedRefusal()) ?? [] {
             switch effect {
-            case .engine(let call): engine.perform(call)
-            case .refused(let line): seams.report(line)
+            case .engine(let call): emit(.engine(call))
+            case .refused(let line): emit(.report(line))
             }
         }
     }
 
-    func applyVolume() {
-        engine.perform(.setVolume(sound.engineVolume))
+    mutating func applyVolume() {
+        emit(.engine(.setVolume(sound.engineVolume)))
     }
 
-    func applyReplayGain() {
-        engine.perform(.setReplayGain(replayGain.choice(shuffled: queue.shuffles)))
+    mutating func applyReplayGain() {
+        emit(.engine(.setReplayGain(sound.replayGain.choice(shuffled: queue.shuffles))))
     }
 }

@@ -1,9 +1,10 @@
-/// What the session tells its front-ends about itself, read from its public state.
-extension Session {
-    /// Where the run is now, to pick up from next time (`--resume`).
-    public var saved: SavedSession {
+/// What the model tells its front-ends about itself, read from its public state.
+extension PlayerModel {
+    /// Where the run is now, the engine at `frame` of the song playing, to pick up from next
+    /// time (`--resume`).
+    public func saved(atFrame frame: Int64) -> SavedSession {
         let song = context.state.song
-        let position = song.map { AudioTime(frames: engine.position, rate: $0.sampleRate) } ?? .zero
+        let position = song.map { AudioTime(frames: frame, rate: $0.sampleRate) } ?? .zero
         // A song still loading when the run ends is the one to pick up, from its start.
         let current = song != nil || context.state.id == .loading ? queue.current : nil
         var saved = SavedSession(entries: entries, current: current, position: position,

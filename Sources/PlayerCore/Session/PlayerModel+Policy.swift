@@ -1,4 +1,4 @@
-extension Session {
+extension PlayerModel {
     /// How a run behaves where front-ends differ: a person at the keys, a script, or a program
     /// speaking mpg123's remote protocol.
     public struct Policy: Sendable, Equatable {

@@ -1,9 +1,9 @@
 /// The list's edits: entries played, put in, taken out and moved, with the queue and every
 /// entry index the session holds (failures, set-aside entries, the song being opened) following.
-extension Session {
+extension PlayerModel {
     /// Plays entry `entry` now (chosen in the list view), even one that failed before. If it
     /// cannot be opened, the song that was playing goes on from where it was.
-    func play(_ entry: Int) {
+    mutating func play(_ entry: Int) {
         guard entries.indices.contains(entry) else { return }
         outcome.failures[entry] = nil
         outcome.setAside.remove(entry)
@@ -14,7 +14,7 @@ extension Session {
 
     /// Puts `added` into the list at entry `at`, to play where they stand (in list order; with
     /// shuffle, at random places still to come).
-    public func insert(_ added: consuming EntryList, at: Int) {
+    mutating func insert(_ added: consuming EntryList, at: Int) {
         guard !added.isEmpty, (0...entries.count).contains(at) else { return }
         defer { cueNext() }
         _ = place(added, at: at, playNext: false)
@@ -24,7 +24,7 @@ extension Session {
     /// list following; returns how an index from before maps to one after. The longer of the
     /// two lists is the one changed in place (`added` is handed over): a list of 1,000,000
     /// loaded into a list of ten is never copied, nor ten into a million.
-    private func place(_ added: consuming EntryList, at: Int, playNext: Bool) -> (Int) -> Int {
+    private mutating func place(_ added: consuming EntryList, at: Int, playNext: Bool) -> (Int) -> Int {
         let count = added.count
         if count > entries.count {
             var merged = added
@@ -43,7 +43,7 @@ extension Session {
     /// Puts `added` in the place of entry `entry`, the one being opened (a playlist served over
     /// http): they play next, in their order, whatever the mode. Returns how an index from before
     /// maps to one after (`entry` to the first of them).
-    func replace(_ entry: Int, with added: consuming EntryList) -> (Int) -> Int {
+    mutating func replace(_ entry: Int, with added: consuming EntryList) -> (Int) -> Int {
         entries.remove(at: entry)
         queue.remove(entry)
         renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
@@ -53,7 +53,7 @@ extension Session {
 
     /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
     /// as if it had ended; past the end of the list the run ends as it does there.
-    func remove(_ entry: Int) {
+    mutating func remove(_ entry: Int) {
         guard entries.indices.contains(entry) else { return }
         let wasCurrent = entry == queue.current && context.state.id != .idle
         entries.remove(at: entry)
@@ -66,7 +66,7 @@ extension Session {
     }
 
     /// Moves entry `entry` up or down the list by `step` places (one at a time).
-    func move(_ entry: Int, by step: Int) {
+    mutating func move(_ entry: Int, by step: Int) {
         let target = entry + step
         guard entries.indices.contains(entry), entries.indices.contains(target), step != 0 else { return }
         var entry = entry
@@ -82,7 +82,7 @@ extension Session {
 
     /// Entry indices held outside the list follow an edit of it: `map` gives each its new
     /// index, `nil` for one taken out.
-    private func renumber(_ map: (Int) -> Int?) {
+    private mutating func renumber(_ map: (Int) -> Int?) {
         outcome.failures = Dictionary(uniqueKeysWithValues: outcome.failures.compactMap { entry, why in map(entry).map { ($0, why) } })
         outcome.setAside = Set(outcome.setAside.compactMap(map))
         if let (entry, move) = loading.opening {
@@ -100,7 +100,7 @@ extension Session {
 
     /// Makes `replacement` the list and plays its first song (the library view's `P`): the modes
     /// stay, what was queued and what failed go with the old list.
-    public func replaceList(_ replacement: consuming EntryList) {
+    mutating func replaceList(_ replacement: consuming EntryList) {
         guard !replacement.isEmpty else { return }
         defer { cueNext() }
         entries = replacement
@@ -113,21 +113,21 @@ extension Session {
     }
 
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
-    public func append(_ added: consuming EntryList) {
+    mutating func append(_ added: consuming EntryList) {
         entries += added
         queue.append(added.count)
         cueNext()
     }
 
     /// Says that more of the list is being read and will `arrive`.
-    public func expectMore() {
+    public mutating func expectMore() {
         holds.listComing = true
     }
 
     /// More of the list, read since it started playing, goes at its end (`isLast`: the list
     /// is all there). If the list had played to the end of what was there, it goes on with
     /// them; with nothing more to come, a run that ends with its list ends there.
-    public func arrive(_ added: consuming EntryList, isLast: Bool) {
+    mutating func arrive(_ added: consuming EntryList, isLast: Bool) {
         guard !isFinished else { return }
         let waited = isAtEndOfList && context.state.id != .play
         if isLast { holds.listComing = false }
@@ -142,7 +142,7 @@ extension Session {
     /// Adds entries and plays them now; the list goes on after them from where it was. When a
     /// person `asked` (the load prompt) and the first cannot be opened, the song that was playing
     /// goes on from where it was.
-    public func playNow(_ added: consuming EntryList, asked: Bool = false) {
+    mutating func playNow(_ added: consuming EntryList, asked: Bool = false) {
         guard !added.isEmpty else { return }
         defer { cueNext() }
         var resume = asked ? resumePoint() : nil

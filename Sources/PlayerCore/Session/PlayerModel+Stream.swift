@@ -30,10 +30,10 @@ public struct StreamState: Equatable, Sendable {
     }
 }
 
-extension Session {
+extension PlayerModel {
     /// A live stream just paused: what that does, said once per pause (the broadcast goes on
     /// without it: it resumes from where it paused while the buffer lasts).
-    func sayPausedStream() {
+    mutating func sayPausedStream() {
         guard context.state.id == .stop, let song = context.state.song, !song.isSeekable, song.totalFrames == nil else { return }
         let mebibytes = StreamURL.bufferBytes >> 20
         var lasts = "its \(mebibytes) MiB buffer lasts"
@@ -41,7 +41,7 @@ extension Session {
             let minutes = Double(StreamURL.bufferBytes) * 8 / (Double(kbps) * 1000) / 60
             lasts += " (about \(minutes < 1.5 ? "a minute" : "\(Int(minutes.rounded())) minutes") at \(kbps) kbit/s)"
         }
-        seams.report("\(song.path): paused: a live stream resumes from here while \(lasts), then from the broadcast as it is then")
+        emit(.report("\(song.path): paused: a live stream resumes from here while \(lasts), then from the broadcast as it is then"))
     }
 
     /// What the stream playing (or being opened) has said; `nil` for a file.
@@ -53,19 +53,19 @@ extension Session {
 
     /// A stream's news: kept for the song it is of (the one playing, or opening: its station
     /// comes before it has opened).
-    func heard(_ news: StreamNews, from path: Path) {
+    mutating func heard(_ news: StreamNews, from path: Path) {
         var state = streams.said?.path == path ? streams.said!.state : StreamState()
         state.hear(news)
         streams.said = (path, state)
     }
 }
 
-extension Session {
+extension PlayerModel {
     /// Entry `entry`, being opened, was a playlist served over http: its problems are said, its
     /// entries take its place and the first is opened, moving as it would have. Returns why not
     /// instead (no stream in it, or it names a playlist that named it).
-    func adopt(_ served: ServedPlaylist, at entry: Int, moving move: Move) -> LoadFailure? {
-        served.problems.forEach { seams.report($0.brief) }
+    mutating func adopt(_ served: ServedPlaylist, at entry: Int, moving move: Move) -> LoadFailure? {
+        served.problems.forEach { emit(.report($0.brief)) }
         streams.adopted = nil
         let url = entries[entry].path
         // Named as asked for, and as it answered (redirects followed): a cycle shows in either.

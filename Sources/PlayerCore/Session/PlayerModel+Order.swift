@@ -1,6 +1,6 @@
 /// The list's order as the session walks it: the next and previous entries that play, what is
 /// cued to follow, and the modes at a song's end (repeat one, stop after).
-extension Session {
+extension PlayerModel {
     /// Advances `queue` to the next entry that has not failed, and returns it; `nil` past the
     /// end (the queue is then left wherever it stopped).
     func nextPlayable(advancing queue: inout PlayQueue) -> Int? {
@@ -32,15 +32,15 @@ extension Session {
     /// Tells the engine the entry that follows the song playing if it plays to its end, as
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
-    func cueNext() {
-        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, endsAlbum() == false else { return engine.perform(.cue(nil)) }
+    mutating func cueNext() {
+        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, endsAlbum() == false else { return emit(.engine(.cue(nil))) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
-        engine.perform(.cue(following(advancing: &ahead).map { entries[$0].source }))
+        emit(.engine(.cue(following(advancing: &ahead).map { entries[$0].source })))
     }
 
     /// Plays the next playable entry in the queue's order. Past the end: finish, or with
     /// `keepsOpen` stay on the last song, rewound.
-    func advance(atEnd: AtEnd, checkingAlbum: Bool = true) {
+    mutating func advance(atEnd: AtEnd, checkingAlbum: Bool = true) {
         let original = queue.current
         modes.endedAwaitingAlbum = false
         if atEnd == .rest, checkingAlbum, !modes.stopsAfterCurrent, endsAlbum() == nil {
@@ -67,48 +67,48 @@ extension Session {
     }
 
     /// Plays the previous playable entry; with none before it, starts the current song again.
-    func retreat() {
+    mutating func retreat() {
         let original = queue.current
         if let entry = previousPlayable(retreating: &queue) { return open(entry, moving: .backward) }
         if let original { queue.select(original) }
         apply(.seek(.to(.zero)))
     }
 
-    func playCurrentOrNext() {
+    mutating func playCurrentOrNext() {
         guard let entry = queue.current, !skips(entry) else { return advance(atEnd: .rewind) }
         open(entry, moving: .forward(.rewind))
     }
 
     /// What the engine says is heard now: the listen followed, the damage passed said.
-    public func observeHeard() {
+    mutating func observeHeard() {
         guard let song = context.state.song else { return }
-        let position = AudioTime(frames: engine.position, rate: song.sampleRate)
+        let position = AudioTime(frames: turn.position, rate: song.sampleRate)
         settleDamage(at: position)
         observePlayback(at: position)
     }
 
     /// The song playing is at `position`: a place of damage played past is said.
-    func settleDamage(at position: AudioTime) {
-        hearing.damage.settle(at: position.seconds).forEach(seams.report)
+    mutating func settleDamage(at position: AudioTime) {
+        hearing.damage.settle(at: position.seconds).forEach { emit(.report($0)) }
     }
 
     /// The song playing is at `position`: what is heard counts.
-    func observePlayback(at position: AudioTime) {
+    mutating func observePlayback(at position: AudioTime) {
         guard let song = context.state.song, let token = context.state.token, context.state.isPlaying else { return }
         heard(song, at: position.seconds, token: token)
     }
 
-    func heard(_ song: SongInfo, at seconds: Double, token: Int, ended: Bool = false) {
+    mutating func heard(_ song: SongInfo, at seconds: Double, token: Int, ended: Bool = false) {
         let length = song.totalFrames.map(song.seconds)
         if hearing.listening.reach(token, min(seconds, length ?? seconds), length: length, ended: ended) {
-            seams.listened(Listen(kind: .played, song: song, heard: hearing.listening.heard))
+            emit(.listened(Listen(kind: .played, song: song, heard: hearing.listening.heard)))
         }
     }
 
     /// `next` on a song not heard long enough to count: skipped.
-    func noteSkip() {
+    mutating func noteSkip() {
         guard let song = context.state.song, context.state.token == hearing.listening.token, !hearing.listening.counted else { return }
-        seams.listened(Listen(kind: .skipped, song: song, heard: hearing.listening.heard))
+        emit(.listened(Listen(kind: .skipped, song: song, heard: hearing.listening.heard)))
     }
 
     /// In album mode, whether the song playing is the last of its album: the one to follow is
@@ -116,44 +116,38 @@ extension Session {
     /// the answer comes (`nil`) the next song is not cued, and a song that ends before it waits
     /// for it (a file written with `-w` ends its songs in milliseconds; a read that takes a
     /// whole song is a disk that would hold the next song's open as long).
-    func endsAlbum() -> Bool? {
+    mutating func endsAlbum() -> Bool? {
         guard modes.albumMode, let song = context.state.song else { return false }
         var ahead = queue
         guard let next = following(advancing: &ahead), next != queue.current else { return false }
         let source = entries[next].source
         if modes.albums[source] == nil, modes.albumAsked != source {
             modes.albumAsked = source
-            var asking = true
-            seams.album(source) { [weak self] album in self?.learn(album, of: source, cue: !asking) }
-            asking = false
+            emit(.readAlbum(source))
         }
         return modes.albums[source].map { $0 != song.album }
     }
 
-    /// The album of `source`, as asked: kept, and the next song cued again with it (unless
-    /// the answer came within the asking).
-    private func learn(_ album: String?, of source: SongSource, cue: Bool) {
+    /// The album of `source`, as asked: kept, and the list goes on or the next song is cued
+    /// again with it.
+    mutating func learn(_ album: String?, of source: SongSource) {
         guard modes.albumAsked == source, !isFinished else { return }
         modes.albumAsked = nil
         if modes.albums.count > 10_000 { modes.albums = [:] }
         modes.albums[source] = .some(album)
-        if modes.endedAwaitingAlbum {
-            goOnIfAlbumNeedsNoAnswer()
-            cueNext()
-        } else if cue {
-            cueNext()
-        }
+        goOnIfAlbumNeedsNoAnswer()
+        cueNext()
     }
 
     /// A song ended while the next one's album was read: the list goes on once that no longer
     /// waits for an answer (it came, album mode was turned off, the list changed).
-    func goOnIfAlbumNeedsNoAnswer() {
+    mutating func goOnIfAlbumNeedsNoAnswer() {
         guard modes.endedAwaitingAlbum, !isFinished, context.state.id == .prepare, endsAlbum() != nil else { return }
         advance(atEnd: .rest)
     }
 }
 
-extension Session {
+extension PlayerModel {
     /// A song ended and the list goes on once album mode knows the next song's album.
     public var awaitsAlbum: Bool { modes.endedAwaitingAlbum }
 }
