@@ -7,14 +7,14 @@ extension RemoteControl {
     /// An engine report, after the session has handled it.
     public func observe(_ event: EngineEvent) {
         switch event {
-        case .opened(let song, let token) where session.state.token == token:
+        case .opened(let song, let token) where status.token == token:
             loading = nil
             closed = false
             announced = (token, false)
-            RemoteReplies.info(session.state.song ?? song).forEach(reply)  // as the session names it (a CUE track)
-            session.stream?.station.map { RemoteReplies.station($0).forEach(reply) }  // after the track's lines, as mpg123
+            RemoteReplies.info(status.song ?? song).forEach(reply)  // as the session names it (a CUE track)
+            status.stream?.station.map { RemoteReplies.station($0).forEach(reply) }  // after the track's lines, as mpg123
             reply("P \(mode.rawValue)")
-            session.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
+            status.stream?.title.map { reply(RemoteReplies.icyMeta(title: $0)) }
             sendHeaderIfPlaying()
             finishLoadWait()
         case .openFailed(let error, let token):
@@ -42,7 +42,7 @@ extension RemoteControl {
             runLines()
         case .outputFailed(let message):
             reply("E \(RemoteReplies.line(message))")
-        case .stream(let path, .title(let title)) where announced != nil && path == session.state.song?.path:
+        case .stream(let path, .title(let title)) where announced != nil && path == status.song?.path:
             reply(RemoteReplies.icyMeta(title: title))
         case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
              .damageSkipped, .playback, .deviceBuffer, .stream, .servedPlaylist:

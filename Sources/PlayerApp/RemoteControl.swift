@@ -119,7 +119,7 @@ public final class RemoteControl {
             runLines()
         case .load, .seek, .list, nil: break  // still within its patience, or nothing awaited
         }
-        guard !silent, mode == .playing, let song = session.state.song else { return nextProgress = nil }
+        guard !silent, mode == .playing, let song = status.song else { return nextProgress = nil }
         if let due = nextProgress, now < due { return }
         // One `@F` per frame, as mpg123 sends them: each frame played since the last line (a
         // late tick catches up, at most a second's worth), none twice.
@@ -140,12 +140,17 @@ public final class RemoteControl {
 
     // MARK: - Commands
 
+    /// The player as -R reports it: a projection of the one status every front-end reads.
+    var status: PlayerStatus { session.status(navigation: false) }
+
+    /// mpg123's play state: a song loading to play is playing, one loading to wait is paused.
     var mode: Mode {
         if closed { return .stopped }
-        switch session.state {
+        let status = status
+        switch status.state {
         case .idle: return .stopped
         case .play, .deviceLost: return .playing
-        case .loading(let loading): return loading.startsPlaying ? .playing : .paused
+        case .loading: return status.playback == .playing ? .playing : .paused
         case .prepare, .stop: return .paused
         }
     }
@@ -208,14 +213,14 @@ public final class RemoteControl {
             closeTrack()
             reply("P 0")
         case .jump(let jump):
-            guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
+            guard mode != .stopped, let song = status.song else { return reply("E No track loaded!") }
             seek(toSample: RemoteReplies.sample(for: jump, from: position(), in: song), in: song, jump: true)
         case .seek(let samples, let relative):
-            guard mode != .stopped, let song = session.state.song else { return reply("E No track loaded!") }
+            guard mode != .stopped, let song = status.song else { return reply("E No track loaded!") }
             seek(toSample: RemoteReplies.sample(forSeek: samples, relative: relative, from: position()), in: song, jump: false)
         case .volume(let percent):
             controls.submit(.volume(Int(min(max(percent, 0), 100).rounded())), from: .remote)
-            reply(RemoteReplies.volume(Double(session.sound.volume)))
+            reply(RemoteReplies.volume(Double(status.volume)))
         case .mute:
             controls.submit(.setMute(true), from: .remote)
             reply("mute")
@@ -229,16 +234,16 @@ public final class RemoteControl {
             silent = false
             reply("progress")
         case .sample:
-            guard mode != .stopped, let song = session.state.song else { return reply("E No stream opened. (code 24)") }
+            guard mode != .stopped, let song = status.song else { return reply("E No stream opened. (code 24)") }
             reply("SAMPLE \(position()) \(song.totalFrames ?? 0)")
         case .format:
-            guard mode != .stopped, let song = session.state.song else { return reply("E No stream opened. (code 24)") }
+            guard mode != .stopped, let song = status.song else { return reply("E No stream opened. (code 24)") }
             reply("FORMAT \(song.sampleRate) \(song.channels)")
         case .state:
             // Every position tplayer reports is exact: seeks are sample-accurate.
             ["STATE {", "STATE accurate 1", "STATE }"].forEach(reply)
         case .tag:
-            RemoteReplies.tag(mode == .stopped ? nil : session.state.song).forEach(reply)
+            RemoteReplies.tag(mode == .stopped ? nil : status.song).forEach(reply)
         case .help:
             RemoteReplies.help.forEach(reply)
         case .quit:
@@ -257,10 +262,10 @@ public final class RemoteControl {
             reply(text.map { equalizer.load(String(decoding: $0, as: UTF8.self)) } == true ? "EQFILE done" : "E failed to parse given eq file")
             applyEqualizer(changedFrom: before)
         case .scan:
-            reply(mode == .stopped || session.state.song == nil ? "E No track loaded!" : "SCAN done")
+            reply(mode == .stopped || status.song == nil ? "E No track loaded!" : "SCAN done")
         case .pitch(let value):
             // mpg123 applies a pitch only to an open track's format, and answers 0 without one.
-            guard mode != .stopped, session.state.song != nil else { return reply("PITCH 0.000000") }
+            guard mode != .stopped, status.song != nil else { return reply("PITCH 0.000000") }
             let pitch = EngineCall.pitch(value)
             controls.submit(.pitch(pitch), from: .remote)
             reply("PITCH \(RemoteReplies.pitch(pitch))")
@@ -270,9 +275,9 @@ public final class RemoteControl {
     }
 
     private func load(_ path: Path, paused: Bool) {
-        let before = session.state.token
+        let before = status.token
         controls.submit(.load(path), from: .remote)
-        guard session.state.token != before, case .loading = session.state else {
+        guard status.token != before, status.state == .loading else {
             // Nothing to open (the path names nothing playable): mpg123 closes what played.
             if !closed { controls.submit(.stop, from: .remote) }
             closeTrack()
@@ -281,7 +286,7 @@ public final class RemoteControl {
         }
         if paused { controls.submit(.stop, from: .remote) }
         closed = false
-        loading = session.state.token
+        loading = status.token
         awaiting = .load(since: now(), stream: StreamURL.looksLikeURL(path))
     }
 
@@ -317,7 +322,7 @@ public final class RemoteControl {
     func sendSeekReply(jump: Bool, landed: Int64) {
         progressFrame = nil  // counted anew from where it landed
         guard jump else { return reply("K \(landed)") }
-        guard let song = session.state.song else { return reply("J 0") }
+        guard let song = status.song else { return reply("J 0") }
         reply("J \(RemoteReplies.mpegFrame(of: landed, in: song))")
     }
 
@@ -342,7 +347,7 @@ public final class RemoteControl {
 
     /// mpg123 sends `@S` when the song's first frame plays.
     func sendHeaderIfPlaying() {
-        guard mode == .playing, let announced, !announced.headerSent, let song = session.state.song else { return }
+        guard mode == .playing, let announced, !announced.headerSent, let song = status.song else { return }
         self.announced?.headerSent = true
         if let header = RemoteReplies.stream(song) { reply(header) }
         nextProgress = now()

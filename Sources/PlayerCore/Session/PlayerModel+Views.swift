@@ -3,17 +3,12 @@ extension PlayerModel {
     /// Where the run is now, the engine at `frame` of the song playing, to pick up from next
     /// time (`--resume`).
     public func saved(atFrame frame: Int64) -> SavedSession {
-        let song = context.state.song
-        let position = song.map { AudioTime(frames: frame, rate: $0.sampleRate) } ?? .zero
+        let status = status(navigation: false)
+        let position = status.song.map { AudioTime(frames: frame, rate: $0.sampleRate) } ?? .zero
         // A song still loading when the run ends is the one to pick up, from its start.
-        let current = song != nil || context.state.id == .loading ? queue.current : nil
-        var saved = SavedSession(entries: entries, current: current, position: position,
-                                 volume: sound.volume, muted: sound.muted, repeats: queue.repeats, shuffles: queue.shuffles,
-                                 order: queue.order == Array(0..<queue.count) ? nil : queue.order)
-        saved.repeatsOne = modes.repeatsOne
-        saved.albumMode = modes.albumMode
-        saved.upNext = queue.upNext
-        return saved
+        let current = status.song != nil || status.state == .loading ? status.entry : nil
+        return SavedSession(status, current: current, entries: entries, order: queue.order == Array(0..<queue.count) ? nil : queue.order,
+                            position: position)
     }
 
     /// What the status line names the current song: its tags, else the playlist's title for

@@ -36,6 +36,17 @@ public struct SavedSession: Equatable, Sendable {
         self.order = order
     }
 
+    /// What `status` says of the run, to pick up from next time: its song (`current`, one still
+    /// loading too, from its start), the volume and the modes, with the list and its play order
+    /// (`nil` in list order) and the engine's `position` in the song.
+    public init(_ status: PlayerStatus, current: Int?, entries: EntryList, order: [Int]?, position: AudioTime) {
+        self.init(entries: entries, current: current, position: position, volume: status.volume, muted: status.muted,
+                  repeats: status.repeats, shuffles: status.shuffles, order: order)
+        repeatsOne = status.repeatsOne
+        albumMode = status.albumMode
+        upNext = status.upNext
+    }
+
     static let header = "tplayer saved session 1"
 
     /// The most numbers an `order` line holds (the rest go on the next ones).
