@@ -36,6 +36,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case libraryScan
         /// The album of the song to follow, for album mode: only the latest asked is wanted.
         case album
+        /// The library's watcher: each of its scans (the library's songs may have changed).
+        case libraryWatch
     }
 
     /// A job's cancel flag, asked by the job as it goes.
@@ -50,6 +52,8 @@ public final class BackgroundWork: @unchecked Sendable {
     private let finished = Locked<[(id: Int, result: any Sendable, isLast: Bool)]>([])
     private var pending: [Int: (slot: Slot, cancel: Cancel, progress: (any Sendable) -> Void, then: (any Sendable) -> Void)] = [:]
     private var current: [Slot: Int] = [:]
+    /// The ids of `listen`'s senders: they never finish, so nothing waits for them.
+    private var listeners = Set<Int>()
     private var nextID = 0
 
     public init() throws(SystemError) {
@@ -98,10 +102,27 @@ public final class BackgroundWork: @unchecked Sendable {
         }
     }
 
+    /// A sender that any thread may call, for as long as `slot` is not cancelled: each piece it
+    /// is handed reaches `receive` on the main loop, in order (for a thread of its own, such as
+    /// the library's watcher, that tells the main loop what it did).
+    public func listen<Piece: Sendable>(_ slot: Slot, receive: @escaping (Piece) -> Void) -> @Sendable (Piece) -> Void {
+        cancel(slot)
+        nextID += 1
+        let id = nextID
+        pending[id] = (slot, Cancel(), { piece in if let piece = piece as? Piece { receive(piece) } }, { _ in })
+        current[slot] = id
+        listeners.insert(id)
+        return { [finished, wake] piece in
+            finished.update { $0.append((id, piece, false)) }
+            wake.wake()
+        }
+    }
+
     /// Cancels the job in `slot`, if any: its result will be dropped.
     public func cancel(_ slot: Slot) {
         guard let id = current.removeValue(forKey: slot) else { return }
         pending.removeValue(forKey: id)?.cancel.set()
+        listeners.remove(id)
     }
 
     /// Cancels every job (the player is quitting).
@@ -131,7 +152,7 @@ public final class BackgroundWork: @unchecked Sendable {
     /// Waits for jobs and hands over what they give (as `deliver`) until `isDone` says so:
     /// for what the run cannot start without (the first piece of a long list).
     public func deliver(until isDone: () -> Bool) {
-        while !isDone(), !pending.isEmpty {
+        while !isDone(), pending.keys.contains(where: { !listeners.contains($0) }) {
             if !Waiting.untilReadable(descriptor) { return }
             deliver()
         }

@@ -71,11 +71,13 @@ struct LibraryRun {
     /// A watcher of the library's folders for a run that plays, when there is a library: it
     /// keeps the library up to date as files come, change and go. What it says while the run
     /// plays (from its own thread) is kept for `said`, said when the run ends.
-    func watcher(_ database: LibraryDatabase, say: @escaping (String) -> Void) -> LibraryWatcher? {
+    func watcher(_ database: LibraryDatabase, scanned: @escaping @Sendable () -> Void, say: @escaping (String) -> Void) -> LibraryWatcher? {
         let folders = self.folders(database)
         guard !folders.isEmpty else { return nil }
         let later = laterLines
-        let watcher = LibraryWatcher(folders: folders, scanner: Self.scanner(database)) { line in later.update { $0.append("tplayer: " + line) } }
+        let watcher = LibraryWatcher(folders: folders, scanner: Self.scanner(database), scanned: scanned) { line in
+            later.update { $0.append("tplayer: " + line) }
+        }
         guard let watcher else {
             say("tplayer: the library's folders are not watched (inotify: \(SystemError.current.reason)); tplayer --scan brings it up to date")
             return nil

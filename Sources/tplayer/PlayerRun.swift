@@ -144,7 +144,9 @@ struct PlayerRun {
         let libraryRun = LibraryRun(settings: options.settings)
         if let terminal, let library = shared.database {
             terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
-            watcher = libraryRun.watcher(library, say: say)
+            // Each rescan of the watcher's changes the library: told as the database's change.
+            let scanned = work.listen(.libraryWatch) { (_: Bool) in changed(.database) }
+            watcher = libraryRun.watcher(library, scanned: { scanned(true) }, say: say)
             if options.settings.view == .library || opensLibrary { terminal.openLibrary() }
         }
         if let terminal {

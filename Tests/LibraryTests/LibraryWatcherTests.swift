@@ -1,4 +1,5 @@
 import Foundation
+import Files
 import Library
 import PlayerCore
 import Testing
@@ -18,7 +19,9 @@ import Testing
         let (database, scanner, folder) = try LibraryFixture.library()
         try LibraryFixture.sh("mkdir Music && \(LibraryFixture.tone) && lame --quiet --tt First tone.wav Music/first.mp3", in: folder)
         _ = try scanner.scan([folder.appending("Music")]).get()
-        let watcher = try #require(LibraryWatcher(folders: [folder.appending("Music")], scanner: scanner, settle: 0.2) { line in
+        let scans = Locked(0)
+        let watcher = try #require(LibraryWatcher(folders: [folder.appending("Music")], scanner: scanner, settle: 0.2,
+                                                  scanned: { scans.update { $0 += 1 } }) { line in
             Issue.record("said: \(line)")
         })
         defer { watcher.stop() }
@@ -29,5 +32,6 @@ import Testing
         #expect(found, "a song in a folder made since is found")
         let gone = try waitFor { try database.find(LibraryQuery.parse("first").get()).get().isEmpty }
         #expect(gone)
+        #expect(scans.read { $0 } >= 1, "each scan is told (the player notes it as the database's change)")
     }
 }

@@ -17,6 +17,7 @@ public final class LibraryWatcher: @unchecked Sendable {
     private let stopPipe: SelfPipe
     private let scanner: LibraryScanner
     private let report: @Sendable (String) -> Void
+    private let scanned: @Sendable () -> Void
     private let settle: Double
     private var watches: [Int32: Path] = [:]
     private var pending = Set<Path>()
@@ -31,13 +32,16 @@ public final class LibraryWatcher: @unchecked Sendable {
     public var isWatching: Bool { watching.read { $0 } }
 
     /// Starts watching `folders` and every folder under them; `nil` when inotify cannot be had.
-    /// `report` hears, on the watcher's thread, what goes wrong as it watches.
-    public init?(folders: [Path], scanner: LibraryScanner, settle: Double = 1.0, report: @escaping @Sendable (String) -> Void) {
+    /// `report` hears, on the watcher's thread, what goes wrong as it watches, and `scanned`
+    /// each scan that brought the library up to date (its songs may have changed).
+    public init?(folders: [Path], scanner: LibraryScanner, settle: Double = 1.0, scanned: @escaping @Sendable () -> Void = {},
+                 report: @escaping @Sendable (String) -> Void) {
         guard let watch = FolderWatch(), let pipe = try? SelfPipe() else { return nil }
         changes = watch
         stopPipe = pipe
         self.scanner = scanner
         self.report = report
+        self.scanned = scanned
         self.settle = settle
         roots = folders
         thread = try? HelperThread.start(name: "library watch") { [self] in run() }
@@ -111,6 +115,9 @@ public final class LibraryWatcher: @unchecked Sendable {
     private func rescan() {
         let folders = Array(pending)
         pending = []
-        if case .failure(let error) = scanner.scan(folders) { report("the library is not up to date: \(error)") }
+        switch scanner.scan(folders) {
+        case .success: scanned()
+        case .failure(let error): report("the library is not up to date: \(error)")
+        }
     }
 }
