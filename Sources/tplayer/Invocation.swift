@@ -6,43 +6,6 @@ import PlayerApp
 import PlayerCore
 import Terminal
 
-/// What the command line asks for: the options' values, whichever parser read them
-/// (`QuickArguments` for the usual forms, the argument parser for the rest).
-struct Invocation: Equatable {
-    var output: String?
-    var write: String?
-    var force = false
-    var volume: String?
-    var start: String?
-    var listOutputs = false
-    var quiet = false
-    var noFade = false
-    var replaygain: ReplayGainMode?
-    var replaygainPreamp: Double?
-    var keepOpen = false
-    var repeats = false
-    var shuffle = false
-    var seed: UInt64?
-    var script: String?
-    var check = false
-    var scan = false
-    var verbose = false
-    var find: String?
-    var playFind: String?
-    var noMpris = false
-    var resume = false
-    var remote = false
-    var fifo: String?
-    var remoteErr = false
-    var config: String?
-    var noConfig = false
-    var trace = false
-    var printStates = false
-    var bits: Int?
-    var speed: String?
-    var inputs: [String] = []
-}
-
 extension Invocation {
     /// The options' combinations that make no sense, each said in one line.
     func validate() throws(ValidationError) {

@@ -32,11 +32,11 @@ import Testing
                          "--start": "1:30", "--output": "null", "--write": "out.wav"]
 
     @Test func everyOptionIsReadAsTheArgumentParserReadsIt() {
-        for flag in QuickArguments.flagNames {
+        for flag in CommandOption.allCases.filter(\.isFlag).map(\.facts.long) {
             Self.expectSame([flag, "song.mp3"])
             Self.expectSame(["song.mp3", flag])
         }
-        for name in QuickArguments.valuedNames {
+        for name in CommandOption.allCases.filter({ !$0.isFlag }).map(\.facts.long) {
             let value = Self.values[name] ?? "some thing.txt"
             Self.expectSame([name, value, "song.mp3"])
             Self.expectSame(["song.mp3", "\(name)=\(value)"])
@@ -87,8 +87,8 @@ import Testing
         }
     }
 
-    /// Each option the argument parser knows (its help's), the quick reading knows too, so a
-    /// new option cannot make every start-up slow unnoticed.
+    /// Each option the argument parser knows (its help's) is one of `CommandOption`'s, which the
+    /// quick reading reads by, so a new option cannot make every start-up slow unnoticed.
     @Test func theQuickReadingKnowsEveryOption() {
         let help = TPlayer.helpMessage(columns: 1000)
         var names = Set<String>()
@@ -99,7 +99,7 @@ import Testing
             rest = rest[range.upperBound...]
         }
         let own: Set = ["--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
-        let known = Set(QuickArguments.flagNames + QuickArguments.valuedNames)
+        let known = Set(CommandOption.allCases.map(\.facts.long))
         #expect(names.count > 20, "\(names)")
         #expect(names.subtracting(own).subtracting(known).isEmpty, "\(names.subtracting(own).subtracting(known))")
     }
