@@ -118,7 +118,7 @@ public final class Engine: PlayerEngine {
             // one would fill its buffer, be dropped by its server and reconnect unheard. Nothing
             // is cued instead; it opens when its turn comes (no gap to save: a stream has no end
             // to meet).
-            if let source, StreamURL.looksLikeURL(source.path) { call = .cue(nil) }
+            if let source, source.isStream { call = .cue(nil) }
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
         case .setPitch(let value): call = .setPitch(EngineCall.pitch(value))
         case .setSpeed(let value): call = .setSpeed(EngineCall.speed(value))

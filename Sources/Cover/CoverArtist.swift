@@ -27,7 +27,7 @@ public final class CoverArtist: Sendable {
     /// The cover of `request.song`, drawn for its box.
     public func draw(_ request: CoverRequest) -> CoverArt {
         guard request.columns > 0, request.rows > 0 else { return .none(request, "no room for a cover") }
-        guard !StreamURL.looksLikeURL(request.song) else { return .none(request, "a stream has no cover", missing: true) }
+        guard !request.isStream else { return .none(request, "a stream has no cover", missing: true) }
         let key = AlbumKey(folder: request.song.directory, album: request.album.map { "album:" + $0 } ?? "song:\(request.song)")
         let found = pictures.update { cache -> Result<CoverPicture, CoverPicture.Failure>? in
             if let cached = cache[key] { return cached }

@@ -20,16 +20,16 @@ public final class CoverFile {
 
     deinit { remove() }
 
-    /// A `file://` URL of `song`'s cover, when it has one.
-    public func url(for song: Path) -> String? {
-        if let last, last.song == song { return last.url }
-        let url = find(song)
-        last = (song, url)
+    /// A `file://` URL of `song`'s cover, when it has one (a stream has none).
+    public func url(for song: SongInfo) -> String? {
+        guard !song.isStream else { return nil }
+        if let last, last.song == song.path { return last.url }
+        let url = find(song.path)
+        last = (song.path, url)
         return url
     }
 
     private func find(_ song: Path) -> String? {
-        guard !StreamURL.looksLikeURL(song) else { return nil }
         remove()
         if let (bytes, format) = Self.embeddedPicture(in: song), let folder, make(folder) {
             count += 1

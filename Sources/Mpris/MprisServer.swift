@@ -32,7 +32,7 @@ public final class MprisServer: OutsideControl {
     /// `xesam:albumArtist`, `xesam:discNumber`, `xesam:useCount` and `xesam:userRating`.
     public var library: ((Path) -> LibraryFacts?)?
     /// A `file://` URL of a song's cover (`mpris:artUrl`).
-    public var artURL: ((Path) -> String?)?
+    public var artURL: ((SongInfo) -> String?)?
 
     public struct LibraryFacts: Sendable {
         public var albumArtists: [String]
@@ -292,8 +292,9 @@ public final class MprisServer: OutsideControl {
         if let lyrics = metadata.lyrics { bus.entry(reply, "xesam:asText", "s") { bus.append(reply, lyrics) } }
         if let track = metadata.trackNumber { bus.entry(reply, "xesam:trackNumber", "i") { bus.append(reply, Int32(clamping: track)) } }
         if let date = metadata.contentCreated { bus.entry(reply, "xesam:contentCreated", "s") { bus.append(reply, date) } }
-        guard let path = session.state.song?.path, metadata.trackID != MprisMetadata.noTrack else { return bus.closeContainer(reply) }
-        if let art = artURL?(path) { bus.entry(reply, "mpris:artUrl", "s") { bus.append(reply, UntrustedText.flattened(art)) } }
+        guard let song = session.state.song, metadata.trackID != MprisMetadata.noTrack else { return bus.closeContainer(reply) }
+        let path = song.path
+        if let art = artURL?(song) { bus.entry(reply, "mpris:artUrl", "s") { bus.append(reply, UntrustedText.flattened(art)) } }
         if let facts = library?(path) {
             let artists = facts.albumArtists.map(UntrustedText.flattened)
             if !artists.isEmpty { bus.entry(reply, "xesam:albumArtist", "as") { bus.appendList(reply, artists) } }

@@ -56,7 +56,7 @@ public enum SessionStore {
         -> (session: SavedSession, gone: [Int])
     {
         // A stream is never looked for on the disk: opening it says what is wrong.
-        let gone = saved.entries.indices.filter { !StreamURL.looksLikeURL(saved.entries[$0].path) && !exists(saved.entries[$0].path) }
+        let gone = saved.entries.indices.filter { !saved.entries[$0].source.isStream && !exists(saved.entries[$0].path) }
         var session = saved
         let missing = Set(gone)
         guard let current = saved.current, missing.contains(current) else { return (session, gone) }

@@ -85,6 +85,7 @@ public struct NowPlayingView {
     public func coverRequest(for song: SongInfo?, cell: (width: Int, height: Int)? = nil) -> CoverRequest? {
         guard let song, let style = options.cover, let box = coverBox else { return nil }
         var request = CoverRequest(song: song.path, album: song.tags.album, columns: box.columns, rows: box.rows, style: style)
+        request.isStream = song.isStream
         if style.isGraphics, let cell { (request.cellWidth, request.cellHeight) = cell }
         return cover?.request == request ? nil : request
     }
@@ -102,7 +103,7 @@ public struct NowPlayingView {
         // No box for a song known to have no picture: a stream, or a song of an album (its folder
         // and album tag, as the covers are kept) already looked at and found to have none.
         let pictured = song.map { song in
-            !StreamURL.looksLikeURL(song.path) && !(cover.map { $0.missing && Self.sameAlbum($0.request, song) } ?? false)
+            !song.isStream && !(cover.map { $0.missing && Self.sameAlbum($0.request, song) } ?? false)
         } ?? false
         let layout = Self.layout(width: width, height: height, cover: options.cover != nil && pictured, spectrum: options.spectrum != nil,
                                  next: next.count + (shuffled ? 1 : 0))
@@ -204,7 +205,7 @@ public struct NowPlayingView {
         guard lyrics.isSynced else {
             guard !lyrics.unsynced.isEmpty else {
                 // A stream has none to look for: nothing is said.
-                guard !StreamURL.looksLikeURL(song.path) else { return blank }
+                guard !song.isStream else { return blank }
                 let note = song.lyrics.map { $0.refusal ?? "lyrics with no line in them" }
                     ?? "no lyrics: a .lrc beside the song, or its LYRICS tag, would show here"
                 var lines = blank

@@ -64,7 +64,7 @@ public enum SongDetails {
             field("Comment", tags.comment), field("Stream", stream), field("Output", song.played.map { TerminalText.safe($0) }), field("Length", length),
             field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
             field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListFacts.speedName(speed)), the same pitch (librubberband)"),
-            field(StreamURL.looksLikeURL(song.path) ? "URL" : "File", "\(song.path)"),
+            field(song.isStream ? "URL" : "File", "\(song.path)"),
         ] + (statistics.map { [field("Plays", $0.playsLine), field("Rating", $0.ratingLine)] } ?? [])
     }
 

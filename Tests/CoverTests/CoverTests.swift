@@ -74,13 +74,21 @@ import Testing
         let runtime = folder.appendingPathComponent("run")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let covers = CoverFile(runtime: runtime.path)
-        let url = try #require(covers.url(for: Path(path("song.flac"))))
+        let url = try #require(covers.url(for: Self.song(path("song.flac"))))
         #expect(url.hasPrefix("file://\(runtime.path)/tplayer/cover-") && url.hasSuffix(".png"))
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(url.dropFirst(7))))) == red)
-        #expect(covers.url(for: Path(path("tone.wav"))) == nil)
+        #expect(covers.url(for: Self.song(path("tone.wav"))) == nil)
         #expect(!FileManager.default.fileExists(atPath: String(url.dropFirst(7))), "the song before's picture is taken away")
         try FileManager.default.copyItem(atPath: path("red.png"), toPath: path("cover.png"))
-        #expect(CoverFile(runtime: runtime.path).url(for: Path(path("tone.wav"))) == "file://" + path("cover.png"))
+        #expect(CoverFile(runtime: runtime.path).url(for: Self.song(path("tone.wav"))) == "file://" + path("cover.png"))
+        var stream = Self.song("http://radio.example/live.mp3")
+        stream.isStream = true
+        #expect(covers.url(for: stream) == nil, "a stream has no cover, and none is looked for")
+    }
+
+    /// A song as the player opened it, at `path`.
+    static func song(_ path: String) -> SongInfo {
+        SongInfo(path: Path(path), sampleRate: 44100, channels: 2, totalFrames: nil)
     }
 
     @Test func aCoverJpgBesideTheSongIsDrawnAsColouredBlocksFillingItsBox() throws {

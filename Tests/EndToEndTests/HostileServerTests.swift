@@ -159,6 +159,20 @@ struct HostileServerTests {
         #expect(try asked(server, "silent.mp3") >= 2, "asked each time it was opened, and held: \(connections)")
     }
 
+    /// A song played over http is known as a stream from its source on (`SongInfo.isStream`, set as
+    /// it opens, never found again from its path): the details name its URL, not a file.
+    @Test func aSongOverHttpIsShownAsAStream() throws {
+        let folder = try Harness.temporaryFolder()
+        let (server, _) = try server(folder)
+        let url = server.url("song.mp3")
+        let pane = try Pane(arguments: ["-o", "null", url], width: 150)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") }
+        try pane.send("i")
+        try pane.waitForLine { $0.hasPrefix("URL      \(url)") }
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+    }
+
     /// `--check` of a stream that sends a byte a second ends within its bound (15 s for each
     /// URL, the connection with it), saying the server was too slow, in one line. It never
     /// ended.

@@ -11,7 +11,6 @@ struct LyricsTests {
     @Test func theLrcIsBesideTheSongElseInALyricsFolder() {
         #expect(Lyrics.sidecars(of: "/music/a/01 song.flac") == ["/music/a/01 song.lrc", "/music/a/lyrics/01 song.lrc"])
         #expect(Lyrics.sidecars(of: "song") == ["song.lrc", "lyrics/song.lrc"])
-        #expect(Lyrics.sidecars(of: "http://radio.example/live.mp3").isEmpty)
     }
 
     @Test func timeTagsOfEveryFormAreRead() {

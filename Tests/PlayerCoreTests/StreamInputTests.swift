@@ -89,5 +89,8 @@ struct StreamInputTests {
         #expect(!StreamURL.looksLikeURL(Path("http:/x")))
         #expect(!StreamURL.looksLikeURL(Path("music/http.mp3")))
         #expect(StreamURL(Path("http://" + String(repeating: "a", count: StreamURL.maximumLength))) == nil, "bounded")
+        // Known once, where a path becomes something to play: the source says it from then on.
+        #expect(SongSource("http://a b/").isStream && SongSource("Http://x").isStream)
+        #expect(!SongSource("music/http.mp3").isStream && !SongSource("http:/x").isStream)
     }
 }

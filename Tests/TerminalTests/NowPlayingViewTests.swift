@@ -109,6 +109,7 @@ struct NowPlayingViewTests {
         #expect(none.contains { $0.text.contains("no lyrics: a .lrc beside the song") })
         var stream = Self.song()
         stream.path = "http://radio.example/live.mp3"
+        stream.isStream = true  // as its source says when it opens
         let radio = view.lines(Self.status(stream, at: 2), width: 80, height: 24, bottom: "")
         #expect(!radio.contains { $0.text.contains("no lyrics") }, "a stream has none to look for")
         var refused = Self.song()
@@ -151,7 +152,8 @@ struct NowPlayingViewTests {
         }
         // A stream never has a box.
         var fresh = NowPlayingView(options: .init(cover: .symbols(.truecolor)))
-        let stream = song("http://127.0.0.1:8000/radio")
+        var stream = song("http://127.0.0.1:8000/radio")
+        stream.isStream = true
         #expect(try #require(fresh.lines(Self.status(stream, at: 0), width: 80, height: 24, bottom: "").first).text.hasPrefix("Song"))
         #expect(fresh.coverRequest(for: stream) == nil)
     }

@@ -52,7 +52,8 @@ extension SongDetailsTests {
     /// `i` on an internet stream: its station and what is on air first, escapes neutralised,
     /// and the URL where a file's path goes.
     @Test func aStreamShowsItsStationAndWhatIsOnAir() {
-        let song = SongInfo(path: "http://radio.example/live", sampleRate: 44100, channels: 2, totalFrames: nil)
+        var song = SongInfo(path: "http://radio.example/live", sampleRate: 44100, channels: 2, totalFrames: nil)
+        song.isStream = true  // as its source said when it opened
         var said = StreamState()
         said.station = IcyMetadata.Station(name: "Test FM", genre: "Jazz", url: "http://radio.example/", bitrate: 128)
         said.title = "Artist - \u{1B}[2JTitle"

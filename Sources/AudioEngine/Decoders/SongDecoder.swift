@@ -57,7 +57,7 @@ final class SongDecoder: AudioDecoder {
             song.info.path = source.path
             return song
         }
-        var song = try openFile(source.path)
+        var song = try openFile(source)
         if !verifies { song.info.lyrics = LyricsReader.lyrics(of: source.path, song: song.info, in: bytes) }
         format = song.format
         guard let span = source.span else { return song }
@@ -76,10 +76,11 @@ final class SongDecoder: AudioDecoder {
         return song
     }
 
-    /// Opens the whole file at `path`, with the decoder its content asks for.
-    private func openFile(_ path: Path) throws(LoadFailure) -> OpenedSong {
+    /// Opens the whole file (or stream) `source` names, with the decoder its content asks for.
+    private func openFile(_ source: SongSource) throws(LoadFailure) -> OpenedSong {
         close()
-        if StreamURL.looksLikeURL(path) {
+        let path = source.path
+        if source.isStream {
             // Until it has opened, a song asked for meanwhile stops it (`StreamInterruption`).
             streams.beginOpening()
             defer { streams.endOpening() }
@@ -90,6 +91,7 @@ final class SongDecoder: AudioDecoder {
                 var song = try open(input, path: path, with: .ffmpeg)
                 song.info.totalFrames = nil
                 song.info.isSeekable = false
+                song.info.isStream = true
                 return song
             case .stream(let stream):
                 do throws(LoadFailure) {
@@ -98,6 +100,7 @@ final class SongDecoder: AudioDecoder {
                     var song = try open(stream, named: path)
                     if stream.isLive { song.info.totalFrames = nil }
                     song.info.isSeekable = stream.length != nil
+                    song.info.isStream = true
                     return song
                 } catch {
                     stream.close()

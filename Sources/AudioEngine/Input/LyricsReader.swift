@@ -10,7 +10,7 @@ enum LyricsReader {
     /// read from `source`, the song's own open file; never over the network), or its `USLT`.
     static func lyrics(of path: Path, song: SongInfo, in source: ByteSource?) -> SongLyrics? {
         var refused: SongLyrics?
-        for sidecar in Lyrics.sidecars(of: path) where refused == nil {
+        for sidecar in song.isStream ? [] : Lyrics.sidecars(of: path) where refused == nil {
             switch SystemFiles().readAll(sidecar, limit: Lyrics.maxBytes) {
             case .success(let bytes): return SongLyrics(file: "\(sidecar)", bytes: bytes)
             case .failure(.system(let error)) where error == .noSuchFileOrDirectory || error == .notDirectory: break  // none there
@@ -29,7 +29,7 @@ enum LyricsReader {
         // has text frames): it may count time in MPEG frames, 1152 samples each, 576 in MPEG 2
         // layer III, 384 in layer I.
         let perFrame = Double(song.stream?.samplesPerFrame ?? 1152)
-        if let source, !StreamURL.looksLikeURL(path), let body = ID3Frame.content("SYLT", in: source),
+        if let source, !song.isStream, let body = ID3Frame.content("SYLT", in: source),
            let synced = SyncedLyricsFrame.lyrics(body, framesPerSecond: Double(song.sampleRate) / perFrame) {
             return SongLyrics(file: "\(path)", parsed: synced)
         }

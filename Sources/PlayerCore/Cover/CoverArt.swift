@@ -10,6 +10,8 @@ public struct CoverRequest: Hashable, Sendable {
     /// A cell's size in pixels, when the terminal says (sixel draws in pixels); 0: not known.
     public var cellWidth = 0
     public var cellHeight = 0
+    /// The song is an internet stream (`SongInfo.isStream`): it has no cover to look for.
+    public var isStream = false
 
     public init(song: Path, album: String?, columns: Int, rows: Int, style: CoverStyle) {
         (self.song, self.album, self.columns, self.rows, self.style) = (song, album, columns, rows, style)

@@ -29,7 +29,7 @@ public enum PlaylistWriter {
                 title = nil
             }
             // A stream's URL as it was named; a file's path made absolute.
-            if !path.isAbsolute, !StreamURL.looksLikeURL(path) { path = path.resolved(against: folder) }
+            if !path.isAbsolute, !entry.source.isStream { path = path.resolved(against: folder) }
             guard entry.span == nil || path != lastRun else { continue }
             lastRun = entry.span == nil ? nil : path
             guard !path.bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {

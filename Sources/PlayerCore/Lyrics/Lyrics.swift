@@ -47,9 +47,10 @@ public struct Lyrics: Equatable, Sendable {
     }
 
     /// Where a song's `.lrc` may be, in order: beside it (`song.flac` → `song.lrc`), then in a
-    /// `lyrics` folder beside it (`lyrics/song.lrc`); none for a stream.
+    /// `lyrics` folder beside it (`lyrics/song.lrc`). For a file: a stream has none, and its
+    /// reader does not ask.
     public static func sidecars(of song: Path) -> [Path] {
-        guard !StreamURL.looksLikeURL(song), !song.lastComponent.isEmpty else { return [] }
+        guard !song.lastComponent.isEmpty else { return [] }
         var name = song.lastComponent.bytes
         if let dot = name.lastIndex(of: UInt8(ascii: ".")), dot > 0 { name.removeLast(name.count - dot) }
         let file = Path(bytes: name + Array(".lrc".utf8))

@@ -182,7 +182,7 @@ public struct MprisMetadata: Equatable, Sendable {
         artist = Self.nonEmpty(song.artist)
         album = Self.nonEmpty(song.album)
         // A stream's URL as it was named; a file's as a file:// URL.
-        url = UntrustedText.flattened(StreamURL(song.path)?.text ?? FileURL.string(for: song.path.resolved(against: folder)))
+        url = UntrustedText.flattened(song.isStream ? "\(song.path)" : FileURL.string(for: song.path.resolved(against: folder)))
         lyrics = song.lyrics.map(\.parsed.text).flatMap { $0.isEmpty ? nil : $0 }
         let tags = session.index.flatMap { session.entries[$0].sheetTags }.map(song.tags.overridden(by:)) ?? song.tags
         trackNumber = SongInfo.Tags.leadingNumber(tags.track)

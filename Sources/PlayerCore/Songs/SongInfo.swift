@@ -8,6 +8,8 @@ public struct SongInfo: Equatable, Sendable {
     /// Whether it can seek: not an internet stream that is live, or whose server takes no byte
     /// ranges.
     public var isSeekable = true
+    /// Whether it is an internet stream, as its source said when it was opened (`SongSource`).
+    public var isStream = false
     /// Its lyrics: its `.lrc`, else its `LYRICS` tag (`SongDecoder` reads them as it opens).
     public var lyrics: SongLyrics?
     public var tags: Tags

@@ -2,13 +2,17 @@
 /// https URL), or one track of a file (a CUE sheet's track in its image file: the image with a
 /// `span`, or a path naming the track, `…/x.cue/track0002`).
 public struct SongSource: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public var path: Path
+    public let path: Path
     /// The part of the file that is the song; `nil`: the whole file.
     public var span: TrackSpan?
+    /// Whether it is an internet stream (its path a URL), known once, as it is named: what
+    /// opens it, cues it and shows it asks this, never the path again.
+    public let isStream: Bool
 
     public init(_ path: Path, span: TrackSpan? = nil) {
         self.path = path
         self.span = span
+        isStream = StreamURL.looksLikeURL(path)
     }
 
     public init(stringLiteral value: String) {
