@@ -114,3 +114,51 @@ struct PlayerModelTests {
         #expect(lines(model.handle(.command(.speed(1.5)))) == ["engine speed 1.5", "engine cue nothing"] && model.sound.speed == 1.5)
     }
 }
+
+/// The shell that makes the model's effects: one input's effects whole, in order, before an
+/// answer that came while they were made is handed in.
+struct SessionShellTests {
+    /// A load answered at once (mpg123's `LOAD`: the one song it names) plays, and what is cued
+    /// last is what follows it, not what the input before cued for the song it replaced (made
+    /// after the answer's effects, `a` was left cued while `x` opened).
+    @Test func anAnswerThatComesAtOnceIsHandledAfterTheEffectsBeforeIt() {
+        let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3", "x.mp3"])
+        let seams = TestSeams()
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")], seams: seams.seams)
+        session.perform(.setRepeatOne(true))
+        session.start()
+        session.settle()
+        #expect(engine.cued == "a.mp3")
+        session.perform(.load("x.mp3"))
+        #expect(engine.cued == nil, "while x opens nothing is cued (not a, cued for the song x replaced)")
+        session.settle()
+        #expect(session.index == 1 && session.state.song?.path == "x.mp3", "x plays, after a")
+        #expect(engine.cued == "x.mp3", "what follows x is cued last")
+        #expect(engine.calls.suffix(3) == ["stop", "open x.mp3", "play"], "\(engine.calls)")
+    }
+
+    /// An album read while a song plays comes back as an input, and the song to follow is cued
+    /// with it; an asker of a load is answered once, in order.
+    @Test func answersComeBackAsInputsAndEachAskerIsAnsweredOnce() {
+        let engine = FakeEngine(goodPaths: ["a.mp3", "b.mp3", "c.mp3"])
+        engine.albums = ["a.mp3": "A", "b.mp3": "A"]
+        let seams = TestSeams()
+        seams.holdsAlbums = true
+        seams.holdLoads()
+        let session = Session(engine: engine, entries: [Entry(path: "a.mp3"), Entry(path: "b.mp3")], seams: seams.seams)
+        session.perform(.setAlbumMode(true))
+        session.start()
+        session.settle()
+        #expect(engine.cued == nil, "b's album not known yet")
+        seams.heldAlbums["b.mp3"]?("A")
+        #expect(engine.cued == "b.mp3", "the same album: cued")
+        var answers: [Session.LoadAnswer] = []
+        session.load("one") { answers.append($0) }
+        session.load("two") { answers.append($0) }
+        #expect(answers == [.overtaken])
+        seams.heldLoads["two"]?([Entry(path: "c.mp3")], [])
+        #expect(answers == [.overtaken, .playing])
+        seams.heldLoads["one"]?([Entry(path: "a.mp3")], [])
+        #expect(answers == [.overtaken, .playing], "the load overtaken is answered once")
+    }
+}
