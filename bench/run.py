@@ -353,6 +353,15 @@ def main():
         f"{m_cpu:.3f} s, {m_rss:.1f} MB (mpv {v_cpu:.3f} s, {v_rss:.1f} MB)", f"{points:+.2f} pp of a core",
         "CPU ≤ mpg123 (± 0.1 pp); RSS stated", points <= 0.1)
 
+    # 11b. A stream's server that accepts and never answers: -R's answers meanwhile, against mpg123.
+    import deadserver
+    dead = deadserver.measure(TPLAYER, RUNS)
+    worst = max(w for _, w in dead["tplayer"].values())
+    theirs = max(w for _, w in dead["mpg123"].values())
+    row("a stream's server that never answers: -R's VOLUME, STATE, a new LOAD and QUIT answered meanwhile (worst of them)",
+        f"{worst:.1f} ms", f"{theirs:.0f} ms{' (its limit: no answer)' if theirs >= deadserver.LIMIT * 1000 else ''}",
+        f"{worst / theirs:.4f}", "each ≤ 100 ms", worst <= 100)
+
     # 12. The now-playing view: its CPU while playing (the view; the view and a spectrum) against
     # the status line alone and mpg123, and Space's latency with it all open.
     import nowplaying
