@@ -113,6 +113,21 @@ struct ServedPlaylistTests {
         #expect(session.outcome.failures.count == 1)
     }
 
+    /// A served playlist with no stream in it, the last entry of a run that stays open, is a
+    /// song that could not be opened: the status says why (a playlist that plays is no failure).
+    @Test func aRefusedPlaylistIsAFailureTheStatusNames() {
+        let engine = FakeEngine(goodPaths: ["a.mp3"])
+        engine.servedPlaylists = ["http://r/empty.pls": served("http://r/empty.pls", [])]
+        let seams = TestSeams()
+        let session = Session(engine: engine, entries: EntryList([Entry(path: "http://r/empty.pls")]),
+                              policy: Session.Policy(keepsOpen: true), seams: seams.seams)
+        session.start()
+        session.settle()
+        #expect(session.status.failure == "http://r/empty.pls: a playlist with no stream in it", "\(session.status)")
+        #expect(seams.lines == ["http://r/empty.pls: a playlist with no stream in it"], "\(seams.lines)")
+        #expect(session.adoptedPlaylist == nil && session.exitStatus == 1)
+    }
+
     /// A playlist that was queued plays its first stream when its turn comes (the queue's next
     /// was once taken instead: the list's next song).
     @Test func aQueuedPlaylistPlaysItsFirstStream() {

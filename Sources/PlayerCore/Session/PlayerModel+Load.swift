@@ -5,7 +5,10 @@ extension PlayerModel {
     /// is known: its first song plays, nothing in it can be played (nothing is added), or a
     /// newer load (or quitting) came first.
     mutating func load(_ path: Path, answered: Bool) {
-        guard !isFinished else { return emit(.answerLoad(.overtaken)) }
+        guard !isFinished else {
+            if answered { emit(.answerLoad(.overtaken)) }
+            return
+        }
         defer { cueNext() }
         startLoad(path, answered: answered)
     }

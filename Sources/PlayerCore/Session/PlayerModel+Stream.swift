@@ -61,12 +61,9 @@ extension PlayerModel {
 }
 
 extension PlayerModel {
-    /// Entry `entry`, being opened, was a playlist served over http: its problems are said, its
-    /// entries take its place and the first is opened, moving as it would have. Returns why not
-    /// instead (no stream in it, or it names a playlist that named it).
-    mutating func adopt(_ served: ServedPlaylist, at entry: Int, moving move: Move) -> LoadFailure? {
-        served.problems.forEach { emit(.report($0.brief)) }
-        streams.adopted = nil
+    /// Why the playlist served over http that entry `entry` turned out to be is not played in
+    /// its place (no stream in it, or it names a playlist that named it); `nil` when it is.
+    func refusal(of served: ServedPlaylist, at entry: Int) -> LoadFailure? {
         let url = entries[entry].path
         // Named as asked for, and as it answered (redirects followed): a cycle shows in either.
         let names: Set<Path> = [url, Path(served.url)]
@@ -81,7 +78,15 @@ extension PlayerModel {
         guard chain.count <= ServedPlaylist.maxDepth else { return .network(ServedPlaylist.tooDeep) }
         guard !served.entries.isEmpty else { return .network("a playlist with no stream in it") }
         guard streams.servedFrom.count < 10_000 else { return .network("more than 10,000 playlists opened over http; not followed") }
-        for name in names { streams.servedFrom[name] = parent }
+        return nil
+    }
+
+    /// Entry `entry`, being opened, was a playlist served over http that is played (`refusal`
+    /// says none): its entries take its place and the first is opened, moving as it would have.
+    mutating func adopt(_ served: ServedPlaylist, at entry: Int, moving move: Move) {
+        let url = entries[entry].path
+        let parent = entries[entry].origin.map { Path($0.file) }
+        for name in [url, Path(served.url)] { streams.servedFrom[name] = parent }
         streams.adopted = url
         let map = replace(entry, with: EntryList(served.entries))
         var move = move
@@ -91,6 +96,5 @@ extension PlayerModel {
         // Its first stream, where it stands (the queue's next may be another: one queued).
         queue.select(entry)
         open(entry, moving: move)
-        return nil
     }
 }

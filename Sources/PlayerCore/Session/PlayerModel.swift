@@ -249,10 +249,19 @@ public struct PlayerModel {
             loading.opening = nil
             failOpening(opening, error)
         case .servedPlaylist(let served, let path, let token):
-            guard !apply(.served(token: token)).isIgnored, let opening = loading.opening else { return }
+            // One it refuses is a song that could not be opened: the machine keeps why.
+            var refusal: LoadFailure?
+            if let opening = loading.opening { refusal = self.refusal(of: served, at: opening.entry) }
+            var event = PlayerEvent.served(token: token)
+            if let refusal { event = .openFailed(LoadError(path: path, reason: refusal), token: token) }
+            guard !apply(event).isIgnored, let opening = loading.opening else { return }
             loading.opening = nil
-            if let refusal = adopt(served, at: opening.entry, moving: opening.move) {
+            served.problems.forEach { emit(.report($0.brief)) }
+            if let refusal {
+                streams.adopted = nil
                 failOpening(opening, LoadError(path: path, reason: refusal))
+            } else {
+                adopt(served, at: opening.entry, moving: opening.move)
             }
         case .ended(let token):
             if let song = context.state.song, token == context.state.token {

@@ -34,7 +34,7 @@ public final class Session {
 
     /// Hands `input` to the model and makes its effects (after those of the input being
     /// handled, if any).
-    public func send(_ input: consuming PlayerModel.Input) {
+    func send(_ input: consuming PlayerModel.Input) {
         inbox.append(input)
         guard !handling else { return }
         handling = true
