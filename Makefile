@@ -23,7 +23,7 @@ BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev l
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
 TEST_DEPS    := $(BUILD_DEPS) python3-mutagen mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl \
-                pipewire pipewire-pulse wireplumber sqlite3
+                pipewire pipewire-pulse wireplumber sqlite3 mpd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \
@@ -98,7 +98,7 @@ bench: deps-test deps-bench build
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession FuzzQuery \
-                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt FuzzIcy FuzzIcyStream FuzzStreamURL FuzzServedList FuzzLyrics FuzzNowPlaying
+                FuzzRemoteSeek FuzzMprisTime FuzzTags FuzzCue FuzzConfig FuzzPrompt FuzzIcy FuzzIcyStream FuzzStreamURL FuzzServedList FuzzLyrics FuzzNowPlaying FuzzMpd
 
 fuzz: deps-build
 	bash Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)

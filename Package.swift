@@ -137,7 +137,7 @@ let package = Package(
 if Context.environment["TPLAYER_FUZZ"] == "1" {
     for name in ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession",
                  "FuzzRemoteSeek", "FuzzMprisTime", "FuzzTags", "FuzzCue", "FuzzConfig", "FuzzPrompt", "FuzzQuery", "FuzzIcy",
-                 "FuzzIcyStream", "FuzzStreamURL", "FuzzServedList", "FuzzLyrics", "FuzzNowPlaying"] {
+                 "FuzzIcyStream", "FuzzStreamURL", "FuzzServedList", "FuzzLyrics", "FuzzNowPlaying", "FuzzMpd"] {
         // Tags are read by the engine's decoders (libmpg123, libFLAC, vorbisfile, opusfile or
         // FFmpeg, as the file's first bytes say); queries run on a library in memory.
         let engine: [Target.Dependency] = name == "FuzzTags" ? ["AudioEngine", "PlayerCore"]

@@ -28,10 +28,12 @@ struct FuzzCaseTests {
         "FuzzServedList": ParserChecks.servedPlaylist,
         "FuzzLyrics": ParserChecks.lyrics,
         "FuzzNowPlaying": ParserChecks.nowPlaying,
+        "FuzzMpd": ParserChecks.mpdBytes,
     ]
 
     /// The targets whose fuzzing found defects: their inputs are kept as `regress-` cases.
-    static let withFindings: Set = ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession", "FuzzPrompt"]
+    static let withFindings: Set = ["FuzzM3U", "FuzzPLS", "FuzzScript", "FuzzDuration", "FuzzSeekTarget", "FuzzRemote", "FuzzSavedSession", "FuzzPrompt",
+                                    "FuzzMpd"]
 
     @Test(arguments: checks.keys.sorted())
     func savedCasesKeepEveryPromise(target: String) throws {

@@ -1,0 +1,43 @@
+import PlayerCore
+
+extension ParserChecks {
+    /// MPD's protocol read from a client's bytes: never a trap; read in two pieces (split where
+    /// the input's first byte says) it reads as read whole; every answer is `OK` or one `ACK`
+    /// line at its end, with no other control character; every request read is read again the
+    /// same from its arguments quoted back.
+    public static func mpdBytes(_ bytes: [UInt8]) -> [String] {
+        var broken: [String] = []
+        let input = Array(bytes.dropFirst())
+        let split = bytes.first.map { Int($0) * input.count / 256 } ?? 0
+        var whole = MpdConnection()
+        var pieces = MpdConnection()
+        let steps = whole.receive(input)
+        var inPieces = pieces.receive(input[..<split])
+        if !inPieces.contains(.close) { inPieces += pieces.receive(input[split...]) }  // a server closes it there
+        if inPieces != steps {
+            broken.append("read in two pieces, it reads otherwise")
+        }
+        for case .run(let batch) in steps {
+            var requests: [MpdRequest] = []
+            let (text, _) = MpdConnection.answer(batch) { _, request in
+                requests.append(request)
+                return requests.count % 3 == 0 ? .failure(MpdAck(.argument, "a failure")) : .success("")
+            }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard lines.last == "", lines.dropLast().allSatisfy({ $0 == "list_OK" || $0 == "OK" || $0.hasPrefix("ACK [") }),
+                  lines.dropLast().last.map({ $0 == "OK" || $0.hasPrefix("ACK [") }) == true else {
+                broken.append("an answer is not list_OKs then OK or one ACK: \(text.debugDescription.prefix(200))")
+                continue
+            }
+            if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" }) { broken.append("an answer holds a control character") }
+            for request in requests {
+                let quoted = request.name + request.arguments.map { argument in
+                    " \"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                }.joined()
+                if case .success(let again) = MpdRequest.parse(Array(quoted.utf8)), again == request { continue }
+                broken.append("\(request) does not read back from its arguments quoted")
+            }
+        }
+        return broken
+    }
+}
