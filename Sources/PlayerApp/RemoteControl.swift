@@ -119,7 +119,8 @@ public final class RemoteControl {
             runLines()
         case .load, .seek, .list, nil: break  // still within its patience, or nothing awaited
         }
-        guard !silent, mode == .playing, let song = status.song else { return nextProgress = nil }
+        let status = status
+        guard !silent, mode(of: status) == .playing, let song = status.song else { return nextProgress = nil }
         if let due = nextProgress, now < due { return }
         // One `@F` per frame, as mpg123 sends them: each frame played since the last line (a
         // late tick catches up, at most a second's worth), none twice.
@@ -144,9 +145,12 @@ public final class RemoteControl {
     var status: PlayerStatus { session.status(navigation: false) }
 
     /// mpg123's play state: a song loading to play is playing, one loading to wait is paused.
-    var mode: Mode {
+    var mode: Mode { mode(of: status) }
+
+    /// The play state `status` is, as mpg123 says it (the status read once where its song is
+    /// read too: the progress line's tick runs at every MPEG frame).
+    func mode(of status: PlayerStatus) -> Mode {
         if closed { return .stopped }
-        let status = status
         switch status.state {
         case .idle: return .stopped
         case .play, .deviceLost: return .playing
@@ -347,7 +351,8 @@ public final class RemoteControl {
 
     /// mpg123 sends `@S` when the song's first frame plays.
     func sendHeaderIfPlaying() {
-        guard mode == .playing, let announced, !announced.headerSent, let song = status.song else { return }
+        let status = status
+        guard mode(of: status) == .playing, let announced, !announced.headerSent, let song = status.song else { return }
         self.announced?.headerSent = true
         if let header = RemoteReplies.stream(song) { reply(header) }
         nextProgress = now()
