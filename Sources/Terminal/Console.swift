@@ -202,7 +202,7 @@ public final class Console {
                     return PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false)
                 }
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .add,
+                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .clearList, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
                  .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs:
                 commands.append(command)  // the player's

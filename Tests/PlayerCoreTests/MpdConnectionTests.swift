@@ -21,6 +21,8 @@ struct MpdConnectionTests {
         #expect(connection.receive([0x61]) == [.close])
         var fresh = MpdConnection()
         #expect(fresh.receive(long.dropLast() + [0x0A]).count == 1, "a line that fits, newline and all, is read")
+        var whole = MpdConnection()
+        #expect(whole.receive(long + [0x61, 0x0A, 0x70]) == [.close], "a line too long that came whole, newline and all, in one read")
         var flood = MpdConnection()
         #expect(flood.receive([UInt8](repeating: 0x61, count: 1 << 20)) == [.close], "a megabyte with no newline: closed, not kept")
     }

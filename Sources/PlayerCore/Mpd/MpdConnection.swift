@@ -41,6 +41,12 @@ public struct MpdConnection: Sendable {
         var steps: [Step] = []
         var start = 0
         while let newline = pending[start...].firstIndex(of: 0x0A) {
+            // A line that came whole in one read is held to the same 8 KiB as one that did not.
+            guard newline - start < Self.maximumLine else {
+                pending = []
+                steps.append(.close)
+                return steps
+            }
             var end = newline
             while end > start, pending[end - 1] <= 0x20 { end -= 1 }  // spaces, tabs, CR and NULs at its end
             let step = line(Array(pending[start..<end]))

@@ -51,6 +51,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Put what this path names (a song, folder or playlist) into the list at entry `at`
     /// (0-based), without playing it (the list view's `l`).
     case add(Path, at: Int)
+    /// Empty the list, stopping what plays (MPD's `clear`); the modes stay.
+    case clearList
     /// Save the list as a new M3U8 playlist at this path (the list view's `w`).
     case saveList(Path)
     /// Move entry `n` (0-based) up (`by: -1`) or down (`by: 1`) the list.
@@ -121,6 +123,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .add(let path, let at): "add \(path) at \(at + 1)"
         case .playEntry(let entry): "play entry \(entry + 1)"
         case .removeEntry(let entry): "remove entry \(entry + 1)"
+        case .clearList: "clear"
         case .moveEntry(let entry, let step): "move entry \(entry + 1) \(step < 0 ? "up" : "down")"
         case .queueEntry(let entry): "queue \(entry + 1)"
         case .toggleRepeatOne: "repeat-one toggle"

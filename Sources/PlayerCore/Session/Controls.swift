@@ -8,6 +8,8 @@ public enum Origin: Sendable, Equatable, CustomStringConvertible {
     case remote
     /// MPRIS on D-Bus: media keys, desktop widgets, `playerctl`.
     case mpris
+    /// An MPD client (`--mpd`): mpc, ncmpcpp, a phone.
+    case mpd
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum Origin: Sendable, Equatable, CustomStringConvertible {
         case .script: "the script"
         case .remote: "a remote command came"
         case .mpris: "an MPRIS call came (media keys, playerctl)"
+        case .mpd: "an MPD client sent a command"
         }
     }
 }

@@ -34,6 +34,7 @@ extension PlayerModel {
         } else {
             entries.insert(contentsOf: added, at: at)
         }
+        marks.insert(count, at: at, version: listVersion)
         queue.insert(count, at: at, playNext: playNext)
         let shift = { (entry: Int) in entry >= at ? entry + count : entry }
         renumber(shift)
@@ -45,6 +46,7 @@ extension PlayerModel {
     /// maps to one after (`entry` to the first of them).
     mutating func replace(_ entry: Int, with added: consuming EntryList) -> (Int) -> Int {
         entries.remove(at: entry)
+        marks.remove(at: entry, version: listVersion)
         queue.remove(entry)
         renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
         let shift = place(added, at: entry, playNext: true)
@@ -57,12 +59,27 @@ extension PlayerModel {
         guard entries.indices.contains(entry) else { return }
         let wasCurrent = entry == queue.current && context.state.id != .idle
         entries.remove(at: entry)
+        marks.remove(at: entry, version: listVersion)
         queue.remove(entry)
         renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
         if wasCurrent {
             if context.state.id != .idle { apply(.stop) }
             advance(atEnd: .rewind)
         }
+    }
+
+    /// Empties the list: what plays stops where it is, and the run waits for a new list, its
+    /// modes kept (MPD's `clear`).
+    mutating func clear() {
+        guard !entries.isEmpty else { return }
+        if context.state.id != .idle { apply(.stop) }
+        entries = EntryList()
+        marks.replaceAll(count: 0, version: listVersion)
+        queue.replace(count: 0)
+        outcome.failures = [:]
+        outcome.setAside = []
+        loading.opening = nil
+        listPlace = .stoppedAtStart
     }
 
     /// Moves entry `entry` up or down the list by `step` places (one at a time).
@@ -73,6 +90,7 @@ extension PlayerModel {
         while entry != target {
             let next = entry + (step < 0 ? -1 : 1)
             entries.swapAt(entry, next)
+            marks.swapAt(entry, next, version: listVersion)
             queue.swap(entry, next)
             let (a, b) = (entry, next)
             renumber { $0 == a ? b : $0 == b ? a : $0 }
@@ -104,6 +122,7 @@ extension PlayerModel {
         guard !replacement.isEmpty else { return }
         defer { cueNext() }
         entries = replacement
+        marks.replaceAll(count: entries.count, version: listVersion)
         queue.replace(count: entries.count)
         outcome.failures = [:]
         outcome.setAside = []
@@ -114,7 +133,9 @@ extension PlayerModel {
 
     /// Adds entries at the end of the list (in shuffle mode, at random places still to come).
     mutating func append(_ added: consuming EntryList) {
+        let at = entries.count
         entries += added
+        marks.insert(entries.count - at, at: at, version: listVersion)
         queue.append(added.count)
         cueNext()
     }
@@ -132,7 +153,9 @@ extension PlayerModel {
         let waited = isAtEndOfList && context.state.id != .play
         if isLast { holds.listComing = false }
         if !added.isEmpty {
+            let at = entries.count
             entries.append(contentsOf: added)
+            marks.insert(entries.count - at, at: at, version: listVersion)
             queue.append(entries.count - queue.count)
         }
         if waited { return advance(atEnd: .rest) }

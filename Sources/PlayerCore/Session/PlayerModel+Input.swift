@@ -71,13 +71,16 @@ extension PlayerModel {
     struct Turn {
         var engine = EngineReading()
         var effects: [Effect] = []
+        /// The list's edit count before the input: however many changes the input makes, the
+        /// list is one edit further after it (MPD's one version a command).
+        var editsBefore = 0
 
         var position: Int64 { engine.position }
     }
 
     /// Hands `input` to the model, the engine reading `engine`; returns the effects to make.
     public mutating func handle(_ input: consuming Input, engine: EngineReading = EngineReading()) -> [Effect] {
-        turn = Turn(engine: engine)
+        turn = Turn(engine: engine, editsBefore: edits)
         switch consume input {
         case .start: start()
         case .resume(let saved): resume(saved)

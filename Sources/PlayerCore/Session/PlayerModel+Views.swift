@@ -36,6 +36,12 @@ extension PlayerModel {
         return !isFinished && nextPlayable(advancing: &ahead) != nil
     }
 
+    /// The entry `next` goes to (MPD's `nextsong`), if any.
+    public var nextEntry: Int? {
+        var ahead = queue
+        return isFinished ? nil : nextPlayable(advancing: &ahead)
+    }
+
     /// Whether `previous` goes to another entry rather than back to the song's start.
     public var hasPrevious: Bool {
         var behind = queue

@@ -7,10 +7,15 @@
 public struct PlayerModel {
     public private(set) var context = PlayerContext()
     public internal(set) var entries: EntryList {
-        didSet { edits += 1 }
+        didSet { edits = turn.editsBefore + 1 }
     }
     /// Counts the changes to `entries` (an edit, a load), so a view can tell its copy is old.
     public private(set) var edits = 0
+    /// Each entry's id and the version it last changed at, for MPD's clients (`EntryMarks`).
+    public internal(set) var marks: EntryMarks
+    /// The list's version as MPD's clients read it (its `playlist`): 1 for the list first
+    /// given, one more with each edit.
+    public var listVersion: UInt32 { UInt32(truncatingIfNeeded: edits + 1) & 0x7FFF_FFFF }
     public internal(set) var queue: PlayQueue
     /// The rules of this run, fixed when it starts.
     public let policy: Policy
@@ -84,6 +89,7 @@ public struct PlayerModel {
 
     public init(entries: EntryList, queue: PlayQueue? = nil, policy: Policy = Policy()) {
         self.entries = entries
+        marks = EntryMarks(count: entries.count, version: 1)
         self.policy = policy
         var queue = queue ?? PlayQueue(seed: 0)
         queue.append(entries.count - queue.count)
@@ -199,6 +205,7 @@ public struct PlayerModel {
             for entry in first..<entries.count { queue.toggleQueued(entry) }
         case .playEntry(let entry): play(entry)
         case .removeEntry(let entry): remove(entry)
+        case .clearList: clear()
         case .moveEntry(let entry, let step): move(entry, by: step)
         case .queueEntry(let entry): queue.toggleQueued(entry)
         case .toggleRepeatOne: modes.repeatsOne.toggle()
