@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -33,6 +34,13 @@ static inline int tp_link_unnamed(int fd, const char *path) {
     char source[64];
     snprintf(source, sizeof source, "/proc/self/fd/%d", fd);
     return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+// The next connection waiting on the listening socket `fd`, made non-blocking and closed on
+// exec, or -1 with errno set (accept4, which glibc shows only under _GNU_SOURCE).
+int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+static inline int tp_accept(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
 #endif

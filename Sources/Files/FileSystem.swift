@@ -17,6 +17,13 @@ public enum FileSystem {
     }
 
     /// What the open descriptor `fd` is (standard output, for `-w -`).
+    /// What is at `path` itself: a symbolic link is not followed.
+    public static func linkStatus(of path: Path) -> Result<FileStatus, SystemError> {
+        guard !path.hasNUL else { return .failure(.noSuchFileOrDirectory) }
+        var info = stat()
+        return path.withCString { lstat($0, &info) } == 0 ? .success(FileStatus(info)) : .failure(.current)
+    }
+
     public static func status(ofDescriptor fd: Int32) -> Result<FileStatus, SystemError> {
         var info = stat()
         return fstat(fd, &info) == 0 ? .success(FileStatus(info)) : .failure(.current)

@@ -4,7 +4,7 @@ import Glibc
 /// Waits, without spinning, for whatever the player must answer next: keys on stdin, signals,
 /// engine reports, or the next status-line tick.
 public struct EventLoop {
-    public enum Input: Equatable {
+    public enum Input {
         case keys([UInt8])
         /// stdin reached its end or failed: stop reading keys.
         case keysClosed
@@ -14,6 +14,8 @@ public struct EventLoop {
         case control
         /// Work done off the main loop has finished.
         case work
+        /// Some of `sockets` are ready: each with what it is ready for (`revents`).
+        case sockets([pollfd])
     }
 
     private var keyFD: Int32?
@@ -22,6 +24,8 @@ public struct EventLoop {
     private let workFD: Int32?
     /// Watched for readability when set (MPRIS's bus connection).
     public var controlFD: Int32?
+    /// Watched for what each asks (`events`) when set: the MPD server's listeners and clients.
+    public var sockets: [pollfd] = []
 
     /// Watches `keyFD` for keys when given (only when stdin is a terminal).
     public init(keyFD: Int32?, signalFD: Int32, engineFD: Int32, workFD: Int32? = nil) {
@@ -41,6 +45,8 @@ public struct EventLoop {
         if let controlFD { fds.append(pollfd(fd: controlFD, events: Int16(POLLIN), revents: 0)) }
         let workIndex = fds.count
         if let workFD { fds.append(pollfd(fd: workFD, events: Int16(POLLIN), revents: 0)) }
+        let socketsIndex = fds.count
+        fds += sockets
         // Rounded up, so a wait never wakes just before its deadline and polls again at once.
         let milliseconds = timeout.map { Int32(min(max($0 * 1000, 0), 86_400_000).rounded(.up)) } ?? -1
         let ready = Waiting.poll(&fds, milliseconds: milliseconds)
@@ -50,6 +56,8 @@ public struct EventLoop {
         if fds[1].revents != 0 { inputs.append(.engine) }
         if controlFD != nil, fds[controlIndex].revents != 0 { inputs.append(.control) }
         if workFD != nil, fds[workIndex].revents != 0 { inputs.append(.work) }
+        let readySockets = fds[socketsIndex...].filter { $0.revents != 0 }
+        if !readySockets.isEmpty { inputs.append(.sockets(readySockets)) }
         if let keyFD, fds.count > 2, fds[2].revents != 0 {
             var bytes = [UInt8](repeating: 0, count: 256)
             let count = read(keyFD, &bytes, bytes.count)

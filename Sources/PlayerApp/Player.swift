@@ -39,6 +39,8 @@ public final class Player {
         public var remote: RemoteControl?
         /// MPRIS, when a session bus is there.
         public var outside: (any OutsideControl)?
+        /// MPD's protocol, served on sockets (`--mpd`).
+        public var server: (any SocketService)?
         /// Folder walks, playlist reads and completions under way off the main loop.
         public var work: BackgroundWork?
         /// Reads songs' tags and lengths from their headers (never a whole decode), off the main
@@ -149,6 +151,7 @@ public final class Player {
             if let line = lyrics?.line(session, position: engine.position), screen?.showsNowPlaying != true { say("♪ " + line) }
             io.outside?.update()
             loop.controlFD = io.outside?.descriptor
+            loop.sockets = io.server?.watched ?? []
             for input in loop.wait(timeout: timeout()) {
                 switch input {
                 case .keys(let bytes) where io.remote != nil:
@@ -172,6 +175,8 @@ public final class Player {
                     io.work?.deliver()
                 case .control:
                     io.outside?.process()
+                case .sockets(let ready):
+                    io.server?.process(ready)
                 }
             }
         }
@@ -351,10 +356,12 @@ extension Player {
 
     /// Tells `IO.statusChanged` what changed this turn, if anything did.
     private func publishStatus() {
-        guard let told = io.statusChanged else { return }
+        guard io.statusChanged != nil || io.server != nil else { return }
         let now = session.status
         let changed = changes.take(now)
-        if !changed.isEmpty { told(now, changed) }
+        guard !changed.isEmpty else { return }
+        io.statusChanged?(now, changed)
+        io.server?.changed(now, changed)
     }
 }
 

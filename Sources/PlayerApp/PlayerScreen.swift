@@ -71,6 +71,17 @@ public protocol OutsideControl: AnyObject {
     func update()
 }
 
+/// A server on sockets, run by the main loop (MPD's protocol): it says which descriptors to
+/// watch, handles those that are ready, and is told what changed after each turn.
+public protocol SocketService: AnyObject {
+    /// The descriptors to watch, each with what for (`events`).
+    var watched: [pollfd] { get }
+    /// Handles those of `watched` that are ready (`revents` set).
+    func process(_ ready: [pollfd])
+    /// After a turn of the loop that changed something: the status, and the groups changed.
+    func changed(_ status: PlayerStatus, _ changes: StatusChanges)
+}
+
 /// Signals as the main loop reads them: a descriptor that turns readable, and the numbers.
 public protocol SignalSource: AnyObject {
     var readFD: Int32 { get }
