@@ -124,6 +124,7 @@ APPDIR       := $(DESTDIR)$(PREFIX)/share/applications
 BASHDIR      := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+UNITDIR      := $(DESTDIR)$(PREFIX)/lib/systemd/user
 
 install:
 	@[ -x "$(BIN)" ] || $(MAKE) --no-print-directory build
@@ -131,10 +132,12 @@ install:
 
 install-files:
 	@[ -x "$(BIN)" ] || { echo "$(BIN): not built; run make first"; exit 1; }
-	install -d "$(BINDIR)" "$(MANDIR)" "$(APPDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	install -d "$(BINDIR)" "$(MANDIR)" "$(APPDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)" "$(UNITDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/tplayer"
 	sed 's#@PREFIX@#$(PREFIX)#g' Resources/tplayer.1 > "$(MANDIR)/tplayer.1"
 	install -m 644 Resources/tplayer.desktop "$(APPDIR)/tplayer.desktop"
+	sed 's#@PREFIX@#$(PREFIX)#g' Resources/tplayer.service > "$(UNITDIR)/tplayer.service"
+	chmod 644 "$(UNITDIR)/tplayer.service"
 	"$(BIN)" --generate-completion-script bash > "$(BASHDIR)/tplayer"
 	"$(BIN)" --generate-completion-script zsh > "$(ZSHDIR)/_tplayer"
 	"$(BIN)" --generate-completion-script fish > "$(FISHDIR)/tplayer.fish"
@@ -142,7 +145,7 @@ install-files:
 
 uninstall:
 	rm -f "$(BINDIR)/tplayer" "$(MANDIR)/tplayer.1" "$(APPDIR)/tplayer.desktop" "$(BASHDIR)/tplayer" \
-	      "$(ZSHDIR)/_tplayer" "$(FISHDIR)/tplayer.fish"
+	      "$(ZSHDIR)/_tplayer" "$(FISHDIR)/tplayer.fish" "$(UNITDIR)/tplayer.service"
 
 clean:
 	rm -rf .build .build-fuzz .build-tsan .build-asan bench/out

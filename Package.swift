@@ -96,10 +96,14 @@ let package = Package(
         // module that imports sd-bus.
         .target(name: "Mpris", dependencies: ["PlayerCore", "Files", "PlayerApp", "CSdBus"]),
 
+        // MPD's protocol served on sockets (`--mpd`): the clients, their idle waits, and each
+        // command answered from the one player and the library.
+        .target(name: "MpdServer", dependencies: ["PlayerCore", "Files", "PlayerApp", "Library"]),
+
         .executableTarget(
             name: "tplayer",
             dependencies: [
-                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris", "Library", "Cover",
+                "PlayerCore", "Files", "AudioEngine", "Terminal", "Inputs", "PlayerApp", "Mpris", "MpdServer", "Library", "Cover",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [
@@ -127,6 +131,7 @@ let package = Package(
         .testTarget(name: "PlayerAppTests", dependencies: ["PlayerApp", "PlayerCore", "Terminal", "Files", "Library", "TestSupport"]),
         .testTarget(name: "LibraryTests", dependencies: ["Library", "PlayerCore", "Files", "AudioEngine", "TestSupport"]),
         .testTarget(name: "CoverTests", dependencies: ["Cover", "PlayerCore", "Files"]),
+        .testTarget(name: "MpdServerTests", dependencies: ["MpdServer", "PlayerCore", "Files", "Library", "TestSupport"]),
         .testTarget(name: "MprisTests", dependencies: ["Mpris", "PlayerCore", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["tplayer"]),
     ]

@@ -31,6 +31,7 @@ extension ParserChecks {
             }
             if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" }) { broken.append("an answer holds a control character") }
             for request in requests {
+                request.arguments.forEach { broken += mpdArgument($0) }
                 let quoted = request.name + request.arguments.map { argument in
                     " \"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
                 }.joined()
@@ -38,6 +39,36 @@ extension ParserChecks {
                 broken.append("\(request) does not read back from its arguments quoted")
             }
         }
+        return broken
+    }
+
+    /// A client's argument read as each kind MPD reads: never a trap; a number within the
+    /// bounds asked; a range that starts at 0 or later and ends no earlier; a refusal that
+    /// names the argument, in one line.
+    static func mpdArgument(_ text: String) -> [String] {
+        var broken: [String] = []
+        func refusal(_ ack: MpdAck) {
+            if !ack.message.hasSuffix(": " + text) || ack.message.contains("\n") { broken.append("a refusal does not name \(text.debugDescription)") }
+        }
+        switch MpdArguments.int(text, in: -100, 100) {
+        case .success(let value): if !(-100...100).contains(value) { broken.append("\(text.debugDescription) read as \(value), out of bounds") }
+        case .failure(let ack): refusal(ack)
+        }
+        switch MpdArguments.unsigned(text, max: 1000) {
+        case .success(let value): if !(0...1000).contains(value) { broken.append("\(text.debugDescription) read as \(value), out of bounds") }
+        case .failure(let ack): refusal(ack)
+        }
+        switch MpdArguments.range(text) {
+        case .success(let range):
+            if range.start < 0 || (range.end.map { $0 < range.start } ?? false) { broken.append("\(text.debugDescription) read as \(range)") }
+            _ = range.clamped(to: 10)
+        case .failure(let ack): refusal(ack)
+        }
+        switch MpdArguments.songTime(text) {
+        case .success(let seconds): if !(seconds >= 0 && seconds.isFinite) { broken.append("\(text.debugDescription) read as \(seconds)") }
+        case .failure(let ack): refusal(ack)
+        }
+        if case .failure(let ack) = MpdArguments.bool(text) { refusal(ack) }
         return broken
     }
 }

@@ -1,3 +1,4 @@
+import Files
 import PlayerCore
 import Terminal
 
@@ -76,6 +77,13 @@ public struct Settings: Equatable, Sendable {
     public var reconnects: Int?
     /// Each line of a song's `.lrc` said as it is sung (`lyrics = on`; default off).
     public var lyrics = false
+    /// Where `--mpd` alone serves MPD's protocol (`mpd = 127.0.0.1:6600`, one line each).
+    public var mpd: [SocketAddress] = []
+    /// The passwords MPD's clients give (`mpd-password = SECRET[@read,add,control,admin,player]`,
+    /// one line each); with any, a client without one may do nothing.
+    public var mpdPasswords: [MpdPassword] = []
+    /// The most MPD clients at once (`mpd-max-connections`, as MPD's `max_connections`).
+    public var mpdMaxConnections = 100
 
     public init() {}
 
@@ -91,7 +99,8 @@ public struct Settings: Equatable, Sendable {
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
-                               "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style"]
+                               "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style",
+                               "mpd", "mpd-password", "mpd-max-connections"]
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -269,6 +278,19 @@ public struct Settings: Equatable, Sendable {
         case "reconnect":
             guard let tries = Int(value), (0...100).contains(tries) else { return "give the tries in a row, 0 to 100 (0: never)" }
             reconnects = tries
+        case "mpd":
+            switch SocketAddress.parse(value, defaultPort: 6600) {
+            case .success(let address): mpd.append(address)
+            case .failure(let problem): return problem.reason + ", e.g. mpd = 127.0.0.1:6600"
+            }
+        case "mpd-password":
+            switch MpdPassword.parse(value) {
+            case .success(let password): mpdPasswords.append(password)
+            case .failure(let problem): return problem.reason
+            }
+        case "mpd-max-connections":
+            guard let most = Int(value), (1...10_000).contains(most) else { return "give the most clients at once, 1 to 10000" }
+            mpdMaxConnections = most
         default:
             return "unknown setting"
         }

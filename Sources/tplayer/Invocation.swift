@@ -2,6 +2,7 @@ import ArgumentParser
 import AudioEngine
 import Files
 import Glibc
+import MpdServer
 import PlayerApp
 import PlayerCore
 import Terminal
@@ -73,6 +74,31 @@ extension Invocation {
         if force && write == nil {
             throw ValidationError("--force only applies with -w PATH")
         }
+        if !mpd.isEmpty {
+            if write != nil || remote || check || scan || find != nil || listOutputs || printStates {
+                throw ValidationError("--mpd serves the player as it plays aloud: leave out -w, -R, --check, --scan, --find and the other modes")
+            }
+            for text in mpd where text != Self.settingsAddresses {
+                if case .failure(let problem) = SocketAddress.parse(text, defaultPort: 6600) {
+                    throw ValidationError("--mpd \(text): \(problem.reason)")
+                }
+            }
+        }
+    }
+
+    /// What `--mpd` alone stands for: the settings' addresses, else 127.0.0.1:6600.
+    static let settingsAddresses = "default"
+
+    /// Where `--mpd` serves: the addresses named, and the settings' for `--mpd` alone.
+    func mpdAddresses(_ settings: Settings) -> [SocketAddress] {
+        var addresses: [SocketAddress] = []
+        for text in mpd {
+            let named = text == Self.settingsAddresses
+                ? (settings.mpd.isEmpty ? [.inet4(host: "127.0.0.1", port: 6600)] : settings.mpd)
+                : [try? SocketAddress.parse(text, defaultPort: 6600).get()].compactMap { $0 }
+            for address in named where !addresses.contains(address) { addresses.append(address) }
+        }
+        return addresses
     }
 
     /// Where the audio goes, from `-o` and `-w` (and the settings' `output`).
@@ -148,12 +174,20 @@ extension Invocation {
             case .failure(let status): throw ExitCode(status.code)
             }
         }
-        let resumes = resume || (inputs.isEmpty && script == nil && Self.resumesByDefault(settings))
+        let serving = mpdAddresses(settings)
+        if let open = serving.first(where: { !$0.isLocal }), settings.mpdPasswords.isEmpty {
+            printError("tplayer: --mpd \(open): a server beyond this machine needs a password: add mpd-password = SECRET to the "
+                       + "settings (~/.config/tplayer/config), or serve on 127.0.0.1")
+            throw ExitCode(64)
+        }
+        // A service (--mpd with no inputs) picks up its saved list, as MPD its state file.
+        let resumes = resume || (inputs.isEmpty && script == nil
+            && (Self.resumesByDefault(settings) || !serving.isEmpty && (SessionStore.location.map(FileSystem.exists) ?? false)))
         // `tplayer` alone, with nothing to resume, opens the library in a terminal, as cmus does.
         let opensLibrary = inputs.isEmpty && script == nil && !resumes && write == nil && isatty(STDIN_FILENO) == 1
             && LibraryRun.holdsSongs(LibraryRun.existingLibrary())
         // Checked after the options are parsed, so that an unknown option is what is said.
-        if inputs.isEmpty && script == nil && !resumes && !opensLibrary {
+        if inputs.isEmpty && script == nil && !resumes && !opensLibrary && serving.isEmpty {
             throw ValidationError("no INPUT given: name a song, a folder, a playlist or a CUE sheet; "
                                   + "or tplayer --scan FOLDER, and tplayer alone opens the library")
         }
@@ -166,6 +200,10 @@ extension Invocation {
         options.volume = volume.flatMap(Self.percent)
         options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
         options.bits = bits
+        if !serving.isEmpty {
+            options.mpd = MpdServer.Settings(addresses: serving, passwords: settings.mpdPasswords.map { ($0.secret, $0.permission) },
+                                             maximumClients: settings.mpdMaxConnections)
+        }
         options.speed = speed.flatMap(SpeedValue.parse) ?? settings.speed
         let status = PlayerRun(
             inputs: inputs, script: script.map(RawArguments.path),

@@ -97,7 +97,7 @@ struct LibraryRun {
     let laterLines = Locked<[String]>([])
 
     /// The folders of the settings (or the music folder), and those earlier scans were given.
-    private func folders(_ database: LibraryDatabase) -> [Path] {
+    func folders(_ database: LibraryDatabase) -> [Path] {
         let environment = Self.environment
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? Path($0) : nil }
             ?? environment["HOME"].map { Path($0).appending(".config") }

@@ -11,7 +11,7 @@ import PlayerCore
 enum CommandOption: CaseIterable {
     case output, write, force, bits, speed, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
     case keepOpen, repeats, shuffle, seed, script, check, scan, verbose, find, playFind, noMpris, resume, remote
-    case fifo, remoteErr, config, noConfig, trace, printStates
+    case fifo, remoteErr, mpd, config, noConfig, trace, printStates
 
     /// What it is called and what it does, as `--help` says it.
     struct Facts {
@@ -107,6 +107,9 @@ enum CommandOption: CaseIterable {
         case .remoteErr:
             Facts(long: "--remote-err", short: nil, value: nil,
                   help: "With -R: send the replies to stderr instead of stdout.")
+        case .mpd:
+            Facts(long: "--mpd", short: nil, value: "ADDRESS",
+                  help: "Serve MPD's protocol (0.23) beside the keys, for mpc, ncmpcpp, phones and status bars: --mpd alone on the settings' mpd = addresses, else 127.0.0.1:6600; --mpd=HOST:PORT, --mpd=[::1]:PORT or --mpd=/path/socket (repeatable) there. An address beyond this machine needs mpd-password = in the settings. With no terminal, tplayer runs as a service until SIGTERM or MPD's kill.")
         case .config:
             Facts(long: "--config", short: nil, value: "PATH",
                   help: "Read the settings from this file instead of $XDG_CONFIG_HOME/tplayer/config (~/.config/tplayer/config): output, volume, steps, ReplayGain, colours, resume, the library's folders and key bindings (see tplayer(1)).")
@@ -156,6 +159,7 @@ enum CommandOption: CaseIterable {
         case "--remote", "-R": self = .remote
         case "--fifo": self = .fifo
         case "--remote-err": self = .remoteErr
+        case "--mpd": self = .mpd
         case "--config": self = .config
         case "--no-config": self = .noConfig
         case "--trace": self = .trace
@@ -221,6 +225,9 @@ enum CommandOption: CaseIterable {
             guard let text else { return false }
             invocation.fifo = text
         case .remoteErr: invocation.remoteErr = true
+        case .mpd:
+            guard let text else { return false }
+            invocation.mpd.append(text)
         case .config:
             guard let text else { return false }
             invocation.config = text
@@ -250,7 +257,7 @@ enum CommandOption: CaseIterable {
         case .script: .file(extensions: ["tps"])
         case .force, .bits, .speed, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
              .keepOpen, .repeats, .shuffle, .seed, .check, .scan, .verbose, .find, .playFind, .noMpris, .resume,
-             .remote, .remoteErr, .noConfig, .trace, .printStates:
+             .remote, .remoteErr, .mpd, .noConfig, .trace, .printStates:
             nil
         }
     }
@@ -286,6 +293,7 @@ struct TPlayer: ParsableCommand {
     @Flag(name: CommandOption.remote.names, help: CommandOption.remote.help) var remote = false
     @Option(name: CommandOption.fifo.names, help: CommandOption.fifo.help, completion: CommandOption.fifo.completion) var fifo: String?
     @Flag(name: CommandOption.remoteErr.names, help: CommandOption.remoteErr.help) var remoteErr = false
+    @Option(name: CommandOption.mpd.names, help: CommandOption.mpd.help) var mpd: [String] = []
     @Option(name: CommandOption.config.names, help: CommandOption.config.help, completion: CommandOption.config.completion) var config: String?
     @Flag(name: CommandOption.noConfig.names, help: CommandOption.noConfig.help) var noConfig = false
     @Flag(name: CommandOption.trace.names, help: CommandOption.trace.help) var trace = false
@@ -302,7 +310,7 @@ struct TPlayer: ParsableCommand {
                    replaygainPreamp: replaygainPreamp, keepOpen: keepOpen, repeats: repeats, shuffle: shuffle,
                    seed: seed, script: script, check: check, scan: scan, verbose: verbose, find: find,
                    playFind: playFind, noMpris: noMpris, resume: resume, remote: remote, fifo: fifo,
-                   remoteErr: remoteErr, config: config, noConfig: noConfig, trace: trace, printStates: printStates,
+                   remoteErr: remoteErr, mpd: mpd, config: config, noConfig: noConfig, trace: trace, printStates: printStates,
                    inputs: inputs)
     }
 }
@@ -337,6 +345,8 @@ struct Invocation: Equatable {
     var remote = false
     var fifo: String?
     var remoteErr = false
+    /// `--mpd`: the addresses to serve MPD's protocol on (`default`: the settings', else 127.0.0.1:6600).
+    var mpd: [String] = []
     var config: String?
     var noConfig = false
     var trace = false

@@ -4,6 +4,7 @@ import Files
 import Library
 import Glibc
 import Inputs
+import MpdServer
 import Mpris
 import PlayerApp
 import PlayerCore
@@ -36,6 +37,8 @@ struct PlayerRun {
         var bits: Int?
         /// `--speed` (or the settings' `speed =`): how many times as fast, at the songs' pitch.
         var speed: Double?
+        /// `--mpd`: where to serve MPD's protocol, and to whom.
+        var mpd: MpdServer.Settings?
     }
 
     let inputs: [Path]
@@ -181,7 +184,9 @@ struct PlayerRun {
             libraryRun.laterLines.read { $0 }.forEach(say)
         }
 
-        let interactive = terminal != nil
+        // A run at the keys or serving MPD's clients stays open at the end of its list, and
+        // keeps its session.
+        let interactive = terminal != nil || options.mpd != nil
         // Of two runs at once, the first saves its session; this one says now if it will not.
         let claim = interactive ? store.map(SessionStore.claim) : nil
         if case .anotherRuns? = claim { say("tplayer: another tplayer is running; this one will not save its session") }
@@ -286,6 +291,22 @@ struct PlayerRun {
         mpris?.artURL = { covers.url(for: $0) }
         io.outside = mpris
         if options.trace, let mpris { say("mpris: on the session bus as \(mpris.name)") }
+        var server: MpdServer?
+        if let settings = options.mpd {
+            let roots = MpdRoots(shared.database.map(libraryRun.folders) ?? [])
+            let responder = MpdResponder(MpdResponder.Link(
+                controls: controls, position: { engine.position }, library: { shared.database }, roots: roots,
+                quit: { controls.submit(.quit, from: .mpd) }, outputName: engine.outputName))
+            switch MpdServer.start(settings, responder: responder) {
+            case .success(let started): server = started
+            case .failure(let problem):
+                say("tplayer: --mpd \(problem.reason)")
+                return 1
+            }
+            if options.trace { say("mpd: serving on \(settings.addresses.map(\.description).joined(separator: ", "))") }
+        }
+        defer { server?.close() }
+        io.server = server
         let player = Player(controls: controls, io: io,
                             options: Player.Options(quiet: options.quiet, trace: options.trace, start: options.start,
                                                            lyrics: options.settings.lyrics),

@@ -67,6 +67,11 @@ extension TPlayer {
             mpg123Options.notes.forEach { printError("tplayer: " + $0) }
             arguments = mpg123Options.arguments
         }
+        // `--mpd` alone serves where the settings say (`--mpd=ADDRESS` names one).
+        let optionsEnd = arguments.firstIndex(of: "--") ?? arguments.endIndex
+        for index in arguments.indices where index < optionsEnd && arguments[index] == "--mpd" {
+            arguments[index] = "--mpd=" + Invocation.settingsAddresses
+        }
         if arguments.contains("--version"), arguments.count > 1 {
             printError("tplayer: --version takes nothing else (see tplayer --help)")
             Glibc.exit(64)

@@ -4,13 +4,14 @@ import Testing
 
 /// `make install` as users of a terminal program expect it: under PREFIX, staged under DESTDIR,
 /// the binary, a manual page `man` shows (usage, keys, settings, scripts, files, exit status),
-/// bash, zsh and fish completions, and the desktop entry MPRIS names; `make uninstall` takes
+/// bash, zsh and fish completions, the desktop entry MPRIS names and the systemd user unit that
+/// runs it as a service; `make uninstall` takes
 /// them all away again. The test builds nothing: it installs the binary under test.
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct InstallTests {
     static let installed = ["bin/tplayer", "share/man/man1/tplayer.1", "share/applications/tplayer.desktop",
                             "share/bash-completion/completions/tplayer", "share/zsh/site-functions/_tplayer",
-                            "share/fish/vendor_completions.d/tplayer.fish"]
+                            "share/fish/vendor_completions.d/tplayer.fish", "lib/systemd/user/tplayer.service"]
 
     static func make(_ target: String, into stage: URL) throws -> Harness.Result {
         try Harness.run("/usr/bin/make", ["--no-print-directory", "-C", Harness.root.path, target, "BIN=\(Harness.binary)",
@@ -29,6 +30,9 @@ struct InstallTests {
             #expect(info.st_mode & 0o777 == (file.hasPrefix("bin/") ? 0o755 : 0o644), "\(file)'s mode")
             #expect(info.st_size > 0, "\(file) is not empty")
         }
+        // The service runs the installed binary as MPD's protocol's server.
+        let unit = try String(contentsOf: prefix.appendingPathComponent("lib/systemd/user/tplayer.service"), encoding: .utf8)
+        #expect(unit.contains("\nExecStart=/usr/bin/tplayer --mpd\n") && unit.contains("\nWantedBy=default.target\n"), "\(unit)")
         let version = try Harness.run(prefix.appendingPathComponent("bin/tplayer").path, ["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty)
         let uninstall = try Self.make("uninstall", into: stage)

@@ -1,0 +1,155 @@
+import Library
+import PlayerApp
+import PlayerCore
+
+/// What one client has set for itself: its permission, whether it is on this machine, its
+/// binary limit, the tags it wants, its channels and unread messages.
+public struct MpdClientState {
+    public var permission: MpdCommand.Permission
+    public var isLocal: Bool
+    /// The most bytes of a picture one `albumart` or `readpicture` reply carries.
+    public var binaryLimit = 8192
+    /// The tags printed for its songs (`tagtypes`).
+    public var tags = MpdTag.served
+    public var subscriptions: Set<String> = []
+    public var messages: [(channel: String, text: String)] = []
+
+    public init(permission: MpdCommand.Permission, isLocal: Bool) {
+        self.permission = permission
+        self.isLocal = isLocal
+    }
+}
+
+/// Answers MPD's commands from the one player: its status read from the session, its commands
+/// made through `Controls` (the door the keys use), the songs' tags from the library.
+public final class MpdResponder {
+    /// What the responder reads and drives.
+    public struct Link {
+        public var controls: Controls
+        /// The frame the engine is at in the song playing.
+        public var position: () -> Int64
+        /// The library, when there is one.
+        public var library: () -> LibraryDatabase?
+        public var roots: MpdRoots
+        /// Ends the run (MPD's `kill`).
+        public var quit: () -> Void
+        /// What the output is called (`outputs`).
+        public var outputName: String
+
+        public init(controls: Controls, position: @escaping () -> Int64, library: @escaping () -> LibraryDatabase?, roots: MpdRoots,
+                    quit: @escaping () -> Void, outputName: String) {
+            (self.controls, self.position, self.library, self.roots, self.quit, self.outputName)
+                = (controls, position, library, roots, quit, outputName)
+        }
+    }
+
+    let link: Link
+    var session: Session { link.controls.session }
+
+    public init(_ link: Link) {
+        self.link = link
+    }
+
+    func quit() { link.quit() }
+
+    func perform(_ command: Command) { link.controls.submit(command, from: .mpd) }
+
+    /// The answer to `command`, or why it failed.
+    public func respond(_ command: MpdCommand, _ request: MpdRequest, client: inout MpdClientState) -> Result<String, MpdAck> {
+        let arguments = request.arguments
+        switch command.name {
+        case "status": return .success(statusText())
+        case "currentsong": return .success(currentSong(client))
+        case "stats": return .success(stats())
+        case "play", "playid", "pause", "stop", "next", "previous", "seek", "seekid", "seekcur":
+            return playback(command.name, arguments)
+        case "repeat", "random", "single", "consume", "setvol", "volume", "getvol", "crossfade", "mixrampdb", "mixrampdelay",
+             "replay_gain_mode", "replay_gain_status":
+            return option(command.name, arguments)
+        case "add", "addid", "clear", "delete", "deleteid", "move", "moveid", "swap", "swapid", "shuffle", "playlist", "playlistinfo",
+             "playlistid", "plchanges", "plchangesposid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "playlistfind",
+             "playlistsearch":
+            return queue(command.name, arguments, client: client)
+        case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
+             "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
+             "mount", "unmount":
+            return reflection(command.name, arguments, client: &client)
+        default:
+            return .failure(MpdAck(.unknown, "tplayer does not answer \"\(command.name)\" yet"))
+        }
+    }
+
+    /// MPD's `state`, with the song's place in the list (none once the list is cleared).
+    func state(_ status: PlayerStatus) -> String {
+        guard status.entry != nil else { return "stop" }
+        switch status.playback {
+        case .playing: return "play"
+        case .paused: return "pause"
+        case .stopped: return "stop"
+        }
+    }
+
+    private func statusText() -> String {
+        let status = session.status
+        let marks = session.marks
+        var text = "volume: \(status.muted ? 0 : status.volume)\n"
+        text += "repeat: \(status.repeats ? 1 : 0)\nrandom: \(status.shuffles ? 1 : 0)\n"
+        text += "single: \(status.repeatsOne ? "1" : status.stopsAfter ? "oneshot" : "0")\nconsume: 0\npartition: default\n"
+        text += "playlist: \(session.listVersion)\nplaylistlength: \(status.entryCount)\nmixrampdb: 0\n"
+        let state = state(status)
+        text += "state: \(state)\n"
+        if let entry = status.entry, marks.ids.indices.contains(entry) {
+            text += "song: \(entry)\nsongid: \(marks.ids[entry])\n"
+        }
+        if state != "stop", let song = status.song {
+            let elapsed = Double(max(link.position(), 0)) / Double(max(song.sampleRate, 1))
+            let total = song.totalFrames.map { Double($0) / Double(max(song.sampleRate, 1)) }
+            text += "time: \(Int(elapsed.rounded())):\(Int((total ?? 0).rounded()))\n"
+            text += "elapsed: \(Self.decimal(elapsed))\nbitrate: \(Self.bitrate(song))\n"
+            if let total { text += "duration: \(Self.decimal(total))\n" }
+            text += "audio: \(Self.format(song))\n"
+        }
+        if let failure = status.failure { text += "error: \(UntrustedText.shown(failure))\n" }
+        if status.entry != nil, let next = session.nextEntry, marks.ids.indices.contains(next) {
+            text += "nextsong: \(next)\nnextsongid: \(marks.ids[next])\n"
+        }
+        return text
+    }
+
+    /// Seconds with three decimals, as MPD writes them (`{:1.3f}`).
+    static func decimal(_ seconds: Double) -> String {
+        let millis = Int((max(seconds, 0) * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// The song's bit rate in kbit/s, as MPD gives it (0 when not known).
+    static func bitrate(_ song: SongInfo) -> Int {
+        if let stream = song.stream { return stream.averageBitrate ?? stream.bitrate }
+        return 0
+    }
+
+    /// `RATE:BITS:CHANNELS`, bits `f` for a song decoded to floating point (MPD's audio format).
+    static func format(_ song: SongInfo) -> String {
+        "\(song.sampleRate):\(song.bits.map(String.init) ?? "f"):\(song.channels)"
+    }
+
+    private func currentSong(_ client: MpdClientState) -> String {
+        let status = session.status
+        guard let entry = status.entry, entry < session.entries.count else { return "" }
+        return songs([entry], client: client)
+    }
+
+    private func stats() -> String {
+        var text = ""
+        if let library = link.library(), case .success(let counts) = library.counts() {
+            text += "artists: \(counts.artists)\nalbums: \(counts.albums)\nsongs: \(counts.songs)\n"
+        } else {
+            text += "artists: 0\nalbums: 0\nsongs: 0\n"
+        }
+        text += "uptime: \(Int(started.duration(to: .now).components.seconds))\nplaytime: 0\n"
+        return text
+    }
+
+    private let started = ContinuousClock.now
+}

@@ -1,0 +1,127 @@
+import Library
+import PlayerCore
+
+/// MPD's tag names (`tag/Names.c`), in its order.
+public enum MpdTag: String, CaseIterable, Sendable {
+    case artist = "Artist", artistSort = "ArtistSort", album = "Album", albumSort = "AlbumSort", albumArtist = "AlbumArtist"
+    case albumArtistSort = "AlbumArtistSort", title = "Title", track = "Track", name = "Name", genre = "Genre", date = "Date"
+    case originalDate = "OriginalDate", composer = "Composer", composerSort = "ComposerSort", performer = "Performer"
+    case conductor = "Conductor", work = "Work", movement = "Movement", movementNumber = "MovementNumber", ensemble = "Ensemble"
+    case location = "Location", grouping = "Grouping", comment = "Comment", disc = "Disc", label = "Label"
+    case musicBrainzArtist = "MUSICBRAINZ_ARTISTID", musicBrainzAlbum = "MUSICBRAINZ_ALBUMID"
+    case musicBrainzAlbumArtist = "MUSICBRAINZ_ALBUMARTISTID", musicBrainzTrack = "MUSICBRAINZ_TRACKID"
+    case musicBrainzReleaseTrack = "MUSICBRAINZ_RELEASETRACKID", musicBrainzWork = "MUSICBRAINZ_WORKID"
+
+    /// The tags served: all but `Comment`, which MPD leaves out unless its settings ask
+    /// (`metadata_to_use`).
+    public static let served = Set(allCases).subtracting([.comment])
+
+    /// The tag `name` names, letter case aside, as MPD reads a client's tag names.
+    public init?(named name: String) {
+        let lower = name.lowercased()
+        guard let tag = Self.allCases.first(where: { $0.rawValue.lowercased() == lower }) else { return nil }
+        self = tag
+    }
+}
+
+/// One song as MPD prints it (`SongPrint.cxx`): `file:`, `Last-Modified:`, `Format:`, its tags,
+/// `Time:` and `duration:`. What is known of it: the library's record, else what the decoder
+/// read when it opened (the song playing), else its name alone.
+struct MpdSongText {
+    var uri: String
+    var modified: Int64?
+    var format: String?
+    var tags: [(MpdTag, String)] = []
+    var seconds: Double?
+
+    init(uri: String) {
+        self.uri = uri
+    }
+
+    init(_ song: LibrarySong, uri: String) {
+        self.uri = uri
+        modified = song.modified
+        if song.rate > 0, song.channels > 0 { format = "\(song.rate):\(song.bits.map(String.init) ?? "f"):\(song.channels)" }
+        tags += song.artists.map { (.artist, $0) }
+        tags += song.albumArtists.map { (.albumArtist, $0) }
+        if let title = song.title { tags.append((.title, title)) }
+        if let album = song.album { tags.append((.album, album)) }
+        if let track = song.track { tags.append((.track, String(track))) }
+        if let date = song.date { tags.append((.date, date)) }
+        tags += song.genres.map { (.genre, $0) }
+        tags += song.composers.map { (.composer, $0) }
+        if let disc = song.disc { tags.append((.disc, String(disc))) }
+        seconds = song.seconds
+    }
+
+    init(_ song: SongInfo, uri: String) {
+        self.uri = uri
+        format = MpdResponder.format(song)
+        let tags = song.tags
+        if let artist = tags.artist { self.tags.append((.artist, artist)) }
+        if let title = tags.title { self.tags.append((.title, title)) }
+        if let album = tags.album { self.tags.append((.album, album)) }
+        if let track = tags.track { self.tags.append((.track, track)) }
+        if let year = tags.year { self.tags.append((.date, year)) }
+        if let genre = tags.genre { self.tags.append((.genre, genre)) }
+        if let comment = tags.comment { self.tags.append((.comment, comment)) }
+        seconds = song.totalFrames.map { Double($0) / Double(max(song.sampleRate, 1)) }
+    }
+
+    /// The lines, with the tags `wanted`; every value from a file passes the one sanitiser (a
+    /// line break in a tag would end the line and forge the next).
+    func text(_ wanted: Set<MpdTag>) -> String {
+        var text = "file: \(UntrustedText.shown(uri))\n"
+        if let modified, modified >= 0 { text += "Last-Modified: \(Self.utc(seconds: modified / 1_000_000_000))\n" }
+        if let format { text += "Format: \(format)\n" }
+        for (tag, value) in tags where wanted.contains(tag) {
+            text += "\(tag.rawValue): \(UntrustedText.shown(value))\n"
+        }
+        if let seconds, seconds.isFinite, seconds >= 0 {
+            text += "Time: \(Int(seconds.rounded()))\nduration: \(MpdResponder.decimal(seconds))\n"
+        }
+        return text
+    }
+
+    /// `2024-03-05T12:00:00Z` for `seconds` since 1970 (the civil calendar, UTC).
+    static func utc(seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let inDay = seconds - days * 86400
+        // Howard Hinnant's days-to-civil.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPart = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
+        let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(inDay / 3600)):\(two(inDay % 3600 / 60)):\(two(inDay % 60))Z"
+    }
+}
+
+extension MpdResponder {
+    /// The songs at `positions` of the list, each with `Pos:` and `Id:`, their tags read from
+    /// the library in one query.
+    func songs(_ positions: some Collection<Int>, client: MpdClientState) -> String {
+        let entries = session.entries
+        let ids = session.marks.ids
+        var known: [Path: LibrarySong] = [:]
+        if let library = link.library(), case .success(let found) = library.songs(at: positions.map { entries[$0].path }) {
+            for song in found { known[song.path] = song }
+        }
+        let status = session.status
+        var text = ""
+        for position in positions {
+            let path = entries[position].path
+            let uri = link.roots.uri(of: path)
+            var song = known[path].map { MpdSongText($0, uri: uri) } ?? MpdSongText(uri: uri)
+            if known[path] == nil, position == status.entry, let open = status.song { song = MpdSongText(open, uri: uri) }
+            text += song.text(client.tags)
+            text += "Pos: \(position)\nId: \(ids[position])\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `tplayer --mpd` as its users run it: driven by mpc, refused at start where it would listen
+/// beyond this machine without a password, its passwords and their permissions, and as a
+/// service that keeps its list across restarts.
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct MpdServiceTests {
+    /// `mpc ARGUMENTS` against `port`: its status, output and errors.
+    static func mpc(_ port: UInt16, _ arguments: String...) throws -> Harness.Result {
+        try Harness.run("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", "\(port)"] + arguments)
+    }
+
+    @Test func mpcDrivesItAsItDrivesMPD() throws {
+        let (_, environment) = try MpdServerTests.library()
+        let player = try ServedPlayer(environment: environment)
+        let added = try Self.mpc(player.port, "add", "Artist/Album")
+        #expect(added.status == 0 && added.stderr.isEmpty, "\(added.stderr)")  // no "MPD 0.21 required"
+        let listed = try Self.mpc(player.port, "-f", "%position% %artist% - %title% (%album%, %date%)", "playlist")
+        #expect(listed.stdout == "1 Artist - Song 1 (Album, 2001)\n2 Artist - Song 2 (Album, 2001)\n3 Artist - Song 3 (Album, 2001)\n")
+        #expect(try Self.mpc(player.port, "play", "2").status == 0)
+        var status = ""
+        for _ in 0..<100 {
+            status = try Self.mpc(player.port, "status").stdout
+            if status.contains("[playing] #2/3") { break }
+            usleep(20_000)
+        }
+        #expect(status.hasPrefix("Artist - Song 2\n[playing] #2/3"), "\(status)")
+        #expect(try Self.mpc(player.port, "volume", "40").stdout.contains("volume: 40%"))
+        #expect(try Self.mpc(player.port, "pause").stdout.contains("[paused]  #2/3"))
+        #expect(try Self.mpc(player.port, "next").stdout.contains("#3/3"))
+        #expect(try Self.mpc(player.port, "current").stdout == "Artist - Song 3\n")
+        #expect(try Self.mpc(player.port, "random", "on").stdout.contains("random: on"))
+        let wrong = try Self.mpc(player.port, "play", "9")
+        #expect(wrong.status != 0 && wrong.stderr.contains("Bad song index"), "\(wrong.stderr)")
+    }
+
+    @Test func anAddressBeyondThisMachineNeedsAPassword() throws {
+        let (_, environment) = try MpdServerTests.library()
+        let refused = try Harness.tplayer(["--mpd=0.0.0.0:6601", "-o", "null"], environment: environment)
+        #expect(refused.status == 64)
+        #expect(refused.stderrLines == ["tplayer: --mpd 0.0.0.0:6601: a server beyond this machine needs a password: add "
+                                        + "mpd-password = SECRET to the settings (~/.config/tplayer/config), or serve on 127.0.0.1"])
+        let nonsense = try Harness.tplayer(["--mpd=example.org:66", "-o", "null"], environment: environment)
+        #expect(nonsense.status == 64 && nonsense.stderrLines.count == 1, "\(nonsense.stderr)")
+        #expect(nonsense.stderr.hasPrefix("tplayer: --mpd example.org:66: example.org is not an address"), "\(nonsense.stderr)")
+        // A port another server holds: said, and the run ends.
+        let mpd = try ReferenceServer()
+        let taken = try Harness.tplayer(["--mpd=127.0.0.1:\(mpd.port)", "-o", "null"], environment: environment)
+        #expect(taken.status == 1)
+        #expect(taken.stderrLines == ["tplayer: --mpd 127.0.0.1:\(mpd.port): the address is in use (another server listens there)"])
+    }
+
+    @Test func passwordsGiveTheirPermissionsAndNoMore() throws {
+        let (_, environment) = try MpdServerTests.library()
+        let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("tplayer")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "mpd-password = listen@read\nmpd-password = s3cret\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let player = try ServedPlayer(environment: environment)
+        let client = try MpdWire.Client(port: player.port)
+        #expect(try client.send("status") == ["ACK [4@0] {status} you don't have permission for \"status\""])
+        #expect(try client.send("ping") == ["OK"])
+        #expect(try client.send("password wrong") == ["ACK [3@0] {password} incorrect password"])
+        #expect(try client.send("password listen") == ["OK"])
+        #expect(try client.send("status").last == "OK")
+        #expect(try client.send("add Artist/Album") == ["ACK [4@0] {add} you don't have permission for \"add\""])
+        #expect(try client.send("notcommands").contains("command: add"))
+        #expect(try client.send("password s3cret") == ["OK"])
+        #expect(try client.send("add Artist/Album") == ["OK"])
+        #expect(try client.send("notcommands") == ["OK"])
+    }
+
+    @Test func asAServiceItEndsOnKillAndPicksUpItsListAgain() throws {
+        let (_, environment) = try MpdServerTests.library()
+        let first = try ServedPlayer(environment: environment)
+        _ = try Self.mpc(first.port, "add", "Artist/Album")
+        _ = try Self.mpc(first.port, "play", "2")
+        _ = try Self.mpc(first.port, "repeat", "on")
+        let client = try MpdWire.Client(port: first.port)
+        // MPD says nothing to kill: the connection closes and the server ends.
+        #expect(try client.send("kill") == ["<closed>"])
+        first.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0, "\(first.stderr)")
+        let second = try ServedPlayer(environment: environment)
+        let listed = try Self.mpc(second.port, "-f", "%title%", "playlist")
+        #expect(listed.stdout == "Song 1\nSong 2\nSong 3\n", "\(listed.stdout) \(second.stderr)")
+        let status = try Self.mpc(second.port, "status").stdout
+        #expect(status.contains("#2/3") && status.contains("repeat: on"), "\(status)")
+        // SIGTERM ends it as kill does.
+        second.process.terminate()
+        second.process.waitUntilExit()
+        #expect(second.process.terminationReason == .exit && [0, 128 + SIGTERM].contains(second.process.terminationStatus))
+    }
+
+    @Test func hostileClientsAreCutOffAndEveryOtherIsStillAnswered() throws {
+        let (folder, environment) = try MpdServerTests.library()
+        let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("tplayer")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "mpd-max-connections = 5\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+        let player = try ServedPlayer(environment: environment, arguments: [folder.appendingPathComponent("Artist/Album").path])
+        let good = try MpdWire.Client(port: player.port)
+        // A line longer than 8 KiB, garbage that no client sends, and an HTTP request: closed.
+        let long = try MpdWire.Client(port: player.port)
+        long.write(String(repeating: "x", count: 10_000))
+        #expect(try long.reply() == ["<closed>"])
+        let garbage = try MpdWire.Client(port: player.port)
+        garbage.write("\u{01}\u{02}binary")
+        #expect(try garbage.reply() == ["<closed>"])
+        let http = try MpdWire.Client(port: player.port)
+        http.write("GET / HTTP/1.1")
+        #expect(try http.reply() == ["<closed>"])
+        // A client that asks and never reads: the others are answered meanwhile.
+        let hog = try MpdWire.Client(port: player.port)
+        for _ in 0..<200 { hog.write(Array(repeating: "playlistinfo", count: 100).joined(separator: "\n")) }
+        #expect(try good.send("status").contains("playlistlength: 3"))
+        // Past the most connections (5, with good and hog): taken and closed without a word.
+        let more = try (0..<3).map { _ in try MpdWire.Client(port: player.port) }
+        #expect(more.map(\.greeting).filter { $0 == "OK MPD 0.23.5" }.count == 3)
+        let refused = try MpdWire.Client(port: player.port)
+        #expect(refused.greeting.isEmpty)
+        #expect(try good.send("ping") == ["OK"])
+        #expect(player.process.isRunning)
+    }
+}
