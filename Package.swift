@@ -118,7 +118,7 @@ let package = Package(
         ),
 
         // The parsers' promises, checked on any input: by the fuzz targets and by the tests.
-        .target(name: "ParserChecks", dependencies: ["PlayerCore", "Terminal", "PlayerApp"]),
+        .target(name: "ParserChecks", dependencies: ["PlayerCore", "Files", "Terminal", "PlayerApp"]),
 
         // What the tests share: the fake engine and the seams a test's session is made with.
         .target(name: "TestSupport", dependencies: ["PlayerCore"], path: "Tests/Support"),

@@ -35,6 +35,8 @@ public final class MpdResponder {
         public var quit: () -> Void
         /// What the output is called (`outputs`).
         public var outputName: String
+        /// Scans the library's folders off the main loop, then calls `done` on it (`update`).
+        public var update: ((_ done: @escaping () -> Void) -> Void)?
 
         public init(controls: Controls, position: @escaping () -> Int64, library: @escaping () -> LibraryDatabase?, roots: MpdRoots,
                     quit: @escaping () -> Void, outputName: String) {
@@ -45,12 +47,23 @@ public final class MpdResponder {
 
     let link: Link
     var session: Session { link.controls.session }
+    /// The library as clients see it, read again after it changes (`libraryChanged`).
+    var cachedCatalog: MpdCatalog?
+    /// The scan under way (`updating_db`), and the one asked for meanwhile, by job number.
+    var updating: Int?
+    var updateQueued: Int?
+    var lastUpdateJob = 0
+    /// Told when a scan starts or ends (MPD's idle `update`).
+    var updateChanged: () -> Void = {}
 
     public init(_ link: Link) {
         self.link = link
     }
 
     func quit() { link.quit() }
+
+    /// The library changed: read it again when next asked.
+    func libraryChanged() { cachedCatalog = nil }
 
     func perform(_ command: Command) { link.controls.submit(command, from: .mpd) }
 
@@ -70,6 +83,10 @@ public final class MpdResponder {
              "playlistid", "plchanges", "plchangesposid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "playlistfind",
              "playlistsearch":
             return queue(command.name, arguments, client: client)
+        case "lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list":
+            return database(command.name, arguments, client: client)
+        case "update", "rescan":
+            return update(arguments)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
              "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
              "mount", "unmount":
@@ -109,6 +126,7 @@ public final class MpdResponder {
             if let total { text += "duration: \(Self.decimal(total))\n" }
             text += "audio: \(Self.format(song))\n"
         }
+        if let updating { text += "updating_db: \(updating)\n" }
         if let failure = status.failure { text += "error: \(UntrustedText.shown(failure))\n" }
         if status.entry != nil, let next = session.nextEntry, marks.ids.indices.contains(next) {
             text += "nextsong: \(next)\nnextsongid: \(marks.ids[next])\n"
@@ -152,4 +170,37 @@ public final class MpdResponder {
     }
 
     private let started = ContinuousClock.now
+
+    /// `update [URI]` and `rescan [URI]`: the library's folders scanned off the main loop (the
+    /// whole library: a scan reads only the files that changed), its job number said; one
+    /// asked for while another runs follows it.
+    private func update(_ arguments: [String]) -> Result<String, MpdAck> {
+        guard let scan = link.update, link.library() != nil || !link.roots.folders.isEmpty else { return .failure(Self.noDatabase) }
+        if let uri = arguments.first, !uri.isEmpty, !MpdRoots.isSafe(Self.folder(uri)) { return .failure(MpdAck(.argument, "Malformed path")) }
+        if updating != nil {
+            if let queued = updateQueued { return .success("updating_db: \(queued)\n") }
+            lastUpdateJob += 1
+            updateQueued = lastUpdateJob
+            return .success("updating_db: \(lastUpdateJob)\n")
+        }
+        lastUpdateJob += 1
+        start(lastUpdateJob, scan)
+        return .success("updating_db: \(lastUpdateJob)\n")
+    }
+
+    private func start(_ job: Int, _ scan: (@escaping () -> Void) -> Void) {
+        updating = job
+        updateChanged()
+        scan { [weak self] in
+            guard let self else { return }
+            self.updating = nil
+            self.cachedCatalog = nil
+            if let next = self.updateQueued, let scan = self.link.update {
+                self.updateQueued = nil
+                self.start(next, scan)
+            } else {
+                self.updateChanged()
+            }
+        }
+    }
 }

@@ -63,6 +63,7 @@ public final class MpdServer: SocketService {
         self.settings = settings
         self.listeners = listeners
         self.responder = responder
+        responder.updateChanged = { [weak self] in self?.notify(.update) }
     }
 
     /// Listens on every address of `settings`; the first that cannot be listened on, and why
@@ -113,6 +114,7 @@ public final class MpdServer: SocketService {
     }
 
     public func changed(_ status: PlayerStatus, _ changes: StatusChanges) {
+        if changes.contains(.database) { responder.libraryChanged() }
         notify(MpdIdle(changes))
     }
 

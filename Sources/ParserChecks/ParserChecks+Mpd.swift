@@ -1,3 +1,4 @@
+import Files
 import PlayerCore
 
 extension ParserChecks {
@@ -32,11 +33,36 @@ extension ParserChecks {
             if text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" }) { broken.append("an answer holds a control character") }
             for request in requests {
                 request.arguments.forEach { broken += mpdArgument($0) }
+                broken += mpdFilter(request.arguments)
                 let quoted = request.name + request.arguments.map { argument in
                     " \"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
                 }.joined()
                 if case .success(let again) = MpdRequest.parse(Array(quoted.utf8)), again == request { continue }
                 broken.append("\(request) does not read back from its arguments quoted")
+            }
+        }
+        return broken
+    }
+
+    /// A song every filter is tried on.
+    struct Song: MpdFilterable {
+        let uri = "Artist/Album/01 Song.flac"
+        func values(of tag: MpdTag) -> [String] { tag == .artist ? ["Artist", "Ärtist"] : tag == .title ? ["Song (live)"] : [] }
+        var allValues: [String] { ["Artist", "Ärtist", "Song (live)"] }
+        let modified: Int64 = 1_700_000_000
+        var audioFormat: (rate: Int, bits: Int?, channels: Int)? { (44100, nil, 2) }
+    }
+
+    /// A client's arguments read as a filter, as `find` and `search` read them: never a trap;
+    /// one read is matched on a song without one; a refusal is one line.
+    static func mpdFilter(_ arguments: [String]) -> [String] {
+        var broken: [String] = []
+        let patterns = PosixPatterns()
+        for foldCase in [false, true] {
+            switch MpdFilter.parse(arguments, foldCase: foldCase, patterns: patterns) {
+            case .success(let filter): _ = filter.matches(Song(), patterns)
+            case .failure(let problem):
+                if problem.message.isEmpty || problem.message.contains("\n") { broken.append("a filter's refusal is not one line") }
             }
         }
         return broken

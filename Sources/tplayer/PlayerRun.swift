@@ -294,9 +294,20 @@ struct PlayerRun {
         var server: MpdServer?
         if let settings = options.mpd {
             let roots = MpdRoots(shared.database.map(libraryRun.folders) ?? [])
-            let responder = MpdResponder(MpdResponder.Link(
+            var link = MpdResponder.Link(
                 controls: controls, position: { engine.position }, library: { shared.database }, roots: roots,
-                quit: { controls.submit(.quit, from: .mpd) }, outputName: engine.outputName))
+                quit: { controls.submit(.quit, from: .mpd) }, outputName: engine.outputName)
+            // `update`: the library's folders scanned off the main loop, as `:scan` scans them.
+            link.update = { done in
+                work.start(.libraryScan, { cancel in libraryRun.scanWhilePlaying(adding: nil, isCancelled: { cancel.isSet }) },
+                           then: { (lines: [String]) in
+                    if options.trace { lines.forEach(say) }
+                    shared.lookAgain()
+                    changed(.database)
+                    done()
+                })
+            }
+            let responder = MpdResponder(link)
             switch MpdServer.start(settings, responder: responder) {
             case .success(let started): server = started
             case .failure(let problem):

@@ -50,6 +50,30 @@ struct MpdServerTests {
         return records.flatMap { $0.sorted() }
     }
 
+    /// A private mpd and `tplayer --mpd` over the same library, fresh, a client of each.
+    final class Pair {
+        let mpd: ReferenceServer
+        let player: ServedPlayer
+        let theirs: MpdWire.Client, ours: MpdWire.Client
+        var compared = 0
+
+        init() throws {
+            let (music, environment) = try MpdServerTests.library()
+            mpd = try ReferenceServer(music: music)
+            player = try ServedPlayer(environment: environment)
+            (theirs, ours) = (try MpdWire.Client(port: mpd.port), try MpdWire.Client(port: player.port))
+        }
+
+        /// Sends each command to both, and holds the replies to each other.
+        func same(_ commands: String...) throws {
+            for command in commands {
+                let (expected, got) = (try theirs.send(command), try ours.send(command))
+                #expect(MpdServerTests.normalized(got) == MpdServerTests.normalized(expected), "\(command): MPD said \(expected), tplayer \(got)")
+                compared += 1
+            }
+        }
+    }
+
     /// Waits until both servers' `status` says `state: STATE`.
     static func await(_ state: String, _ clients: MpdWire.Client...) throws {
         for client in clients {
@@ -58,19 +82,10 @@ struct MpdServerTests {
     }
 
     @Test func theSameCommandsGetTheSameRepliesAsFromMPD() throws {
-        let (music, environment) = try Self.library()
-        let mpd = try ReferenceServer(music: music)
-        let player = try ServedPlayer(environment: environment)
-        let theirs = try MpdWire.Client(port: mpd.port), ours = try MpdWire.Client(port: player.port)
+        let pair = try Pair()
+        let (theirs, ours) = (pair.theirs, pair.ours)
         #expect(ours.greeting == theirs.greeting)
-        var compared = 0
-        func same(_ commands: String...) throws {
-            for command in commands {
-                let (expected, got) = (try theirs.send(command), try ours.send(command))
-                #expect(Self.normalized(got) == Self.normalized(expected), "\(command): MPD said \(expected), tplayer \(got)")
-                compared += 1
-            }
-        }
+        let same = pair.same
         try same("status", "currentsong", "playlistinfo", "add Artist/Album", "playlistinfo", "playlistinfo 1", "playlistinfo 3",
                  "playlistinfo 5", "playlistinfo 1:", "playlistinfo 2:9", "playlistinfo 2:1", "playlistinfo x", "playlistid 2",
                  "playlistid 99", "playlist", "status")
@@ -94,7 +109,33 @@ struct MpdServerTests {
                  "unsubscribe a", "unsubscribe a", "channels", "notcommands", "idle nothing", "replay_gain_status",
                  "replay_gain_mode album", "replay_gain_status", "replay_gain_mode x", "consume 0", "crossfade 0", "password x",
                  "binarylimit 10", "binarylimit 100")
-        #expect(compared > 100)
+        #expect(pair.compared > 100)
+    }
+
+    @Test func theDatabaseAnswersAsMPDsDoes() throws {
+        let pair = try Pair()
+        let same = pair.same
+        try same("lsinfo", "lsinfo Artist", "lsinfo Artist/Album", "lsinfo Artist/Album/01.flac", "lsinfo nothing", "lsinfo /",
+                 "listall", "listall Artist", "listallinfo Other", "listallinfo", "listall nothing", "listall Other/other.mp3")
+        try same("find artist Artist", "search artist art", "find any Rock", "find file Other/other.mp3", "find artist",
+                 "find artist Artist sort Nope", "find Artist Artist window 1:2", "find title \"Song 2\" title \"Song 3\"",
+                 "search album \"\"", "find date 1999", "find nope x")
+        try same("find \"(artist == 'Artist')\"", "find \"(artist = 'x')\"", "find \"(nope == 'x')\"", "find \"(artist == x)\"",
+                 "find \"(artist == 'x'\"", "find \"((artist == 'x') OR (artist == 'y'))\"", "find \"(artist == 'x') junk\"",
+                 "find \"(artist == 'Artist')\" \"(title == 'Song 1')\"", "find \"(albumartist == 'Artist')\"",
+                 "find \"(modified-since '2020-01-01')\"", "find \"(modified-since '2099-01-01')\"", "find \"(base 'Artist')\"",
+                 "find \"(base 'Art')\"", "find \"(!(artist == 'Artist'))\"", "find \"(title =~ '^Song [12]$')\"",
+                 "search \"(title !~ 'song')\"", "find \"(title contains 'ong')\"", "search \"(title contains 'SONG')\"",
+                 "find \"(title !contains 'Song')\"", "find \"(AudioFormat == '44100:16:2')\"", "find \"(any contains 'Rock')\"",
+                 "find \"(file == 'Other/other.mp3')\"", "find \"((artist == 'Artist') AND (album == 'Album') AND (track == '2'))\"",
+                 "find \"(artist == 'x\\'y')\"", "find \" (artist == 'Artist')\"", "find \"(artist != 'Artist')\"")
+        try same("count artist Artist", "count group artist", "count artist Artist group album", "count \"(date == '2001')\" group date",
+                 "count group nope", "list artist", "list album", "list albumartist", "list date", "list album Artist", "list title Artist",
+                 "list album group albumartist", "list album group date group albumartist", "list album group album",
+                 "list genre \"(artist == 'Artist')\"", "list file", "list nope", "list title group nope")
+        try same("findadd artist Artist", "playlist", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",
+                 "playlist", "searchadd title x position 9")
+        #expect(pair.compared > 70)
     }
 
     @Test func idleWakesOneClientWhenAnotherChangesThePlayer() throws {

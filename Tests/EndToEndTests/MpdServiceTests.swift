@@ -122,4 +122,22 @@ struct MpdServiceTests {
         #expect(try good.send("ping") == ["OK"])
         #expect(player.process.isRunning)
     }
+
+    @Test func updateScansInTheBackgroundAndSaysSoWhenItEnds() throws {
+        let (music, environment) = try MpdServerTests.library()
+        let player = try ServedPlayer(environment: environment)
+        let client = try MpdWire.Client(port: player.port), waiting = try MpdWire.Client(port: player.port)
+        #expect(try client.send("count") == ["ACK [2@0] {count} too few arguments for \"count\""])
+        #expect(try client.send("list album") == ["Album: Album", "Album: Other Album", "OK"])
+        let made = try Harness.run("/bin/sh", ["-ec", "mkdir New && sox -q -n -b 16 -r 44100 -c 2 -t wav - synth 1 sine 220 | "
+                                                 + "flac -s -T ALBUM=Fresh -T TITLE=New - -o New/new.flac"], in: music)
+        #expect(made.status == 0, "\(made.stderr)")
+        _ = try waiting.send("ping")
+        waiting.write("idle database")
+        #expect(try client.send("update") == ["updating_db: 1", "OK"])
+        #expect(try waiting.reply() == ["changed: database", "OK"])
+        #expect(try client.send("list album") == ["Album: Album", "Album: Fresh", "Album: Other Album", "OK"])
+        #expect(try client.send("lsinfo New").contains("file: New/new.flac"))
+        #expect(!(try client.send("status")).contains { $0.hasPrefix("updating_db") })
+    }
 }

@@ -9,6 +9,11 @@ extension LibraryDatabase {
         public let modified: Int64
     }
 
+    /// Every song the library holds, in the order of their paths' bytes.
+    public func allSongs() -> Result<[LibrarySong], LibraryError> {
+        read { db in try Row.fetchAll(db, sql: "SELECT * FROM song ORDER BY path").map(LibrarySong.init(row:)) }
+    }
+
     /// The files the library holds under `folders`, with their size and time as read: a range
     /// of the path index each (a rescan of one folder of a library of 100,000 reads that folder's).
     public func knownFiles(under folders: [Path]) -> Result<[Path: Known], LibraryError> {

@@ -1,0 +1,96 @@
+import Files
+import Library
+import PlayerCore
+
+/// The library as MPD's clients see it: every song by its URI, in URI order, and the folders
+/// they make. Read from the library whole when first asked for, and read again after the
+/// library changes (MPD holds its database in memory the same way).
+final class MpdCatalog {
+    /// One song, with what a filter asks of it.
+    struct Song: MpdFilterable {
+        let record: LibrarySong
+        let uri: String
+
+        func values(of tag: MpdTag) -> [String] {
+            switch tag {
+            case .artist: record.artists
+            case .albumArtist: record.albumArtists
+            case .album: record.album.map { [$0] } ?? []
+            case .title: record.title.map { [$0] } ?? []
+            case .track: record.track.map { [String($0)] } ?? []
+            case .disc: record.disc.map { [String($0)] } ?? []
+            case .date: record.date.map { [$0] } ?? []
+            case .genre: record.genres
+            case .composer: record.composers
+            case .artistSort, .albumSort, .albumArtistSort, .name, .originalDate, .composerSort, .performer, .conductor, .work,
+                 .movement, .movementNumber, .ensemble, .location, .grouping, .comment, .label, .musicBrainzArtist, .musicBrainzAlbum,
+                 .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork: []
+            }
+        }
+
+        var allValues: [String] { MpdTag.allCases.flatMap(values(of:)) }
+        var modified: Int64 { record.modified / 1_000_000_000 }
+        var audioFormat: (rate: Int, bits: Int?, channels: Int)? {
+            record.rate > 0 ? (record.rate, record.bits, record.channels) : nil
+        }
+    }
+
+    let songs: [Song]
+    let roots: MpdRoots
+
+    init(_ records: [LibrarySong], roots: MpdRoots) {
+        self.roots = roots
+        songs = records.map { Song(record: $0, uri: roots.uri(of: $0.path)) }
+            .filter { !$0.uri.hasPrefix("/") }
+            .sorted { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
+    }
+
+    /// The songs under the folder `uri` (`""`: all), whatever their depth: a range of `songs`.
+    func under(_ uri: String) -> ArraySlice<Song> {
+        guard !uri.isEmpty else { return songs[...] }
+        let prefix = Array((uri + "/").utf8)
+        let start = first { !$0.uri.utf8.lexicographicallyPrecedes(prefix) }
+        var end = start
+        while end < songs.count, songs[end].uri.utf8.starts(with: prefix) { end += 1 }
+        return songs[start..<end]
+    }
+
+    /// The song at `uri`, if the library holds one there.
+    func song(_ uri: String) -> Song? {
+        let index = first { !$0.uri.utf8.lexicographicallyPrecedes(uri.utf8) }
+        return index < songs.count && songs[index].uri == uri ? songs[index] : nil
+    }
+
+    /// The first index whose song is not before where `isAtOrAfter` says (a binary search).
+    private func first(where isAtOrAfter: (Song) -> Bool) -> Int {
+        var (low, high) = (0, songs.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if isAtOrAfter(songs[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// What the folder `uri` holds directly: its folders' URIs (in order) and its songs.
+    func children(of uri: String) -> (folders: [String], songs: [Song]) {
+        let depth = uri.isEmpty ? 0 : uri.utf8.count + 1
+        var folders: [String] = []
+        var direct: [Song] = []
+        for song in under(uri) {
+            let rest = song.uri.utf8.dropFirst(depth)
+            if let slash = rest.firstIndex(of: 0x2F) {
+                let folder = String(decoding: song.uri.utf8[..<slash], as: UTF8.self)
+                if folders.last != folder { folders.append(folder) }
+            } else {
+                direct.append(song)
+            }
+        }
+        return (folders, direct)
+    }
+
+    /// When the folder `uri` last changed, as its file system says (seconds since 1970).
+    func folderModified(_ uri: String) -> Int64? {
+        guard let path = roots.path(of: uri), case .success(let status) = FileSystem.status(of: path) else { return nil }
+        return status.modified / 1_000_000_000
+    }
+}

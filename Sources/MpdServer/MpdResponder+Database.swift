@@ -1,0 +1,193 @@
+import Files
+import Library
+import PlayerCore
+
+/// The music database, as MPD's `DatabaseCommands.cxx` answers: folders and songs by URI,
+/// `find` and `search` with filters, `sort` and `window`, `list` and `count` with `group`, and
+/// adding what they find.
+extension MpdResponder {
+    static let noDatabase = MpdAck(.noExist, "No database")
+
+    /// The library as MPD's clients see it, read when first asked for after each change.
+    func catalog() -> MpdCatalog? {
+        if let catalog = cachedCatalog { return catalog }
+        guard let library = link.library(), case .success(let songs) = library.allSongs() else { return nil }
+        let catalog = MpdCatalog(songs, roots: link.roots)
+        cachedCatalog = catalog
+        return catalog
+    }
+
+    func database(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<String, MpdAck> {
+        guard let catalog = catalog() else { return .failure(Self.noDatabase) }
+        switch name {
+        case "lsinfo":
+            let uri = Self.folder(arguments.first ?? "")
+            if let song = catalog.song(uri) { return .success(MpdSongText(song.record, uri: song.uri).text(client.tags)) }
+            let (folders, songs) = catalog.children(of: uri)
+            guard uri.isEmpty || !folders.isEmpty || !songs.isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
+            var text = ""
+            for folder in folders { text += folderLines(folder, catalog, modified: true) }
+            for song in songs { text += MpdSongText(song.record, uri: song.uri).text(client.tags) }
+            return .success(text)
+        case "listall", "listallinfo":
+            let uri = Self.folder(arguments.first ?? "")
+            if let song = catalog.song(uri) {
+                return .success(name == "listall" ? "file: \(UntrustedText.shown(song.uri))\n" : MpdSongText(song.record, uri: song.uri).text(client.tags))
+            }
+            let songs = catalog.under(uri)
+            guard uri.isEmpty || !songs.isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
+            // The folder named comes first, as MPD names each folder it enters (the root has none).
+            let named = uri.isEmpty ? "" : folderLines(uri, catalog, modified: name == "listallinfo")
+            return .success(named + walk(uri, catalog, info: name == "listallinfo", client: client))
+        case "find", "search":
+            return selection(arguments, foldCase: name == "search", catalog).map { found in
+                found.map { MpdSongText($0.record, uri: $0.uri).text(client.tags) }.joined()
+            }
+        case "findadd", "searchadd":
+            var arguments = arguments[...]
+            var at = session.entries.count
+            if arguments.count >= 2, arguments[arguments.endIndex - 2] == "position" {
+                switch MpdArguments.unsigned(arguments.last ?? "", max: at) {
+                case .failure(let ack): return .failure(ack)
+                case .success(let position): at = position
+                }
+                arguments = arguments.dropLast(2)
+            }
+            return selection(Array(arguments), foldCase: name == "searchadd", catalog).map { found in
+                if !found.isEmpty { session.insert(EntryList(paths: found.map(\.record.path)), at: at) }
+                return ""
+            }
+        case "count":
+            return count(arguments, catalog)
+        default:  // list
+            return list(arguments, catalog)
+        }
+    }
+
+    /// A folder URI as MPD reads it: `/` and a trailing slash left off.
+    static func folder(_ uri: String) -> String {
+        var uri = Substring(uri)
+        while uri.hasSuffix("/") { uri = uri.dropLast() }
+        while uri.hasPrefix("/") { uri = uri.dropFirst() }
+        return String(uri)
+    }
+
+    private func folderLines(_ folder: String, _ catalog: MpdCatalog, modified: Bool) -> String {
+        var text = "directory: \(UntrustedText.shown(folder))\n"
+        if modified, let time = catalog.folderModified(folder) { text += "Last-Modified: \(MpdSongText.utc(seconds: time))\n" }
+        return text
+    }
+
+    /// Everything under `uri`, as MPD walks it: each folder's songs, then its folders, each
+    /// named as it is entered.
+    private func walk(_ uri: String, _ catalog: MpdCatalog, info: Bool, client: MpdClientState) -> String {
+        let (folders, songs) = catalog.children(of: uri)
+        var text = ""
+        for song in songs {
+            text += info ? MpdSongText(song.record, uri: song.uri).text(client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
+        }
+        for folder in folders {
+            text += folderLines(folder, catalog, modified: info)
+            text += walk(folder, catalog, info: info, client: client)
+        }
+        return text
+    }
+
+    /// The songs a filter with `sort` and `window` selects, in order.
+    private func selection(_ arguments: [String], foldCase: Bool, _ catalog: MpdCatalog) -> Result<[MpdCatalog.Song], MpdAck> {
+        var arguments = arguments[...]
+        var window = MpdArguments.Range.all
+        if arguments.count >= 2, arguments[arguments.endIndex - 2] == "window" {
+            switch MpdArguments.range(arguments.last ?? "") {
+            case .failure(let ack): return .failure(ack)
+            case .success(let range): window = range
+            }
+            arguments = arguments.dropLast(2)
+        }
+        var sort: (tag: MpdTag?, descending: Bool)?
+        if arguments.count >= 2, arguments[arguments.endIndex - 2] == "sort" {
+            var name = Substring(arguments.last ?? "")
+            let descending = name.hasPrefix("-")
+            if descending { name = name.dropFirst() }
+            if name.lowercased() == "last-modified" {
+                sort = (nil, descending)
+            } else {
+                guard let tag = MpdTag(named: String(name)) else { return .failure(MpdAck(.argument, "Unknown sort tag")) }
+                sort = (tag, descending)
+            }
+            arguments = arguments.dropLast(2)
+        }
+        let filter: MpdFilter
+        let patterns = PosixPatterns()
+        switch MpdFilter.parse(arguments, foldCase: foldCase, patterns: patterns) {
+        case .failure(let problem): return .failure(MpdAck(.argument, problem.message))
+        case .success(let parsed): filter = parsed
+        }
+        // A folder that is not there is no selection at all, as MPD says.
+        for folder in filter.bases where !folder.isEmpty && catalog.under(folder).isEmpty && catalog.song(folder) == nil {
+            return .failure(MpdAck(.noExist, "No such directory"))
+        }
+        var found = catalog.songs.filter { filter.matches($0, patterns) }
+        if let sort {
+            let keyed = found.map { song in (song, sort.tag.map { Self.sortValue(song, $0) } ?? "", song.modified) }
+            found = keyed.sorted { a, b in
+                let before = sort.tag == nil ? a.2 < b.2 : a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
+                let after = sort.tag == nil ? b.2 < a.2 : b.1.utf8.lexicographicallyPrecedes(a.1.utf8)
+                return sort.descending ? after : before
+            }.map(\.0)
+        }
+        return .success(Array(found[window.clamped(to: found.count)]))
+    }
+
+    /// A song's value of `tag` to sort by: its first, or its fallback's.
+    static func sortValue(_ song: MpdCatalog.Song, _ tag: MpdTag) -> String {
+        for candidate in [tag] + tag.fallbacks {
+            if let first = song.values(of: candidate).first { return first }
+        }
+        return ""
+    }
+
+    /// A song's values of `tag`, its fallback's when it has none, or the empty value (MPD's
+    /// `VisitTagWithFallbackOrEmpty`).
+    static func groupValues(_ song: MpdCatalog.Song, _ tag: MpdTag) -> [String] {
+        for candidate in [tag] + tag.fallbacks {
+            let values = song.values(of: candidate)
+            if !values.isEmpty { return values }
+        }
+        return [""]
+    }
+
+    private func count(_ arguments: [String], _ catalog: MpdCatalog) -> Result<String, MpdAck> {
+        var arguments = arguments[...]
+        var group: MpdTag?
+        if arguments.count >= 2, arguments[arguments.endIndex - 2] == "group" {
+            let name = arguments.last ?? ""
+            guard let tag = MpdTag(named: name) else { return .failure(MpdAck(.argument, "Unknown tag type: \(name)")) }
+            group = tag
+            arguments = arguments.dropLast(2)
+        }
+        var filter: MpdFilter?
+        let patterns = PosixPatterns()
+        if !arguments.isEmpty {
+            switch MpdFilter.parse(arguments, foldCase: false, patterns: patterns) {
+            case .failure(let problem): return .failure(MpdAck(.argument, problem.message))
+            case .success(let parsed): filter = parsed
+            }
+        }
+        let found = catalog.songs.filter { filter?.matches($0, patterns) ?? true }
+        func stats(_ songs: some Sequence<MpdCatalog.Song>) -> String {
+            var count = 0, seconds = 0.0
+            for song in songs {
+                count += 1
+                seconds += max(song.record.seconds ?? 0, 0)
+            }
+            return "songs: \(count)\nplaytime: \(Int(seconds))\n"
+        }
+        guard let group else { return .success(stats(found)) }
+        var groups: [String: [MpdCatalog.Song]] = [:]
+        for song in found { for value in Self.groupValues(song, group) { groups[value, default: []].append(song) } }
+        return .success(groups.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+            "\(group.rawValue): \(UntrustedText.shown(key))\n" + stats(groups[key] ?? [])
+        }.joined())
+    }
+}

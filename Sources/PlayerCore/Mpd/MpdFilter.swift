@@ -1,0 +1,169 @@
+/// What a song shows a filter: its URI, its tags' values, when its file last changed and its
+/// audio format.
+public protocol MpdFilterable {
+    var uri: String { get }
+    func values(of tag: MpdTag) -> [String]
+    /// Every tag's values, in MPD's table's order (for `any`).
+    var allValues: [String] { get }
+    /// Seconds since 1970.
+    var modified: Int64 { get }
+    /// Sample rate, bits (`nil`: floating point) and channels, when known.
+    var audioFormat: (rate: Int, bits: Int?, channels: Int)? { get }
+}
+
+/// A song filter as MPD 0.23 reads it (`song/Filter.cxx`): the expressions
+/// (`((artist == 'X') AND (date != '1990'))`, `contains`, `!contains`, `=~` and `!~` for regular
+/// expressions, `!(…)`, `base`, `modified-since`, `AudioFormat`) and the old pairs
+/// (`artist X album Y`); and MPD 0.24's `starts_with`. Every refusal in MPD's words.
+public indirect enum MpdFilter: Equatable, Sendable {
+    /// A tag (`nil`: any tag), or the URI (`file`), against a string.
+    case tag(MpdTag?, StringMatch)
+    case file(StringMatch)
+    /// Songs under this folder URI.
+    case base(String)
+    case modifiedSince(Int64)
+    /// `RATE:BITS:CHANNELS`, each `*` for any (`mask`: `=~`).
+    case audioFormat(String, mask: Bool)
+    case and([MpdFilter])
+    case not(MpdFilter)
+
+    public struct StringMatch: Equatable, Sendable {
+        public var value: String
+        public var foldCase: Bool
+        public var substring: Bool
+        public var negated: Bool
+        public var regex = false
+        public var prefix = false
+
+        public init(value: String, foldCase: Bool, substring: Bool, negated: Bool) {
+            (self.value, self.foldCase, self.substring, self.negated) = (value, foldCase, substring, negated)
+        }
+
+        /// Whether `text` matches, negation aside.
+        func matches(_ text: String, _ patterns: some MpdPatterns) -> Bool {
+            if regex { return patterns.matches(value, text, foldCase: foldCase) }
+            let (value, text) = foldCase ? (value.lowercased(), text.lowercased()) : (value, text)
+            if prefix { return text.hasPrefix(value) }
+            return substring ? (value.isEmpty || text.contains(value)) : text == value
+        }
+    }
+
+    public struct Problem: Error, Equatable, Sendable {
+        public let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// The filter `arguments` give, read as `find` (`foldCase` false) or `search` reads them.
+    public static func parse(_ arguments: some Collection<String>, foldCase: Bool, patterns: some MpdPatterns) -> Result<MpdFilter, Problem> {
+        guard !arguments.isEmpty else { return .failure(Problem("Incorrect number of filter arguments")) }
+        var items: [MpdFilter] = []
+        var rest = arguments[...]
+        while let first = rest.first {
+            if first.hasPrefix("(") {
+                var reader = Reader(Array(first.utf8), patterns: patterns)
+                switch reader.expression(foldCase: foldCase) {
+                case .failure(let problem): return .failure(problem)
+                case .success(let filter):
+                    guard reader.atEnd else { return .failure(Problem("Unparsed garbage after expression")) }
+                    items.append(filter)
+                }
+                rest = rest.dropFirst()
+                continue
+            }
+            guard rest.count >= 2 else { return .failure(Problem("Incorrect number of filter arguments")) }
+            let value = rest.dropFirst().first ?? ""
+            rest = rest.dropFirst(2)
+            let match = StringMatch(value: value, foldCase: foldCase, substring: foldCase, negated: false)
+            switch Field(first) {
+            case nil: return .failure(Problem("Unknown filter type"))
+            case .base?:
+                guard MpdRoots.isSafe(value) else { return .failure(Problem("Bad URI")) }
+                items.append(.base(value))
+            case .modifiedSince?:
+                guard let time = MpdTime.parse(value) else { return .failure(Problem("Date/time expected")) }
+                items.append(.modifiedSince(time))
+            case .file?: items.append(.file(match))
+            case .any?: items.append(.tag(nil, match))
+            case .tag(let tag)?: items.append(.tag(tag, match))
+            case .audioFormat?: items.append(.audioFormat(value, mask: false))
+            }
+        }
+        return .success(items.count == 1 ? items[0] : .and(items))
+    }
+
+    /// What a filter's name names.
+    enum Field: Equatable {
+        case file, any, base, modifiedSince, audioFormat
+        case tag(MpdTag)
+
+        init?(_ name: String) {
+            let lower = String(name.utf8.map { (0x41...0x5A).contains($0) ? Character(Unicode.Scalar($0 + 32)) : Character(Unicode.Scalar($0)) })
+            switch lower {
+            case "file", "filename": self = .file
+            case "any": self = .any
+            case _ where name == "base": self = .base
+            case _ where name == "modified-since": self = .modifiedSince
+            case "audioformat": self = .audioFormat
+            default:
+                guard let tag = MpdTag(named: name) else { return nil }
+                self = .tag(tag)
+            }
+        }
+    }
+
+    /// The folders its `base` terms name.
+    public var bases: [String] {
+        switch self {
+        case .base(let folder): [folder]
+        case .and(let items): items.flatMap(\.bases)
+        case .not(let inner): inner.bases
+        case .tag, .file, .modifiedSince, .audioFormat: []
+        }
+    }
+
+    /// Whether `song` passes.
+    public func matches(_ song: some MpdFilterable, _ patterns: some MpdPatterns) -> Bool {
+        switch self {
+        case .and(let items): return items.allSatisfy { $0.matches(song, patterns) }
+        case .not(let inner): return !inner.matches(song, patterns)
+        case .base(let folder): return folder.isEmpty || song.uri.hasPrefix(folder + "/")
+        case .modifiedSince(let time): return song.modified >= time
+        case .file(let match): return match.matches(song.uri, patterns) != match.negated
+        case .audioFormat(let text, let mask): return Self.format(text, mask: mask, song.audioFormat)
+        case .tag(nil, let match):
+            return song.allValues.contains { match.matches($0, patterns) } != match.negated
+        case .tag(let tag?, let match):
+            let values = song.values(of: tag)
+            if values.contains(where: { match.matches($0, patterns) }) { return !match.negated }
+            guard values.isEmpty else { return match.negated }
+            // Absent: its fallbacks, as MPD's `ApplyTagFallback` (the first that is there).
+            for fallback in tag.fallbacks {
+                let others = song.values(of: fallback)
+                if !others.isEmpty { return others.contains { match.matches($0, patterns) } != match.negated }
+            }
+            return match.value.isEmpty != match.negated
+        }
+    }
+
+    private static func format(_ text: String, mask: Bool, _ format: (rate: Int, bits: Int?, channels: Int)?) -> Bool {
+        guard let format else { return false }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3 else { return false }
+        let own = ["\(format.rate)", format.bits.map(String.init) ?? "f", "\(format.channels)"]
+        return zip(parts, own).allSatisfy { (mask && $0.0 == "*") || $0.0 == $0.1 }
+    }
+}
+
+extension MpdTag {
+    /// The tags MPD looks at when this one is absent (`tag/Fallback.hxx`), in order.
+    public var fallbacks: [MpdTag] {
+        switch self {
+        case .albumArtistSort: [.albumArtist, .artistSort, .artist]
+        case .albumArtist, .artistSort: [.artist]
+        case .albumSort: [.album]
+        case .artist, .album, .title, .track, .name, .genre, .date, .originalDate, .composer, .composerSort, .performer, .conductor,
+             .work, .movement, .movementNumber, .ensemble, .location, .grouping, .comment, .disc, .label, .musicBrainzArtist,
+             .musicBrainzAlbum, .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork: []
+        }
+    }
+}
