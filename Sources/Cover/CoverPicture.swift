@@ -134,8 +134,47 @@ struct CoverPicture: Sendable {
     }
 
     /// FFmpeg, loaded once; `nil` when it could not be.
-    private static let api: tp_picture_api? = {
+    static let api: tp_picture_api? = {
         var api = tp_picture_api()
         return tp_picture_load(&api) == 0 ? api : nil
     }()
+}
+
+/// A song's cover as the bytes of its file, undecoded, for MPD's `albumart` (the picture beside
+/// the song) and `readpicture` (the one it holds): found as the now-playing view finds them,
+/// bounded as it bounds them.
+public enum CoverBytes {
+    /// The picture file beside `song`, when there is one.
+    public static func beside(_ song: Path) -> [UInt8]? {
+        guard let file = CoverPicture.folderPicture(beside: song),
+              case .success(let bytes) = FileSystem.readAll(file, limit: CoverPicture.maxBytes) else { return nil }
+        return bytes
+    }
+
+    /// The picture `song` holds, and its MIME type when its header says.
+    public static func embedded(in song: Path) -> (bytes: [UInt8], type: String?)? {
+        guard let api = CoverPicture.api, case .success(let file) = FileSystem.openRegularFile(song),
+              case .success(let status) = file.status() else { return nil }
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var codec: Int32 = 0
+        let result = withUnsafePointer(to: api) {
+            tp_picture_embedded($0, file.descriptor, status.size, CoverPicture.maxBytes, &data, &size, &codec)
+        }
+        defer { free(data) }
+        guard Int(result) == TP_PICTURE_OK, let data else { return nil }
+        let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+        return (bytes, PictureHeader.read(bytes).map { type(of: $0.format) })
+    }
+
+    /// A picture format's MIME type.
+    public static func type(of format: PictureHeader.Format) -> String {
+        switch format {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .bmp: "image/bmp"
+        case .webp: "image/webp"
+        }
+    }
 }

@@ -37,6 +37,9 @@ public final class MpdResponder {
         public var outputName: String
         /// Scans the library's folders off the main loop, then calls `done` on it (`update`).
         public var update: ((_ done: @escaping () -> Void) -> Void)?
+        /// A song's cover, as its file's bytes: the one beside it, or (`embedded`) the one it
+        /// holds, with its MIME type.
+        public var picture: ((_ song: Path, _ embedded: Bool) -> (bytes: [UInt8], type: String?)?)?
 
         public init(controls: Controls, position: @escaping () -> Int64, library: @escaping () -> LibraryDatabase?, roots: MpdRoots,
                     quit: @escaping () -> Void, outputName: String) {
@@ -55,6 +58,8 @@ public final class MpdResponder {
     var lastUpdateJob = 0
     /// Told when a scan starts or ends (MPD's idle `update`).
     var updateChanged: () -> Void = {}
+    /// The picture last sent, for the next chunk of it.
+    var lastPicture: (path: Path, embedded: Bool, found: (bytes: [UInt8], type: String?)?)?
 
     public init(_ link: Link) {
         self.link = link

@@ -199,18 +199,20 @@ public final class MpdServer: SocketService {
             return wake(client)
         }
         var closes = false
-        let (text, refused) = MpdConnection.answer(batch, permission: client.state.permission) { command, request in
+        let (text, refused) = MpdConnection.answerBytes(batch, permission: client.state.permission) { command, request in
             switch command.name {
             case "close":
                 closes = true
-                return .success("")
+                return .success([])
             case "kill":
                 // MPD says nothing to `kill`: the server ends.
                 closes = true
                 responder.quit()
-                return .success("")
+                return .success([])
+            case "albumart", "readpicture":
+                return responder.picture(command.name, request.arguments, client: client.state)
             default:
-                return execute(command, request, for: client)
+                return execute(command, request, for: client).map { Array($0.utf8) }
             }
         }
         if closes, !batch.isList { return drop(client) }

@@ -307,6 +307,7 @@ struct PlayerRun {
                     done()
                 })
             }
+            link.picture = { song, embedded in embedded ? CoverBytes.embedded(in: song) : CoverBytes.beside(song).map { ($0, nil) } }
             let responder = MpdResponder(link)
             switch MpdServer.start(settings, responder: responder) {
             case .success(let started): server = started

@@ -20,6 +20,10 @@ struct MpdServerTests {
             for n in 1 2 3; do
               flac -s -T TITLE="Song $n" -T ARTIST=Artist -T ALBUM=Album -T DATE=2001 -T TRACKNUMBER=$n -T GENRE=Rock tone.wav -o Music/Artist/Album/0$n.flac
             done
+            ffmpeg -loglevel error -f lavfi -i color=red:s=300x300 -frames:v 1 -q:v 2 Music/Artist/Album/cover.jpg
+            ffmpeg -loglevel error -f lavfi -i testsrc=s=600x600 -frames:v 1 big.png
+            metaflac --import-picture-from=big.png Music/Artist/Album/02.flac
+            rm big.png
             lame --quiet --tt "Other Song" --ta "Someone Else" --tl "Other Album" --ty 1999 --tn 4 tone.wav Music/Other/other.mp3
             rm tone.wav
             """
@@ -136,6 +140,27 @@ struct MpdServerTests {
         try same("findadd artist Artist", "playlist", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",
                  "playlist", "searchadd title x position 9")
         #expect(pair.compared > 70)
+    }
+
+    @Test func picturesAreSentAsMPDSendsThemAChunkAtATime() throws {
+        let pair = try Pair()
+        var compared = 0
+        for line in ["albumart Artist/Album/01.flac 0", "albumart Artist/Album/01.flac 8192", "albumart Artist/Album/01.flac 999999",
+                     "albumart Other/other.mp3 0", "albumart nothing.flac 0", "readpicture Artist/Album/02.flac 0",
+                     "readpicture Artist/Album/02.flac 8192", "readpicture Artist/Album/01.flac 0", "readpicture Artist/Album/02.flac 9999999",
+                     "albumart Artist/Album 0", "albumart Artist/Album/01.flac x", "albumart ../x 0"] {
+            let theirs = try MpdWire.exchange(port: pair.mpd.port, [Array(line.utf8)])
+            let ours = try MpdWire.exchange(port: pair.player.port, [Array(line.utf8)])
+            #expect(ours == theirs, "\(line)")
+            compared += 1
+        }
+        // A smaller chunk when the client asks for one.
+        let limited = ["command_list_begin", "binarylimit 64", "readpicture Artist/Album/02.flac 64", "command_list_end"].map { Array($0.utf8) }
+        #expect(try MpdWire.exchange(port: pair.player.port, limited) == (try MpdWire.exchange(port: pair.mpd.port, limited)))
+        let picture = try MpdWire.exchange(port: pair.player.port, [Array("readpicture Artist/Album/02.flac 0".utf8)])
+        #expect(picture.hasPrefix("size: ") && picture.contains("\ntype: image/png\nbinary: 8192\n"), "\(picture.prefix(80))")
+        #expect(try MpdWire.exchange(port: pair.player.port, [Array("albumart file:///etc/passwd 0".utf8)]) == "ACK [50@0] {albumart} No file exists\n")
+        #expect(compared == 12)
     }
 
     @Test func idleWakesOneClientWhenAnotherChangesThePlayer() throws {

@@ -217,8 +217,10 @@ import Testing
         try pane.waitForStatus { $0.contains(" 1/2 ") }
         try pane.send("n")
         try pane.waitForStatus { $0.contains(" 2/2 ") && $0.contains("short.mp3") }
-        let end = try pane.waitForStatus { $0.hasPrefix("End of list") }
-        #expect(end.contains(" 0:00 / 0:01"), "the last song waits, rewound")
+        // The last song waits, rewound: on a busy machine the first status drawn at the end may
+        // come before the engine has taken the song back (it says where the song ended), and the
+        // next, as soon as it has, says its start.
+        try pane.waitForStatus { $0.hasPrefix("End of list") && $0.contains(" 0:00 / 0:01") }
         // `n` at the end stays there; space plays the last song again from 0:00.
         try pane.send("n")
         try pane.waitForStatus { $0.hasPrefix("End of list") && $0.contains(" 2/2 ") }

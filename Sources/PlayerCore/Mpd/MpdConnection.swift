@@ -103,7 +103,14 @@ public struct MpdConnection: Sendable {
     /// line whose command name could not be read).
     public static func answer(_ batch: Batch, permission: MpdCommand.Permission = .all,
                               execute: (MpdCommand, MpdRequest) -> Result<String, MpdAck>) -> (text: String, closes: Bool) {
-        var text = ""
+        let (bytes, closes) = answerBytes(batch, permission: permission) { command, request in execute(command, request).map { Array($0.utf8) } }
+        return (String(decoding: bytes, as: UTF8.self), closes)
+    }
+
+    /// `answer`, for commands whose replies hold bytes that are no text (a picture's).
+    public static func answerBytes(_ batch: Batch, permission: MpdCommand.Permission = .all,
+                                   execute: (MpdCommand, MpdRequest) -> Result<[UInt8], MpdAck>) -> (bytes: [UInt8], closes: Bool) {
+        var text: [UInt8] = []
         for (index, line) in batch.lines.enumerated() {
             var failure: MpdAck
             var closes = false
@@ -118,7 +125,7 @@ public struct MpdConnection: Sendable {
                     switch execute(command, request) {
                     case .success(let said):
                         text += said
-                        if batch.listOK { text += "list_OK\n" }
+                        if batch.listOK { text += Array("list_OK\n".utf8) }
                         continue
                     case .failure(let ack):
                         failure = ack
@@ -127,8 +134,8 @@ public struct MpdConnection: Sendable {
                 }
             }
             failure.index = batch.isList ? index : 0
-            return (text + failure.line, closes)
+            return (text + Array(failure.line.utf8), closes)
         }
-        return (text + "OK\n", false)
+        return (text + Array("OK\n".utf8), false)
     }
 }
