@@ -48,8 +48,9 @@ struct CoverPicture: Sendable {
         }
     }
 
-    /// The picture `song` holds, when it holds one.
-    static func embedded(in song: Path) -> Result<CoverPicture, Failure>? {
+    /// What FFmpeg finds of the picture `song` holds: how it went (`TP_PICTURE_…`), the
+    /// picture's bytes when it was read, its size and codec. `nil`: the song cannot be opened.
+    static func embeddedPicture(in song: Path) -> (result: Int, bytes: [UInt8]?, size: Int, codec: Int32)? {
         guard let api = Self.api, case .success(let file) = FileSystem.openRegularFile(song),
               case .success(let status) = file.status() else { return nil }
         var data: UnsafeMutablePointer<UInt8>?
@@ -59,16 +60,22 @@ struct CoverPicture: Sendable {
             tp_picture_embedded($0, file.descriptor, status.size, maxBytes, &data, &size, &codec)
         }
         defer { free(data) }
-        switch Int(result) {
+        let bytes = Int(result) == TP_PICTURE_OK ? data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } : nil
+        return (Int(result), bytes, size, codec)
+    }
+
+    /// The picture `song` holds, when it holds one.
+    static func embedded(in song: Path) -> Result<CoverPicture, Failure>? {
+        guard let found = embeddedPicture(in: song) else { return nil }
+        switch found.result {
         case TP_PICTURE_OK:
-            guard let data else { return nil }
-            let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-            return decode(bytes, codec: codec, header: PictureHeader.read(bytes), source: "embedded")
-        case TP_PICTURE_TOO_LARGE where size > maxBytes + (4 << 20):
+            guard let bytes = found.bytes else { return nil }
+            return decode(bytes, codec: found.codec, header: PictureHeader.read(bytes), source: "embedded")
+        case TP_PICTURE_TOO_LARGE where found.size > maxBytes + (4 << 20):
             // Reading stopped where the bound is: its tags are larger still.
             return .failure(Failure(line: "\(song.lastComponent): its tags hold more than tplayer reads for a cover (\(maxBytes >> 20) MB)"))
         case TP_PICTURE_TOO_LARGE:
-            return .failure(Failure(line: "\(song.lastComponent): its picture is \(size >> 20) MB, more than tplayer reads (\(maxBytes >> 20) MB)"))
+            return .failure(Failure(line: "\(song.lastComponent): its picture is \(found.size >> 20) MB, more than tplayer reads (\(maxBytes >> 20) MB)"))
         default:
             return nil
         }
@@ -134,7 +141,7 @@ struct CoverPicture: Sendable {
     }
 
     /// FFmpeg, loaded once; `nil` when it could not be.
-    static let api: tp_picture_api? = {
+    private static let api: tp_picture_api? = {
         var api = tp_picture_api()
         return tp_picture_load(&api) == 0 ? api : nil
     }()
@@ -153,17 +160,7 @@ public enum CoverBytes {
 
     /// The picture `song` holds, and its MIME type when its header says.
     public static func embedded(in song: Path) -> (bytes: [UInt8], type: String?)? {
-        guard let api = CoverPicture.api, case .success(let file) = FileSystem.openRegularFile(song),
-              case .success(let status) = file.status() else { return nil }
-        var data: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var codec: Int32 = 0
-        let result = withUnsafePointer(to: api) {
-            tp_picture_embedded($0, file.descriptor, status.size, CoverPicture.maxBytes, &data, &size, &codec)
-        }
-        defer { free(data) }
-        guard Int(result) == TP_PICTURE_OK, let data else { return nil }
-        let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+        guard let bytes = CoverPicture.embeddedPicture(in: song)?.bytes else { return nil }
         return (bytes, PictureHeader.read(bytes).map { type(of: $0.format) })
     }
 
