@@ -101,13 +101,15 @@ public final class MpdResponder {
         }
     }
 
-    /// MPD's `state`, with the song's place in the list (none once the list is cleared).
+    /// MPD's `state`, with the song's place in the list (none once the list is cleared). A song
+    /// opened and waiting at its start (paused as it opened) is paused, as MPD's would be; one
+    /// taken back to its start by `stop`, or at the end of the list, is stopped.
     func state(_ status: PlayerStatus) -> String {
         guard status.entry != nil else { return "stop" }
         switch status.playback {
         case .playing: return "play"
         case .paused: return "pause"
-        case .stopped: return "stop"
+        case .stopped: return status.state == .prepare && !status.atEndOfList && !status.stoppedAtStart ? "pause" : "stop"
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// tplayer in a real terminal: a tmux server of its own runs it, `send-keys` types,
+/// tplayer (or another program: an MPD client) in a real terminal: a tmux server of its own runs it, `send-keys` types,
 /// `capture-pane` reads the screen, and `stty -g` before and after shows the terminal was put
 /// back as it was.
 final class Pane {
@@ -13,9 +13,9 @@ final class Pane {
     /// stderr (`/dev/null`, a file). With `shell`, an interactive bash runs it as a job, so
     /// Ctrl-Z and `fg` work as they do for a person.
     init(arguments: [String], environment: [String: String] = [:], width: Int = 100, height: Int = 20,
-         stderr: String? = nil, shell: Bool = false) throws {
+         stderr: String? = nil, shell: Bool = false, executable: String = Harness.binary) throws {
         folder = try Harness.temporaryFolder()
-        let quoted = ([Harness.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let quoted = ([executable] + arguments).map { "'\($0)'" }.joined(separator: " ")
             + (stderr.map { " 2>'\($0)'" } ?? "")
         // A saved session of its own, never the user's (`~/.local/state/tplayer`).
         var environment = environment

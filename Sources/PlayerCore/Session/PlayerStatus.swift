@@ -67,7 +67,10 @@ public struct PlayerStatus: Equatable, Sendable {
             switch state {
             case .play, .deviceLost: self = .playing
             case .stop: self = stoppedAtStart ? .stopped : .paused
-            case .loading(let loading): self = loading.startsPlaying ? .playing : .stopped
+            // A song opening that is not to play waits where a stop left it, as a song open does
+            // (paused when a person paused it as it opened: a client's pause must not read as a
+            // stop, nor its next then do nothing).
+            case .loading(let loading): self = loading.startsPlaying ? .playing : stoppedAtStart ? .stopped : .paused
             case .idle, .prepare: self = .stopped
             }
         }
