@@ -160,6 +160,14 @@ extension FileSystem {
         return writeBeside(path, bytes, permissions: permissions, replacing: true)
     }
 
+    /// Removes the regular file at `path` (a link, a folder or anything else there is left).
+    public static func removeFile(_ path: Path) -> SystemError? {
+        var info = stat()
+        guard !path.hasNUL, path.withCString({ lstat($0, &info) }) == 0 else { return .current }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .invalidArgument }
+        return path.withCString { unlink($0) } == 0 ? nil : .current
+    }
+
     /// Makes a new file at `path` holding `bytes`, whole or not at all, and never over a file
     /// that is there: the bytes go to a new file beside it, flushed to the disk, which is then
     /// linked in as `path` (`link` fails when anything is there, even a dangling link, where a

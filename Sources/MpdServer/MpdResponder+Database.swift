@@ -28,6 +28,12 @@ extension MpdResponder {
             var text = ""
             for folder in folders { text += folderLines(folder, catalog, modified: true) }
             for song in songs { text += MpdSongText(song.record, uri: song.uri).text(client.tags) }
+            // The root lists the stored playlists too, as MPD's does.
+            if uri.isEmpty, let folder = link.playlists {
+                for playlist in MpdPlaylists(folder: folder).all() {
+                    text += "playlist: \(UntrustedText.shown(playlist.name))\nLast-Modified: \(MpdSongText.utc(seconds: playlist.modified))\n"
+                }
+            }
             return .success(text)
         case "listall", "listallinfo":
             let uri = Self.folder(arguments.first ?? "")
@@ -94,7 +100,7 @@ extension MpdResponder {
     }
 
     /// The songs a filter with `sort` and `window` selects, in order.
-    private func selection(_ arguments: [String], foldCase: Bool, _ catalog: MpdCatalog) -> Result<[MpdCatalog.Song], MpdAck> {
+    func selection(_ arguments: [String], foldCase: Bool, _ catalog: MpdCatalog) -> Result<[MpdCatalog.Song], MpdAck> {
         var arguments = arguments[...]
         var window = MpdArguments.Range.all
         if arguments.count >= 2, arguments[arguments.endIndex - 2] == "window" {

@@ -40,6 +40,8 @@ public final class MpdResponder {
         /// A song's cover, as its file's bytes: the one beside it, or (`embedded`) the one it
         /// holds, with its MIME type.
         public var picture: ((_ song: Path, _ embedded: Bool) -> (bytes: [UInt8], type: String?)?)?
+        /// The folder of the stored playlists (`nil`: none can be kept).
+        public var playlists: Path?
 
         public init(controls: Controls, position: @escaping () -> Int64, library: @escaping () -> LibraryDatabase?, roots: MpdRoots,
                     quit: @escaping () -> Void, outputName: String) {
@@ -58,6 +60,8 @@ public final class MpdResponder {
     var lastUpdateJob = 0
     /// Told when a scan starts or ends (MPD's idle `update`).
     var updateChanged: () -> Void = {}
+    /// Told when a stored playlist is made, changed or removed (MPD's idle `stored_playlist`).
+    var storedPlaylistsChanged: () -> Void = {}
     /// The picture last sent, for the next chunk of it.
     var lastPicture: (path: Path, embedded: Bool, found: (bytes: [UInt8], type: String?)?)?
 
@@ -92,6 +96,9 @@ public final class MpdResponder {
             return database(command.name, arguments, client: client)
         case "update", "rescan":
             return update(arguments)
+        case "listplaylists", "listplaylist", "listplaylistinfo", "load", "save", "playlistadd", "playlistclear", "playlistdelete",
+             "playlistmove", "rm", "rename", "searchaddpl":
+            return storedPlaylist(command.name, arguments, client: client)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
              "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
              "mount", "unmount":

@@ -64,6 +64,7 @@ public final class MpdServer: SocketService {
         self.listeners = listeners
         self.responder = responder
         responder.updateChanged = { [weak self] in self?.notify(.update) }
+        responder.storedPlaylistsChanged = { [weak self] in self?.notify(.storedPlaylist) }
     }
 
     /// Listens on every address of `settings`; the first that cannot be listened on, and why

@@ -46,6 +46,14 @@ struct PlayerRun {
     let output: OutputTarget
     let options: Options
 
+    /// Where MPD's clients' stored playlists are kept: `$XDG_DATA_HOME/tplayer/playlists`, else
+    /// `~/.local/share/tplayer/playlists`.
+    static var playlistFolder: Path? {
+        let environment = ProcessEnvironment.values(of: ["XDG_DATA_HOME", "HOME"])
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return Path(data).appending("tplayer").appending("playlists") }
+        return environment["HOME"].map { Path($0).appending(".local/share/tplayer/playlists") }
+    }
+
     /// Plays everything and returns the exit status.
     func run() -> Int32 {
         var writing: (path: Path, overwrite: Bool)?
@@ -307,6 +315,7 @@ struct PlayerRun {
                     done()
                 })
             }
+            link.playlists = Self.playlistFolder
             link.picture = { song, embedded in embedded ? CoverBytes.embedded(in: song) : CoverBytes.beside(song).map { ($0, nil) } }
             let responder = MpdResponder(link)
             switch MpdServer.start(settings, responder: responder) {

@@ -41,17 +41,22 @@ struct MpdServerTests {
     /// A reply as compared: the lines that differ by design left out, each song's lines sorted.
     /// An MP3's length and format are left out too: MPD's decoder (libmad) gives 24 bits and
     /// keeps the encoder's padding (3.030 s), tplayer's is gapless (3.000 s) and floating point.
+    /// A stored playlist's time is when each server wrote it, and MPD lists them in its
+    /// folder's order: those are left out, and the records put in order. The list's version in
+    /// `status` is a number of its own on each.
     static func normalized(_ lines: [String]) -> [String] {
-        let dropped = ["volume:", "elapsed:", "time:", "bitrate:", "playlist:"]
+        let dropped = ["volume:", "elapsed:", "time:", "bitrate:"]
+        let isStatus = lines.contains { $0.hasPrefix("playlistlength: ") }
         var records: [[String]] = [[]]
-        for line in lines where !dropped.contains(where: { line.hasPrefix($0) }) {
-            if line.hasPrefix("file:") { records.append([]) }
-            if records[records.count - 1].first?.hasSuffix(".mp3") == true, line.hasPrefix("duration:") || line.hasPrefix("Format:") {
-                continue
-            }
+        for line in lines where !dropped.contains(where: { line.hasPrefix($0) }) && !(isStatus && line.hasPrefix("playlist: ")) {
+            if line.hasPrefix("file:") || line.hasPrefix("playlist: ") || line == "OK" || line.hasPrefix("ACK ") { records.append([]) }
+            let record = records[records.count - 1]
+            if record.first?.hasSuffix(".mp3") == true, line.hasPrefix("duration:") || line.hasPrefix("Format:") { continue }
+            if record.first?.hasPrefix("playlist: ") == true, line.hasPrefix("Last-Modified:") { continue }
             records[records.count - 1].append(line)
         }
-        return records.flatMap { $0.sorted() }
+        let playlists = records.filter { $0.first?.hasPrefix("playlist: ") == true }.sorted { $0[0] < $1[0] }
+        return records.filter { $0.first?.hasPrefix("playlist: ") != true }.flatMap { $0.sorted() } + playlists.flatMap { $0 }
     }
 
     /// A private mpd and `tplayer --mpd` over the same library, fresh, a client of each.
@@ -140,6 +145,21 @@ struct MpdServerTests {
         try same("findadd artist Artist", "playlist", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",
                  "playlist", "searchadd title x position 9")
         #expect(pair.compared > 70)
+    }
+
+    @Test func storedPlaylistsAreKeptAsMPDKeepsThem() throws {
+        let pair = try Pair()
+        let same = pair.same
+        try same("listplaylists", "add Artist/Album", "save mine", "save mine", "save a/b", "listplaylists", "listplaylist mine",
+                 "listplaylist nope", "listplaylistinfo mine", "clear", "load mine", "playlist", "load mine 1:2", "load mine 0:1 0",
+                 "playlist", "load mine 5:", "load mine 1 9", "load nope")
+        try same("playlistadd mine Other/other.mp3", "playlistadd mine Other/other.mp3 0", "playlistadd mine Other/other.mp3 99",
+                 "listplaylist mine", "playlistadd new Artist", "listplaylist new", "playlistadd new nothing", "playlistdelete mine 0",
+                 "playlistdelete mine 99", "playlistdelete nope 0", "listplaylist mine", "playlistmove mine 0 3", "listplaylist mine",
+                 "playlistmove mine 0 9", "playlistclear mine", "listplaylist mine", "playlistclear fresh", "listplaylist fresh")
+        try same("rename mine other", "rename nope x", "rename other new", "listplaylists", "rm other", "rm other", "lsinfo",
+                 "searchaddpl found title song", "listplaylist found", "rm .hidden", "save .hidden", "listplaylists")
+        #expect(pair.compared == 48)
     }
 
     @Test func picturesAreSentAsMPDSendsThemAChunkAtATime() throws {
