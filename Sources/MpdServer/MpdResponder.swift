@@ -62,6 +62,8 @@ public final class MpdResponder {
     var updateChanged: () -> Void = {}
     /// Told when a stored playlist is made, changed or removed (MPD's idle `stored_playlist`).
     var storedPlaylistsChanged: () -> Void = {}
+    /// Told when a sticker is set or taken away (MPD's idle `sticker`).
+    var stickersChanged: () -> Void = {}
     /// The picture last sent, for the next chunk of it.
     var lastPicture: (path: Path, embedded: Bool, found: (bytes: [UInt8], type: String?)?)?
 
@@ -99,6 +101,8 @@ public final class MpdResponder {
         case "listplaylists", "listplaylist", "listplaylistinfo", "load", "save", "playlistadd", "playlistclear", "playlistdelete",
              "playlistmove", "rm", "rename", "searchaddpl":
             return storedPlaylist(command.name, arguments, client: client)
+        case "sticker":
+            return sticker(arguments)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
              "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
              "mount", "unmount":

@@ -65,6 +65,7 @@ public final class MpdServer: SocketService {
         self.responder = responder
         responder.updateChanged = { [weak self] in self?.notify(.update) }
         responder.storedPlaylistsChanged = { [weak self] in self?.notify(.storedPlaylist) }
+        responder.stickersChanged = { [weak self] in self?.notify(.sticker) }
     }
 
     /// Listens on every address of `settings`; the first that cannot be listened on, and why

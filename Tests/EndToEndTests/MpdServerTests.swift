@@ -64,10 +64,12 @@ struct MpdServerTests {
         let mpd: ReferenceServer
         let player: ServedPlayer
         let theirs: MpdWire.Client, ours: MpdWire.Client
+        let environment: [String: String]
         var compared = 0
 
         init() throws {
             let (music, environment) = try MpdServerTests.library()
+            self.environment = environment
             mpd = try ReferenceServer(music: music)
             player = try ServedPlayer(environment: environment)
             (theirs, ours) = (try MpdWire.Client(port: mpd.port), try MpdWire.Client(port: player.port))

@@ -140,4 +140,35 @@ struct MpdServiceTests {
         #expect(try client.send("lsinfo New").contains("file: New/new.flac"))
         #expect(!(try client.send("status")).contains { $0.hasPrefix("updating_db") })
     }
+
+    @Test func stickersAreKeptAsMPDKeepsThemAndTheLibrarysOwnAreItsStatistics() throws {
+        let pair = try MpdServerTests.Pair()
+        let same = pair.same
+        try same("sticker list song Artist/Album/01.flac", "sticker get song Artist/Album/01.flac mood",
+                 "sticker set song Artist/Album/01.flac mood calm", "sticker set song Artist/Album/02.flac mood wild",
+                 "sticker set song Other/other.mp3 mood calm", "sticker get song Artist/Album/01.flac mood",
+                 "sticker list song Artist/Album/01.flac", "sticker find song Artist mood", "sticker find song \"\" mood",
+                 "sticker find song Artist mood = calm", "sticker find song \"\" mood > d", "sticker find song \"\" mood < d",
+                 "sticker find song \"\" mood ~ d", "sticker delete song Artist/Album/01.flac mood",
+                 "sticker delete song Artist/Album/01.flac mood", "sticker delete song Artist/Album/02.flac",
+                 "sticker delete song Artist/Album/02.flac", "sticker get song nothing.flac mood", "sticker set album x y z",
+                 "sticker bogus song x", "sticker get song Artist/Album/01.flac",
+                 "sticker set song Artist/Album/01.flac \"a b\" \"c=d\"", "sticker list song Artist/Album/01.flac")
+        #expect(pair.compared == 23)
+        // The library's own: a rating of 0 to 10 is tplayer's stars, two a star; plays and skips.
+        let client = pair.ours
+        let waiting = try MpdWire.Client(port: pair.player.port)
+        waiting.write("idle sticker")
+        #expect(try client.send("sticker set song Artist/Album/03.flac rating 7") == ["OK"])
+        #expect(try waiting.reply() == ["changed: sticker", "OK"])
+        #expect(try client.send("sticker get song Artist/Album/03.flac rating") == ["sticker: rating=8", "OK"])
+        #expect(try client.send("sticker set song Artist/Album/03.flac playCount 12") == ["OK"])
+        #expect(try client.send("sticker set song Artist/Album/03.flac rating high")
+                == ["ACK [2@0] {sticker} rating is tplayer's own: a whole number from 0 to 10"])
+        #expect(try client.send("sticker find song Artist playCount") == ["file: Artist/Album/03.flac", "sticker: playCount=12", "OK"])
+        let found = try Harness.tplayer(["--find", "rating:4"], environment: pair.environment)
+        #expect(found.stdout.hasSuffix("Artist/Album/03.flac\n"), "\(found.stdout) \(found.stderr)")
+        #expect(try client.send("sticker delete song Artist/Album/03.flac rating") == ["OK"])
+        #expect(try client.send("sticker list song Artist/Album/03.flac") == ["sticker: playCount=12", "OK"])
+    }
 }

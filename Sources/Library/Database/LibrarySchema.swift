@@ -81,6 +81,18 @@ enum LibrarySchema {
                 CREATE INDEX song_order ON song (shelfkey, albumyear, albumkey, ifnull(disc, 1), track, path);
                 """)
         }
+        // MPD's clients' stickers that are no statistic of the library's own (those are the
+        // song's columns): a name and a value a song, kept while the song is in the library.
+        migrator.registerMigration("stickers") { db in
+            try db.execute(sql: """
+                CREATE TABLE sticker (
+                    path BLOB NOT NULL,
+                    name TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    PRIMARY KEY (path, name)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }
