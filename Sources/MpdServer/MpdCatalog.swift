@@ -3,13 +3,22 @@ import Library
 import PlayerCore
 
 /// The library as MPD's clients see it: every song by its URI, in URI order, and the folders
-/// they make. Read from the library whole when first asked for, and read again after the
-/// library changes (MPD holds its database in memory the same way).
-final class MpdCatalog {
+/// they make, each song's lines as `find` and `listallinfo` print them made once. Read whole off
+/// the main loop when the server starts and again after the library changes (MPD holds its
+/// database in memory the same way); the one before serves meanwhile.
+public final class MpdCatalog: Sendable {
     /// One song, with what a filter asks of it.
-    struct Song: MpdFilterable {
+    struct Song: MpdFilterable, Sendable {
         let record: LibrarySong
         let uri: String
+        /// Its lines with every tag MPD serves (a client's own `tagtypes` prints them anew).
+        let text: String
+
+        init(record: LibrarySong, uri: String) {
+            self.record = record
+            self.uri = uri
+            text = MpdSongText(record, uri: uri).text(MpdTag.served)
+        }
 
         func values(of tag: MpdTag) -> [String] {
             switch tag {
@@ -40,9 +49,25 @@ final class MpdCatalog {
 
     init(_ records: [LibrarySong], roots: MpdRoots) {
         self.roots = roots
-        songs = records.map { Song(record: $0, uri: roots.uri(of: $0.path)) }
-            .filter { !$0.uri.hasPrefix("/") }
-            .sorted { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
+        var songs: [Song] = []
+        songs.reserveCapacity(records.count)
+        for record in records {
+            let uri = roots.uri(of: record.path)
+            if !uri.hasPrefix("/") { songs.append(Song(record: record, uri: uri)) }
+        }
+        songs.sort { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
+        self.songs = songs
+    }
+
+    /// The library read whole, as clients see it; `nil` when there is none or it cannot be read.
+    public static func read(_ library: LibraryDatabase?, roots: MpdRoots) -> MpdCatalog? {
+        guard let library, case .success(let records) = library.allSongs() else { return nil }
+        return MpdCatalog(records, roots: roots)
+    }
+
+    /// `song`'s lines, with the tags `wanted`.
+    func text(_ song: Song, _ wanted: Set<MpdTag>) -> String {
+        wanted == MpdTag.served ? song.text : MpdSongText(song.record, uri: song.uri).text(wanted)
     }
 
     /// The songs under the folder `uri` (`""`: all), whatever their depth: a range of `songs`.

@@ -8,13 +8,41 @@ import PlayerCore
 extension MpdResponder {
     static let noDatabase = MpdAck(.noExist, "No database")
 
-    /// The library as MPD's clients see it, read when first asked for after each change.
+    /// The commands that read the catalog: a client's list holding one waits, unrun, until the
+    /// first catalog is read.
+    static let readsCatalog: Set = ["lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list",
+                                    "sticker", "searchaddpl", "listplaylistinfo"]
+
+    /// The library as MPD's clients see it: the latest read (while a newer one is read off the
+    /// main loop, the one before). Read here, on the main loop, only where nothing reads it off.
     func catalog() -> MpdCatalog? {
         if let catalog = cachedCatalog { return catalog }
-        guard let library = link.library(), case .success(let songs) = library.allSongs() else { return nil }
-        let catalog = MpdCatalog(songs, roots: link.roots)
-        cachedCatalog = catalog
-        return catalog
+        guard link.loadCatalog == nil, !catalogAbsent else { return nil }
+        cachedCatalog = MpdCatalog.read(link.library(), roots: link.roots)
+        catalogAbsent = cachedCatalog == nil
+        return cachedCatalog
+    }
+
+    /// Whether a command that reads the catalog can run now: one is read, or none can be.
+    var catalogKnown: Bool { cachedCatalog != nil || catalogAbsent || link.loadCatalog == nil }
+
+    /// Reads the catalog again off the main loop (at start, and after the library changed); a
+    /// read asked for while one is under way follows it.
+    func readCatalog() {
+        guard let load = link.loadCatalog else { return cachedCatalog = nil }
+        guard !catalogReading else { return catalogAgain = true }
+        catalogReading = true
+        load { [weak self] catalog in
+            guard let self else { return }
+            self.catalogReading = false
+            self.cachedCatalog = catalog
+            self.catalogAbsent = catalog == nil
+            if self.catalogAgain {
+                self.catalogAgain = false
+                self.readCatalog()
+            }
+            self.catalogArrived()
+        }
     }
 
     func database(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<String, MpdAck> {
@@ -22,12 +50,12 @@ extension MpdResponder {
         switch name {
         case "lsinfo":
             let uri = Self.folder(arguments.first ?? "")
-            if let song = catalog.song(uri) { return .success(MpdSongText(song.record, uri: song.uri).text(client.tags)) }
+            if let song = catalog.song(uri) { return .success(catalog.text(song, client.tags)) }
             let (folders, songs) = catalog.children(of: uri)
             guard uri.isEmpty || !folders.isEmpty || !songs.isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
             var text = ""
             for folder in folders { text += folderLines(folder, catalog, modified: true) }
-            for song in songs { text += MpdSongText(song.record, uri: song.uri).text(client.tags) }
+            for song in songs { text += catalog.text(song, client.tags) }
             // The root lists the stored playlists too, as MPD's does.
             if uri.isEmpty, let folder = link.playlists {
                 for playlist in MpdPlaylists(folder: folder).all() {
@@ -38,7 +66,7 @@ extension MpdResponder {
         case "listall", "listallinfo":
             let uri = Self.folder(arguments.first ?? "")
             if let song = catalog.song(uri) {
-                return .success(name == "listall" ? "file: \(UntrustedText.shown(song.uri))\n" : MpdSongText(song.record, uri: song.uri).text(client.tags))
+                return .success(name == "listall" ? "file: \(UntrustedText.shown(song.uri))\n" : catalog.text(song, client.tags))
             }
             let songs = catalog.under(uri)
             guard uri.isEmpty || !songs.isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
@@ -47,7 +75,7 @@ extension MpdResponder {
             return .success(named + walk(uri, catalog, info: name == "listallinfo", client: client))
         case "find", "search":
             return selection(arguments, foldCase: name == "search", catalog).map { found in
-                found.map { MpdSongText($0.record, uri: $0.uri).text(client.tags) }.joined()
+                found.map { catalog.text($0, client.tags) }.joined()
             }
         case "findadd", "searchadd":
             var arguments = arguments[...]
@@ -78,7 +106,7 @@ extension MpdResponder {
         return String(uri)
     }
 
-    private func folderLines(_ folder: String, _ catalog: MpdCatalog, modified: Bool) -> String {
+    func folderLines(_ folder: String, _ catalog: MpdCatalog, modified: Bool) -> String {
         var text = "directory: \(UntrustedText.shown(folder))\n"
         if modified, let time = catalog.folderModified(folder) { text += "Last-Modified: \(MpdSongText.utc(seconds: time))\n" }
         return text
@@ -87,16 +115,20 @@ extension MpdResponder {
     /// Everything under `uri`, as MPD walks it: each folder's songs, then its folders, each
     /// named as it is entered.
     private func walk(_ uri: String, _ catalog: MpdCatalog, info: Bool, client: MpdClientState) -> String {
-        let (folders, songs) = catalog.children(of: uri)
         var text = ""
+        walk(uri, catalog, info: info, client: client, into: &text)
+        return text
+    }
+
+    private func walk(_ uri: String, _ catalog: MpdCatalog, info: Bool, client: MpdClientState, into text: inout String) {
+        let (folders, songs) = catalog.children(of: uri)
         for song in songs {
-            text += info ? MpdSongText(song.record, uri: song.uri).text(client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
+            text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
         }
         for folder in folders {
             text += folderLines(folder, catalog, modified: info)
-            text += walk(folder, catalog, info: info, client: client)
+            walk(folder, catalog, info: info, client: client, into: &text)
         }
-        return text
     }
 
     /// The songs a filter with `sort` and `window` selects, in order.

@@ -85,7 +85,7 @@ extension MpdResponder {
         let catalog = catalog()
         return { path in
             let uri = self.link.roots.uri(of: path)
-            if let song = catalog?.song(uri) { return MpdSongText(song.record, uri: uri).text(client.tags) }
+            if let catalog, let song = catalog.song(uri) { return catalog.text(song, client.tags) }
             return MpdSongText(uri: uri).text(client.tags)
         }
     }

@@ -20,8 +20,10 @@ extension MpdResponder {
         if action == "find" { return find(arguments, library, catalog) }
         let uri = arguments[2]
         guard let song = catalog.song(uri) else { return .failure(MpdAck(.noExist, "No such song")) }
+        // The statistics as the library holds them now (the catalog's are as it was read).
+        let record = (try? library.songs(at: [song.record.path]).get())?.first ?? song.record
         var stickers = (try? library.stickers(of: song.record.path).get()) ?? [:]
-        for (name, value) in Self.own(song.record) { stickers[name] = value }
+        for (name, value) in Self.own(record) { stickers[name] = value }
         switch action {
         case "get":
             guard let value = stickers[arguments[3]] else { return .failure(MpdAck(.noExist, "no such sticker")) }
@@ -66,7 +68,6 @@ extension MpdResponder {
             written = library.setSticker(name, to: value, of: path).map { _ in () }
         }
         guard case .success = written else { return .failure(MpdAck(.system, "the library cannot be written")) }
-        libraryChanged()
         stickersChanged()
         return .success("")
     }
@@ -88,8 +89,9 @@ extension MpdResponder {
         let folder = Self.folder(arguments[2])
         var found: [(uri: String, value: String)] = []
         if Self.statistics.contains(name) {
-            for song in catalog.under(folder) {
-                if let value = Self.own(song.record).first(where: { $0.0 == name })?.1 { found.append((song.uri, value)) }
+            let records = (try? library.songs(at: catalog.under(folder).map(\.record.path)).get()) ?? []
+            for record in records {
+                if let value = Self.own(record).first(where: { $0.0 == name })?.1 { found.append((link.roots.uri(of: record.path), value)) }
             }
         } else if case .success(let tagged) = library.songs(withSticker: name) {
             for (path, value) in tagged {

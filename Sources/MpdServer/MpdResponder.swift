@@ -42,6 +42,8 @@ public final class MpdResponder {
         public var picture: ((_ song: Path, _ embedded: Bool) -> (bytes: [UInt8], type: String?)?)?
         /// The folder of the stored playlists (`nil`: none can be kept).
         public var playlists: Path?
+        /// Reads the catalog off the main loop, then hands it over on it (`nil`: read on it).
+        public var loadCatalog: ((_ done: @escaping (MpdCatalog?) -> Void) -> Void)?
 
         public init(controls: Controls, position: @escaping () -> Int64, library: @escaping () -> LibraryDatabase?, roots: MpdRoots,
                     quit: @escaping () -> Void, outputName: String) {
@@ -54,6 +56,12 @@ public final class MpdResponder {
     var session: Session { link.controls.session }
     /// The library as clients see it, read again after it changes (`libraryChanged`).
     var cachedCatalog: MpdCatalog?
+    var catalogReading = false
+    var catalogAgain = false
+    /// The library could not be read (there is none): its commands say so.
+    var catalogAbsent = false
+    /// Told when a catalog has been read (the clients waiting for one go on).
+    var catalogArrived: () -> Void = {}
     /// The scan under way (`updating_db`), and the one asked for meanwhile, by job number.
     var updating: Int?
     var updateQueued: Int?
@@ -74,7 +82,7 @@ public final class MpdResponder {
     func quit() { link.quit() }
 
     /// The library changed: read it again when next asked.
-    func libraryChanged() { cachedCatalog = nil }
+    func libraryChanged() { readCatalog() }
 
     func perform(_ command: Command) { link.controls.submit(command, from: .mpd) }
 
@@ -212,7 +220,6 @@ public final class MpdResponder {
         scan { [weak self] in
             guard let self else { return }
             self.updating = nil
-            self.cachedCatalog = nil
             if let next = self.updateQueued, let scan = self.link.update {
                 self.updateQueued = nil
                 self.start(next, scan)

@@ -39,6 +39,10 @@ public final class MpdServer: SocketService {
         var sent = 0
         /// What its lines asked for and is not yet done: run while its replies are taken.
         var steps: ArraySlice<MpdConnection.Step> = []
+        /// Its next command reads the catalog, which is not read yet: it waits for it.
+        var waitsForCatalog = false
+        /// A reply being made as it reads: nothing else runs for it until it is sent.
+        var stream: MpdStream?
         var state: MpdClientState
         /// Changes since its last `idle` answered (MPD's `idle_flags`).
         var pending: MpdIdle = []
@@ -66,6 +70,8 @@ public final class MpdServer: SocketService {
         responder.updateChanged = { [weak self] in self?.notify(.update) }
         responder.storedPlaylistsChanged = { [weak self] in self?.notify(.storedPlaylist) }
         responder.stickersChanged = { [weak self] in self?.notify(.sticker) }
+        responder.catalogArrived = { [weak self] in self?.catalogArrived() }
+        responder.readCatalog()
     }
 
     /// Listens on every address of `settings`; the first that cannot be listened on, and why
@@ -85,6 +91,8 @@ public final class MpdServer: SocketService {
 
     public var addresses: [SocketAddress] { listeners.map(\.address) }
     public var clientCount: Int { clients.count }
+    /// The library changed and the catalog is being read again: clients are told when it is read.
+    private var databaseChangePending = false
     var everyClient: Dictionary<Int32, Client>.Values { clients.values }
     /// Every channel some client is subscribed to.
     var channelNames: Set<String> { clients.values.reduce(into: []) { $0.formUnion($1.state.subscriptions) } }
@@ -94,7 +102,9 @@ public final class MpdServer: SocketService {
         for (descriptor, client) in clients {
             // A client with replies or commands waiting is not read from until they are done;
             // its commands run on as it can take their replies (writable: at once, if it reads).
-            let events = client.unsent > 0 || !client.steps.isEmpty ? Int16(POLLOUT) : Int16(POLLIN)
+            // One waiting for the catalog is woken when it comes (closing still noticed).
+            let busy = client.unsent > 0 || !client.steps.isEmpty || client.stream != nil
+            let events = client.waitsForCatalog ? 0 : busy ? Int16(POLLOUT) : Int16(POLLIN)
             fds.append(pollfd(fd: descriptor, events: events, revents: 0))
         }
         return fds
@@ -116,8 +126,17 @@ public final class MpdServer: SocketService {
     }
 
     public func changed(_ status: PlayerStatus, _ changes: StatusChanges) {
-        if changes.contains(.database) { responder.libraryChanged() }
-        notify(MpdIdle(changes))
+        var flags = MpdIdle(changes)
+        if changes.contains(.database) {
+            // Clients hear of it once the catalog they will read has it (as MPD's idle follows
+            // its database's update).
+            responder.libraryChanged()
+            if !responder.catalogKnown || responder.catalogReading {
+                flags.remove(.database)
+                databaseChangePending = true
+            }
+        }
+        notify(flags)
     }
 
     /// Tells every client that `flags` changed: those waiting for them are answered now.
@@ -167,12 +186,25 @@ public final class MpdServer: SocketService {
     /// the next turn, after the keys, the engine and the other clients.
     static let turn = Duration.milliseconds(4)
 
-    /// Runs what the client asked for, until it has this much to read or its turn is over.
+    /// Runs what the client asked for (a streamed reply first), until it has this much to read
+    /// or its turn is over.
     private func work(_ client: Client) {
         let started = ContinuousClock.now
-        while let step = client.steps.first {
-            guard clients[client.socket.descriptor] != nil, !client.closing, client.unsent < Self.outputBeforeMore,
-                  started.duration(to: .now) < Self.turn else { return }
+        while clients[client.socket.descriptor] != nil, !client.closing, started.duration(to: .now) < Self.turn {
+            if let stream = client.stream {
+                while !stream.isDone, client.unsent < Self.outputBeforeMore, started.duration(to: .now) < Self.turn {
+                    stream.fill(&client.output, limit: 64 << 10)
+                }
+                guard stream.isDone else { return flush(client) }
+                client.stream = nil
+                send("OK\n", to: client)
+                continue
+            }
+            guard let step = client.steps.first, client.unsent < Self.outputBeforeMore else { return }
+            if case .run(let batch) = step, !responder.catalogKnown, Self.readsCatalog(batch) {
+                client.waitsForCatalog = true
+                return
+            }
             client.steps.removeFirst()
             switch step {
             case .nothing: break
@@ -200,6 +232,19 @@ public final class MpdServer: SocketService {
             client.connection.isIdle = true
             return wake(client)
         }
+        // A large reply, alone, is made as the client reads it.
+        if !batch.isList, let line = batch.lines.first, case .success(let request) = MpdRequest.parse(line),
+           MpdResponder.streamed.contains(request.name), case .success(let command) = MpdCommand.checked(request, permission: client.state.permission),
+           let streamed = responder.stream(command, request, client: client.state) {
+            switch streamed {
+            case .failure(var ack):
+                ack.command = command.name
+                return send(ack.line, to: client)
+            case .success(let stream):
+                client.stream = stream
+                return
+            }
+        }
         var closes = false
         let (text, refused) = MpdConnection.answerBytes(batch, permission: client.state.permission) { command, request in
             switch command.name {
@@ -220,6 +265,26 @@ public final class MpdServer: SocketService {
         if closes, !batch.isList { return drop(client) }
         send(text, to: client)
         if refused || closes { client.closing = true }
+    }
+
+    /// Whether a line of `batch` names a command that reads the catalog.
+    static func readsCatalog(_ batch: MpdConnection.Batch) -> Bool {
+        batch.lines.contains { line in
+            let name = line.prefix { $0 != 0x20 && $0 != 0x09 }
+            return MpdResponder.readsCatalog.contains(String(decoding: name, as: UTF8.self))
+        }
+    }
+
+    /// The catalog is read: the clients waiting for it go on.
+    private func catalogArrived() {
+        if databaseChangePending, !responder.catalogReading {
+            databaseChangePending = false
+            notify(.database)
+        }
+        for client in clients.values where client.waitsForCatalog {
+            client.waitsForCatalog = false
+            work(client)
+        }
     }
 
     /// Answers an idle client when something it waits for has changed.

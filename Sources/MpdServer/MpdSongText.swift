@@ -82,11 +82,16 @@ struct MpdSongText {
 extension MpdResponder {
     /// The songs at `positions` of the list, each with `Pos:` and `Id:`, their tags read from
     /// the library in one query.
-    func songs(_ positions: some Collection<Int>, client: MpdClientState) -> String {
-        let entries = session.entries
+    func songs(_ positions: some Collection<Int>, client: MpdClientState, entries: EntryList? = nil) -> String {
+        let entries = entries ?? session.entries
         let ids = session.marks.ids
+        // The songs' tags as the catalog holds them (in memory); the library is asked, once a
+        // song, only when there is no catalog yet.
         var known: [Path: LibrarySong] = [:]
-        if let library = link.library(), case .success(let found) = library.songs(at: positions.map { entries[$0].path }) {
+        let paths = Set(positions.map { entries[$0].path })
+        if let catalog = cachedCatalog {
+            for path in paths { if let song = catalog.song(link.roots.uri(of: path)) { known[path] = song.record } }
+        } else if let library = link.library(), case .success(let found) = library.songs(at: Array(paths)) {
             for song in found { known[song.path] = song }
         }
         let status = session.status

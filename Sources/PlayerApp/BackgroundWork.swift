@@ -38,6 +38,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case album
         /// The library's watcher: each of its scans (the library's songs may have changed).
         case libraryWatch
+        /// The library read whole for MPD's clients (a newer read replaces one under way).
+        case mpdCatalog
     }
 
     /// A job's cancel flag, asked by the job as it goes.

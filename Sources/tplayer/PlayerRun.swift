@@ -103,6 +103,7 @@ struct PlayerRun {
                 return 64
             case .unusable(let reason):
                 printError("tplayer: " + reason)
+                if options.mpd != nil { break }  // a service starts with an empty list
                 printError("tplayer: nothing to play: name a song, a folder, a playlist or a CUE sheet")
                 return 64
             case .session(let session, let cut, let notes):
@@ -112,6 +113,8 @@ struct PlayerRun {
                 }
                 let (present, gone) = SessionStore.present(session)
                 gone.forEach { printError("tplayer: \(session.entries[$0].path): no longer there; skipped") }
+                // A service starts all the same, with an empty list for its clients to fill.
+                if options.mpd != nil, gone.count >= session.entries.count { break }
                 guard gone.count < session.entries.count else {
                     let none = session.entries.isEmpty ? "the saved session holds no songs" : "none of the saved session's songs is there any more"
                     printError("tplayer: \(none); name a song, a folder, a playlist or a CUE sheet")
@@ -316,6 +319,9 @@ struct PlayerRun {
                 })
             }
             link.playlists = Self.playlistFolder
+            link.loadCatalog = { done in
+                work.start(.mpdCatalog, { _ in MpdCatalog.read(shared.database, roots: roots) }, then: done)
+            }
             link.picture = { song, embedded in embedded ? CoverBytes.embedded(in: song) : CoverBytes.beside(song).map { ($0, nil) } }
             let responder = MpdResponder(link)
             switch MpdServer.start(settings, responder: responder) {

@@ -192,8 +192,19 @@ enum MpdWire {
         /// The next reply's lines.
         func reply() throws -> [String] {
             var lines: [String] = []
+            var at = 0
+            defer { pending.removeSubrange(..<at) }
             while true {
-                guard let line = try Self.line(socket, &pending) else { return lines + ["<closed>"] }
+                guard let newline = pending[at...].firstIndex(of: 0x0A) else {
+                    var buffer = [UInt8](repeating: 0, count: 65536)
+                    let count = recv(socket, &buffer, buffer.count, 0)
+                    if count == 0 { return lines + ["<closed>"] }
+                    guard count > 0 else { throw Failure("no reply within the time limit (errno \(errno))") }
+                    pending += buffer[..<count]
+                    continue
+                }
+                let line = String(decoding: pending[at..<newline], as: UTF8.self)
+                at = newline + 1
                 lines.append(line)
                 if line == "OK" || line.hasPrefix("ACK ") { return lines }
             }
@@ -203,7 +214,7 @@ enum MpdWire {
             while true {
                 if let newline = pending.firstIndex(of: 0x0A) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
-                    pending.removeFirst(newline + 1)
+                    pending.removeSubrange(..<(newline + 1))
                     return line
                 }
                 var buffer = [UInt8](repeating: 0, count: 65536)

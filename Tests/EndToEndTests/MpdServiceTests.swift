@@ -88,9 +88,13 @@ struct MpdServiceTests {
         let status = try Self.mpc(second.port, "status").stdout
         #expect(status.contains("#2/3") && status.contains("repeat: on"), "\(status)")
         // SIGTERM ends it as kill does.
+        _ = try Self.mpc(second.port, "clear")
         second.process.terminate()
         second.process.waitUntilExit()
         #expect(second.process.terminationReason == .exit && [0, 128 + SIGTERM].contains(second.process.terminationStatus))
+        // Saved with an empty list, it starts again, empty, for its clients to fill.
+        let third = try ServedPlayer(environment: environment)
+        #expect(try Self.mpc(third.port, "playlist").stdout.isEmpty, "\(third.stderr)")
     }
 
     @Test func hostileClientsAreCutOffAndEveryOtherIsStillAnswered() throws {
@@ -170,5 +174,23 @@ struct MpdServiceTests {
         #expect(found.stdout.hasSuffix("Artist/Album/03.flac\n"), "\(found.stdout) \(found.stderr)")
         #expect(try client.send("sticker delete song Artist/Album/03.flac rating") == ["OK"])
         #expect(try client.send("sticker list song Artist/Album/03.flac") == ["sticker: playCount=12", "OK"])
+    }
+
+    @Test func aReplyLargerThanMPDsBufferIsMadeAsTheClientReadsIt() throws {
+        let (music, environment) = try MpdServerTests.library()
+        // A list of 100,000 entries (one song again and again): its playlistinfo is 14 MB.
+        let song = music.appendingPathComponent("Artist/Album/01.flac").path
+        let list = music.deletingLastPathComponent().appendingPathComponent("long.m3u")
+        try String(repeating: song + "\n", count: 100_000).write(to: list, atomically: true, encoding: .utf8)
+        let player = try ServedPlayer(environment: environment, arguments: [list.path])
+        let reader = try MpdWire.Client(port: player.port, timeout: 60), other = try MpdWire.Client(port: player.port)
+        for _ in 0..<200 where try other.send("status").contains("playlistlength: 100000") == false { usleep(50_000) }
+        reader.write("playlistinfo")
+        // Another client is answered while the reply is made.
+        #expect(try other.send("ping") == ["OK"])
+        let lines = try reader.reply()
+        #expect(lines.last == "OK" && lines.filter { $0.hasPrefix("Pos: ") }.count == 100_000, "\(lines.suffix(3))")
+        #expect(lines[lines.count - 2] == "Id: 100000")
+        #expect(try reader.send("ping") == ["OK"])
     }
 }

@@ -1,0 +1,106 @@
+import PlayerCore
+
+/// A reply too large to build whole (`listallinfo` of a library of a million, a `find` of half
+/// of it, a list of 100,000 entries): its items made a chunk at a time as the client reads them,
+/// from a snapshot taken when the command ran, its `OK` after the last.
+public final class MpdStream {
+    private let count: Int
+    private var index = 0
+    private let render: (Range<Int>) -> String
+    /// How many items each call renders.
+    private let batch: Int
+
+    /// `render` gives the text of the items of a range of `0..<count`.
+    init(count: Int, batch: Int = 256, render: @escaping (Range<Int>) -> String) {
+        self.count = count
+        self.batch = batch
+        self.render = render
+    }
+
+    var isDone: Bool { index >= count }
+
+    /// Appends items until about `limit` bytes are added or none is left.
+    func fill(_ output: inout [UInt8], limit: Int) {
+        let start = output.count
+        while index < count, output.count - start < limit {
+            let end = min(index + batch, count)
+            output += render(index..<end).utf8
+            index = end
+        }
+    }
+}
+
+extension MpdResponder {
+    /// The commands whose replies are streamed when they come alone (in a command list, a reply
+    /// is built whole, as MPD builds it, within its 8 MiB).
+    static let streamed: Set = ["listall", "listallinfo", "find", "search", "playlistinfo"]
+
+    /// `command`'s reply as a stream, or why it failed; `nil` for a command not streamed, or a
+    /// form of it that is small (it is answered as any other).
+    func stream(_ command: MpdCommand, _ request: MpdRequest, client: MpdClientState) -> Result<MpdStream, MpdAck>? {
+        let arguments = request.arguments
+        switch command.name {
+        case "playlistinfo":
+            guard arguments.isEmpty else { return nil }
+            let entries = session.entries
+            return .success(MpdStream(count: entries.count) { [self] range in songs(range, client: client, entries: entries) })
+        case "find", "search":
+            guard let catalog = catalog() else { return .failure(Self.noDatabase) }
+            return selection(arguments, foldCase: command.name == "search", catalog).map { found in
+                MpdStream(count: found.count) { range in found[range].map { catalog.text($0, client.tags) }.joined() }
+            }
+        case "listall", "listallinfo":
+            guard let catalog = catalog() else { return .failure(Self.noDatabase) }
+            let uri = Self.folder(arguments.first ?? "")
+            guard catalog.song(uri) == nil else { return nil }
+            guard uri.isEmpty || !catalog.under(uri).isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
+            let info = command.name == "listallinfo"
+            var items: [MpdCatalog.Item] = uri.isEmpty ? [] : [.folder(uri)]
+            catalog.walk(uri, into: &items)
+            return .success(MpdStream(count: items.count) { [self] range in
+                var text = ""
+                for item in items[range] {
+                    switch item {
+                    case .folder(let folder): text += folderLines(folder, catalog, modified: info)
+                    case .song(let index):
+                        let song = catalog.songs[index]
+                        text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
+                    }
+                }
+                return text
+            })
+        default:
+            return nil
+        }
+    }
+}
+
+extension MpdCatalog {
+    /// What a recursive listing holds, in MPD's order: a folder as it is entered, a song by its
+    /// place in `songs`.
+    enum Item {
+        case folder(String)
+        case song(Int)
+    }
+
+    /// Everything under `uri`: each folder's songs, then its folders, each followed by what it holds.
+    func walk(_ uri: String, into items: inout [Item]) {
+        let range = under(uri)
+        let depth = uri.isEmpty ? 0 : uri.utf8.count + 1
+        var folders: [String] = []
+        for index in range.indices {
+            let song = songs[index]
+            let rest = song.uri.utf8.dropFirst(depth)
+            if let slash = rest.firstIndex(of: 0x2F) {
+                let folder = String(decoding: song.uri.utf8[..<slash], as: UTF8.self)
+                if folders.last != folder { folders.append(folder) }
+            } else {
+                items.append(.song(index))
+            }
+        }
+        for folder in folders {
+            items.append(.folder(folder))
+            walk(folder, into: &items)
+        }
+    }
+}
