@@ -340,6 +340,26 @@ def main():
     row("library view, 100,000 songs: a filter's key answered while its count runs off the main loop", 
         f"median {statistics.median(answered):.2f} ms, worst {max(answered):.1f} ms", "—", "—", "worst ≤ 16 ms", max(answered) <= 16)
 
+    # 10c. MPD's protocol: tplayer --mpd against MPD 0.23 serving the same songs.
+    import mpdserver
+    figures = mpdserver.measure(TPLAYER, RUNS)
+    t, m, t_lines, m_lines = figures["listallinfo"]
+    row(f"MPD protocol: listallinfo of 10,000 songs ({t_lines:,} lines; MPD {m_lines:,})", f"{t * 1000:.1f} ms", f"{m * 1000:.1f} ms",
+        f"{t / m:.2f}", "≤ 1.0", t / m <= 1.0)
+    t, m, t_worst, m_worst, count = figures["search"]
+    row(f"MPD protocol: find and search over 100,000 songs ({count} queries; the worst is the first, waiting for the catalog's "
+        "read at start)", f"median {t * 1000:.1f} ms, worst {t_worst * 1000:.0f} ms", f"median {m * 1000:.1f} ms, worst {m_worst * 1000:.0f} ms",
+        f"{t / m:.2f}", "median ≤ 1.0 (no slower than MPD)", t / m <= 1.0)
+    t_rss, m_rss = figures["rss"]
+    row("MPD protocol: the serving process's peak RSS (10,000 songs, after listallinfo)", f"{t_rss:.1f} MB", f"{m_rss:.1f} MB",
+        f"{t_rss / m_rss:.2f}", "< MPD's", t_rss < m_rss)
+    (t_median, t_worst), (m_median, m_worst) = figures["idle"]["tplayer"], figures["idle"]["mpd"]
+    row("MPD protocol: idle woken by another client's change (20 times)", f"median {t_median * 1000:.2f} ms, worst {t_worst * 1000:.2f} ms",
+        f"median {m_median * 1000:.2f} ms, worst {m_worst * 1000:.2f} ms", "—", "worst ≤ 10 ms", t_worst <= 0.010)
+    t, m = figures["polling"]
+    row("MPD protocol: 10 clients asking status 10 times a second, the server's CPU", f"{t * 100:.1f} % of a core",
+        f"{m * 100:.1f} % of a core", "—", "≤ 1 % of a core", t <= 0.01)
+
     # 11. Internet radio on a local Icecast 2 server (ffmpeg its source): the first sound on the
     # monitor, and 20 s of playing, against mpg123 (mpv's figures in the row for reference).
     import radio

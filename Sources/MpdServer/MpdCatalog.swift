@@ -8,7 +8,7 @@ import PlayerCore
 /// database in memory the same way); the one before serves meanwhile.
 public final class MpdCatalog: Sendable {
     /// One song, with what a filter asks of it.
-    struct Song: MpdFilterable, Sendable {
+    final class Song: MpdFilterable, Sendable {
         let record: LibrarySong
         let uri: String
         /// Its lines with every tag MPD serves (a client's own `tagtypes` prints them anew).
@@ -38,6 +38,22 @@ public final class MpdCatalog: Sendable {
         }
 
         var allValues: [String] { MpdTag.allCases.flatMap(values(of:)) }
+
+        func anyValue(of tag: MpdTag, _ test: (String) -> Bool) -> Bool {
+            switch tag {
+            case .artist: record.artists.contains(where: test)
+            case .albumArtist: record.albumArtists.contains(where: test)
+            case .album: record.album.map(test) ?? false
+            case .title: record.title.map(test) ?? false
+            case .date: record.date.map(test) ?? false
+            case .genre: record.genres.contains(where: test)
+            case .composer: record.composers.contains(where: test)
+            case .track, .disc, .artistSort, .albumSort, .albumArtistSort, .name, .originalDate, .composerSort, .performer, .conductor,
+                 .work, .movement, .movementNumber, .ensemble, .location, .grouping, .comment, .label, .musicBrainzArtist,
+                 .musicBrainzAlbum, .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork:
+                values(of: tag).contains(where: test)
+            }
+        }
         var modified: Int64 { record.modified / 1_000_000_000 }
         var audioFormat: (rate: Int, bits: Int?, channels: Int)? {
             record.rate > 0 ? (record.rate, record.bits, record.channels) : nil

@@ -5,10 +5,16 @@ public protocol MpdFilterable {
     func values(of tag: MpdTag) -> [String]
     /// Every tag's values, in MPD's table's order (for `any`).
     var allValues: [String] { get }
+    /// Whether one of `tag`'s values passes `test` (asked of each without making a list).
+    func anyValue(of tag: MpdTag, _ test: (String) -> Bool) -> Bool
     /// Seconds since 1970.
     var modified: Int64 { get }
     /// Sample rate, bits (`nil`: floating point) and channels, when known.
     var audioFormat: (rate: Int, bits: Int?, channels: Int)? { get }
+}
+
+extension MpdFilterable {
+    public func anyValue(of tag: MpdTag, _ test: (String) -> Bool) -> Bool { values(of: tag).contains(where: test) }
 }
 
 /// A song filter as MPD 0.23 reads it (`song/Filter.cxx`): the expressions
@@ -42,9 +48,37 @@ public indirect enum MpdFilter: Equatable, Sendable {
         /// Whether `text` matches, negation aside.
         func matches(_ text: String, _ patterns: some MpdPatterns) -> Bool {
             if regex { return patterns.matches(value, text, foldCase: foldCase) }
-            let (value, text) = foldCase ? (value.lowercased(), text.lowercased()) : (value, text)
+            guard foldCase else {
+                if prefix { return text.hasPrefix(value) }
+                return substring ? (value.isEmpty || text.contains(value)) : text == value
+            }
+            // Letter case folded: ASCII text compared byte by byte, without a copy (most tags);
+            // any other as Swift folds it.
+            if let found = Self.foldedASCII(text, value, prefix: prefix, substring: substring) { return found }
+            let (value, text) = (value.lowercased(), text.lowercased())
             if prefix { return text.hasPrefix(value) }
             return substring ? (value.isEmpty || text.contains(value)) : text == value
+        }
+
+        /// `matches` for ASCII `text` and `value`, letter case aside; `nil` when either is not ASCII.
+        static func foldedASCII(_ text: String, _ value: String, prefix: Bool, substring: Bool) -> Bool? {
+            var text = text, value = value
+            return text.withUTF8 { haystack -> Bool? in
+                value.withUTF8 { needle -> Bool? in
+                    guard !haystack.contains(where: { $0 >= 0x80 }), !needle.contains(where: { $0 >= 0x80 }) else { return nil }
+                    func fold(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+                    func same(at offset: Int) -> Bool {
+                        for index in 0..<needle.count where fold(haystack[offset + index]) != fold(needle[index]) { return false }
+                        return true
+                    }
+                    guard needle.count <= haystack.count else { return false }
+                    if prefix { return same(at: 0) }
+                    if !substring { return needle.count == haystack.count && same(at: 0) }
+                    if needle.isEmpty { return true }
+                    for offset in 0...(haystack.count - needle.count) where same(at: offset) { return true }
+                    return false
+                }
+            }
         }
     }
 
@@ -131,15 +165,13 @@ public indirect enum MpdFilter: Equatable, Sendable {
         case .file(let match): return match.matches(song.uri, patterns) != match.negated
         case .audioFormat(let text, let mask): return Self.format(text, mask: mask, song.audioFormat)
         case .tag(nil, let match):
-            return song.allValues.contains { match.matches($0, patterns) } != match.negated
+            return MpdTag.allCases.contains { song.anyValue(of: $0) { match.matches($0, patterns) } } != match.negated
         case .tag(let tag?, let match):
-            let values = song.values(of: tag)
-            if values.contains(where: { match.matches($0, patterns) }) { return !match.negated }
-            guard values.isEmpty else { return match.negated }
+            if song.anyValue(of: tag, { match.matches($0, patterns) }) { return !match.negated }
+            guard !song.anyValue(of: tag, { _ in true }) else { return match.negated }
             // Absent: its fallbacks, as MPD's `ApplyTagFallback` (the first that is there).
-            for fallback in tag.fallbacks {
-                let others = song.values(of: fallback)
-                if !others.isEmpty { return others.contains { match.matches($0, patterns) } != match.negated }
+            for fallback in tag.fallbacks where song.anyValue(of: fallback, { _ in true }) {
+                return song.anyValue(of: fallback) { match.matches($0, patterns) } != match.negated
             }
             return match.value.isEmpty != match.negated
         }
