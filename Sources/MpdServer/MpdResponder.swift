@@ -99,8 +99,7 @@ public final class MpdResponder {
              "replay_gain_mode", "replay_gain_status":
             return option(command.name, arguments)
         case "add", "addid", "clear", "delete", "deleteid", "move", "moveid", "swap", "swapid", "shuffle", "playlist", "playlistinfo",
-             "playlistid", "plchanges", "plchangesposid", "prio", "prioid", "rangeid", "addtagid", "cleartagid", "playlistfind",
-             "playlistsearch":
+             "playlistid", "plchanges", "plchangesposid", "prio", "prioid", "rangeid", "addtagid", "cleartagid":
             return queue(command.name, arguments, client: client)
         case "lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list":
             return database(command.name, arguments, client: client)
@@ -111,6 +110,10 @@ public final class MpdResponder {
             return storedPlaylist(command.name, arguments, client: client)
         case "sticker":
             return sticker(arguments)
+        case "listfiles":
+            return listFiles(arguments)
+        case "playlistfind", "playlistsearch":
+            return queueMatch(arguments, foldCase: command.name == "playlistsearch", client: client)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
              "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
              "mount", "unmount":

@@ -144,9 +144,11 @@ struct MpdServerTests {
                  "count group nope", "list artist", "list album", "list albumartist", "list date", "list album Artist", "list title Artist",
                  "list album group albumartist", "list album group date group albumartist", "list album group album",
                  "list genre \"(artist == 'Artist')\"", "list file", "list nope", "list title group nope")
-        try same("findadd artist Artist", "playlist", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",
+        try same("listfiles", "listfiles Artist/Album", "listfiles Other", "listfiles nothing")
+        try same("findadd artist Artist", "playlist", "playlistfind artist Artist", "playlistsearch title song",
+                 "playlistfind \"(title == 'Song 2')\"", "playlistfind nope x", "playlistsearch any else", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",
                  "playlist", "searchadd title x position 9")
-        #expect(pair.compared > 70)
+        #expect(pair.compared > 80)
     }
 
     @Test func storedPlaylistsAreKeptAsMPDKeepsThem() throws {
