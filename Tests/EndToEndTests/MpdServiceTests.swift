@@ -193,4 +193,25 @@ struct MpdServiceTests {
         #expect(lines[lines.count - 2] == "Id: 100000")
         #expect(try reader.send("ping") == ["OK"])
     }
+
+    @Test func aUnixSocketServesTooAndIsRemovedAtTheEnd() throws {
+        let (music, environment) = try MpdServerTests.library()
+        let socket = music.deletingLastPathComponent().appendingPathComponent("mpd.socket").path
+        let player = try ServedPlayer(environment: environment, arguments: ["--mpd=\(socket)"])
+        let added = try Harness.run("/usr/bin/mpc", ["--host", socket, "add", "Artist/Album"])
+        #expect(added.status == 0 && added.stderr.isEmpty, "\(added.stderr)")
+        let listed = try Harness.run("/usr/bin/mpc", ["--host", socket, "-f", "%title%", "playlist"])
+        #expect(listed.stdout == "Song 1\nSong 2\nSong 3\n", "\(listed.stdout)")
+        // And the TCP address beside it sees the same list.
+        #expect(try MpdWire.Client(port: player.port).send("status").contains("playlistlength: 3"))
+        player.process.terminate()
+        player.process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket it made is removed")
+        // A file of the user's at the path is never replaced: the run is refused, the file kept.
+        try "mine".write(toFile: socket, atomically: true, encoding: .utf8)
+        let refused = try Harness.tplayer(["--mpd=\(socket)", "-o", "null", "--no-mpris"], environment: environment)
+        #expect(refused.status == 1 && refused.stderrLines == ["tplayer: --mpd \(socket): something other than a socket is there; name a new path"],
+                "\(refused.stderr)")
+        #expect(try String(contentsOfFile: socket, encoding: .utf8) == "mine")
+    }
 }
