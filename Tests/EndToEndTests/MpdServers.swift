@@ -176,9 +176,9 @@ enum MpdWire {
 
         deinit { close(socket) }
 
-        /// Sends `text` and a newline, unread.
-        func write(_ text: String) {
-            let bytes = Array((text + "\n").utf8)
+        /// Sends `text` and a newline (unless told not to), unread.
+        func write(_ text: String, newline: Bool = true) {
+            let bytes = Array((text + (newline ? "\n" : "")).utf8)
             _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
 

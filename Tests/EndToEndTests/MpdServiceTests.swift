@@ -127,6 +127,33 @@ struct MpdServiceTests {
         #expect(player.process.isRunning)
     }
 
+    @Test func aGigabyteLineAndALineAByteAtATimeNeverHoldTheOthersUp() throws {
+        let (_, environment) = try MpdServerTests.library()
+        let player = try ServedPlayer(environment: environment)
+        let good = try MpdWire.Client(port: player.port)
+        // A line of a gigabyte: closed at MPD's 8 KiB, long before the gigabyte is sent.
+        let flood = try MpdWire.Client(port: player.port)
+        let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+        var sent = 0, refusedAt: Int?
+        while sent < 1 << 30 {
+            let wrote = chunk.withUnsafeBytes { Glibc.send(flood.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard wrote > 0 else {
+                refusedAt = sent
+                break
+            }
+            sent += wrote
+        }
+        #expect(refusedAt != nil && refusedAt! < 64 << 20, "the server took \(sent) bytes of one line")
+        // A client that sends its line a byte at a time: the others are answered meanwhile.
+        let slow = try MpdWire.Client(port: player.port)
+        for byte in "status\n" {
+            slow.write(String(byte).trimmingCharacters(in: .newlines), newline: byte == "\n")
+            #expect(try good.send("ping") == ["OK"])
+            usleep(byte == "\n" ? 0 : 300_000)
+        }
+        #expect(try slow.reply().last == "OK")
+    }
+
     @Test func updateScansInTheBackgroundAndSaysSoWhenItEnds() throws {
         let (music, environment) = try MpdServerTests.library()
         let player = try ServedPlayer(environment: environment)
