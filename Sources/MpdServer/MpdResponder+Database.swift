@@ -63,20 +63,12 @@ extension MpdResponder {
                 }
             }
             return .success(text)
-        case "listall", "listallinfo":
-            let uri = Self.folder(arguments.first ?? "")
-            if let song = catalog.song(uri) {
-                return .success(name == "listall" ? "file: \(UntrustedText.shown(song.uri))\n" : catalog.text(song, client.tags))
-            }
-            let songs = catalog.under(uri)
-            guard uri.isEmpty || !songs.isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
-            // The folder named comes first, as MPD names each folder it enters (the root has none).
-            let named = uri.isEmpty ? "" : folderLines(uri, catalog, modified: name == "listallinfo")
-            return .success(named + walk(uri, catalog, info: name == "listallinfo", client: client))
-        case "find", "search":
-            return selection(arguments, foldCase: name == "search", catalog).map { found in
-                found.map { catalog.text($0, client.tags) }.joined()
-            }
+        case "listall", "listallinfo", "find", "search":
+            // In a command list: the streamed reply, made whole.
+            if let streamed = stream(name, arguments, client: client) { return streamed.map(\.rest) }
+            // `listall` of one song.
+            let song = catalog.song(Self.folder(arguments.first ?? ""))
+            return .success(song.map { name == "listall" ? "file: \(UntrustedText.shown($0.uri))\n" : catalog.text($0, client.tags) } ?? "")
         case "findadd", "searchadd":
             var arguments = arguments[...]
             var at = session.entries.count
@@ -110,25 +102,6 @@ extension MpdResponder {
         var text = "directory: \(UntrustedText.shown(folder))\n"
         if modified, let time = catalog.folderModified(folder) { text += "Last-Modified: \(MpdSongText.utc(seconds: time))\n" }
         return text
-    }
-
-    /// Everything under `uri`, as MPD walks it: each folder's songs, then its folders, each
-    /// named as it is entered.
-    private func walk(_ uri: String, _ catalog: MpdCatalog, info: Bool, client: MpdClientState) -> String {
-        var text = ""
-        walk(uri, catalog, info: info, client: client, into: &text)
-        return text
-    }
-
-    private func walk(_ uri: String, _ catalog: MpdCatalog, info: Bool, client: MpdClientState, into text: inout String) {
-        let (folders, songs) = catalog.children(of: uri)
-        for song in songs {
-            text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
-        }
-        for folder in folders {
-            text += folderLines(folder, catalog, modified: info)
-            walk(folder, catalog, info: info, client: client, into: &text)
-        }
     }
 
     /// The songs a filter with `sort` and `window` selects, in order.

@@ -235,7 +235,7 @@ public final class MpdServer: SocketService {
         // A large reply, alone, is made as the client reads it.
         if !batch.isList, let line = batch.lines.first, case .success(let request) = MpdRequest.parse(line),
            MpdResponder.streamed.contains(request.name), case .success(let command) = MpdCommand.checked(request, permission: client.state.permission),
-           let streamed = responder.stream(command, request, client: client.state) {
+           let streamed = responder.stream(command.name, request.arguments, client: client.state) {
             switch streamed {
             case .failure(var ack):
                 ack.command = command.name

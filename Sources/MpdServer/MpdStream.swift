@@ -19,6 +19,12 @@ public final class MpdStream {
 
     var isDone: Bool { index >= count }
 
+    /// What is left of it, whole (a reply in a command list).
+    var rest: String {
+        defer { index = count }
+        return index < count ? render(index..<count) : ""
+    }
+
     /// Appends items until about `limit` bytes are added or none is left.
     func fill(_ output: inout [UInt8], limit: Int) {
         let start = output.count
@@ -37,16 +43,15 @@ extension MpdResponder {
 
     /// `command`'s reply as a stream, or why it failed; `nil` for a command not streamed, or a
     /// form of it that is small (it is answered as any other).
-    func stream(_ command: MpdCommand, _ request: MpdRequest, client: MpdClientState) -> Result<MpdStream, MpdAck>? {
-        let arguments = request.arguments
-        switch command.name {
+    func stream(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<MpdStream, MpdAck>? {
+        switch name {
         case "playlistinfo":
             guard arguments.isEmpty else { return nil }
             let entries = session.entries
             return .success(MpdStream(count: entries.count) { [self] range in songs(range, client: client, entries: entries) })
         case "find", "search":
             guard let catalog = catalog() else { return .failure(Self.noDatabase) }
-            return selection(arguments, foldCase: command.name == "search", catalog).map { found in
+            return selection(arguments, foldCase: name == "search", catalog).map { found in
                 MpdStream(count: found.count) { range in found[range].map { catalog.text($0, client.tags) }.joined() }
             }
         case "listall", "listallinfo":
@@ -54,7 +59,7 @@ extension MpdResponder {
             let uri = Self.folder(arguments.first ?? "")
             guard catalog.song(uri) == nil else { return nil }
             guard uri.isEmpty || !catalog.under(uri).isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
-            let info = command.name == "listallinfo"
+            let info = name == "listallinfo"
             var items: [MpdCatalog.Item] = uri.isEmpty ? [] : [.folder(uri)]
             catalog.walk(uri, into: &items)
             return .success(MpdStream(count: items.count) { [self] range in
@@ -62,8 +67,7 @@ extension MpdResponder {
                 for item in items[range] {
                     switch item {
                     case .folder(let folder): text += folderLines(folder, catalog, modified: info)
-                    case .song(let index):
-                        let song = catalog.songs[index]
+                    case .song(let song):
                         text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
                     }
                 }
@@ -76,28 +80,16 @@ extension MpdResponder {
 }
 
 extension MpdCatalog {
-    /// What a recursive listing holds, in MPD's order: a folder as it is entered, a song by its
-    /// place in `songs`.
+    /// What a recursive listing holds, in MPD's order: a folder as it is entered, a song.
     enum Item {
         case folder(String)
-        case song(Int)
+        case song(Song)
     }
 
     /// Everything under `uri`: each folder's songs, then its folders, each followed by what it holds.
     func walk(_ uri: String, into items: inout [Item]) {
-        let range = under(uri)
-        let depth = uri.isEmpty ? 0 : uri.utf8.count + 1
-        var folders: [String] = []
-        for index in range.indices {
-            let song = songs[index]
-            let rest = song.uri.utf8.dropFirst(depth)
-            if let slash = rest.firstIndex(of: 0x2F) {
-                let folder = String(decoding: song.uri.utf8[..<slash], as: UTF8.self)
-                if folders.last != folder { folders.append(folder) }
-            } else {
-                items.append(.song(index))
-            }
-        }
+        let (folders, direct) = children(of: uri)
+        items += direct.map(Item.song)
         for folder in folders {
             items.append(.folder(folder))
             walk(folder, into: &items)

@@ -149,6 +149,12 @@ struct MpdServerTests {
                  "playlistfind \"(title == 'Song 2')\"", "playlistfind nope x", "playlistsearch any else", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",
                  "playlist", "searchadd title x position 9")
         #expect(pair.compared > 80)
+        // In a command list the large replies are made whole, the same.
+        let list = ["command_list_ok_begin", "listall Artist", "listallinfo Other", "find artist Artist", "search title song 3",
+                    "listall Other/other.mp3", "command_list_end"].map { Array($0.utf8) }
+        let (theirs, ours) = (try MpdWire.exchange(port: pair.mpd.port, list), try MpdWire.exchange(port: pair.player.port, list))
+        func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init) }
+        #expect(Self.normalized(lines(ours)) == Self.normalized(lines(theirs)), "\(theirs) \(ours)")
     }
 
     @Test func storedPlaylistsAreKeptAsMPDKeepsThem() throws {
