@@ -10,13 +10,13 @@ import Testing
 /// tags (MPD prints them in the file's order, tplayer in MPD's table's).
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct MpdServerTests {
-    /// A music folder (two albums, FLAC and MP3, tagged), scanned into a library of the test's
-    /// own; the environment that finds it.
-    static func library() throws -> (music: URL, environment: [String: String]) {
+    /// A music folder (two albums, FLAC and MP3, tagged, each song `seconds` long), scanned into a
+    /// library of the test's own; the environment that finds it.
+    static func library(seconds: Int = 3) throws -> (music: URL, environment: [String: String]) {
         let folder = try Harness.temporaryFolder()
         let script = """
             mkdir -p data config state Music/Artist/Album Music/Other
-            sox -q -n -b 16 -r 44100 -c 2 tone.wav synth 3 sine 440 vol 0.3
+            sox -q -n -b 16 -r 44100 -c 2 tone.wav synth \(seconds) sine 440 vol 0.3
             for n in 1 2 3; do
               flac -s -T TITLE="Song $n" -T ARTIST=Artist -T ALBUM=Album -T DATE=2001 -T TRACKNUMBER=$n -T GENRE=Rock tone.wav -o Music/Artist/Album/0$n.flac
             done
@@ -67,8 +67,10 @@ struct MpdServerTests {
         let environment: [String: String]
         var compared = 0
 
+        /// Songs of a minute: none ends while the commands are sent, however busy the machine
+        /// (with songs of 3 s, MPD went on to the next while tplayer had not yet, or the reverse).
         init() throws {
-            let (music, environment) = try MpdServerTests.library()
+            let (music, environment) = try MpdServerTests.library(seconds: 60)
             self.environment = environment
             mpd = try ReferenceServer(music: music)
             player = try ServedPlayer(environment: environment)
