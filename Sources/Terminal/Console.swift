@@ -204,7 +204,8 @@ public final class Console {
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
                  .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .clearList, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
-                 .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs:
+                 .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs, .setStopAfterEach, .setConsume, .shuffleEntries,
+                 .setPriority, .setSpan, .tagEntry:
                 commands.append(command)  // the player's
             }
         }

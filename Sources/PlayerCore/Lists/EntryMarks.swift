@@ -8,6 +8,10 @@ public struct EntryMarks: Equatable, Sendable {
     public private(set) var ids: [UInt32] = []
     /// The version at which each entry last changed.
     public private(set) var versions: [UInt32] = []
+    /// Each entry's priority (MPD's `prio`, 0–255): with shuffle on, the higher play first.
+    public private(set) var priorities: [UInt8] = []
+    /// Tags a client gave an entry (MPD's `addtagid`, for streams), by id, in the order given.
+    public private(set) var addedTags: [UInt32: [EntryTag]] = [:]
     var nextID: UInt32 = 1
     /// The ids have run past `idLimit` once: each new one is checked against those in use.
     private var wrapped = false
@@ -29,14 +33,16 @@ public struct EntryMarks: Equatable, Sendable {
         guard count > 0, (0...ids.count).contains(at) else { return }
         ids.insert(contentsOf: newIDs(count), at: at)
         versions.insert(contentsOf: repeatElement(version, count: count), at: at)
+        priorities.insert(contentsOf: repeatElement(0, count: count), at: at)
         mark(at..<versions.count, version)
     }
 
     /// Entry `at` is gone; those after it move up and are marked.
     public mutating func remove(at position: Int, version: UInt32) {
         guard ids.indices.contains(position) else { return }
-        ids.remove(at: position)
+        addedTags[ids.remove(at: position)] = nil
         versions.remove(at: position)
+        priorities.remove(at: position)
         mark(position..<versions.count, version)
     }
 
@@ -44,6 +50,7 @@ public struct EntryMarks: Equatable, Sendable {
     public mutating func swapAt(_ a: Int, _ b: Int, version: UInt32) {
         guard ids.indices.contains(a), ids.indices.contains(b) else { return }
         ids.swapAt(a, b)
+        priorities.swapAt(a, b)
         versions[a] = version
         versions[b] = version
     }
@@ -52,7 +59,55 @@ public struct EntryMarks: Equatable, Sendable {
     public mutating func replaceAll(count: Int, version: UInt32) {
         ids = []
         versions = []
+        priorities = []
+        addedTags = [:]
         insert(count, at: 0, version: version)
+    }
+
+    /// The entries of `range` put in a new order: the one at `range.lowerBound + k` is the one
+    /// that was at `order[k]` (a permutation of `range`); each is marked.
+    public mutating func permute(_ range: Range<Int>, into order: [Int], version: UInt32) {
+        guard range.lowerBound >= 0, range.upperBound <= ids.count, order.count == range.count,
+              Set(order) == Set(range) else { return }
+        let (oldIDs, oldPriorities) = (ids, priorities)
+        for (offset, from) in order.enumerated() {
+            ids[range.lowerBound + offset] = oldIDs[from]
+            priorities[range.lowerBound + offset] = oldPriorities[from]
+        }
+        mark(range, version)
+    }
+
+    /// Entry `at` changed in place (its part of the file).
+    public mutating func touch(_ position: Int, version: UInt32) {
+        guard versions.indices.contains(position) else { return }
+        versions[position] = version
+    }
+
+    /// Entry `at` has priority `priority` from now on (marked when it changes).
+    public mutating func setPriority(_ priority: UInt8, at position: Int, version: UInt32) {
+        guard priorities.indices.contains(position), priorities[position] != priority else { return }
+        priorities[position] = priority
+        versions[position] = version
+    }
+
+    /// Entry `at` is tagged `name: value` besides its own tags (`value` nil: every tag `name`
+    /// it was given goes; `name` nil too: every tag it was given). Marked when it changes.
+    public mutating func tag(_ position: Int, name: String?, value: String?, version: UInt32) {
+        guard ids.indices.contains(position) else { return }
+        let id = ids[position]
+        var tags = addedTags[id] ?? []
+        if let name, let value {
+            // As MPD's tags hold them: at most 255 a song, each a line of its own.
+            guard tags.count < 255 else { return }
+            tags.append(EntryTag(name: name, value: value))
+        } else if let name {
+            tags.removeAll { $0.name == name }
+        } else {
+            tags = []
+        }
+        guard tags != addedTags[id] ?? [] else { return }
+        addedTags[id] = tags.isEmpty ? nil : tags
+        versions[position] = version
     }
 
     /// Where the entry with `id` is, if it is in the list.
@@ -84,5 +139,16 @@ public struct EntryMarks: Equatable, Sendable {
             if inUse?.contains(id) != true { made.append(id) }
         }
         return made
+    }
+}
+
+/// A tag a client gave an entry of the list (MPD's `addtagid`): MPD's name for it, and its value.
+public struct EntryTag: Equatable, Sendable {
+    public let name: String
+    public let value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }

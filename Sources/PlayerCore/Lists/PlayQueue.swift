@@ -218,6 +218,49 @@ public struct PlayQueue: Sendable {
         }
     }
 
+    /// A random order of `items`, from the queue's own generator (a list shuffled in place:
+    /// MPD's `shuffle`).
+    public mutating func randomOrder(_ items: [Int]) -> [Int] {
+        shuffled(items)
+    }
+
+    /// The entries changed places in the list, `moved` giving each one's new index (a
+    /// permutation). The current entry stays current and the queued ones queued; with shuffle
+    /// on the same songs play in the same order, in list order the list's new order plays.
+    public mutating func permute(_ moved: (Int) -> Int) {
+        let playing = current
+        upNext = upNext.map(moved)
+        listEntry = listEntry.map(moved)
+        if shuffles {
+            order = order.map(moved)
+        } else if let playing {
+            cursor = order.firstIndex(of: moved(playing)) ?? cursor
+        }
+    }
+
+    /// With shuffle on, the entries still to play this round go in order of `priority`, the
+    /// highest first, each keeping its random place among those of its own (MPD's `prio`);
+    /// one of `raised` played already this round plays again if it now stands above the one
+    /// playing. In list order the list plays as it stands.
+    public mutating func prioritize(raised: [Int] = [], _ priority: (Int) -> UInt8) {
+        guard shuffles else { return }
+        if let cursor, let playing = current {
+            let again = Set(raised.filter { $0 != playing && priority($0) > priority(playing) })
+            let played = order[..<cursor].filter { again.contains($0) }
+            if !played.isEmpty {
+                order = order[..<cursor].filter { !again.contains($0) } + [playing] + played + order[(cursor + 1)...]
+                self.cursor = cursor - played.count
+            }
+        }
+        let first = (cursor ?? -1) + 1
+        guard first < order.count else { return }
+        let rest = order[first...].enumerated().sorted { a, b in
+            let (pa, pb) = (priority(a.element), priority(b.element))
+            return pa != pb ? pa > pb : a.offset < b.offset
+        }
+        order.replaceSubrange(first..., with: rest.map(\.element))
+    }
+
     /// The shuffles from now on follow `seed`; the order already made stays.
     public mutating func seed(_ seed: UInt64) {
         random = SplitMix64(seed: seed)

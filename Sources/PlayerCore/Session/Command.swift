@@ -66,6 +66,19 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     /// Stop when the song playing ends, once (cmus's `C`, MPD's single mode).
     case toggleStopAfter
     case setStopAfter(Bool)
+    /// Stop when each song ends (MPD's single mode without repeat).
+    case setStopAfterEach(Bool)
+    /// Take each song out of the list once it has played (MPD's consume mode).
+    case setConsume(Bool)
+    /// Shuffle the entries of this range (0-based) in place; the song playing goes first in it.
+    case shuffleEntries(Range<Int>)
+    /// Give the entries of this range (0-based) a priority: with shuffle on, the higher play first.
+    case setPriority(UInt8, entries: Range<Int>)
+    /// Play only this part of entry `n` (0-based) from its next opening; `nil`: the whole file.
+    case setSpan(Int, TrackSpan?)
+    /// Tag entry `n` (0-based) `name: value` besides its own tags (a stream's, from an MPD
+    /// client); `value` nil: take the tags `name` given away; `name` nil too: all given.
+    case tagEntry(Int, name: String?, value: String?)
     /// Stop at the end of each album, the next song ready (cmus's `m`).
     case toggleAlbumMode
     /// The graphic equaliser on or off (its bands: `setEqualizerBands`).
@@ -130,6 +143,12 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setRepeatOne(let on): "repeat-one " + (on ? "on" : "off")
         case .toggleStopAfter: "stop-after toggle"
         case .setStopAfter(let on): "stop-after " + (on ? "on" : "off")
+        case .setStopAfterEach(let on): "stop-after-each " + (on ? "on" : "off")
+        case .setConsume(let on): "consume " + (on ? "on" : "off")
+        case .shuffleEntries(let range): "shuffle entries \(range.lowerBound + 1)–\(range.upperBound)"
+        case .setPriority(let priority, let range): "priority \(priority) entries \(range.lowerBound + 1)–\(range.upperBound)"
+        case .setSpan(let entry, let span): "span entry \(entry + 1) \(span.map { "\($0)" } ?? "whole")"
+        case .tagEntry(let entry, let name, let value): "tag entry \(entry + 1) \(name ?? "all")\(value.map { " = \($0)" } ?? " cleared")"
         case .toggleAlbumMode: "album-mode toggle"
         case .toggleEqualizer: "equalizer toggle"
         case .setGraphicEqualizer(let gains, let on): "equalizer \(gains) \(on ? "on" : "off")"

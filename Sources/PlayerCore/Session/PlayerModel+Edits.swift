@@ -54,15 +54,16 @@ extension PlayerModel {
     }
 
     /// Takes entry `entry` out of the list. The one playing (or loading) gives way to the next,
-    /// as if it had ended; past the end of the list the run ends as it does there.
-    mutating func remove(_ entry: Int) {
+    /// as if it had ended; past the end of the list the run ends as it does there. Unless
+    /// `goingOn` is false: the caller says what plays then.
+    mutating func remove(_ entry: Int, goingOn: Bool = true) {
         guard entries.indices.contains(entry) else { return }
         let wasCurrent = entry == queue.current && context.state.id != .idle
         entries.remove(at: entry)
         marks.remove(at: entry, version: listVersion)
         queue.remove(entry)
         renumber { $0 == entry ? nil : $0 > entry ? $0 - 1 : $0 }
-        if wasCurrent {
+        if wasCurrent, goingOn {
             if context.state.id != .idle { apply(.stop) }
             advance(atEnd: .rewind)
         }
@@ -100,7 +101,7 @@ extension PlayerModel {
 
     /// Entry indices held outside the list follow an edit of it: `map` gives each its new
     /// index, `nil` for one taken out.
-    private mutating func renumber(_ map: (Int) -> Int?) {
+    mutating func renumber(_ map: (Int) -> Int?) {
         outcome.failures = Dictionary(uniqueKeysWithValues: outcome.failures.compactMap { entry, why in map(entry).map { ($0, why) } })
         outcome.setAside = Set(outcome.setAside.compactMap(map))
         if let (entry, move) = loading.opening {

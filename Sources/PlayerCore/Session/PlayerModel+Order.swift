@@ -33,7 +33,7 @@ extension PlayerModel {
     /// `advance` will choose it then, so that the engine can open it ahead (gapless on a live
     /// device). Asked after everything that may change it; the engine ignores a repeat.
     mutating func cueNext() {
-        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, endsAlbum() == false else { return emit(.engine(.cue(nil))) }
+        guard !isFinished, context.state.song != nil, !modes.stopsAfterCurrent, !modes.stopsAfterEach || modes.repeatsOne, endsAlbum() == false else { return emit(.engine(.cue(nil))) }
         var ahead = queue  // a value: advancing the copy leaves the list as it is
         emit(.engine(.cue(following(advancing: &ahead).map { entries[$0].source })))
     }
@@ -43,11 +43,12 @@ extension PlayerModel {
     mutating func advance(atEnd: AtEnd, checkingAlbum: Bool = true) {
         let original = queue.current
         modes.endedAwaitingAlbum = false
-        if atEnd == .rest, checkingAlbum, !modes.stopsAfterCurrent, endsAlbum() == nil {
+        let stops = modes.stopsAfterCurrent || modes.stopsAfterEach && !modes.repeatsOne
+        if atEnd == .rest, checkingAlbum, !stops, endsAlbum() == nil {
             modes.endedAwaitingAlbum = true  // the list goes on when the next song's album is known
             return
         }
-        if atEnd == .rest, modes.stopsAfterCurrent || checkingAlbum && endsAlbum() == true {
+        if atEnd == .rest, stops || checkingAlbum && endsAlbum() == true {
             // Stopped where the song ended, the next one ready: `play` plays it. A run that ends
             // with its list (no terminal, no script to say play) ends there.
             modes.stopsAfterCurrent = false

@@ -51,7 +51,8 @@ extension Sound {
         case .play, .stop, .rewind, .toggle, .playFromStart, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
              .setShuffle, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
              .removeEntry, .clearList, .add, .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter,
-             .toggleAlbumMode, .setAlbumMode, .playSongs, .replaceWithSongs, .appendSongs, .queueSongs:
+             .toggleAlbumMode, .setAlbumMode, .playSongs, .replaceWithSongs, .appendSongs, .queueSongs, .setStopAfterEach, .setConsume,
+             .shuffleEntries, .setPriority, .setSpan, .tagEntry:
             return nil
         }
     }

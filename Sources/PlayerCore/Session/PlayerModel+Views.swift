@@ -36,10 +36,11 @@ extension PlayerModel {
         return !isFinished && nextPlayable(advancing: &ahead) != nil
     }
 
-    /// The entry `next` goes to (MPD's `nextsong`), if any.
+    /// The entry that plays when the song playing ends by itself (MPD's `nextsong`): itself
+    /// with repeat-one; none when the list ends there.
     public var nextEntry: Int? {
         var ahead = queue
-        return isFinished ? nil : nextPlayable(advancing: &ahead)
+        return isFinished ? nil : following(advancing: &ahead)
     }
 
     /// Whether `previous` goes to another entry rather than back to the song's start.

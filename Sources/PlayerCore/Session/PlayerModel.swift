@@ -10,7 +10,7 @@ public struct PlayerModel {
         didSet { edits = turn.editsBefore + 1 }
     }
     /// Counts the changes to `entries` (an edit, a load), so a view can tell its copy is old.
-    public private(set) var edits = 0
+    public internal(set) var edits = 0
     /// Each entry's id and the version it last changed at, for MPD's clients (`EntryMarks`).
     public internal(set) var marks: EntryMarks
     /// The list's version as MPD's clients read it (its `playlist`): 1 for the list first
@@ -135,6 +135,8 @@ public struct PlayerModel {
         sound.muted = saved.muted
         modes.repeatsOne = saved.repeatsOne
         modes.albumMode = saved.albumMode
+        modes.stopsAfterEach = saved.stopsAfterEach
+        modes.consumes = saved.consumes
         for entry in saved.upNext { queue.toggleQueued(entry) }
         if saved.volume != 100 || saved.muted { applyVolume() }
         guard let entry = saved.current, entry < entries.count else { return start() }
@@ -173,7 +175,9 @@ public struct PlayerModel {
         case .rewind: rewind()
         case .next:
             noteSkip()
+            let played = index
             advance(atEnd: .rewind)
+            consume(played)
         case .previous: retreat()
         case .load(let path): startLoad(path)
         case .quit: finish()
@@ -214,6 +218,12 @@ public struct PlayerModel {
         case .toggleAlbumMode: modes.albumMode.toggle()
         case .setAlbumMode(let on): modes.albumMode = on
         case .setStopAfter(let on): modes.stopsAfterCurrent = on
+        case .setStopAfterEach(let on): modes.stopsAfterEach = on
+        case .setConsume(let on): modes.consumes = on
+        case .shuffleEntries(let range): shuffle(range)
+        case .setPriority(let priority, let range): setPriority(priority, of: range)
+        case .setSpan(let entry, let span): setSpan(span, of: entry)
+        case .tagEntry(let entry, let name, let value): tag(entry, name: name, value: value)
         case .saveList(let path): emit(.saveList(path, entries))
         case .add(let path, let at):
             emit(.expand(path, .add(at: at)))
@@ -274,7 +284,11 @@ public struct PlayerModel {
             if let song = context.state.song, token == context.state.token {
                 heard(song, at: song.totalFrames.map(song.seconds) ?? .infinity, token: token, ended: true)
             }
-            if !apply(.ended(token: token)).isIgnored { advance(atEnd: .rest) }
+            if !apply(.ended(token: token)).isIgnored {
+                let played = index
+                advance(atEnd: .rest)
+                consume(played)
+            }
         case .decodeFailed(let token, let message):
             failCurrent(token, message)
         case .damaged(let token, let at, let reason):

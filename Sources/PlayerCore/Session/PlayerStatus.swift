@@ -40,6 +40,8 @@ public struct PlayerStatus: Equatable, Sendable {
     public var repeatsOne = false
     public var albumMode = false
     public var stopsAfter = false
+    public var stopsAfterEach = false
+    public var consumes = false
     public var speed = 1.0
     public var equalizerOn = false
     public var equalizerBands: [Double]?
@@ -122,7 +124,7 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
         }
         if old.volume != new.volume || old.muted != new.muted { changes.insert(.mixer) }
         if old.repeats != new.repeats || old.shuffles != new.shuffles || old.repeatsOne != new.repeatsOne || old.albumMode != new.albumMode
-            || old.stopsAfter != new.stopsAfter || old.speed != new.speed || old.equalizerOn != new.equalizerOn
+            || old.stopsAfter != new.stopsAfter || old.stopsAfterEach != new.stopsAfterEach || old.consumes != new.consumes || old.speed != new.speed || old.equalizerOn != new.equalizerOn
             || old.equalizerBands != new.equalizerBands || old.replayGain != new.replayGain {
             changes.insert(.options)
         }
@@ -162,6 +164,8 @@ extension PlayerModel {
         status.repeatsOne = modes.repeatsOne
         status.albumMode = modes.albumMode
         status.stopsAfter = modes.stopsAfterCurrent
+        status.stopsAfterEach = modes.stopsAfterEach
+        status.consumes = modes.consumes
         status.speed = sound.speed
         status.equalizerOn = sound.equalizerOn
         status.equalizerBands = sound.equalizerBands

@@ -22,6 +22,8 @@ public struct SavedSession: Equatable, Sendable {
     /// The modes beside repeat and shuffle, and the entries queued to play next, in order.
     public var repeatsOne = false
     public var albumMode = false
+    public var stopsAfterEach = false
+    public var consumes = false
     public var upNext: [Int] = []
 
     public init(entries: EntryList, current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
@@ -44,6 +46,8 @@ public struct SavedSession: Equatable, Sendable {
                   repeats: status.repeats, shuffles: status.shuffles, order: order)
         repeatsOne = status.repeatsOne
         albumMode = status.albumMode
+        stopsAfterEach = status.stopsAfterEach
+        consumes = status.consumes
         upNext = status.upNext
     }
 
@@ -59,6 +63,8 @@ public struct SavedSession: Equatable, Sendable {
         // Written only when on (an older tplayer notes a line it does not know, and goes on).
         if repeatsOne { text += "repeat-one 1\n" }
         if albumMode { text += "album-mode 1\n" }
+        if stopsAfterEach { text += "stop-after-each 1\n" }
+        if consumes { text += "consume 1\n" }
         if !upNext.isEmpty { text += "queue " + upNext.prefix(Self.orderLineLength).map(String.init).joined(separator: " ") + "\n" }
         // Before the list, so that a reader that stops at its limit has read it; a line holds at
         // most `orderLineLength` numbers, well under `Reader.maximumLineLength`.

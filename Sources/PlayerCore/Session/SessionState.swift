@@ -11,6 +11,11 @@ public struct PlayModes: Sendable {
     public internal(set) var albumMode = false
     /// The list stops when the song playing ends, with the next song ready; then this is off.
     public internal(set) var stopsAfterCurrent = false
+    /// The list stops when each song ends, the next song ready (MPD's single mode without
+    /// repeat); it stays on.
+    public internal(set) var stopsAfterEach = false
+    /// Each song leaves the list once it has played (MPD's consume mode).
+    public internal(set) var consumes = false
     /// The albums album mode has learnt, by song (a song's album is read once a run), and the
     /// song whose album is being read.
     var albums: [SongSource: String?] = [:]
