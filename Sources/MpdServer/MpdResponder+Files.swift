@@ -29,6 +29,32 @@ extension MpdResponder {
         return .success(text)
     }
 
+    /// `readcomments URI`: the song's tags as stored, `NAME: value`, those MPD would print (a
+    /// name of letters, `_` and `-`; a value with no control character), each value passed
+    /// through the one sanitiser.
+    func readComments(_ uri: String, client: MpdClientState) -> Result<String, MpdAck> {
+        let path: Path
+        switch resolve(uri, client: client) {
+        case .success((let paths, true)) where paths.count == 1 && !paths[0].description.contains("://"): path = paths[0]
+        case .failure(let ack) where ack.code == .permission: return .failure(ack)
+        case .success, .failure: return .failure(MpdAck(.noExist, "No such song"))
+        }
+        guard let read = link.comments?(path) else { return .success("") }
+        switch read {
+        case .failure(let why): return .failure(MpdAck(.system, "Failed to read \(UntrustedText.shown(uri)): \(why)"))
+        case .success(let fields):
+            return .success(fields.filter { Self.isCommentName($0.name) && !$0.value.unicodeScalars.contains { $0.value < 0x20 } }
+                .map { "\($0.name): \(UntrustedText.shown($0.value))\n" }.joined())
+        }
+    }
+
+    /// A name MPD prints: an ASCII letter, then letters, `_` and `-`.
+    static func isCommentName(_ name: String) -> Bool {
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+        guard let first = name.unicodeScalars.first, isLetter(first) else { return false }
+        return name.unicodeScalars.allSatisfy { isLetter($0) || $0 == "_" || $0 == "-" }
+    }
+
     /// A song of the queue as a filter sees it: the catalog's, else its URI alone.
     private struct QueuedSong: MpdFilterable {
         let uri: String

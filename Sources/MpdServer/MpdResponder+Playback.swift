@@ -79,29 +79,41 @@ extension MpdResponder {
         return AudioTime(microseconds: Int64(bounded * 1_000_000)) ?? .zero
     }
 
+    /// MPD's single mode on or off: with repeat on the song plays again, without the list
+    /// stops after it, each time.
+    private func single(on: Bool, repeats: Bool) {
+        perform(.setRepeatOne(on && repeats))
+        perform(.setStopAfterEach(on && !repeats))
+    }
+
     func option(_ name: String, _ arguments: [String]) -> Result<String, MpdAck> {
         func flag(_ apply: (Bool) -> Command) -> Result<String, MpdAck> {
             MpdArguments.bool(arguments[0]).map { perform(apply($0)); return "" }
         }
         let status = session.status
         switch name {
-        case "repeat": return flag { .setRepeat($0) }
+        case "repeat":
+            // MPD's single mode is tplayer's repeat-one with repeat on, stop-after-each without.
+            return MpdArguments.bool(arguments[0]).map { on in
+                perform(.setRepeat(on))
+                if status.repeatsOne || status.stopsAfterEach { single(on: true, repeats: on) }
+                return ""
+            }
         case "random": return flag { .setShuffle($0) }
         case "single":
             switch arguments[0] {
             case "0":
-                perform(.setRepeatOne(false))
+                single(on: false, repeats: status.repeats)
                 perform(.setStopAfter(false))
-            case "1": perform(.setRepeatOne(true))
+            case "1":
+                single(on: true, repeats: status.repeats)
+                perform(.setStopAfter(false))
             case "oneshot":
-                perform(.setRepeatOne(false))
+                single(on: false, repeats: status.repeats)
                 perform(.setStopAfter(true))
             default: return .failure(MpdAck(.argument, "Unrecognized single mode, expected 0, 1, or oneshot"))
             }
-        case "consume":
-            return MpdArguments.bool(arguments[0]).flatMap { on in
-                on ? .failure(MpdAck(.argument, "tplayer has no consume mode: songs stay in the list once played")) : .success("")
-            }
+        case "consume": return flag { .setConsume($0) }
         case "crossfade":
             return MpdArguments.unsigned(arguments[0]).flatMap { seconds in
                 seconds == 0 ? .success("") : .failure(MpdAck(.argument, "tplayer plays gaplessly and does not cross-fade"))

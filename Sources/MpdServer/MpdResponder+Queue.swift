@@ -10,6 +10,8 @@ extension MpdResponder {
         switch name {
         case "add", "addid":
             return add(arguments, returnsID: name == "addid", client: client)
+        case "shuffle", "prio", "prioid", "rangeid", "addtagid", "cleartagid":
+            return entryEdit(name, arguments)
         case "clear":
             perform(.clearList)
         case "delete":

@@ -40,6 +40,9 @@ public final class MpdResponder {
         /// A song's cover, as its file's bytes: the one beside it, or (`embedded`) the one it
         /// holds, with its MIME type.
         public var picture: ((_ song: Path, _ embedded: Bool) -> (bytes: [UInt8], type: String?)?)?
+        /// A song's tags as stored (Vorbis comments: FLAC, Ogg, Opus, FFmpeg's formats), read
+        /// by the player's decoder, or why it cannot be read (`readcomments`).
+        public var comments: ((_ song: Path) -> Result<[(name: String, value: String)], LoadFailure>)?
         /// The folder of the stored playlists (`nil`: none can be kept).
         public var playlists: Path?
         /// Reads the catalog off the main loop, then hands it over on it (`nil`: read on it).
@@ -112,6 +115,8 @@ public final class MpdResponder {
             return sticker(arguments)
         case "listfiles":
             return listFiles(arguments)
+        case "readcomments":
+            return readComments(arguments[0], client: client)
         case "playlistfind", "playlistsearch":
             return queueMatch(arguments, foldCase: command.name == "playlistsearch", client: client)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
@@ -140,7 +145,8 @@ public final class MpdResponder {
         let marks = session.marks
         var text = "volume: \(status.muted ? 0 : status.volume)\n"
         text += "repeat: \(status.repeats ? 1 : 0)\nrandom: \(status.shuffles ? 1 : 0)\n"
-        text += "single: \(status.repeatsOne ? "1" : status.stopsAfter ? "oneshot" : "0")\nconsume: 0\npartition: default\n"
+        let single = status.repeatsOne || status.stopsAfterEach ? "1" : status.stopsAfter ? "oneshot" : "0"
+        text += "single: \(single)\nconsume: \(status.consumes ? 1 : 0)\npartition: default\n"
         text += "playlist: \(session.listVersion)\nplaylistlength: \(status.entryCount)\nmixrampdb: 0\n"
         let state = state(status)
         text += "state: \(state)\n"

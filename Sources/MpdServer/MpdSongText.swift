@@ -10,6 +10,8 @@ struct MpdSongText {
     var format: String?
     var tags: [(MpdTag, String)] = []
     var seconds: Double?
+    /// The part of the file that plays (MPD's `Range:`), in milliseconds; `nil`: the whole.
+    var range: (start: Int64, end: Int64?)?
 
     init(uri: String) {
         self.uri = uri
@@ -49,6 +51,10 @@ struct MpdSongText {
     /// line break in a tag would end the line and forge the next).
     func text(_ wanted: Set<MpdTag>) -> String {
         var text = "file: \(UntrustedText.shown(uri))\n"
+        if let (start, end) = range {
+            func time(_ ms: Int64) -> String { "\(ms / 1000).\(String(ms % 1000 + 1000).dropFirst())" }
+            if let end, end > 0 { text += "Range: \(time(start))-\(time(end))\n" } else if start > 0 { text += "Range: \(time(start))-\n" }
+        }
         if let modified, modified >= 0 { text += "Last-Modified: \(Self.utc(seconds: modified / 1_000_000_000))\n" }
         if let format { text += "Format: \(format)\n" }
         for (tag, value) in tags where wanted.contains(tag) {
@@ -58,6 +64,18 @@ struct MpdSongText {
             text += "Time: \(Int(seconds.rounded()))\nduration: \(MpdResponder.decimal(seconds))\n"
         }
         return text
+    }
+
+    /// Only `span` of the file plays: its range, and its length.
+    mutating func play(_ span: TrackSpan) {
+        let milliseconds = { (frames: Int64) in frames.scaled(by: 1000, over: TrackSpan.framesPerSecond) }
+        range = (milliseconds(span.start), span.end.map(milliseconds))
+        let start = Double(span.start) / Double(TrackSpan.framesPerSecond)
+        if let end = span.end {
+            seconds = max(Double(end) / Double(TrackSpan.framesPerSecond) - start, 0)
+        } else if let whole = seconds {
+            seconds = max(whole - start, 0)
+        }
     }
 
     /// `2024-03-05T12:00:00Z` for `seconds` since 1970 (the civil calendar, UTC).
@@ -84,7 +102,8 @@ extension MpdResponder {
     /// the library in one query.
     func songs(_ positions: some Collection<Int>, client: MpdClientState, entries: EntryList? = nil) -> String {
         let entries = entries ?? session.entries
-        let ids = session.marks.ids
+        let marks = session.marks
+        let ids = marks.ids
         // The songs' tags as the catalog holds them (in memory); the library is asked, once a
         // song, only when there is no catalog yet.
         var known: [Path: LibrarySong] = [:]
@@ -101,8 +120,13 @@ extension MpdResponder {
             let uri = link.roots.uri(of: path)
             var song = known[path].map { MpdSongText($0, uri: uri) } ?? MpdSongText(uri: uri)
             if known[path] == nil, position == status.entry, let open = status.song { song = MpdSongText(open, uri: uri) }
+            if let span = entries[position].span { song.play(span) }
+            for tag in marks.addedTags[ids[position]] ?? [] {
+                if let name = MpdTag(named: tag.name) { song.tags.append((name, tag.value)) }
+            }
             text += song.text(client.tags)
             text += "Pos: \(position)\nId: \(ids[position])\n"
+            if marks.priorities[position] != 0 { text += "Prio: \(marks.priorities[position])\n" }
         }
         return text
     }

@@ -322,6 +322,9 @@ struct PlayerRun {
             link.loadCatalog = { done in
                 work.start(.mpdCatalog, { _ in MpdCatalog.read(shared.database, roots: roots) }, then: done)
             }
+            link.comments = { song in
+                SongChecker().tags(SongSource(song)).map { $0.comments?.fields ?? [] }
+            }
             link.picture = { song, embedded in embedded ? CoverBytes.embedded(in: song) : CoverBytes.beside(song).map { ($0, nil) } }
             let responder = MpdResponder(link)
             switch MpdServer.start(settings, responder: responder) {
