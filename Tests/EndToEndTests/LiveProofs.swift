@@ -8,7 +8,7 @@ enum LiveProofs {
     /// The songs played (`-q`, no terminal, or in a tmux pane) are heard whole: the recording
     /// is `-w`'s frames from the first on, nothing missing or added. `frameBytes`: 4 for 16-bit
     /// stereo, 6 for 24-bit.
-    static func whole(_ songs: [String], frameBytes: Int = 4, options: [String] = [], inTerminal: Bool = false,
+    static func whole(_ songs: [String], frameBytes: Int = 4, options: [String] = [], playing: [String] = [], inTerminal: Bool = false,
                       record: () throws -> MonitorRecording) throws {
         let folder = try Harness.temporaryFolder()
         let reference = folder.appendingPathComponent("reference.raw")
@@ -16,13 +16,13 @@ enum LiveProofs {
         try #require(written.status == 0, "\(written.stderr)")
         let recording = try record()
         if inTerminal {
-            let pane = try Pane(arguments: ["-o", "pulse"] + options + songs, environment: recording.server.environment, width: 150)
+            let pane = try Pane(arguments: ["-o", "pulse"] + options + playing + songs, environment: recording.server.environment, width: 150)
             // In a terminal the list stays open at its end: the last song's end is its status.
             try pane.waitForStatus(60) { $0.hasPrefix("End of list") || $0.hasPrefix("Stopped") }
             try pane.send("q")
             #expect(try pane.waitForExit() == 0)
         } else {
-            let played = try Harness.tplayer(["-q", "-o", "pulse"] + options + songs, environment: recording.server.environment)
+            let played = try Harness.tplayer(["-q", "-o", "pulse"] + options + playing + songs, environment: recording.server.environment)
             #expect(played.status == 0, "\(played.stderr)")
         }
         let expected = try Data(contentsOf: reference)
