@@ -31,9 +31,11 @@ public final class MpdCatalog: Sendable {
             case .date: record.date.map { [$0] } ?? []
             case .genre: record.genres
             case .composer: record.composers
-            case .artistSort, .albumSort, .albumArtistSort, .name, .originalDate, .composerSort, .performer, .conductor, .work,
+            case .name: []
+            case .artistSort, .albumSort, .albumArtistSort, .originalDate, .composerSort, .performer, .conductor, .work,
                  .movement, .movementNumber, .ensemble, .location, .grouping, .comment, .label, .musicBrainzArtist, .musicBrainzAlbum,
-                 .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork: []
+                 .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork:
+                record.otherTags.compactMap { $0.name == tag ? $0.value : nil }
             }
         }
 

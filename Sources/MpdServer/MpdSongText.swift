@@ -30,6 +30,7 @@ struct MpdSongText {
         tags += song.genres.map { (.genre, $0) }
         tags += song.composers.map { (.composer, $0) }
         if let disc = song.disc { tags.append((.disc, String(disc))) }
+        tags += song.otherTags.map { ($0.name, $0.value) }
         seconds = song.seconds
     }
 

@@ -18,13 +18,18 @@ struct MpdServerTests {
             mkdir -p data config state Music/Artist/Album Music/Other
             sox -q -n -b 16 -r 44100 -c 2 tone.wav synth \(seconds) sine 440 vol 0.3
             for n in 1 2 3; do
-              flac -s -T TITLE="Song $n" -T ARTIST=Artist -T ALBUM=Album -T DATE=2001 -T TRACKNUMBER=$n -T GENRE=Rock tone.wav -o Music/Artist/Album/0$n.flac
+              flac -s -T TITLE="Song $n" -T ARTIST=Artist -T ALBUM=Album -T DATE=2001 -T TRACKNUMBER=$n -T GENRE=Rock \\
+                -T ARTISTSORT="Artist, The" -T AlbumSort="Album, An" -T ORIGINALDATE=1999-05-0$n -T PERFORMER="Player $n" \\
+                -T PERFORMER="Singer" -T LABEL=Label -T DESCRIPTION="Take $n" -T MUSICBRAINZ_TRACKID=00000000-0000-0000-0000-00000000000$n \\
+                -T CONDUCTOR=Conductor -T GROUPING=Grouping -T WORK=Work tone.wav -o Music/Artist/Album/0$n.flac
             done
             ffmpeg -loglevel error -f lavfi -i color=red:s=300x300 -frames:v 1 -q:v 2 Music/Artist/Album/cover.jpg
             ffmpeg -loglevel error -f lavfi -i testsrc=s=600x600 -frames:v 1 big.png
             metaflac --import-picture-from=big.png Music/Artist/Album/02.flac
             rm big.png
-            lame --quiet --tt "Other Song" --ta "Someone Else" --tl "Other Album" --ty 1999 --tn 4 tone.wav Music/Other/other.mp3
+            lame --quiet --tt "Other Song" --ta "Someone Else" --tl "Other Album" --ty 1999 --tn 4 --tc "A comment" \\
+              --tv "TSOP=Else, Someone" --tv "TPUB=Other Label" --tv "TPE3=Maestro" --tv "TIT1=Group" \\
+              --tv "TXXX=MusicBrainz Artist Id=11111111-1111-1111-1111-111111111111" tone.wav Music/Other/other.mp3
             rm tone.wav
             """
         let made = try Harness.run("/bin/sh", ["-ec", script], in: folder)
@@ -146,6 +151,19 @@ struct MpdServerTests {
                  "count group nope", "list artist", "list album", "list albumartist", "list date", "list album Artist", "list title Artist",
                  "list album group albumartist", "list album group date group albumartist", "list album group album",
                  "list genre \"(artist == 'Artist')\"", "list file", "list nope", "list title group nope")
+        // The tags beyond the usual: sort names, original date, performers, label, comment,
+        // conductor, grouping, work, MusicBrainz ids (Vorbis comments and ID3v2 frames).
+        try same("find artistsort \"Artist, The\"", "search albumsort an", "list label", "list performer", "list originaldate",
+                 "list albumartistsort", "list artistsort group label", "count group conductor", "search comment take", "find comment \"A comment\"",
+                 "find \"(MUSICBRAINZ_TRACKID == '00000000-0000-0000-0000-000000000002')\"", "list musicbrainz_artistid",
+                 "find grouping Group", "list work", "find \"(originaldate >= '1999-05-02')\"", "find originaldate 1999-05-02",
+                 "lsinfo Other/other.mp3")
+        // Not the same by finding nothing on both: each kind of tag is there.
+        let mine = pair.ours
+        #expect(try mine.send("list label") == ["Label: Label", "Label: Other Label", "OK"])
+        #expect(try mine.send("find grouping Group").first == "file: Other/other.mp3")
+        #expect(try mine.send("list musicbrainz_artistid").contains("MUSICBRAINZ_ARTISTID: 11111111-1111-1111-1111-111111111111"))
+        #expect(try mine.send("find originaldate 1999-05-02").first == "file: Artist/Album/02.flac")
         try same("listfiles", "listfiles Artist/Album", "listfiles Other", "listfiles nothing")
         try same("findadd artist Artist", "playlist", "playlistfind artist Artist", "playlistsearch title song",
                  "playlistfind \"(title == 'Song 2')\"", "playlistfind nope x", "playlistsearch any else", "searchadd title \"other song\" position 1", "playlist", "findadd title nothing",

@@ -24,11 +24,13 @@ extension LibraryDatabase {
                 var prefix = folder.bytes
                 if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
                 let after = prefix.dropLast() + [UInt8(ascii: "/") + 1]
-                let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified FROM song WHERE path >= ? AND path < ?",
+                let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified, tagversion FROM song WHERE path >= ? AND path < ?",
                                                arguments: [Data(prefix), Data(after)])
                 while let row = try rows.next() {
                     let bytes: Data = row[0]
-                    known[Path(bytes: Array(bytes))] = Known(size: row[1], modified: row[2])
+                    // A song read by an older tplayer, without the tags read now, is as if changed.
+                    let current = (row[3] as Int) >= LibrarySong.tagVersion
+                    known[Path(bytes: Array(bytes))] = Known(size: row[1], modified: current ? row[2] : -1)
                 }
             }
             return known

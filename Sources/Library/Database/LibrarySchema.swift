@@ -93,6 +93,14 @@ enum LibrarySchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // The tags MPD's clients ask for beyond the columns above (`LibrarySong.otherTags`), in
+        // one column; rows read before it (`tagversion` 0) are read again at the next scan.
+        migrator.registerMigration("other-tags") { db in
+            try db.execute(sql: """
+                ALTER TABLE song ADD COLUMN others TEXT;
+                ALTER TABLE song ADD COLUMN tagversion INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -7,7 +7,9 @@ extension LibrarySong {
     /// The columns a scan writes, in the order of `arguments`.
     static let columns = ["path", "size", "modified", "title", "artists", "albumartists", "album", "disc", "track", "date",
                           "year", "genres", "composers", "compilation", "seconds", "format", "bits", "rate", "channels",
-                          "trackgain", "albumgain", "shelf", "shelfkey", "albumkey"]
+                          "trackgain", "albumgain", "shelf", "shelfkey", "albumkey", "others", "tagversion"]
+    /// Which tags a row holds: 1 with `others` (a row of 0 is read again at the next scan).
+    static let tagVersion = 1
     /// The statistics, which a scan keeps (and a move carries over).
     static let statistics = ["playcount", "lastplayed", "skipcount", "rating"]
 
@@ -20,7 +22,7 @@ extension LibrarySong {
         let values: [(any DatabaseValueConvertible)?] = [
             Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
             year, Self.joined(genres), Self.joined(composers), compilation, seconds, format, bits, rate, channels,
-            trackGain, albumGain, shelf, keys.shelf, keys.album,
+            trackGain, albumGain, shelf, keys.shelf, keys.album, Self.joined(others: otherTags), Self.tagVersion,
         ]
         return StatementArguments(values)
     }
@@ -56,6 +58,7 @@ extension LibrarySong {
         bits = row["bits"]
         trackGain = row["trackgain"]
         albumGain = row["albumgain"]
+        otherTags = Self.others(row["others"])
         playCount = row["playcount"]
         lastPlayed = row["lastplayed"]
         skipCount = row["skipcount"]
@@ -71,6 +74,18 @@ extension LibrarySong {
 
     static func values(_ column: String?) -> [String] {
         column.map { $0.split(separator: separator).map(String.init) } ?? []
+    }
+
+    /// Other tags in one column: each `NAME` U+001E `value`, apart by U+001F.
+    static func joined(others: [Tag]) -> String? {
+        joined(others.map { "\($0.name.rawValue)\u{1E}\($0.value.replacingOccurrences(of: "\u{1E}", with: " "))" })
+    }
+
+    static func others(_ column: String?) -> [Tag] {
+        values(column).compactMap { pair in
+            guard let mark = pair.firstIndex(of: "\u{1E}"), let name = MpdTag(rawValue: String(pair[..<mark])) else { return nil }
+            return Tag(name, String(pair[pair.index(after: mark)...]))
+        }
     }
 
     /// The key an album artist or an album is grouped and ordered by: folded as the search

@@ -57,7 +57,31 @@ extension LibrarySong {
         composers = all("COMPOSER")
         disc = SongInfo.Tags.leadingNumber(all("DISCNUMBER", "DISC").first)
         compilation = Self.isSet(all("COMPILATION").first)
+        // MPD's other tags are named as MPD names them, in any case.
+        otherTags = comments.fields.compactMap { field in
+            guard !field.value.isEmpty, let tag = MpdTag(named: field.name), Self.otherNames.contains(tag) else { return nil }
+            return Tag(tag, field.value)
+        }
     }
+
+    /// The tags kept in `otherTags`: not comments, which MPD keeps none of unless told to.
+    static let otherNames: Set<MpdTag> = [.artistSort, .albumSort, .albumArtistSort, .originalDate, .composerSort, .performer, .conductor,
+                                          .work, .movement, .movementNumber, .ensemble, .location, .grouping, .label,
+                                          .musicBrainzArtist, .musicBrainzAlbum, .musicBrainzAlbumArtist, .musicBrainzTrack,
+                                          .musicBrainzReleaseTrack, .musicBrainzWork]
+
+    /// ID3v2's frames for them, as MPD reads them (`Id3Scan.cxx`; TORY is ID3v2.3's TDOR).
+    static let id3Frames: [(id: String, tag: MpdTag)] = [
+        ("TSOP", .artistSort), ("TSO2", .albumArtistSort), ("TSOA", .albumSort), ("TDOR", .originalDate), ("TORY", .originalDate),
+        ("TPE3", .conductor), ("TPE4", .performer), ("TIT1", .grouping), ("TPUB", .label),
+    ]
+
+    /// MusicBrainz's ids in ID3v2's TXXX frames, by their descriptions (`Id3MusicBrainz.cxx`).
+    static let musicBrainzDescriptions: [String: MpdTag] = [
+        "MusicBrainz Artist Id": .musicBrainzArtist, "MusicBrainz Album Id": .musicBrainzAlbum,
+        "MusicBrainz Album Artist Id": .musicBrainzAlbumArtist, "MusicBrainz Track Id": .musicBrainzTrack,
+        "MusicBrainz Release Track Id": .musicBrainzReleaseTrack, "MusicBrainz Work Id": .musicBrainzWork,
+    ]
 
     /// MP3's frames as libmpg123 gives them: TPE2 the album artist, TPOS the disc, TCOM the
     /// composer, TCMP the compilation flag, TCON's genres by name; a frame of several values
@@ -71,6 +95,10 @@ extension LibrarySong {
         composers = v2.values("TCOM")
         disc = SongInfo.Tags.leadingNumber(v2.values("TPOS").first)
         compilation = Self.isSet(v2.values("TCMP").first)
+        for (id, tag) in Self.id3Frames { otherTags += v2.values(id).map { Tag(tag, $0) } }
+        for frame in v2.frames where frame.id == "TXXX" && !frame.text.isEmpty {
+            if let tag = frame.description.flatMap({ Self.musicBrainzDescriptions[$0] }) { otherTags.append(Tag(tag, frame.text)) }
+        }
     }
 
     /// "1", "true", "yes": a flag set.

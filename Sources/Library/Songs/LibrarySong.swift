@@ -23,6 +23,20 @@ public struct LibrarySong: Equatable, Sendable {
     public var composers: [String] = []
     /// Tagged as a compilation (`COMPILATION`, `TCMP`, `cpil`).
     public var compilation = false
+    /// The tags beside those above that MPD's clients ask for (sort names, the original date,
+    /// performers, comments, label, MusicBrainz ids…), by MPD's names, in the file's order.
+    public var otherTags: [Tag] = []
+
+    /// One of `otherTags`.
+    public struct Tag: Equatable, Sendable {
+        public let name: MpdTag
+        public let value: String
+
+        public init(_ name: MpdTag, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
 
     public var seconds: Double?
     /// "MP3", "FLAC, 24 bits", "Ogg Vorbis", "AAC (MP4)"…

@@ -187,10 +187,13 @@ public indirect enum MpdFilter: Equatable, Sendable {
 }
 
 extension MpdTag {
-    /// The tags MPD looks at when this one is absent (`tag/Fallback.hxx`), in order.
+    /// The tags MPD looks at when this one is absent (`tag/Fallback.hxx`), in order: as MPD 0.23
+    /// answers, AlbumArtistSort falls back to AlbumArtist and that one's own fallback, Artist,
+    /// before ArtistSort (`list albumartistsort` of songs with ArtistSort but no AlbumArtist
+    /// lists their Artist).
     public var fallbacks: [MpdTag] {
         switch self {
-        case .albumArtistSort: [.albumArtist, .artistSort, .artist]
+        case .albumArtistSort: [.albumArtist, .artist, .artistSort]
         case .albumArtist, .artistSort: [.artist]
         case .albumSort: [.album]
         case .artist, .album, .title, .track, .name, .genre, .date, .originalDate, .composer, .composerSort, .performer, .conductor,
