@@ -20,7 +20,9 @@ public final class MpdCatalog: Sendable {
             text = MpdSongText(record, uri: uri).text(MpdTag.served)
         }
 
-        func values(of tag: MpdTag) -> [String] {
+        func values(of tag: MpdTag) -> [String] { Self.values(of: tag, record) }
+
+        static func values(of tag: MpdTag, _ record: LibrarySong) -> [String] {
             switch tag {
             case .artist: record.artists
             case .albumArtist: record.albumArtists
@@ -64,6 +66,8 @@ public final class MpdCatalog: Sendable {
 
     let songs: [Song]
     let roots: MpdRoots
+    /// The songs' tags laid out for filters (`select`).
+    private let columns: MpdTagColumns
 
     init(_ records: [LibrarySong], roots: MpdRoots) {
         self.roots = roots
@@ -75,6 +79,21 @@ public final class MpdCatalog: Sendable {
         }
         songs.sort { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
         self.songs = songs
+        columns = MpdTagColumns(count: songs.count) { index, value in Self.visit(songs[index].record, value) }
+    }
+
+    /// Each of `song`'s values with its tag, as `Song.values(of:)` gives them.
+    private static func visit(_ song: LibrarySong, _ value: (MpdTag, String) -> Void) {
+        for artist in song.artists { value(.artist, artist) }
+        for artist in song.albumArtists { value(.albumArtist, artist) }
+        if let album = song.album { value(.album, album) }
+        if let title = song.title { value(.title, title) }
+        if let track = song.track { value(.track, String(track)) }
+        if let disc = song.disc { value(.disc, String(disc)) }
+        if let date = song.date { value(.date, date) }
+        for genre in song.genres { value(.genre, genre) }
+        for composer in song.composers { value(.composer, composer) }
+        for tag in song.otherTags { value(tag.name, tag.value) }
     }
 
     /// The library read whole, as clients see it; `nil` when there is none or it cannot be read.
@@ -135,5 +154,16 @@ public final class MpdCatalog: Sendable {
     func folderModified(_ uri: String) -> Int64? {
         guard let path = roots.path(of: uri), case .success(let status) = FileSystem.status(of: path) else { return nil }
         return status.modified / 1_000_000_000
+    }
+}
+
+extension MpdCatalog: MpdFilterableSongs {
+    public var count: Int { songs.count }
+    public func uri(_ index: Int) -> String { songs[index].uri }
+    public func modified(_ index: Int) -> Int64 { songs[index].modified }
+    public func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)? { songs[index].audioFormat }
+
+    public func anyBytes(_ index: Int, of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        columns.anyValue(index, of: tag, test)
     }
 }

@@ -138,7 +138,7 @@ extension MpdResponder {
         for folder in filter.bases where !folder.isEmpty && catalog.under(folder).isEmpty && catalog.song(folder) == nil {
             return .failure(MpdAck(.noExist, "No such directory"))
         }
-        var found = catalog.songs.filter { filter.matches($0, patterns) }
+        var found = filter.select(catalog, patterns).map { catalog.songs[$0] }
         if let sort {
             let keyed = found.map { song in (song, sort.tag.map { Self.sortValue(song, $0) } ?? "", song.modified) }
             found = keyed.sorted { a, b in
@@ -185,7 +185,7 @@ extension MpdResponder {
             case .success(let parsed): filter = parsed
             }
         }
-        let found = catalog.songs.filter { filter?.matches($0, patterns) ?? true }
+        let found = filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs
         func stats(_ songs: some Sequence<MpdCatalog.Song>) -> String {
             var count = 0, seconds = 0.0
             for song in songs {

@@ -10,7 +10,7 @@ extension MpdResponder {
         let name = arguments.removeFirst()
         if ["file", "filename"].contains(name.lowercased()) {
             return filter(arguments, ifAny: true, patterns).map { filter in
-                catalog.songs.filter { filter?.matches($0, patterns) ?? true }.map { "file: \(UntrustedText.shown($0.uri))\n" }.joined()
+                (filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs).map { "file: \(UntrustedText.shown($0.uri))\n" }.joined()
             }
         }
         guard let listed = MpdTag(named: name) else { return .failure(MpdAck(.argument, "Unknown tag type: \(name)")) }
@@ -30,7 +30,7 @@ extension MpdResponder {
         }
         tags.append(listed)
         return filter(arguments, ifAny: legacy == nil, patterns).map { filter in
-            let songs = catalog.songs.filter { (legacy ?? filter)?.matches($0, patterns) ?? true }
+            let songs = (legacy ?? filter).map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs
             return Self.unique(songs, tags[...])
         }
     }

@@ -119,3 +119,10 @@ struct MpdArgumentsTests {
         #expect(two.path(of: "Music-2/x.flac") == "/srv/Music/x.flac" && two.path(of: "Nowhere/x.flac") == nil)
     }
 }
+
+/// A tag's place, found by a switch, is its place in MPD's table.
+struct MpdTagPlaceTests {
+    @Test func eachTagsPlaceIsItsIndexInTheTable() {
+        #expect(MpdTag.allCases.map { Int($0.place) } == Array(0..<MpdTag.allCases.count))
+    }
+}

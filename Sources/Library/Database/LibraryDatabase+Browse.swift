@@ -74,10 +74,10 @@ extension LibraryDatabase {
             let condition = query.condition
             var arguments: StatementArguments = [artist, album.key]
             arguments += condition.arguments
-            return try Row.fetchAll(db, sql: """
+            return LibrarySong.songs(try Row.fetchAll(db, sql: """
                 SELECT * FROM song WHERE shelfkey = ? AND albumkey = ? AND \(condition.sql)
                 ORDER BY \(LibraryQuery.albumOrder) LIMIT 10000
-                """, arguments: arguments).map(LibrarySong.init(row:))
+                """, arguments: arguments))
         }
     }
 
@@ -87,9 +87,9 @@ extension LibraryDatabase {
             let condition = query.condition
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
-            return try Row.fetchAll(db, sql: """
+            return LibrarySong.songs(try Row.fetchAll(db, sql: """
                 SELECT * FROM song WHERE \(condition.sql) ORDER BY \(order == .albumOrder ? LibraryQuery.albumOrder : order.sql) LIMIT ? OFFSET ?
-                """, arguments: arguments).map(LibrarySong.init(row:))
+                """, arguments: arguments))
         }
     }
 

@@ -11,7 +11,7 @@ extension LibraryDatabase {
 
     /// Every song the library holds, in the order of their paths' bytes.
     public func allSongs() -> Result<[LibrarySong], LibraryError> {
-        read { db in try Row.fetchAll(db, sql: "SELECT * FROM song ORDER BY path").map(LibrarySong.init(row:)) }
+        read { db in LibrarySong.songs(try Row.fetchAll(db, sql: "SELECT * FROM song ORDER BY path")) }
     }
 
     /// The files the library holds under `folders`, with their size and time as read: a range

@@ -7,14 +7,46 @@ public protocol MpdFilterable {
     var allValues: [String] { get }
     /// Whether one of `tag`'s values passes `test` (asked of each without making a list).
     func anyValue(of tag: MpdTag, _ test: (String) -> Bool) -> Bool
+    /// The same, each value as its UTF-8 bytes; `tag` nil: any tag's.
+    func anyBytes(of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool
     /// Seconds since 1970.
     var modified: Int64 { get }
     /// Sample rate, bits (`nil`: floating point) and channels, when known.
     var audioFormat: (rate: Int, bits: Int?, channels: Int)? { get }
 }
 
+/// Songs a filter picks from by their places: each one's URI, time and format, and its tags'
+/// values read where they lie.
+public protocol MpdFilterableSongs {
+    var count: Int { get }
+    func uri(_ index: Int) -> String
+    func modified(_ index: Int) -> Int64
+    func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)?
+    /// Whether one of song `index`'s values of `tag` (`nil`: any tag's) passes `test`, as UTF-8.
+    func anyBytes(_ index: Int, of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool
+}
+
+/// One song as songs to pick from.
+struct OneSong<Song: MpdFilterable>: MpdFilterableSongs {
+    let song: Song
+    var count: Int { 1 }
+    func uri(_ index: Int) -> String { song.uri }
+    func modified(_ index: Int) -> Int64 { song.modified }
+    func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)? { song.audioFormat }
+    func anyBytes(_ index: Int, of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool { song.anyBytes(of: tag, test) }
+}
+
 extension MpdFilterable {
     public func anyValue(of tag: MpdTag, _ test: (String) -> Bool) -> Bool { values(of: tag).contains(where: test) }
+
+    public func anyBytes(of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        (tag.map { [$0] } ?? MpdTag.allCases).contains { tag in
+            anyValue(of: tag) { value in
+                var value = value
+                return value.withUTF8(test)
+            }
+        }
+    }
 }
 
 /// A song filter as MPD 0.23 reads it (`song/Filter.cxx`): the expressions
@@ -34,7 +66,11 @@ public indirect enum MpdFilter: Equatable, Sendable {
     case not(MpdFilter)
 
     public struct StringMatch: Equatable, Sendable {
-        public var value: String
+        public var value: String {
+            didSet { needle = Needle(value) }
+        }
+        /// `value` as bytes, to match bytes with (`MpdFilter+Bytes`).
+        private(set) var needle: Needle
         public var foldCase: Bool
         public var substring: Bool
         public var negated: Bool
@@ -43,6 +79,7 @@ public indirect enum MpdFilter: Equatable, Sendable {
 
         public init(value: String, foldCase: Bool, substring: Bool, negated: Bool) {
             (self.value, self.foldCase, self.substring, self.negated) = (value, foldCase, substring, negated)
+            needle = Needle(value)
         }
 
         /// Whether `text` matches, negation aside.
@@ -157,21 +194,44 @@ public indirect enum MpdFilter: Equatable, Sendable {
 
     /// Whether `song` passes.
     public func matches(_ song: some MpdFilterable, _ patterns: some MpdPatterns) -> Bool {
+        !select(OneSong(song: song), patterns).isEmpty
+    }
+
+    /// The songs of `songs` that pass, as indices in order: each term tried on the songs the
+    /// terms before it passed, its own values taken out once (not once a song: a library of
+    /// 100,000 songs was 100,000 copies of each term's strings, counted in and out).
+    public func select(_ songs: some MpdFilterableSongs, among candidates: [Int]? = nil, _ patterns: some MpdPatterns) -> [Int] {
         switch self {
-        case .and(let items): return items.allSatisfy { $0.matches(song, patterns) }
-        case .not(let inner): return !inner.matches(song, patterns)
-        case .base(let folder): return folder.isEmpty || song.uri.hasPrefix(folder + "/")
-        case .modifiedSince(let time): return song.modified >= time
-        case .file(let match): return match.matches(song.uri, patterns) != match.negated
-        case .audioFormat(let text, let mask): return Self.format(text, mask: mask, song.audioFormat)
+        case .and(let items):
+            var chosen = candidates
+            for item in items { chosen = item.select(songs, among: chosen, patterns) }
+            return chosen ?? Array(0..<songs.count)
+        case .not(let inner):
+            var passing = [Bool](repeating: false, count: songs.count)
+            for index in inner.select(songs, among: candidates, patterns) { passing[index] = true }
+            return (candidates ?? Array(0..<songs.count)).filter { !passing[$0] }
+        case .base, .modifiedSince, .file, .audioFormat, .tag:
+            guard let candidates else { return (0..<songs.count).filter { passes(songs, $0, patterns) } }
+            return candidates.filter { passes(songs, $0, patterns) }
+        }
+    }
+
+    /// Whether song `index` of `songs` passes this term, one that is neither `and` nor `not`.
+    private func passes(_ songs: some MpdFilterableSongs, _ index: Int, _ patterns: some MpdPatterns) -> Bool {
+        switch self {
+        case .and, .not: return !select(songs, among: [index], patterns).isEmpty
+        case .base(let folder): return folder.isEmpty || songs.uri(index).hasPrefix(folder + "/")
+        case .modifiedSince(let time): return songs.modified(index) >= time
+        case .file(let match): return match.matches(songs.uri(index), patterns) != match.negated
+        case .audioFormat(let text, let mask): return Self.format(text, mask: mask, songs.audioFormat(index))
         case .tag(nil, let match):
-            return MpdTag.allCases.contains { song.anyValue(of: $0) { match.matches($0, patterns) } } != match.negated
+            return songs.anyBytes(index, of: nil) { match.matches(bytes: $0, patterns) } != match.negated
         case .tag(let tag?, let match):
-            if song.anyValue(of: tag, { match.matches($0, patterns) }) { return !match.negated }
-            guard !song.anyValue(of: tag, { _ in true }) else { return match.negated }
+            if songs.anyBytes(index, of: tag, { match.matches(bytes: $0, patterns) }) { return !match.negated }
+            guard !songs.anyBytes(index, of: tag, { _ in true }) else { return match.negated }
             // Absent: its fallbacks, as MPD's `ApplyTagFallback` (the first that is there).
-            for fallback in tag.fallbacks where song.anyValue(of: fallback, { _ in true }) {
-                return song.anyValue(of: fallback) { match.matches($0, patterns) } != match.negated
+            for fallback in tag.fallbacks where songs.anyBytes(index, of: fallback, { _ in true }) {
+                return songs.anyBytes(index, of: fallback) { match.matches(bytes: $0, patterns) } != match.negated
             }
             return match.value.isEmpty != match.negated
         }
