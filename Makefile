@@ -23,7 +23,7 @@ BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev l
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
 TEST_DEPS    := $(BUILD_DEPS) python3-mutagen mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl \
-                pipewire pipewire-pulse wireplumber sqlite3 mpd mpc ncmpcpp python3-mpd mpdris2
+                pipewire pipewire-pulse wireplumber sqlite3 mpd mpc ncmpcpp python3-mpd mpdris2 systemd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \

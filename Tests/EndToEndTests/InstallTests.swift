@@ -42,6 +42,26 @@ struct InstallTests {
         }
     }
 
+    /// systemd itself reads the installed unit as sound (`systemd-analyze verify`: its keys, its
+    /// `ExecStart` an executable, its documentation a manual page `man` finds); the same unit
+    /// naming a binary that is not there is refused, so the check is one that can fail. (No
+    /// user manager runs in a container: it is what systemd says of the file.)
+    @Test func systemdReadsTheInstalledUnitAsSound() throws {
+        let prefix = try Harness.temporaryFolder().appendingPathComponent("prefix")
+        let install = try Harness.run("/usr/bin/make", ["--no-print-directory", "-C", Harness.root.path, "install-files",
+                                                        "BIN=\(Harness.binary)", "PREFIX=\(prefix.path)"])
+        #expect(install.status == 0, "\(install.stderr)")
+        let unit = prefix.appendingPathComponent("lib/systemd/user/tplayer.service")
+        let environment = ["MANPATH": prefix.appendingPathComponent("share/man").path, "PATH": "/usr/bin:/bin"]
+        let verified = try Harness.run("/usr/bin/systemd-analyze", ["verify", unit.path], environment: environment)
+        #expect(verified.status == 0 && verified.stderr.isEmpty, "\(verified.stderr)")
+        let broken = unit.deletingLastPathComponent().appendingPathComponent("broken.service")
+        try String(contentsOf: unit, encoding: .utf8).replacingOccurrences(of: "/bin/tplayer", with: "/bin/nothing")
+            .write(to: broken, atomically: true, encoding: .utf8)
+        let refused = try Harness.run("/usr/bin/systemd-analyze", ["verify", broken.path], environment: environment)
+        #expect(refused.status != 0 && refused.stderr.contains("is not executable"), "\(refused.stderr)")
+    }
+
     /// `man -l` shows the installed page without a warning: every section a user looks for,
     /// every option `--help` lists (and none it does not), the key table, and the desktop entry
     /// where PREFIX put it.

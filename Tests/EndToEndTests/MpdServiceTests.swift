@@ -221,14 +221,18 @@ struct MpdServiceTests {
         #expect(try reader.send("ping") == ["OK"])
     }
 
-    @Test func aUnixSocketServesTooAndIsRemovedAtTheEnd() throws {
+    @Test func aUnixSocketAndIPv6ServeTooAndTheSocketIsRemovedAtTheEnd() throws {
         let (music, environment) = try MpdServerTests.library()
         let socket = music.deletingLastPathComponent().appendingPathComponent("mpd.socket").path
-        let player = try ServedPlayer(environment: environment, arguments: ["--mpd=\(socket)"])
+        let port6 = try MpdWire.freePort()
+        let player = try ServedPlayer(environment: environment, arguments: ["--mpd=\(socket)", "--mpd=[::1]:\(port6)"])
         let added = try Harness.run("/usr/bin/mpc", ["--host", socket, "add", "Artist/Album"])
         #expect(added.status == 0 && added.stderr.isEmpty, "\(added.stderr)")
         let listed = try Harness.run("/usr/bin/mpc", ["--host", socket, "-f", "%title%", "playlist"])
         #expect(listed.stdout == "Song 1\nSong 2\nSong 3\n", "\(listed.stdout)")
+        // IPv6's loopback, as loopback: no password asked.
+        let overIPv6 = try Harness.run("/usr/bin/mpc", ["--host", "::1", "--port", "\(port6)", "-f", "%title%", "playlist"])
+        #expect(overIPv6.status == 0 && overIPv6.stdout == "Song 1\nSong 2\nSong 3\n", "\(overIPv6.stdout) \(overIPv6.stderr)")
         // And the TCP address beside it sees the same list.
         #expect(try MpdWire.Client(port: player.port).send("status").contains("playlistlength: 3"))
         player.process.terminate()
