@@ -23,6 +23,42 @@ struct MpdClientsTests {
         return said
     }
 
+    /// mpc's `search`, `list`, `listall`, `stats`-free commands and `idleloop` say the same of
+    /// tplayer as of MPD over the same songs.
+    @Test func mpcSearchesAndWaitsAsItDoesWithMPD() throws {
+        let pair = try MpdServerTests.Pair()
+        let ports = [pair.mpd.port, pair.player.port]
+        for command in [["search", "title", "Song 2"], ["search", "any", "other"], ["find", "artist", "Artist"],
+                        ["-f", "%file% %title% %performer%", "search", "album", "Album"], ["list", "album"], ["listall", "Other"],
+                        ["lsplaylists"], ["add", "Artist/Album"], ["-f", "%position% %title%", "playlist"]] {
+            let (theirs, ours) = try (MpdServiceTests.mpc(ports[0], command), MpdServiceTests.mpc(ports[1], command))
+            #expect(ours.stdout == theirs.stdout && ours.status == theirs.status && ours.stderr == theirs.stderr,
+                    "mpc \(command): MPD \(theirs.stdout) \(theirs.stderr), tplayer \(ours.stdout) \(ours.stderr)")
+        }
+        // idleloop: each change said as it happens, the same on both.
+        let loops = try ports.map { port -> (Process, Pipe) in
+            let process = Process(), out = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/mpc")
+            process.arguments = ["--host", "127.0.0.1", "--port", "\(port)", "idleloop", "options", "playlist"]
+            process.standardOutput = out
+            try process.run()
+            return (process, out)
+        }
+        usleep(300_000)
+        for port in ports {
+            _ = try MpdServiceTests.mpc(port, "random", "on")
+            usleep(200_000)
+            _ = try MpdServiceTests.mpc(port, "del", "1")
+        }
+        usleep(300_000)
+        let said = loops.map { process, out in
+            kill(process.processIdentifier, SIGKILL)  // the test runner leaves SIGTERM ignored in what it starts
+            process.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+        #expect(said[1] == said[0] && said[0] == "options\nplaylist\n", "MPD \(said[0]), tplayer \(said[1])")
+    }
+
     @Test func ncmpcppShowsTheLibraryAndItsKeysAct() throws {
         let (_, environment) = try MpdServerTests.library()
         let player = try ServedPlayer(environment: environment, arguments: ["--trace"])

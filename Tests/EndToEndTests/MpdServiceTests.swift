@@ -9,6 +9,10 @@ import Testing
 struct MpdServiceTests {
     /// `mpc ARGUMENTS` against `port`: its status, output and errors.
     static func mpc(_ port: UInt16, _ arguments: String...) throws -> Harness.Result {
+        try mpc(port, arguments)
+    }
+
+    static func mpc(_ port: UInt16, _ arguments: [String]) throws -> Harness.Result {
         try Harness.run("/usr/bin/mpc", ["--host", "127.0.0.1", "--port", "\(port)"] + arguments)
     }
 
@@ -152,6 +156,27 @@ struct MpdServiceTests {
             usleep(byte == "\n" ? 0 : 300_000)
         }
         #expect(try slow.reply().last == "OK")
+        // A command list past MPD's 2 MiB: closed there, as MPD closes it.
+        let list = try MpdWire.Client(port: player.port)
+        list.write("command_list_begin")
+        let line = "ping " + String(repeating: "x", count: 1000)
+        for _ in 0..<2200 { list.write(line) }
+        list.write("command_list_end")
+        // Closed (a reset, as the rest it sent was never read), not left waiting.
+        var answer: [String] = []
+        do { answer = try list.reply() } catch { answer = ["\(error)"] }
+        #expect(answer == ["<closed>"] || answer.first?.hasSuffix("(errno \(ECONNRESET))") == true, "\(answer)")
+        #expect(try good.send("ping") == ["OK"])
+        // Through it all, the player's memory at its highest stayed far below what was sent.
+        let peak = try Self.peakMegabytes(player.process.processIdentifier)
+        #expect(peak < 120, "peak RSS \(peak) MB")
+    }
+
+    /// The highest resident memory of process `pid` so far (VmHWM), in MB.
+    static func peakMegabytes(_ pid: Int32) throws -> Double {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
     }
 
     @Test func updateScansInTheBackgroundAndSaysSoWhenItEnds() throws {
