@@ -44,13 +44,28 @@ extension ParserChecks {
         return broken
     }
 
-    /// A song every filter is tried on.
+    /// A song every filter is tried on (and a second, other in each thing a filter asks).
     struct Song: MpdFilterable {
-        let uri = "Artist/Album/01 Song.flac"
-        func values(of tag: MpdTag) -> [String] { tag == .artist ? ["Artist", "Ärtist"] : tag == .title ? ["Song (live)"] : [] }
-        var allValues: [String] { ["Artist", "Ärtist", "Song (live)"] }
-        let modified: Int64 = 1_700_000_000
+        var uri = "Artist/Album/01 Song.flac"
+        var tags: [MpdTag: [String]] = [.artist: ["Artist", "Ärtist"], .title: ["Song (live)"]]
+        func values(of tag: MpdTag) -> [String] { tags[tag] ?? [] }
+        var allValues: [String] { MpdTag.allCases.flatMap(values(of:)) }
+        var modified: Int64 = 1_700_000_000
         var audioFormat: (rate: Int, bits: Int?, channels: Int)? { (44100, nil, 2) }
+
+        static let other = Song(uri: "Other/x.mp3", tags: [.albumArtist: ["Someone"], .date: ["1999"], .title: ["SONG"]], modified: 0)
+    }
+
+    /// Songs picked from by their places.
+    struct Songs: MpdFilterableSongs {
+        let songs: [Song]
+        var count: Int { songs.count }
+        func uri(_ index: Int) -> String { songs[index].uri }
+        func modified(_ index: Int) -> Int64 { songs[index].modified }
+        func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)? { songs[index].audioFormat }
+        func anyBytes(_ index: Int, of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            songs[index].anyBytes(of: tag, test)
+        }
     }
 
     /// A client's arguments read as a filter, as `find` and `search` read them: never a trap;
@@ -60,7 +75,12 @@ extension ParserChecks {
         let patterns = PosixPatterns()
         for foldCase in [false, true] {
             switch MpdFilter.parse(arguments, foldCase: foldCase, patterns: patterns) {
-            case .success(let filter): _ = filter.matches(Song(), patterns)
+            case .success(let filter):
+                // Picked from a list, each term on what the terms before it passed, the songs
+                // are those that each match alone.
+                let songs = [Song(), Song.other, Song()]
+                let alone = songs.indices.filter { filter.matches(songs[$0], patterns) }
+                if filter.select(Songs(songs: songs), patterns) != alone { broken.append("\(filter) picks otherwise than it matches") }
             case .failure(let problem):
                 if problem.message.isEmpty || problem.message.contains("\n") { broken.append("a filter's refusal is not one line") }
             }
