@@ -58,183 +58,121 @@ public final class MpdResponder {
     let link: Link
     var session: Session { link.controls.session }
     /// The library as clients see it, read again after it changes (`libraryChanged`).
-    var cachedCatalog: MpdCatalog?
-    var catalogReading = false
-    var catalogAgain = false
-    /// The library could not be read (there is none): its commands say so.
-    var catalogAbsent = false
-    /// Told when a catalog has been read (the clients waiting for one go on).
-    var catalogArrived: () -> Void = {}
-    /// The scan under way (`updating_db`), and the one asked for meanwhile, by job number.
-    var updating: Int?
-    var updateQueued: Int?
-    var lastUpdateJob = 0
-    /// Told when a scan starts or ends (MPD's idle `update`).
-    var updateChanged: () -> Void = {}
+    let catalogs: MpdCatalogKeeper
+    /// `update` and `rescan`.
+    let updates: MpdLibraryUpdates
     /// Told when a stored playlist is made, changed or removed (MPD's idle `stored_playlist`).
     var storedPlaylistsChanged: () -> Void = {}
     /// Told when a sticker is set or taken away (MPD's idle `sticker`).
     var stickersChanged: () -> Void = {}
     /// The picture last sent, for the next chunk of it.
     var lastPicture: (path: Path, embedded: Bool, found: (bytes: [UInt8], type: String?)?)?
+    let started = ContinuousClock.now
 
     public init(_ link: Link) {
         self.link = link
+        catalogs = MpdCatalogKeeper(library: link.library, roots: link.roots, load: link.loadCatalog)
+        updates = MpdLibraryUpdates(scan: link.update)
     }
+
+    static let badIndex = MpdAck(.argument, "Bad song index")
+    static let noSuchSong = MpdAck(.noExist, "No such song")
+    static let noDatabase = MpdAck(.noExist, "No database")
+
+    /// The commands that read the catalog: a client's list holding one waits, unrun, until the
+    /// first catalog is read.
+    static let readsCatalog: Set = ["lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list",
+                                    "sticker", "searchaddpl", "listplaylistinfo"]
+
+    /// The commands whose replies are streamed when they come alone (in a command list, a reply
+    /// is built whole, as MPD builds it, within its 8 MiB).
+    static let streamed: Set = ["listall", "listallinfo", "find", "search", "playlistinfo"]
 
     func quit() { link.quit() }
 
     /// The library changed: read it again when next asked.
-    func libraryChanged() { readCatalog() }
+    func libraryChanged() { catalogs.read() }
 
     func perform(_ command: Command) { link.controls.submit(command, from: .mpd) }
 
-    /// The answer to `command`, or why it failed.
+    /// The answer to `command`, or why it failed: each concept's commands answered by a type
+    /// of their own.
     public func respond(_ command: MpdCommand, _ request: MpdRequest, client: inout MpdClientState) -> Result<String, MpdAck> {
-        let arguments = request.arguments
-        switch command.name {
-        case "status": return .success(statusText())
-        case "currentsong": return .success(currentSong(client))
-        case "stats": return .success(stats())
+        let (name, arguments) = (command.name, request.arguments)
+        switch name {
+        case "status", "currentsong", "stats":
+            return .success(MpdStatusCommands(responder: self).respond(name, client: client))
         case "play", "playid", "pause", "stop", "next", "previous", "seek", "seekid", "seekcur":
-            return playback(command.name, arguments)
+            return MpdPlaybackCommands(responder: self).playback(name, arguments)
         case "repeat", "random", "single", "consume", "setvol", "volume", "getvol", "crossfade", "mixrampdb", "mixrampdelay",
              "replay_gain_mode", "replay_gain_status":
-            return option(command.name, arguments)
+            return MpdPlaybackCommands(responder: self).option(name, arguments)
         case "add", "addid", "clear", "delete", "deleteid", "move", "moveid", "swap", "swapid", "shuffle", "playlist", "playlistinfo",
              "playlistid", "plchanges", "plchangesposid", "prio", "prioid", "rangeid", "addtagid", "cleartagid":
-            return queue(command.name, arguments, client: client)
-        case "lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list":
-            return database(command.name, arguments, client: client)
+            return MpdQueueCommands(responder: self).queue(name, arguments, client: client)
+        case "playlistfind", "playlistsearch":
+            return MpdQueueCommands(responder: self).queueMatch(arguments, foldCase: name == "playlistsearch", client: client)
+        case "lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd":
+            return MpdDatabaseCommands(responder: self).database(name, arguments, client: client)
+        case "count", "list":
+            guard let catalog = catalogs.catalog() else { return .failure(Self.noDatabase) }
+            let lists = MpdTagListCommands(responder: self)
+            return name == "count" ? lists.count(arguments, catalog) : lists.list(arguments, catalog)
         case "update", "rescan":
-            return update(arguments)
+            return MpdDatabaseCommands(responder: self).update(arguments)
+        case "listfiles":
+            return MpdDatabaseCommands(responder: self).listFiles(arguments)
+        case "readcomments":
+            return MpdDatabaseCommands(responder: self).readComments(arguments[0], client: client)
         case "listplaylists", "listplaylist", "listplaylistinfo", "load", "save", "playlistadd", "playlistclear", "playlistdelete",
              "playlistmove", "rm", "rename", "searchaddpl":
-            return storedPlaylist(command.name, arguments, client: client)
+            return MpdStoredPlaylistCommands(responder: self).storedPlaylist(name, arguments, client: client)
         case "sticker":
-            return sticker(arguments)
-        case "listfiles":
-            return listFiles(arguments)
-        case "readcomments":
-            return readComments(arguments[0], client: client)
-        case "playlistfind", "playlistsearch":
-            return queueMatch(arguments, foldCase: command.name == "playlistsearch", client: client)
+            return MpdStickerCommands(responder: self).sticker(arguments)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
              "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
              "mount", "unmount":
-            return reflection(command.name, arguments, client: &client)
+            return MpdReflectionCommands(responder: self).reflection(name, arguments, client: &client)
         default:
-            return .failure(MpdAck(.unknown, "tplayer does not answer \"\(command.name)\" yet"))
+            return .failure(MpdAck(.unknown, "tplayer does not answer \"\(name)\" yet"))
         }
     }
 
-    /// MPD's `state`, with the song's place in the list (none once the list is cleared). A song
-    /// opened and waiting at its start (paused as it opened) is paused, as MPD's would be; one
-    /// taken back to its start by `stop`, or at the end of the list, is stopped.
-    func state(_ status: PlayerStatus) -> String {
-        guard status.entry != nil else { return "stop" }
-        switch status.playback {
-        case .playing: return "play"
-        case .paused: return "pause"
-        case .stopped: return status.state == .prepare && !status.atEndOfList && !status.stoppedAtStart ? "pause" : "stop"
-        }
+    /// `command`'s reply as a stream, or why it failed; `nil` for a command not streamed, or a
+    /// form of it that is small (it is answered as any other).
+    func stream(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<MpdStream, MpdAck>? {
+        name == "playlistinfo" ? MpdQueueCommands(responder: self).stream(arguments, client: client)
+            : MpdDatabaseCommands(responder: self).stream(name, arguments, client: client)
     }
 
-    private func statusText() -> String {
-        let status = session.status
-        let marks = session.marks
-        var text = "volume: \(status.muted ? 0 : status.volume)\n"
-        text += "repeat: \(status.repeats ? 1 : 0)\nrandom: \(status.shuffles ? 1 : 0)\n"
-        let single = status.repeatsOne || status.stopsAfterEach ? "1" : status.stopsAfter ? "oneshot" : "0"
-        text += "single: \(single)\nconsume: \(status.consumes ? 1 : 0)\npartition: default\n"
-        text += "playlist: \(session.listVersion)\nplaylistlength: \(status.entryCount)\nmixrampdb: 0\n"
-        let state = state(status)
-        text += "state: \(state)\n"
-        if let entry = status.entry, marks.ids.indices.contains(entry) {
-            text += "song: \(entry)\nsongid: \(marks.ids[entry])\n"
-        }
-        if state != "stop", let song = status.song {
-            let elapsed = Double(max(link.position(), 0)) / Double(max(song.sampleRate, 1))
-            let total = song.totalFrames.map { Double($0) / Double(max(song.sampleRate, 1)) }
-            text += "time: \(Int(elapsed.rounded())):\(Int((total ?? 0).rounded()))\n"
-            text += "elapsed: \(Self.decimal(elapsed))\nbitrate: \(Self.bitrate(song))\n"
-            if let total { text += "duration: \(Self.decimal(total))\n" }
-            text += "audio: \(Self.format(song))\n"
-        }
-        if let updating { text += "updating_db: \(updating)\n" }
-        if let failure = status.failure { text += "error: \(UntrustedText.shown(failure))\n" }
-        if status.entry != nil, let next = session.nextEntry, marks.ids.indices.contains(next) {
-            text += "nextsong: \(next)\nnextsongid: \(marks.ids[next])\n"
-        }
-        return text
+    /// `albumart` and `readpicture`'s reply: bytes.
+    func picture(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<[UInt8], MpdAck> {
+        MpdPictureCommands(responder: self).picture(name, arguments, client: client)
     }
 
-    /// Seconds with three decimals, as MPD writes them (`{:1.3f}`).
-    static func decimal(_ seconds: Double) -> String {
-        let millis = Int((max(seconds, 0) * 1000).rounded())
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
-    /// The song's bit rate in kbit/s, as MPD gives it (0 when not known).
-    static func bitrate(_ song: SongInfo) -> Int {
-        if let stream = song.stream { return stream.averageBitrate ?? stream.bitrate }
-        return 0
-    }
-
-    /// `RATE:BITS:CHANNELS`, bits `f` for a song decoded to floating point (MPD's audio format).
-    static func format(_ song: SongInfo) -> String {
-        "\(song.sampleRate):\(song.bits.map(String.init) ?? "f"):\(song.channels)"
-    }
-
-    private func currentSong(_ client: MpdClientState) -> String {
-        let status = session.status
-        guard let entry = status.entry, entry < session.entries.count else { return "" }
-        return songs([entry], client: client)
-    }
-
-    private func stats() -> String {
-        var text = ""
-        if let library = link.library(), case .success(let counts) = library.counts() {
-            text += "artists: \(counts.artists)\nalbums: \(counts.albums)\nsongs: \(counts.songs)\n"
-        } else {
-            text += "artists: 0\nalbums: 0\nsongs: 0\n"
-        }
-        text += "uptime: \(Int(started.duration(to: .now).components.seconds))\nplaytime: 0\n"
-        return text
-    }
-
-    private let started = ContinuousClock.now
-
-    /// `update [URI]` and `rescan [URI]`: the library's folders scanned off the main loop (the
-    /// whole library: a scan reads only the files that changed), its job number said; one
-    /// asked for while another runs follows it.
-    private func update(_ arguments: [String]) -> Result<String, MpdAck> {
-        guard let scan = link.update, link.library() != nil || !link.roots.folders.isEmpty else { return .failure(Self.noDatabase) }
-        if let uri = arguments.first, !uri.isEmpty, !MpdRoots.isSafe(Self.folder(uri)) { return .failure(MpdAck(.argument, "Malformed path")) }
-        if updating != nil {
-            if let queued = updateQueued { return .success("updating_db: \(queued)\n") }
-            lastUpdateJob += 1
-            updateQueued = lastUpdateJob
-            return .success("updating_db: \(lastUpdateJob)\n")
-        }
-        lastUpdateJob += 1
-        start(lastUpdateJob, scan)
-        return .success("updating_db: \(lastUpdateJob)\n")
-    }
-
-    private func start(_ job: Int, _ scan: (@escaping () -> Void) -> Void) {
-        updating = job
-        updateChanged()
-        scan { [weak self] in
-            guard let self else { return }
-            self.updating = nil
-            if let next = self.updateQueued, let scan = self.link.update {
-                self.updateQueued = nil
-                self.start(next, scan)
-            } else {
-                self.updateChanged()
+    /// The songs a client's URI names: a song of the library, every song under one of its
+    /// folders (in path order), a stream, or a local client's `file://` song; and whether it
+    /// named one song.
+    func resolve(_ uri: String, client: MpdClientState) -> Result<(paths: [Path], isSong: Bool), MpdAck> {
+        if let scheme = uri.range(of: "://")?.lowerBound {
+            let name = uri[..<scheme].lowercased()
+            guard client.isLocal else { return .failure(MpdAck(.permission, "Access denied")) }
+            if name == "file" {
+                let path = Path(String(uri.dropFirst(7)))
+                guard path.isAbsolute, !path.hasNUL else { return .failure(MpdAck(.noExist, "No such file")) }
+                return .success(([path], true))
             }
+            guard name == "http" || name == "https" else { return .failure(MpdAck(.noExist, "Unsupported URI scheme")) }
+            return .success(([Path(uri)], true))
         }
+        if uri.hasPrefix("/") {
+            guard client.isLocal else { return .failure(MpdAck(.permission, "Access denied")) }
+            return .success(([Path(uri)], true))
+        }
+        guard let library = link.library() else { return .failure(MpdAck(.noExist, "No database")) }
+        guard let path = link.roots.path(of: uri) else { return .failure(MpdAck(.noExist, "No such directory")) }
+        if case .success(let songs) = library.songs(at: [path]), !songs.isEmpty { return .success(([path], true)) }
+        guard case .success(let under) = library.knownFiles(under: [path]) else { return .failure(MpdAck(.system, "the library cannot be read")) }
+        return .success((under.keys.sorted(), false))
     }
 }

@@ -67,11 +67,11 @@ public final class MpdServer: SocketService {
         self.settings = settings
         self.listeners = listeners
         self.responder = responder
-        responder.updateChanged = { [weak self] in self?.notify(.update) }
+        responder.updates.changed = { [weak self] in self?.notify(.update) }
         responder.storedPlaylistsChanged = { [weak self] in self?.notify(.storedPlaylist) }
         responder.stickersChanged = { [weak self] in self?.notify(.sticker) }
-        responder.catalogArrived = { [weak self] in self?.catalogArrived() }
-        responder.readCatalog()
+        responder.catalogs.arrived = { [weak self] in self?.catalogArrived() }
+        responder.catalogs.read()
     }
 
     /// Listens on every address of `settings`; the first that cannot be listened on, and why
@@ -131,7 +131,7 @@ public final class MpdServer: SocketService {
             // Clients hear of it once the catalog they will read has it (as MPD's idle follows
             // its database's update).
             responder.libraryChanged()
-            if !responder.catalogKnown || responder.catalogReading {
+            if !responder.catalogs.isKnown || responder.catalogs.reading {
                 flags.remove(.database)
                 databaseChangePending = true
             }
@@ -201,7 +201,7 @@ public final class MpdServer: SocketService {
                 continue
             }
             guard let step = client.steps.first, client.unsent < Self.outputBeforeMore else { return }
-            if case .run(let batch) = step, !responder.catalogKnown, Self.readsCatalog(batch) {
+            if case .run(let batch) = step, !responder.catalogs.isKnown, Self.readsCatalog(batch) {
                 client.waitsForCatalog = true
                 return
             }
@@ -277,7 +277,7 @@ public final class MpdServer: SocketService {
 
     /// The catalog is read: the clients waiting for it go on.
     private func catalogArrived() {
-        if databaseChangePending, !responder.catalogReading {
+        if databaseChangePending, !responder.catalogs.reading {
             databaseChangePending = false
             notify(.database)
         }

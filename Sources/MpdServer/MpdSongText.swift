@@ -36,7 +36,7 @@ struct MpdSongText {
 
     init(_ song: SongInfo, uri: String) {
         self.uri = uri
-        format = MpdResponder.format(song)
+        format = MpdStatusCommands.format(song)
         let tags = song.tags
         if let artist = tags.artist { self.tags.append((.artist, artist)) }
         if let title = tags.title { self.tags.append((.title, title)) }
@@ -62,7 +62,7 @@ struct MpdSongText {
             text += "\(tag.rawValue): \(UntrustedText.shown(value))\n"
         }
         if let seconds, seconds.isFinite, seconds >= 0 {
-            text += "Time: \(Int(seconds.rounded()))\nduration: \(MpdResponder.decimal(seconds))\n"
+            text += "Time: \(Int(seconds.rounded()))\nduration: \(MpdStatusCommands.decimal(seconds))\n"
         }
         return text
     }
@@ -109,7 +109,7 @@ extension MpdResponder {
         // song, only when there is no catalog yet.
         var known: [Path: LibrarySong] = [:]
         let paths = Set(positions.map { entries[$0].path })
-        if let catalog = cachedCatalog {
+        if let catalog = catalogs.cached {
             for path in paths { if let song = catalog.song(link.roots.uri(of: path)) { known[path] = song.record } }
         } else if let library = link.library(), case .success(let found) = library.songs(at: Array(paths)) {
             for song in found { known[song.path] = song }

@@ -36,49 +36,6 @@ public final class MpdStream {
     }
 }
 
-extension MpdResponder {
-    /// The commands whose replies are streamed when they come alone (in a command list, a reply
-    /// is built whole, as MPD builds it, within its 8 MiB).
-    static let streamed: Set = ["listall", "listallinfo", "find", "search", "playlistinfo"]
-
-    /// `command`'s reply as a stream, or why it failed; `nil` for a command not streamed, or a
-    /// form of it that is small (it is answered as any other).
-    func stream(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<MpdStream, MpdAck>? {
-        switch name {
-        case "playlistinfo":
-            guard arguments.isEmpty else { return nil }
-            let entries = session.entries
-            return .success(MpdStream(count: entries.count) { [self] range in songs(range, client: client, entries: entries) })
-        case "find", "search":
-            guard let catalog = catalog() else { return .failure(Self.noDatabase) }
-            return selection(arguments, foldCase: name == "search", catalog).map { found in
-                MpdStream(count: found.count) { range in found[range].map { catalog.text($0, client.tags) }.joined() }
-            }
-        case "listall", "listallinfo":
-            guard let catalog = catalog() else { return .failure(Self.noDatabase) }
-            let uri = Self.folder(arguments.first ?? "")
-            guard catalog.song(uri) == nil else { return nil }
-            guard uri.isEmpty || !catalog.under(uri).isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
-            let info = name == "listallinfo"
-            var items: [MpdCatalog.Item] = uri.isEmpty ? [] : [.folder(uri)]
-            catalog.walk(uri, into: &items)
-            return .success(MpdStream(count: items.count) { [self] range in
-                var text = ""
-                for item in items[range] {
-                    switch item {
-                    case .folder(let folder): text += folderLines(folder, catalog, modified: info)
-                    case .song(let song):
-                        text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
-                    }
-                }
-                return text
-            })
-        default:
-            return nil
-        }
-    }
-}
-
 extension MpdCatalog {
     /// What a recursive listing holds, in MPD's order: a folder as it is entered, a song.
     enum Item {

@@ -27,6 +27,6 @@ struct MpdSongTextTests {
     }
 
     @Test func decimalsHaveThreePlaces() {
-        #expect(MpdResponder.decimal(0) == "0.000" && MpdResponder.decimal(1.0005) == "1.001" && MpdResponder.decimal(62.5) == "62.500")
+        #expect(MpdStatusCommands.decimal(0) == "0.000" && MpdStatusCommands.decimal(1.0005) == "1.001" && MpdStatusCommands.decimal(62.5) == "62.500")
     }
 }

@@ -2,8 +2,11 @@ import Files
 import PlayerCore
 
 /// `list TAG [FILTER] [group TAG]…`: the values a tag takes, each once, in order, nested under
-/// the groups' (`command/DatabaseCommands.cxx`, `db/DatabasePrint.cxx`).
-extension MpdResponder {
+/// the groups'; `count [FILTER] [group TAG]`: the songs and their time, in all or by a tag's
+/// values (`command/DatabaseCommands.cxx`, `db/DatabasePrint.cxx`).
+struct MpdTagListCommands: MpdCommandGroup {
+    let responder: MpdResponder
+
     func list(_ arguments: [String], _ catalog: MpdCatalog) -> Result<String, MpdAck> {
         let patterns = PosixPatterns()
         var arguments = arguments[...]
@@ -53,5 +56,49 @@ extension MpdResponder {
             if tags.count > 1 { text += unique(groups[key] ?? [], tags.dropFirst()) }
         }
         return text
+    }
+
+    /// A song's values of `tag`, its fallback's when it has none, or the empty value (MPD's
+    /// `VisitTagWithFallbackOrEmpty`).
+    static func groupValues(_ song: MpdCatalog.Song, _ tag: MpdTag) -> [String] {
+        for candidate in [tag] + tag.fallbacks {
+            let values = song.values(of: candidate)
+            if !values.isEmpty { return values }
+        }
+        return [""]
+    }
+
+    func count(_ arguments: [String], _ catalog: MpdCatalog) -> Result<String, MpdAck> {
+        var arguments = arguments[...]
+        var group: MpdTag?
+        if arguments.count >= 2, arguments[arguments.endIndex - 2] == "group" {
+            let name = arguments.last ?? ""
+            guard let tag = MpdTag(named: name) else { return .failure(MpdAck(.argument, "Unknown tag type: \(name)")) }
+            group = tag
+            arguments = arguments.dropLast(2)
+        }
+        var filter: MpdFilter?
+        let patterns = PosixPatterns()
+        if !arguments.isEmpty {
+            switch MpdFilter.parse(arguments, foldCase: false, patterns: patterns) {
+            case .failure(let problem): return .failure(MpdAck(.argument, problem.message))
+            case .success(let parsed): filter = parsed
+            }
+        }
+        let found = filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs
+        func stats(_ songs: some Sequence<MpdCatalog.Song>) -> String {
+            var count = 0, seconds = 0.0
+            for song in songs {
+                count += 1
+                seconds += max(song.record.seconds ?? 0, 0)
+            }
+            return "songs: \(count)\nplaytime: \(Int(seconds))\n"
+        }
+        guard let group else { return .success(stats(found)) }
+        var groups: [String: [MpdCatalog.Song]] = [:]
+        for song in found { for value in Self.groupValues(song, group) { groups[value, default: []].append(song) } }
+        return .success(groups.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+            "\(group.rawValue): \(UntrustedText.shown(key))\n" + stats(groups[key] ?? [])
+        }.joined())
     }
 }

@@ -5,7 +5,9 @@ import PlayerCore
 /// star of tplayer's five), `playCount`, `lastPlayed` (seconds since 1970) and `skipCount` are
 /// the library's own statistics, which the keys, the library view and the listen log share;
 /// any other name is kept beside the song.
-extension MpdResponder {
+struct MpdStickerCommands: MpdCommandGroup {
+    let responder: MpdResponder
+
     static let statistics = ["lastPlayed", "playCount", "rating", "skipCount"]
 
     func sticker(_ arguments: [String]) -> Result<String, MpdAck> {
@@ -68,7 +70,7 @@ extension MpdResponder {
             written = library.setSticker(name, to: value, of: path).map { _ in () }
         }
         guard case .success = written else { return .failure(MpdAck(.system, "the library cannot be written")) }
-        stickersChanged()
+        responder.stickersChanged()
         return .success("")
     }
 

@@ -2,48 +2,12 @@ import Files
 import Library
 import PlayerCore
 
-/// The music database, as MPD's `DatabaseCommands.cxx` answers: folders and songs by URI,
-/// `find` and `search` with filters, `sort` and `window`, `list` and `count` with `group`, and
-/// adding what they find.
-extension MpdResponder {
-    static let noDatabase = MpdAck(.noExist, "No database")
-
-    /// The commands that read the catalog: a client's list holding one waits, unrun, until the
-    /// first catalog is read.
-    static let readsCatalog: Set = ["lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list",
-                                    "sticker", "searchaddpl", "listplaylistinfo"]
-
-    /// The library as MPD's clients see it: the latest read (while a newer one is read off the
-    /// main loop, the one before). Read here, on the main loop, only where nothing reads it off.
-    func catalog() -> MpdCatalog? {
-        if let catalog = cachedCatalog { return catalog }
-        guard link.loadCatalog == nil, !catalogAbsent else { return nil }
-        cachedCatalog = MpdCatalog.read(link.library(), roots: link.roots)
-        catalogAbsent = cachedCatalog == nil
-        return cachedCatalog
-    }
-
-    /// Whether a command that reads the catalog can run now: one is read, or none can be.
-    var catalogKnown: Bool { cachedCatalog != nil || catalogAbsent || link.loadCatalog == nil }
-
-    /// Reads the catalog again off the main loop (at start, and after the library changed); a
-    /// read asked for while one is under way follows it.
-    func readCatalog() {
-        guard let load = link.loadCatalog else { return cachedCatalog = nil }
-        guard !catalogReading else { return catalogAgain = true }
-        catalogReading = true
-        load { [weak self] catalog in
-            guard let self else { return }
-            self.catalogReading = false
-            self.cachedCatalog = catalog
-            self.catalogAbsent = catalog == nil
-            if self.catalogAgain {
-                self.catalogAgain = false
-                self.readCatalog()
-            }
-            self.catalogArrived()
-        }
-    }
+/// The music database, as MPD's `DatabaseCommands.cxx` and `FileCommands.cxx` answer: folders
+/// and songs by URI, `find` and `search` with filters, `sort` and `window`, adding what they
+/// find, large replies streamed; a folder's files (`listfiles`), a song's tags as stored
+/// (`readcomments`); and `update`.
+struct MpdDatabaseCommands: MpdCommandGroup {
+    let responder: MpdResponder
 
     func database(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<String, MpdAck> {
         guard let catalog = catalog() else { return .failure(Self.noDatabase) }
@@ -83,10 +47,8 @@ extension MpdResponder {
                 if !found.isEmpty { session.insert(EntryList(paths: found.map(\.record.path)), at: at) }
                 return ""
             }
-        case "count":
-            return count(arguments, catalog)
-        default:  // list
-            return list(arguments, catalog)
+        default:
+            return .failure(MpdAck(.unknown, "unknown command \"\(name)\""))
         }
     }
 
@@ -158,47 +120,96 @@ extension MpdResponder {
         return ""
     }
 
-    /// A song's values of `tag`, its fallback's when it has none, or the empty value (MPD's
-    /// `VisitTagWithFallbackOrEmpty`).
-    static func groupValues(_ song: MpdCatalog.Song, _ tag: MpdTag) -> [String] {
-        for candidate in [tag] + tag.fallbacks {
-            let values = song.values(of: candidate)
-            if !values.isEmpty { return values }
+    func listFiles(_ arguments: [String]) -> Result<String, MpdAck> {
+        let uri = Self.folder(arguments.first ?? "")
+        guard link.roots.folders.count == 1 || !uri.isEmpty else {
+            return .success(link.roots.folders.map { "directory: \($0.name)\n" }.joined())
         }
-        return [""]
+        guard let folder = link.roots.path(of: uri) else { return .failure(MpdAck(.noExist, "No such directory")) }
+        let items: [FileSystem.DirectoryItem]
+        switch FileSystem.list(folder, includingHidden: true) {
+        case .success(let listed): items = listed
+        case .failure(let error): return .failure(MpdAck(.system, "Failed to open \(UntrustedText.shown("\(folder)")): \(error)"))
+        }
+        var text = ""
+        for item in items {
+            guard let name = item.name.text, !name.contains("\n"), case .success(let status) = FileSystem.status(of: folder.appending(item.name))
+            else { continue }
+            switch status.kind {
+            case .regular: text += "file: \(UntrustedText.shown(name))\nsize: \(status.size)\n"
+            case .directory: text += "directory: \(UntrustedText.shown(name))\n"
+            case .fifo, .socket, .characterDevice, .blockDevice, .symbolicLink, .other: continue
+            }
+            text += "Last-Modified: \(MpdSongText.utc(seconds: status.modified / 1_000_000_000))\n"
+        }
+        return .success(text)
     }
 
-    private func count(_ arguments: [String], _ catalog: MpdCatalog) -> Result<String, MpdAck> {
-        var arguments = arguments[...]
-        var group: MpdTag?
-        if arguments.count >= 2, arguments[arguments.endIndex - 2] == "group" {
-            let name = arguments.last ?? ""
-            guard let tag = MpdTag(named: name) else { return .failure(MpdAck(.argument, "Unknown tag type: \(name)")) }
-            group = tag
-            arguments = arguments.dropLast(2)
+    /// `readcomments URI`: the song's tags as stored, `NAME: value`, those MPD would print (a
+    /// name of letters, `_` and `-`; a value with no control character), each value passed
+    /// through the one sanitiser.
+    func readComments(_ uri: String, client: MpdClientState) -> Result<String, MpdAck> {
+        let path: Path
+        switch resolve(uri, client: client) {
+        case .success((let paths, true)) where paths.count == 1 && !paths[0].description.contains("://"): path = paths[0]
+        case .failure(let ack) where ack.code == .permission: return .failure(ack)
+        case .success, .failure: return .failure(MpdAck(.noExist, "No such song"))
         }
-        var filter: MpdFilter?
-        let patterns = PosixPatterns()
-        if !arguments.isEmpty {
-            switch MpdFilter.parse(arguments, foldCase: false, patterns: patterns) {
-            case .failure(let problem): return .failure(MpdAck(.argument, problem.message))
-            case .success(let parsed): filter = parsed
+        guard let read = link.comments?(path) else { return .success("") }
+        switch read {
+        case .failure(let why): return .failure(MpdAck(.system, "Failed to read \(UntrustedText.shown(uri)): \(why)"))
+        case .success(let fields):
+            return .success(fields.filter { Self.isCommentName($0.name) && !$0.value.unicodeScalars.contains { $0.value < 0x20 } }
+                .map { "\($0.name): \(UntrustedText.shown($0.value))\n" }.joined())
+        }
+    }
+
+    /// A name MPD prints: an ASCII letter, then letters, `_` and `-`.
+    static func isCommentName(_ name: String) -> Bool {
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+        guard let first = name.unicodeScalars.first, isLetter(first) else { return false }
+        return name.unicodeScalars.allSatisfy { isLetter($0) || $0 == "_" || $0 == "-" }
+    }
+
+    /// `find`, `search`, `listall` or `listallinfo`'s reply as a stream, or why it failed; `nil`
+    /// for a form of it that is small (it is answered as any other).
+    func stream(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<MpdStream, MpdAck>? {
+        switch name {
+        case "find", "search":
+            guard let catalog = catalog() else { return .failure(Self.noDatabase) }
+            return selection(arguments, foldCase: name == "search", catalog).map { found in
+                MpdStream(count: found.count) { range in found[range].map { catalog.text($0, client.tags) }.joined() }
             }
+        case "listall", "listallinfo":
+            guard let catalog = catalog() else { return .failure(Self.noDatabase) }
+            let uri = Self.folder(arguments.first ?? "")
+            guard catalog.song(uri) == nil else { return nil }
+            guard uri.isEmpty || !catalog.under(uri).isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
+            let info = name == "listallinfo"
+            var items: [MpdCatalog.Item] = uri.isEmpty ? [] : [.folder(uri)]
+            catalog.walk(uri, into: &items)
+            return .success(MpdStream(count: items.count) { [self] range in
+                var text = ""
+                for item in items[range] {
+                    switch item {
+                    case .folder(let folder): text += folderLines(folder, catalog, modified: info)
+                    case .song(let song):
+                        text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
+                    }
+                }
+                return text
+            })
+        default:
+            return nil
         }
-        let found = filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs
-        func stats(_ songs: some Sequence<MpdCatalog.Song>) -> String {
-            var count = 0, seconds = 0.0
-            for song in songs {
-                count += 1
-                seconds += max(song.record.seconds ?? 0, 0)
-            }
-            return "songs: \(count)\nplaytime: \(Int(seconds))\n"
-        }
-        guard let group else { return .success(stats(found)) }
-        var groups: [String: [MpdCatalog.Song]] = [:]
-        for song in found { for value in Self.groupValues(song, group) { groups[value, default: []].append(song) } }
-        return .success(groups.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
-            "\(group.rawValue): \(UntrustedText.shown(key))\n" + stats(groups[key] ?? [])
-        }.joined())
+    }
+
+    /// `update [URI]` and `rescan [URI]`: the library's folders scanned off the main loop (the
+    /// whole library: a scan reads only the files that changed), its job number said; one
+    /// asked for while another runs follows it.
+    func update(_ arguments: [String]) -> Result<String, MpdAck> {
+        guard responder.updates.canScan, link.library() != nil || !link.roots.folders.isEmpty else { return .failure(Self.noDatabase) }
+        if let uri = arguments.first, !uri.isEmpty, !MpdRoots.isSafe(Self.folder(uri)) { return .failure(MpdAck(.argument, "Malformed path")) }
+        return .success("updating_db: \(responder.updates.start())\n")
     }
 }

@@ -3,7 +3,9 @@ import PlayerCore
 /// `albumart` (the picture file beside a song) and `readpicture` (the one it holds), sent a
 /// chunk at a time as MPD sends them: `size`, for `readpicture` its `type`, then `binary` and
 /// at most the client's `binarylimit` bytes from the offset asked.
-extension MpdResponder {
+struct MpdPictureCommands: MpdCommandGroup {
+    let responder: MpdResponder
+
     func picture(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<[UInt8], MpdAck> {
         let offset: Int
         switch MpdArguments.unsigned(arguments[1]) {
@@ -31,9 +33,9 @@ extension MpdResponder {
 
     /// The picture of `path`, the last one asked kept (a client reads it a chunk at a time).
     private func pictureBytes(_ path: Path, embedded: Bool) -> (bytes: [UInt8], type: String?)? {
-        if let kept = lastPicture, kept.path == path, kept.embedded == embedded { return kept.found }
+        if let kept = responder.lastPicture, kept.path == path, kept.embedded == embedded { return kept.found }
         let found = link.picture?(path, embedded)
-        lastPicture = (path, embedded, found)
+        responder.lastPicture = (path, embedded, found)
         return found
     }
 }

@@ -2,7 +2,9 @@ import PlayerCore
 
 /// What the server says of itself (`commands`, `tagtypes`, `decoders`, `urlhandlers`, `config`),
 /// its one output, and partitions and mounts answered as MPD answers with only its own.
-extension MpdResponder {
+struct MpdReflectionCommands: MpdCommandGroup {
+    let responder: MpdResponder
+
     /// The decoders, each with the suffixes and MIME types it reads (`decoders`).
     static let decoders: [(plugin: String, suffixes: [String], types: [String])] = [
         ("mpg123", ["mp3", "mp2", "mp1", "mpga"], ["audio/mpeg"]),

@@ -3,7 +3,9 @@ import PlayerCore
 
 /// Stored playlists, as MPD's `PlaylistCommands.cxx` answers: listed, read, loaded into the
 /// queue, saved from it, and edited in place (`MpdPlaylists` keeps them).
-extension MpdResponder {
+struct MpdStoredPlaylistCommands: MpdCommandGroup {
+    let responder: MpdResponder
+
     func storedPlaylist(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<String, MpdAck> {
         guard let store = link.playlists.map(MpdPlaylists.init(folder:)) else {
             return .failure(MpdAck(.noExist, "No playlist folder: set XDG_DATA_HOME or HOME"))
@@ -69,14 +71,14 @@ extension MpdResponder {
             result = store.rename(arguments[0], to: arguments[1]).map { "" }
         default:  // searchaddpl
             guard let catalog = catalog() else { return .failure(Self.noDatabase) }
-            result = selection(Array(arguments.dropFirst()), foldCase: true, catalog).flatMap { found in
+            result = MpdDatabaseCommands(responder: responder).selection(Array(arguments.dropFirst()), foldCase: true, catalog).flatMap { found in
                 store.change(arguments[0], creates: true) { songs in
                     songs += found.map(\.record.path)
                     return .success(())
                 }
             }.map { "" }
         }
-        if case .success = result { storedPlaylistsChanged() }
+        if case .success = result { responder.storedPlaylistsChanged() }
         return result
     }
 

@@ -1,9 +1,8 @@
 import PlayerCore
 
 /// Controlling playback and its options, as MPD's `PlayerCommands.cxx` reads them.
-extension MpdResponder {
-    static let badIndex = MpdAck(.argument, "Bad song index")
-    static let noSuchSong = MpdAck(.noExist, "No such song")
+struct MpdPlaybackCommands: MpdCommandGroup {
+    let responder: MpdResponder
 
     func playback(_ name: String, _ arguments: [String]) -> Result<String, MpdAck> {
         let status = session.status
@@ -30,16 +29,16 @@ extension MpdResponder {
                 case .failure(let ack): return .failure(ack)
                 }
             } else {
-                pause = state(status) == "play"
+                pause = MpdStatusCommands.state(status) == "play"
             }
-            switch (state(status), pause) {
+            switch (MpdStatusCommands.state(status), pause) {
             case ("play", true): perform(.stop)
             case ("pause", false): perform(.play)
             default: break
             }
         case "stop": if status.entry != nil { perform(.rewind) }
-        case "next": if state(status) != "stop" { perform(.next) }
-        case "previous": if state(status) != "stop" { perform(.previous) }
+        case "next": if MpdStatusCommands.state(status) != "stop" { perform(.next) }
+        case "previous": if MpdStatusCommands.state(status) != "stop" { perform(.previous) }
         case "seek", "seekid":
             let number = MpdArguments.unsigned(arguments[0])
             let time = MpdArguments.songTime(arguments[1])
@@ -54,7 +53,7 @@ extension MpdResponder {
             let relative = text.hasPrefix("+") || text.hasPrefix("-")
             let parsed = relative ? MpdArguments.float(text) : MpdArguments.songTime(text)
             guard case .success(let seconds) = parsed else { return parsed.map { _ in "" } }
-            guard state(status) != "stop" else { return .failure(MpdAck(.playerSync, "Not playing")) }
+            guard MpdStatusCommands.state(status) != "stop" else { return .failure(MpdAck(.playerSync, "Not playing")) }
             perform(.seek(relative ? .by(Self.time(seconds)) : .to(Self.time(seconds))))
         }
         return .success("")
@@ -63,7 +62,7 @@ extension MpdResponder {
     /// `play` with no song named: a paused song plays on, a stopped one from its start, with
     /// none the list from its first.
     private func playCurrent(_ status: PlayerStatus) -> Result<String, MpdAck> {
-        switch state(status) {
+        switch MpdStatusCommands.state(status) {
         case "play": break
         case "pause": perform(.play)
         default:

@@ -1,0 +1,91 @@
+import PlayerCore
+
+/// What the player is doing, as MPD's `status`, `currentsong` and `stats` say it: read from the
+/// one player status.
+struct MpdStatusCommands: MpdCommandGroup {
+    let responder: MpdResponder
+
+    func respond(_ name: String, client: MpdClientState) -> String {
+        switch name {
+        case "currentsong": currentSong(client)
+        case "stats": stats()
+        default: statusText()  // status
+        }
+    }
+
+    /// MPD's `state`, with the song's place in the list (none once the list is cleared). A song
+    /// opened and waiting at its start (paused as it opened) is paused, as MPD's would be; one
+    /// taken back to its start by `stop`, or at the end of the list, is stopped.
+    static func state(_ status: PlayerStatus) -> String {
+        guard status.entry != nil else { return "stop" }
+        switch status.playback {
+        case .playing: return "play"
+        case .paused: return "pause"
+        case .stopped: return status.state == .prepare && !status.atEndOfList && !status.stoppedAtStart ? "pause" : "stop"
+        }
+    }
+
+    private func statusText() -> String {
+        let status = session.status
+        let marks = session.marks
+        var text = "volume: \(status.muted ? 0 : status.volume)\n"
+        text += "repeat: \(status.repeats ? 1 : 0)\nrandom: \(status.shuffles ? 1 : 0)\n"
+        let single = status.repeatsOne || status.stopsAfterEach ? "1" : status.stopsAfter ? "oneshot" : "0"
+        text += "single: \(single)\nconsume: \(status.consumes ? 1 : 0)\npartition: default\n"
+        text += "playlist: \(session.listVersion)\nplaylistlength: \(status.entryCount)\nmixrampdb: 0\n"
+        let state = Self.state(status)
+        text += "state: \(state)\n"
+        if let entry = status.entry, marks.ids.indices.contains(entry) {
+            text += "song: \(entry)\nsongid: \(marks.ids[entry])\n"
+        }
+        if state != "stop", let song = status.song {
+            let elapsed = Double(max(link.position(), 0)) / Double(max(song.sampleRate, 1))
+            let total = song.totalFrames.map { Double($0) / Double(max(song.sampleRate, 1)) }
+            text += "time: \(Int(elapsed.rounded())):\(Int((total ?? 0).rounded()))\n"
+            text += "elapsed: \(Self.decimal(elapsed))\nbitrate: \(Self.bitrate(song))\n"
+            if let total { text += "duration: \(Self.decimal(total))\n" }
+            text += "audio: \(Self.format(song))\n"
+        }
+        if let updating = responder.updates.running { text += "updating_db: \(updating)\n" }
+        if let failure = status.failure { text += "error: \(UntrustedText.shown(failure))\n" }
+        if status.entry != nil, let next = session.nextEntry, marks.ids.indices.contains(next) {
+            text += "nextsong: \(next)\nnextsongid: \(marks.ids[next])\n"
+        }
+        return text
+    }
+
+    /// Seconds with three decimals, as MPD writes them (`{:1.3f}`).
+    static func decimal(_ seconds: Double) -> String {
+        let millis = Int((max(seconds, 0) * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// The song's bit rate in kbit/s, as MPD gives it (0 when not known).
+    static func bitrate(_ song: SongInfo) -> Int {
+        if let stream = song.stream { return stream.averageBitrate ?? stream.bitrate }
+        return 0
+    }
+
+    /// `RATE:BITS:CHANNELS`, bits `f` for a song decoded to floating point (MPD's audio format).
+    static func format(_ song: SongInfo) -> String {
+        "\(song.sampleRate):\(song.bits.map(String.init) ?? "f"):\(song.channels)"
+    }
+
+    private func currentSong(_ client: MpdClientState) -> String {
+        let status = session.status
+        guard let entry = status.entry, entry < session.entries.count else { return "" }
+        return songs([entry], client: client)
+    }
+
+    private func stats() -> String {
+        var text = ""
+        if let library = link.library(), case .success(let counts) = library.counts() {
+            text += "artists: \(counts.artists)\nalbums: \(counts.albums)\nsongs: \(counts.songs)\n"
+        } else {
+            text += "artists: 0\nalbums: 0\nsongs: 0\n"
+        }
+        text += "uptime: \(Int(responder.started.duration(to: .now).components.seconds))\nplaytime: 0\n"
+        return text
+    }
+}
