@@ -81,7 +81,9 @@ struct MpdServiceTests {
         _ = try Self.mpc(first.port, "add", "Artist/Album")
         _ = try Self.mpc(first.port, "play", "2")
         _ = try Self.mpc(first.port, "repeat", "on")
+        _ = try Self.mpc(first.port, "consume", "on")
         let client = try MpdWire.Client(port: first.port)
+        #expect(try client.send("prio 7 2") == ["OK"])
         // MPD says nothing to kill: the connection closes and the server ends.
         #expect(try client.send("kill") == ["<closed>"])
         first.process.waitUntilExit()
@@ -90,7 +92,8 @@ struct MpdServiceTests {
         let listed = try Self.mpc(second.port, "-f", "%title%", "playlist")
         #expect(listed.stdout == "Song 1\nSong 2\nSong 3\n", "\(listed.stdout) \(second.stderr)")
         let status = try Self.mpc(second.port, "status").stdout
-        #expect(status.contains("#2/3") && status.contains("repeat: on"), "\(status)")
+        #expect(status.contains("#2/3") && status.contains("repeat: on") && status.contains("consume: on"), "\(status)")
+        #expect(try MpdWire.Client(port: second.port).send("playlistinfo 2").contains("Prio: 7"), "its priority kept")
         // SIGTERM ends it as kill does.
         _ = try Self.mpc(second.port, "clear")
         second.process.terminate()

@@ -116,11 +116,20 @@ struct QueueEditsTests {
         #expect(model.index == 2 && model.state.id != .play, "and again")
     }
 
-    @Test func theModesAreKeptInTheSavedSession() throws {
-        var saved = SavedSession(entries: EntryList(paths: ["a.mp3"]), current: 0, position: .zero)
+    @Test func theModesAndPrioritiesAreKeptInTheSavedSession() throws {
+        var saved = SavedSession(entries: EntryList(paths: ["a.mp3", "b.mp3", "c.mp3"]), current: 0, position: .zero)
         saved.consumes = true
         saved.stopsAfterEach = true
+        saved.priorities = [2: 200, 0: 1]
         let read = try SavedSession.decode(saved.encoded()).get()
-        #expect(read.consumes && read.stopsAfterEach && read == saved)
+        #expect(read.consumes && read.stopsAfterEach && read.priorities == [2: 200, 0: 1] && read == saved)
+        // A priority out of range, or on no entry, is said and left out.
+        let text = "tplayer saved session 1\nprio 3\nentry a.mp3\nprio 300\nentry b.mp3\nprio 7\nend\n"
+        let noted = try SavedSession.decodeNoting(Array(text.utf8)).get()
+        #expect(noted.session.priorities == [1: 7] && noted.notes.count == 2, "\(noted.notes)")
+        // Resumed, the list's entries have them again.
+        var model = model(["a.mp3", "b.mp3", "c.mp3"])
+        _ = model.handle(.resume(read))
+        #expect(model.marks.priorities == [1, 0, 200])
     }
 }

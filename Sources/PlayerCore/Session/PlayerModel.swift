@@ -137,6 +137,9 @@ public struct PlayerModel {
         modes.albumMode = saved.albumMode
         modes.stopsAfterEach = saved.stopsAfterEach
         modes.consumes = saved.consumes
+        for (entry, priority) in saved.priorities where entry < entries.count {
+            marks.setPriority(priority, at: entry, version: listVersion)
+        }
         for entry in saved.upNext { queue.toggleQueued(entry) }
         if saved.volume != 100 || saved.muted { applyVolume() }
         guard let entry = saved.current, entry < entries.count else { return start() }

@@ -186,6 +186,15 @@ extension SavedSession {
             if line.starts(with: "span ".utf8) || line.starts(with: "tags ".utf8) || line.starts(with: "sheet ".utf8) {
                 return attached ? sheetTrack(line, at: number) : note(number, "\(TextLines.shown(line)): not after an entry; ignored")
             }
+            if line.starts(with: "prio ".utf8) {
+                guard attached else { return note(number, "\(TextLines.shown(line)): not after an entry; ignored") }
+                afterEntry = true
+                guard let priority = UInt8(String(decoding: line.dropFirst(5).prefix(4), as: UTF8.self)), priority > 0 else {
+                    return note(number, "prio: not 1 to 255; left out")
+                }
+                session.priorities[session.entries.count - 1] = priority
+                return
+            }
             if line.starts(with: "order ".utf8) { return orderNumbers(line.dropFirst(6), at: number) }
             if line.starts(with: "queue ".utf8), queueLine == nil {
                 queueLine = number
@@ -244,6 +253,7 @@ extension SavedSession {
                 guard values.count == 2, let start, (0..<limit).contains(start),
                       values[1] == "-" || end.map({ $0 > start && $0 < limit }) == true else {
                     session.entries.removeLast()
+                    session.priorities[session.entries.count] = nil
                     leftOut.append(entryLines - 1)
                     afterEntry = false
                     return note(number, "span: not a valid track of a file; the song is left out")

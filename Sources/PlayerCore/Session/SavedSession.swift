@@ -24,6 +24,8 @@ public struct SavedSession: Equatable, Sendable {
     public var albumMode = false
     public var stopsAfterEach = false
     public var consumes = false
+    /// The entries' priorities (MPD's `prio`), where not 0, by entry.
+    public var priorities: [Int: UInt8] = [:]
     public var upNext: [Int] = []
 
     public init(entries: EntryList, current: Int?, position: AudioTime, volume: Int = 100, muted: Bool = false,
@@ -72,7 +74,7 @@ public struct SavedSession: Equatable, Sendable {
             text += "order " + order![start..<min(start + Self.orderLineLength, order!.count)].map(String.init).joined(separator: " ") + "\n"
         }
         var bytes = Array(text.utf8)
-        for entry in entries {
+        for (index, entry) in entries.enumerated() {
             bytes += Array("entry ".utf8) + Self.percentEncoded(entry.path.bytes)
             if let title = entry.title { bytes += [0x20] + Self.percentEncoded(Array(title.utf8)) }
             bytes.append(0x0A)
@@ -80,6 +82,7 @@ public struct SavedSession: Equatable, Sendable {
             // field of `SongInfo.Tags.fields`, empty for one the sheet does not give). An older
             // tplayer notes these lines as unknown and plays the whole image.
             if let span = entry.span { bytes += Array("span \(span.start) \(span.end.map(String.init) ?? "-")\n".utf8) }
+            if let priority = priorities[index] { bytes += Array("prio \(priority)\n".utf8) }
             if let sheet = entry.sheet { bytes += Array("sheet ".utf8) + Self.percentEncoded(sheet.bytes) + [0x0A] }
             if let tags = entry.sheetTags {
                 bytes += Array("tags".utf8)
