@@ -20,10 +20,12 @@ struct MpdReflectionCommands: MpdCommandGroup {
         switch name {
         case "commands", "notcommands":
             let allowed = name == "commands"
-            return .success(MpdCommand.all.filter { $0.permission.isSubset(of: client.permission) == allowed }
+            return .success(MpdCommand.all.filter { $0.permission.isSubset(of: client.permission) == allowed && !MpdCommand.unlisted.contains($0.name) }
                 .map { "command: \($0.name)\n" }.joined())
         case "tagtypes":
             return tagTypes(arguments, client: &client)
+        case "listneighbors":
+            return .failure(MpdAck(.unknown, "No neighbor plugin configured"))
         case "urlhandlers":
             return .success((client.isLocal ? "handler: file://\n" : "") + "handler: http://\nhandler: https://\n")
         case "decoders":

@@ -131,7 +131,7 @@ public final class MpdResponder {
             return MpdStickerCommands(responder: self).sticker(arguments)
         case "commands", "notcommands", "tagtypes", "urlhandlers", "decoders", "config", "outputs", "enableoutput", "disableoutput",
              "toggleoutput", "outputset", "partition", "listpartitions", "newpartition", "delpartition", "moveoutput", "listmounts",
-             "mount", "unmount":
+             "mount", "unmount", "listneighbors":
             return MpdReflectionCommands(responder: self).reflection(name, arguments, client: &client)
         default:
             return .failure(MpdAck(.unknown, "tplayer does not answer \"\(name)\" yet"))

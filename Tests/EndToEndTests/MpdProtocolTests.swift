@@ -39,7 +39,8 @@ struct MpdProtocolTests {
         let theirs = Set(listed.split(separator: "\n").compactMap {
             $0.hasPrefix("command: ") ? String($0.dropFirst(9)) : nil
         })
-        let ours = Set(MpdCommand.all.map(\.name))
+        // Those MPD answers without listing them (it lists only what it can carry out) aside.
+        let ours = Set(MpdCommand.all.map(\.name)).subtracting(MpdCommand.unlisted)
         #expect(ours.subtracting(theirs).isEmpty, "commands MPD 0.23 does not have: \(ours.subtracting(theirs).sorted()); it said \(listed.prefix(300))")
         var compared = 0
         for command in MpdCommand.all {

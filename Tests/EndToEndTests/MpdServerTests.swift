@@ -122,7 +122,7 @@ struct MpdServerTests {
                  "tagtypes", "tagtypes clear", "tagtypes", "playlistinfo", "tagtypes enable Artist title", "playlistinfo",
                  "tagtypes disable title", "playlistinfo", "tagtypes all", "tagtypes enable Nope", "tagtypes nope", "tagtypes enable",
                  "tagtypes clear x", "playlistinfo")
-        try same("listpartitions", "partition default", "partition other", "listmounts", "ping", "subscribe a", "subscribe a",
+        try same("listpartitions", "partition default", "partition other", "listmounts", "listneighbors", "listneighbors x", "ping", "subscribe a", "subscribe a",
                  "subscribe b!", "channels", "sendmessage a hello", "sendmessage c hello", "readmessages", "readmessages",
                  "unsubscribe a", "unsubscribe a", "channels", "notcommands", "idle nothing", "replay_gain_status",
                  "replay_gain_mode album", "replay_gain_status", "replay_gain_mode x", "consume 0", "crossfade 0", "password x",

@@ -1,7 +1,8 @@
 /// Every command of MPD 0.23's protocol that tplayer answers: its name, the permission it
 /// needs and how many arguments it takes (`command/AllCommands.cxx`, the same for each). Left
-/// out, as an MPD built without them leaves them out: `getfingerprint` (Chromaprint) and
-/// `listneighbors` (neighbour plugins); a client asking for them hears "unknown command".
+/// out, as an MPD built without Chromaprint leaves it out: `getfingerprint` ("unknown
+/// command"); `listneighbors` is answered as an MPD with no neighbour plugin configured answers
+/// it (and, as that one, not listed by `commands`).
 public struct MpdCommand: Equatable, Sendable {
     /// MPD's permissions (`Permission.hxx`), each a bit; a password gives a set of them.
     public struct Permission: OptionSet, Hashable, Sendable {
@@ -24,6 +25,10 @@ public struct MpdCommand: Equatable, Sendable {
     /// `minimum` `nil`: any number, unchecked (`close`, `kill`).
     public let minimum: Int?
     public let maximum: Int?
+
+    /// Commands answered but not listed by `commands` and `notcommands` (MPD lists only those
+    /// it can carry out).
+    public static let unlisted: Set = ["listneighbors"]
 
     /// The commands, in MPD's order (by name).
     public static let all: [MpdCommand] = [
@@ -59,6 +64,7 @@ public struct MpdCommand: Equatable, Sendable {
         MpdCommand("listallinfo", .read, 0, 1),
         MpdCommand("listfiles", .read, 0, 1),
         MpdCommand("listmounts", .read, 0, 0),
+        MpdCommand("listneighbors", .read, 0, 0),
         MpdCommand("listpartitions", .read, 0, 0),
         MpdCommand("listplaylist", .read, 1, 1),
         MpdCommand("listplaylistinfo", .read, 1, 1),
