@@ -68,6 +68,8 @@ public final class MpdCatalog: Sendable {
     let roots: MpdRoots
     /// The songs' tags laid out for filters (`select`).
     private let columns: MpdTagColumns
+    /// What `stats` says of them: the artists and albums, each name once, and their length.
+    let totals: (artists: Int, albums: Int, seconds: Double)
 
     init(_ records: [LibrarySong], roots: MpdRoots) {
         self.roots = roots
@@ -80,6 +82,13 @@ public final class MpdCatalog: Sendable {
         songs.sort { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
         self.songs = songs
         columns = MpdTagColumns(count: songs.count) { index, value in Self.visit(songs[index].record, value) }
+        var artists = Set<String>(), albums = Set<String>(), seconds = 0.0
+        for song in songs {
+            artists.formUnion(song.record.artists)
+            if let album = song.record.album { albums.insert(album) }
+            seconds += max(song.record.seconds ?? 0, 0)
+        }
+        totals = (artists.count, albums.count, seconds)
     }
 
     /// Each of `song`'s values with its tag, as `Song.values(of:)` gives them.

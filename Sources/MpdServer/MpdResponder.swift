@@ -81,7 +81,7 @@ public final class MpdResponder {
 
     /// The commands that read the catalog: a client's list holding one waits, unrun, until the
     /// first catalog is read.
-    static let readsCatalog: Set = ["lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list",
+    static let readsCatalog: Set = ["stats", "lsinfo", "listall", "listallinfo", "find", "search", "findadd", "searchadd", "count", "list",
                                     "sticker", "searchaddpl", "listplaylistinfo"]
 
     /// The commands whose replies are streamed when they come alone (in a command list, a reply

@@ -1,3 +1,4 @@
+import Files
 import PlayerCore
 
 /// What the player is doing, as MPD's `status`, `currentsong` and `stats` say it: read from the
@@ -78,14 +79,22 @@ struct MpdStatusCommands: MpdCommandGroup {
         return songs([entry], client: client)
     }
 
+    /// MPD's `stats`: how long it has served, then the catalog's artists and albums (each name
+    /// once, as MPD counts its tags), songs, their length, and when the library last changed
+    /// (its file's time).
     private func stats() -> String {
-        var text = ""
-        if let library = link.library(), case .success(let counts) = library.counts() {
-            text += "artists: \(counts.artists)\nalbums: \(counts.albums)\nsongs: \(counts.songs)\n"
-        } else {
-            text += "artists: 0\nalbums: 0\nsongs: 0\n"
+        var text = "uptime: \(Int(responder.started.duration(to: .now).components.seconds))\nplaytime: 0\n"
+        guard let catalog = catalog() else { return text + "artists: 0\nalbums: 0\nsongs: 0\n" }
+        let totals = catalog.totals
+        text += "artists: \(totals.artists)\nalbums: \(totals.albums)\nsongs: \(catalog.songs.count)\n"
+        text += "db_playtime: \(Int(totals.seconds))\n"
+        if let path = link.library()?.path {
+            let times = [path, Path(bytes: path.bytes + Array("-wal".utf8))].compactMap { file -> Int64? in
+                if case .success(let status) = FileSystem.status(of: file) { return status.modified / 1_000_000_000 }
+                return nil
+            }
+            if let latest = times.max() { text += "db_update: \(latest)\n" }
         }
-        text += "uptime: \(Int(responder.started.duration(to: .now).components.seconds))\nplaytime: 0\n"
         return text
     }
 }

@@ -6,8 +6,9 @@ import Testing
 /// `tplayer --mpd` over the same music folder, on fresh servers, the replies compared line by
 /// line. What differs by design is left out of the comparison and listed in the README: the
 /// volume (MPD's null output has no mixer, tplayer's volume is its own), how far a song has
-/// played and its bit rate at that moment, the list's version number, and the order of a song's
-/// tags (MPD prints them in the file's order, tplayer in MPD's table's).
+/// played and its bit rate at that moment, the list's version number, the order of a song's tags
+/// (MPD prints them in the file's order, tplayer in MPD's table's), and how long each has run and
+/// when its database last changed (`stats`).
 @Suite(.serialized, .timeLimit(.minutes(10)))
 struct MpdServerTests {
     /// A music folder (two albums, FLAC and MP3, tagged, each song `seconds` long), scanned into a
@@ -50,7 +51,7 @@ struct MpdServerTests {
     /// folder's order: those are left out, and the records put in order. The list's version in
     /// `status` is a number of its own on each.
     static func normalized(_ lines: [String]) -> [String] {
-        let dropped = ["volume:", "elapsed:", "time:", "bitrate:"]
+        let dropped = ["volume:", "elapsed:", "time:", "bitrate:", "uptime:", "db_update:"]
         let isStatus = lines.contains { $0.hasPrefix("playlistlength: ") }
         var records: [[String]] = [[]]
         for line in lines where !dropped.contains(where: { line.hasPrefix($0) }) && !(isStatus && line.hasPrefix("playlist: ")) {
@@ -133,7 +134,7 @@ struct MpdServerTests {
     @Test func theDatabaseAnswersAsMPDsDoes() throws {
         let pair = try Pair()
         let same = pair.same
-        try same("lsinfo", "lsinfo Artist", "lsinfo Artist/Album", "lsinfo Artist/Album/01.flac", "lsinfo nothing", "lsinfo /",
+        try same("stats", "lsinfo", "lsinfo Artist", "lsinfo Artist/Album", "lsinfo Artist/Album/01.flac", "lsinfo nothing", "lsinfo /",
                  "listall", "listall Artist", "listallinfo Other", "listallinfo", "listall nothing", "listall Other/other.mp3")
         try same("find artist Artist", "search artist art", "find any Rock", "find file Other/other.mp3", "find artist",
                  "find artist Artist sort Nope", "find Artist Artist window 1:2", "find title \"Song 2\" title \"Song 3\"",
