@@ -37,18 +37,26 @@ struct MpdReflectionCommands: MpdCommandGroup {
             guard client.isLocal else { return .failure(MpdAck(.permission, "Command only permitted to local clients")) }
             return .success((link.roots.folders.count == 1 ? "music_directory: \(link.roots.folders[0].path)\n" : "") + "pcre: 1\n")
         case "outputs":
-            return .success("outputid: 0\noutputname: \(link.outputName)\nplugin: \(link.outputName)\noutputenabled: 1\n")
+            // The one output, off while muted: a client's "disable" is tplayer's mute.
+            let enabled = session.status.muted ? 0 : 1
+            return .success("outputid: 0\noutputname: \(link.outputName)\nplugin: \(link.outputName)\noutputenabled: \(enabled)\n")
         case "enableoutput", "disableoutput", "toggleoutput":
             return MpdArguments.unsigned(arguments[0]).flatMap { id in
                 guard id == 0 else { return .failure(MpdAck(.noExist, "No such audio output")) }
-                guard name == "enableoutput" else {
-                    return .failure(MpdAck(.argument, "tplayer's one output stays on: pause to silence it"))
+                switch name {
+                case "enableoutput": perform(.setMute(false))
+                case "disableoutput": perform(.setMute(true))
+                default: perform(.toggleMute)  // toggleoutput
                 }
                 return .success("")
             }
         case "outputset":
             return MpdArguments.unsigned(arguments[0]).flatMap { id in
-                id == 0 ? .failure(MpdAck(.argument, "Illegal attribute name")) : .failure(MpdAck(.noExist, "No such audio output"))
+                guard id == 0 else { return .failure(MpdAck(.noExist, "No such audio output")) }
+                // A name of letters, digits and `_` is one tplayer's output does not have (MPD's
+                // null output's answer); any other is no name.
+                let valid = !arguments[1].isEmpty && arguments[1].unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
+                return .failure(MpdAck(.argument, valid ? "Unsupported attribute" : "Illegal attribute name"))
             }
         case "partition":
             return arguments[0] == "default" ? .success("") : .failure(MpdAck(.noExist, "partition does not exist"))

@@ -123,7 +123,9 @@ struct MpdServerTests {
                  "tagtypes", "tagtypes clear", "tagtypes", "playlistinfo", "tagtypes enable Artist title", "playlistinfo",
                  "tagtypes disable title", "playlistinfo", "tagtypes all", "tagtypes enable Nope", "tagtypes nope", "tagtypes enable",
                  "tagtypes clear x", "playlistinfo")
-        try same("listpartitions", "partition default", "partition other", "listmounts", "listneighbors", "listneighbors x", "ping", "subscribe a", "subscribe a",
+        try same("listpartitions", "partition default", "partition other", "listmounts", "listneighbors", "listneighbors x", "outputs",
+                 "disableoutput 0", "outputs", "toggleoutput 0", "outputs", "toggleoutput 0", "enableoutput 0", "outputs", "enableoutput 1",
+                 "outputset 0 a b", "outputset 0 a-b c", "outputset 0 \"\" c", "outputset 1 a b", "ping", "subscribe a", "subscribe a",
                  "subscribe b!", "channels", "sendmessage a hello", "sendmessage c hello", "readmessages", "readmessages",
                  "unsubscribe a", "unsubscribe a", "channels", "notcommands", "idle nothing", "replay_gain_status",
                  "replay_gain_mode album", "replay_gain_status", "replay_gain_mode x", "consume 0", "crossfade 0", "password x",

@@ -15,7 +15,7 @@ struct PlayerStatusTests {
     }
 
     static let cases: [(Command, StatusChanges)] = [
-        (.volume(50), .mixer), (.changeVolume(by: -5), .mixer), (.toggleMute, .mixer),
+        (.volume(50), .mixer), (.changeVolume(by: -5), .mixer), (.toggleMute, [.mixer, .output]),
         (.toggleRepeat, .options), (.setRepeatOne(true), .options), (.setAlbumMode(true), .options), (.toggleStopAfter, .options),
         (.speed(1.5), .options), (.setGraphicEqualizer([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], on: true), .options),
         (.toggle, .player), (.stop, .player), (.seek(.to(AudioTime.seconds(1))), .player), (.next, .player),

@@ -123,6 +123,8 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
             changes.insert(.player)
         }
         if old.volume != new.volume || old.muted != new.muted { changes.insert(.mixer) }
+        // Muted is the one output off, as MPD's clients see it (`disableoutput`).
+        if old.muted != new.muted { changes.insert(.output) }
         if old.repeats != new.repeats || old.shuffles != new.shuffles || old.repeatsOne != new.repeatsOne || old.albumMode != new.albumMode
             || old.stopsAfter != new.stopsAfter || old.stopsAfterEach != new.stopsAfterEach || old.consumes != new.consumes || old.speed != new.speed || old.equalizerOn != new.equalizerOn
             || old.equalizerBands != new.equalizerBands || old.replayGain != new.replayGain {
