@@ -68,6 +68,22 @@ public final class MpdResponder {
     /// The picture last sent, for the next chunk of it.
     var lastPicture: (path: Path, embedded: Bool, found: (bytes: [UInt8], type: String?)?)?
     let started = ContinuousClock.now
+    /// How long music has played since the server started (`stats`' `playtime`): the time
+    /// summed while the player played, and since when it plays now.
+    private var playedBefore = Duration.zero
+    private var playingSince: ContinuousClock.Instant?
+
+    /// The player plays, or not, from now on (told as its status changes).
+    func notePlaying(_ playing: Bool) {
+        if playing, playingSince == nil { playingSince = .now }
+        if !playing, let since = playingSince {
+            playedBefore += since.duration(to: .now)
+            playingSince = nil
+        }
+    }
+
+    /// Whole seconds of music played so far.
+    var playedSeconds: Int64 { (playedBefore + (playingSince?.duration(to: .now) ?? .zero)).components.seconds }
 
     public init(_ link: Link) {
         self.link = link

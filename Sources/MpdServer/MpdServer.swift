@@ -126,6 +126,7 @@ public final class MpdServer: SocketService {
     }
 
     public func changed(_ status: PlayerStatus, _ changes: StatusChanges) {
+        responder.notePlaying(status.playback == .playing)
         var flags = MpdIdle(changes)
         if changes.contains(.database) {
             // Clients hear of it once the catalog they will read has it (as MPD's idle follows

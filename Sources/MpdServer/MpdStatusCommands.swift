@@ -83,7 +83,7 @@ struct MpdStatusCommands: MpdCommandGroup {
     /// once, as MPD counts its tags), songs, their length, and when the library last changed
     /// (its file's time).
     private func stats() -> String {
-        var text = "uptime: \(Int(responder.started.duration(to: .now).components.seconds))\nplaytime: 0\n"
+        var text = "uptime: \(Int(responder.started.duration(to: .now).components.seconds))\nplaytime: \(responder.playedSeconds)\n"
         guard let catalog = catalog() else { return text + "artists: 0\nalbums: 0\nsongs: 0\n" }
         let totals = catalog.totals
         text += "artists: \(totals.artists)\nalbums: \(totals.albums)\nsongs: \(catalog.songs.count)\n"

@@ -104,6 +104,26 @@ struct MpdServiceTests {
         #expect(try Self.mpc(third.port, "playlist").stdout.isEmpty, "\(third.stderr)")
     }
 
+    /// `stats`' `playtime` counts the time music played, and stands still while paused.
+    @Test func statsCountsTheTimeMusicPlayed() throws {
+        let (_, environment) = try MpdServerTests.library(seconds: 30)
+        let player = try ServedPlayer(environment: environment)
+        let client = try MpdWire.Client(port: player.port)
+        func playtime() throws -> Int? {
+            try client.send("stats").first { $0.hasPrefix("playtime: ") }.flatMap { Int($0.dropFirst(10)) }
+        }
+        #expect(try client.send("add Artist/Album") == ["OK"])
+        #expect(try playtime() == 0)
+        #expect(try client.send("play 0") == ["OK"])
+        for _ in 0..<100 where !(try client.send("status")).contains("state: play") { usleep(20_000) }
+        usleep(2_500_000)
+        #expect(try client.send("pause 1") == ["OK"])
+        let played = try #require(try playtime())
+        #expect(played >= 2, "\(played) s after 2.5 s of playing")
+        usleep(1_200_000)
+        #expect(try playtime() == played, "paused, it stands still")
+    }
+
     @Test func hostileClientsAreCutOffAndEveryOtherIsStillAnswered() throws {
         let (folder, environment) = try MpdServerTests.library()
         let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("tplayer")
