@@ -15,8 +15,8 @@ extension MpdCommandGroup {
     func catalog() -> MpdCatalog? { responder.catalogs.catalog() }
     var cachedCatalog: MpdCatalog? { responder.catalogs.cached }
 
-    func songs(_ positions: some Collection<Int>, client: MpdClientState, entries: EntryList? = nil) -> String {
-        responder.songs(positions, client: client, entries: entries)
+    func songs(_ positions: some Collection<Int>, client: MpdClientState, entries: EntryList? = nil, marks: EntryMarks? = nil) -> String {
+        responder.songs(positions, client: client, entries: entries, marks: marks)
     }
 
     func resolve(_ uri: String, client: MpdClientState) -> Result<(paths: [Path], isSong: Bool), MpdAck> {

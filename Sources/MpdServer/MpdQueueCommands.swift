@@ -164,8 +164,10 @@ struct MpdQueueCommands: MpdCommandGroup {
                 return .success("")
             }
         case "rangeid":
+            // The id read, then the range, then the song found (MPD's order of refusals).
+            if case .failure(let ack) = MpdArguments.unsigned(arguments[0]) { return .failure(ack) }
+            guard let (start, asked) = Self.timeRange(arguments[1]) else { return .failure(MpdAck(.argument, "Bad range")) }
             return position(arguments[0]).flatMap { entry in
-                guard let (start, asked) = Self.timeRange(arguments[1]) else { return .failure(MpdAck(.argument, "Bad range")) }
                 let status = session.status
                 if entry == status.entry, status.playback != .stopped {
                     return .failure(MpdAck(.permission, "Cannot edit the current song"))
@@ -177,6 +179,8 @@ struct MpdQueueCommands: MpdCommandGroup {
                 }
                 // Kept to 1/75 s, a CD frame, as a CUE sheet's tracks are.
                 let frames = { (seconds: Double) in Int64((seconds * Double(TrackSpan.framesPerSecond)).rounded()) }
+                // A range shorter than a frame is none (MPD's is a millisecond at least).
+                if let end, frames(end) <= frames(start) { return .failure(MpdAck(.argument, "Bad range")) }
                 let span = start == 0 && end == nil ? nil : TrackSpan(start: frames(start), end: end.map(frames))
                 perform(.setSpan(entry, span))
                 return .success("")
@@ -253,7 +257,7 @@ struct MpdQueueCommands: MpdCommandGroup {
     /// `playlistinfo`'s reply, the whole list, as a stream; `nil` for a part of it.
     func stream(_ arguments: [String], client: MpdClientState) -> Result<MpdStream, MpdAck>? {
         guard arguments.isEmpty else { return nil }
-        let entries = session.entries
-        return .success(MpdStream(count: entries.count) { [self] range in songs(range, client: client, entries: entries) })
+        let (entries, marks) = (session.entries, session.marks)
+        return .success(MpdStream(count: entries.count) { [self] range in songs(range, client: client, entries: entries, marks: marks) })
     }
 }

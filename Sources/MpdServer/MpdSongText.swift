@@ -101,14 +101,16 @@ struct MpdSongText {
 extension MpdResponder {
     /// The songs at `positions` of the list, each with `Pos:` and `Id:`, their tags read from
     /// the library in one query.
-    func songs(_ positions: some Collection<Int>, client: MpdClientState, entries: EntryList? = nil) -> String {
+    /// A reply streamed a part at a time gives the list and its marks as they were when it
+    /// began (`entries`, `marks`): the list may change between its parts.
+    func songs(_ positions: some Collection<Int>, client: MpdClientState, entries: EntryList? = nil, marks: EntryMarks? = nil) -> String {
         let entries = entries ?? session.entries
-        let marks = session.marks
+        let marks = marks ?? session.marks
         let ids = marks.ids
         // The songs' tags as the catalog holds them (in memory); the library is asked, once a
         // song, only when there is no catalog yet.
         var known: [Path: LibrarySong] = [:]
-        let paths = Set(positions.map { entries[$0].path })
+        let paths = Set(positions.compactMap { $0 < entries.count ? entries[$0].path : nil })
         if let catalog = catalogs.cached {
             for path in paths { if let song = catalog.song(link.roots.uri(of: path)) { known[path] = song.record } }
         } else if let library = link.library(), case .success(let found) = library.songs(at: Array(paths)) {
@@ -116,7 +118,7 @@ extension MpdResponder {
         }
         let status = session.status
         var text = ""
-        for position in positions {
+        for position in positions where position < entries.count && position < ids.count {
             let path = entries[position].path
             let uri = link.roots.uri(of: path)
             var song = known[path].map { MpdSongText($0, uri: uri) } ?? MpdSongText(uri: uri)

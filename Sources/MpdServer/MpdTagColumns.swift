@@ -60,7 +60,7 @@ final class MpdTagColumns: @unchecked Sendable {
 
     private static func copy<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
         let memory = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
-        values.withUnsafeBufferPointer { memory.initialize(from: $0.baseAddress!, count: $0.count) }
+        values.withUnsafeBufferPointer { if let base = $0.baseAddress { memory.initialize(from: base, count: $0.count) } }
         return memory
     }
 

@@ -36,6 +36,8 @@ struct MpdQueueEditsTests {
         try same("addtagid \(id) Artist Radio", "addtagid \(id) Title \"A Song\"", "addtagid \(id) artist Other", "playlistid \(id)",
                  "cleartagid \(id) Artist", "playlistid \(id)", "addtagid \(id) Genre Jazz", "cleartagid \(id)", "playlistid \(id)")
         try same("readcomments Artist/Album/01.flac", "readcomments nothing.flac", "readcomments Artist", "readcomments ../x")
+        // The song stopped in may have its range set; one shorter than a millisecond is none.
+        try same("stop", "rangeid 2 1:2", "playlistinfo 1", "rangeid 2 1:1.0005", "rangeid 999 x", "rangeid x y", "rangeid 2 :")
         #expect(pair.compared > 40)
     }
 

@@ -61,6 +61,12 @@ struct QueueEditsTests {
         #expect(model.nextEntry == 25)
         _ = model.handle(.command(.next))
         #expect(model.index == 25 && model.nextEntry == 20)
+        _ = model.handle(.command(.next))
+        // Played this round, 25 lowered is not played again; raised, it is (MPD's rule).
+        _ = model.handle(.command(.setPriority(100, entries: 25..<26)))
+        #expect(model.nextEntry != 25)
+        _ = model.handle(.command(.setPriority(250, entries: 25..<26)))
+        #expect(model.nextEntry == 25)
     }
 
     @Test func aSpanPlaysFromTheNextOpeningAndNeverUnderTheSongPlaying() {
@@ -71,6 +77,11 @@ struct QueueEditsTests {
         _ = model.handle(.command(.setSpan(1, TrackSpan(start: 75, end: 150))))
         #expect(model.entries[1].span == TrackSpan(start: 75, end: 150))
         #expect(opened(model.handle(.command(.next))) == [SongSource("b.flac", span: TrackSpan(start: 75, end: 150))])
+        // The song stopped in: opened again with its new span, ready to play.
+        _ = model.handle(.event(.opened(song("b.flac"), token: model.state.token ?? -1)))
+        _ = model.handle(.command(.rewind))
+        #expect(opened(model.handle(.command(.setSpan(1, TrackSpan(start: 150))))) == [SongSource("b.flac", span: TrackSpan(start: 150))])
+        #expect(model.state.id != .play)
     }
 
     @Test func aClientsTagsGoWithTheirEntry() {
@@ -114,6 +125,10 @@ struct QueueEditsTests {
         _ = ended(&model)
         _ = model.handle(.event(.opened(song("c.mp3"), token: model.state.token ?? -1)))
         #expect(model.index == 2 && model.state.id != .play, "and again")
+        // The last song's end: the list's end, the mode still on (it asked itself again, forever).
+        _ = model.handle(.command(.play))
+        _ = ended(&model)
+        #expect(model.isAtEndOfList && model.index == 2 && model.status.stopsAfterEach && !model.isFinished)
     }
 
     @Test func theModesAndPrioritiesAreKeptInTheSavedSession() throws {

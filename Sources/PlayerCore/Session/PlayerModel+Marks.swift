@@ -28,20 +28,27 @@ extension PlayerModel {
     /// higher play first of those still to play.
     mutating func setPriority(_ priority: UInt8, of range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= entries.count, !range.isEmpty else { return }
-        let before = marks.versions
+        let before = marks.priorities
         for entry in range { marks.setPriority(priority, at: entry, version: editedListVersion) }
-        guard marks.versions != before else { return }
+        guard marks.priorities != before else { return }
         edits = turn.editsBefore + 1
-        queue.prioritize(raised: Array(range)) { marks.priorities[$0] }
+        // Only those raised may play again this round (MPD's `Queue::SetPriority`).
+        queue.prioritize(raised: range.filter { marks.priorities[$0] > before[$0] }) { marks.priorities[$0] }
     }
 
     /// Plays only `span` of entry `entry` from its next opening (MPD's `rangeid`; `nil`: the
-    /// whole file). The song playing is not changed under it.
+    /// whole file). The song playing or paused is not changed under it; one stopped in it is
+    /// opened again with its new span, ready to play.
     mutating func setSpan(_ span: TrackSpan?, of entry: Int) {
-        guard entries.indices.contains(entry), entries[entry].span != span,
-              entry != queue.current || context.state.id == .idle else { return }
+        let isCurrent = entry == queue.current && context.state.song != nil
+        guard entries.indices.contains(entry), entries[entry].span != span, !isCurrent || status.playback == .stopped else { return }
         entries[entry].span = span
         marks.touch(entry, version: listVersion)
+        guard isCurrent else { return }
+        let place = listPlace  // stopped where it was: the opening moves nothing on
+        loading.opening = (entry, .forward(.rest))
+        apply(.load(entries[entry].source))
+        listPlace = place
     }
 
     /// Tags entry `entry` `name: value` besides its own tags, or takes the ones given away

@@ -53,10 +53,16 @@ extension PlayerModel {
             // with its list (no terminal, no script to say play) ends there.
             modes.stopsAfterCurrent = false
             guard keepsOpen else { return finish() }
-            guard let entry = nextPlayable(advancing: &queue) else { return advance(atEnd: .rest) }
-            listPlace = .inList
-            loading.opening = (entry, .forward(.rest))
-            apply(.load(entries[entry].source))
+            if let entry = nextPlayable(advancing: &queue) {
+                listPlace = .inList
+                loading.opening = (entry, .forward(.rest))
+                apply(.load(entries[entry].source))
+                return
+            }
+            // Nothing follows: the list's end, as below (stop-after-each stays on: asked again
+            // here, it would ask again forever).
+            listPlace = .atEnd(stoppedAtStart: false)
+            if let original { queue.select(original) }
             return
         }
         let next = atEnd == .rest ? following(advancing: &queue) : nextPlayable(advancing: &queue)
