@@ -32,6 +32,7 @@ import Testing
         #expect(found, "a song in a folder made since is found")
         let gone = try waitFor { try database.find(LibraryQuery.parse("first").get()).get().isEmpty }
         #expect(gone)
-        #expect(scans.read { $0 } >= 1, "each scan is told (the player notes it as the database's change)")
+        // Told once the scan is over: after its songs are in the library, a moment later.
+        #expect(waitFor { scans.read { $0 } >= 1 }, "each scan is told (the player notes it as the database's change)")
     }
 }
