@@ -69,6 +69,21 @@ struct QueueEditsTests {
         #expect(model.nextEntry == 25)
     }
 
+    /// Priorities given in list order count once shuffle is on, and songs added while shuffled
+    /// go among those still to play, after the prioritized ones.
+    @Test func prioritiesOrderTheShuffleTurnedOnAndWhatIsAddedMeanwhile() {
+        var model = model((0..<30).map { "\($0).mp3" })
+        playing(&model, 0)
+        _ = model.handle(.command(.setPriority(50, entries: 17..<18)))
+        #expect(model.nextEntry == 1 && model.marks.prioritized == 1, "in list order the list plays as it stands")
+        _ = model.handle(.command(.setShuffle(true)))
+        #expect(model.nextEntry == 17)
+        _ = model.handle(.append(EntryList(paths: (0..<40).map { Path("new\($0).mp3") })))
+        #expect(model.nextEntry == 17)
+        _ = model.handle(.command(.removeEntry(17)))
+        #expect(model.marks.prioritized == 0)
+    }
+
     @Test func aSpanPlaysFromTheNextOpeningAndNeverUnderTheSongPlaying() {
         var model = model(["a.flac", "b.flac"])
         playing(&model, 0)

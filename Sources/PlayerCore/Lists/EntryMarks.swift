@@ -10,6 +10,8 @@ public struct EntryMarks: Equatable, Sendable {
     public private(set) var versions: [UInt32] = []
     /// Each entry's priority (MPD's `prio`, 0–255): with shuffle on, the higher play first.
     public private(set) var priorities: [UInt8] = []
+    /// How many entries have a priority above 0 (none: the order needs no sorting by them).
+    public private(set) var prioritized = 0
     /// Tags a client gave an entry (MPD's `addtagid`, for streams), by id, in the order given.
     public private(set) var addedTags: [UInt32: [EntryTag]] = [:]
     var nextID: UInt32 = 1
@@ -42,7 +44,7 @@ public struct EntryMarks: Equatable, Sendable {
         guard ids.indices.contains(position) else { return }
         addedTags[ids.remove(at: position)] = nil
         versions.remove(at: position)
-        priorities.remove(at: position)
+        if priorities.remove(at: position) != 0 { prioritized -= 1 }
         mark(position..<versions.count, version)
     }
 
@@ -60,6 +62,7 @@ public struct EntryMarks: Equatable, Sendable {
         ids = []
         versions = []
         priorities = []
+        prioritized = 0
         addedTags = [:]
         insert(count, at: 0, version: version)
     }
@@ -86,6 +89,7 @@ public struct EntryMarks: Equatable, Sendable {
     /// Entry `at` has priority `priority` from now on (marked when it changes).
     public mutating func setPriority(_ priority: UInt8, at position: Int, version: UInt32) {
         guard priorities.indices.contains(position), priorities[position] != priority else { return }
+        if priorities[position] == 0 { prioritized += 1 } else if priority == 0 { prioritized -= 1 }
         priorities[position] = priority
         versions[position] = version
     }

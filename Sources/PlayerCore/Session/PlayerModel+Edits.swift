@@ -18,6 +18,7 @@ extension PlayerModel {
         guard !added.isEmpty, (0...entries.count).contains(at) else { return }
         defer { cueNext() }
         _ = place(added, at: at, playNext: false)
+        keepPrioritiesFirst()
     }
 
     /// Puts `added` into the list and the queue at entry `at`, the indices held outside the
@@ -138,6 +139,7 @@ extension PlayerModel {
         entries += added
         marks.insert(entries.count - at, at: at, version: listVersion)
         queue.append(added.count)
+        keepPrioritiesFirst()
         cueNext()
     }
 

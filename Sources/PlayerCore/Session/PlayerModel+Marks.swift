@@ -36,6 +36,13 @@ extension PlayerModel {
         queue.prioritize(raised: range.filter { marks.priorities[$0] > before[$0] }) { marks.priorities[$0] }
     }
 
+    /// With shuffle on, the entries still to play go in order of their priorities, after the
+    /// shuffle is turned on and as entries come in (MPD orders those by priority too).
+    mutating func keepPrioritiesFirst() {
+        guard queue.shuffles, marks.prioritized > 0 else { return }
+        queue.prioritize { marks.priorities[$0] }
+    }
+
     /// Plays only `span` of entry `entry` from its next opening (MPD's `rangeid`; `nil`: the
     /// whole file). The song playing or paused is not changed under it; one stopped in it is
     /// opened again with its new span, ready to play.

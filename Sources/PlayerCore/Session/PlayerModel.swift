@@ -187,10 +187,12 @@ public struct PlayerModel {
         case .toggleRepeat: queue.repeats.toggle()
         case .toggleShuffle:
             queue.setShuffle(!queue.shuffles)
+            keepPrioritiesFirst()
             applyReplayGain()
         case .setRepeat(let on): queue.repeats = on
         case .setShuffle(let on):
             queue.setShuffle(on)
+            keepPrioritiesFirst()
             applyReplayGain()
         case .seek(let target):
             // A stream that cannot seek is read from start to end: a seek would only drop what is buffered.
