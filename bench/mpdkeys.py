@@ -91,13 +91,7 @@ def presses(tplayer, load):
         if load:
             crowd = Crowd(path)
             time.sleep(2)
-        for press in range(20):
-            expected = b"Paused " if press % 2 == 0 else b"Playing "
-            reader.forget()
-            sent = time.monotonic()
-            os.write(fd, b" ")
-            times.append((reader.wait_for(expected) - sent) * 1000)
-            time.sleep(0.1)
+        times = reader.space_presses(fd, pause=0.1)
         served = (crowd.replies, crowd.wakes) if crowd else (0, 0)
         if crowd:
             crowd.stop()

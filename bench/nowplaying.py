@@ -85,6 +85,19 @@ class Reader(threading.Thread):
         with self.lock:
             self.seen = b""
 
+    def space_presses(self, fd, presses=20, pause=0.0):
+        """Space pressed `presses` times, each timed in ms from its write to the status line's
+        `Paused ` or `Playing ` read back; `pause` seconds between presses."""
+        times = []
+        for press in range(presses):
+            expected = b"Paused " if press % 2 == 0 else b"Playing "
+            self.forget()
+            sent = time.monotonic()
+            os.write(fd, b" ")
+            times.append((self.wait_for(expected) - sent) * 1000)
+            time.sleep(pause)
+        return times
+
 
 def run_tplayer(tplayer, song, env, keys, config, latency=False):
     """CPU seconds of WINDOW seconds of playing with `keys` typed first; the keys' latencies too."""
@@ -100,12 +113,7 @@ def run_tplayer(tplayer, song, env, keys, config, latency=False):
         time.sleep(WINDOW)
         used = cpu_seconds(pid) - start
         if latency:
-            for press in range(20):
-                expected = b"Paused " if press % 2 == 0 else b"Playing "
-                reader.forget()
-                sent = time.monotonic()
-                os.write(fd, b" ")
-                times.append((reader.wait_for(expected) - sent) * 1000)
+            times = reader.space_presses(fd)
         os.write(fd, b"q")
     finally:
         stop_pty(pid, fd)
