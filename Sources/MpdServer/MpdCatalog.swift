@@ -81,7 +81,7 @@ public final class MpdCatalog: Sendable {
         }
         songs.sort { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
         self.songs = songs
-        columns = MpdTagColumns(count: songs.count) { index, value in Self.visit(songs[index].record, value) }
+        columns = MpdTagColumns(count: songs.count) { index, value in MpdSongText.visit(songs[index].record, value) }
         var artists = Set<String>(), albums = Set<String>(), seconds = 0.0
         for song in songs {
             artists.formUnion(song.record.artists)
@@ -89,20 +89,6 @@ public final class MpdCatalog: Sendable {
             seconds += max(song.record.seconds ?? 0, 0)
         }
         totals = (artists.count, albums.count, seconds)
-    }
-
-    /// Each of `song`'s values with its tag, as `Song.values(of:)` gives them.
-    private static func visit(_ song: LibrarySong, _ value: (MpdTag, String) -> Void) {
-        for artist in song.artists { value(.artist, artist) }
-        for artist in song.albumArtists { value(.albumArtist, artist) }
-        if let album = song.album { value(.album, album) }
-        if let title = song.title { value(.title, title) }
-        if let track = song.track { value(.track, String(track)) }
-        if let disc = song.disc { value(.disc, String(disc)) }
-        if let date = song.date { value(.date, date) }
-        for genre in song.genres { value(.genre, genre) }
-        for composer in song.composers { value(.composer, composer) }
-        for tag in song.otherTags { value(tag.name, tag.value) }
     }
 
     /// The library read whole, as clients see it; `nil` when there is none or it cannot be read.

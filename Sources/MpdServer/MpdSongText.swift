@@ -21,17 +21,23 @@ struct MpdSongText {
         self.uri = uri
         modified = song.modified
         if song.rate > 0, song.channels > 0 { format = "\(song.rate):\(song.bits.map(String.init) ?? "f"):\(song.channels)" }
-        tags += song.artists.map { (.artist, $0) }
-        tags += song.albumArtists.map { (.albumArtist, $0) }
-        if let title = song.title { tags.append((.title, title)) }
-        if let album = song.album { tags.append((.album, album)) }
-        if let track = song.track { tags.append((.track, String(track))) }
-        if let date = song.date { tags.append((.date, date)) }
-        tags += song.genres.map { (.genre, $0) }
-        tags += song.composers.map { (.composer, $0) }
-        if let disc = song.disc { tags.append((.disc, String(disc))) }
-        tags += song.otherTags.map { ($0.name, $0.value) }
+        Self.visit(song) { tags.append(($0, $1)) }
         seconds = song.seconds
+    }
+
+    /// Each of `song`'s values with its MPD tag, in the order its lines are printed: what the
+    /// song's text, the catalog's filter columns and its per-tag values all read.
+    static func visit(_ song: LibrarySong, _ value: (MpdTag, String) -> Void) {
+        for artist in song.artists { value(.artist, artist) }
+        for artist in song.albumArtists { value(.albumArtist, artist) }
+        if let title = song.title { value(.title, title) }
+        if let album = song.album { value(.album, album) }
+        if let track = song.track { value(.track, String(track)) }
+        if let date = song.date { value(.date, date) }
+        for genre in song.genres { value(.genre, genre) }
+        for composer in song.composers { value(.composer, composer) }
+        if let disc = song.disc { value(.disc, String(disc)) }
+        for tag in song.otherTags { value(tag.name, tag.value) }
     }
 
     init(_ song: SongInfo, uri: String) {
