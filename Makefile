@@ -1,7 +1,7 @@
 # tplayer: `make run` plays the demo songs, `make test` runs the tests, `make bench` measures
 # tplayer against mpg123 side by side and prints one table (bench/README.md).
 # `make install` (and `make uninstall`) puts tplayer, its manual page, its bash, zsh and fish
-# completions and its desktop entry under PREFIX (default /usr/local), staged under DESTDIR.
+# completions, its desktop entry, its user service and Snapcast's stream plugin under PREFIX (default /usr/local), staged under DESTDIR.
 # The audit: `make fuzz` fuzzes the parsers (FUZZ_SECONDS each, default 60) and replays the saved
 # cases; `make test-sanitize` runs the whole suite under ThreadSanitizer and AddressSanitizer.
 # Each target first installs the Debian packages it needs that are missing (as root, or via sudo).
@@ -15,7 +15,7 @@ BIN          := .build/release/tplayer
 # remote-protocol test installs from PyPI into .build/frontends-venv, and a private D-Bus
 # (dbus-run-session) with playerctl and gdbus (libglib2.0-bin) for the MPRIS tests, pactl
 # (pulseaudio-utils) to look at a test server's streams, strace to count a scan's system calls,
-# and an Icecast server (icecast2) for the internet-radio tests, and PipeWire (pipewire,
+# and an Icecast server (icecast2) for the internet-radio tests, Snapcast (snapserver, snapclient) for the rooms, and PipeWire (pipewire,
 # pipewire-pulse, and wireplumber to link its streams) for every sample heard on it. sd-bus (libsystemd-dev) builds
 # MPRIS; SQLite (libsqlite3-dev) the library, through GRDB; libpulse-dev the native PulseAudio
 # output; libcurl4-openssl-dev internet streams; libchafa-dev the now-playing view's cover.
@@ -23,7 +23,8 @@ BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev l
                 libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
 TEST_DEPS    := $(BUILD_DEPS) python3-mutagen mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl \
-                pipewire pipewire-pulse wireplumber sqlite3 mpd mpc ncmpcpp python3-mpd mpdris2 systemd
+                pipewire pipewire-pulse wireplumber sqlite3 mpd mpc ncmpcpp python3-mpd mpdris2 systemd \
+                snapserver snapclient
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \
@@ -70,8 +71,10 @@ run: build
 # FormatLiveTests (FLAC, Vorbis, Opus and AAC lists played on a sound server) and HiResLiveTests
 # (a 24-bit FLAC recorded bit for bit) SpeedLiveTests (two songs at 1.5) and VolumeLiveTests (a volume change heard at once) run alone after it for the same reason;
 # `make test-live-formats` runs only them. BareSinkLiveTests and PipeWireLiveTests (every sample
-# heard on a bare null sink, and on PipeWire, in real time) run alone last.
-LIVE_SUITES  := GaplessLiveTests FormatLiveTests HiResLiveTests SpeedLiveTests VolumeLiveTests BareSinkLiveTests PipeWireLiveTests
+# heard on a bare null sink, and on PipeWire, in real time) and SnapcastLiveTests (rooms of a real
+# snapserver, recorded by snapclients) run alone last.
+LIVE_SUITES  := GaplessLiveTests FormatLiveTests HiResLiveTests SpeedLiveTests VolumeLiveTests BareSinkLiveTests PipeWireLiveTests \
+                SnapcastLiveTests
 
 # Each pass says its time (.ci/pass). The front-end the remote-protocol test drives, mpyg321 from
 # PyPI, is installed here into .build/frontends-venv, once, not by the test.
@@ -83,7 +86,7 @@ test: deps-test $(FRONTENDS)/installed
 	$(PASS) tests $(SWIFT) test --skip-build $(foreach suite,$(LIVE_SUITES),--skip $(suite))
 	$(PASS) gapless-live $(SWIFT) test --skip-build --filter GaplessLiveTests
 	$(PASS) format-live $(SWIFT) test --skip-build --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
-	$(PASS) bare-sink-live $(SWIFT) test --skip-build --filter 'BareSinkLiveTests|PipeWireLiveTests'
+	$(PASS) bare-sink-live $(SWIFT) test --skip-build --filter 'BareSinkLiveTests|PipeWireLiveTests|SnapcastLiveTests'
 
 $(FRONTENDS)/installed: | deps-test
 	@/usr/bin/python3 -m venv $(FRONTENDS) && $(FRONTENDS)/bin/pip install -q mpyg321==2.2.4 && touch $@ \
@@ -125,6 +128,8 @@ BASHDIR      := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR       := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR      := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 UNITDIR      := $(DESTDIR)$(PREFIX)/lib/systemd/user
+# Snapcast's stream plugin (snapserver runs it for tplayer's source: controlscript=PATH).
+SNAPDIR      := $(DESTDIR)$(PREFIX)/share/tplayer/snapcast
 
 install:
 	@[ -x "$(BIN)" ] || $(MAKE) --no-print-directory build
@@ -132,7 +137,8 @@ install:
 
 install-files:
 	@[ -x "$(BIN)" ] || { echo "$(BIN): not built; run make first"; exit 1; }
-	install -d "$(BINDIR)" "$(MANDIR)" "$(APPDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)" "$(UNITDIR)"
+	install -d "$(BINDIR)" "$(MANDIR)" "$(APPDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)" "$(UNITDIR)" "$(SNAPDIR)"
+	install -m 755 Resources/snapcast/tplayer-snapcast "$(SNAPDIR)/tplayer-snapcast"
 	install -m 755 "$(BIN)" "$(BINDIR)/tplayer"
 	sed 's#@PREFIX@#$(PREFIX)#g' Resources/tplayer.1 > "$(MANDIR)/tplayer.1"
 	install -m 644 Resources/tplayer.desktop "$(APPDIR)/tplayer.desktop"
@@ -145,7 +151,8 @@ install-files:
 
 uninstall:
 	rm -f "$(BINDIR)/tplayer" "$(MANDIR)/tplayer.1" "$(APPDIR)/tplayer.desktop" "$(BASHDIR)/tplayer" \
-	      "$(ZSHDIR)/_tplayer" "$(FISHDIR)/tplayer.fish" "$(UNITDIR)/tplayer.service"
+	      "$(ZSHDIR)/_tplayer" "$(FISHDIR)/tplayer.fish" "$(UNITDIR)/tplayer.service" "$(SNAPDIR)/tplayer-snapcast"
+	-rmdir "$(SNAPDIR)" "$(DESTDIR)$(PREFIX)/share/tplayer" 2>/dev/null
 
 clean:
 	rm -rf .build .build-fuzz .build-tsan .build-asan bench/out

@@ -32,12 +32,13 @@ public final class Engine: PlayerEngine {
     /// (`--no-fade` turns it off; a file never fades).
     /// `measuresStartDelay`: each song's start delay is measured when it opens, for mpg123's
     /// remote protocol, which counts MPEG frames.
-    /// `device`: the PulseAudio sink to play on (mpg123's `-a`), when the output is PulseAudio's.
+    /// `setup`: the device to play on (mpg123's `-a`: PulseAudio's sink, snapserver's pipe) and
+    /// what a Snapcast output needs of its server.
     /// `bits`: 16, 24 or 32: every song is written in that many bits (`--bits`); `nil`: each
     /// song's own.
     public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false,
-                device: String? = nil, bits: Int? = nil, reconnects: Int? = nil) throws(OutputError) {
-        let choice = try OutputChoice(target, device: device)
+                setup: OutputSetup = OutputSetup(), bits: Int? = nil, reconnects: Int? = nil) throws(OutputError) {
+        let choice = try OutputChoice(target, setup: setup)
         outputName = target.name
         writesFile = target.isFile
         do {

@@ -73,6 +73,45 @@ public enum SocketAddress: Hashable, Sendable, CustomStringConvertible {
         return !host.contains("\0") && inet_pton(AF_INET6, host, &address) == 1
     }
 
+    /// Its socket family.
+    var family: Int32 {
+        switch self {
+        case .inet4: AF_INET
+        case .inet6: AF_INET6
+        case .unix: AF_UNIX
+        }
+    }
+
+    /// Calls `body` with it as the system's socket address (a Unix socket's path cut at 107 bytes).
+    func withName<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        switch self {
+        case .inet4(let host, let port):
+            var name = sockaddr_in()
+            name.sin_family = sa_family_t(AF_INET)
+            name.sin_port = port.bigEndian
+            _ = inet_pton(AF_INET, host, &name.sin_addr)
+            return Self.with(&name, body)
+        case .inet6(let host, let port):
+            var name = sockaddr_in6()
+            name.sin6_family = sa_family_t(AF_INET6)
+            name.sin6_port = port.bigEndian
+            _ = inet_pton(AF_INET6, host, &name.sin6_addr)
+            return Self.with(&name, body)
+        case .unix(let path):
+            var name = sockaddr_un()
+            name.sun_family = sa_family_t(AF_UNIX)
+            let bytes = Array(path.bytes.prefix(107))
+            withUnsafeMutableBytes(of: &name.sun_path) { raw in
+                for (index, byte) in bytes.enumerated() { raw[index] = byte }
+            }
+            return Self.with(&name, body)
+        }
+    }
+
+    private static func with<Name, T>(_ name: inout Name, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        withUnsafePointer(to: &name) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<Name>.size)) } }
+    }
+
     /// Reached only from this machine: a loopback address or a Unix socket.
     public var isLocal: Bool {
         switch self {
@@ -113,38 +152,21 @@ public final class ListeningSocket {
 
     /// Listens on `address`; the reason it cannot, as one clause.
     public static func listen(on address: SocketAddress, backlog: Int32 = 64) -> Result<ListeningSocket, SocketProblem> {
-        let family: Int32
-        switch address {
-        case .inet4: family = AF_INET
-        case .inet6: family = AF_INET6
-        case .unix: family = AF_UNIX
-        }
-        let descriptor = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let descriptor = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return .failure(SocketProblem(SystemError.current.reason)) }
         let listening = ListeningSocket(descriptor: descriptor, address: address)
         var on: Int32 = 1
-        var bound: Int32
         switch address {
-        case .inet4(let host, let port):
+        case .inet4:
             _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-            var name = sockaddr_in()
-            name.sin_family = sa_family_t(AF_INET)
-            name.sin_port = port.bigEndian
-            _ = inet_pton(AF_INET, host, &name.sin_addr)
-            bound = Self.bind(descriptor, &name)
-        case .inet6(let host, let port):
+        case .inet6:
             _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
             _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &on, socklen_t(MemoryLayout<Int32>.size))
-            var name = sockaddr_in6()
-            name.sin6_family = sa_family_t(AF_INET6)
-            name.sin6_port = port.bigEndian
-            _ = inet_pton(AF_INET6, host, &name.sin6_addr)
-            bound = Self.bind(descriptor, &name)
         case .unix(let path):
             if let stale = Self.refusal(at: path) { return .failure(stale) }
-            bound = Self.withUnixName(path) { Glibc.bind(descriptor, $0, $1) }
-            if bound == 0 { listening.made = (path, try? FileSystem.linkStatus(of: path).get().id) }
         }
+        let bound = address.withName { Glibc.bind(descriptor, $0, $1) }
+        if bound == 0, case .unix(let path) = address { listening.made = (path, try? FileSystem.linkStatus(of: path).get().id) }
         guard bound == 0 else {
             let error = SystemError.current
             return .failure(error == SystemError(code: EADDRINUSE) ? "the address is in use (another server listens there)" : SocketProblem(error.reason))
@@ -153,37 +175,16 @@ public final class ListeningSocket {
         return .success(listening)
     }
 
-    /// Binds `descriptor` to the address `name` (a `sockaddr_in` or `sockaddr_in6`).
-    private static func bind<Name>(_ descriptor: Int32, _ name: inout Name) -> Int32 {
-        withUnsafePointer(to: &name) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<Name>.size)) }
-        }
-    }
-
-    /// Why a Unix socket cannot be made at `path`: something other than a socket is there, or
-    /// a server listens on it. A socket nobody listens on is removed (left by a run that died).
     private static func refusal(at path: Path) -> SocketProblem? {
         guard case .success(let info) = FileSystem.linkStatus(of: path) else { return nil }
         guard info.kind == .socket else { return "something other than a socket is there; name a new path" }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard probe >= 0 else { return SocketProblem(SystemError.current.reason) }
         defer { Glibc.close(probe) }
-        if withUnixName(path, { connect(probe, $0, $1) }) == 0 { return "another server listens there" }
+        if SocketAddress.unix(path).withName({ connect(probe, $0, $1) }) == 0 { return "another server listens there" }
         guard SystemError.current == SystemError(code: ECONNREFUSED) else { return SocketProblem(SystemError.current.reason) }
         _ = path.withCString { unlink($0) }
         return nil
-    }
-
-    private static func withUnixName<T>(_ path: Path, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
-        var name = sockaddr_un()
-        name.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.bytes.prefix(107))
-        withUnsafeMutableBytes(of: &name.sun_path) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        return withUnsafePointer(to: &name) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
     }
 
     /// The next connection waiting, non-blocking; `nil` when none is.

@@ -7,6 +7,8 @@ import Terminal
 public struct Settings: Equatable, Sendable {
     /// The live output driver (`-o`): `pulse`, `ao`, `alsa`…
     public var output: String?
+    /// The device and Snapcast's server (`Settings+Outputs`).
+    public var outputSetup = OutputSetup()
     /// The volume a run starts at, 0–100 (a resumed session keeps its own).
     public var volume: Int?
     public var steps = Steps()
@@ -100,7 +102,7 @@ public struct Settings: Equatable, Sendable {
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
                                "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style",
-                               "mpd", "mpd-password", "mpd-max-connections"]
+                               "mpd", "mpd-password", "mpd-max-connections"] + outputNames
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
     /// `unbind KEY`, `#` comments and blank lines. A line that cannot be read is a located
@@ -292,6 +294,7 @@ public struct Settings: Equatable, Sendable {
             guard let most = Int(value), (1...10_000).contains(most) else { return "give the most clients at once, 1 to 10000" }
             mpdMaxConnections = most
         default:
+            if let outcome = setOutputSetting(name, to: value) { return outcome }
             return "unknown setting"
         }
         return nil

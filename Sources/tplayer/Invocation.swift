@@ -114,6 +114,13 @@ extension Invocation {
         return .file(driver: driver, path: file, overwrite: force)
     }
 
+    /// The device (`-a`, else a front-end's mpg123 `-a`, else the settings') and Snapcast's server.
+    func outputSetup(_ settings: Settings, device front: String? = nil) -> OutputSetup {
+        var setup = settings.outputSetup
+        if let chosen = device ?? front { setup.device = chosen }
+        return setup
+    }
+
     /// `50` or `50%`, from 0 to 100.
     static func percent(_ text: String) -> Int? {
         Int(text.hasSuffix("%") ? String(text.dropLast()) : text).flatMap { (0...100).contains($0) ? $0 : nil }
@@ -162,7 +169,7 @@ extension Invocation {
         if remote {
             let status = RemoteRun(fifo: fifo.map(RawArguments.path), repliesToStderr: remoteErr,
                                    output: try outputTarget(settings), fades: !noFade, trace: trace,
-                                   device: mpg123.device, volume: mpg123.volume).run()
+                                   setup: outputSetup(settings, device: mpg123.device), volume: mpg123.volume).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -200,6 +207,7 @@ extension Invocation {
         options.volume = volume.flatMap(Self.percent)
         options.start = start.flatMap { try? ScriptParser.seekTarget($0).get() }
         options.bits = bits
+        options.setup = outputSetup(settings)
         if !serving.isEmpty {
             options.mpd = MpdServer.Settings(addresses: serving, passwords: settings.mpdPasswords.map { ($0.secret, $0.permission) },
                                              maximumClients: settings.mpdMaxConnections)
@@ -224,7 +232,7 @@ extension Invocation {
     func readSettings() -> Settings {
         guard !noConfig else { return Settings() }
         let loaded = ConfigLoader.load(explicit: config.map(RawArguments.path)) {
-            ["pulse", "ao"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
+            ["pulse", "ao", "snapcast"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
         }
         loaded.said.forEach(printError)
         return loaded.settings

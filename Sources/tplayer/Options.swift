@@ -9,7 +9,7 @@ import PlayerCore
 
 /// One option of the command line.
 enum CommandOption: CaseIterable {
-    case output, write, force, bits, speed, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
+    case output, device, write, force, bits, speed, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
     case keepOpen, repeats, shuffle, seed, script, check, scan, verbose, find, playFind, noMpris, resume, remote
     case fifo, remoteErr, mpd, config, noConfig, trace, printStates
 
@@ -28,7 +28,10 @@ enum CommandOption: CaseIterable {
         switch self {
         case .output:
             Facts(long: "--output", short: "o", value: "DRIVER",
-                  help: "pulse (PulseAudio or PipeWire, natively), ao (libao's default device), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).")
+                  help: "pulse (PulseAudio or PipeWire, natively), ao (libao's default device), snapcast (snapserver's pipe, -a), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).")
+        case .device:
+            Facts(long: "--audiodevice", short: "a", value: "DEVICE",
+                  help: "The device to play on: PulseAudio's sink (-o pulse); snapserver's pipe (-o snapcast; default /tmp/snapfifo) or tcp://HOST:PORT for its tcp source.")
         case .write:
             Facts(long: "--write", short: "w", value: "PATH",
                   help: "Write the decoded audio to PATH (WAV; .au/.raw by extension) as fast as decoding allows; several inputs go into one file, back to back.")
@@ -133,6 +136,7 @@ enum CommandOption: CaseIterable {
     init?(name: String) {
         switch name {
         case "--output", "-o": self = .output
+        case "--audiodevice", "-a": self = .device
         case "--write", "-w": self = .write
         case "--force": self = .force
         case "--bits": self = .bits
@@ -175,6 +179,9 @@ enum CommandOption: CaseIterable {
         case .output:
             guard let text else { return false }
             invocation.output = text
+        case .device:
+            guard let text else { return false }
+            invocation.device = text
         case .write:
             guard let text else { return false }
             invocation.write = text
@@ -252,7 +259,8 @@ enum CommandOption: CaseIterable {
     /// What a shell completes its value with.
     var completion: CompletionKind? {
         switch self {
-        case .output: .list(["pulse", "ao", "alsa", "oss", "sndio", "null", "wav", "au", "raw"])
+        case .output: .list(["pulse", "ao", "snapcast", "alsa", "oss", "sndio", "null", "wav", "au", "raw"])
+        case .device: .file()
         case .write, .fifo, .config: .file()
         case .script: .file(extensions: ["tps"])
         case .force, .bits, .speed, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
@@ -267,6 +275,7 @@ enum CommandOption: CaseIterable {
 @main
 struct TPlayer: ParsableCommand {
     @Option(name: CommandOption.output.names, help: CommandOption.output.help, completion: CommandOption.output.completion) var output: String?
+    @Option(name: CommandOption.device.names, help: CommandOption.device.help, completion: CommandOption.device.completion) var device: String?
     @Option(name: CommandOption.write.names, help: CommandOption.write.help, completion: CommandOption.write.completion) var write: String?
     @Flag(name: CommandOption.force.names, help: CommandOption.force.help) var force = false
     @Option(name: CommandOption.bits.names, help: CommandOption.bits.help) var bits: Int?
@@ -305,7 +314,7 @@ struct TPlayer: ParsableCommand {
 
     /// The values parsed, as the run takes them.
     var invocation: Invocation {
-        Invocation(output: output, write: write, force: force, bits: bits, speed: speed, volume: volume,
+        Invocation(output: output, device: device, write: write, force: force, bits: bits, speed: speed, volume: volume,
                    start: start, listOutputs: listOutputs, quiet: quiet, noFade: noFade, replaygain: replaygain,
                    replaygainPreamp: replaygainPreamp, keepOpen: keepOpen, repeats: repeats, shuffle: shuffle,
                    seed: seed, script: script, check: check, scan: scan, verbose: verbose, find: find,
@@ -319,6 +328,7 @@ struct TPlayer: ParsableCommand {
 /// (`QuickArguments` for the usual forms, the argument parser for the rest).
 struct Invocation: Equatable {
     var output: String?
+    var device: String?
     var write: String?
     var force = false
     var bits: Int?

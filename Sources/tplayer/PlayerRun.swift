@@ -39,6 +39,8 @@ struct PlayerRun {
         var speed: Double?
         /// `--mpd`: where to serve MPD's protocol, and to whom.
         var mpd: MpdServer.Settings?
+        /// `-a` (or the settings' `device =`) and Snapcast's server.
+        var setup = OutputSetup()
     }
 
     let inputs: [Path]
@@ -127,7 +129,7 @@ struct PlayerRun {
         let engine: Engine
         let signals: SignalWatcher
         let work: BackgroundWork
-        switch Startup.start(output: output, fades: options.fades, bits: options.bits, reconnects: options.settings.reconnects, work: reader) {
+        switch Startup.start(output: output, fades: options.fades, setup: options.setup, bits: options.bits, reconnects: options.settings.reconnects, work: reader) {
         case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }

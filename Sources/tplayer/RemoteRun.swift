@@ -16,7 +16,7 @@ struct RemoteRun {
     let fades: Bool
     let trace: Bool
     /// What mpg123's options honoured here asked for (`-a`, `-f`/`-g`).
-    var device: String?
+    var setup: OutputSetup
     var volume: Int?
 
     func run() -> Int32 {
@@ -30,7 +30,7 @@ struct RemoteRun {
         let engine: Engine
         let signals: SignalWatcher
         let work: BackgroundWork
-        switch Startup.start(output: output, fades: fades, measuresStartDelay: true, device: device) {
+        switch Startup.start(output: output, fades: fades, measuresStartDelay: true, setup: setup) {
         case .success(let started): (engine, signals, work) = started
         case .failure(let failure): return failure.status
         }

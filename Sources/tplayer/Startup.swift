@@ -1,6 +1,7 @@
 import AudioEngine
 import Files
 import PlayerApp
+import PlayerCore
 import Terminal
 
 /// What every playing run starts with: the engine on its output, the signal watcher, and the
@@ -12,12 +13,12 @@ enum Startup {
         let status: Int32
     }
 
-    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, device: String? = nil,
+    static func start(output: OutputTarget, fades: Bool, measuresStartDelay: Bool = false, setup: OutputSetup = OutputSetup(),
                       bits: Int? = nil, reconnects: Int? = nil, work: BackgroundWork? = nil)
         -> Result<(engine: Engine, signals: SignalWatcher, work: BackgroundWork), Failure> {
         let engine: Engine
         do {
-            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, device: device, bits: bits,
+            engine = try Engine(output: output, fades: fades, measuresStartDelay: measuresStartDelay, setup: setup, bits: bits,
                                 reconnects: reconnects)
         } catch {
             printError("tplayer: \(error.message)")

@@ -11,7 +11,8 @@ import Testing
 struct InstallTests {
     static let installed = ["bin/tplayer", "share/man/man1/tplayer.1", "share/applications/tplayer.desktop",
                             "share/bash-completion/completions/tplayer", "share/zsh/site-functions/_tplayer",
-                            "share/fish/vendor_completions.d/tplayer.fish", "lib/systemd/user/tplayer.service"]
+                            "share/fish/vendor_completions.d/tplayer.fish", "lib/systemd/user/tplayer.service",
+                            "share/tplayer/snapcast/tplayer-snapcast"]
 
     static func make(_ target: String, into stage: URL) throws -> Harness.Result {
         try Harness.run("/usr/bin/make", ["--no-print-directory", "-C", Harness.root.path, target, "BIN=\(Harness.binary)",
@@ -27,7 +28,7 @@ struct InstallTests {
             let path = prefix.appendingPathComponent(file).path
             var info = stat()
             #expect(stat(path, &info) == 0, "\(file) is installed")
-            #expect(info.st_mode & 0o777 == (file.hasPrefix("bin/") ? 0o755 : 0o644), "\(file)'s mode")
+            #expect(info.st_mode & 0o777 == (file.hasPrefix("bin/") || file.hasSuffix("/tplayer-snapcast") ? 0o755 : 0o644), "\(file)'s mode")
             #expect(info.st_size > 0, "\(file) is not empty")
         }
         // The service runs the installed binary as MPD's protocol's server.
@@ -117,7 +118,7 @@ struct InstallTests {
         #expect(completed.stdout.split(separator: "\n").map(String.init) == [
             "complete -o filenames -F _tplayer tplayer",
             "--repeat --replaygain --replaygain-preamp",
-            "pulse ao alsa oss sndio null wav au raw",
+            "pulse ao snapcast alsa oss sndio null wav au raw",
         ], "\(completed.stderr)")
         let zsh = try String(contentsOf: share.appendingPathComponent("zsh/site-functions/_tplayer"), encoding: .utf8)
         #expect(zsh.hasPrefix("#compdef tplayer"))

@@ -63,18 +63,18 @@ final class ServedPlayer {
     let port: UInt16
     let errors: URL
 
-    init(environment: [String: String], arguments: [String] = []) throws {
-        port = try MpdWire.freePort()
+    init(environment: [String: String], arguments: [String] = [], output: [String] = ["-o", "null"], port: UInt16? = nil) throws {
+        self.port = try port ?? MpdWire.freePort()
         errors = try Harness.temporaryFolder().appendingPathComponent("stderr")
         FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Harness.binary)
-        process.arguments = ["--mpd=127.0.0.1:\(port)", "-o", "null", "--no-mpris"] + arguments
+        process.arguments = ["--mpd=127.0.0.1:\(self.port)"] + output + ["--no-mpris"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        try MpdWire.awaitGreeting(port: port, "tplayer (\(stderr))")
+        try MpdWire.awaitGreeting(port: self.port, "tplayer (\(stderr))")
     }
 
     var stderr: String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }

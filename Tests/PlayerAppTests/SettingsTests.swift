@@ -33,6 +33,33 @@ struct SettingsTests {
         #expect(defaults == Settings() && defaults.colours && defaults.resume && defaults.volume == nil)
     }
 
+    @Test func theOutputsDeviceAndSnapcastsServerAreRead() {
+        let parsed = Self.parse("""
+            device = /run/snapserver/fifo
+            snapcast-control = 127.0.0.1:17705
+            snapcast-format = 96000:24:2
+            snapcast-buffer = 400ms
+            """)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems.map(\.located))")
+        let setup = parsed.settings.outputSetup
+        #expect(setup.device == "/run/snapserver/fifo" && setup.snapcast.control == "127.0.0.1:17705")
+        #expect(setup.snapcast.format == SnapcastFormat(rate: 96000, bits: 24, channels: 2) && setup.snapcast.bufferSeconds == 0.4)
+        #expect(Self.parse("snapcast-control = off").settings.outputSetup.snapcast.control == nil)
+        let bad = Self.parse("""
+            snapcast-control = snapserver.local:1705
+            snapcast-format = 44100:20:2
+            snapcast-buffer = -1
+            device =
+            """)
+        #expect(bad.problems.map(\.located) == [
+            "config:1:20: snapcast-control = snapserver.local:1705: snapserver.local is not an address: name it by number (127.0.0.1, [::1]), or a Unix socket's path (/run/…), e.g. snapcast-control = 127.0.0.1:1705 (or off)",
+            "config:2:19: snapcast-format = 44100:20:2: " + SnapcastFormat.hint,
+            "config:3:19: snapcast-buffer = -1: give snapserver's buffer in milliseconds, 0 to 60000 (its own default: 1000)",
+            "config:4:9: device = : give a device: PulseAudio's sink, or snapserver's pipe (e.g. /tmp/snapfifo)",
+        ], "\(bad.problems.map(\.located))")
+        #expect(bad.settings.outputSetup == OutputSetup())
+    }
+
     /// A settings file of 1 MB of `bind` lines (72,806 of them, keys of every script, each
     /// bound twice) is read at once: each bind searched every binding (46 s of CPU before the
     /// first song). The last binding of a key wins and the help's order is the order of binding.

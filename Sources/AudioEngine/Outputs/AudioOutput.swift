@@ -33,11 +33,22 @@ protocol AudioOutput: AnyObject {
     /// Settles what `name` says before a song opens on it: the default output chooses its
     /// device now (the first song said `default`, the next `pulse`); the others are what they are.
     func settleName()
+    /// The one format every song is converted to, where the output takes no other (a Snapcast
+    /// stream's); `nil`: each song's own.
+    var fixedFormat: PCMFormat? { get }
+    /// How far ahead of real time an output held to it is written (`Pacing.realTime`).
+    var lead: Double { get }
+    /// What is to be said of the output, once: how it was set up, a server that stopped or
+    /// came back (asked when a song opens and after each write).
+    func takeNotice() -> String?
 }
 
 extension AudioOutput {
     var highestRate: Int { PlayableFormat.rates.upperBound }
     func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding { encoding }
+    var fixedFormat: PCMFormat? { nil }
+    var lead: Double { 0 }
+    func takeNotice() -> String? { nil }
 }
 
 /// An open device or file.

@@ -25,7 +25,7 @@ final class OutputSlot {
     init(_ choice: OutputChoice) {
         output = choice.primary
         fallback = choice.fallback
-        pacer = WritePacer(pacing: choice.primary.pacing)
+        pacer = WritePacer(pacing: choice.primary.pacing, lead: choice.primary.lead)
     }
 
     var isFile: Bool { output.isFile }
@@ -42,7 +42,7 @@ final class OutputSlot {
         do {
             let opened = try output.open(format)
             sink = opened
-            pacer = WritePacer(pacing: pacedByClock ? .realTime : output.pacing)  // a new device: its buffer is measured anew
+            pacer = WritePacer(pacing: pacedByClock ? .realTime : output.pacing, lead: output.lead)  // a new device: its buffer is measured anew
             pacer.restart(at: now)
             return .ready(opened, isNew: true)
         } catch {
@@ -96,7 +96,7 @@ final class OutputSlot {
     /// Holds the output to the clock from `now` on (a sound server whose sink keeps no time).
     func paceByClock(at now: Double) {
         pacedByClock = true
-        pacer = WritePacer(pacing: .realTime)
+        pacer = WritePacer(pacing: .realTime, lead: output.lead)
         pacer.restart(at: now)
     }
 

@@ -1,3 +1,4 @@
+import Files
 import PlayerCore
 
 /// Where decoded audio goes, as the command line asked.
@@ -69,8 +70,10 @@ struct OutputChoice {
         self.fallback = fallback
     }
 
-    /// `device`: the PulseAudio sink to play on, when the output is PulseAudio's.
-    init(_ target: OutputTarget, device: String? = nil) throws(OutputError) {
+    /// `setup.device`: the PulseAudio sink to play on, when the output is PulseAudio's; the
+    /// pipe or port of a Snapcast output.
+    init(_ target: OutputTarget, setup: OutputSetup = OutputSetup()) throws(OutputError) {
+        let device = setup.device
         switch target {
         case .file(let name, let path, let overwrite):
             // Files are written by tplayer itself: libao is not even loaded.
@@ -95,6 +98,14 @@ struct OutputChoice {
             }
             pulse.device = device
             self.init(primary: pulse, fallback: NullOutput())
+        case .live("snapcast"):
+            // snapserver not running yet is waited for (the output is retried), never silence.
+            let destination = try SnapcastOutput.Destination.parse(device).get()
+            if case .pipe(let path) = destination, case .success(let status) = FileSystem.status(of: path), status.kind != .fifo {
+                // Said at the start: a user's file is never written into by a mistyped -a.
+                throw OutputError(message: "-a \(path): \(OutboundPipe.Failure.notAPipe)")
+            }
+            self.init(primary: SnapcastOutput(destination: destination, setup: setup.snapcast), fallback: nil)
         case .live("ao"):
             try self.init(libao: nil)  // libao's default device, whatever the server: `-o ao`
         case .live(let name):

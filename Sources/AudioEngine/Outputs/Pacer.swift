@@ -61,6 +61,9 @@ struct WritePacer {
     /// When the estimate started counting (its queue was `written` then).
     private var origin = 0.0
     private var calibrating = false
+    /// Held to real time, how far ahead of it the writes run (a pipe read on another
+    /// program's timer is never found empty).
+    let lead: Double
 
     /// How much faster than the monotonic clock a device is assumed to play.
     static let drift = 0.001
@@ -74,8 +77,9 @@ struct WritePacer {
     /// A file's chunk, at most: in practice as much as the loop's buffer holds (64 KiB).
     static let fileChunk = 1.0
 
-    init(pacing: Pacing) {
+    init(pacing: Pacing, lead: Double = 0) {
         self.pacing = pacing
+        self.lead = lead
     }
 
     /// Starts over at `now`, taking the output's buffer as empty: playback starts or resumes.
@@ -107,7 +111,7 @@ struct WritePacer {
         let due: Double
         switch pacing {
         case .none, .server: return nil
-        case .realTime: due = origin + written
+        case .realTime: due = origin + written - lead
         case .device:
             if calibrating { return nil }
             due = capacity == nil ? origin + written - Self.minLow : origin + (written - low) / (1 + Self.drift)

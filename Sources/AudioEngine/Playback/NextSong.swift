@@ -15,14 +15,14 @@ struct NextSong {
     }
 
     /// Begins to open `source` ahead (`nil`: nothing follows), unless it is the one cued already.
-    mutating func cue(_ source: SongSource?) {
+    mutating func cue(_ source: SongSource?, rule: @autoclosure () -> FormatRule = .any) {
         guard let spare, cued != source else { return }
         cued = nil
         readied = nil
         spare.close()
         guard let source else { return }
         do throws(LoadFailure) {
-            try spare.restrictFormat(to: .any)
+            try spare.restrictFormat(to: rule())
         } catch {
             return  // not now: the session's own open of it says why, in its turn
         }

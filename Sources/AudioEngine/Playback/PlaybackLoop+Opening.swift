@@ -22,6 +22,15 @@ extension PlaybackLoop {
         return song.info.replayGain.applied(replayGain)?.factor ?? 1
     }
 
+    /// What the decoders give for this output: a file's first format, an output's one format,
+    /// or each song's own.
+    var formatRule: FormatRule {
+        if slot.isFile { return slot.sink.map { .exactly($0.format) } ?? .first }
+        let fixed = slot.output.fixedFormat
+        if let notice = slot.output.takeNotice() { report(.outputFallback(message: notice)) }
+        return fixed.map { .exactly($0) } ?? .any
+    }
+
     func open(_ source: SongSource, token: Int) {
         if var current = song, current.token == nil, current.source == source {
             // The song the list goes on to is the one that took over: it plays on, gaplessly.
@@ -43,7 +52,8 @@ extension PlaybackLoop {
         do throws(LoadFailure) {
             // A file keeps the format its first song starts in, from the first sample on (a
             // short first part too): libmpg123 converts the rest, and the later songs, to it.
-            try decoder.restrictFormat(to: slot.isFile ? slot.sink.map { .exactly($0.format) } ?? .first : .any)
+            // An output that takes one format (a Snapcast stream's) has every song converted to it.
+            try decoder.restrictFormat(to: formatRule)
             let opened = try decoder.open(source)
             decoder.promoted()
             let opening = song(opened, source: source, token: token)

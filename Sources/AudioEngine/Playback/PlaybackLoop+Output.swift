@@ -39,6 +39,7 @@ extension PlaybackLoop {
                     let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate),
                                                   over: queueEnd.map { $0.overwritten ? $0.frames : 0 } ?? 0, to: sink, clock: clock)
                     forgetQueueEnd()
+                    if let notice = slot.output.takeNotice() { report(.outputFallback(message: notice)) }
                     sinceSplice += frames
                     if onServer, !sink.keepsTime { paceByClock() }
                     if let measured {
@@ -97,7 +98,7 @@ extension PlaybackLoop {
         if encoding != format.encoding {
             played = PCMFormat(rate: format.rate, channels: format.channels, encoding: encoding)
         }
-        guard pitch != 0, !slot.isFile else { return played }
+        guard pitch != 0, !slot.isFile, slot.output.fixedFormat == nil else { return played }
         let rate = min(max((Double(format.rate) * (1 + pitch)).rounded(), 1), Double(slot.output.highestRate))
         played.rate = rate.isFinite ? Int(rate) : format.rate
         return played
@@ -117,7 +118,9 @@ extension PlaybackLoop {
             guard isNew else { return sink }
             forgetQueueEnd()  // what was to be gone over was another stream's
             sinceSplice = 0
-            holdQueue(of: sink.canTakeBack ? sink : nil)
+            // The position heard leaves out what the sink holds, where it can say (a sound
+            // server's stream; snapserver's, whose rooms hear it a buffer later).
+            holdQueue(of: sink.canTakeBack || sink.queuedFrames != nil ? sink : nil)
             if let granted = sink.grantedBuffer {
                 report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
             }

@@ -214,7 +214,7 @@ final class PlaybackLoop {
             // Heard at once: what the server holds is equalised again from the frame heard.
             if !rewriteUnheard(changing: { $0.set(gains) }) { stage.equalizer.set(gains) }
         case .cue(let source):
-            next.cue(source)
+            next.cue(source, rule: formatRule)
         case .limitPlayback, .grant, .revokeGrant:
             shared.update { _ = $0.budget.apply(call) }  // made on the budget by `Engine` already
         }

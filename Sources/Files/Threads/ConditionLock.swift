@@ -56,6 +56,12 @@ public enum Monotonic {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now
     }
+
+    /// Monotonic milliseconds, for waits with a deadline.
+    public static func milliseconds() -> Int64 {
+        let time = now()
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
 }
 
 extension timespec {

@@ -1,0 +1,39 @@
+import Files
+import PlayerCore
+
+/// The settings of the live output beyond its driver: the device (`device =`, as `-a`), and
+/// what a Snapcast output asks its server (`snapcast-control`, `snapcast-format`,
+/// `snapcast-buffer`).
+extension Settings {
+    static let outputNames = ["device", "snapcast-control", "snapcast-format", "snapcast-buffer"]
+
+    /// Sets `name` when it is one of these: `nil` when it is not one, else why it cannot be set
+    /// (`.some(nil)`: it was).
+    mutating func setOutputSetting(_ name: String, to value: String) -> String?? {
+        switch name {
+        case "device":
+            guard !value.isEmpty else { return "give a device: PulseAudio's sink, or snapserver's pipe (e.g. /tmp/snapfifo)" }
+            outputSetup.device = value
+        case "snapcast-control":
+            if value == "off" {
+                outputSetup.snapcast.control = nil
+            } else if case .failure(let problem) = SocketAddress.parse(value, defaultPort: 1705) {
+                return .some(problem.reason + ", e.g. snapcast-control = 127.0.0.1:1705 (or off)")
+            } else {
+                outputSetup.snapcast.control = value
+            }
+        case "snapcast-format":
+            guard let format = SnapcastFormat.parse(value) else { return .some(SnapcastFormat.hint) }
+            outputSetup.snapcast.format = format
+        case "snapcast-buffer":
+            let number = value.hasSuffix("ms") ? String(value.dropLast(2)) : value
+            guard let milliseconds = Int(number), (0...60_000).contains(milliseconds) else {
+                return .some("give snapserver's buffer in milliseconds, 0 to 60000 (its own default: 1000)")
+            }
+            outputSetup.snapcast.bufferSeconds = Double(milliseconds) / 1000
+        default:
+            return nil
+        }
+        return .some(nil)
+    }
+}
