@@ -101,16 +101,21 @@ public final class OutboundPipe {
     }
 
     /// Takes out, unread, the oldest of what the pipe holds down to `keeping` bytes, in whole
-    /// `unit`s (frames): what nobody read, so that the pipe never fills.
-    public func discard(keeping: Int, unit: Int) {
-        guard let unread, unread > keeping, unit > 0 else { return }
+    /// `unit`s (frames): what nobody read, so that the pipe never fills. How many bytes it took
+    /// (fewer than asked when the server read some meanwhile: those it has).
+    @discardableResult
+    public func discard(keeping: Int, unit: Int) -> Int {
+        guard let unread, unread > keeping, unit > 0 else { return 0 }
         var left = (unread - keeping) / unit * unit
-        var scratch = [UInt8](repeating: 0, count: 65536)
+        var taken = 0
+        var scratch = [UInt8](repeating: 0, count: 65536 / unit * unit)
         while left > 0 {
             let count = Glibc.read(reader, &scratch, min(left, scratch.count))
             if count <= 0 { break }
             left -= count
+            taken += count
         }
+        return taken
     }
 
     public func close() {

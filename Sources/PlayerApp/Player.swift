@@ -369,7 +369,7 @@ private extension EngineEvent {
     var isStreamNewsOrOpened: Bool {
         switch self {
         case .stream, .opened: true
-        case .ended, .decodeFailed, .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .budgetSpent, .openFailed, .damaged,
+        case .ended, .decodeFailed, .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .outputNotice, .budgetSpent, .openFailed, .damaged,
              .damageSkipped, .playback, .seeked, .deviceBuffer, .servedPlaylist: false
         }
     }

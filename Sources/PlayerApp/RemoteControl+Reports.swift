@@ -44,7 +44,7 @@ extension RemoteControl {
             reply("E \(RemoteReplies.line(message))")
         case .stream(let path, .title(let title)) where announced != nil && path == status.song?.path:
             reply(RemoteReplies.icyMeta(title: title))
-        case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .budgetSpent,
+        case .opened, .ended, .decodeFailed, .damaged, .deviceLost, .deviceRestored, .outputFallback, .outputNotice, .budgetSpent,
              .damageSkipped, .playback, .deviceBuffer, .stream, .servedPlaylist:
             break  // another song's, or nothing mpg123 says
         }

@@ -100,6 +100,32 @@ struct SnapcastOutputTests {
         #expect(said.count == 2 && said[1].contains("reads \(path) again"), "\(said)")
     }
 
+    /// What snapserver has not read goes back: the newest frames are replaced, the older ones
+    /// written again, whole frames, and two of its reads' worth is never taken.
+    @Test func whatIsNotReadIsTakenBackAndWrittenOver() throws {
+        let path = try folder() + "/snapfifo"
+        let output = SnapcastOutput(destination: .pipe(Path(path)), setup: Self.setup(control: nil))
+        let sink = try output.open(#require(output.fixedFormat))
+        let reader = open(path, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        // 0.2 s of frames numbered 0, 1, 2… in both channels, written in 40 ms chunks.
+        let frames = (0..<9600).flatMap { [Int16($0 % 30000), Int16($0 % 30000)] }
+        for chunk in stride(from: 0, to: frames.count, by: 3840) {
+            _ = try frames[chunk..<(chunk + 3840)].withUnsafeBytes { try sink.write($0) }
+        }
+        #expect(sink.canTakeBack)
+        // Unread: 9,600 frames; never the first 40 ms (1,920 frames).
+        #expect(sink.replaceableFrames == 9600 - 1920)
+        let replacement = [Int16](repeating: -7, count: 200)  // 100 frames
+        try replacement.withUnsafeBytes { try sink.write($0, over: 5000) }
+        var got = [Int16](repeating: 0, count: 40000)
+        let count = read(reader, &got, got.count * 2) / 2
+        #expect(count == (9600 - 5000 + 100) * 2)
+        #expect(Array(got[0..<(4600 * 2)]) == Array(frames[0..<(4600 * 2)]))
+        #expect(Array(got[(4600 * 2)..<count]) == replacement)
+        #expect(sink.replaceableFrames == 0, "all was read")
+    }
+
     @Test func theRoomsHearWhatWasReadABufferLater() {
         var spans = HeardSpans()
         spans.wrote(seconds: 0.04, at: 10, keeping: 1)

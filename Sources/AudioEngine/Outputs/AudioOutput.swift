@@ -36,6 +36,8 @@ protocol AudioOutput: AnyObject {
     /// The one format every song is converted to, where the output takes no other (a Snapcast
     /// stream's); `nil`: each song's own.
     var fixedFormat: PCMFormat? { get }
+    /// Asks again for a one format that could not be learnt (a song opens).
+    func refreshFormat()
     /// How far ahead of real time an output held to it is written (`Pacing.realTime`).
     var lead: Double { get }
     /// What is to be said of the output, once: how it was set up, a server that stopped or
@@ -47,6 +49,7 @@ extension AudioOutput {
     var highestRate: Int { PlayableFormat.rates.upperBound }
     func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding { encoding }
     var fixedFormat: PCMFormat? { nil }
+    func refreshFormat() {}
     var lead: Double { 0 }
     func takeNotice() -> String? { nil }
 }
@@ -72,6 +75,10 @@ protocol AudioSink: AnyObject {
     var writableBytes: Int? { get }
     /// Frames written but not yet heard; `nil` for an output that cannot say.
     var queuedFrames: Int? { get }
+    /// Of those, the last ones a new volume writes again over themselves (`write(_:over:)`):
+    /// all of them on a sound server's stream (the default); on snapserver's pipe, what it has
+    /// not read yet (what it has read, its rooms hear a buffer later whatever is written now).
+    var rewritableFrames: Int? { get }
     /// The last frames written that a write can still go back over (`write(_:over:)`) and
     /// nothing of what they replace be heard: what is queued less what the server may have
     /// handed its sink. 0 for an output that cannot take back what it holds.
@@ -100,6 +107,10 @@ protocol AudioSink: AnyObject {
 /// it holds cannot be taken back, and it is drained when closed (libao, a file). Sinks opt
 /// in by name; a sound server's stream implements each of these itself.
 protocol BlockingSink: AudioSink {}
+
+extension AudioSink {
+    var rewritableFrames: Int? { queuedFrames }
+}
 
 extension BlockingSink {
     var writableBytes: Int? { nil }

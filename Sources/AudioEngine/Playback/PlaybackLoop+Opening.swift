@@ -27,7 +27,7 @@ extension PlaybackLoop {
     var formatRule: FormatRule {
         if slot.isFile { return slot.sink.map { .exactly($0.format) } ?? .first }
         let fixed = slot.output.fixedFormat
-        if let notice = slot.output.takeNotice() { report(.outputFallback(message: notice)) }
+        if let notice = slot.output.takeNotice() { report(.outputNotice(message: notice)) }
         return fixed.map { .exactly($0) } ?? .any
     }
 
@@ -52,7 +52,9 @@ extension PlaybackLoop {
         do throws(LoadFailure) {
             // A file keeps the format its first song starts in, from the first sample on (a
             // short first part too): libmpg123 converts the rest, and the later songs, to it.
-            // An output that takes one format (a Snapcast stream's) has every song converted to it.
+            // An output that takes one format (a Snapcast stream's) has every song converted to it
+            // (asked again here, where the song before is already left: never while one plays).
+            slot.output.refreshFormat()
             try decoder.restrictFormat(to: formatRule)
             let opened = try decoder.open(source)
             decoder.promoted()

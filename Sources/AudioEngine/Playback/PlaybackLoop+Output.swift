@@ -39,7 +39,7 @@ extension PlaybackLoop {
                     let measured = try slot.write(written, seconds: Double(frames) / Double(played.rate),
                                                   over: queueEnd.map { $0.overwritten ? $0.frames : 0 } ?? 0, to: sink, clock: clock)
                     forgetQueueEnd()
-                    if let notice = slot.output.takeNotice() { report(.outputFallback(message: notice)) }
+                    if let notice = slot.output.takeNotice() { report(.outputNotice(message: notice)) }
                     sinceSplice += frames
                     if onServer, !sink.keepsTime { paceByClock() }
                     if let measured {

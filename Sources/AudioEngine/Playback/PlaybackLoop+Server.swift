@@ -137,7 +137,7 @@ extension PlaybackLoop {
     @discardableResult
     func rewriteUnheard(changing change: (inout GraphicEqualizer) -> Void = { _ in }) -> Bool {
         guard let sink = slot.sink, sink.canTakeBack, song != nil, held == nil, phase != .draining,
-              let queued = sink.queuedFrames, queued > 0, EngineShared.songFrames(queued, at: speed) <= shared.read(\.position),
+              let queued = sink.rewritableFrames, queued > 0, EngineShared.songFrames(queued, at: speed) <= shared.read(\.position),
               let (state, lead, unheard) = stage.tail.replay(queued, of: sink), let format = stage.tail.format else { return false }
         // The bands in force (set while nothing could be written again, they are newer than
         // the snapshot's), from the frame heard on.

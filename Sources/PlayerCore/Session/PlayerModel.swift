@@ -254,7 +254,7 @@ public struct PlayerModel {
         switch event {
         case .opened, .openFailed, .servedPlaylist, .ended, .decodeFailed, .damaged:
             hearing.damage.flush().forEach { emit(.report($0)) }  // what the song before was skipped, said before what follows
-        case .damageSkipped, .deviceLost, .deviceRestored, .outputFallback, .outputFailed, .budgetSpent, .playback,
+        case .damageSkipped, .deviceLost, .deviceRestored, .outputFallback, .outputNotice, .outputFailed, .budgetSpent, .playback,
              .seeked, .deviceBuffer, .stream:
             break
         }
@@ -310,7 +310,7 @@ public struct PlayerModel {
             apply(.deviceLost(token: token))
         case .deviceRestored(let token):
             apply(.deviceRestored(token: token))
-        case .outputFallback(let message):
+        case .outputFallback(let message), .outputNotice(let message):
             emit(.report(message))
         case .outputFailed(let message):
             emit(.report(message))

@@ -198,7 +198,7 @@ public struct StatusChangeTracker {
     /// fallen back from, failed.
     public mutating func note(_ event: EngineEvent) {
         switch event {
-        case .deviceLost, .deviceRestored, .outputFallback, .outputFailed: noted.insert(.output)
+        case .deviceLost, .deviceRestored, .outputFallback, .outputNotice, .outputFailed: noted.insert(.output)
         case .ended, .decodeFailed, .budgetSpent, .opened, .openFailed, .damaged, .damageSkipped, .playback, .seeked, .deviceBuffer,
              .stream, .servedPlaylist: break
         }

@@ -102,7 +102,7 @@ public final class ScriptRunner {
                 engine.perform(.revokeGrant)
                 waiting = nil
             }
-        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .opened, .playback, .seeked, .deviceBuffer, .damageSkipped,
+        case .deviceLost, .deviceRestored, .outputFailed, .outputFallback, .outputNotice, .opened, .playback, .seeked, .deviceBuffer, .damageSkipped,
              .stream:
             break
         }

@@ -12,6 +12,9 @@ public enum EngineEvent: Equatable, Sendable {
     case outputFailed(message: String)
     /// The requested live device could not be opened; output goes to the null device instead.
     case outputFallback(message: String)
+    /// Something to say of the output that plays on as it is (a Snapcast server that stopped
+    /// reading, or reads again; the format it was told to write).
+    case outputNotice(message: String)
     /// The audio time granted as `id` (see `PlaybackEngine.grant`) has been played.
     case budgetSpent(id: Int)
     /// The song asked for with `token` is open and waits to play.

@@ -50,17 +50,31 @@ enum SnapcastControl {
             sent = sent.dropFirst(taken)
             if taken == 0, !Waiting.writable(connection.descriptor, within: left(deadline)) { return .failure("no answer") }
         }
+        // snapserver may say something else on the connection first (a notification): the
+        // reply is the line with the question's id.
         var reply: [UInt8] = []
-        while !reply.contains(UInt8(ascii: "\n")) {
-            guard reply.count < sizeLimit else { return .failure("an answer past \(sizeLimit >> 20) MiB") }
+        var read = 0
+        while true {
+            while let newline = reply.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(reply[..<newline])
+                reply.removeSubrange(...newline)
+                if (try? JSONDecoder().decode(Envelope.self, from: Data(line)))?.id == 1 { return .success(line) }
+            }
+            guard read < sizeLimit else { return .failure("an answer past \(sizeLimit >> 20) MiB") }
             switch connection.read() {
-            case .bytes(let bytes): reply += bytes
+            case .bytes(let bytes):
+                reply += bytes
+                read += bytes.count
             case .ended: return reply.isEmpty ? .failure("it closed the connection") : .success(reply)
             case .waiting:
                 guard Waiting.readable(connection.descriptor, within: left(deadline)) else { return .failure("no answer within a second") }
             }
         }
-        return .success(Array(reply.prefix { $0 != UInt8(ascii: "\n") }))
+    }
+
+    /// A reply's id (a notification has none).
+    private struct Envelope: Decodable {
+        let id: Int?
     }
 
     private static func left(_ deadline: Int64) -> Int32 {

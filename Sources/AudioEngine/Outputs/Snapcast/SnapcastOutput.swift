@@ -82,17 +82,39 @@ final class SnapcastOutput: AudioOutput {
     func wakes(_ wake: @escaping @Sendable () -> Void) {}
     func settleName() {}
 
-    /// snapserver's format for this source, asked of its control port once (on the playback
-    /// thread, when the first song opens), else the one set.
+    /// snapserver's format for this source, asked of its control port (on the playback thread,
+    /// when the first song opens), else the one set.
     var fixedFormat: PCMFormat? {
         if let chosen { return chosen }
+        return ask()
+    }
+
+    /// When its control port did not answer: asked again when a song opens, once
+    /// `askAgain` seconds have passed (snapserver started after tplayer).
+    private var failedAt: Double?
+    static let askAgain = 5.0
+
+    /// Asks the control port again if it did not answer last time (a song opens: a new format,
+    /// if it says one, is the next song's).
+    func refreshFormat() {
+        guard let failedAt, MonotonicClock().now - failedAt >= Self.askAgain else { return }
+        _ = ask()
+    }
+
+    private func ask() -> PCMFormat {
         let format: SnapcastFormat
         switch setup.control.map({ SnapcastControl.format(of: destination, askingAt: $0) }) {
         case .success(let told)?:
             format = told
+            if failedAt != nil, told.bits != chosenBits || chosen.map({ $0 != Self.pcm(told) }) ?? false {
+                notices.say("snapcast: snapserver's stream is \(told): writing that from the next song")
+            }
+            failedAt = nil
         case .failure(let why)?:
-            format = setup.format
-            notices.say("snapcast: \(why.reason); writing snapcast-format \(setup.format)")
+            format = chosen == nil ? setup.format : SnapcastFormat(rate: chosen?.rate ?? setup.format.rate, bits: chosenBits ?? setup.format.bits,
+                                                                  channels: chosen?.channels ?? setup.format.channels)
+            if failedAt == nil { notices.say("snapcast: \(why.reason); writing snapcast-format \(setup.format)") }
+            failedAt = MonotonicClock().now
         case nil:
             format = setup.format
         }

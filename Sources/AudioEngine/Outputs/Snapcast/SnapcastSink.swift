@@ -2,7 +2,9 @@ import Files
 import Glibc
 import PlayerCore
 
-/// snapserver's pipe or `tcp` connection, open for one format. Nothing here waits on the
+/// snapserver's pipe or `tcp` connection, open for one format. What a pipe holds unread can be
+/// taken back (`SnapcastSink+TakeBack`), so that a pause, a seek or a new volume reaches the
+/// rooms at once, as on a sound server. Nothing here waits on the
 /// server for long, and nothing stops for it: a server that is not there, stops reading or
 /// goes away is said once, and the song plays on unheard (what nobody reads is taken out of
 /// the pipe again; a lost connection is made again, once a second) until it is back, as MPD's
@@ -50,14 +52,17 @@ final class SnapcastSink: BlockingSink {
     /// The stream's bits: 24 are narrowed from the 32-bit samples given, into 4 bytes each.
     private let bits: Int
     /// `nil` while a connection is lost (`connect` makes it again).
-    private var conduit: Conduit?
+    private(set) var conduit: Conduit?
     private let connect: () -> Conduit?
     private let place: String
     private let notices: SnapcastNotices
-    private let spans = Locked(HeardSpans())
+    let spans = Locked(HeardSpans())
+    /// The last bytes written to a pipe (`SnapcastSink+TakeBack`): what is written again of
+    /// what is taken back and not replaced.
+    var recent: [UInt8] = []
     private let bufferSeconds: Double
     private var narrowed: [Int32] = []
-    private let clock = MonotonicClock()
+    let clock = MonotonicClock()
     /// What the server held unread after the last write, and when it was last seen to read.
     private var unreadAfterWrite = 0
     private var lastRead: Double
@@ -67,7 +72,7 @@ final class SnapcastSink: BlockingSink {
     /// Seconds of silence a new connection begins with (`SnapcastOutput.settling`).
     private var silenceOwed = 0.0
     /// Whether the server is taking what is written (said when that changes).
-    private var reading = true
+    private(set) var reading = true
 
     /// The longest a write waits for room, in milliseconds (snapserver reads every 20 ms).
     static let longestWait: Int32 = 30
@@ -140,8 +145,10 @@ final class SnapcastSink: BlockingSink {
             if bits == 24, format.encoding == .s32 {
                 narrow(bytes)
                 waited = narrowed.withUnsafeBytes { put($0, into: conduit) } || waited
+                narrowed.withUnsafeBytes { remember($0) }
             } else {
                 waited = put(bytes, into: conduit) || waited
+                remember(bytes)
             }
             unreadAfterWrite = self.conduit?.unread ?? 0
         }
@@ -151,7 +158,7 @@ final class SnapcastSink: BlockingSink {
 
     /// Writes `bytes`, waiting a little for room; what nobody makes room for is taken out of a
     /// pipe, and a connection that takes nothing is let go. Whether it waited.
-    private func put(_ bytes: UnsafeRawBufferPointer, into conduit: Conduit) -> Bool {
+    func put(_ bytes: UnsafeRawBufferPointer, into conduit: Conduit) -> Bool {
         var offset = 0, waited = false, cleared = false
         while offset < bytes.count {
             guard let taken = conduit.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) else {
@@ -237,7 +244,11 @@ final class SnapcastSink: BlockingSink {
         if conduit != nil, reading, let readBy = spans.read(\.readBy) {
             // When snapserver, reading in real time, has read all it was given; then 60 ms more.
             let end = min(clock.now + Self.lastReads, readBy + 0.06)
-            while clock.now < end { usleep(UInt32(min(end - clock.now, 0.01) * 1_000_000) + 1) }
+            while true {
+                let left = end - clock.now
+                if left <= 0 { break }
+                usleep(UInt32(min(left, 0.01) * 1_000_000) + 1)
+            }
         }
         try close()
     }
@@ -253,47 +264,5 @@ final class SnapcastSink: BlockingSink {
         let now = clock.now
         let seconds = spans.read { $0.unheard(at: now, buffer: bufferSeconds) }
         return Int(min(seconds, 3600) * Double(format.rate))
-    }
-}
-
-/// What a Snapcast output has to say, kept until the playback loop asks (`takeNotice`).
-final class SnapcastNotices {
-    private var pending: [String] = []
-
-    func say(_ notice: String) {
-        if pending.count < 8 { pending.append(notice) }
-    }
-
-    func take() -> String? {
-        pending.isEmpty ? nil : pending.removeFirst()
-    }
-}
-
-/// When what was written to snapserver is heard: it reads at real time from when it arrives (what
-/// is already waiting first), and the rooms hear each part `buffer` seconds after it was read.
-/// Kept as the spans of time over which it reads, so that a pause (nothing written) is a gap:
-/// what was written before it is heard out, the time shown moving on to where the song stopped.
-struct HeardSpans {
-    private var spans: [(start: Double, end: Double)] = []
-    static let most = 32
-
-    /// `seconds` of audio were written at `now`; spans heard `keeping` seconds ago are let go.
-    mutating func wrote(seconds: Double, at now: Double, keeping: Double) {
-        if let last = spans.last, last.end >= now {
-            spans[spans.count - 1].end += seconds
-        } else {
-            spans.append((now, now + seconds))
-        }
-        spans.removeAll { $0.end + keeping < now }
-        if spans.count > Self.most { spans.removeFirst(spans.count - Self.most) }
-    }
-
-    /// When snapserver will have read all that was written.
-    var readBy: Double? { spans.last?.end }
-
-    /// Seconds of what was written not yet heard at `now`.
-    func unheard(at now: Double, buffer: Double) -> Double {
-        let heardUpTo = now - buffer
-        return spans.reduce(0) { total, span in total + max(span.end - max(span.start, heardUpTo), 0) }
     }
 }
