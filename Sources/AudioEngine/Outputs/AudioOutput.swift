@@ -40,6 +40,9 @@ protocol AudioOutput: AnyObject {
     func refreshFormat()
     /// How far ahead of real time an output held to it is written (`Pacing.realTime`).
     var lead: Double { get }
+    /// The first write is not due before this (monotonic seconds): the playback loop waits for
+    /// it as for any write, keys answered meanwhile. `nil`: no such time.
+    var startsAt: Double? { get }
     /// What is to be said of the output, once: how it was set up, a server that stopped or
     /// came back (asked when a song opens and after each write).
     func takeNotice() -> String?
@@ -51,6 +54,7 @@ extension AudioOutput {
     var fixedFormat: PCMFormat? { nil }
     func refreshFormat() {}
     var lead: Double { 0 }
+    var startsAt: Double? { nil }
     func takeNotice() -> String? { nil }
 }
 

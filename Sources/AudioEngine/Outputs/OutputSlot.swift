@@ -100,7 +100,9 @@ final class OutputSlot {
         pacer.restart(at: now)
     }
 
+    /// Starts the pacing over at `now`, or later where the output's first write is due later
+    /// (snapserver finding its pipe: `SnapcastOutput.settling`).
     func restartPacing(at now: Double) {
-        pacer.restart(at: now)
+        pacer.restart(at: max(now, output.startsAt.map { $0 + output.lead } ?? now))
     }
 }

@@ -77,6 +77,8 @@ final class SnapcastOutput: AudioOutput {
     var isFile: Bool { false }
     var pacing: Pacing { .realTime }
     var lead: Double { Self.lead }
+    /// While the pipe opened early waits for its first write: when snapserver reads it steadily.
+    var startsAt: Double? { early != nil ? madeAt + Self.settling : nil }
     var highestRate: Int { fixedFormat?.rate ?? setup.format.rate }
 
     func wakes(_ wake: @escaping @Sendable () -> Void) {}
