@@ -43,10 +43,9 @@ final class SnapcastOutput: AudioOutput {
 
     let destination: Destination
     private let setup: SnapcastSetup
-    /// The stream's format, once asked for; and what is to be said of how it was chosen.
-    private var chosen: PCMFormat?
-    /// The stream's bits (24 are written from 32-bit samples, narrowed as they are written).
-    private var chosenBits: Int?
+    /// The stream's format, once asked for (24 bits are written from 32-bit samples, narrowed
+    /// as they are written).
+    private var stream: SnapcastFormat?
     private let notices = SnapcastNotices()
 
     /// How far ahead of real time it writes: what snapserver may find in the pipe at worst.
@@ -87,8 +86,7 @@ final class SnapcastOutput: AudioOutput {
     /// snapserver's format for this source, asked of its control port (on the playback thread,
     /// when the first song opens), else the one set.
     var fixedFormat: PCMFormat? {
-        if let chosen { return chosen }
-        return ask()
+        Self.pcm(stream ?? ask())
     }
 
     /// When its control port did not answer: asked again when a song opens, once
@@ -103,27 +101,26 @@ final class SnapcastOutput: AudioOutput {
         _ = ask()
     }
 
-    private func ask() -> PCMFormat {
+    /// Asks the control port for the stream's format, keeping the one in use (or the one set)
+    /// when it does not answer.
+    private func ask() -> SnapcastFormat {
         let format: SnapcastFormat
         switch setup.control.map({ SnapcastControl.format(of: destination, askingAt: $0) }) {
         case .success(let told)?:
-            format = told
-            if failedAt != nil, told.bits != chosenBits || chosen.map({ $0 != Self.pcm(told) }) ?? false {
+            if failedAt != nil, let used = stream, told != used {
                 notices.say("snapcast: snapserver's stream is \(told): writing that from the next song")
             }
+            format = told
             failedAt = nil
         case .failure(let why)?:
-            format = chosen == nil ? setup.format : SnapcastFormat(rate: chosen?.rate ?? setup.format.rate, bits: chosenBits ?? setup.format.bits,
-                                                                  channels: chosen?.channels ?? setup.format.channels)
+            format = stream ?? setup.format
             if failedAt == nil { notices.say("snapcast: \(why.reason); writing snapcast-format \(setup.format)") }
             failedAt = MonotonicClock().now
         case nil:
             format = setup.format
         }
-        let made = Self.pcm(format)
-        chosen = made
-        chosenBits = format.bits
-        return made
+        stream = format
+        return format
     }
 
     func takeNotice() -> String? {
@@ -135,7 +132,7 @@ final class SnapcastOutput: AudioOutput {
     }
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
-        let bits = chosenBits ?? format.encoding.bytes * 8
+        let bits = stream?.bits ?? format.encoding.bytes * 8
         let place = "\(destination)"
         switch destination {
         case .pipe(let path):
