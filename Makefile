@@ -18,13 +18,14 @@ BIN          := .build/release/tplayer
 # and an Icecast server (icecast2) for the internet-radio tests, Snapcast (snapserver, snapclient) for the rooms, and PipeWire (pipewire,
 # pipewire-pulse, and wireplumber to link its streams) for every sample heard on it. sd-bus (libsystemd-dev) builds
 # MPRIS; SQLite (libsqlite3-dev) the library, through GRDB; libpulse-dev the native PulseAudio
-# output; libcurl4-openssl-dev internet streams; libchafa-dev the now-playing view's cover.
+# output; libcurl4-openssl-dev internet streams; libchafa-dev the now-playing view's cover;
+# libshout3-dev the Icecast output (mpv listens to it in its tests, beside tplayer).
 BUILD_DEPS   := pkg-config libmpg123-dev libao-dev libsystemd-dev libpulse-dev libsoxr-dev libflac-dev libvorbis-dev libsqlite3-dev \
-                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev
+                libopusfile-dev libavformat-dev libavcodec-dev libswresample-dev librubberband-dev libcurl4-openssl-dev libchafa-dev libshout3-dev
 TEST_DEPS    := $(BUILD_DEPS) python3-mutagen mpg123 tmux pulseaudio pulseaudio-utils sox lame flac vorbis-tools opus-tools ffmpeg time python3 python3-venv \
                 dbus-daemon dbus-bin playerctl libglib2.0-bin strace man-db desktop-file-utils icecast2 openssl \
                 pipewire pipewire-pulse wireplumber sqlite3 mpd mpc ncmpcpp python3-mpd mpdris2 systemd \
-                snapserver snapclient
+                snapserver snapclient mpv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \

@@ -49,6 +49,10 @@ let package = Package(
         // stream opens (http, https), not linked (see its shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
+        // libshout's header (libshout3-dev); libshout is loaded when an Icecast output is made
+        // (`-o icecast`), not linked (see its shim.h).
+        .systemLibrary(name: "CShout", providers: [.apt(["libshout3-dev"])]),
+
         // libchafa, which draws a cover as terminal text: declared in its shim.h (its headers need
         // glib's) and loaded when the first cover is drawn, not linked (see its shim.h).
         .systemLibrary(name: "CChafa", providers: [.apt(["libchafa-dev"])]),
@@ -70,7 +74,7 @@ let package = Package(
         // The decoders, the outputs and the playback thread: the module that imports the audio
         // libraries (libmpg123, libao, libpulse, libFLAC, vorbisfile, opusfile, FFmpeg, libsoxr,
         // librubberband) and libcurl. Cover imports FFmpeg too, and libchafa; Mpris, sd-bus.
-        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CCurl", "CFlac", "CVorbis", "COpus", "CAv"]),
+        .target(name: "AudioEngine", dependencies: ["PlayerCore", "Files", "CMpg123", "CAo", "CPulse", "CSoxr", "CRubberBand", "CCurl", "CFlac", "CVorbis", "COpus", "CAv", "CShout"]),
 
         // Songs' covers for the now-playing view: found (embedded, or cover.jpg), decoded by FFmpeg
         // and drawn by libchafa, off the main loop.

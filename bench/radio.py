@@ -20,7 +20,8 @@ def free_port():
 
 
 class Icecast:
-    """icecast2 on a port of its own, with ffmpeg playing `song` into /radio.mp3."""
+    """icecast2 on a port of its own, with ffmpeg playing `song` into /radio.mp3 (no song: no
+    source; the mounts are made by whoever broadcasts)."""
 
     def __init__(self, song):
         self.folder = tempfile.mkdtemp(prefix="tplayer-bench-icecast-")
@@ -40,6 +41,9 @@ class Icecast:
 <security><chroot>0</chroot>{owner}</security></icecast>""")
         self.server = subprocess.Popen(["icecast2", "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.wait("/", (200, 404))
+        self.source = None
+        if song is None:
+            return
         self.source = subprocess.Popen(
             ["ffmpeg", "-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", song, "-c", "copy",
              "-content_type", "audio/mpeg", "-ice_name", "Bench FM", "-f", "mp3",
@@ -64,8 +68,9 @@ class Icecast:
 
     def stop(self):
         for process in (self.source, self.server):
-            process.kill()
-            process.wait()
+            if process:
+                process.kill()
+                process.wait()
 
 
 def players(tplayer, url):

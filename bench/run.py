@@ -409,6 +409,14 @@ def main():
     row("Snapcast: pause to snapserver's stream idle", f"median {tm * 1000:.0f} ms, worst {tw * 1000:.0f} ms",
         f"median {mm * 1000:.0f} ms, worst {mw * 1000:.0f} ms", f"{tm / mm:.2f}", "≤ 3 s", tw <= 3)
 
+    # 11d. Icecast: tplayer broadcasting against MPD's shout output, the same noise encoded as
+    # Vorbis and as MP3, a listener checking the stream comes in real time; the CPU.
+    import icecast
+    for fmt, players in icecast.measure(TPLAYER, max(RUNS // 2, 2)).items():
+        (t, tk), (m, mk) = players["tplayer"], players["mpd"]
+        row(f"Icecast: CPU broadcasting {icecast.WINDOW:.0f} s of {fmt} ({icecast.FORMATS[fmt][1]} kbit/s) to icecast2, against MPD's shout output",
+            f"{t:.3f} s ({tk:.0f} kbit/s sent)", f"{m:.3f} s ({mk:.0f} kbit/s)", f"{t / m:.2f}", "≤ MPD's", t <= m)
+
     # 12. The now-playing view: its CPU while playing (the view; the view and a spectrum) against
     # the status line alone and mpg123, and Space's latency with it all open.
     import nowplaying

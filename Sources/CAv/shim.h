@@ -134,5 +134,6 @@ static inline const char *tp_av_library(void) { return TP_AV_FORMAT_LIBRARY; }
 #include "song.h"
 #include "hls.h"
 #include "picture.h"
+#include "encode.h"
 
 #endif

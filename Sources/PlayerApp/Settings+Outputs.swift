@@ -3,9 +3,9 @@ import PlayerCore
 
 /// The settings of the live output beyond its driver: the device (`device =`, as `-a`), and
 /// what a Snapcast output asks its server (`snapcast-control`, `snapcast-format`,
-/// `snapcast-buffer`).
+/// `snapcast-buffer`), and where an Icecast output broadcasts (`icecast`, `icecast-format`).
 extension Settings {
-    static let outputNames = ["device", "snapcast-control", "snapcast-format", "snapcast-buffer"]
+    static let outputNames = ["device", "snapcast-control", "snapcast-format", "snapcast-buffer", "icecast", "icecast-format"]
 
     /// Sets `name` when it is one of these: `nil` when it is not one, else why it cannot be set
     /// (`.some(nil)`: it was).
@@ -31,6 +31,14 @@ extension Settings {
                 return .some("give snapserver's buffer in milliseconds, 0 to 60000 (its own default: 1000)")
             }
             outputSetup.snapcast.bufferSeconds = Double(milliseconds) / 1000
+        case "icecast":
+            switch IcecastMount.parse(value) {
+            case .success(let mount): outputSetup.icecast.mount = mount
+            case .failure(let problem): return .some(problem.reason)
+            }
+        case "icecast-format":
+            guard let encoding = IcecastEncoding.parse(value) else { return .some(IcecastEncoding.hint) }
+            outputSetup.icecast.encoding = encoding
         default:
             return nil
         }

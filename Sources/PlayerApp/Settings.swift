@@ -166,7 +166,7 @@ public struct Settings: Equatable, Sendable {
                     return problems.append(Diagnostic(at(first.column), "unknown setting \(quoted(name))" + suggestion(name, among: Self.names)))
                 }
                 if let problem = settings.set(name, to: value, outputs: outputs, preset: &preset) {
-                    problems.append(Diagnostic(at(valueColumn), "\(name) = \(Self.shown(value)): \(problem)"))
+                    problems.append(Diagnostic(at(valueColumn), "\(name) = \(Self.shown(Self.withoutSecret(name, value))): \(problem)"))
                 }
             }
         }
@@ -342,6 +342,23 @@ public struct Settings: Equatable, Sendable {
     }
 
     /// A value as a message shows it: at most 60 characters (a 4 KB value was echoed whole).
+    /// `value` as a problem may quote it: a password never (`mpd-password`'s whole value, the
+    /// password in `icecast`'s URL), in its place `…`.
+    static func withoutSecret(_ name: String, _ value: String) -> String {
+        switch name {
+        case "mpd-password":
+            return "…"
+        case "icecast":
+            guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].prefix(while: { $0 != "/" }).lastIndex(of: "@") else {
+                return value
+            }
+            guard let colon = value[scheme.upperBound..<at].firstIndex(of: ":") else { return String(value[..<scheme.upperBound]) + "…" + String(value[at...]) }
+            return String(value[..<value.index(after: colon)]) + "…" + String(value[at...])
+        default:
+            return value
+        }
+    }
+
     private static func shown(_ value: String) -> String {
         value.count > 60 ? String(value.prefix(59)) + "…" : value
     }

@@ -145,6 +145,8 @@ extension Invocation {
             // tplayer's own: PulseAudio natively, and libao's default device by name.
             printOutput("\("pulse".padding(toLength: 8)) live  PulseAudio or PipeWire, natively  (default when a server answers)")
             printOutput("\("ao".padding(toLength: 8)) live  libao's default device")
+            printOutput("\("snapcast".padding(toLength: 8)) live  snapserver's pipe or tcp source (-a), for every room")
+            printOutput("\("icecast".padding(toLength: 8)) live  a broadcast to Icecast (the settings' icecast =)")
             let fallback = OutputDriverInfo.defaultLive()
             for driver in OutputDriverInfo.all() where driver.shortName != "pulse" {  // `-o pulse` is the native one
                 let kind = driver.isLive ? "live" : "file"
@@ -232,7 +234,7 @@ extension Invocation {
     func readSettings() -> Settings {
         guard !noConfig else { return Settings() }
         let loaded = ConfigLoader.load(explicit: config.map(RawArguments.path)) {
-            ["pulse", "ao", "snapcast"] + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
+            OutputTarget.ownDrivers + OutputDriverInfo.all().map(\.shortName).filter { !["wav", "au", "raw"].contains($0) }
         }
         loaded.said.forEach(printError)
         return loaded.settings

@@ -28,7 +28,7 @@ enum CommandOption: CaseIterable {
         switch self {
         case .output:
             Facts(long: "--output", short: "o", value: "DRIVER",
-                  help: "pulse (PulseAudio or PipeWire, natively), ao (libao's default device), snapcast (snapserver's pipe, -a), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).")
+                  help: "pulse (PulseAudio or PipeWire, natively), ao (libao's default device), snapcast (snapserver's pipe, -a), icecast (a broadcast to the settings' icecast =), or a libao driver by short name (alsa, oss, sndio, null: --list-outputs lists them); with -w, the file's format: wav, au, raw (default: pulse when a server answers, else ao).")
         case .device:
             Facts(long: "--audiodevice", short: "a", value: "DEVICE",
                   help: "The device to play on: PulseAudio's sink (-o pulse); snapserver's pipe (-o snapcast; default /tmp/snapfifo) or tcp://HOST:PORT for its tcp source.")
@@ -259,7 +259,7 @@ enum CommandOption: CaseIterable {
     /// What a shell completes its value with.
     var completion: CompletionKind? {
         switch self {
-        case .output: .list(["pulse", "ao", "snapcast", "alsa", "oss", "sndio", "null", "wav", "au", "raw"])
+        case .output: .list(["pulse", "ao", "snapcast", "icecast", "alsa", "oss", "sndio", "null", "wav", "au", "raw"])
         case .device: .file()
         case .write, .fifo, .config: .file()
         case .script: .file(extensions: ["tps"])

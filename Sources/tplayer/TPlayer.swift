@@ -62,7 +62,7 @@ extension TPlayer {
         var mpg123Options = Mpg123Options.Translation()
         if Mpg123Options.asksForRemote(arguments) {
             mpg123Options = Mpg123Options.translate(arguments) { name in
-                ["pulse", "ao", "snapcast", "null", "wav", "au", "raw"].contains(name) || OutputDriverInfo.all().contains { $0.shortName == name }
+                (OutputTarget.ownDrivers + ["null", "wav", "au", "raw"]).contains(name) || OutputDriverInfo.all().contains { $0.shortName == name }
             }
             mpg123Options.notes.forEach { printError("tplayer: " + $0) }
             arguments = mpg123Options.arguments

@@ -194,6 +194,8 @@ final class FakeSink: BlockingSink {
     private(set) var writeTimes: [Double] = []
     /// Writes fail from this write on (counted from 1).
     var failingFromWrite: Int?
+    /// Each song it was told it plays (`nowPlaying`), and how many samples it had been given then.
+    private(set) var announced: [(path: String, atSample: Int)] = []
 
     init(format: PCMFormat, output: FakeOutput) {
         self.format = format
@@ -237,6 +239,10 @@ final class FakeSink: BlockingSink {
 
     func close() throws(OutputFailure) {
         output?.record("close")
+    }
+
+    func nowPlaying(_ info: SongInfo) {
+        announced.append(("\(info.path)", samples.count))
     }
 }
 

@@ -273,6 +273,16 @@ struct CueTests {
         #expect(samples.elementsEqual(first + second), "song 2 follows song 1 sample for sample: no rewind, no stop, no restart")
     }
 
+    /// An output that names each song to its listeners (a broadcast) is told which song plays
+    /// just before its first sample, the cued one too, once each.
+    @Test func theSinkIsToldEachSongBeforeItsFirstSample() {
+        let (rig, _) = boundary(cued: true, delay: 0.1)
+        rig.run(limit: 1_000_000)
+        let announced = rig.output.sinks[0].announced
+        #expect(announced.map(\.path) == ["a.mp3", "b.mp3"], "\(announced)")
+        #expect(announced.map(\.atSample) == [0, 88200], "\(announced)")
+    }
+
     @Test func withoutACueTheDeviceRunsDryWhileTheAnswerIsAwaited() {
         let (rig, _) = boundary(cued: false, delay: 0.5)
         rig.run(limit: 1_000_000)

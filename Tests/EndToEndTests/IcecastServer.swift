@@ -2,14 +2,15 @@ import Foundation
 import Glibc
 
 /// A real Icecast 2 server (`icecast2`) on 127.0.0.1, on a port of its own, with ffmpeg as its
-/// source playing `song` again and again at its own pace (`-re`), as a radio's encoder does. It
-/// can be killed and started again on the same port (`restart`), and a title set through its
-/// admin API (`setTitle`). Stopped when released.
+/// source playing `song` again and again at its own pace (`-re`), as a radio's encoder does (no
+/// song: no source, the mounts are tplayer's to make: `-o icecast`). It can be killed and
+/// started again on the same port (`restart`), and a title set through its admin API
+/// (`setTitle`). Stopped when released.
 final class IcecastServer {
     let port: Int
     let mount = "/radio.mp3"
     private let folder: URL
-    private let song: String
+    private let song: String?
     private var server: Process?
     private var source: Process?
     static let password = "tplayer-source"
@@ -17,7 +18,7 @@ final class IcecastServer {
 
     var url: String { "http://127.0.0.1:\(port)\(mount)" }
 
-    init(song: String) throws {
+    init(song: String?) throws {
         folder = try Harness.temporaryFolder()
         self.song = song
         port = try Self.freePort()
@@ -71,6 +72,7 @@ final class IcecastServer {
         try server.run()
         self.server = server
         try waitFor(path: "/", status: [200, 404])
+        guard let song else { return }
         let source = Process()
         source.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         source.arguments = ["-nostdin", "-loglevel", "error", "-re", "-stream_loop", "-1", "-i", song, "-c", "copy",
@@ -100,6 +102,11 @@ final class IcecastServer {
         let status = try LocalHTTP.get("http://127.0.0.1:\(port)/admin/metadata?mount=\(mount)&mode=updinfo&song=\(song)",
                                        user: "admin:\(Self.admin)", bodyBytes: 0).status
         guard status == 200 else { throw RemotePlayer.Failure(message: "the admin API answered \(status)") }
+    }
+
+    /// Waits (10 s at most) until a source plays on `mount`.
+    func waitForMount(_ mount: String) throws {
+        try waitFor(path: mount, status: [200])
     }
 
     /// Waits (10 s at most) until GET `path` answers one of `status`.

@@ -118,7 +118,7 @@ struct InstallTests {
         #expect(completed.stdout.split(separator: "\n").map(String.init) == [
             "complete -o filenames -F _tplayer tplayer",
             "--repeat --replaygain --replaygain-preamp",
-            "pulse ao snapcast alsa oss sndio null wav au raw",
+            "pulse ao snapcast icecast alsa oss sndio null wav au raw",
         ], "\(completed.stderr)")
         let zsh = try String(contentsOf: share.appendingPathComponent("zsh/site-functions/_tplayer"), encoding: .utf8)
         #expect(zsh.hasPrefix("#compdef tplayer"))

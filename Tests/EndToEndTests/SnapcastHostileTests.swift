@@ -8,38 +8,12 @@ import Testing
 /// plays on to its end in its own time: nothing waits on them.
 @Suite(.timeLimit(.minutes(5)))
 struct SnapcastHostileTests {
-    private func environment(_ folder: URL) -> [String: String] {
-        ["HOME": folder.path, "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path,
-         "XDG_STATE_HOME": folder.appendingPathComponent("state").path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path]
-    }
-
-    private func settings(_ folder: URL, _ text: String) throws -> String {
-        let path = folder.appendingPathComponent("settings").path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    /// A socket listening on a free port of 127.0.0.1.
-    private func listening(receiveBuffer: Int32? = nil) -> (descriptor: Int32, port: UInt16) {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        if var size = receiveBuffer { _ = setsockopt(listener, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
-        listen(listener, 4)
-        return (listener, UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func aUsersFileNamedByDashAIsRefusedAndLeftAsItWas() throws {
         let folder = try Harness.temporaryFolder()
         let file = folder.appendingPathComponent("notes.txt").path
         try "my notes\n".write(toFile: file, atomically: true, encoding: .utf8)
         let run = try Harness.tplayer(["--no-config", "--no-mpris", "-q", "-o", "snapcast", "-a", file, Harness.songs[2]],
-                                      environment: environment(folder))
+                                      environment: Harness.isolated(folder))
         #expect(run.status == 64)
         #expect(run.stderrLines.count == 1 && run.stderr.contains(file) && run.stderr.contains("is not a named pipe"), "\(run.stderr)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "my notes\n")
@@ -51,7 +25,7 @@ struct SnapcastHostileTests {
                                      sourceLocation: SourceLocation = #_sourceLocation) throws {
         let song = try Harness.makeSong(seconds: 3, in: folder)
         let started = Date()
-        let run = try Harness.tplayer(arguments + [song], environment: environment(folder))
+        let run = try Harness.tplayer(arguments + [song], environment: Harness.isolated(folder))
         let took = Date().timeIntervalSince(started)
         #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
         #expect(took > 2.5 && took < 6, "played in \(took) s", sourceLocation: sourceLocation)
@@ -62,9 +36,9 @@ struct SnapcastHostileTests {
         let folder = try Harness.temporaryFolder()
         // A tiny receive buffer, so that the sender fills it within the song; accepted by the
         // kernel (the backlog), never read.
-        let (listener, port) = listening(receiveBuffer: 4096)
+        let (listener, port) = Harness.listening(receiveBuffer: 4096)
         defer { close(listener) }
-        let config = try settings(folder, "snapcast-control = off\n")
+        let config = try Harness.settingsFile(folder, "snapcast-control = off\n")
         try playsOnInItsOwnTime(["--config", config, "--no-mpris", "-q", "-o", "snapcast", "-a", "tcp://127.0.0.1:\(port)"],
                                 folder: folder, said: "snapserver stopped reading")
     }
@@ -76,14 +50,14 @@ struct SnapcastHostileTests {
         // A reader that holds the pipe open and never reads, as a frozen snapserver does.
         let reader = open(pipe, O_RDONLY | O_NONBLOCK)
         defer { close(reader) }
-        let config = try settings(folder, "snapcast-control = off\n")
+        let config = try Harness.settingsFile(folder, "snapcast-control = off\n")
         try playsOnInItsOwnTime(["--config", config, "--no-mpris", "-q", "-o", "snapcast", "-a", pipe], folder: folder,
                                 said: "snapserver stopped reading")
     }
 
     @Test func aControlPortThatAnswersGarbageIsSaidAndTheSettingsFormatWritten() throws {
         let folder = try Harness.temporaryFolder()
-        let (listener, port) = listening()
+        let (listener, port) = Harness.listening()
         defer { close(listener) }
         let answering = Thread {
             let client = accept(listener, nil, nil)
@@ -95,7 +69,7 @@ struct SnapcastHostileTests {
         }
         answering.start()
         let pipe = folder.appendingPathComponent("snapfifo").path
-        let config = try settings(folder, "snapcast-control = 127.0.0.1:\(port)\n")
+        let config = try Harness.settingsFile(folder, "snapcast-control = 127.0.0.1:\(port)\n")
         // Read as snapserver would, so that only the control port is said.
         let reader = Thread {
             let descriptor = open(pipe, O_RDONLY)

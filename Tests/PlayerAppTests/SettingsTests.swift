@@ -60,6 +60,32 @@ struct SettingsTests {
         #expect(bad.settings.outputSetup == OutputSetup())
     }
 
+    /// Where `-o icecast` broadcasts, and as what; a line that cannot be used is quoted with the
+    /// password left out (`mpd-password`'s whole value too).
+    @Test func theIcecastMountAndFormatAreReadAndNoPasswordIsQuoted() {
+        let parsed = Self.parse("""
+            icecast = http://source:s%40cret@radio.example.org:8443/tplayer.ogg
+            icecast-format = OPUS:64
+            """)
+        #expect(parsed.problems.isEmpty, "\(parsed.problems.map(\.located))")
+        let icecast = parsed.settings.outputSetup.icecast
+        #expect(icecast.mount == IcecastMount(host: "radio.example.org", port: 8443, user: "source", password: "s@cret", mount: "/tplayer.ogg"))
+        #expect(icecast.encoding == IcecastEncoding(codec: .opus, kbps: 64))
+        let bad = Self.parse("""
+            icecast = http://source:hush-4711@127.0.0.1:8000
+            icecast = http://hush-4711@127.0.0.1/a.ogg
+            icecast-format = flac
+            mpd-password = hush-4711@everything
+            """)
+        #expect(bad.problems.map(\.located) == [
+            "config:1:11: icecast = http://source:…@127.0.0.1:8000: " + IcecastMount.hint,
+            "config:2:11: icecast = http://…@127.0.0.1/a.ogg: name the source's user and password before the @: " + IcecastMount.hint,
+            "config:3:18: icecast-format = flac: " + IcecastEncoding.hint,
+            "config:4:16: mpd-password = …: unknown permission \"everything\": give read, add, control, admin or player",
+        ], "\(bad.problems.map(\.located))")
+        #expect(bad.settings.outputSetup == OutputSetup())
+    }
+
     /// A settings file of 1 MB of `bind` lines (72,806 of them, keys of every script, each
     /// bound twice) is read at once: each bind searched every binding (46 s of CPU before the
     /// first song). The last binding of a key wins and the help's order is the order of binding.

@@ -105,6 +105,8 @@ protocol AudioSink: AnyObject {
     /// estimate, is what ends a song.
     func drain()
     var isDrained: Bool { get }
+    /// What is written from now on is `info`'s (a broadcast names each song to its listeners).
+    func nowPlaying(_ info: SongInfo)
 }
 
 /// A device or file that says nothing of what it holds: a write blocks until it has room, what
@@ -114,6 +116,7 @@ protocol BlockingSink: AudioSink {}
 
 extension AudioSink {
     var rewritableFrames: Int? { queuedFrames }
+    func nowPlaying(_ info: SongInfo) {}
 }
 
 extension BlockingSink {

@@ -1,3 +1,5 @@
+import PlayerCore
+
 /// Where the playback thread's audio goes: the output the command line chose, the device or
 /// file open on it (`sink`), the null device it falls back to, and the pacer that keeps a live
 /// device's writes to time. Opens lazily, for the format of the audio to write.
@@ -8,6 +10,8 @@ final class OutputSlot {
     private(set) var pacer: WritePacer
     /// Its sound server's sink took audio faster than real time: held to the clock from then on.
     private(set) var pacedByClock = false
+    /// The sink last told which song it plays (`announce`), and that song.
+    private var announced: (sink: ObjectIdentifier, source: SongSource)?
 
     /// What happened when a sink was asked for.
     enum Opening {
@@ -70,6 +74,14 @@ final class OutputSlot {
         let now = clock.now
         pacer.wrote(seconds, took: now - started, blocked: blocked, at: now)
         return measured == nil ? pacer.capacity : nil
+    }
+
+    /// Tells `sink` that what is written next is `source`'s (`info`), once a song and sink.
+    func announce(_ source: SongSource, info: SongInfo, on sink: AudioSink) {
+        let identity = ObjectIdentifier(sink)
+        if let announced, announced.sink == identity, announced.source == source { return }
+        announced = (identity, source)
+        sink.nowPlaying(info)
     }
 
     /// The sink refused a write: it is closed, to be opened again by `reopen`.

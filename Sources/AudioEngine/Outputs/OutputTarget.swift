@@ -32,6 +32,11 @@ public enum OutputTarget: Equatable, Sendable {
     }
 }
 
+extension OutputTarget {
+    /// The live outputs tplayer has of its own, beside libao's drivers (`-o NAME`).
+    public static let ownDrivers = ["pulse", "ao", "snapcast", "icecast"]
+}
+
 /// An output that cannot be set up; `message` is one line for the user.
 public struct OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
@@ -106,6 +111,11 @@ struct OutputChoice {
                 throw OutputError(message: "-a \(path): \(OutboundPipe.Failure.notAPipe)")
             }
             self.init(primary: SnapcastOutput(destination: destination, setup: setup.snapcast), fallback: nil)
+        case .live("icecast"):
+            guard let mount = setup.icecast.mount else {
+                throw OutputError(message: "-o icecast: set where to broadcast in the settings: icecast = http://source:PASSWORD@HOST:PORT/MOUNT")
+            }
+            self.init(primary: IcecastOutput(mount: mount, setup: setup.icecast), fallback: nil)
         case .live("ao"):
             try self.init(libao: nil)  // libao's default device, whatever the server: `-o ao`
         case .live(let name):

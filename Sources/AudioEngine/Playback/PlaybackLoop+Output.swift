@@ -11,6 +11,7 @@ extension PlaybackLoop {
         if chunk.bytes > 0 || chunk.flush && stage.stretcher != nil {
             let played = outputFormat(format)
             guard let sink = openSink(for: played, song: current) else { return }
+            slot.announce(current.source, info: current.info, on: sink)
             if chunk.output == nil {
                 // Once, though the chunk may be written again (a device lost and found).
                 if sinceSplice == 0 {

@@ -1,13 +1,16 @@
 /// How the live output is set up beyond its driver (`-o`): the device it plays on (`-a`, as
-/// mpg123 names one), and what a Snapcast output needs to know of its server.
+/// mpg123 names one), and what a Snapcast or an Icecast output needs to know of its server.
 public struct OutputSetup: Equatable, Sendable {
     /// PulseAudio's sink; for `-o snapcast`, snapserver's pipe or `tcp://HOST:PORT`.
     public var device: String?
     public var snapcast = SnapcastSetup()
+    /// Where `-o icecast` broadcasts, and as what.
+    public var icecast = IcecastSetup()
 
-    public init(device: String? = nil, snapcast: SnapcastSetup = SnapcastSetup()) {
+    public init(device: String? = nil, snapcast: SnapcastSetup = SnapcastSetup(), icecast: IcecastSetup = IcecastSetup()) {
         self.device = device
         self.snapcast = snapcast
+        self.icecast = icecast
     }
 }
 

@@ -186,6 +186,8 @@ struct StreamLimits: Sendable {
     var historyBytes = 256 << 10
     /// Bytes buffered before the first sound (mpv's cache waits for some too).
     var prebufferBytes = 64 << 10
+    /// At most this long after the first byte, though fewer have come.
+    var prebufferSeconds = 2.0
     var connectTimeout = 10.0
     /// No byte for this long while there is room: the connection is dropped and made again.
     var stallTimeout = 10.0

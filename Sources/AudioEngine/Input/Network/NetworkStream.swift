@@ -31,7 +31,7 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
                                history: Int64(limits.historyBytes)))
     }
 
-    /// Connects to `url` and waits for its first bytes (`prebufferBytes`, or its end), then
+    /// Connects to `url` and waits for its first bytes (`prebufferBytes`, `prebufferSeconds`, or its end), then
     /// reads on in the background. Throws the reason when it cannot be opened.
     static func open(_ url: String, limits: StreamLimits = StreamLimits(), interruption: StreamInterruption? = nil,
                      news: @escaping @Sendable (StreamNews) -> Void = { _ in }) throws(LoadFailure) -> NetworkStream {
@@ -47,8 +47,14 @@ final class NetworkStream: ByteSource, @unchecked Sendable {
         } catch {
             throw .notReadable("cannot start the network thread: \(error)")
         }
-        let failure = stream.shared.wait(until: { $0.failure != nil || $0.ended || $0.cancelled || $0.written >= Int64(limits.prebufferBytes) },
-                                         timeout: limits.connectTimeout + limits.stallTimeout) { state -> String? in
+        // The first byte, then `prebufferBytes` or `prebufferSeconds` more, whichever comes
+        // first: a stream of few bytes a second (a 32 kbit/s Opus radio, or silence) starts
+        // within that, not once 64 KiB have come.
+        let settled = { (state: Shared) in state.failure != nil || state.ended || state.cancelled }
+        let started = stream.shared.wait(until: { settled($0) || $0.written > 0 },
+                                         timeout: limits.connectTimeout + limits.stallTimeout) { $0.written > 0 }
+        let failure = stream.shared.wait(until: { settled($0) || $0.written >= Int64(limits.prebufferBytes) },
+                                         timeout: started ? limits.prebufferSeconds : 0) { state -> String? in
             // Bytes came before it failed (a file cut short): they play, and the failure is
             // met where they end.
             if let failure = state.failure, state.written == 0 { return failure }
