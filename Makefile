@@ -75,7 +75,7 @@ run: build
 # heard on a bare null sink, and on PipeWire, in real time) run alone, and SnapcastLiveTests (rooms
 # of a real snapserver, recorded by snapclients, a busy machine among them) alone last.
 LIVE_SUITES  := GaplessLiveTests FormatLiveTests HiResLiveTests SpeedLiveTests VolumeLiveTests BareSinkLiveTests PipeWireLiveTests \
-                SnapcastLiveTests
+                SnapcastLiveTests SeveralOutputsLiveTests
 
 # Each pass says its time (.ci/pass). The front-end the remote-protocol test drives, mpyg321 from
 # PyPI, is installed here into .build/frontends-venv, once, not by the test.
@@ -88,7 +88,7 @@ test: deps-test $(FRONTENDS)/installed
 	$(PASS) gapless-live $(SWIFT) test --skip-build --filter GaplessLiveTests
 	$(PASS) format-live $(SWIFT) test --skip-build --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
 	$(PASS) bare-sink-live $(SWIFT) test --skip-build --filter 'BareSinkLiveTests|PipeWireLiveTests'
-	$(PASS) snapcast-live $(SWIFT) test --skip-build --filter SnapcastLiveTests
+	$(PASS) snapcast-live $(SWIFT) test --skip-build --filter 'SnapcastLiveTests|SeveralOutputsLiveTests'
 
 $(FRONTENDS)/installed: | deps-test
 	@/usr/bin/python3 -m venv $(FRONTENDS) && $(FRONTENDS)/bin/pip install -q mpyg321==2.2.4 && touch $@ \

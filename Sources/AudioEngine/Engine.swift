@@ -24,6 +24,9 @@ public final class Engine: PlayerEngine {
     /// Made when a spectrum is first shown.
     private lazy var analysis = SpectrumAnalysis()
     public let outputName: String
+    /// Every output, the first first (several: `output = pulse, snapcast`), and the driver each
+    /// is (`pulse`, `snapcast`, `icecast`), as MPD's `outputs` names them.
+    public let outputs: [(name: String, driver: String)]
     public let writesFile: Bool
 
     /// Sets up the output and starts the playback thread. Nothing is opened on the device until
@@ -38,8 +41,9 @@ public final class Engine: PlayerEngine {
     /// song's own.
     public init(output target: OutputTarget, fades: Bool = true, measuresStartDelay: Bool = false,
                 setup: OutputSetup = OutputSetup(), bits: Int? = nil, reconnects: Int? = nil) throws(OutputError) {
-        let choice = try OutputChoice(target, setup: setup)
+        let choice = try OutputChoice.choosing(target, setup: setup)
         outputName = target.name
+        outputs = [(target.name, target.name)] + zip(setup.also, (choice.primary as? FanOutput)?.followers.names ?? []).map { ($1, $0) }
         writesFile = target.isFile
         do {
             outbox = try EventOutbox()
@@ -123,7 +127,7 @@ public final class Engine: PlayerEngine {
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
         case .setPitch(let value): call = .setPitch(EngineCall.pitch(value))
         case .setSpeed(let value): call = .setSpeed(EngineCall.speed(value))
-        case .stop, .open, .play, .seek, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
+        case .stop, .open, .play, .seek, .setOutputEnabled, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
         }
         // Pacing takes effect at once, under the lock; the rest is the playback thread's.
         shared.update { if !$0.budget.apply(call) { $0.commands.append(call) } }

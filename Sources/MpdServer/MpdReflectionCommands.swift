@@ -37,17 +37,28 @@ struct MpdReflectionCommands: MpdCommandGroup {
             guard client.isLocal else { return .failure(MpdAck(.permission, "Command only permitted to local clients")) }
             return .success((link.roots.folders.count == 1 ? "music_directory: \(link.roots.folders[0].path)\n" : "") + "pcre: 1\n")
         case "outputs":
-            // The one output, off while muted: a client's "disable" is tplayer's mute.
-            let enabled = session.status.muted ? 0 : 1
-            return .success("outputid: 0\noutputname: \(link.outputName)\nplugin: \(link.outputName)\noutputenabled: \(enabled)\n")
+            guard !link.outputs.isEmpty else {
+                // The one output, off while muted: a client's "disable" is tplayer's mute.
+                let enabled = session.status.muted ? 0 : 1
+                return .success("outputid: 0\noutputname: \(link.outputName)\nplugin: \(link.outputName)\noutputenabled: \(enabled)\n")
+            }
+            let off = session.status.outputsOff
+            return .success(link.outputs.enumerated().map { id, output in
+                "outputid: \(id)\noutputname: \(output.name)\nplugin: \(output.driver)\noutputenabled: \(off.contains(id) ? 0 : 1)\n"
+            }.joined())
         case "enableoutput", "disableoutput", "toggleoutput":
             return MpdArguments.unsigned(arguments[0]).flatMap { id in
-                guard id == 0 else { return .failure(MpdAck(.noExist, "No such audio output")) }
-                switch name {
-                case "enableoutput": perform(.setMute(false))
-                case "disableoutput": perform(.setMute(true))
-                default: perform(.toggleMute)  // toggleoutput
+                guard id < max(link.outputs.count, 1) else { return .failure(MpdAck(.noExist, "No such audio output")) }
+                let on: Bool? = switch name {
+                case "enableoutput": true
+                case "disableoutput": false
+                default: nil  // toggleoutput
                 }
+                guard !link.outputs.isEmpty else {
+                    perform(on.map { .setMute(!$0) } ?? .toggleMute)
+                    return .success("")
+                }
+                perform(.setOutput(Int(id), on))
                 return .success("")
             }
         case "outputset":

@@ -35,6 +35,10 @@ public final class MpdResponder {
         public var quit: () -> Void
         /// What the output is called (`outputs`).
         public var outputName: String
+        /// Several outputs (`output = pulse, snapcast`): each one's name and driver, the first
+        /// first; each is turned on and off by itself. Empty: the one `outputName`, whose
+        /// "disable" is a mute.
+        public var outputs: [(name: String, driver: String)] = []
         /// Scans the library's folders off the main loop, then calls `done` on it (`update`).
         public var update: ((_ done: @escaping () -> Void) -> Void)?
         /// A song's cover, as its file's bytes: the one beside it, or (`embedded`) the one it

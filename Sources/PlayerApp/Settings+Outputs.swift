@@ -5,7 +5,7 @@ import PlayerCore
 /// what a Snapcast output asks its server (`snapcast-control`, `snapcast-format`,
 /// `snapcast-buffer`), and where an Icecast output broadcasts (`icecast`, `icecast-format`).
 extension Settings {
-    static let outputNames = ["device", "snapcast-control", "snapcast-format", "snapcast-buffer", "icecast", "icecast-format"]
+    static let outputNames = ["device", "snapcast-pipe", "snapcast-control", "snapcast-format", "snapcast-buffer", "icecast", "icecast-format"]
 
     /// Sets `name` when it is one of these: `nil` when it is not one, else why it cannot be set
     /// (`.some(nil)`: it was).
@@ -14,6 +14,9 @@ extension Settings {
         case "device":
             guard !value.isEmpty else { return "give a device: PulseAudio's sink, or snapserver's pipe (e.g. /tmp/snapfifo)" }
             outputSetup.device = value
+        case "snapcast-pipe":
+            guard !value.isEmpty, !value.contains("\0") else { return "give snapserver's pipe (e.g. /tmp/snapfifo) or tcp://HOST:PORT" }
+            outputSetup.snapcast.pipe = value
         case "snapcast-control":
             if value == "off" {
                 outputSetup.snapcast.control = nil
@@ -43,5 +46,25 @@ extension Settings {
             return nil
         }
         return .some(nil)
+    }
+
+    /// The outputs that can follow the first (`output = pulse, snapcast`).
+    static let followers = ["snapcast", "icecast"]
+
+    /// `value` as a problem may quote it: a password never (`mpd-password`'s whole value, the
+    /// password in `icecast`'s URL), in its place `…`.
+    static func withoutSecret(_ name: String, _ value: String) -> String {
+        switch name {
+        case "mpd-password":
+            return "…"
+        case "icecast":
+            guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].prefix(while: { $0 != "/" }).lastIndex(of: "@") else {
+                return value
+            }
+            guard let colon = value[scheme.upperBound..<at].firstIndex(of: ":") else { return String(value[..<scheme.upperBound]) + "…" + String(value[at...]) }
+            return String(value[..<value.index(after: colon)]) + "…" + String(value[at...])
+        default:
+            return value
+        }
     }
 }

@@ -190,11 +190,19 @@ public struct Settings: Equatable, Sendable {
     private mutating func set(_ name: String, to value: String, outputs: () -> [String], preset: inout KeyBindings?) -> String? {
         switch name {
         case "output":
+            // `pulse` or `pulse, snapcast`: the first keeps the time, the others follow it.
+            let names = value.split(separator: ",", omittingEmptySubsequences: false).map { Self.trimmed($0) }
             let known = outputs()
-            guard known.contains(value) else {
-                return "no such output here" + Self.suggestion(value, among: known) + "; tplayer --list-outputs lists them"
+            if let unknown = names.first(where: { !known.contains($0) }) {
+                return "no such output here" + (unknown == value ? "" : ": \"\(unknown)\"") + Self.suggestion(unknown, among: known)
+                    + "; tplayer --list-outputs lists them"
             }
-            output = value
+            guard Set(names).count == names.count else { return "each output once" }
+            if let follower = names.dropFirst().first(where: { !Self.followers.contains($0) }) {
+                return "\(follower) cannot play beside \(names[0]): only snapcast and icecast follow the first output (a sound device comes first)"
+            }
+            output = names[0]
+            outputSetup.also = Array(names.dropFirst())
         case "volume":
             guard let percent = Int(value.hasSuffix("%") ? String(value.dropLast()) : value), (0...100).contains(percent) else {
                 return "give a volume from 0 to 100"
@@ -342,23 +350,6 @@ public struct Settings: Equatable, Sendable {
     }
 
     /// A value as a message shows it: at most 60 characters (a 4 KB value was echoed whole).
-    /// `value` as a problem may quote it: a password never (`mpd-password`'s whole value, the
-    /// password in `icecast`'s URL), in its place `…`.
-    static func withoutSecret(_ name: String, _ value: String) -> String {
-        switch name {
-        case "mpd-password":
-            return "…"
-        case "icecast":
-            guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].prefix(while: { $0 != "/" }).lastIndex(of: "@") else {
-                return value
-            }
-            guard let colon = value[scheme.upperBound..<at].firstIndex(of: ":") else { return String(value[..<scheme.upperBound]) + "…" + String(value[at...]) }
-            return String(value[..<value.index(after: colon)]) + "…" + String(value[at...])
-        default:
-            return value
-        }
-    }
-
     private static func shown(_ value: String) -> String {
         value.count > 60 ? String(value.prefix(59)) + "…" : value
     }

@@ -38,6 +38,10 @@ public final class Console {
     public var steps = Steps()
     /// What the now-playing view shows besides the song (the settings' `cover`, `spectrum`).
     public var nowPlayingOptions = NowPlayingView.Options()
+    /// Several outputs' names, the first first (`i` lists them; a digit there turns one on or off).
+    public var outputNames: [String] = []
+    /// The song's details (`i`) are open: a digit turns an output on or off (`Console+Outputs`).
+    var detailsOpen = false
     /// The first key bound to the help, as the hints name it.
     private var helpKey: String? {
         bindings.firstKey(for: .help).map(KeyBindings.name)
@@ -98,6 +102,11 @@ public final class Console {
         var edited = false
         defer { if edited { redraw() } }
         for key in decoder.decode(bytes).lazy.flatMap(escapeUnlessBound) {
+            if let command = outputToggle(key) {
+                commands.append(command)  // the details stay open, and show it done
+                continue
+            }
+            detailsOpen = false
             closePanel()
             hint = nil
             keysSeen = true
@@ -193,16 +202,18 @@ public final class Console {
                 // keys (`:equalizer rock` then `i`) shows once the player has done it. The plays
                 // and stars are read once per song.
                 var counted: (path: Path, statistics: SongDetails.Statistics?)?
+                detailsOpen = true
                 show(followsStatus: true) { [unowned self] screen in
                     let status = lastStatus
                     if let song = status?.song, counted?.path != song.path { counted = (song.path, statistics?(song.path)) }
                     let lines = SongDetails.lines(status?.song, failure: status?.failure, equalizer: status?.list.equalizerBands,
                                                   speed: status?.list.speed ?? 1, stream: status?.stream,
-                                                  statistics: status?.song == nil ? nil : counted?.statistics)
+                                                  statistics: status?.song == nil ? nil : counted?.statistics,
+                                                  outputs: outputNames.enumerated().map { ($1, !(status?.outputsOff.contains($0) ?? false)) })
                     return PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false)
                 }
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .clearList, .add,
+                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .setOutput, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .playEntry, .removeEntry, .clearList, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
                  .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs, .setStopAfterEach, .setConsume, .shuffleEntries,
                  .setPriority, .setSpan, .tagEntry:

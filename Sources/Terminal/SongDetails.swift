@@ -39,10 +39,14 @@ public enum SongDetails {
         }
     }
 
+    /// `outputs`: several outputs' names and whether each is on (a digit turns one on or off).
     public static func lines(_ song: SongInfo?, failure: String? = nil, equalizer: [Double]? = nil, speed: Double = 1,
-                             stream said: StreamState? = nil, statistics: Statistics? = nil) -> [String] {
+                             stream said: StreamState? = nil, statistics: Statistics? = nil, outputs: [(name: String, on: Bool)] = []) -> [String] {
+        let outputLines = outputs.count < 2 ? [] : ["Outputs  " + outputs.prefix(9).enumerated().map { index, output in
+            "\(index + 1) \(TerminalText.safe(output.name)) \(output.on ? "on" : "off")"
+        }.joined(separator: " · ") + "  (\(min(outputs.count, 9) > 1 ? "1–\(min(outputs.count, 9))" : "1") turns one on or off)"]
         guard let song else {
-            return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? [])
+            return ["No song is open."] + (failure.map { ["The last load failed: " + TerminalText.safe($0)] } ?? []) + outputLines
         }
         let tags = song.tags
         func field(_ name: String, _ value: String?) -> String {
@@ -65,7 +69,7 @@ public enum SongDetails {
             field("Gain", gain(song)), field("EQ", equalizer.map(Self.equalizer) ?? "off"),
             field("Speed", speed == 1 ? "the song's own" : "\(StatusSnapshot.ListFacts.speedName(speed)), the same pitch (librubberband)"),
             field(song.isStream ? "URL" : "File", "\(song.path)"),
-        ] + (statistics.map { [field("Plays", $0.playsLine), field("Rating", $0.ratingLine)] } ?? [])
+        ] + (statistics.map { [field("Plays", $0.playsLine), field("Rating", $0.ratingLine)] } ?? []) + outputLines
     }
 
     /// A track as its tags number it, said the same whatever the format: `4/12` (ID3's TRCK, a

@@ -12,6 +12,8 @@ public struct StatusSnapshot: Equatable, Sendable {
     /// Software volume in percent, and whether it is muted.
     public var volume = 100
     public var muted = false
+    /// The outputs turned off, of several (`i` shows them).
+    public var outputsOff: Set<Int> = []
     /// The list has played to its end (and waits, with its last song rewound).
     public var atEndOfList = false
     /// With no song open: why the last load failed (`Idle` keeps it), as one line.
@@ -90,6 +92,7 @@ public struct StatusSnapshot: Equatable, Sendable {
                   name: status.name, repeats: status.repeats, shuffles: status.shuffles)
         volume = status.volume
         muted = status.muted
+        outputsOff = status.outputsOff
         atEndOfList = status.atEndOfList
         failure = status.failure
         stoppedAtStart = status.stoppedAtStart

@@ -69,6 +69,11 @@ public final class TerminalSession {
         get { console.nowPlayingOptions }
         set { console.nowPlayingOptions = newValue }
     }
+    /// Several outputs' names (`i` lists them, and turns one on or off).
+    public var outputNames: [String] {
+        get { console.outputNames }
+        set { console.outputNames = newValue }
+    }
     public func takeCoverRequest() -> CoverRequest? { console.takeCoverRequest() }
     public func takeLibraryCount() -> LibraryCountRequest? { console.takeLibraryCount() }
     public func showLibraryCount(_ result: LibraryCountResult) { console.showLibraryCount(result) }

@@ -103,21 +103,29 @@ extension Invocation {
 
     /// Where the audio goes, from `-o` and `-w` (and the settings' `output`).
     func outputTarget(_ settings: Settings) throws(ValidationError) -> OutputTarget {
+        let first = outputNames.first
         guard let path = write else {
-            if let output, ["wav", "au", "raw"].contains(output) {
-                throw ValidationError("-o \(output) writes a file: give its path with -w PATH")
+            if let first, ["wav", "au", "raw"].contains(first) {
+                throw ValidationError("-o \(first) writes a file: give its path with -w PATH")
             }
-            return .live(driver: output ?? settings.output)
+            return .live(driver: first ?? settings.output)
         }
         let file = RawArguments.path(path)
-        let driver = output ?? OutputTarget.fileDriver(forPath: file)
+        let driver = first ?? OutputTarget.fileDriver(forPath: file)
         return .file(driver: driver, path: file, overwrite: force)
+    }
+
+    /// `-o pulse,snapcast`: the first output, then those that follow it.
+    private var outputNames: [String] {
+        output.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
     }
 
     /// The device (`-a`, else a front-end's mpg123 `-a`, else the settings') and Snapcast's server.
     func outputSetup(_ settings: Settings, device front: String? = nil) -> OutputSetup {
         var setup = settings.outputSetup
         if let chosen = device ?? front { setup.device = chosen }
+        // `-o` names every output; a file (`-w`) is written alone, whatever the settings say.
+        if output != nil || write != nil { setup.also = Array(outputNames.dropFirst()) }
         return setup
     }
 

@@ -187,6 +187,7 @@ struct PlayerRun {
                 guard let song = (try? shared.database?.songs(at: [path]).get())?.first else { return nil }
                 return SongDetails.Statistics(plays: song.playCount, skips: song.skipCount, lastPlayed: song.lastPlayed, rating: song.rating)
             }
+            if engine.outputs.count > 1 { terminal.outputNames = engine.outputs.map(\.name) }
             terminal.nowPlayingOptions = options.settings.nowPlaying(
                 ProcessEnvironment.values(of: ["TERM", "COLORTERM", "TMUX", "KITTY_WINDOW_ID", "TERM_PROGRAM", "LC_TERMINAL", "COLORFGBG"]),
                 colours: terminal.colours)
@@ -310,6 +311,7 @@ struct PlayerRun {
             var link = MpdResponder.Link(
                 controls: controls, position: { engine.position }, library: { shared.database }, roots: roots,
                 quit: { controls.submit(.quit, from: .mpd) }, outputName: engine.outputName)
+            if engine.outputs.count > 1 { link.outputs = engine.outputs }
             // `update`: the library's folders scanned off the main loop, as `:scan` scans them.
             link.update = { done in
                 work.start(.libraryScan, { cancel in libraryRun.scanWhilePlaying(adding: nil, isCancelled: { cancel.isSet }) },

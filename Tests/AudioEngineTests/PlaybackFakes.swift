@@ -152,6 +152,8 @@ final class FakeOutput: AudioOutput {
     var falseBlocks: Set<Int> = []
     /// The next this many opens fail.
     var failingOpens = 0
+    /// The one format it takes (a Snapcast stream's), if any.
+    var fixedFormat: PCMFormat?
     private(set) var sinks: [FakeSink] = []
     /// Events in order: "open 44100 Hz stereo", "close", for checking that a device drains
     /// before it reopens.
@@ -261,7 +263,8 @@ final class LoopRig {
     private let reported = Locked<[EngineEvent]>([])
 
     /// `ahead`: the decoders decode ahead on threads of their own (`AheadDecoder`), as live.
-    init(decoder: FakeDecoder, spare: FakeDecoder? = nil, output: FakeOutput, fades: Bool = false, ahead: Bool = false) {
+    /// `followers`: outputs fed beside `output` (`FanOutput`).
+    init(decoder: FakeDecoder, spare: FakeDecoder? = nil, output: FakeOutput, followers: Followers? = nil, fades: Bool = false, ahead: Bool = false) {
         self.decoder = decoder
         self.output = output
         output.clock = clock
@@ -270,7 +273,8 @@ final class LoopRig {
         let wake = { shared.update { $0.woke = true } }
         let live = ahead ? AheadDecoder.around(decoder, wake: wake) : decoder
         let second: AudioDecoder? = ahead ? spare.map { AheadDecoder.around($0, wake: wake) } : spare
-        loop = PlaybackLoop(decoder: live, spare: second, outputs: OutputChoice(primary: output, fallback: nil), clock: clock,
+        let primary: AudioOutput = followers.map { FanOutput(main: output, followers: $0, feed: try! FollowerFeed($0, inline: true)) } ?? output
+        loop = PlaybackLoop(decoder: live, spare: second, outputs: OutputChoice(primary: primary, fallback: nil), clock: clock,
                             fades: fades, shared: shared) { event in
             reported.update { $0.append(event) }
         }

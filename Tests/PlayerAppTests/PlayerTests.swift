@@ -44,7 +44,7 @@ final class PipeEngine: PlayerEngine {
     func perform(_ call: EngineCall) {
         switch call {
         case .cue, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
-        case .stop, .open, .play, .seek, .setVolume, .setPitch, .setSpeed: calls.append("\(call)")
+        case .stop, .open, .play, .seek, .setVolume, .setPitch, .setSpeed, .setOutputEnabled: calls.append("\(call)")
         }
         switch call {
         case .open(let source, let token):

@@ -50,3 +50,17 @@ struct SoundTests {
         #expect(sound.handle(.toggleRepeat, speedRefusal: nil) == nil)
     }
 }
+
+/// Several outputs (`output = pulse, snapcast`): each is turned on and off by itself, and the
+/// engine told.
+struct OutputSwitchTests {
+    @Test func anOutputIsTurnedOffOnAndToggled() {
+        var sound = Sound()
+        #expect(sound.handle(.setOutput(1, false), speedRefusal: nil) == [.engine(.setOutputEnabled(1, false))] && sound.outputsOff == [1])
+        #expect(sound.handle(.setOutput(1, nil), speedRefusal: nil) == [.engine(.setOutputEnabled(1, true))] && sound.outputsOff.isEmpty)
+        #expect(sound.handle(.setOutput(0, nil), speedRefusal: nil) == [.engine(.setOutputEnabled(0, false))] && sound.outputsOff == [0])
+        #expect(sound.handle(.setOutput(0, true), speedRefusal: nil) == [.engine(.setOutputEnabled(0, true))] && sound.outputsOff.isEmpty)
+        #expect(sound.handle(.setOutput(99, true), speedRefusal: nil) == [.refused("no output 100")])
+        #expect(!sound.muted, "an output off is not a mute")
+    }
+}

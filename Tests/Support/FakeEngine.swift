@@ -61,6 +61,7 @@ public final class FakeEngine: PlaybackEngine {
             position = frame
         case .setVolume(let fraction): calls.append("volume \(fraction)")
         case .setPitch(let value): calls.append("pitch \(value)")
+        case .setOutputEnabled(let index, let on): calls.append("output \(index) \(on)")
         case .setSpeed(let value): calls.append("speed \(value)")
         case .setReplayGain(let choice): replayGains.append(choice)
         case .setEqualizer(let bands): calls.append("equalizer \(bands.flatMap { $0 }.filter { $0 != 1 })")

@@ -171,3 +171,29 @@ struct ConsoleTests {
         #expect(console.screen.panelLines == before)
     }
 }
+
+/// Several outputs in the song's details: a digit while `i` is open turns that output on or off
+/// and the details stay; elsewhere a digit is what it always was.
+struct OutputKeysTests {
+    @Test func aDigitInTheDetailsTurnsAnOutputOnOrOff() {
+        let (console, _) = ConsoleTests.console()
+        console.outputNames = ["pulse", "snapcast (/tmp/snapfifo)"]
+        #expect(console.commands(from: Array("i".utf8)).isEmpty)
+        #expect(console.commands(from: Array("2".utf8)) == [.setOutput(1, nil)])
+        #expect(console.commands(from: Array("1".utf8)) == [.setOutput(0, nil)], "the details stayed open")
+        #expect(!console.commands(from: Array("3".utf8)).contains(.setOutput(2, nil)), "no third output")
+        #expect(!console.commands(from: Array("2".utf8)).contains(.setOutput(1, nil)), "the details closed at the key before")
+    }
+
+    @Test func withOneOutputADigitInTheDetailsIsNoOutputKey() {
+        let (console, _) = ConsoleTests.console()
+        #expect(console.commands(from: Array("i".utf8)).isEmpty)
+        #expect(!console.commands(from: Array("1".utf8)).contains(.setOutput(0, nil)))
+    }
+
+    @Test func theDetailsListTheOutputs() {
+        let lines = SongDetails.lines(nil, outputs: [("pulse", true), ("snapcast (/tmp/snapfifo)", false)])
+        #expect(lines.last == "Outputs  1 pulse on · 2 snapcast (/tmp/snapfifo) off  (1–2 turns one on or off)")
+        #expect(SongDetails.lines(nil, outputs: [("pulse", true)]) == ["No song is open."])
+    }
+}

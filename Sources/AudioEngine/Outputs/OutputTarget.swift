@@ -105,17 +105,9 @@ struct OutputChoice {
             self.init(primary: pulse, fallback: NullOutput())
         case .live("snapcast"):
             // snapserver not running yet is waited for (the output is retried), never silence.
-            let destination = try SnapcastOutput.Destination.parse(device).get()
-            if case .pipe(let path) = destination, case .success(let status) = FileSystem.status(of: path), status.kind != .fifo {
-                // Said at the start: a user's file is never written into by a mistyped -a.
-                throw OutputError(message: "-a \(path): \(OutboundPipe.Failure.notAPipe)")
-            }
-            self.init(primary: SnapcastOutput(destination: destination, setup: setup.snapcast), fallback: nil)
+            self.init(primary: try Self.snapcast(device ?? setup.snapcast.pipe, setup: setup), fallback: nil)
         case .live("icecast"):
-            guard let mount = setup.icecast.mount else {
-                throw OutputError(message: "-o icecast: set where to broadcast in the settings: icecast = http://source:PASSWORD@HOST:PORT/MOUNT")
-            }
-            self.init(primary: IcecastOutput(mount: mount, setup: setup.icecast), fallback: nil)
+            self.init(primary: try Self.icecast(setup), fallback: nil)
         case .live("ao"):
             try self.init(libao: nil)  // libao's default device, whatever the server: `-o ao`
         case .live(let name):

@@ -190,6 +190,8 @@ final class PlaybackLoop {
             rewriteUnheard()  // heard at once, not after what a sound server holds
         case .setSpeed(let value):
             changeSpeed(to: value)
+        case .setOutputEnabled(let index, let on):
+            _ = (slot.output as? FanOutput)?.setEnabled(index, on)
         case .setPitch(let value):
             guard !slot.isFile, value != pitch else { return }
             takeBackQueue()  // the new speed heard at once: the device reopens at the next write

@@ -25,6 +25,9 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case toggleMute
     /// Mute (true) or unmute (false), whatever it was.
     case setMute(Bool)
+    /// Turn output `n` (0-based, of several: `output = pulse, snapcast`) on, off, or (`nil`)
+    /// the other way (MPD's `enableoutput`, `disableoutput`, `toggleoutput`; a digit in `i`).
+    case setOutput(Int, Bool?)
     /// Play this fraction faster (and higher), by playing at another rate (mpg123's `PITCH`).
     case pitch(Double)
     /// Play this many times as fast at the song's own pitch (`--speed`; 1: its own speed).
@@ -123,6 +126,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .changeVolume(let step): "volume \(step < 0 ? "" : "+")\(step)%"
         case .toggleMute: "mute toggle"
         case .setMute(let on): "mute " + (on ? "on" : "off")
+        case .setOutput(let index, let on): "output \(index + 1) " + (on.map { $0 ? "on" : "off" } ?? "toggle")
         case .pitch(let value): "pitch \(value)"
         case .speed(let value): "speed \(value)"
         case .changeSpeed(let factor): "speed ×\(factor)"

@@ -28,6 +28,11 @@ extension Sound {
         case .setMute(let on):
             muted = on
             return [.engine(.setVolume(engineVolume))]
+        case .setOutput(let index, let on):
+            guard (0..<Self.outputsAtMost).contains(index) else { return [.refused("no output \(index + 1)")] }
+            let enabled = on ?? outputsOff.contains(index)
+            if enabled { outputsOff.remove(index) } else { outputsOff.insert(index) }
+            return [.engine(.setOutputEnabled(index, enabled))]
         case .pitch(let value):
             return [.engine(.setPitch(value))]
         case .speed(let value):

@@ -33,6 +33,8 @@ public struct PlayerStatus: Equatable, Sendable {
     // What the listener hears: MPD's `mixer`.
     public var volume = 100
     public var muted = false
+    /// The outputs turned off, of several, by their index.
+    public var outputsOff: Set<Int> = []
 
     // How the list plays on: MPD's `options`.
     public var repeats = false
@@ -123,8 +125,9 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
             changes.insert(.player)
         }
         if old.volume != new.volume || old.muted != new.muted { changes.insert(.mixer) }
-        // Muted is the one output off, as MPD's clients see it (`disableoutput`).
-        if old.muted != new.muted { changes.insert(.output) }
+        // Muted is the one output off, as MPD's clients see it (`disableoutput`); of several,
+        // each is on or off.
+        if old.muted != new.muted || old.outputsOff != new.outputsOff { changes.insert(.output) }
         if old.repeats != new.repeats || old.shuffles != new.shuffles || old.repeatsOne != new.repeatsOne || old.albumMode != new.albumMode
             || old.stopsAfter != new.stopsAfter || old.stopsAfterEach != new.stopsAfterEach || old.consumes != new.consumes || old.speed != new.speed || old.equalizerOn != new.equalizerOn
             || old.equalizerBands != new.equalizerBands || old.replayGain != new.replayGain {
@@ -161,6 +164,7 @@ extension PlayerModel {
         status.seeks = hearing.seeks
         status.volume = sound.volume
         status.muted = sound.muted
+        status.outputsOff = sound.outputsOff
         status.repeats = queue.repeats
         status.shuffles = queue.shuffles
         status.repeatsOne = modes.repeatsOne

@@ -32,6 +32,10 @@ public struct Sound: Sendable {
     public internal(set) var volume = 100
     /// Muted: the engine plays at 0 until unmuted (or the volume is changed).
     public internal(set) var muted = false
+    /// The outputs turned off, of several (`output = pulse, snapcast`), by their index.
+    public internal(set) var outputsOff: Set<Int> = []
+    /// The most outputs there can be.
+    static let outputsAtMost = 16
     /// How many times as fast the songs play, at their own pitch (`--speed`, `[` `]`).
     public internal(set) var speed = 1.0
     /// The graphic equaliser's bands in dB (`nil`: none set) and whether it is on.

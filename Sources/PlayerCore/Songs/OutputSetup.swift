@@ -6,11 +6,14 @@ public struct OutputSetup: Equatable, Sendable {
     public var snapcast = SnapcastSetup()
     /// Where `-o icecast` broadcasts, and as what.
     public var icecast = IcecastSetup()
+    /// The outputs that play beside the first (`output = pulse, snapcast`; `-o pulse,snapcast`).
+    public var also: [String] = []
 
-    public init(device: String? = nil, snapcast: SnapcastSetup = SnapcastSetup(), icecast: IcecastSetup = IcecastSetup()) {
+    public init(device: String? = nil, snapcast: SnapcastSetup = SnapcastSetup(), icecast: IcecastSetup = IcecastSetup(), also: [String] = []) {
         self.device = device
         self.snapcast = snapcast
         self.icecast = icecast
+        self.also = also
     }
 }
 
@@ -18,6 +21,9 @@ public struct OutputSetup: Equatable, Sendable {
 public struct SnapcastSetup: Equatable, Sendable {
     /// The pipe Debian's snapserver.conf reads (`source = pipe:///tmp/snapfifo?name=default`).
     public static let defaultPipe = "/tmp/snapfifo"
+    /// The pipe (or `tcp://HOST:PORT`) a Snapcast output writes to when `-a` (`device`) does not
+    /// name one, or when it follows another output (`snapcast-pipe`).
+    public var pipe = SnapcastSetup.defaultPipe
     /// snapserver's JSON-RPC control port (`snapcast-control = HOST:PORT`, `off`: never asked),
     /// where the source's sample format is read.
     public var control: String? = "127.0.0.1:1705"

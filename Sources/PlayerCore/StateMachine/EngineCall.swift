@@ -17,6 +17,8 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Plays this fraction faster (and higher) on a live device, by playing at another rate;
     /// kept across songs (mpg123's `PITCH`), from `slowestPitch` to `fastestPitch`.
     case setPitch(Double)
+    /// Turns output `n` (0-based, of several) on or off while playing.
+    case setOutputEnabled(Int, Bool)
     /// Plays this many times as fast at the song's own pitch (`--speed`, `[` `]`), from
     /// `slowestSpeed` to `fastestSpeed`; kept across songs. Position and time stay the song's.
     case setSpeed(Double)
@@ -78,6 +80,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .seek(let target): "seek \(target)"
         case .setVolume(let fraction): "volume \(fraction)"
         case .setPitch(let value): "pitch \(value)"
+        case .setOutputEnabled(let index, let on): "output \(index + 1) \(on ? "on" : "off")"
         case .setSpeed(let value): "speed \(value)"
         case .setReplayGain(let choice): "replaygain \(choice)"
         case .setEqualizer: "equalizer"

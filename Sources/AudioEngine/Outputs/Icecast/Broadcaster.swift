@@ -93,9 +93,10 @@ final class Broadcaster: @unchecked Sendable {
     private var encoder: BroadcastEncoder?
     private var title = BroadcastTitle()
     private var nextAttempt = 0.0
-    /// What was said of the last failure (the same one is not said again), and whether the
+    /// What was said of the server since the broadcast was last heard (a lost connection, then
+    /// no server while it restarts, is one line; a refusal is said too), and whether the
     /// broadcast has ever been heard (its return is said).
-    private var lastFailure: String?
+    private var lastFailure: ShoutConnection.Failure?
     private var everConnected = false
     /// When what has been sent will have played: silence fills in when it falls behind.
     private var sentUntil = 0.0
@@ -158,10 +159,10 @@ final class Broadcaster: @unchecked Sendable {
     }
 
     private func fail(_ failure: ShoutConnection.Failure, at now: Double) {
-        if failure.description != lastFailure {
+        if lastFailure == nil || failure.refused && lastFailure?.refused == false {
             let playing = everConnected && connected ? "; the songs play on unheard until it is back" : ""
             say("icecast \(mount): \(failure)\(playing)")
-            lastFailure = failure.description
+            lastFailure = failure
         }
         connection = nil
         connected = false

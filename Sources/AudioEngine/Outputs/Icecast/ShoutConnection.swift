@@ -53,7 +53,7 @@ final class ShoutConnection {
         guard set.allSatisfy({ $0 == SHOUTERR_SUCCESS }) else { throw Failure(description: "libshout refused the settings") }
         let opened = calls.open(shout)
         guard opened == SHOUTERR_SUCCESS || opened == SHOUTERR_BUSY || opened == SHOUTERR_RETRY else {
-            throw failure(opened)
+            throw failure(opened == SHOUTERR_SOCKET ? SHOUTERR_NOCONNECT : opened)  // refused before it was made
         }
     }
 
@@ -68,6 +68,7 @@ final class ShoutConnection {
         switch state {
         case SHOUTERR_CONNECTED: return .connected
         case SHOUTERR_BUSY, SHOUTERR_RETRY: return .connecting
+        case SHOUTERR_SOCKET, SHOUTERR_UNCONNECTED: throw failure(SHOUTERR_NOCONNECT)  // refused before it was made
         default: throw failure(state)
         }
     }
