@@ -88,7 +88,7 @@ test: deps-test $(FRONTENDS)/installed
 	$(PASS) gapless-live $(SWIFT) test --skip-build --filter GaplessLiveTests
 	$(PASS) format-live $(SWIFT) test --skip-build --filter 'FormatLiveTests|HiResLiveTests|SpeedLiveTests|VolumeLiveTests'
 	$(PASS) bare-sink-live $(SWIFT) test --skip-build --filter 'BareSinkLiveTests|PipeWireLiveTests'
-	$(PASS) snapcast-live $(SWIFT) test --skip-build --filter 'SnapcastLiveTests|SeveralOutputsLiveTests'
+	$(PASS) snapcast-live $(SWIFT) test --skip-build --no-parallel --filter 'SnapcastLiveTests|SeveralOutputsLiveTests'
 
 $(FRONTENDS)/installed: | deps-test
 	@/usr/bin/python3 -m venv $(FRONTENDS) && $(FRONTENDS)/bin/pip install -q mpyg321==2.2.4 && touch $@ \

@@ -58,11 +58,12 @@ extension Settings {
         case "mpd-password":
             return "…"
         case "icecast":
-            guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].prefix(while: { $0 != "/" }).lastIndex(of: "@") else {
-                return value
-            }
-            guard let colon = value[scheme.upperBound..<at].firstIndex(of: ":") else { return String(value[..<scheme.upperBound]) + "…" + String(value[at...]) }
-            return String(value[..<value.index(after: colon)]) + "…" + String(value[at...])
+            // Whatever it is: after the scheme, all up to the last @ but the user (before a
+            // colon) is hidden; without an @, all after the scheme.
+            let start = value.range(of: "://")?.upperBound ?? value.startIndex
+            guard let at = value[start...].lastIndex(of: "@") else { return String(value[..<start]) + "…" }
+            let user = value[start..<at].firstIndex(of: ":").map { value[start...$0] } ?? ""
+            return String(value[..<start]) + user + "…" + String(value[at...])
         default:
             return value
         }

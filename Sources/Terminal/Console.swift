@@ -106,7 +106,6 @@ public final class Console {
                 commands.append(command)  // the details stay open, and show it done
                 continue
             }
-            detailsOpen = false
             closePanel()
             hint = nil
             keysSeen = true
@@ -202,7 +201,7 @@ public final class Console {
                 // keys (`:equalizer rock` then `i`) shows once the player has done it. The plays
                 // and stars are read once per song.
                 var counted: (path: Path, statistics: SongDetails.Statistics?)?
-                detailsOpen = true
+                defer { detailsOpen = true }
                 show(followsStatus: true) { [unowned self] screen in
                     let status = lastStatus
                     if let song = status?.song, counted?.path != song.path { counted = (song.path, statistics?(song.path)) }
@@ -343,6 +342,7 @@ public final class Console {
     }
 
     func closePanel() {
+        detailsOpen = false
         guard panel != nil else { return }
         switch mode {
         case .status: mode = .status(panel: nil)

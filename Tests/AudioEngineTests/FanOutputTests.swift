@@ -1,5 +1,6 @@
 @testable import AudioEngine
 import PlayerCore
+import Glibc
 import Testing
 
 /// Several outputs at once (`FanOutput`): the first keeps the time and is written as it would
@@ -75,5 +76,21 @@ struct FanOutputTests {
         let samples: [Int16] = [1, 2, 3, 4]
         _ = samples.withUnsafeBytes { try? sink?.write($0) }
         #expect((fan.main as? FakeOutput)?.samples == [0, 0, 0, 0] && follower.samples == samples)
+    }
+
+    /// The feed's own thread gives a follower the samples in real time, and a write over the
+    /// last of them (a pause's fade) replaces what it has not given yet: the follower hears the
+    /// new samples where the old ones were, none twice.
+    @Test func theFeedReplacesWhatItHasNotGivenYet() throws {
+        let follower = FakeOutput(name: "room")
+        let feed = try FollowerFeed(Followers([follower]))
+        let format = PCMFormat(rate: 1000, channels: 1)
+        let old = [Int16](repeating: 1, count: 3000), new = [Int16](repeating: 2, count: 1500)
+        old.withUnsafeBytes { feed.add($0, format: format) }
+        new.withUnsafeBytes { feed.replace(frames: 1000, with: $0, format: format) }
+        for _ in 0..<200 where follower.samples.count < 3500 { usleep(50_000) }
+        feed.close(within: 1)
+        #expect(follower.samples == [Int16](repeating: 1, count: 2000) + new, "\(follower.samples.count) samples")
+        #expect(feed.caughtUp)
     }
 }

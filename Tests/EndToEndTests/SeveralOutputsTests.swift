@@ -43,6 +43,8 @@ struct SeveralOutputsTests {
         let file = try Harness.tplayer(["--no-config", "--no-mpris", "-o", "wav,snapcast", "-w", folder.appendingPathComponent("x.wav").path, song],
                                        environment: Harness.isolated(folder))
         #expect(file.status == 64 && file.stderrLines.count == 1 && file.stderr.contains("-w writes a file alone"), "\(file.stderr)")
+        let twice = try Harness.tplayer(["--no-config", "--no-mpris", "-o", "null,snapcast,snapcast", song], environment: Harness.isolated(folder))
+        #expect(twice.status == 64 && twice.stderrLines.count == 1 && twice.stderr.contains("name each output once"), "\(twice.stderr)")
         let settings = try Harness.settingsFile(folder, "output = pulse, pulse\noutput = snapcast, ao\noutput = null, snapcast, icecast\n")
         let said = try Harness.tplayer(["--config", settings, "--no-mpris", "-o", "null", "-q", song], environment: Harness.isolated(folder))
         #expect(said.stderrLines.count == 2 && said.stderr.contains("each output once") && said.stderr.contains("ao cannot play beside snapcast"),

@@ -76,12 +76,16 @@ struct SettingsTests {
             icecast = http://hush-4711@127.0.0.1/a.ogg
             icecast-format = flac
             mpd-password = hush-4711@everything
+            icecast = source:pa/hush-4711@127.0.0.1/a.ogg
+            icecast = http://hush-4711
             """)
         #expect(bad.problems.map(\.located) == [
             "config:1:11: icecast = http://source:…@127.0.0.1:8000: " + IcecastMount.hint,
             "config:2:11: icecast = http://…@127.0.0.1/a.ogg: name the source's user and password before the @: " + IcecastMount.hint,
             "config:3:18: icecast-format = flac: " + IcecastEncoding.hint,
             "config:4:16: mpd-password = …: unknown permission \"everything\": give read, add, control, admin or player",
+            "config:5:11: icecast = source:…@127.0.0.1/a.ogg: " + IcecastMount.hint,
+            "config:6:11: icecast = http://…: " + IcecastMount.hint,
         ], "\(bad.problems.map(\.located))")
         #expect(bad.settings.outputSetup == OutputSetup())
     }

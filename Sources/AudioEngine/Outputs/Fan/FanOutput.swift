@@ -12,14 +12,17 @@ final class FanOutput: AudioOutput {
     let feed: FollowerFeed
     /// The first output is on (off: silence is written to it).
     private(set) var mainEnabled = true
-    /// Whether each follower is on, as asked.
+    /// The followers' names, and whether each is on, as asked (the feed's thread alone touches
+    /// the followers themselves).
+    private let followerNames: [String]
     private var followersOn: [Bool]
 
     init(main: AudioOutput, followers: Followers, feed: FollowerFeed) {
         self.main = main
         self.followers = followers
         self.feed = feed
-        followersOn = followers.members.map { _ in true }
+        followerNames = followers.names
+        followersOn = followers.names.map { _ in true }
     }
 
     var name: String { main.name }
@@ -28,7 +31,7 @@ final class FanOutput: AudioOutput {
     var highestRate: Int { main.highestRate }
     var fixedFormat: PCMFormat? { main.fixedFormat }
     var lead: Double { main.lead }
-    /// The latest of the outputs' first writes (snapserver finding its pipe, for a follower too).
+    /// The first output's first write (a follower's is its feed's business).
     var startsAt: Double? { main.startsAt }
 
     func encoding(toPlay encoding: SampleEncoding) -> SampleEncoding { main.encoding(toPlay: encoding) }
@@ -62,7 +65,7 @@ final class FanOutput: AudioOutput {
 
     /// Every output's name and whether it is on, the first first.
     var states: [(name: String, enabled: Bool)] {
-        [(main.name, mainEnabled)] + zip(followers.names, followersOn).map { ($0, $1) }
+        [(main.name, mainEnabled)] + zip(followerNames, followersOn).map { ($0, $1) }
     }
 }
 
@@ -70,14 +73,13 @@ final class FanOutput: AudioOutput {
 /// sink (its queue, a take-back, a drain) is the first's.
 ///
 /// A sound server starts a stream only once it holds enough, and a bare sink some time after
-/// that (0.7 s measured, a PulseAudio null sink): what the player writes meanwhile is ahead of
-/// what plays. The followers are given it only once the first output plays (what it holds falls
-/// below what was written since it last held nothing), all at once, and then each write as it
-/// comes: they are never further ahead than the first output's queue, which never runs dry, so
-/// their own clocks never find nothing to play (a room fell silent for 0.69 s each time the
-/// first output started, when it was given everything at once). What a write over the queue
-/// replaces is replaced in what the followers were not given yet; what they were given they
-/// keep, and get only what the write adds.
+/// that (2 s after the first write, measured on a PulseAudio null sink): what the player writes
+/// meanwhile is ahead of what plays. The followers are handed it only once the first output
+/// plays (what it holds falls below what was written since it last held nothing), then each
+/// write as it comes, through their feed (`FollowerFeed`), which gives it them in real time: a
+/// room given it as it was written fell silent for 0.69 s after each start. What a write over
+/// the queue replaces is replaced in what the followers were not handed yet; what they were
+/// handed they keep, and get only what the write adds.
 final class FanSink: AudioSink {
     let main: AudioSink
     private unowned let fan: FanOutput
@@ -106,7 +108,7 @@ final class FanSink: AudioSink {
         if silence.count < bytes.count {
             silence.deallocate()
             silence = .allocate(byteCount: bytes.count, alignment: 16)
-            silence.initializeMemory(as: UInt8.self, repeating: 0)
+            silence.initializeMemory(as: UInt8.self, repeating: format.encoding == .u8 ? 0x80 : 0)  // unsigned 8 bits: 128 is silence
         }
         return try body(UnsafeRawBufferPointer(rebasing: silence.prefix(bytes.count)))
     }
@@ -133,13 +135,16 @@ final class FanSink: AudioSink {
         let (replaced, overflow) = max(frames, 0).multipliedReportingOverflow(by: unit)
         guard !overflow else { return }
         sinceStart += bytes.count / unit - frames
-        // What the followers were not given is replaced; what they were, they keep.
+        // What the followers were not handed is replaced; the feed replaces what it has not
+        // given them yet; what they were given they keep.
         let unsent = min(replaced, pending.count)
         pending.removeLast(unsent)
-        let given = replaced - unsent
-        guard bytes.count > given else { return }
-        let added = UnsafeRawBufferPointer(rebasing: bytes[given...])
-        if started { fan.feed.add(added, format: format) } else { pending.append(contentsOf: added) }
+        let handed = replaced - unsent
+        if started {
+            fan.feed.replace(frames: handed / unit, with: bytes, format: format)
+        } else if bytes.count > handed {
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[handed...]))
+        }
     }
 
     /// The followers are given what is pending once the first output plays (or says nothing
@@ -151,10 +156,8 @@ final class FanSink: AudioSink {
     }
 
     private func release() {
-        let starting = !started
         started = true
         guard !pending.isEmpty else { return }
-        _ = starting
         pending.withUnsafeBytes { fan.feed.add($0, format: format) }
         pending.removeAll(keepingCapacity: true)
     }

@@ -13,6 +13,9 @@ import PlayerCore
 final class FollowerFeed: @unchecked Sendable {
     private enum Item {
         case samples([UInt8], PCMFormat)
+        /// A write over the last `frames` frames handed over (a pause's fade, a seek): what
+        /// of them has not been given yet is replaced.
+        case replace(frames: Int, [UInt8], PCMFormat)
         case nowPlaying(SongInfo)
         case enable(Int, Bool)
         case refresh
@@ -60,6 +63,18 @@ final class FollowerFeed: @unchecked Sendable {
     /// a list waits for it, so that the rooms hear the end before the run ends).
     var caughtUp: Bool { inline || shared.read(\.caughtUp) }
 
+    /// `bytes` in place of the last `frames` frames added, as far as they have not been given.
+    func replace(frames: Int, with bytes: UnsafeRawBufferPointer, format: PCMFormat) {
+        guard !inline else {
+            let skipped = min(frames * format.bytesPerFrame, bytes.count)
+            return followers.write(UnsafeRawBufferPointer(rebasing: bytes[skipped...]), format: format)
+        }
+        shared.update { state in
+            state.items.append(.replace(frames: frames, Array(bytes), format))
+            state.caughtUp = false
+        }
+    }
+
     func announce(_ info: SongInfo) { post(.nowPlaying(info)) }
     func setEnabled(_ index: Int, _ on: Bool) { post(.enable(index, on)) }
     func refreshFormats() { post(.refresh) }
@@ -75,7 +90,24 @@ final class FollowerFeed: @unchecked Sendable {
         case .enable(let index, let on): _ = followers.setEnabled(index, on)
         case .refresh: followers.members.forEach { $0.output.refreshFormat() }
         case .samples(let bytes, let format): bytes.withUnsafeBytes { followers.write($0, format: format) }
+        case .replace: break  // taken as it comes (`take`)
         }
+    }
+
+    /// Items as they come: a replacement takes back from the end of what waits (what was given
+    /// stays given), then waits as samples.
+    private func take(_ item: Item) {
+        guard case .replace(let frames, let bytes, let format) = item else { return waiting.append(item) }
+        var owed = frames
+        while owed > 0, let index = waiting.lastIndex(where: { if case .samples = $0 { true } else { false } }),
+              case .samples(let held, let heldFormat) = waiting[index], heldFormat == format {
+            let heldFrames = held.count / format.bytesPerFrame
+            let cut = min(owed, heldFrames)
+            if cut == heldFrames { waiting.remove(at: index) } else { waiting[index] = .samples(Array(held.dropLast(cut * format.bytesPerFrame)), format) }
+            owed -= cut
+        }
+        let skipped = min(owed * format.bytesPerFrame, bytes.count)
+        if bytes.count > skipped { waiting.append(.samples(Array(bytes[skipped...]), format)) }
     }
 
     func takeNotice() -> String? {
@@ -111,11 +143,13 @@ final class FollowerFeed: @unchecked Sendable {
     private func run() {
         let clock = MonotonicClock()
         while true {
-            let (items, closing) = shared.wait(until: { !$0.items.isEmpty || $0.closing }, timeout: Self.tick) { state in
+            // Idle (nothing waits, no clock), it sleeps until something comes.
+            let timeout = waiting.isEmpty && startedAt == nil ? 1.0 : Self.tick
+            let (items, closing) = shared.wait(until: { !$0.items.isEmpty || $0.closing }, timeout: timeout) { state in
                 defer { state.items.removeAll() }
                 return (state.items, state.closing)
             }
-            waiting += items
+            items.forEach(take)
             let now = clock.now
             if startedAt == nil, waiting.contains(where: { if case .samples = $0 { true } else { false } }) {
                 startedAt = now
@@ -124,7 +158,7 @@ final class FollowerFeed: @unchecked Sendable {
             var budget = closing ? .infinity : (startedAt.map { now - $0 + Self.lead - given } ?? 0)
             giving: while let first = waiting.first {
                 switch first {
-                case .nowPlaying, .enable, .refresh: apply(first)
+                case .nowPlaying, .enable, .refresh, .replace: apply(first)
                 case .samples(let bytes, let format):
                     guard budget > 0 else { break giving }
                     let unit = format.bytesPerFrame, frames = bytes.count / unit

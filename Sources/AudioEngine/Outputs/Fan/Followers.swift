@@ -50,17 +50,22 @@ final class Followers {
     /// The follower's sink, opened (with its converter from `format`) where it is not yet.
     private func sink(_ index: Int, for format: PCMFormat) -> AudioSink? {
         let member = members[index]
-        if let sink = member.sink, member.converter?.input == format { return sink }
-        if let failedAt = member.failedAt, clock.now - failedAt < Self.retry { return nil }
         let output = member.output
         let target = output.fixedFormat ?? format
+        if let sink = member.sink, member.converter?.input == format, sink.format == target { return sink }
+        if let failedAt = member.failedAt, clock.now - failedAt < Self.retry { return nil }
+        if let sink = member.sink, sink.format != target {
+            // Its one format changed (snapserver's stream, asked again): opened anew for it.
+            try? sink.close()
+            members[index].sink = nil
+        }
         do {
             let converter = try FollowerConverter(from: format, to: target)
-            let sink = try member.sink ?? output.open(target)
+            let sink = try members[index].sink ?? output.open(target)
             members[index].sink = sink
             members[index].converter = converter
             members[index].failedAt = nil
-            if member.sink == nil, let playing { sink.nowPlaying(playing) }
+            if sink !== member.sink, let playing { sink.nowPlaying(playing) }
             return sink
         } catch let failure as OutputFailure {
             fail(index, failure.message)
@@ -91,18 +96,20 @@ final class Followers {
         if !enabled, let sink = members[index].sink {
             members[index].sink = nil
             members[index].converter = nil
-            try? sink.close(within: 0.35)
+            try? sink.close()  // not waited for: the other followers play on meanwhile
         }
         if enabled { members[index].failedAt = nil }
         return true
     }
 
+    /// Closes each, all within `seconds` together.
     func close(within seconds: Double) {
+        let deadline = clock.now + seconds
         for index in members.indices {
             guard let sink = members[index].sink else { continue }
             if let converter = members[index].converter, !converter.passes { _ = try? sink.write(converter.flush()) }
             members[index].sink = nil
-            try? sink.close(within: seconds)
+            try? sink.close(within: max(deadline - clock.now, 0))
         }
     }
 

@@ -11,6 +11,10 @@ extension OutputChoice {
     static func choosing(_ target: OutputTarget, setup: OutputSetup) throws(OutputError) -> OutputChoice {
         let choice = try OutputChoice(target, setup: setup)
         guard !setup.also.isEmpty else { return choice }
+        let named = [target.name] + setup.also
+        guard Set(named).count == named.count else {
+            throw OutputError(message: "-o \(named.joined(separator: ",")): name each output once")
+        }
         if target.isFile {
             throw OutputError(message: "-w writes a file alone: leave the other outputs (\(setup.also.joined(separator: ", "))) out")
         }

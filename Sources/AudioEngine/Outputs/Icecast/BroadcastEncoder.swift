@@ -25,7 +25,12 @@ final class BroadcastEncoder {
 
     let encoding: IcecastEncoding
     let channels: Int
-    private var state = tp_enc()
+    /// The C encoder's state, at an address of its own: libavformat keeps it for its writes.
+    private let state: UnsafeMutablePointer<tp_enc> = {
+        let state = UnsafeMutablePointer<tp_enc>.allocate(capacity: 1)
+        state.initialize(to: tp_enc())
+        return state
+    }()
     private var open = false
 
     /// Opens the encoder, the stream named by `title` (an Ogg link's comments).
@@ -36,8 +41,10 @@ final class BroadcastEncoder {
     }
 
     deinit {
-        if open { _ = tp_enc_finish(&state) }
-        tp_enc_release(&state)
+        if open { _ = tp_enc_finish(state) }
+        tp_enc_release(state)
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     var isOgg: Bool { encoding.codec != .mp3 }
@@ -53,20 +60,20 @@ final class BroadcastEncoder {
         }
         let pairs = title.comments.flatMap { [$0.name, $0.value] }
         let result = withCStrings(pairs) { tags in
-            tp_enc_open(&state, api, codec, isOgg ? 1 : 0, Int32(encoding.codec.rate), Int32(channels), encoding.kbps * 1000, tags)
+            tp_enc_open(state, api, codec, isOgg ? 1 : 0, Int32(encoding.codec.rate), Int32(channels), encoding.kbps * 1000, tags)
         }
         guard result == 0 else { throw Failure(description: "\(codec): " + error) }
         open = true
     }
 
     private var error: String {
-        withUnsafeBytes(of: state.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        withUnsafeBytes(of: state.pointee.error) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// Encodes `frames` frames of interleaved 16-bit samples (`nil`: silence).
     func write(_ samples: UnsafePointer<Int16>?, frames: Int) throws(Failure) {
         guard open else { return }
-        guard tp_enc_write(&state, samples, frames) == 0 else { throw Failure(description: error) }
+        guard tp_enc_write(state, samples, frames) == 0 else { throw Failure(description: error) }
     }
 
     /// Ends the Ogg link and starts the next, named `title` (the bytes of both wait in `take`).
@@ -75,7 +82,7 @@ final class BroadcastEncoder {
         guard isOgg else { return }
         if open {
             open = false
-            guard tp_enc_finish(&state) == 0 else { throw Failure(description: error) }
+            guard tp_enc_finish(state) == 0 else { throw Failure(description: error) }
         }
         try start(title)
     }
@@ -84,14 +91,14 @@ final class BroadcastEncoder {
     func end() {
         guard open else { return }
         open = false
-        _ = tp_enc_finish(&state)
+        _ = tp_enc_finish(state)
     }
 
     /// Hands the bytes encoded so far to `body`, and lets go of them.
     func take(_ body: (UnsafeRawBufferPointer) -> Void) {
-        guard state.out_length > 0 else { return }
-        body(UnsafeRawBufferPointer(start: state.out, count: state.out_length))
-        tp_enc_taken(&state)
+        guard state.pointee.out_length > 0 else { return }
+        body(UnsafeRawBufferPointer(start: state.pointee.out, count: state.pointee.out_length))
+        tp_enc_taken(state)
     }
 
     /// The C strings of `texts`, then a NULL, for as long as `body` runs.

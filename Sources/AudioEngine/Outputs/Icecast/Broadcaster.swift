@@ -179,7 +179,7 @@ final class Broadcaster: @unchecked Sendable {
                 sendEncoded()  // the title follows the last song's audio
                 sendTitle()
             } else {
-                do { try encoder?.startLink(next) } catch { say("icecast: \(error)") }
+                do { try encoder?.startLink(next) } catch { encoderFailed(error) }
             }
         case .samples(let samples):
             guard connected else { return }
@@ -189,8 +189,14 @@ final class Broadcaster: @unchecked Sendable {
         }
     }
 
+    /// An encoder that fails is made again with the connection (a stream that stopped would
+    /// be dropped by Icecast after its source-timeout).
+    private func encoderFailed(_ error: BroadcastEncoder.Failure) {
+        fail(ShoutConnection.Failure(description: "the encoder failed: \(error)"), at: MonotonicClock().now)
+    }
+
     private func encode(_ samples: UnsafePointer<Int16>?, frames: Int) {
-        do { try encoder?.write(samples, frames: frames) } catch { say("icecast: \(error)") }
+        do { try encoder?.write(samples, frames: frames) } catch { encoderFailed(error) }
         if samples == nil { sentUntil += Double(frames) / Double(encoding.codec.rate) }
     }
 

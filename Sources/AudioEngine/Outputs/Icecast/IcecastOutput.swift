@@ -40,11 +40,18 @@ final class IcecastOutput: AudioOutput {
 
     func open(_ format: PCMFormat) throws(OutputFailure) -> AudioSink {
         guard format == fixedFormat else {
-            throw OutputFailure(message: "icecast: the stream is \(fixedFormat.map { "\($0)" } ?? "") only", refusesFormat: true)
+            throw OutputFailure(message: "the stream is \(fixedFormat.map { "\($0)" } ?? "") only", refusesFormat: true)
         }
-        guard ShoutLibrary.api != nil else { throw OutputFailure(message: "icecast: libshout is not installed (apt install libshout3)") }
+        guard ShoutLibrary.api != nil else { throw OutputFailure(message: "libshout is not installed (apt install libshout3)") }
         guard BroadcastLibrary.api != nil else {
-            throw OutputFailure(message: "icecast: FFmpeg's libavcodec could not be loaded to encode (apt install libavcodec59)")
+            throw OutputFailure(message: "FFmpeg's libavcodec could not be loaded to encode (apt install libavcodec59)")
+        }
+        // An encoding the encoder refuses (a bit rate libvorbis does not take at this rate) is
+        // said here, once, not at every connection.
+        do {
+            _ = try BroadcastEncoder(encoding: setup.encoding, channels: Self.channels, title: BroadcastTitle())
+        } catch {
+            throw OutputFailure(message: "\(setup.encoding) cannot be encoded: \(error)")
         }
         let broadcaster = try Broadcaster(mount: mount, encoding: setup.encoding, channels: Self.channels)
         self.broadcaster = broadcaster
@@ -77,7 +84,13 @@ final class IcecastSink: BlockingSink {
         broadcaster.announce(BroadcastTitle(info))
     }
 
+    /// Turned off: the broadcast ends, not waited for.
     func close() throws(OutputFailure) {
-        broadcaster.close(within: 0.35)
+        broadcaster.close(within: 0)
+    }
+
+    /// The run ends: its last page sent, `seconds` at most.
+    func close(within seconds: Double) throws(OutputFailure) {
+        broadcaster.close(within: seconds)
     }
 }
