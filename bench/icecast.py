@@ -27,7 +27,7 @@ sys.path.insert(0, root)
 from library import process_cpu  # noqa: E402
 from radio import PASSWORD, Icecast, free_port  # noqa: E402
 from run import flac_song  # noqa: E402
-from snapcast import command, connect_mpd, kill  # noqa: E402
+from snapcast import command, connect_mpd, kill, log_tails, mpd_config, private_environment  # noqa: E402
 
 WINDOW = 20.0
 SETTLE = 1.0
@@ -53,11 +53,7 @@ def one_run(name, fmt, tplayer, song, env):
     a listener received in it)."""
     mount, kbps, encoder = FORMATS[fmt]
     folder = tempfile.mkdtemp(prefix=f"tplayer-bench-icecast-{name}-")
-    private = dict(env, HOME=os.path.join(folder, "home"), XDG_CONFIG_HOME=os.path.join(folder, "config"),
-                   XDG_STATE_HOME=os.path.join(folder, "state"), XDG_DATA_HOME=os.path.join(folder, "data"),
-                   XDG_CACHE_HOME=os.path.join(folder, "cache"))
-    for key in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
-        os.makedirs(private[key])
+    private = private_environment(folder, env)
     server = Icecast(None)
     process = None
     try:
@@ -68,18 +64,9 @@ def one_run(name, fmt, tplayer, song, env):
                 f.write(f"icecast = http://source:{PASSWORD}@127.0.0.1:{server.port}{mount}\nicecast-format = {fmt}:{kbps}\n")
             arguments = [tplayer, "-q", "--no-mpris", "--config", settings, "-o", "icecast", song]
         else:
-            music = os.path.join(folder, "music")
-            os.makedirs(music)
-            shutil.copy(song, music)
-            os.makedirs(os.path.join(folder, "playlists"))
             port = free_port()
-            conf = os.path.join(folder, "mpd.conf")
-            with open(conf, "w") as f:
-                f.write(f'music_directory "{music}"\nplaylist_directory "{folder}/playlists"\n'
-                        f'db_file "{folder}/mpd.db"\nstate_file "{folder}/mpd.state"\nlog_file "{folder}/mpd.log"\n'
-                        f'bind_to_address "127.0.0.1"\nport "{port}"\nauto_update "no"\nzeroconf_enabled "no"\n'
-                        f'audio_output {{\n type "shout"\n name "bench"\n host "127.0.0.1"\n port "{server.port}"\n'
-                        f' mount "{mount}"\n user "source"\n password "{PASSWORD}"\n {encoder}\n format "44100:16:2"\n}}\n')
+            conf = mpd_config(folder, song, port, f' type "shout"\n name "bench"\n host "127.0.0.1"\n port "{server.port}"\n'
+                              f' mount "{mount}"\n user "source"\n password "{PASSWORD}"\n {encoder}\n format "44100:16:2"')
             arguments = ["/usr/bin/mpd", "--no-daemon", conf]
         process = subprocess.Popen(arguments, env=private, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
         errors.close()
@@ -103,13 +90,7 @@ def one_run(name, fmt, tplayer, song, env):
             raise RuntimeError(f"{name}: a listener received {heard} bytes in {WINDOW:.0f} s of {fmt} at {kbps} kbit/s")
         return used, heard
     except (RuntimeError, OSError) as problem:
-        logs = ""
-        for log in (f"{name}.stderr", "mpd.log"):
-            path = os.path.join(folder, log)
-            if os.path.exists(path):
-                with open(path, errors="replace") as f:
-                    logs += f"\n--- {log}:\n" + "".join(f.readlines()[-15:])
-        sys.exit(f"bench: icecast: {problem}{logs}")
+        sys.exit(f"bench: icecast: {problem}{log_tails(folder, (f'{name}.stderr', 'mpd.log'))}")
     finally:
         if process:
             kill(process)

@@ -73,6 +73,43 @@ def ports(count):
     return chosen
 
 
+def private_environment(folder, env):
+    """`env` with HOME and the XDG folders made inside `folder`: nothing of the user's is read."""
+    private = dict(env, HOME=os.path.join(folder, "home"), XDG_CONFIG_HOME=os.path.join(folder, "config"),
+                   XDG_STATE_HOME=os.path.join(folder, "state"), XDG_DATA_HOME=os.path.join(folder, "data"),
+                   XDG_CACHE_HOME=os.path.join(folder, "cache"))
+    for key in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        os.makedirs(private[key])
+    return private
+
+
+def mpd_config(folder, song, port, output):
+    """An MPD configuration in `folder` (its music folder holding `song`), serving on
+    127.0.0.1:`port`, with `output` the lines of its one audio_output block; its path."""
+    music = os.path.join(folder, "music")
+    os.makedirs(music)
+    shutil.copy(song, music)
+    os.makedirs(os.path.join(folder, "playlists"))
+    conf = os.path.join(folder, "mpd.conf")
+    with open(conf, "w") as f:
+        f.write(f'music_directory "{music}"\nplaylist_directory "{folder}/playlists"\n'
+                f'db_file "{folder}/mpd.db"\nstate_file "{folder}/mpd.state"\nlog_file "{folder}/mpd.log"\n'
+                f'bind_to_address "127.0.0.1"\nport "{port}"\nauto_update "no"\nzeroconf_enabled "no"\n'
+                f'audio_output {{\n{output}\n}}\n')
+    return conf
+
+
+def log_tails(folder, names):
+    """The last 15 lines of each of these logs in `folder` that is there, for a failure's message."""
+    logs = ""
+    for log in names:
+        path = os.path.join(folder, log)
+        if os.path.exists(path):
+            with open(path, errors="replace") as f:
+                logs += f"\n--- {log}:\n" + "".join(f.readlines()[-15:])
+    return logs
+
+
 def connect_mpd(port, within=15.0):
     """A connection to an MPD protocol server on 127.0.0.1:`port` (its greeting read), for
     mpdserver's `ask` and `status`."""
@@ -242,16 +279,7 @@ class Player:
             arguments = [tplayer, "-q", "--no-mpris", "--config", settings, f"--mpd=127.0.0.1:{port}",
                          "-o", "snapcast", "-a", room.pipe, song]
         else:
-            music = os.path.join(folder, "music")
-            os.makedirs(music)
-            shutil.copy(song, music)
-            os.makedirs(os.path.join(folder, "playlists"))
-            conf = os.path.join(folder, "mpd.conf")
-            with open(conf, "w") as f:
-                f.write(f'music_directory "{music}"\nplaylist_directory "{folder}/playlists"\n'
-                        f'db_file "{folder}/mpd.db"\nstate_file "{folder}/mpd.state"\nlog_file "{folder}/mpd.log"\n'
-                        f'bind_to_address "127.0.0.1"\nport "{port}"\nauto_update "no"\nzeroconf_enabled "no"\n'
-                        f'audio_output {{\n type "fifo"\n name "snap"\n path "{room.pipe}"\n format "48000:16:2"\n}}\n')
+            conf = mpd_config(folder, song, port, f' type "fifo"\n name "snap"\n path "{room.pipe}"\n format "48000:16:2"')
             arguments = ["/usr/bin/mpd", "--no-daemon", conf]
         self.process = subprocess.Popen(arguments, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=errors)
@@ -312,11 +340,7 @@ def pause_once(player, room):
 def one_run(name, tplayer, song, env):
     """One player's run, in a fresh snapserver: (CPU seconds over the window, [silences], [idles])."""
     folder = tempfile.mkdtemp(prefix=f"tplayer-bench-snapcast-{name}-")
-    private = dict(env, HOME=os.path.join(folder, "home"), XDG_CONFIG_HOME=os.path.join(folder, "config"),
-                   XDG_STATE_HOME=os.path.join(folder, "state"), XDG_DATA_HOME=os.path.join(folder, "data"),
-                   XDG_CACHE_HOME=os.path.join(folder, "cache"))
-    for key in ("HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
-        os.makedirs(private[key])
+    private = private_environment(folder, env)
     room = player = None
     try:
         room = Snapserver(folder, private)
@@ -347,13 +371,7 @@ def one_run(name, tplayer, song, env):
             idles.append(idle)
         return used, silences, idles
     except RuntimeError as problem:
-        logs = ""
-        for log in (f"{name}.stderr", "mpd.log", "snapserver.log"):
-            path = os.path.join(folder, log)
-            if os.path.exists(path):
-                with open(path, errors="replace") as f:
-                    logs += f"\n--- {log}:\n" + "".join(f.readlines()[-15:])
-        sys.exit(f"bench: snapcast: {problem}{logs}")
+        sys.exit(f"bench: snapcast: {problem}{log_tails(folder, (f'{name}.stderr', 'mpd.log', 'snapserver.log'))}")
     finally:
         if player:
             player.stop()
