@@ -38,10 +38,8 @@ public final class Console {
     public var steps = Steps()
     /// What the now-playing view shows besides the song (the settings' `cover`, `spectrum`).
     public var nowPlayingOptions = NowPlayingView.Options()
-    /// Several outputs' names, the first first (`i` lists them; a digit there turns one on or off).
-    public var outputNames: [String] = []
-    /// The song's details (`i`) are open: a digit turns an output on or off (`Console+Outputs`).
-    var detailsOpen = false
+    /// Several outputs, as `i` lists them and a digit there switches them.
+    var outputSwitches = OutputSwitches()
     /// The first key bound to the help, as the hints name it.
     private var helpKey: String? {
         bindings.firstKey(for: .help).map(KeyBindings.name)
@@ -102,7 +100,7 @@ public final class Console {
         var edited = false
         defer { if edited { redraw() } }
         for key in decoder.decode(bytes).lazy.flatMap(escapeUnlessBound) {
-            if let command = outputToggle(key) {
+            if let command = outputSwitches.command(for: key) {
                 commands.append(command)  // the details stay open, and show it done
                 continue
             }
@@ -201,14 +199,14 @@ public final class Console {
                 // keys (`:equalizer rock` then `i`) shows once the player has done it. The plays
                 // and stars are read once per song.
                 var counted: (path: Path, statistics: SongDetails.Statistics?)?
-                defer { detailsOpen = true }
+                defer { outputSwitches.detailsOpen = true }
                 show(followsStatus: true) { [unowned self] screen in
                     let status = lastStatus
                     if let song = status?.song, counted?.path != song.path { counted = (song.path, statistics?(song.path)) }
                     let lines = SongDetails.lines(status?.song, failure: status?.failure, equalizer: status?.list.equalizerBands,
                                                   speed: status?.list.speed ?? 1, stream: status?.stream,
                                                   statistics: status?.song == nil ? nil : counted?.statistics,
-                                                  outputs: outputNames.enumerated().map { ($1, !(status?.outputsOff.contains($0) ?? false)) })
+                                                  outputs: outputSwitches.listed(off: status?.outputsOff ?? []))
                     return PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false)
                 }
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
@@ -342,7 +340,7 @@ public final class Console {
     }
 
     func closePanel() {
-        detailsOpen = false
+        outputSwitches.detailsOpen = false
         guard panel != nil else { return }
         switch mode {
         case .status: mode = .status(panel: nil)

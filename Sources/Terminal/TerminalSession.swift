@@ -71,8 +71,8 @@ public final class TerminalSession {
     }
     /// Several outputs' names (`i` lists them, and turns one on or off).
     public var outputNames: [String] {
-        get { console.outputNames }
-        set { console.outputNames = newValue }
+        get { console.outputSwitches.names }
+        set { console.outputSwitches.names = newValue }
     }
     public func takeCoverRequest() -> CoverRequest? { console.takeCoverRequest() }
     public func takeLibraryCount() -> LibraryCountRequest? { console.takeLibraryCount() }

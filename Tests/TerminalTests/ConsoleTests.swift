@@ -177,7 +177,7 @@ struct ConsoleTests {
 struct OutputKeysTests {
     @Test func aDigitInTheDetailsTurnsAnOutputOnOrOff() {
         let (console, _) = ConsoleTests.console()
-        console.outputNames = ["pulse", "snapcast (/tmp/snapfifo)"]
+        console.outputSwitches.names = ["pulse", "snapcast (/tmp/snapfifo)"]
         #expect(console.commands(from: Array("i".utf8)).isEmpty)
         #expect(console.commands(from: Array("2".utf8)) == [.setOutput(1, nil)])
         #expect(console.commands(from: Array("1".utf8)) == [.setOutput(0, nil)], "the details stayed open")
