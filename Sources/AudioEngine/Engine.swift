@@ -72,8 +72,9 @@ public final class Engine: PlayerEngine {
         var spare: AudioDecoder?
         if target.isFile {
             // A file is written start to end, as fast as decoding goes: it has nothing to wait
-            // for, and no seek to make fast.
+            // for, and no seek to make fast. Its spare opens a song ahead only to crossfade.
             live = decoder(library)
+            spare = decoder(library)
         } else {
             // Seeks matter where they are heard. Live output also opens the next song ahead, on
             // a second decoder, for gapless play; and both decode ahead on threads of their own,
@@ -114,10 +115,29 @@ public final class Engine: PlayerEngine {
     public func takeEvents() -> [EngineEvent] { outbox.take() }
 
     public func perform(_ call: EngineCall) {
+        perform([call])
+    }
+
+    /// Makes `calls` together: the playback thread takes them as one (a stop and an open, a
+    /// skip, are seen as one, and may fade into each other).
+    public func perform(_ calls: [EngineCall]) {
+        let made = calls.compactMap(prepared)
+        guard !made.isEmpty else { return }
+        // Pacing takes effect at once, under the lock; the rest is the playback thread's.
+        shared.update { state in
+            for call in made where !state.budget.apply(call) { state.commands.append(call) }
+        }
+        // A song still opening holds the playback thread while its server keeps it waiting:
+        // stopped now, so that this one opens at once.
+        if made.contains(where: \.isOpen) { streams.forEach { $0.supersede() } }
+    }
+
+    /// `call` as the playback thread takes it (bounded, a stream not cued); `nil`: nothing to do.
+    private func prepared(_ call: EngineCall) -> EngineCall? {
         var call = call
         switch call {
         case .cue(let source):
-            guard source != lastCue else { return }  // the session asks after everything it does
+            guard source != lastCue else { return nil }  // the session asks after everything it does
             lastCue = source
             // An internet stream is not opened ahead: connected to while another plays, a live
             // one would fill its buffer, be dropped by its server and reconnect unheard. Nothing
@@ -127,13 +147,9 @@ public final class Engine: PlayerEngine {
         case .setVolume(let fraction): call = .setVolume(min(max(fraction, 0), 1))
         case .setPitch(let value): call = .setPitch(EngineCall.pitch(value))
         case .setSpeed(let value): call = .setSpeed(EngineCall.speed(value))
-        case .stop, .open, .play, .seek, .setOutputEnabled, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
+        case .stop, .skip, .open, .play, .seek, .setOutputEnabled, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .setCrossfade, .limitPlayback, .grant, .revokeGrant: break
         }
-        // Pacing takes effect at once, under the lock; the rest is the playback thread's.
-        shared.update { if !$0.budget.apply(call) { $0.commands.append(call) } }
-        // A song still opening holds the playback thread while its server keeps it waiting:
-        // stopped now, so that this one opens at once.
-        if call.isOpen { streams.forEach { $0.supersede() } }
+        return call
     }
 
     /// librubberband, loaded the first time a speed other than 1 is asked for.

@@ -114,8 +114,9 @@ struct MpdPlaybackCommands: MpdCommandGroup {
             }
         case "consume": return flag { .setConsume($0) }
         case "crossfade":
-            return MpdArguments.unsigned(arguments[0]).flatMap { seconds in
-                seconds == 0 ? .success("") : .failure(MpdAck(.argument, "tplayer plays gaplessly and does not cross-fade"))
+            return MpdArguments.unsigned(arguments[0]).map { seconds in
+                perform(.setCrossfade(Double(seconds)))
+                return ""
             }
         case "mixrampdb": return MpdArguments.float(arguments[0]).map { _ in "" }
         case "mixrampdelay": return MpdArguments.float(arguments[0]).map { _ in "" }

@@ -36,6 +36,7 @@ struct MpdStatusCommands: MpdCommandGroup {
         text += "playlist: \(session.listVersion)\nplaylistlength: \(status.entryCount)\nmixrampdb: 0\n"
         let state = Self.state(status)
         text += "state: \(state)\n"
+        if status.crossfade.isOn { text += "xfade: \(Int(status.crossfade.seconds.rounded()))\n" }
         if let entry = status.entry, marks.ids.indices.contains(entry) {
             text += "song: \(entry)\nsongid: \(marks.ids[entry])\n"
         }

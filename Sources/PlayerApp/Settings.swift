@@ -66,14 +66,15 @@ public struct Settings: Equatable, Sendable {
     public var albumMode = false
     /// The library's sorted view's order (`sort = albumartist date album disc track`).
     public var librarySort = LibrarySort.albumOrder
-    /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format), as
-    /// written; `nil`: no log (the default).
+    /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format); `nil`: none.
     public var listenLog: String?
     /// The graphic equaliser's 10 bands in dB, 31 Hz to 16 kHz (`equalizer = 0 0 2 …` or
     /// `equalizer-preset = rock`): on at start when set; `E` turns it on and off.
     public var equalizer: [Double]?
     /// How many times as fast songs play at their own pitch (`speed = 1.25`), 0.25 to 4.
     public var speed: Double?
+    /// `crossfade = 5` (seconds, 0 to 60; 0: off) and a skip's fade while on (`crossfade-skip = 1`).
+    public var crossfade: Double?, skipFade: Double?
     /// How many times in a row a dropped internet stream is connected to again before it is
     /// given up (`reconnect = 10`, 0 to 100; 0: never).
     public var reconnects: Int?
@@ -101,7 +102,7 @@ public struct Settings: Equatable, Sendable {
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
                                "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
-                               "equalizer", "equalizer-preset", "speed", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style",
+                               "equalizer", "equalizer-preset", "speed", "crossfade", "crossfade-skip", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style",
                                "mpd", "mpd-password", "mpd-max-connections"] + outputNames
 
     /// Reads a configuration file: one setting a line (`volume = 80`), `bind KEY ACTION`,
@@ -285,6 +286,9 @@ public struct Settings: Equatable, Sendable {
         case "speed":
             guard let value = SpeedValue.parse(value) else { return SpeedValue.hint }
             speed = value
+        case "crossfade", "crossfade-skip":
+            guard let seconds = CrossfadeSetting.parse(value) else { return "give the seconds, 0 to 60 (e.g. 5 or 2.5; 0: off)" }
+            if name == "crossfade" { crossfade = seconds } else { skipFade = seconds }
         case "reconnect":
             guard let tries = Int(value), (0...100).contains(tries) else { return "give the tries in a row, 0 to 100 (0: never)" }
             reconnects = tries

@@ -8,7 +8,7 @@ public enum Action: Hashable, Sendable {
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
-    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer
+    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer, crossfade
     case slower, faster, normalSpeed
     case info, load, commandLine, help, quit, list, library, nowPlaying
     // The list view's own.
@@ -21,7 +21,7 @@ public enum Action: Hashable, Sendable {
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .slower, .faster, .normalSpeed,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .slower, .faster, .normalSpeed,
         .info, .load, .commandLine, .list, .library, .nowPlaying, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
@@ -52,6 +52,7 @@ public enum Action: Hashable, Sendable {
         case .stopAfter: "stop-after"
         case .albumMode: "album-mode"
         case .equalizer: "equalizer"
+        case .crossfade: "crossfade"
         case .slower: "speed-down"
         case .faster: "speed-up"
         case .normalSpeed: "speed-reset"
@@ -98,7 +99,7 @@ public enum Action: Hashable, Sendable {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade,
              .slower, .faster, .normalSpeed, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying: false
         }
     }
@@ -129,6 +130,7 @@ public enum Action: Hashable, Sendable {
         case .stopAfter: .toggleStopAfter
         case .albumMode: .toggleAlbumMode
         case .equalizer: .toggleEqualizer
+        case .crossfade: .toggleCrossfade
         case .slower: .changeSpeed(by: 1 / Self.speedStep)
         case .faster: .changeSpeed(by: Self.speedStep)
         case .normalSpeed: .speed(1)
@@ -170,8 +172,8 @@ public enum Action: Hashable, Sendable {
         case .stopAfter: "stop when the song playing ends (once)"
         case .albumMode: "album mode on / off: stop at the end of each album"
         case .equalizer: "equalizer on / off (the settings' equalizer = or equalizer-preset =)"
-        case .slower, .faster: "slower, faster at the same pitch (÷ or × 1.1, from 0.25 to 4)"
-        case .normalSpeed: "the song's own speed"
+        case .crossfade: "crossfade on / off (--crossfade, the settings' crossfade =; 5 s when none is set)"
+        case .slower, .faster, .normalSpeed: "slower, faster at the same pitch (÷ or × 1.1, from 0.25 to 4), its own speed"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
         case .commandLine: "a command, as a script says it: volume 50, seek 1:30, add PATH, scan [FOLDER]"
@@ -203,10 +205,10 @@ public enum Action: Hashable, Sendable {
         case .last: .first
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
-        case .faster: .slower
+        case .faster, .normalSpeed: .slower
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer,
-             .slower, .normalSpeed, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade,
+             .slower, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }
     }

@@ -55,6 +55,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var equalizerBands: [Double]?
         /// How many times as fast the songs play (`[` `]`), shown when not 1.
         public var speed = 1.0
+        /// The crossfade at a song's end in seconds (`X`), shown when on.
+        public var crossfade = 0.0
 
         /// The list's length as shown: `12`, or `12+` while more is being read.
         var counted: String { isGrowing ? "\(count)+" : "\(count)" }
@@ -63,7 +65,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         var modes: String {
             let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
                       albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil,
-                      equalizer ? "eq" : nil, speed != 1 ? Self.speedName(speed) : nil].compactMap { $0 }
+                      equalizer ? "eq" : nil, crossfade > 0 ? "xfade " + CrossfadeSetting.describe(crossfade) : nil,
+                      speed != 1 ? Self.speedName(speed) : nil].compactMap { $0 }
             return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
         }
 
@@ -106,6 +109,7 @@ public struct StatusSnapshot: Equatable, Sendable {
         list.equalizer = status.equalizerOn
         list.equalizerBands = status.equalizerOn ? status.equalizerBands : nil
         list.speed = status.speed
+        list.crossfade = status.crossfade.seconds
     }
 
     public init(state: StateID, song: SongInfo?, position: Int64, entry: Int?, entryCount: Int,

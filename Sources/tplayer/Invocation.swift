@@ -59,6 +59,9 @@ extension Invocation {
         if let speed, SpeedValue.parse(speed) == nil {
             throw ValidationError("--speed \(speed): \(SpeedValue.hint)")
         }
+        if let crossfade, CrossfadeSetting.parse(crossfade) == nil {
+            throw ValidationError("--crossfade \(crossfade): give the seconds, 0 to 60 (e.g. 5 or 2.5; 0: off)")
+        }
         if let replaygainPreamp, !(-15...15).contains(replaygainPreamp) {
             throw ValidationError("--replaygain-preamp \(replaygainPreamp): give a number of dB from -15 to 15")
         }
@@ -223,6 +226,8 @@ extension Invocation {
                                              maximumClients: settings.mpdMaxConnections)
         }
         options.speed = speed.flatMap(SpeedValue.parse) ?? settings.speed
+        options.crossfade = crossfade.flatMap(CrossfadeSetting.parse) ?? settings.crossfade
+        options.skipFade = settings.skipFade
         let status = PlayerRun(
             inputs: inputs, script: script.map(RawArguments.path),
             output: try outputTarget(settings), options: options

@@ -9,7 +9,7 @@ import PlayerCore
 
 /// One option of the command line.
 enum CommandOption: CaseIterable {
-    case output, device, write, force, bits, speed, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
+    case output, device, write, force, bits, speed, crossfade, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
     case keepOpen, repeats, shuffle, seed, script, check, scan, verbose, find, playFind, noMpris, resume, remote
     case fifo, remoteErr, mpd, config, noConfig, trace, printStates
 
@@ -44,6 +44,9 @@ enum CommandOption: CaseIterable {
         case .speed:
             Facts(long: "--speed", short: nil, value: "X",
                   help: "Play this many times as fast, 0.25 to 4, at the songs' own pitch (librubberband), to the device or the file (-w); [ and ] change it as it plays. Position and times stay the song's.")
+        case .crossfade:
+            Facts(long: "--crossfade", short: nil, value: "SECONDS",
+                  help: "Fade each song's last SECONDS into the next one's first (0 to 60; 0: off), except between consecutive tracks of an album played in order, into or out of a song shorter than twice that, and across a stop; X turns it on and off. A skip then fades by the settings' crossfade-skip (default 1 s).")
         case .volume:
             Facts(long: "--volume", short: nil, value: "N",
                   help: "Start at this volume, 0 to 100 (percent), whatever the settings or the saved session say.")
@@ -141,6 +144,7 @@ enum CommandOption: CaseIterable {
         case "--force": self = .force
         case "--bits": self = .bits
         case "--speed": self = .speed
+        case "--crossfade": self = .crossfade
         case "--volume": self = .volume
         case "--start": self = .start
         case "--list-outputs": self = .listOutputs
@@ -192,6 +196,9 @@ enum CommandOption: CaseIterable {
         case .speed:
             guard let text else { return false }
             invocation.speed = text
+        case .crossfade:
+            guard let text else { return false }
+            invocation.crossfade = text
         case .volume:
             guard let text else { return false }
             invocation.volume = text
@@ -263,7 +270,7 @@ enum CommandOption: CaseIterable {
         case .device: .file()
         case .write, .fifo, .config: .file()
         case .script: .file(extensions: ["tps"])
-        case .force, .bits, .speed, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
+        case .force, .bits, .speed, .crossfade, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
              .keepOpen, .repeats, .shuffle, .seed, .check, .scan, .verbose, .find, .playFind, .noMpris, .resume,
              .remote, .remoteErr, .mpd, .noConfig, .trace, .printStates:
             nil
@@ -280,6 +287,7 @@ struct TPlayer: ParsableCommand {
     @Flag(name: CommandOption.force.names, help: CommandOption.force.help) var force = false
     @Option(name: CommandOption.bits.names, help: CommandOption.bits.help) var bits: Int?
     @Option(name: CommandOption.speed.names, help: CommandOption.speed.help) var speed: String?
+    @Option(name: CommandOption.crossfade.names, help: CommandOption.crossfade.help) var crossfade: String?
     @Option(name: CommandOption.volume.names, help: CommandOption.volume.help) var volume: String?
     @Option(name: CommandOption.start.names, help: CommandOption.start.help) var start: String?
     @Flag(name: CommandOption.listOutputs.names, help: CommandOption.listOutputs.help) var listOutputs = false
@@ -314,7 +322,7 @@ struct TPlayer: ParsableCommand {
 
     /// The values parsed, as the run takes them.
     var invocation: Invocation {
-        Invocation(output: output, device: device, write: write, force: force, bits: bits, speed: speed, volume: volume,
+        Invocation(output: output, device: device, write: write, force: force, bits: bits, speed: speed, crossfade: crossfade, volume: volume,
                    start: start, listOutputs: listOutputs, quiet: quiet, noFade: noFade, replaygain: replaygain,
                    replaygainPreamp: replaygainPreamp, keepOpen: keepOpen, repeats: repeats, shuffle: shuffle,
                    seed: seed, script: script, check: check, scan: scan, verbose: verbose, find: find,
@@ -333,6 +341,7 @@ struct Invocation: Equatable {
     var force = false
     var bits: Int?
     var speed: String?
+    var crossfade: String?
     var volume: String?
     var start: String?
     var listOutputs = false

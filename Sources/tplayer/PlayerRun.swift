@@ -37,6 +37,9 @@ struct PlayerRun {
         var bits: Int?
         /// `--speed` (or the settings' `speed =`): how many times as fast, at the songs' pitch.
         var speed: Double?
+        /// `--crossfade` (or the settings' `crossfade =`) and `crossfade-skip =`, in seconds.
+        var crossfade: Double?
+        var skipFade: Double?
         /// `--mpd`: where to serve MPD's protocol, and to whom.
         var mpd: MpdServer.Settings?
         /// `-a` (or the settings' `device =`) and Snapcast's server.
@@ -267,6 +270,8 @@ struct PlayerRun {
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }
         if let bands = options.settings.equalizer { session.perform(.setGraphicEqualizer(bands, on: true)) }
         if let speed = options.speed, speed != 1 { session.perform(.speed(speed)) }
+        if let seconds = options.skipFade { session.perform(.setSkipFade(seconds)) }
+        if let seconds = options.crossfade, seconds > 0 { session.perform(.setCrossfade(seconds)) }
         // The configured volume starts a new run; a resumed one keeps the volume it had.
         if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         let runner = launch.script.map {

@@ -124,8 +124,9 @@ struct BareSinkLiveTests {
 final class Spinners {
     private let processes: [Process]
 
-    init() throws {
-        processes = try (0..<2 * ProcessInfo.processInfo.activeProcessorCount).map { _ in
+    /// `count` spinning processes (twice as many as cores unless told).
+    init(count: Int = 2 * ProcessInfo.processInfo.activeProcessorCount) throws {
+        processes = try (0..<count).map { _ in
             let spinner = Process()
             spinner.executableURL = URL(fileURLWithPath: "/bin/sh")
             spinner.arguments = ["-c", "while :; do :; done"]

@@ -24,16 +24,32 @@ struct GaplessLiveTests {
         try Self.proveGapless()
     }
 
+    /// A crossfade heard on the server: the demo album's third track fades into its first over
+    /// 2 s (not the album's order), the first joins the second gaplessly (the album's order):
+    /// the recording is `-w`'s file, frame for frame, the overlap decoded ahead as the next song
+    /// is (quiet, and on a machine with 16 processes spinning).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
+    func aCrossfadeHeardIsTheFile() throws {
+        try Self.proveGapless([Harness.songs[2], Harness.songs[0], Harness.songs[1]], options: ["--crossfade", "2"])
+    }
+
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
+    func aCrossfadeHeardIsTheFileOnABusyMachine() throws {
+        let spinners = try Spinners(count: 16)
+        defer { spinners.stop() }
+        try Self.proveGapless([Harness.songs[2], Harness.songs[0], Harness.songs[1]], options: ["--crossfade", "2"])
+    }
+
     /// `songs` (44.1 kHz stereo unless `rate` says otherwise) played on the server are what
-    /// `-w` writes of them.
-    static func proveGapless(_ songs: [String] = Harness.songs, rate: Int = 44100) throws {
+    /// `-w` writes of them (with `options` both).
+    static func proveGapless(_ songs: [String] = Harness.songs, rate: Int = 44100, options: [String] = []) throws {
         let folder = try Harness.temporaryFolder()
         let reference = folder.appendingPathComponent("reference.raw")
-        try Harness.tplayer(["-q", "-w", reference.path] + songs)
+        try Harness.tplayer(["-q", "-w", reference.path] + options + songs)
         let expected = try Data(contentsOf: reference)
 
         let recording = try MonitorRecording(rate: rate)
-        let played = try Harness.tplayer(["-q", "-o", "pulse"] + songs, environment: recording.server.environment)
+        let played = try Harness.tplayer(["-q", "-o", "pulse"] + options + songs, environment: recording.server.environment)
         #expect(played.status == 0, "\(played.stderr)")
         let ours = Heard.frames(expected)
         let heard = try Heard.compare(recording.stop(), with: ours)

@@ -128,7 +128,7 @@ struct MpdServerTests {
                  "outputset 0 a b", "outputset 0 a-b c", "outputset 0 \"\" c", "outputset 1 a b", "ping", "subscribe a", "subscribe a",
                  "subscribe b!", "channels", "sendmessage a hello", "sendmessage c hello", "readmessages", "readmessages",
                  "unsubscribe a", "unsubscribe a", "channels", "notcommands", "idle nothing", "replay_gain_status",
-                 "replay_gain_mode album", "replay_gain_status", "replay_gain_mode x", "consume 0", "crossfade 0", "password x",
+                 "replay_gain_mode album", "replay_gain_status", "replay_gain_mode x", "consume 0", "crossfade 0", "crossfade 3", "status", "crossfade x", "crossfade -1", "crossfade 0", "status", "password x",
                  "binarylimit 10", "binarylimit 100")
         #expect(pair.compared > 100)
     }

@@ -43,8 +43,8 @@ final class PipeEngine: PlayerEngine {
 
     func perform(_ call: EngineCall) {
         switch call {
-        case .cue, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
-        case .stop, .open, .play, .seek, .setVolume, .setPitch, .setSpeed, .setOutputEnabled: calls.append("\(call)")
+        case .cue, .setCrossfade, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .limitPlayback, .grant, .revokeGrant: break
+        case .stop, .skip, .open, .play, .seek, .setVolume, .setPitch, .setSpeed, .setOutputEnabled: calls.append("\(call)")
         }
         switch call {
         case .open(let source, let token):

@@ -134,7 +134,7 @@ struct SessionShellTests {
         session.settle()
         #expect(session.index == 1 && session.state.song?.path == "x.mp3", "x plays, after a")
         #expect(engine.cued == "x.mp3", "what follows x is cued last")
-        #expect(engine.calls.suffix(3) == ["stop", "open x.mp3", "play"], "\(engine.calls)")
+        #expect(engine.calls.suffix(3) == ["skip", "open x.mp3", "play"], "\(engine.calls)")
     }
 
     /// An album read while a song plays comes back as an input, and the song to follow is cued

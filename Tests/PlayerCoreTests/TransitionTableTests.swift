@@ -30,7 +30,7 @@ private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
         .seek: (.prepare, ["seek 2.0s"]),
     ],
     .play: [
-        .load: (.loading, ["stop", "open a.mp3"]),
+        .load: (.loading, ["skip", "open a.mp3"]),
         .stop: (.stop, ["stop"]),
         .toggle: (.stop, ["stop"]),
         .ended: (.prepare, ["seek 0.0s"]),

@@ -37,6 +37,7 @@ public final class FakeEngine: PlaybackEngine {
     public func perform(_ call: EngineCall) {
         switch call {
         case .stop: calls.append("stop")
+        case .skip: calls.append("skip")
         case .play: calls.append("play")
         case .open(let source, let token):
             let path = source.path
@@ -66,6 +67,7 @@ public final class FakeEngine: PlaybackEngine {
         case .setReplayGain(let choice): replayGains.append(choice)
         case .setEqualizer(let bands): calls.append("equalizer \(bands.flatMap { $0 }.filter { $0 != 1 })")
         case .setGraphicEqualizer(let gains): calls.append("graphic equalizer \(gains.map { "\($0)" } ?? "off")")
+        case .setCrossfade(let setting): calls.append("crossfade \(setting.seconds) skip \(setting.skipSeconds)")
         case .cue(let source): cued = source?.path
         case .limitPlayback(let limited):
             calls.append("limit \(limited)")

@@ -53,7 +53,7 @@ struct PlaybackBudget: Equatable, Sendable {
         case .limitPlayback(let on): limit(on)
         case .grant(let time, let id): grant(time, id: id)
         case .revokeGrant: _ = revoke()
-        case .stop, .open, .play, .seek, .setVolume, .setPitch, .setOutputEnabled, .setSpeed, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .cue:
+        case .stop, .skip, .open, .play, .seek, .setVolume, .setPitch, .setOutputEnabled, .setSpeed, .setReplayGain, .setEqualizer, .setGraphicEqualizer, .cue, .setCrossfade:
             return false
         }
         return true

@@ -47,6 +47,8 @@ extension PlaybackLoop {
         sinceSplice = 0
         song = nil
         held = nil
+        crossfader.abandon(&next)
+        crossfader.restart(at: 0)
         stage.tail.reset()
         restartStretching()
         do throws(LoadFailure) {
@@ -68,5 +70,84 @@ extension PlaybackLoop {
         } catch {
             report(.openFailed(LoadError(path: source.path, reason: error), token: token))
         }
+    }
+
+    // MARK: The song's decoder, with the crossfade
+
+    /// At the clean end of `current`: the cued song takes over at once, on the spare decoder,
+    /// so the device never runs dry between the two, whatever the disk's latency. Not while a
+    /// script paces playback (its next command may be anything). Reports `current` ended; the
+    /// session's `open` of the cued song then finds it playing.
+    func takeOverByCue(from current: Song) -> Bool {
+        guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
+        decoder = spare
+        song = song(opened, source: source, token: nil)
+        sinceSplice = 0
+        // After a crossfade, the song plays on from the frames it was heard for in the overlap.
+        let from = crossfader.tookOver(spare)
+        // Through the same stretcher, the song before's last frames come out first.
+        let before = songFramesStretching
+        shared.update { $0.position = from - before }
+        report(of: current) { .ended(token: $0) }
+        return true
+    }
+
+
+    /// The song's next frames into `buffer`, the other song's mixed in where they overlap.
+    func readSong(_ current: Song, capacity: Int) -> DecodeResult {
+        let allowed = !shared.read { $0.budget.isLimited }  // a script's next command may be anything
+        crossfader.approach(current, frames: capacity / current.format.bytesPerFrame, next: &next, allowed: allowed) { opened, source in
+            gain(of: song(opened, source: source, token: nil))
+        }
+        return crossfader.read(decoder, next: &next, into: buffer, capacity: capacity, format: current.format)
+    }
+
+    /// Moves the song's decoder to `frame` (and the song it overlaps with it).
+    func seekSong(to frame: Int64) -> Int64? {
+        let landed = decoder.seek(toFrame: frame)
+        crossfader.seeked(to: landed, next: &next)
+        return landed
+    }
+
+    /// Opens the song the session cued ahead on the spare decoder: on a live output always, for
+    /// a file only while a crossfade may need it.
+    func cueAhead() {
+        next.cue(slot.isFile && !crossfader.setting.isOn ? nil : cueWanted, rule: formatRule)
+    }
+
+    /// A skip while playing (`source` asked for while the song plays): with a skip's fade set,
+    /// the song left fades out while `source`, opened on the spare decoder, fades in, from
+    /// where the song is heard (a sound server's queue taken back first). `false` where it cuts
+    /// as before: no fade set, nothing playing, another speed, songs of other formats or too
+    /// short for the fade, or `source` not opened there.
+    func fadeBySkip(to source: SongSource, token: Int) -> Bool {
+        let seconds = crossfader.setting.skipFade
+        guard seconds > 0, speed == 1, let current = song, current.token != nil, !current.info.isStream else { return false }
+        switch phase {
+        case .playing, .starved, .heldByBudget: break
+        case .idle, .deviceLost, .draining: return false
+        }
+        let length = Crossfader.length(seconds, rate: current.format.rate)
+        _ = takeBackQueue()  // heard from where the listener is
+        let leftGain = crossfader.songGain
+        crossfader.abandon(&next)
+        let left = crossfader.frame
+        next.cue(source, rule: formatRule)
+        guard let opened = next.cuedSong(), opened.format == current.format, !opened.info.isStream,
+              let total = Crossfader.frames(of: opened.info, in: opened.format), total / 2 >= Int64(length),
+              let (spare, _) = next.skip(to: source, rule: formatRule, from: decoder) else { return false }
+        let skippedTo = song(opened, source: source, token: token)
+        decoder = spare
+        held = nil
+        sinceSplice = 0
+        stage.tail.reset()
+        crossfader.skipped(seconds: seconds, rate: current.format.rate, left: left, leftGain: leftGain,
+                           scale: current.gain / max(skippedTo.gain, .leastNormalMagnitude))
+        shared.update { $0.titles.removeAll() }
+        song = skippedTo
+        let ending = queueEnd?.songFrames ?? 0  // the frame of silence the queue may end on
+        shared.update { $0.position = ending }
+        report(.opened(skippedTo.info, token: token))
+        return true
     }
 }

@@ -69,10 +69,10 @@ extension PlaybackLoop {
             // the sink goes on taking what it holds meanwhile.
             replaceQueue(back, on: sink)
             // Where it cannot seek (a stream from the network), it goes on from where it was.
-            let landed = decoder.seek(toFrame: max(splice, 0)) ?? decoded
+            let landed = seekSong(to: max(splice, 0)) ?? decoded
             let ending = queueEnd?.songFrames ?? 0
             shared.update { $0.position = landed + ending }
-        } else if decoded > written, let landed = decoder.seek(toFrame: max(written, 0)) {
+        } else if decoded > written, let landed = seekSong(to: max(written, 0)) {
             shared.update { $0.position = landed }  // what the stretcher held is decoded again
         } else {
             shared.update { $0.position = decoded }  // all of it on its way (after a take-over: from 0)
@@ -93,7 +93,7 @@ extension PlaybackLoop {
         restartStretching()
         let first = written - EngineShared.songFrames(sinceSplice, at: speed)
         sinceSplice = 0
-        let landed = decoder.seek(toFrame: max(first, 0)) ?? decoded
+        let landed = seekSong(to: max(first, 0)) ?? decoded
         shared.update { $0.position = landed }
         if phase == .draining { move(to: .playing) }
         return 0

@@ -61,6 +61,11 @@ final class PlaybackLoop {
     var speed = 1.0
     var decoder: AudioDecoder
     var next: NextSong
+    /// The crossfade at a song's end and a skip's fade: the other song mixed in while they overlap.
+    let crossfader = Crossfader(capacity: PlaybackLoop.bufferCapacity)
+    /// The song the session cued, whether opened ahead or not (a file opens it ahead only to
+    /// crossfade: it is never starved).
+    var cueWanted: SongSource?
     let slot: OutputSlot
     var stage: SampleStage
     let clock: PlaybackClock
@@ -80,8 +85,7 @@ final class PlaybackLoop {
         self.spectrum = spectrum
         self.depth = depth
         self.decoder = decoder
-        // A file is never starved: it is written start to end, song after song, as it is.
-        next = NextSong(spare: outputs.primary.isFile ? nil : spare)
+        next = NextSong(spare: spare)
         slot = OutputSlot(outputs)
         self.clock = clock
         self.shared = shared
@@ -117,7 +121,18 @@ final class PlaybackLoop {
                 defer { state.commands.removeFirst(taken) }
                 return (Array(state.commands.prefix(taken)), state.shutdownAsked)
             }
-            calls.forEach(execute)
+            var index = calls.startIndex
+            while index < calls.endIndex {
+                // A skip and the open it is for (a next, a previous, a jump while playing),
+                // made together: they fade into each other when a crossfade is on.
+                if case .skip = calls[index], index + 1 < calls.endIndex, case .open(let source, let token) = calls[index + 1],
+                   fadeBySkip(to: source, token: token) {
+                    index += 2
+                    continue
+                }
+                execute(calls[index])
+                index += 1
+            }
             if ending { return finish() }
             step()
             sayHeardTitles()
@@ -154,7 +169,7 @@ final class PlaybackLoop {
             move(to: .playing)
             slot.restartPacing(at: clock.now)
             stage.fader.starting(song.format, capacity: Self.bufferCapacity)
-        case .stop:
+        case .stop, .skip:
             // While the cued song has taken over, a stop is the ended song's (a load from
             // Prepare stops what is there first): the song taking over plays on.
             if phase.hasSong, song?.token != nil {
@@ -176,7 +191,7 @@ final class PlaybackLoop {
             sinceSplice = 0
             let started = clock.now
             restartStretching()
-            if let landed = decoder.seek(toFrame: frame) {
+            if let landed = seekSong(to: frame) {
                 // The frame of silence the queue may end on counts as the song's until written over.
                 let ending = queueEnd?.songFrames ?? 0
                 shared.update { $0.position = landed + ending }
@@ -216,7 +231,12 @@ final class PlaybackLoop {
             // Heard at once: what the server holds is equalised again from the frame heard.
             if !rewriteUnheard(changing: { $0.set(gains) }) { stage.equalizer.set(gains) }
         case .cue(let source):
-            next.cue(source, rule: formatRule)
+            cueWanted = source
+            cueAhead()
+        case .setCrossfade(let setting):
+            crossfader.setting = setting
+            if crossfader.overlap == nil { crossfader.plan = .undecided }
+            cueAhead()
         case .limitPlayback, .grant, .revokeGrant:
             shared.update { _ = $0.budget.apply(call) }  // made on the budget by `Engine` already
         }
@@ -258,7 +278,7 @@ final class PlaybackLoop {
             move(to: .playing)
             slot.restartPacing(at: clock.now)  // real time restarts from now, not from before the hold
         }
-        let result = decoder.read(into: buffer, capacity: ticket.frames * format.bytesPerFrame)
+        let result = readSong(current, capacity: ticket.frames * format.bytesPerFrame)
         if phase == .starved, result != .pending { move(to: .playing) }
         switch result {
         case .pending:
@@ -311,22 +331,6 @@ final class PlaybackLoop {
         writeHeld()
     }
 
-    /// At the clean end of `current`: the cued song takes over at once, on the spare decoder,
-    /// so the device never runs dry between the two, whatever the disk's latency. Not while a
-    /// script paces playback (its next command may be anything). Reports `current` ended; the
-    /// session's `open` of the cued song then finds it playing.
-    private func takeOverByCue(from current: Song) -> Bool {
-        guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
-        decoder = spare
-        song = song(opened, source: source, token: nil)
-        sinceSplice = 0
-        // Through the same stretcher, the song before's last frames come out first.
-        let before = songFramesStretching
-        shared.update { $0.position = -before }
-        report(of: current) { .ended(token: $0) }
-        return true
-    }
-
     /// Leaves what plays (a stop, a seek, another song, quitting) as soon as can be: a sound
     /// server's queue is taken back as far as it can be (`takeBackQueue`), and on a live device
     /// a fade out follows, from the gain the audio has there.
@@ -345,7 +349,7 @@ final class PlaybackLoop {
         // Taken back to where the last fade in had not begun: silence there already.
         guard from > 0 else { return }
         let format = current.format
-        switch decoder.read(into: buffer, capacity: Fader.frames(in: format, capacity: Self.bufferCapacity) * format.bytesPerFrame) {
+        switch readSong(current, capacity: Fader.frames(in: format, capacity: Self.bufferCapacity) * format.bytesPerFrame) {
         case .data(let bytes):
             Fader.ramp(buffer, frames: bytes / format.bytesPerFrame, format: format, from: from, to: 0)
             held = Held(bytes: bytes, flush: true, fadesOut: true)  // all of it heard, through the stretcher too

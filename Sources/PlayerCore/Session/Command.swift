@@ -90,6 +90,12 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case setGraphicEqualizer([Double], on: Bool)
     /// The graphic equaliser on or off, its bands kept.
     case setEqualizerOn(Bool)
+    /// The crossfade at a song's end, in seconds (0: off; `--crossfade`, MPD's `crossfade`).
+    case setCrossfade(Double)
+    /// The crossfade off, or on at the last one set (`CrossfadeSetting.usual` when none was).
+    case toggleCrossfade
+    /// The fade a skip makes while crossfade is on, in seconds (0: a skip cuts).
+    case setSkipFade(Double)
     case setAlbumMode(Bool)
     /// Show the library view, or go back from it.
     case libraryView
@@ -157,6 +163,9 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .toggleEqualizer: "equalizer toggle"
         case .setGraphicEqualizer(let gains, let on): "equalizer \(gains) \(on ? "on" : "off")"
         case .setEqualizerOn(let on): "equalizer " + (on ? "on" : "off")
+        case .setCrossfade(let seconds): "crossfade \(seconds)"
+        case .toggleCrossfade: "crossfade toggle"
+        case .setSkipFade(let seconds): "crossfade-skip \(seconds)"
         case .setAlbumMode(let on): "album-mode " + (on ? "on" : "off")
         case .libraryView: "library"
         case .nowPlayingView: "now-playing"

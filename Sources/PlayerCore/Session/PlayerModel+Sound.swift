@@ -53,6 +53,15 @@ extension Sound {
             equalizerBands = bands
             equalizerOn = on
             return [.engine(.setGraphicEqualizer(on ? bands : nil))]
+        case .setCrossfade(let seconds):
+            crossfade.seconds = CrossfadeSetting.bounded(seconds)
+            if crossfade.isOn { crossfadeLastOn = crossfade.seconds }
+            return [.engine(.setCrossfade(crossfade))]
+        case .toggleCrossfade:
+            return handle(.setCrossfade(crossfade.isOn ? 0 : crossfadeLastOn), speedRefusal: nil)
+        case .setSkipFade(let seconds):
+            crossfade.skipSeconds = CrossfadeSetting.bounded(seconds)
+            return [.engine(.setCrossfade(crossfade))]
         case .play, .stop, .rewind, .toggle, .playFromStart, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
              .setShuffle, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
              .removeEntry, .clearList, .add, .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter,

@@ -42,7 +42,18 @@ public final class Session {
         while !inbox.isEmpty {
             let next = inbox.removeFirst()
             let reading = PlayerModel.EngineReading(position: engine.position) { [engine] in engine.speedRefusal }
-            for effect in model.handle(next, engine: reading) { make(effect) }
+            // The engine calls made together are handed over together (a skip's stop and open).
+            var calls: [EngineCall] = []
+            for effect in model.handle(next, engine: reading) {
+                if case .engine(let call) = effect {
+                    calls.append(call)
+                    continue
+                }
+                if !calls.isEmpty { engine.perform(calls) }
+                calls = []
+                make(effect)
+            }
+            if !calls.isEmpty { engine.perform(calls) }
         }
     }
 

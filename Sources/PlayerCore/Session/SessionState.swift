@@ -43,6 +43,10 @@ public struct Sound: Sendable {
     public internal(set) var equalizerOn = false
     /// `--replaygain`: what the engine applies to the songs it opens (auto follows shuffle).
     public internal(set) var replayGain = ReplayGainSetting()
+    /// How songs join: the crossfade at a song's end and a skip's fade.
+    public internal(set) var crossfade = CrossfadeSetting()
+    /// The crossfade `X` turns on again.
+    var crossfadeLastOn = CrossfadeSetting.usual
 
     /// The factor the engine plays at.
     var engineVolume: Double { muted ? 0 : Double(volume) / 100 }

@@ -3,6 +3,9 @@
 public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// Holds output at the current position.
     case stop
+    /// Stops the song playing for the one opened next (a next, a previous, a jump asked for
+    /// while it plays): as `stop`, but with a skip's fade set the two fade into each other.
+    case skip
     /// Stops the song and opens `path` on the playback thread; the answer (`opened` or
     /// `openFailed`) and every later report about this song carry `token`.
     case open(SongSource, token: Int)
@@ -38,6 +41,9 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// The song that follows the current one if it plays to its end (`nil`: none), for an
     /// engine that opens it ahead to start it without a gap. A repeat of the last cue is free.
     case cue(SongSource?)
+    /// How songs join from now on: the crossfade at a song's end and a skip's fade
+    /// (`CrossfadeSetting`); the engine decides at each join whether it fades.
+    case setCrossfade(CrossfadeSetting)
     /// Script pacing. Limited, the engine plays only audio time it has been granted: output
     /// holds (in any state) until `grant`, and `budgetSpent` reports when a grant is used up.
     /// Unlimited (the start) it plays freely.
@@ -75,6 +81,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .stop: "stop"
+        case .skip: "skip"
         case .open(let path, _): "open \(path)"
         case .play: "play"
         case .seek(let target): "seek \(target)"
@@ -86,6 +93,7 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
         case .setEqualizer: "equalizer"
         case .setGraphicEqualizer(let gains): "graphic equalizer \(gains.map { "\($0)" } ?? "off")"
         case .cue(let path): "cue \(path.map { "\($0)" } ?? "nothing")"
+        case .setCrossfade(let setting): "crossfade \(setting.seconds) skip \(setting.skipSeconds)"
         case .limitPlayback(let limited): "limit \(limited)"
         case .grant(let time, let id): "grant \(time.seconds)s as \(id)"
         case .revokeGrant: "revoke grant"
@@ -95,6 +103,8 @@ public enum EngineCall: Equatable, Sendable, CustomStringConvertible {
     /// A call the transition table lists, without its payload (`rewind` is a seek to 0).
     public enum Kind: String, CaseIterable, Sendable {
         case stop
+        /// A stop for the song opened next, while one plays (`EngineCall.skip`).
+        case skip
         case open
         case play
         case rewind

@@ -6,6 +6,8 @@
 public protocol PlaybackEngine: AnyObject {
     /// Makes one call: every effect the session and the script runner want goes through here.
     func perform(_ call: EngineCall)
+    /// Makes several calls as one: the engine takes them together (a stop and an open: a skip).
+    func perform(_ calls: [EngineCall])
     /// Frames of the current song already handed to the output.
     var position: Int64 { get }
     /// What is left of the current grant (`EngineCall.grant`); `.zero` with none.
@@ -17,6 +19,10 @@ public protocol PlaybackEngine: AnyObject {
 
 extension PlaybackEngine {
     public var speedRefusal: String? { nil }
+
+    public func perform(_ calls: [EngineCall]) {
+        calls.forEach(perform)
+    }
 }
 
 /// An engine a main loop drives: its reports arrive on a descriptor a `poll` loop watches, and

@@ -50,6 +50,7 @@ public struct PlayerContext: Sendable {
     private func call(_ kind: EngineCall.Kind, of row: Transition, on event: PlayerEvent, token: Int?) -> EngineCall {
         switch kind {
         case .stop: return .stop
+        case .skip: return .skip
         case .play: return .play
         case .rewind: return .seek(.to(.zero))
         case .open:

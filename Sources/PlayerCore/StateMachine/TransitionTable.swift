@@ -57,9 +57,10 @@ public enum TransitionTable {
             rows.append(Transition(from: from, on: on, when: when, to: to, calls: calls, then: then))
         }
         // Loading is legal everywhere: the song playing stops and the new one opens on the
-        // playback thread, while keys keep working.
+        // playback thread, while keys keep working. From a song playing, the stop is a skip's
+        // (which may fade into the song opened).
         for state in StateID.allCases {
-            add(state, .load, .loading, [.stop, .open])
+            add(state, .load, .loading, [state == .play ? .skip : .stop, .open])
         }
         // While loading, play / stop / toggle / seek are remembered for when the song is open,
         // and the song opens into what they asked for.

@@ -157,8 +157,8 @@ private extension String {
     func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
 }
 
-private extension Substring {
-    /// Without the blanks at either end.
+extension Substring {
+    /// Without the blanks (spaces, tabs) at either end.
     var trimmed: Substring {
         let isBlank = { (character: Character) in character == " " || character == "\t" }
         guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return self[endIndex...] }
