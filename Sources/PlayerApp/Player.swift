@@ -334,6 +334,7 @@ public final class Player {
         let ticking = screen != nil && !options.quiet && session.state.id == .play
         var timeout = ticking ? min(options.statusInterval, screen?.tick ?? .infinity) : nil
         if let next = lyrics?.wait(session, position: engine.position) { timeout = min(timeout ?? .infinity, next) }
+        if let next = session.modes.sleep.nextChange(after: .now) { timeout = min(timeout ?? .infinity, next) }
         for deadline in [script?.deadline, screen?.nextChange, io.remote?.deadline].compactMap({ $0 }) {
             let left = io.now().duration(to: deadline)
             let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18

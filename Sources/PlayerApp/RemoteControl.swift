@@ -17,6 +17,9 @@ public final class RemoteControl {
         case playing = 2
     }
 
+    /// The mode `@P` said last.
+    var saidMode = Mode.stopped
+
     private let controls: Controls
     var session: Session { controls.session }
     private let position: () -> Int64
@@ -120,6 +123,8 @@ public final class RemoteControl {
         case .load, .seek, .list, nil: break  // still within its patience, or nothing awaited
         }
         let status = status
+        // Paused by no command of its own (the sleep timer, a media key): said, as mpg123 says a pause.
+        if awaiting == nil, saidMode == .playing, mode(of: status) == .paused { reply("P 1") }
         guard !silent, mode(of: status) == .playing, let song = status.song else { return nextProgress = nil }
         if let due = nextProgress, now < due { return }
         // One `@F` per frame, as mpg123 sends them: each frame played since the last line (a
@@ -273,6 +278,9 @@ public final class RemoteControl {
             let pitch = EngineCall.pitch(value)
             controls.submit(.pitch(pitch), from: .remote)
             reply("PITCH \(RemoteReplies.pitch(pitch))")
+        case .sleep(let request):
+            controls.submit(.setSleep(request), from: .remote)
+            reply("SLEEP " + (session.status.sleep.describe(at: .now).map { String($0.dropFirst(6)) } ?? "off"))
         case .invalid(let message):
             reply("E " + RemoteReplies.line(message))
         }
@@ -367,6 +375,7 @@ public final class RemoteControl {
 
     func reply(_ line: String) {
         guard !isDone || line.hasPrefix("E ") else { return }
+        if line.hasPrefix("P "), let said = Int(line.dropFirst(2)).flatMap(Mode.init) { saidMode = said }
         if !send(line) { quit() }
     }
 }

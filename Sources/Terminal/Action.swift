@@ -8,7 +8,7 @@ public enum Action: Hashable, Sendable {
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
-    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer, crossfade
+    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer, crossfade, sleep
     case slower, faster, normalSpeed
     case info, load, commandLine, help, quit, list, library, nowPlaying
     // The list view's own.
@@ -21,7 +21,7 @@ public enum Action: Hashable, Sendable {
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .slower, .faster, .normalSpeed,
+        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep, .slower, .faster, .normalSpeed,
         .info, .load, .commandLine, .list, .library, .nowPlaying, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
@@ -53,6 +53,7 @@ public enum Action: Hashable, Sendable {
         case .albumMode: "album-mode"
         case .equalizer: "equalizer"
         case .crossfade: "crossfade"
+        case .sleep: "sleep-timer"
         case .slower: "speed-down"
         case .faster: "speed-up"
         case .normalSpeed: "speed-reset"
@@ -99,7 +100,7 @@ public enum Action: Hashable, Sendable {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep,
              .slower, .faster, .normalSpeed, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying: false
         }
     }
@@ -131,6 +132,7 @@ public enum Action: Hashable, Sendable {
         case .albumMode: .toggleAlbumMode
         case .equalizer: .toggleEqualizer
         case .crossfade: .toggleCrossfade
+        case .sleep: .setSleep(.next)
         case .slower: .changeSpeed(by: 1 / Self.speedStep)
         case .faster: .changeSpeed(by: Self.speedStep)
         case .normalSpeed: .speed(1)
@@ -166,13 +168,13 @@ public enum Action: Hashable, Sendable {
         case .volumeUp: "volume up \(steps.volume) %"
         case .volumeDown: "volume down \(steps.volume) %"
         case .mute: "mute on / off"
-        case .toggleRepeat: "repeat the list on / off"
+        case .toggleRepeat, .repeatOne: "repeat the list, the song playing (each on / off)"
         case .toggleShuffle: "shuffle on / off"
-        case .repeatOne: "repeat the song playing on / off"
         case .stopAfter: "stop when the song playing ends (once)"
         case .albumMode: "album mode on / off: stop at the end of each album"
         case .equalizer: "equalizer on / off (the settings' equalizer = or equalizer-preset =)"
         case .crossfade: "crossfade on / off (--crossfade, the settings' crossfade =; 5 s when none is set)"
+        case .sleep: "sleep timer: 15, 30, 45, 60, 90 min, the album's end, off (the last 30 s fade out)"
         case .slower, .faster, .normalSpeed: "slower, faster at the same pitch (÷ or × 1.1, from 0.25 to 4), its own speed"
         case .info: "the song's details (tags, stream, length, path)"
         case .load: "load a song, folder or playlist (Tab completes, Esc cancels)"
@@ -206,8 +208,9 @@ public enum Action: Hashable, Sendable {
         case .searchPrevious: .searchNext
         case .moveDown: .moveUp
         case .faster, .normalSpeed: .slower
+        case .repeatOne: .toggleRepeat
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade,
+             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep,
              .slower, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,
              .moveUp, .queue, .add, .save, .closeList: nil
         }

@@ -68,7 +68,7 @@ public struct KeyBindings: Equatable, Sendable {
             (.character("n"), .next), (.character("b"), .previous),
             (.character("+"), .volumeUp), (.character("="), .volumeUp), (.character("-"), .volumeDown),
             (.character("m"), .mute), (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle),
-            (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("A"), .albumMode), (.character("E"), .equalizer), (.character("X"), .crossfade), (.character("i"), .info), (.character("l"), .load),
+            (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("A"), .albumMode), (.character("E"), .equalizer), (.character("X"), .crossfade), (.character("T"), .sleep), (.character("i"), .info), (.character("l"), .load),
             (.character("["), .slower), (.character("]"), .faster), (.backspace, .normalSpeed),
             (.tab, .list), (.character("v"), .list), (.character("L"), .library), (.character("o"), .nowPlaying),
             (.character("h"), .help), (.character("?"), .help), (.character("q"), .quit), (.character(":"), .commandLine),

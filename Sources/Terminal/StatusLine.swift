@@ -57,6 +57,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var speed = 1.0
         /// The crossfade at a song's end in seconds (`X`), shown when on.
         public var crossfade = 0.0
+        /// The sleep timer as it says itself (`sleep 29:41`), when set.
+        public var sleep: String?
 
         /// The list's length as shown: `12`, or `12+` while more is being read.
         var counted: String { isGrowing ? "\(count)+" : "\(count)" }
@@ -66,7 +68,7 @@ public struct StatusSnapshot: Equatable, Sendable {
             let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
                       albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil,
                       equalizer ? "eq" : nil, crossfade > 0 ? "xfade " + CrossfadeSetting.describe(crossfade) : nil,
-                      speed != 1 ? Self.speedName(speed) : nil].compactMap { $0 }
+                      speed != 1 ? Self.speedName(speed) : nil, sleep].compactMap { $0 }
             return on.isEmpty ? "" : " [" + on.joined(separator: " ") + "]"
         }
 
@@ -110,6 +112,7 @@ public struct StatusSnapshot: Equatable, Sendable {
         list.equalizerBands = status.equalizerOn ? status.equalizerBands : nil
         list.speed = status.speed
         list.crossfade = status.crossfade.seconds
+        list.sleep = status.sleep.describe(at: .now)
     }
 
     public init(state: StateID, song: SongInfo?, position: Int64, entry: Int?, entryCount: Int,

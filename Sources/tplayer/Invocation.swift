@@ -59,6 +59,9 @@ extension Invocation {
         if let speed, SpeedValue.parse(speed) == nil {
             throw ValidationError("--speed \(speed): \(SpeedValue.hint)")
         }
+        if let sleep, SleepTimer.parse(sleep) == nil {
+            throw ValidationError("--sleep \(sleep): give a time (30m, 1h30m, 90s; minutes alone: 45), at most a day, or album")
+        }
         if let crossfade, CrossfadeSetting.parse(crossfade) == nil {
             throw ValidationError("--crossfade \(crossfade): give the seconds, 0 to 60 (e.g. 5 or 2.5; 0: off)")
         }
@@ -228,6 +231,7 @@ extension Invocation {
         options.speed = speed.flatMap(SpeedValue.parse) ?? settings.speed
         options.crossfade = crossfade.flatMap(CrossfadeSetting.parse) ?? settings.crossfade
         options.skipFade = settings.skipFade
+        options.sleep = sleep.flatMap(SleepTimer.parse)
         let status = PlayerRun(
             inputs: inputs, script: script.map(RawArguments.path),
             output: try outputTarget(settings), options: options

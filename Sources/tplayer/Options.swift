@@ -9,7 +9,7 @@ import PlayerCore
 
 /// One option of the command line.
 enum CommandOption: CaseIterable {
-    case output, device, write, force, bits, speed, crossfade, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
+    case output, device, write, force, bits, speed, crossfade, sleep, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
     case keepOpen, repeats, shuffle, seed, script, check, scan, verbose, find, playFind, noMpris, resume, remote
     case fifo, remoteErr, mpd, config, noConfig, trace, printStates
 
@@ -47,6 +47,9 @@ enum CommandOption: CaseIterable {
         case .crossfade:
             Facts(long: "--crossfade", short: nil, value: "SECONDS",
                   help: "Fade each song's last SECONDS into the next one's first (0 to 60; 0: off), except between consecutive tracks of an album played in order, into or out of a song shorter than twice that, and across a stop; X turns it on and off. A skip then fades by the settings' crossfade-skip (default 1 s).")
+        case .sleep:
+            Facts(long: "--sleep", short: nil, value: "TIME",
+                  help: "Stop playing after TIME (30m, 1h30m, 90s; a number alone is minutes), the last 30 s fading out, or at the end of the album playing (album); T sets it as it plays.")
         case .volume:
             Facts(long: "--volume", short: nil, value: "N",
                   help: "Start at this volume, 0 to 100 (percent), whatever the settings or the saved session say.")
@@ -145,6 +148,7 @@ enum CommandOption: CaseIterable {
         case "--bits": self = .bits
         case "--speed": self = .speed
         case "--crossfade": self = .crossfade
+        case "--sleep": self = .sleep
         case "--volume": self = .volume
         case "--start": self = .start
         case "--list-outputs": self = .listOutputs
@@ -199,6 +203,9 @@ enum CommandOption: CaseIterable {
         case .crossfade:
             guard let text else { return false }
             invocation.crossfade = text
+        case .sleep:
+            guard let text else { return false }
+            invocation.sleep = text
         case .volume:
             guard let text else { return false }
             invocation.volume = text
@@ -270,7 +277,7 @@ enum CommandOption: CaseIterable {
         case .device: .file()
         case .write, .fifo, .config: .file()
         case .script: .file(extensions: ["tps"])
-        case .force, .bits, .speed, .crossfade, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
+        case .force, .bits, .speed, .crossfade, .sleep, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
              .keepOpen, .repeats, .shuffle, .seed, .check, .scan, .verbose, .find, .playFind, .noMpris, .resume,
              .remote, .remoteErr, .mpd, .noConfig, .trace, .printStates:
             nil
@@ -288,6 +295,7 @@ struct TPlayer: ParsableCommand {
     @Option(name: CommandOption.bits.names, help: CommandOption.bits.help) var bits: Int?
     @Option(name: CommandOption.speed.names, help: CommandOption.speed.help) var speed: String?
     @Option(name: CommandOption.crossfade.names, help: CommandOption.crossfade.help) var crossfade: String?
+    @Option(name: CommandOption.sleep.names, help: CommandOption.sleep.help) var sleep: String?
     @Option(name: CommandOption.volume.names, help: CommandOption.volume.help) var volume: String?
     @Option(name: CommandOption.start.names, help: CommandOption.start.help) var start: String?
     @Flag(name: CommandOption.listOutputs.names, help: CommandOption.listOutputs.help) var listOutputs = false
@@ -322,7 +330,7 @@ struct TPlayer: ParsableCommand {
 
     /// The values parsed, as the run takes them.
     var invocation: Invocation {
-        Invocation(output: output, device: device, write: write, force: force, bits: bits, speed: speed, crossfade: crossfade, volume: volume,
+        Invocation(output: output, device: device, write: write, force: force, bits: bits, speed: speed, crossfade: crossfade, sleep: sleep, volume: volume,
                    start: start, listOutputs: listOutputs, quiet: quiet, noFade: noFade, replaygain: replaygain,
                    replaygainPreamp: replaygainPreamp, keepOpen: keepOpen, repeats: repeats, shuffle: shuffle,
                    seed: seed, script: script, check: check, scan: scan, verbose: verbose, find: find,
@@ -342,6 +350,7 @@ struct Invocation: Equatable {
     var bits: Int?
     var speed: String?
     var crossfade: String?
+    var sleep: String?
     var volume: String?
     var start: String?
     var listOutputs = false

@@ -40,6 +40,8 @@ struct PlayerRun {
         /// `--crossfade` (or the settings' `crossfade =`) and `crossfade-skip =`, in seconds.
         var crossfade: Double?
         var skipFade: Double?
+        /// `--sleep`: when playback stops.
+        var sleep: SleepTimer.Request?
         /// `--mpd`: where to serve MPD's protocol, and to whom.
         var mpd: MpdServer.Settings?
         /// `-a` (or the settings' `device =`) and Snapcast's server.
@@ -272,6 +274,7 @@ struct PlayerRun {
         if let speed = options.speed, speed != 1 { session.perform(.speed(speed)) }
         if let seconds = options.skipFade { session.perform(.setSkipFade(seconds)) }
         if let seconds = options.crossfade, seconds > 0 { session.perform(.setCrossfade(seconds)) }
+        if let sleep = options.sleep { session.perform(.setSleep(sleep)) }
         // The configured volume starts a new run; a resumed one keeps the volume it had.
         if let volume = options.volume ?? (saved == nil ? options.settings.volume : nil) { session.perform(.volume(volume)) }
         let runner = launch.script.map {

@@ -60,7 +60,7 @@ public enum ScriptParser {
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "quit",
         "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "album-mode", "queue",
-        "equalizer", "speed",
+        "equalizer", "speed", "crossfade", "sleep",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -167,6 +167,14 @@ public enum ScriptParser {
         case "speed":
             guard let speed = SpeedValue.parse(argument) else { return fail("speed: \(SpeedValue.hint) (found '\(argument)')") }
             return .success(.command(.perform(.speed(speed))))
+        case "crossfade":
+            guard let seconds = CrossfadeSetting.parse(argument) else { return fail("crossfade needs the seconds, 0 to 60 (found '\(argument)')") }
+            return .success(.command(.perform(.setCrossfade(seconds))))
+        case "sleep":
+            guard let request = SleepTimer.parse(argument) else {
+                return fail("sleep needs a time (30m, 1h30m, 90s; minutes alone: 45), at most a day, album or off (found '\(argument)')")
+            }
+            return .success(.command(.perform(.setSleep(request))))
         case "queue":
             guard !argument.isEmpty, argument.count <= 9, argument.allSatisfy(\.isASCIIDigit), let place = Int(argument), place > 0 else {
                 return fail("queue needs the number of an entry of the list, from 1 (found '\(argument)')")

@@ -33,6 +33,8 @@ public enum RemoteCommand: Equatable, Sendable {
     /// `PITCH <value>`: play faster (+0.01 is 1 % faster) or slower, higher or lower, by
     /// playing at another rate, as mpg123 does. The value is where the pitch goes, not a step.
     case pitch(Double)
+    /// `SLEEP <time|album|off>` (tplayer's own): the sleep timer, as `--sleep` sets it.
+    case sleep(SleepTimer.Request)
     /// `EQ <channel> <band> <value>` and the other equaliser commands: answered as mpg123
     /// answers them; the bands reach libmpg123's equaliser (`RemoteControl`).
     case equalizer(channel: Int, band: Int, value: Double)
@@ -155,6 +157,9 @@ public enum RemoteCommand: Equatable, Sendable {
             }
             return .pitch(value)
         case "RVA": return .rva(argument)
+        case "SLEEP":
+            guard let request = SleepTimer.parse(argument) else { return .invalid("invalid arguments for SLEEP: \(argument)") }
+            return .sleep(request)
         default:
             // mpg123's words for a name it does not know that came with arguments.
             return .invalid("Unknown command with arguments: \(written) \(argument)")

@@ -46,6 +46,7 @@ extension RemoteReplies {
         "H tplayer: EQ/E, SEQ and EQFILE equalise MP3s through libmpg123's equaliser, as mpg123 does; other formats play as decoded.",
         "H tplayer: RVA sets the ReplayGain mode of the songs loaded after it, as --rva-mix and --rva-album do.",
         "H tplayer: SCAN is answered at once: tplayer builds the seek index itself when a track opens.",
+        "H tplayer: SLEEP <30m|1h30m|90s|album|off> stops playing then (the last 30 s fading out), answered @SLEEP <time left|album|off>.",
         "H }",
     ]
 }

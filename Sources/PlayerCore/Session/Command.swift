@@ -96,6 +96,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case toggleCrossfade
     /// The fade a skip makes while crossfade is on, in seconds (0: a skip cuts).
     case setSkipFade(Double)
+    /// The sleep timer (`--sleep`, `T`, a script's `sleep`).
+    case setSleep(SleepTimer.Request)
     case setAlbumMode(Bool)
     /// Show the library view, or go back from it.
     case libraryView
@@ -166,6 +168,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setCrossfade(let seconds): "crossfade \(seconds)"
         case .toggleCrossfade: "crossfade toggle"
         case .setSkipFade(let seconds): "crossfade-skip \(seconds)"
+        case .setSleep(let request): "sleep \(request)"
         case .setAlbumMode(let on): "album-mode " + (on ? "on" : "off")
         case .libraryView: "library"
         case .nowPlayingView: "now-playing"

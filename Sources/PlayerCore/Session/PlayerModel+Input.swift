@@ -60,9 +60,12 @@ extension PlayerModel {
     public struct EngineReading {
         public var position: Int64
         public var speedRefusal: () -> String?
+        /// When the input is handled (the sleep timer's clock).
+        public var now: ContinuousClock.Instant
 
-        public init(position: Int64 = 0, speedRefusal: @escaping () -> String? = { nil }) {
+        public init(position: Int64 = 0, now: ContinuousClock.Instant = .now, speedRefusal: @escaping () -> String? = { nil }) {
             self.position = position
+            self.now = now
             self.speedRefusal = speedRefusal
         }
     }

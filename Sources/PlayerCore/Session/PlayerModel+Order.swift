@@ -52,6 +52,7 @@ extension PlayerModel {
             // Stopped where the song ended, the next one ready: `play` plays it. A run that ends
             // with its list (no terminal, no script to say play) ends there.
             modes.stopsAfterCurrent = false
+            if modes.sleep.setting == .afterAlbum, endsAlbum() == true { modes.sleep.set(.off, now: turn.engine.now) }  // done
             guard keepsOpen else { return finish() }
             if let entry = nextPlayable(advancing: &queue) {
                 listPlace = .inList
@@ -88,6 +89,7 @@ extension PlayerModel {
 
     /// What the engine says is heard now: the listen followed, the damage passed said.
     mutating func observeHeard() {
+        checkSleep()
         guard let song = context.state.song else { return }
         let position = AudioTime(frames: turn.position, rate: song.sampleRate)
         settleDamage(at: position)
@@ -124,7 +126,7 @@ extension PlayerModel {
     /// for it (a file written with `-w` ends its songs in milliseconds; a read that takes a
     /// whole song is a disk that would hold the next song's open as long).
     mutating func endsAlbum() -> Bool? {
-        guard modes.albumMode, let song = context.state.song else { return false }
+        guard modes.stopsAtAlbumEnd, let song = context.state.song else { return false }
         var ahead = queue
         guard let next = following(advancing: &ahead), next != queue.current else { return false }
         let source = entries[next].source

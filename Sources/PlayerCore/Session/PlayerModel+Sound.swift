@@ -66,7 +66,7 @@ extension Sound {
              .setShuffle, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
              .removeEntry, .clearList, .add, .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter,
              .toggleAlbumMode, .setAlbumMode, .playSongs, .replaceWithSongs, .appendSongs, .queueSongs, .setStopAfterEach, .setConsume,
-             .shuffleEntries, .setPriority, .setSpan, .tagEntry:
+             .shuffleEntries, .setPriority, .setSpan, .tagEntry, .setSleep:
             return nil
         }
     }
@@ -84,6 +84,7 @@ extension Sound {
 extension PlayerModel {
     /// The commands that change the sound (`perform` hands them here): the sound's effects made.
     mutating func performSound(_ command: Command) {
+        if case .setSleep(let request) = command { return setSleep(request) }
         for effect in sound.handle(command, speedRefusal: turn.engine.speedRefusal()) ?? [] {
             switch effect {
             case .engine(let call): emit(.engine(call))
@@ -94,6 +95,28 @@ extension PlayerModel {
 
     mutating func applyVolume() {
         emit(.engine(.setVolume(sound.engineVolume)))
+    }
+
+    /// The sleep timer set as asked; its fade, if under way, undone.
+    mutating func setSleep(_ request: SleepTimer.Request) {
+        modes.sleep.set(request, now: turn.engine.now)
+        if sound.sleepGain != 1 {
+            sound.sleepGain = 1
+            applyVolume()
+        }
+    }
+
+    /// The sleep timer at this turn: its fade heard (as a volume, the listener's own kept), and at
+    /// its moment playback stopped as a pause stops it.
+    mutating func checkSleep() {
+        let (gain, stops) = modes.sleep.tick(at: turn.engine.now)
+        if abs(gain - sound.sleepGain) >= 0.002 || gain == 1 && sound.sleepGain != 1 {
+            sound.sleepGain = gain
+            applyVolume()
+        }
+        guard stops, context.state.isPlaying else { return }
+        apply(.stop)
+        emit(.report("the sleep timer stopped playback (play goes on from here)"))
     }
 
     mutating func applyReplayGain() {

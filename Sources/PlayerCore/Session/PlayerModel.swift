@@ -202,7 +202,7 @@ public struct PlayerModel {
             apply(.seek(target))
             hearing.seeks += 1
         case .volume, .changeVolume, .toggleMute, .setMute, .setOutput, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setEqualizerOn,
-             .setGraphicEqualizer, .setCrossfade, .toggleCrossfade, .setSkipFade:
+             .setGraphicEqualizer, .setCrossfade, .toggleCrossfade, .setSkipFade, .setSleep:
             performSound(command)
         case .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView: break  // the terminal's own business
         case .playSongs(let paths): playNow(EntryList(paths: paths), asked: true)

@@ -47,6 +47,9 @@ public struct PlayerStatus: Equatable, Sendable {
     public var speed = 1.0
     /// The crossfade at a song's end, in seconds (0: off), and a skip's fade.
     public var crossfade = CrossfadeSetting()
+    /// The sleep timer (its moment, not the seconds left: a status that changes every second
+    /// would wake every front-end that waits for changes).
+    public var sleep = SleepTimer()
     public var equalizerOn = false
     public var equalizerBands: [Double]?
     public var replayGain = ReplayGainSetting()
@@ -131,7 +134,7 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
         // each is on or off.
         if old.muted != new.muted || old.outputsOff != new.outputsOff { changes.insert(.output) }
         if old.repeats != new.repeats || old.shuffles != new.shuffles || old.repeatsOne != new.repeatsOne || old.albumMode != new.albumMode
-            || old.stopsAfter != new.stopsAfter || old.stopsAfterEach != new.stopsAfterEach || old.consumes != new.consumes || old.speed != new.speed || old.crossfade != new.crossfade || old.equalizerOn != new.equalizerOn
+            || old.stopsAfter != new.stopsAfter || old.stopsAfterEach != new.stopsAfterEach || old.consumes != new.consumes || old.speed != new.speed || old.crossfade != new.crossfade || old.sleep.setting != new.sleep.setting || old.equalizerOn != new.equalizerOn
             || old.equalizerBands != new.equalizerBands || old.replayGain != new.replayGain {
             changes.insert(.options)
         }
@@ -176,6 +179,7 @@ extension PlayerModel {
         status.consumes = modes.consumes
         status.speed = sound.speed
         status.crossfade = sound.crossfade
+        status.sleep = modes.sleep
         status.equalizerOn = sound.equalizerOn
         status.equalizerBands = sound.equalizerBands
         status.replayGain = sound.replayGain

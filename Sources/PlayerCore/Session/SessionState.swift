@@ -22,6 +22,10 @@ public struct PlayModes: Sendable {
     var albumAsked: SongSource?
     /// A song ended before the album of the one to follow was known: the list goes on when it is.
     var endedAwaitingAlbum = false
+    /// The sleep timer: playback stops at a moment, or at the album's end.
+    public internal(set) var sleep = SleepTimer()
+    /// Whether the list stops at the end of the album playing: album mode, or the sleep timer.
+    var stopsAtAlbumEnd: Bool { albumMode || sleep.setting == .afterAlbum }
 }
 
 /// What the listener hears of every song, not which song plays: the volume and mute, the
@@ -48,8 +52,11 @@ public struct Sound: Sendable {
     /// The crossfade `X` turns on again.
     var crossfadeLastOn = CrossfadeSetting.usual
 
+    /// Where the sleep timer's fade out has come to (1: none).
+    var sleepGain = 1.0
+
     /// The factor the engine plays at.
-    var engineVolume: Double { muted ? 0 : Double(volume) / 100 }
+    var engineVolume: Double { muted ? 0 : Double(volume) / 100 * sleepGain }
 }
 
 /// What holds a run open at the end of its list, besides its policy.
