@@ -14,6 +14,7 @@ struct CrossfaderTests {
     static func song() -> FakeDecoder {
         let decoder = FakeDecoder([.init(format: FakeDecoder.cd, frames: frames)])
         decoder.countsFromTheFrame = true
+        decoder.lengthIsExact = true
         return decoder
     }
 
@@ -92,6 +93,34 @@ struct CrossfaderTests {
         }
         let expected = Self.expected
         #expect(Self.same(heard, Array(expected[..<(at * 2)]) + expected[(4410 * 2)...]))
+    }
+
+    /// The largest step between two frames in a row of one channel: the counting songs and
+    /// their mix move by a few a frame; a song dropped or restarted mid-fade jumps by thousands.
+    static func largestStep(_ heard: [Int16]) -> Int {
+        stride(from: 2, to: heard.count, by: 1).map { abs(Int(heard[$0]) - Int(heard[$0 - 2])) }.max() ?? 0
+    }
+
+    /// A skip to the song fading in, in the fade: that fade finishes (in what is left of the
+    /// skip's fade), the song going on from where it was, never again from its start.
+    @Test func aSkipToTheSongFadingInFinishesTheFade() {
+        let heard = Self.play(actingAt: 7000) { loop, _ in
+            loop.execute(.setCrossfade(CrossfadeSetting(seconds: 0.05, skipSeconds: 0.01)))  // a skip's fade: 441 frames
+            #expect(loop.fadeBySkip(to: "b.flac", token: 2))
+        }
+        #expect(heard.count == Self.expected.count, "the next song never begun again")
+        #expect(heard.prefix(7000 * 2) == Self.expected.prefix(7000 * 2), "the same mix up to the skip")
+        #expect(heard != Self.expected, "the fade finished faster")
+        #expect(heard.suffix(2) == [Int16(17638), 17639], "the next song to its end")
+        #expect(Self.largestStep(heard) < 100, "no jump: \(Self.largestStep(heard))")
+    }
+
+    /// The song cued changes in the fade (stop after this song, another song next): the fade
+    /// is given up at once, the song playing on alone to its end.
+    @Test func anotherCueInTheFadeGivesItUp() {
+        let heard = Self.play(actingAt: 7000) { loop, _ in loop.execute(.cue(nil)) }
+        #expect(heard.count / 2 >= Self.frames && heard.count / 2 <= Self.frames + 1, "the first song whole: \(heard.count / 2) frames")
+        #expect(heard.suffix(2) == [Int16(17638), 17639])
     }
 
     /// Whether `heard` is `expected`, saying where they part when not (not the whole arrays).

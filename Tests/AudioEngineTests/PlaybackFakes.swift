@@ -132,7 +132,8 @@ final class FakeDecoder: AudioDecoder {
     func setEqualizer(_ bands: [[Double]]) {}
 
     var truncation: (was: Int64, now: Int64)? { nil }
-    var lengthIsExact: Bool { false }
+    /// Its stated length is exact (as FLAC's is): a crossfade may plan on it.
+    var lengthIsExact = false
 }
 
 /// An output that records what it is given and fails to order. A live one is a device with a

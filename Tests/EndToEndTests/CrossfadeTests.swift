@@ -56,6 +56,19 @@ struct CrossfadeTests {
         #expect(Self.same(try run("crossfade = 0\ncrossfade-skip = 0.5\n"), cut), "no skip fade while crossfade is off")
     }
 
+    /// A file keeps its first song's format: a song of another rate is converted to it as it
+    /// would be without a crossfade, and faded so (its samples are never written as they are).
+    @Test func aSongOfAnotherRateIsConvertedForTheFileAndFaded() throws {
+        let folder = try Harness.temporaryFolder()
+        let tone = folder.appendingPathComponent("tone48.flac").path
+        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "48000", "-b", "16", "-c", "2", tone, "synth", "4", "sine", "660", "gain", "-6"])
+        let ending = try Self.write([Self.third], in: folder)
+        let converted = Array(try Self.write([Self.third, tone], in: folder)[ending.count...])
+        #expect(converted.count == 4 * 44100 * 2, "converted to the file's 44.1 kHz")
+        let faded = try Self.write(["--crossfade", "1", Self.third, tone], in: folder)
+        #expect(Self.same(faded, Self.mix(fadingOut: ending, fadingIn: converted, at: ending.count / 2 - 44100, frames: 44100)))
+    }
+
     @Test func aCrossfadeThatCannotBeReadIsRefusedInOneLine() throws {
         let result = try Harness.tplayer("--crossfade", "soon", Self.first)
         #expect(result.status == 64)

@@ -16,8 +16,8 @@ private let expected: [StateID: [PlayerEvent.Kind: (StateID, [String])]] = [
     .loading: [
         .load: (.loading, ["stop", "open a.mp3"]),
         .play: (.loading, []),
-        .stop: (.loading, []),
-        .toggle: (.loading, []),
+        .stop: (.loading, ["stop"]),
+        .toggle: (.loading, ["stop"]),
         .seek: (.loading, []),
         .opened: (.prepare, []),
         .openFailed: (.idle, []),

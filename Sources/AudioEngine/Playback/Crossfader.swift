@@ -39,12 +39,19 @@ final class Crossfader {
         var carried = 0
         /// The other song ended or changed format: the rest of the overlap is the song's alone.
         var otherEnded = false
+        /// Where in the fade's curve (0 to 1) it starts: a skip to the song fading in finishes
+        /// its fade from where it had come to, faster.
+        var from = 0.0
 
         var end: Int64 { start + Int64(length) }
     }
 
     var setting = CrossfadeSetting()
-    var plan = Plan.undecided
+    var plan = Plan.undecided {
+        didSet { if plan == .undecided { plannedFor = nil } }
+    }
+    /// The cued song the plan was made for: another cued makes it again.
+    private var plannedFor: SongSource?
     private(set) var overlap: Overlap?
     /// The next frame the song's decoder gives.
     private(set) var frame: Int64 = 0
@@ -67,16 +74,16 @@ final class Crossfader {
         plan = .undecided
     }
 
-    /// The gain the song has now in a fade (1: none).
-    var songGain: Double {
-        guard let overlap, frame >= overlap.start, frame < overlap.end else { return 1 }
-        let (fadingOut, fadingIn) = Self.gains(at: Int(frame - overlap.start), of: overlap.length)
-        return overlap.songFadesOut ? fadingOut : fadingIn
+    /// Where the fade under way has come to in its curve (0 to 1), at the song's frame.
+    var progress: Double? {
+        guard let overlap, frame >= overlap.start, frame < overlap.end else { return nil }
+        return overlap.from + (1 - overlap.from) * (Double(frame - overlap.start) + 0.5) / Double(overlap.length)
     }
 
-    /// The gains of the song fading out and of the one fading in at `index` of `length` frames.
-    static func gains(at index: Int, of length: Int) -> (out: Double, in: Double) {
-        let angle = (Double(index) + 0.5) / Double(length) * (Double.pi / 2)
+    /// The gains of the song fading out and of the one fading in at `index` of `length` frames
+    /// of a fade starting `from` into its curve.
+    static func gains(at index: Int, of length: Int, from: Double = 0) -> (out: Double, in: Double) {
+        let angle = (from + (1 - from) * (Double(index) + 0.5) / Double(length)) * (Double.pi / 2)
         return (cos(angle), sin(angle))
     }
 
@@ -85,13 +92,18 @@ final class Crossfader {
     /// With the song's end near (`frames` more read would reach where an overlap would start),
     /// decides how it ends from the song cued (opened now, if it was not); at the overlap's
     /// start, begins it. `allowed`: nothing paces playback from outside (a script's grants).
-    func approach(_ song: PlaybackLoop.Song, frames: Int, next: inout NextSong, allowed: Bool, gain: (OpenedSong, SongSource) -> Double) {
+    /// `exact`: the song's stated length is exact (else its end is not known to fade there);
+    /// asked only then (a decoder may read to find it out).
+    func approach(_ song: PlaybackLoop.Song, frames: Int, next: inout NextSong, allowed: Bool, exact: @autoclosure () -> Bool,
+                  gain: (OpenedSong, SongSource) -> Double) {
         guard overlap == nil, setting.isOn, allowed else { return }
+        if plan != .undecided, next.cued != plannedFor { plan = .undecided }
         if plan == .undecided {
             let length = Self.length(setting.seconds, rate: song.format.rate)
             guard let total = Self.frames(of: song.info, in: song.format), frame + Int64(frames) + Int64(length) >= total else { return }
-            guard let source = next.cued, let opened = next.cuedSong() else { return plan = .none }
+            guard let source = next.cued, exact(), let opened = next.cuedSong() else { return plan = .none }
             plan = Self.plan(song, next: opened, seconds: setting.seconds)
+            plannedFor = source
             if case .at(let start, _) = plan, start < frame { plan = .none }  // cued too late to fade whole
             guard case .at = plan else { return }
             otherScale = gain(opened, source) / max(song.gain, .leastNormalMagnitude)
@@ -100,7 +112,10 @@ final class Crossfader {
         // Sought into the overlap: the cued song from as far into it.
         var from: Int64 = 0
         if frame > start {
-            guard let landed = other.seek(toFrame: frame - start), landed == frame - start else { return plan = .none }
+            guard let landed = other.seek(toFrame: frame - start), landed == frame - start else {
+                next.forget()  // left part way: opened again from its start when it plays
+                return plan = .none
+            }
             from = landed
         }
         overlap = Overlap(start: start, length: length, songFadesOut: true, origin: 0, otherScale: otherScale, otherFrame: from)
@@ -134,14 +149,26 @@ final class Crossfader {
 
     // MARK: Skips
 
-    /// A skip's fade begins: the song skipped to (`frame` 0 on its decoder) fades in over
-    /// `seconds`, the one left (on the spare from its frame `left`, at its gain `leftGain`, its
-    /// ReplayGain `scale` times the new song's) fades out.
-    func skipped(seconds: Double, rate: Int, left: Int64, leftGain: Double, scale: Double) {
-        restart(at: 0)
-        let length = Self.length(seconds, rate: rate)
+    /// A skip to the song fading in at the song's end: where that song is (its decoder moved
+    /// back over what was read and not mixed), how far the fade has come, and the song's frames
+    /// left in it; `nil` with none.
+    func handOver(_ other: AudioDecoder) -> (frame: Int64, from: Double, left: Int64)? {
+        guard let overlap, overlap.songFadesOut, !overlap.otherEnded, let from = progress else { return nil }
+        var at = overlap.otherFrame - Int64(overlap.carried)
+        if overlap.carried > 0 {
+            guard let landed = other.seek(toFrame: at), landed == at else { return nil }
+            at = landed
+        }
+        return (at, from, overlap.end - frame)
+    }
+
+    /// A skip's fade begins: the song skipped to (at `frame` on its decoder) fades in over
+    /// `length` frames, the one left (on the spare from its frame `left`, its ReplayGain `scale`
+    /// times the new song's) fades out; `from`: into the curve where a fade between them had come to.
+    func skipped(length: Int, at frame: Int64 = 0, left: Int64, from: Double = 0, scale: Double) {
+        restart(at: frame)
         guard length > 0 else { return }
-        overlap = Overlap(start: 0, length: length, songFadesOut: false, origin: left, otherScale: scale * leftGain, otherFrame: left)
+        overlap = Overlap(start: frame, length: length, songFadesOut: false, origin: left, otherScale: scale, otherFrame: left, from: from)
     }
 
     /// The overlap under way is given up (another song opens, or a skip fades from here): the
@@ -174,7 +201,11 @@ final class Crossfader {
                 overlap.carried = bytes / size
                 overlap.otherFrame += Int64(overlap.carried)
             case .pending: return .pending
-            case .done, .damaged, .newFormat, .skipped: overlap.otherEnded = true
+            case .done: overlap.otherEnded = true
+            case .damaged, .newFormat, .skipped:
+                // Not mixed on, nor taken over: opened again, and said, when it plays.
+                overlap.otherEnded = true
+                if overlap.songFadesOut { next.forget() }
             }
         }
         if !overlap.otherEnded { frames = min(frames, overlap.carried) }
@@ -222,7 +253,7 @@ final class Crossfader {
         let encoding = format.encoding, channels = format.channels
         let others = overlap.otherEnded ? 0 : min(frames, overlap.carried)
         for index in 0..<frames {
-            let (fadingOut, fadingIn) = Self.gains(at: Int(frame - overlap.start) + index, of: overlap.length)
+            let (fadingOut, fadingIn) = Self.gains(at: Int(frame - overlap.start) + index, of: overlap.length, from: overlap.from)
             let songGain = overlap.songFadesOut ? fadingOut : fadingIn
             let otherGain = (overlap.songFadesOut ? fadingIn : fadingOut) * overlap.otherScale
             for channel in 0..<channels {
@@ -242,13 +273,16 @@ final class Crossfader {
         guard let landed else { return }
         frame = landed
         guard var overlap else { return }
-        guard let other = next.spare, !overlap.otherEnded else { return }
         if overlap.songFadesOut, landed < overlap.start {
             // Before the overlap again: it begins afresh when the song gets there.
             self.overlap = nil
-            _ = other.seek(toFrame: overlap.origin)
+            if overlap.otherEnded || next.spare?.seek(toFrame: overlap.origin) != overlap.origin {
+                next.forget()
+                plan = .undecided
+            }
             return
         }
+        guard let other = next.spare, !overlap.otherEnded else { return }
         guard landed >= overlap.start, landed <= overlap.end || overlap.songFadesOut else { return abandon(&next) }
         let within = min(landed - overlap.start, Int64(overlap.length))
         guard let at = other.seek(toFrame: overlap.origin + within) else {

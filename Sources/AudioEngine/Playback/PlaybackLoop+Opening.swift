@@ -79,12 +79,17 @@ extension PlaybackLoop {
     /// script paces playback (its next command may be anything). Reports `current` ended; the
     /// session's `open` of the cued song then finds it playing.
     func takeOverByCue(from current: Song) -> Bool {
-        guard !shared.read({ $0.budget.isLimited }), let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
+        guard !shared.read({ $0.budget.isLimited }) else { return false }
+        // A file keeps one format: a song opened ahead in another is opened again by the session.
+        if slot.isFile, let opened = next.cuedSong(), let sink = slot.sink, opened.format != sink.format { return false }
+        guard let (spare, source, opened) = next.takeOver(from: decoder) else { return false }
         decoder = spare
         song = song(opened, source: source, token: nil)
         sinceSplice = 0
-        // After a crossfade, the song plays on from the frames it was heard for in the overlap.
+        // After a crossfade, the song plays on from the frames it was heard for in the overlap
+        // (what the server holds of the mix is not this song's alone to write again).
         let from = crossfader.tookOver(spare)
+        if from > 0 { stage.tail.reset() }
         // Through the same stretcher, the song before's last frames come out first.
         let before = songFramesStretching
         shared.update { $0.position = from - before }
@@ -96,7 +101,8 @@ extension PlaybackLoop {
     /// The song's next frames into `buffer`, the other song's mixed in where they overlap.
     func readSong(_ current: Song, capacity: Int) -> DecodeResult {
         let allowed = !shared.read { $0.budget.isLimited }  // a script's next command may be anything
-        crossfader.approach(current, frames: capacity / current.format.bytesPerFrame, next: &next, allowed: allowed) { opened, source in
+        crossfader.approach(current, frames: capacity / current.format.bytesPerFrame, next: &next, allowed: allowed,
+                            exact: decoder.lengthIsExact) { opened, source in
             gain(of: song(opened, source: source, token: nil))
         }
         return crossfader.read(decoder, next: &next, into: buffer, capacity: capacity, format: current.format)
@@ -110,44 +116,73 @@ extension PlaybackLoop {
     }
 
     /// Opens the song the session cued ahead on the spare decoder: on a live output always, for
-    /// a file only while a crossfade may need it.
+    /// a file only while a crossfade may need it (converted to the file's format, as the file
+    /// will be when its first song is written).
     func cueAhead() {
-        next.cue(slot.isFile && !crossfader.setting.isOn ? nil : cueWanted, rule: formatRule)
+        guard slot.isFile else { return next.cue(cueWanted, rule: formatRule) }
+        let rule = slot.sink.map { FormatRule.exactly($0.format) } ?? song.map { .exactly(outputFormat($0.format)) } ?? .first
+        next.cue(crossfader.setting.isOn ? cueWanted : nil, rule: rule)
     }
 
     /// A skip while playing (`source` asked for while the song plays): with a skip's fade set,
     /// the song left fades out while `source`, opened on the spare decoder, fades in, from
-    /// where the song is heard (a sound server's queue taken back first). `false` where it cuts
-    /// as before: no fade set, nothing playing, another speed, songs of other formats or too
-    /// short for the fade, or `source` not opened there.
+    /// where the song is heard (a sound server's queue taken back first). During a crossfade, a
+    /// skip to the song fading in finishes that fade, faster. `false` where it cuts as before
+    /// (decided before anything is taken back): no fade set, nothing playing, another speed, a
+    /// stream, songs of other formats or too short for the fade, a skip elsewhere during a fade
+    /// (no song is dropped mid-fade), or `source` not opened there.
     func fadeBySkip(to source: SongSource, token: Int) -> Bool {
         let seconds = crossfader.setting.skipFade
-        guard seconds > 0, speed == 1, let current = song, current.token != nil, !current.info.isStream else { return false }
+        guard seconds > 0, speed == 1, !source.isStream, let current = song, current.token != nil, !current.info.isStream else { return false }
         switch phase {
         case .playing, .starved, .heldByBudget: break
         case .idle, .deviceLost, .draining: return false
         }
+        let intoCued = crossfader.overlap != nil
+        if let overlap = crossfader.overlap {
+            guard overlap.songFadesOut, !overlap.otherEnded, next.cued == source else { return false }
+        } else {
+            next.cue(source, rule: formatRule)
+        }
         let length = Crossfader.length(seconds, rate: current.format.rate)
-        _ = takeBackQueue()  // heard from where the listener is
-        let leftGain = crossfader.songGain
-        crossfader.abandon(&next)
-        let left = crossfader.frame
-        next.cue(source, rule: formatRule)
         guard let opened = next.cuedSong(), opened.format == current.format, !opened.info.isStream,
-              let total = Crossfader.frames(of: opened.info, in: opened.format), total / 2 >= Int64(length),
-              let (spare, _) = next.skip(to: source, rule: formatRule, from: decoder) else { return false }
+              let total = Crossfader.frames(of: opened.info, in: opened.format), intoCued || total / 2 >= Int64(length) else { return false }
+        _ = takeBackQueue()  // heard from where the listener is (both songs, where they overlap)
+        let left = crossfader.frame
+        // The fade ends where the song left does, at the latest: never cut off at full gain.
+        var frames = Crossfader.frames(of: current.info, in: current.format).map { $0 - left } ?? Int64(length)
+        var into: (frame: Int64, from: Double)?
+        if intoCued {
+            guard let other = next.spare, let found = crossfader.handOver(other) else { return false }
+            into = (found.frame, found.from)
+            frames = found.left
+        }
+        guard let (spare, _) = next.skip(to: source, rule: formatRule, from: decoder) else { return false }
         let skippedTo = song(opened, source: source, token: token)
         decoder = spare
         held = nil
         sinceSplice = 0
         stage.tail.reset()
-        crossfader.skipped(seconds: seconds, rate: current.format.rate, left: left, leftGain: leftGain,
+        let faded = Int(min(Double(length) * (1 - (into?.from ?? 0)), Double(max(frames, 0))).rounded())
+        crossfader.skipped(length: faded, at: into?.frame ?? 0, left: left, from: into?.from ?? 0,
                            scale: current.gain / max(skippedTo.gain, .leastNormalMagnitude))
         shared.update { $0.titles.removeAll() }
         song = skippedTo
         let ending = queueEnd?.songFrames ?? 0  // the frame of silence the queue may end on
-        shared.update { $0.position = ending }
+        shared.update { $0.position = (into?.frame ?? 0) + ending }
         report(.opened(skippedTo.info, token: token))
         return true
+    }
+
+    /// The song cued changes (`cue`) while it fades in at the song's end: the fade is given up,
+    /// heard at once as a stop is (the mix taken back and faded out over 10 ms), and the song
+    /// plays on alone to its end, into what is cued now.
+    func dropEndFade() {
+        guard crossfader.overlap?.songFadesOut == true, let current = song else { return }
+        let playing = phase.decodes
+        leaveWithAFade()
+        crossfader.abandon(&next)
+        crossfader.plan = .none
+        if playing { stage.fader.starting(current.format, capacity: Self.bufferCapacity) }
     }
 }

@@ -232,6 +232,8 @@ final class PlaybackLoop {
             if !rewriteUnheard(changing: { $0.set(gains) }) { stage.equalizer.set(gains) }
         case .cue(let source):
             cueWanted = source
+            if source != next.cued { dropEndFade() }
+            if crossfader.overlap == nil { crossfader.plan = .undecided }
             cueAhead()
         case .setCrossfade(let setting):
             crossfader.setting = setting

@@ -70,9 +70,11 @@ public enum TransitionTable {
         add(.loading, .opened, .play, [.seek, .play], when: .asked(play: true, seek: true))
         add(.loading, .openFailed, .idle)
         add(.loading, .served, .idle)
-        for event in [PlayerEvent.Kind.play, .stop, .toggle, .seek] {
-            add(.loading, event, .loading)
-        }
+        // A stop reaches the engine too: a skip's fade plays the new song while it opens.
+        add(.loading, .play, .loading)
+        add(.loading, .stop, .loading, [.stop])
+        add(.loading, .toggle, .loading, [.stop])
+        add(.loading, .seek, .loading)
         // Nothing loaded: a seek waits for the next song; play starts the list.
         add(.idle, .seek, .idle)
         add(.idle, .play, .idle, then: .startList)
