@@ -27,7 +27,7 @@ sys.path.insert(0, root)
 from library import process_cpu  # noqa: E402
 from radio import PASSWORD, Icecast, free_port  # noqa: E402
 from run import flac_song  # noqa: E402
-from snapcast import command, connect_mpd, kill, log_tails, mpd_config, private_environment  # noqa: E402
+from snapcast import kill, log_tails, mpd_config, mpd_told, private_environment  # noqa: E402
 
 WINDOW = 20.0
 SETTLE = 1.0
@@ -71,11 +71,7 @@ def one_run(name, fmt, tplayer, song, env):
         process = subprocess.Popen(arguments, env=private, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errors)
         errors.close()
         if name == "mpd":
-            connection = connect_mpd(port)
-            command(connection, "update")
-            time.sleep(1)
-            command(connection, f"add {os.path.basename(song)}")
-            command(connection, "play")
+            mpd_told(port, [f"add {os.path.basename(song)}", "play"])
         server.wait(mount, (200,))
         counted, stop = [0], threading.Event()
         listener = threading.Thread(target=listen, args=(f"http://127.0.0.1:{server.port}{mount}", counted, stop))

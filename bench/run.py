@@ -417,6 +417,13 @@ def main():
         row(f"Icecast: CPU broadcasting {icecast.WINDOW:.0f} s of {fmt} ({icecast.FORMATS[fmt][1]} kbit/s) to icecast2, against MPD's shout output",
             f"{t:.3f} s ({tk:.0f} kbit/s sent)", f"{m:.3f} s ({mk:.0f} kbit/s)", f"{t / m:.2f}", "≤ MPD's", t <= m)
 
+    # 11e. Crossfade: tplayer's against MPD's, the same two songs to a null output in real time,
+    # over a window holding the whole fade; tplayer's without the fade beside it.
+    import crossfade
+    faded, plain, mpd = crossfade.measure(TPLAYER, max(RUNS // 2, 2))
+    row(f"Crossfade: CPU over {crossfade.WINDOW:.0f} s holding a {crossfade.SECONDS} s fade between two songs, against MPD's crossfade",
+        f"{faded:.3f} s ({plain:.3f} s without the fade)", f"{mpd:.3f} s", f"{faded / mpd:.2f}", "≤ MPD's", faded <= mpd)
+
     # 12. The now-playing view: its CPU while playing (the view; the view and a spectrum) against
     # the status line alone and mpg123, and Space's latency with it all open.
     import nowplaying

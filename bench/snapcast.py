@@ -129,6 +129,17 @@ def connect_mpd(port, within=15.0):
         time.sleep(0.05)
 
 
+def mpd_told(port, commands):
+    """The MPD serving on `port` told `update`, given a second for it, then told `commands` in
+    turn (a refusal is a failure); the connection."""
+    connection = connect_mpd(port)
+    command(connection, "update")
+    time.sleep(1)
+    for text in commands:
+        command(connection, text)
+    return connection
+
+
 def command(connection, text):
     """`text` sent, its reply read; a refusal (ACK) is a failure."""
     client, reader = connection

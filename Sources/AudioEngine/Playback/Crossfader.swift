@@ -118,6 +118,9 @@ final class Crossfader {
             }
             from = landed
         }
+        // Heard from now on: decoded as far ahead as the song playing is (a cued song is kept
+        // only a little ahead), so a slow disk under it is not heard in the fade.
+        other.promoted()
         overlap = Overlap(start: start, length: length, songFadesOut: true, origin: 0, otherScale: otherScale, otherFrame: from)
     }
 
