@@ -336,9 +336,7 @@ public final class Player {
         if let next = lyrics?.wait(session, position: engine.position) { timeout = min(timeout ?? .infinity, next) }
         if let next = session.modes.sleep.nextChange(after: .now) { timeout = min(timeout ?? .infinity, next) }
         for deadline in [script?.deadline, screen?.nextChange, io.remote?.deadline].compactMap({ $0 }) {
-            let left = io.now().duration(to: deadline)
-            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
-            timeout = min(timeout ?? .infinity, max(seconds, 0))
+            timeout = min(timeout ?? .infinity, max(io.now().duration(to: deadline).inSeconds, 0))
         }
         return timeout
     }

@@ -157,8 +157,7 @@ struct LibraryRun {
         case .success(let scanned):
             scanned.problems.forEach { say("tplayer: " + $0) }
             if verbose { scanned.failures.forEach { say("tplayer: " + $0) } }
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            summary(scanned.line(seconds: seconds, verbose: verbose))
+            summary(scanned.line(seconds: elapsed.inSeconds, verbose: verbose))
             return 0
         case .failure(let error):
             say("tplayer: \(error); what was indexed before it is kept")

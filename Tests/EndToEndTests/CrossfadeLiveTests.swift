@@ -10,12 +10,8 @@ extension GaplessLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func aSkipFadesOnTheServer() throws {
         let folder = try Harness.temporaryFolder()
-        func tone(_ name: String, _ frequency: Int) throws -> String {
-            let path = folder.appendingPathComponent(name).path
-            try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-b", "16", "-c", "2", path, "synth", "12", "sine", "\(frequency)", "gain", "-6"])
-            return path
-        }
-        let low = try tone("low.flac", 440), high = try tone("high.flac", 660)
+        let low = try SpeedTests.tone("low.flac", seconds: 12, in: folder)
+        let high = try SpeedTests.tone("high.flac", seconds: 12, frequency: 660, in: folder)
         let port = try MpdWire.freePort()
         let recording = try MonitorRecording()
         let player = Process()

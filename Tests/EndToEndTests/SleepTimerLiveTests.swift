@@ -9,8 +9,7 @@ extension GaplessLiveTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TPLAYER_SANITIZED"] == nil))
     func theSleepTimerFadesOutThenPauses() throws {
         let folder = try Harness.temporaryFolder()
-        let tone = folder.appendingPathComponent("tone.flac").path
-        try Harness.run("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-b", "16", "-c", "2", tone, "synth", "30", "sine", "440", "gain", "-6"])
+        let tone = try SpeedTests.tone("tone.flac", seconds: 30, in: folder)
         let recording = try MonitorRecording()
         let player = try RemotePlayer(["-o", "pulse"], environment: recording.server.environment)
         player.send("LOAD \(tone)")

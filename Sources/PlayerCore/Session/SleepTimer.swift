@@ -45,7 +45,7 @@ public struct SleepTimer: Equatable, Sendable {
             case .afterAlbum: setting = .off
             case .at(let moment):
                 // The next step past what is left, or the album's end after the last.
-                let left = Self.seconds(now.duration(to: moment))
+                let left = now.duration(to: moment).inSeconds
                 if let step = Self.keySteps.first(where: { $0 > left + 1 }) { set(.after(seconds: step), now: now) } else { setting = .afterAlbum }
             }
         }
@@ -54,7 +54,7 @@ public struct SleepTimer: Equatable, Sendable {
     /// Seconds left at `now` (`nil`: no moment set).
     public func secondsLeft(at now: ContinuousClock.Instant) -> Double? {
         guard case .at(let moment) = setting else { return nil }
-        return max(Self.seconds(now.duration(to: moment)), 0)
+        return max(now.duration(to: moment).inSeconds, 0)
     }
 
     /// At `now`: the fade's gain, and whether playback is to stop now (then the timer is off,
@@ -76,10 +76,6 @@ public struct SleepTimer: Equatable, Sendable {
     public func nextChange(after now: ContinuousClock.Instant) -> Double? {
         guard let left = secondsLeft(at: now) else { return nil }
         return left > Self.fadeSeconds ? left - Self.fadeSeconds : min(0.1, left)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// `30m`, `90s`, `1h`, `1h30m`, `45` (minutes), `album`, `off`: as `--sleep` and the

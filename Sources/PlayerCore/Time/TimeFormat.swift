@@ -20,3 +20,10 @@ public enum TimeFormat {
         return clock(Double(hundredths / 100)) + (fraction < 10 ? ".0" : ".") + "\(fraction)"
     }
 }
+
+extension Duration {
+    /// The duration in seconds, as a number (a clock's reading, a deadline's time left).
+    public var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
