@@ -101,9 +101,10 @@ final class Crossfader {
         if plan == .undecided {
             let length = Self.length(setting.seconds, rate: song.format.rate)
             guard let total = Self.frames(of: song.info, in: song.format), frame + Int64(frames) + Int64(length) >= total else { return }
-            guard let source = next.cued, exact(), let opened = next.cuedSong() else { return plan = .none }
+            guard let source = next.cued else { return plan = .none }
+            defer { plannedFor = source }  // decided once for it, whatever the answer
+            guard exact(), let opened = next.cuedSong() else { return plan = .none }
             plan = Self.plan(song, next: opened, seconds: setting.seconds)
-            plannedFor = source
             if case .at(let start, _) = plan, start < frame { plan = .none }  // cued too late to fade whole
             guard case .at = plan else { return }
             otherScale = gain(opened, source) / max(song.gain, .leastNormalMagnitude)

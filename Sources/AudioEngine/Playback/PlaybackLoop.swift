@@ -232,8 +232,7 @@ final class PlaybackLoop {
             if !rewriteUnheard(changing: { $0.set(gains) }) { stage.equalizer.set(gains) }
         case .cue(let source):
             cueWanted = source
-            if source != next.cued { dropEndFade() }
-            if crossfader.overlap == nil { crossfader.plan = .undecided }
+            if source != next.cued { dropEndFade() }  // a plan made for another cue is made again (`Crossfader.approach`)
             cueAhead()
         case .setCrossfade(let setting):
             crossfader.setting = setting
