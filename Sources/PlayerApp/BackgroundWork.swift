@@ -36,6 +36,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case libraryScan
         /// The album of the song to follow, for album mode: only the latest asked is wanted.
         case album
+        /// Every song's album, a batch at a time (shuffle by album, the album keys).
+        case albums
         /// The library's watcher: each of its scans (the library's songs may have changed).
         case libraryWatch
         /// The library read whole for MPD's clients (a newer read replaces one under way).

@@ -43,27 +43,10 @@ public struct Settings: Equatable, Sendable {
         case auto, symbols, kitty, sixel, iterm, off
     }
 
-    /// The now-playing view's options these settings give, in the terminal `environment` describes
-    /// and whose screen draws `colours` or not. Without colours (NO_COLOR, `colours = off`), the
-    /// cover is drawn in the symbols' shapes alone, unless the settings name a terminal's graphics,
-    /// and the line sung is marked by glyphs.
-    public func nowPlaying(_ environment: [String: String], colours: Bool = true) -> NowPlayingView.Options {
-        let style: CoverStyle? = switch cover {
-        case .auto: colours ? CoverStyle.detect(environment) : .symbols(.monochrome(environment))
-        case .symbols: .symbols(colours ? CoverColours.detect(environment) : .monochrome(environment))
-        case .kitty: .kitty
-        case .sixel: .sixel
-        case .iterm: .iterm
-        case .off: nil
-        }
-        var spectrum = spectrum
-        spectrum?.glyphs = spectrumGlyphs
-        var options = NowPlayingView.Options(cover: style, spectrum: spectrum)
-        options.plain = !colours
-        return options
-    }
     /// Album mode at start (`album-mode = on`): the list stops at the end of each album.
     public var albumMode = false
+    /// Shuffle at start (`shuffle = songs`, `albums` or `off`; `on`: songs); `nil`: not set.
+    public var shuffle: Shuffle?
     /// The library's sorted view's order (`sort = albumartist date album disc track`).
     public var librarySort = LibrarySort.albumOrder
     /// Where songs heard are logged (`listen-log = PATH`, `.scrobbler.log`'s format); `nil`: none.
@@ -101,7 +84,7 @@ public struct Settings: Equatable, Sendable {
 
     /// Every setting's name, as the file writes it.
     public static let names = ["output", "volume", "volume-step", "seek-step", "long-seek-step", "replaygain",
-                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "sort",
+                               "replaygain-preamp", "colours", "colors", "resume", "keys", "library", "listen-log", "view", "album-mode", "shuffle", "sort",
                                "equalizer", "equalizer-preset", "speed", "crossfade", "crossfade-skip", "reconnect", "lyrics", "cover", "spectrum", "spectrum-style",
                                "mpd", "mpd-password", "mpd-max-connections"] + outputNames
 
@@ -239,6 +222,9 @@ public struct Settings: Equatable, Sendable {
             case "lyrics": lyrics = on
             default: colours = on
             }
+        case "shuffle":
+            guard let mode = Shuffle(words: value) else { return "give songs, albums or off" + Self.suggestion(value, among: Shuffle.allCases.map(\.rawValue)) }
+            shuffle = mode
         case "keys":
             guard let chosen = KeyBindings.preset(value) else {
                 return "no such set of keys" + Self.suggestion(value, among: KeyBindings.presetNames) + "; give tplayer, mpv or cmus"

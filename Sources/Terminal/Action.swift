@@ -8,7 +8,7 @@ public enum Action: Hashable, Sendable {
     case seekForward, seekBack, seekForwardLong, seekBackLong, restart
     /// To this percent of the song (0–99).
     case jump(percent: Int)
-    case next, previous, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer, crossfade, sleep
+    case next, previous, nextAlbum, previousAlbum, volumeUp, volumeDown, mute, toggleRepeat, toggleShuffle, repeatOne, stopAfter, albumMode, equalizer, crossfade, sleep
     case slower, faster, normalSpeed
     case info, load, commandLine, help, quit, list, library, nowPlaying
     // The list view's own.
@@ -21,7 +21,7 @@ public enum Action: Hashable, Sendable {
     /// Every action but `jump`, in the order the help lists them.
     public static let plain: [Action] = [
         .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart,
-        .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep, .slower, .faster, .normalSpeed,
+        .next, .previous, .nextAlbum, .previousAlbum, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep, .slower, .faster, .normalSpeed,
         .info, .load, .commandLine, .list, .library, .nowPlaying, .help, .quit,
         .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext, .searchPrevious,
         .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList,
@@ -43,6 +43,8 @@ public enum Action: Hashable, Sendable {
         case .jump(let percent): "jump \(percent)%"
         case .next: "next"
         case .previous: "previous"
+        case .nextAlbum: "next-album"
+        case .previousAlbum: "previous-album"
         case .volumeUp: "volume-up"
         case .volumeDown: "volume-down"
         case .mute: "mute"
@@ -100,7 +102,7 @@ public enum Action: Hashable, Sendable {
         case .cursorUp, .cursorDown, .pageUp, .pageDown, .first, .last, .playEntry, .search, .searchNext,
              .searchPrevious, .remove, .moveUp, .moveDown, .queue, .add, .save, .closeList: true
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
-             .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep,
+             .next, .previous, .nextAlbum, .previousAlbum, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .repeatOne, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep,
              .slower, .faster, .normalSpeed, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying: false
         }
     }
@@ -122,6 +124,8 @@ public enum Action: Hashable, Sendable {
         case .jump(let percent): .seek(.fraction(permyriad: Int64(percent) * 100))
         case .next: .next
         case .previous: .previous
+        case .nextAlbum: .nextAlbum
+        case .previousAlbum: .previousAlbum
         case .volumeUp: .changeVolume(by: steps.volume)
         case .volumeDown: .changeVolume(by: -steps.volume)
         case .mute: .toggleMute
@@ -163,13 +167,13 @@ public enum Action: Hashable, Sendable {
         case .seekBackLong: steps.longSeek == 60 ? "a minute back" : "\(Steps.seconds(steps.longSeek)) back"
         case .restart: "back to the start of the song"
         case .jump(let percent): "jump to \(percent) % of the song"
-        case .next: "next in the list"
-        case .previous: "previous in the list"
+        case .next, .nextAlbum: "next in the list; the next album's first song"
+        case .previous, .previousAlbum: "previous in the list; the first song of the album before"
         case .volumeUp: "volume up \(steps.volume) %"
         case .volumeDown: "volume down \(steps.volume) %"
         case .mute: "mute on / off"
         case .toggleRepeat, .repeatOne: "repeat the list, the song playing (each on / off)"
-        case .toggleShuffle: "shuffle on / off"
+        case .toggleShuffle: "shuffle: by song, by album, off (in turn; the status line says which)"
         case .stopAfter: "stop when the song playing ends (once)"
         case .albumMode: "album mode on / off: stop at the end of each album"
         case .equalizer: "equalizer on / off (the settings' equalizer = or equalizer-preset =)"
@@ -209,6 +213,8 @@ public enum Action: Hashable, Sendable {
         case .moveDown: .moveUp
         case .faster, .normalSpeed: .slower
         case .repeatOne: .toggleRepeat
+        case .nextAlbum: .next
+        case .previousAlbum: .previous
         case .playPause, .play, .pause, .stop, .playFromStart, .seekForward, .seekBack, .seekForwardLong, .seekBackLong, .restart, .jump,
              .next, .previous, .volumeUp, .volumeDown, .mute, .toggleRepeat, .toggleShuffle, .stopAfter, .albumMode, .equalizer, .crossfade, .sleep,
              .slower, .info, .load, .commandLine, .help, .quit, .list, .library, .nowPlaying, .cursorUp, .pageUp, .first, .playEntry, .search, .searchNext, .remove,

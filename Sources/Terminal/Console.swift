@@ -209,8 +209,8 @@ public final class Console {
                                                   outputs: outputSwitches.listed(off: status?.outputsOff ?? []))
                     return PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false)
                 }
-            case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                 .setShuffle, .seek, .volume, .changeVolume, .toggleMute, .setMute, .setOutput, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .setCrossfade, .toggleCrossfade, .setSkipFade, .setSleep, .playEntry, .removeEntry, .clearList, .add,
+            case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .nextAlbum, .previousAlbum, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
+                 .setShuffle, .setShuffleMode, .seek, .volume, .changeVolume, .toggleMute, .setMute, .setOutput, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .setCrossfade, .toggleCrossfade, .setSkipFade, .setSleep, .playEntry, .removeEntry, .clearList, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
                  .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs, .setStopAfterEach, .setConsume, .shuffleEntries,
                  .setPriority, .setSpan, .tagEntry:

@@ -65,7 +65,7 @@ public struct KeyBindings: Equatable, Sendable {
         ])
         for digit in 0...9 { keys.bind(.character(Character("\(digit)")), to: .jump(percent: digit * 10)) }
         keys.bindAll([
-            (.character("n"), .next), (.character("b"), .previous),
+            (.character("n"), .next), (.character("b"), .previous), (.character("N"), .nextAlbum), (.character("B"), .previousAlbum),
             (.character("+"), .volumeUp), (.character("="), .volumeUp), (.character("-"), .volumeDown),
             (.character("m"), .mute), (.character("r"), .toggleRepeat), (.character("z"), .toggleShuffle),
             (.character("R"), .repeatOne), (.character("C"), .stopAfter), (.character("A"), .albumMode), (.character("E"), .equalizer), (.character("X"), .crossfade), (.character("T"), .sleep), (.character("i"), .info), (.character("l"), .load),
@@ -94,7 +94,7 @@ public struct KeyBindings: Equatable, Sendable {
     }()
 
     /// cmus's habits: z x c v b are previous, play (the song playing from its start), pause,
-    /// stop (back to the song's start), next; ← → 5 s, , . a minute;
+    /// stop (back to the song's start), next; B Z the next album, the album before; ← → 5 s, , . a minute;
     /// r repeat, s shuffle, Ctrl-R repeat the song, C stop after it, + - the volume; e queues in
     /// the list view; 1 … 7 are cmus's views, so the digits do not jump,
     /// and 2 or 3 (the playlist, sorted view) opens the list view, where D removes and p P move.
@@ -108,8 +108,10 @@ public struct KeyBindings: Equatable, Sendable {
             (.character(","), .seekBackLong), (.character("."), .seekForwardLong),
             (.character("2"), .list), (.character("3"), .list), (.character("m"), .mute),
             (.control("r"), .repeatOne), (.character("1"), .library), (.character("8"), .nowPlaying),
+            (.character("B"), .nextAlbum), (.character("Z"), .previousAlbum),
         ])
         keys.unbind(.character("n"))
+        keys.unbind(.character("N"))
         keys.bindListKeys(remove: [.character("D"), .delete], moveUp: .character("P"), moveDown: .character("p"))
         return keys
     }()

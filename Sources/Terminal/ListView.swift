@@ -139,7 +139,7 @@ public struct ListView {
         case .closeList?, .list?:
             return .close
         case .playPause?, .play?, .pause?, .stop?, .playFromStart?, .seekForward?, .seekBack?, .seekForwardLong?, .seekBackLong?, .restart?, .jump?,
-             .next?, .previous?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?, .albumMode?, .equalizer?, .crossfade?, .sleep?, .slower?, .faster?, .normalSpeed?,
+             .next?, .previous?, .nextAlbum?, .previousAlbum?, .volumeUp?, .volumeDown?, .mute?, .toggleRepeat?, .toggleShuffle?, .repeatOne?, .stopAfter?, .albumMode?, .equalizer?, .crossfade?, .sleep?, .slower?, .faster?, .normalSpeed?,
              .info?, .load?, .commandLine?, .help?, .library?, .nowPlaying?,
              .quit?, nil:
             return nil  // what it means everywhere

@@ -41,6 +41,8 @@ public struct StatusSnapshot: Equatable, Sendable {
         public var isGrowing = false
         public var repeats: Bool
         public var shuffles: Bool
+        /// Shuffled by album (`shuffle albums`), not by song.
+        public var shufflesAlbums = false
         /// The song playing plays again when it ends.
         public var repeatsOne = false
         /// The list stops when the song playing ends.
@@ -65,7 +67,7 @@ public struct StatusSnapshot: Equatable, Sendable {
 
         /// `[repeat shuffle]`, `[repeat one]`, `[shuffle 2 queued stop after]`… or nothing.
         var modes: String {
-            let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? "shuffle" : nil,
+            let on = [repeatsOne ? "repeat one" : repeats ? "repeat" : nil, shuffles ? (shufflesAlbums ? "shuffle albums" : "shuffle") : nil,
                       albumMode ? "album" : nil, queued > 0 ? "\(queued) queued" : nil, stopsAfter ? "stop after" : nil,
                       equalizer ? "eq" : nil, crossfade > 0 ? "xfade " + CrossfadeSetting.describe(crossfade) : nil,
                       speed != 1 ? Self.speedName(speed) : nil, sleep].compactMap { $0 }
@@ -86,7 +88,7 @@ public struct StatusSnapshot: Equatable, Sendable {
         /// are): the bar keeps its width while a key toggles those.
         var widestModes: String {
             var all = self
-            (all.repeats, all.shuffles) = (true, true)
+            (all.repeats, all.shuffles, all.shufflesAlbums) = (true, true, true)
             return all.modes
         }
     }
@@ -95,6 +97,7 @@ public struct StatusSnapshot: Equatable, Sendable {
     public init(_ status: PlayerStatus, position: Int64) {
         self.init(state: status.state, song: status.song, position: position, entry: status.entry, entryCount: status.entryCount,
                   name: status.name, repeats: status.repeats, shuffles: status.shuffles)
+        list.shufflesAlbums = status.shufflesAlbums
         volume = status.volume
         muted = status.muted
         outputsOff = status.outputsOff

@@ -215,7 +215,7 @@ extension Invocation {
                                   + "or tplayer --scan FOLDER, and tplayer alone opens the library")
         }
         var options = PlayerRun.Options(
-            repeats: repeats, shuffles: shuffle, fades: !noFade,
+            repeats: repeats, shuffle: shuffleAlbums ? .albums : shuffle ? .songs : settings.shuffle ?? .off, fades: !noFade,
             replayGain: ReplayGainSetting(mode: replaygain ?? settings.replayGain ?? .off,
                                           preamp: replaygainPreamp ?? settings.replayGainPreamp ?? 0),
             seed: seed ?? UInt64.random(in: 0...UInt64.max), quiet: quiet, trace: trace, mpris: !noMpris,

@@ -10,7 +10,7 @@ import PlayerCore
 /// One option of the command line.
 enum CommandOption: CaseIterable {
     case output, device, write, force, bits, speed, crossfade, sleep, volume, start, listOutputs, quiet, noFade, replaygain, replaygainPreamp
-    case keepOpen, repeats, shuffle, seed, script, check, scan, verbose, find, playFind, noMpris, resume, remote
+    case keepOpen, repeats, shuffle, shuffleAlbums, seed, script, check, scan, verbose, find, playFind, noMpris, resume, remote
     case fifo, remoteErr, mpd, config, noConfig, trace, printStates
 
     /// What it is called and what it does, as `--help` says it.
@@ -79,7 +79,10 @@ enum CommandOption: CaseIterable {
                   help: "Play the list again and again (key r toggles it).")
         case .shuffle:
             Facts(long: "--shuffle", short: nil, value: nil,
-                  help: "Play the list in random order, each entry once per round (key z toggles it).")
+                  help: "Play the list in random order, each entry once per round (key z: by song, by album, off).")
+        case .shuffleAlbums:
+            Facts(long: "--shuffle-albums", short: nil, value: nil,
+                  help: "Play the list's albums in random order, each album's songs together in disc and track order (as their tags say; untagged songs by folder).")
         case .seed:
             Facts(long: "--seed", short: nil, value: "N",
                   help: "Seed for shuffling (--shuffle, a script's shuffle on, the z key), so the order is the same on every run; without it each run shuffles anew.")
@@ -159,6 +162,7 @@ enum CommandOption: CaseIterable {
         case "--keep-open": self = .keepOpen
         case "--repeat": self = .repeats
         case "--shuffle": self = .shuffle
+        case "--shuffle-albums": self = .shuffleAlbums
         case "--seed": self = .seed
         case "--script": self = .script
         case "--check": self = .check
@@ -224,6 +228,7 @@ enum CommandOption: CaseIterable {
         case .keepOpen: invocation.keepOpen = true
         case .repeats: invocation.repeats = true
         case .shuffle: invocation.shuffle = true
+        case .shuffleAlbums: invocation.shuffleAlbums = true
         case .seed:
             guard let value = text.flatMap(UInt64.init) else { return false }
             invocation.seed = value
@@ -278,7 +283,7 @@ enum CommandOption: CaseIterable {
         case .write, .fifo, .config: .file()
         case .script: .file(extensions: ["tps"])
         case .force, .bits, .speed, .crossfade, .sleep, .volume, .start, .listOutputs, .quiet, .noFade, .replaygain, .replaygainPreamp,
-             .keepOpen, .repeats, .shuffle, .seed, .check, .scan, .verbose, .find, .playFind, .noMpris, .resume,
+             .keepOpen, .repeats, .shuffle, .shuffleAlbums, .seed, .check, .scan, .verbose, .find, .playFind, .noMpris, .resume,
              .remote, .remoteErr, .mpd, .noConfig, .trace, .printStates:
             nil
         }
@@ -306,6 +311,7 @@ struct TPlayer: ParsableCommand {
     @Flag(name: CommandOption.keepOpen.names, help: CommandOption.keepOpen.help) var keepOpen = false
     @Flag(name: CommandOption.repeats.names, help: CommandOption.repeats.help) var repeats = false
     @Flag(name: CommandOption.shuffle.names, help: CommandOption.shuffle.help) var shuffle = false
+    @Flag(name: CommandOption.shuffleAlbums.names, help: CommandOption.shuffleAlbums.help) var shuffleAlbums = false
     @Option(name: CommandOption.seed.names, help: CommandOption.seed.help) var seed: UInt64?
     @Option(name: CommandOption.script.names, help: CommandOption.script.help, completion: CommandOption.script.completion) var script: String?
     @Flag(name: CommandOption.check.names, help: CommandOption.check.help) var check = false
@@ -332,7 +338,7 @@ struct TPlayer: ParsableCommand {
     var invocation: Invocation {
         Invocation(output: output, device: device, write: write, force: force, bits: bits, speed: speed, crossfade: crossfade, sleep: sleep, volume: volume,
                    start: start, listOutputs: listOutputs, quiet: quiet, noFade: noFade, replaygain: replaygain,
-                   replaygainPreamp: replaygainPreamp, keepOpen: keepOpen, repeats: repeats, shuffle: shuffle,
+                   replaygainPreamp: replaygainPreamp, keepOpen: keepOpen, repeats: repeats, shuffle: shuffle, shuffleAlbums: shuffleAlbums,
                    seed: seed, script: script, check: check, scan: scan, verbose: verbose, find: find,
                    playFind: playFind, noMpris: noMpris, resume: resume, remote: remote, fifo: fifo,
                    remoteErr: remoteErr, mpd: mpd, config: config, noConfig: noConfig, trace: trace, printStates: printStates,
@@ -361,6 +367,7 @@ struct Invocation: Equatable {
     var keepOpen = false
     var repeats = false
     var shuffle = false
+    var shuffleAlbums = false
     var seed: UInt64?
     var script: String?
     var check = false

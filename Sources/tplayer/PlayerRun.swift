@@ -15,7 +15,7 @@ import Terminal
 struct PlayerRun {
     struct Options {
         var repeats: Bool
-        var shuffles: Bool
+        var shuffle: Shuffle
         var fades: Bool
         var replayGain = ReplayGainSetting()
         var seed: UInt64
@@ -70,7 +70,7 @@ struct PlayerRun {
         // every list under a tight `ulimit -v` (a helper thread's stack takes 8 MB of address
         // space, which glibc keeps for the next thread: the list's room, and the player's).
         let tight = MemoryLimit.limit.map { $0 < 1 << 30 } ?? false
-        let reader = options.shuffles || options.repeats || options.resume || tight ? nil : try? BackgroundWork()
+        let reader = options.shuffle != .off || options.repeats || options.resume || tight ? nil : try? BackgroundWork()
         let launch: Launch
         switch Launch.prepare(inputs: inputs, script: script, writing: writing, reading: reader) {
         case .success(let prepared): launch = prepared
@@ -209,10 +209,12 @@ struct PlayerRun {
         // Of two runs at once, the first saves its session; this one says now if it will not.
         let claim = interactive ? store.map(SessionStore.claim) : nil
         if case .anotherRuns? = claim { say("tplayer: another tplayer is running; this one will not save its session") }
-        let shuffles = saved?.shuffles ?? options.shuffles, repeats = saved?.repeats ?? options.repeats
+        let shuffle = saved.map { !$0.shuffles ? .off : $0.shufflesAlbums ? .albums : .songs } ?? options.shuffle
+        let repeats = saved?.repeats ?? options.repeats
         // A resumed list plays in the order it was playing in (shuffled, or with songs put next).
-        let queue = saved?.order.map { PlayQueue(order: $0, shuffle: shuffles, repeats: repeats, seed: options.seed) }
-            ?? PlayQueue(shuffle: shuffles, repeats: repeats, seed: options.seed)
+        var queue = saved?.order.map { PlayQueue(order: $0, shuffle: shuffle != .off, repeats: repeats, seed: options.seed, byAlbum: shuffle == .albums) }
+            ?? PlayQueue(shuffle: shuffle == .songs, repeats: repeats, seed: options.seed)
+        queue.setShuffle(shuffle)
         let expand: Session.Seams.Expand = { path, done in
             work.start(.load, { cancel in
                 let expanded = InputExpander.expandLoaded(path) { cancel.isSet }
@@ -249,9 +251,12 @@ struct PlayerRun {
         }
         let report = { (line: String) in say("tplayer: " + line) }
         let listens = ListenRecorder(log: options.settings.listenLog.flatMap(LibraryRun.expanded), library: shared, work: work, say: say)
-        // Album mode asks the next song's album once, as its headers say, off the main loop.
-        let album: Session.Seams.Album = { source, answer in
-            work.start(.album, { _ in (try? SongChecker().tags(source).get())?.tags.album }, then: answer)
+        // Album mode asks the next song's album once, shuffle by album every song's (a batch at
+        // a time), as their headers say, off the main loop.
+        let albums: Session.Seams.Albums = { sources, ask, answer in
+            work.start(ask == .next ? .album : .albums, { _ in
+                sources.map { source in (try? SongChecker().tags(source).get()).map(AlbumTrack.init) ?? AlbumTrack(unreadable: source.path) }
+            }, then: answer)
         }
         defer { listens.finish() }
         // A song written to a file is not heard.
@@ -266,7 +271,7 @@ struct PlayerRun {
                               seams: Session.Seams(report: report, expand: expand, saveList: saveList,
                                                    onTransition: options.trace ? { say("\($0)") } : nil,
                                                    listened: listened,
-                                                   album: album))
+                                                   albums: albums))
         session.setAside(missing)
         session.replayGain = options.replayGain
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }

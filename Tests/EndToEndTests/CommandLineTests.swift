@@ -212,7 +212,7 @@ import Testing
             "  space     play / pause", "  →         5 s forward", "  ←         5 s back", "  ↑         a minute forward",
             "  ↓         a minute back", "  0 … 9     jump to", "  g         back to the start", "  + =       volume up",
             "  -         volume down", "  m         mute", "  i         the song's details", "  l         load",
-            "  h ?       show these keys", "  q         quit", "  n         next", "  b         previous",
+            "  h ?       show these keys", "  q         quit", "  n N       next", "  b B       previous",
         ]
         for line in keyLines {
             #expect(help.stdout.contains(line), "\(line)")

@@ -37,7 +37,7 @@ import Testing
         try pane.send("+")
         try pane.waitForStatus { $0.contains("vol 50%") }
         try pane.send("H")
-        try pane.waitForLine { $0.contains("n x       next in the list") }
+        try pane.waitForLine { $0.contains("n x N     next in the list") }
         try pane.waitForLine { $0.contains("q F       quit") }
         try pane.waitForLine { $0.contains("volume up 10 %") }
         try pane.waitForLine { $0.contains("H         show these keys") }

@@ -110,8 +110,8 @@ import Testing
         "space     play / pause", "p         play", "s         pause (the place is kept)",
         "→         5 s forward (past the end: the next song)", "←         5 s back", "↑         a minute forward",
         "↓         a minute back", "g         back to the start of the song", "0 … 9     jump to 0 %, 10 %, … 90 % of the song",
-        "n         next in the list", "b         previous in the list", "+ =       volume up 5 %", "-         volume down 5 %",
-        "m         mute on / off", "r R       repeat the list, the song playing (each on / off)", "z         shuffle on / off",
+        "n N       next in the list; the next album's first song", "b B       previous in the list; the first song of the album before", "+ =       volume up 5 %", "-         volume down 5 %",
+        "m         mute on / off", "r R       repeat the list, the song playing (each on / off)", "z         shuffle: by song, by album, off (in turn; the status line says which)",
         "C         stop when the song playing ends (once)",
         "A         album mode on / off: stop at the end of each album",
         "E         equalizer on / off (the settings' equalizer = or equalizer-preset =)",
@@ -242,6 +242,9 @@ import Testing
         // Shuffle keeps the song playing; it stays 1 of the (new) order.
         try pane.waitForStatus { $0.contains(" 1/3  vol 100% [repeat shuffle]  tplayer demo band – Morning") }
         try pane.send("r")
+        try pane.send("z")
+        // Then by album: the demo album in its order, the song playing where it was.
+        try pane.waitForStatus { $0.contains(" 1/3  vol 100% [shuffle albums]  tplayer demo band – Morning") }
         try pane.send("z")
         try pane.waitForStatus { $0.contains(" 1/3  vol 100%  tplayer demo band – Morning") }
         try pane.send("n")

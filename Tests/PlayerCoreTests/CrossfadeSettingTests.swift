@@ -47,15 +47,15 @@ struct CrossfadeSettingTests {
 
     @Test func onlyTheNextTrackOfTheSameAlbumJoinsWithoutAFade() {
         let one = Self.song("/m/A/01.flac", album: "A", track: "1")
-        #expect(AlbumPlace.joins(one, Self.song("/m/A/02.flac", album: "A", track: "2/12")))
-        #expect(!AlbumPlace.joins(one, Self.song("/m/A/03.flac", album: "A", track: "3")), "a track left out fades")
-        #expect(!AlbumPlace.joins(Self.song("/m/A/02.flac", album: "A", track: "2"), one), "backwards fades")
-        #expect(!AlbumPlace.joins(one, Self.song("/m/B/02.flac", album: "A", track: "2")), "another folder's album of that name")
-        #expect(AlbumPlace.joins(Self.song("/m/A/CD1/09.flac", album: "A", track: "9", disc: "1", albumArtist: "X"),
+        #expect(AlbumTrack.joins(one, Self.song("/m/A/02.flac", album: "A", track: "2/12")))
+        #expect(!AlbumTrack.joins(one, Self.song("/m/A/03.flac", album: "A", track: "3")), "a track left out fades")
+        #expect(!AlbumTrack.joins(Self.song("/m/A/02.flac", album: "A", track: "2"), one), "backwards fades")
+        #expect(!AlbumTrack.joins(one, Self.song("/m/B/02.flac", album: "A", track: "2")), "another folder's album of that name")
+        #expect(AlbumTrack.joins(Self.song("/m/A/CD1/09.flac", album: "A", track: "9", disc: "1", albumArtist: "X"),
                                  Self.song("/m/A/CD2/01.flac", album: "A", track: "1", disc: "2/2", albumArtist: "X")), "the next disc")
-        #expect(!AlbumPlace.joins(one, Self.song("/m/A/02.flac", album: "B", track: "2")))
-        #expect(!AlbumPlace.joins(Self.song("/m/x.mp3", album: nil, track: "1"), Self.song("/m/y.mp3", album: nil, track: "2")))
-        #expect(AlbumPlace.joins(Self.song("/m/A/a.flac", album: "A", track: nil), Self.song("/m/A/b.flac", album: "A", track: nil)),
+        #expect(!AlbumTrack.joins(one, Self.song("/m/A/02.flac", album: "B", track: "2")))
+        #expect(!AlbumTrack.joins(Self.song("/m/x.mp3", album: nil, track: "1"), Self.song("/m/y.mp3", album: nil, track: "2")))
+        #expect(AlbumTrack.joins(Self.song("/m/A/a.flac", album: "A", track: nil), Self.song("/m/A/b.flac", album: "A", track: nil)),
                 "untagged tracks of one album in one folder are taken as in order")
     }
 }

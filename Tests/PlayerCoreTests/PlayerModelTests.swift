@@ -24,6 +24,7 @@ struct PlayerModelTests {
             case .saveList(let path, let entries): "save \(entries.count) to \(path)"
             case .expand(let path, let purpose): "expand \(path) for \(purpose)"
             case .readAlbum(let source): "album of \(source.path)?"
+            case .readAlbums(let entries, _): "albums of \(entries.count)?"
             case .answerLoad(let answer): "answer \(answer)"
             }
         }

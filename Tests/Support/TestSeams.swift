@@ -12,6 +12,11 @@ public final class TestSeams {
     public var listens: [Listen] = []
     /// The album of each song, as album mode asks (none unless a test says).
     public var albums: [Path: String] = [:]
+    /// Where each song lies in its album, as shuffle by album asks (else its `albums` entry, in
+    /// its folder, with no track number).
+    public var albumTracks: [Path: AlbumTrack] = [:]
+    /// How many batches of albums were asked for (shuffle by album, the album keys).
+    public var albumBatches = 0
 
     /// Whether album mode's asks wait for the test (`heldAlbums`) or are answered at once.
     public var holdsAlbums = false
@@ -33,8 +38,19 @@ public final class TestSeams {
     public var seams: Session.Seams {
         Session.Seams(report: { self.lines.append($0) }, expand: { self.expand($0, $1) }, saveList: { self.saveList($0, $1) },
                       onTransition: { self.onTransition?($0) }, listened: { self.listens.append($0) },
-                      album: { source, answer in
-                          if self.holdsAlbums { self.heldAlbums[source.path] = answer } else { answer(self.albums[source.path]) }
+                      albums: { sources, ask, answer in
+                          func track(_ path: Path) -> AlbumTrack {
+                              self.albumTracks[path] ?? AlbumTrack(album: self.albums[path], folder: path.directory)
+                          }
+                          guard ask == .next, let source = sources.first else {
+                              self.albumBatches += 1
+                              return answer(sources.map { track($0.path) })
+                          }
+                          if self.holdsAlbums {
+                              self.heldAlbums[source.path] = { album in answer([AlbumTrack(album: album, folder: source.path.directory)]) }
+                          } else {
+                              answer([track(source.path)])
+                          }
                       })
     }
 }

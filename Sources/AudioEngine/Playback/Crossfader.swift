@@ -134,7 +134,7 @@ final class Crossfader {
         let length = length(seconds, rate: song.format.rate)
         guard length > 0, next.format == song.format, !song.info.isStream, !next.info.isStream,
               let total = frames(of: song.info, in: song.format), let following = frames(of: next.info, in: next.format),
-              total / 2 >= Int64(length), following / 2 >= Int64(length), !AlbumPlace.joins(song.info, next.info) else { return .none }
+              total / 2 >= Int64(length), following / 2 >= Int64(length), !AlbumTrack.joins(song.info, next.info) else { return .none }
         return .at(start: total - Int64(length), length: length)
     }
 

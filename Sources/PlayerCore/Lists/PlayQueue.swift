@@ -10,16 +10,24 @@
 public struct PlayQueue: Sendable {
     public private(set) var count = 0
     /// Entry indices in play order.
-    public private(set) var order: [Int] = []
+    public internal(set) var order: [Int] = []
     /// Where in `order` the current entry is; `nil` before the first.
-    public private(set) var cursor: Int?
+    public internal(set) var cursor: Int?
     public var repeats = false
+    /// The order is not the list's: shuffled by song or by album (`shuffle`).
     public private(set) var shuffles = false
+    /// Shuffled by album: albums in a random order, each one's songs together in disc and track
+    /// order (`PlayQueue+Albums`).
+    public internal(set) var byAlbum = false
+    /// Each entry's album, as far as it is known (kept once one is learnt; empty until then).
+    var albumSlots: [AlbumSlot?] = []
+    /// The albums' numbers in `albumSlots`.
+    var albumNumbers: [AlbumTrack.Group: Int] = [:]
     /// Entries to play next, in the order queued.
     public private(set) var upNext: [Int] = []
     /// A queued entry is playing: the list goes on from `listEntry` (`nil`: before its first).
-    public private(set) var playsQueued = false
-    private var listEntry: Int?
+    public internal(set) var playsQueued = false
+    var listEntry: Int?
     private var random: SplitMix64
 
     public init(count: Int = 0, shuffle: Bool = false, repeats: Bool = false, seed: UInt64) {
@@ -31,12 +39,13 @@ public struct PlayQueue: Sendable {
 
     /// A queue that plays in `order`, made before (a resumed session's), with no entry current
     /// yet: `order` must be a permutation of `0..<order.count`.
-    public init(order: [Int], shuffle: Bool, repeats: Bool, seed: UInt64) {
+    public init(order: [Int], shuffle: Bool, repeats: Bool, seed: UInt64, byAlbum: Bool = false) {
         random = SplitMix64(seed: seed)
         self.repeats = repeats
         count = order.count
         self.order = order
         shuffles = shuffle
+        self.byAlbum = shuffle && byAlbum
     }
 
     /// The entry index under the cursor.
@@ -47,6 +56,7 @@ public struct PlayQueue: Sendable {
     public mutating func append(_ added: Int) {
         let first = count
         count += added
+        if !albumSlots.isEmpty { albumSlots.append(contentsOf: repeatElement(nil, count: added)) }
         for entry in first..<count {
             if shuffles {
                 let lower = (cursor ?? -1) + 1
@@ -68,6 +78,7 @@ public struct PlayQueue: Sendable {
         for index in upNext.indices where upNext[index] >= entry { upNext[index] += added }
         if let held = listEntry, held >= entry { listEntry = held + added }
         count += added
+        if !albumSlots.isEmpty { albumSlots.insert(contentsOf: repeatElement(nil, count: added), at: entry) }
         let new = entry..<(entry + added)
         if !shuffles {
             // In list order they play after the entry before them (`order` is 0..<count unless a
@@ -97,6 +108,7 @@ public struct PlayQueue: Sendable {
         for index in upNext.indices where upNext[index] > entry { upNext[index] -= 1 }
         if let held = listEntry, held > entry { listEntry = held - 1 }
         count -= 1
+        if !albumSlots.isEmpty { albumSlots.remove(at: entry) }
         if let cursor, at <= cursor { self.cursor = cursor > 0 ? cursor - 1 : nil }
     }
 
@@ -107,6 +119,7 @@ public struct PlayQueue: Sendable {
         func swapped(_ entry: Int) -> Int { entry == a ? b : entry == b ? a : entry }
         upNext = upNext.map(swapped)
         listEntry = listEntry.map(swapped)
+        if !albumSlots.isEmpty { albumSlots.swapAt(a, b) }
         if shuffles {
             for index in order.indices {
                 if order[index] == a { order[index] = b } else if order[index] == b { order[index] = a }
@@ -134,7 +147,7 @@ public struct PlayQueue: Sendable {
         if next < order.count {
             cursor = next
         } else if repeats, count > 0 {
-            if shuffles { order = shuffled(Array(0..<count)) }
+            if shuffles { order = byAlbum ? albumOrder(Array(0..<count)) : shuffled(Array(0..<count)) }
             cursor = 0
         } else {
             return nil
@@ -170,6 +183,7 @@ public struct PlayQueue: Sendable {
     /// by the queue's own generator), no entry current, nothing queued.
     public mutating func replace(count: Int) {
         self.count = count
+        albumSlots = []
         order = shuffles ? shuffled(Array(0..<count)) : Array(0..<count)
         cursor = nil
         upNext = []
@@ -196,23 +210,34 @@ public struct PlayQueue: Sendable {
     }
 
     /// The queued entries have played: the cursor is back on the list's own entry.
-    private mutating func backToList() {
+    mutating func backToList() {
         playsQueued = false
         cursor = listEntry.flatMap { order.firstIndex(of: $0) }
         listEntry = nil
     }
 
-    /// Turning shuffle on keeps the current entry first and shuffles the rest after it;
-    /// turning it off goes back to list order from the current entry.
+    /// Shuffle on (by song, unless it shuffles by album already: MPD's `random 1`) or off.
     public mutating func setShuffle(_ on: Bool) {
         guard on != shuffles else { return }
-        shuffles = on
+        setShuffle(on ? .songs : .off)
+    }
+
+    /// Shuffling by song keeps the current entry first and shuffles the rest after it; by
+    /// album, its album's songs stay around it (`PlayQueue+Albums`); turning it off goes back
+    /// to list order from the current entry.
+    public mutating func setShuffle(_ mode: Shuffle) {
+        guard mode != shuffle else { return }
+        shuffles = mode != .off
+        byAlbum = mode == .albums
         let playing = current
-        if on {
+        switch mode {
+        case .songs:
             let rest = (0..<count).filter { $0 != playing }
             order = (playing.map { [$0] } ?? []) + shuffled(rest)
             cursor = playing == nil ? nil : 0
-        } else {
+        case .albums:
+            arrangeAlbums(around: playing)
+        case .off:
             order = Array(0..<count)
             cursor = playing
         }
@@ -231,6 +256,11 @@ public struct PlayQueue: Sendable {
         let playing = current
         upNext = upNext.map(moved)
         listEntry = listEntry.map(moved)
+        if !albumSlots.isEmpty {
+            var slots = albumSlots
+            for (entry, slot) in albumSlots.enumerated() { slots[moved(entry)] = slot }
+            albumSlots = slots
+        }
         if shuffles {
             order = order.map(moved)
         } else if let playing {
@@ -267,7 +297,7 @@ public struct PlayQueue: Sendable {
     }
 
     /// Fisher–Yates with the queue's own generator.
-    private mutating func shuffled(_ items: [Int]) -> [Int] {
+    mutating func shuffled(_ items: [Int]) -> [Int] {
         var items = items
         guard items.count > 1 else { return items }
         for index in stride(from: items.count - 1, to: 0, by: -1) {

@@ -58,7 +58,7 @@ public enum ScriptParser {
     }
 
     public static let commandWords = [
-        "add", "load", "play", "stop", "next", "previous", "quit",
+        "add", "load", "play", "stop", "next", "previous", "next-album", "previous-album", "quit",
         "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "album-mode", "queue",
         "equalizer", "speed", "crossfade", "sleep",
     ]
@@ -120,6 +120,8 @@ public enum ScriptParser {
         case "stop": return noArgument(.stop)
         case "next": return noArgument(.next)
         case "previous", "prev": return noArgument(.previous)
+        case "next-album": return noArgument(.nextAlbum)
+        case "previous-album": return noArgument(.previousAlbum)
         case "quit": return noArgument(.quit)
         case "wait":
             if argument.lowercased() == "end" { return .success(.command(.waitEnd)) }
@@ -142,14 +144,22 @@ public enum ScriptParser {
                 return fail("bad volume '\(argument)': use 0% to 100%")
             }
             return .success(.command(.perform(.volume(percent))))
-        case "repeat", "shuffle", "repeat-one", "stop-after", "album-mode":
+        case "shuffle":
+            switch argument.lowercased() {
+            case "on": return .success(.command(.perform(.setShuffle(true))))
+            case "off": return .success(.command(.perform(.setShuffle(false))))
+            case "songs": return .success(.command(.perform(.setShuffleMode(.songs))))
+            case "albums": return .success(.command(.perform(.setShuffleMode(.albums))))
+            default: return fail("shuffle needs on, off, songs or albums (found '\(argument)')")
+            }
+        case "repeat", "repeat-one", "stop-after", "album-mode":
             let on: Bool
             switch argument.lowercased() {
             case "on": on = true
             case "off": on = false
             default: return fail("\(name) needs on or off (found '\(argument)')")
             }
-            let commands: [String: Command] = ["repeat": .setRepeat(on), "shuffle": .setShuffle(on), "repeat-one": .setRepeatOne(on),
+            let commands: [String: Command] = ["repeat": .setRepeat(on), "repeat-one": .setRepeatOne(on),
                                                "stop-after": .setStopAfter(on), "album-mode": .setAlbumMode(on)]
             return .success(.command(.perform(commands[name] ?? .setRepeat(on))))
         case "equalizer":

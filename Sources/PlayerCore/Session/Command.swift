@@ -9,6 +9,10 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case playFromStart
     case next
     case previous
+    /// The first song of the next album in the play order, of the album before (cmus's `B`
+    /// and `Z`): the albums are read first, if they are not known yet.
+    case nextAlbum
+    case previousAlbum
     /// Play what this path names (a song, folder or playlist) now; the list goes on after it.
     /// A path that cannot be played is reported and the song playing goes on.
     case load(Path)
@@ -17,6 +21,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case toggleShuffle
     case setRepeat(Bool)
     case setShuffle(Bool)
+    /// Shuffle off, by song or by album (`toggleShuffle` goes round the three).
+    case setShuffleMode(Shuffle)
     case seek(SeekTarget)
     /// Software volume in percent, 0–100.
     case volume(Int)
@@ -129,6 +135,9 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .toggleShuffle: "shuffle toggle"
         case .setRepeat(let on): "repeat " + (on ? "on" : "off")
         case .setShuffle(let on): "shuffle " + (on ? "on" : "off")
+        case .setShuffleMode(let mode): "shuffle \(mode.rawValue)"
+        case .nextAlbum: "next-album"
+        case .previousAlbum: "previous-album"
         case .seek(let target): "seek \(target)"
         case .volume(let percent): "volume \(percent)%"
         case .changeVolume(let step): "volume \(step < 0 ? "" : "+")\(step)%"

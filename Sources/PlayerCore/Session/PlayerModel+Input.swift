@@ -16,6 +16,8 @@ extension PlayerModel {
         case expanded(EntryList, problems: [String], for: Expansion)
         /// What `.readAlbum` asked for: the album a song is on (`nil`: none, or unreadable).
         case album(String?, of: SongSource)
+        /// What `.readAlbums` asked for: the albums of those songs, at those entries when asked.
+        case albums([AlbumTrack], of: [SongSource], entries: [Int])
         /// What the engine says is heard now (its position, with the input): the listen
         /// followed, the damage passed said.
         case observe
@@ -43,6 +45,9 @@ extension PlayerModel {
         case expand(Path, Expansion)
         /// Read the album a song is on, off the main loop; the answer is `.album`.
         case readAlbum(SongSource)
+        /// Read the albums of the songs at these entries (shuffle by album, the album keys), off
+        /// the main loop; the answer is `.albums`.
+        case readAlbums([Int], [SongSource])
         /// Answer the oldest asker of `.load(_, answered: true)` not yet answered.
         case answerLoad(LoadAnswer)
     }
@@ -94,6 +99,7 @@ extension PlayerModel {
         case .expanded(let entries, _, .add(let at)):
             if !isFinished { insert(entries, at: min(max(at, 0), self.entries.count)) }
         case .album(let album, let source): learn(album, of: source)
+        case .albums(let tracks, let sources, let asked): learnAlbums(tracks, of: sources, entries: asked)
         case .observe: observeHeard()
         case .insert(let added, let at): insert(added, at: at)
         case .replaceList(let replacement): replaceList(replacement)
@@ -104,6 +110,7 @@ extension PlayerModel {
             sound.replayGain = setting
             applyReplayGain()
         }
+        readAlbumsIfWanted()
         defer { turn = Turn() }
         return turn.effects
     }

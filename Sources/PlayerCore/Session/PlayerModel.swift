@@ -123,9 +123,11 @@ public struct PlayerModel {
     /// Whether the list passes over `entry`: it failed, or it was set aside.
     func skips(_ entry: Int) -> Bool { outcome.skips(entry) }
 
-    /// Opens and plays the first entry that can be played.
+    /// Opens and plays the first entry that can be played (shuffled by album, once the albums
+    /// are known).
     mutating func start() {
-        advance(atEnd: .rewind)
+        modes.startAwaitsAlbums = queue.byAlbum && !queue.knowsEveryAlbum
+        if !modes.startAwaitsAlbums { advance(atEnd: .rewind) }
     }
 
     /// Starts where `saved` left off: its song at its position, with its volume (the list and
@@ -156,6 +158,7 @@ public struct PlayerModel {
             cueNext()
         }
         observeHeard()  // what was heard counts before the command moves on (a skip past half is a play)
+        if command == .play || command == .toggle, queue.byAlbum, !queue.knowsEveryAlbum, context.state.song == nil { return modes.startAwaitsAlbums = true }
         if modes.endedAwaitingAlbum, command == .play || command == .toggle {
             // Play asked for while the next song's album is read: it plays, album or not (as
             // play does where album mode stopped), not the song that ended.
@@ -185,15 +188,12 @@ public struct PlayerModel {
         case .load(let path): startLoad(path)
         case .quit: finish()
         case .toggleRepeat: queue.repeats.toggle()
-        case .toggleShuffle:
-            queue.setShuffle(!queue.shuffles)
-            keepPrioritiesFirst()
-            applyReplayGain()
+        case .toggleShuffle: setShuffle(queue.shuffle.next)
         case .setRepeat(let on): queue.repeats = on
-        case .setShuffle(let on):
-            queue.setShuffle(on)
-            keepPrioritiesFirst()
-            applyReplayGain()
+        case .setShuffle(let on): setShuffle(on ? (queue.shuffles ? queue.shuffle : .songs) : .off)  // MPD's random 1 keeps albums
+        case .setShuffleMode(let mode): setShuffle(mode)
+        case .nextAlbum: moveByAlbum(forward: true)
+        case .previousAlbum: moveByAlbum(forward: false)
         case .seek(let target):
             // A stream that cannot seek is read from start to end: a seek would only drop what is buffered.
             if let song = context.state.song, !song.isSeekable {

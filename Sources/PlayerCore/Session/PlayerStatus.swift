@@ -39,6 +39,8 @@ public struct PlayerStatus: Equatable, Sendable {
     // How the list plays on: MPD's `options`.
     public var repeats = false
     public var shuffles = false
+    /// Shuffled by album (`shuffles` is on too).
+    public var shufflesAlbums = false
     public var repeatsOne = false
     public var albumMode = false
     public var stopsAfter = false
@@ -133,7 +135,7 @@ public struct StatusChanges: OptionSet, Hashable, Sendable, CustomStringConverti
         // Muted is the one output off, as MPD's clients see it (`disableoutput`); of several,
         // each is on or off.
         if old.muted != new.muted || old.outputsOff != new.outputsOff { changes.insert(.output) }
-        if old.repeats != new.repeats || old.shuffles != new.shuffles || old.repeatsOne != new.repeatsOne || old.albumMode != new.albumMode
+        if old.repeats != new.repeats || old.shuffles != new.shuffles || old.shufflesAlbums != new.shufflesAlbums || old.repeatsOne != new.repeatsOne || old.albumMode != new.albumMode
             || old.stopsAfter != new.stopsAfter || old.stopsAfterEach != new.stopsAfterEach || old.consumes != new.consumes || old.speed != new.speed || old.crossfade != new.crossfade || old.sleep.setting != new.sleep.setting || old.equalizerOn != new.equalizerOn
             || old.equalizerBands != new.equalizerBands || old.replayGain != new.replayGain {
             changes.insert(.options)
@@ -172,6 +174,7 @@ extension PlayerModel {
         status.outputsOff = sound.outputsOff
         status.repeats = queue.repeats
         status.shuffles = queue.shuffles
+        status.shufflesAlbums = queue.shuffle == .albums
         status.repeatsOne = modes.repeatsOne
         status.albumMode = modes.albumMode
         status.stopsAfter = modes.stopsAfterCurrent

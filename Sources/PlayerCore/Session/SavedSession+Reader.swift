@@ -290,13 +290,14 @@ extension SavedSession {
         /// `KEY VALUE`: a value out of range is set right or ignored, an unknown key ignored.
         private mutating func field<Part: Collection<UInt8>>(_ key: String, _ part: Part?, shown: String, at number: Int) {
             guard ["volume", "muted", "repeat", "shuffle", "current", "position", "repeat-one", "album-mode", "stop-after-each",
-                   "consume"].contains(key) else {
+                   "consume", "shuffle-albums"].contains(key) else {
                 return note(number, "\(shown): not a field tplayer writes; ignored")
             }
             guard fields[key] == nil else { return note(number, "\(shown): \(key) again; the first is kept") }
             let value = part.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
             let flags = [("muted", \SavedSession.muted), ("repeat", \.repeats), ("shuffle", \.shuffles), ("repeat-one", \.repeatsOne),
-                         ("album-mode", \.albumMode), ("stop-after-each", \.stopsAfterEach), ("consume", \.consumes)]
+                         ("album-mode", \.albumMode), ("stop-after-each", \.stopsAfterEach), ("consume", \.consumes),
+                         ("shuffle-albums", \.shufflesAlbums)]
             if let flag = flags.first(where: { $0.0 == key }) {
                 guard let value, value == 0 || value == 1 else { return note(number, "\(shown): not 0 or 1; ignored") }
                 session[keyPath: flag.1] = value == 1

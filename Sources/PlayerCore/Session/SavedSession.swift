@@ -16,6 +16,8 @@ public struct SavedSession: Equatable, Sendable {
     public var muted: Bool
     public var repeats: Bool
     public var shuffles: Bool
+    /// Shuffled by album (`shuffles` is on too).
+    public var shufflesAlbums = false
     /// The play order (`PlayQueue.order`: a permutation of the entry indices), when it is not
     /// list order: a shuffled list, or one with songs loaded to play next.
     public var order: [Int]?
@@ -48,6 +50,7 @@ public struct SavedSession: Equatable, Sendable {
                   repeats: status.repeats, shuffles: status.shuffles, order: order)
         repeatsOne = status.repeatsOne
         albumMode = status.albumMode
+        shufflesAlbums = status.shufflesAlbums
         stopsAfterEach = status.stopsAfterEach
         consumes = status.consumes
         upNext = status.upNext
@@ -65,6 +68,7 @@ public struct SavedSession: Equatable, Sendable {
         // Written only when on (an older tplayer notes a line it does not know, and goes on).
         if repeatsOne { text += "repeat-one 1\n" }
         if albumMode { text += "album-mode 1\n" }
+        if shufflesAlbums { text += "shuffle-albums 1\n" }
         if stopsAfterEach { text += "stop-after-each 1\n" }
         if consumes { text += "consume 1\n" }
         if !upNext.isEmpty { text += "queue " + upNext.prefix(Self.orderLineLength).map(String.init).joined(separator: " ") + "\n" }

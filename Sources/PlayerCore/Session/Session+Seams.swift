@@ -20,21 +20,28 @@ extension Session {
         /// Each song heard long enough to count as played, or skipped before (play counts, the
         /// listen log).
         public var listened: (Listen) -> Void
-        /// Reads the album a song is on, as its tags say (for album mode), off the main loop, and
-        /// hands it to its second argument on the main loop; `nil` when it has none or it cannot be
-        /// read. (A file's tags read on the main loop held every key while a disk stalled.)
-        public typealias Album = (SongSource, @escaping (String?) -> Void) -> Void
-        public var album: Album
+        /// Reads where songs lie in their albums, as their tags say, off the main loop, and hands
+        /// them to its last argument on the main loop, one for each song in order (a song that
+        /// cannot be read: `AlbumTrack(unreadable:)`). (A file's tags read on the main loop held
+        /// every key while a disk stalled.)
+        public typealias Albums = ([SongSource], AlbumAsk, @escaping ([AlbumTrack]) -> Void) -> Void
+        public var albums: Albums
+
+        /// What the albums are asked for: the next song's (album mode: only the latest ask is
+        /// wanted), or every song's, a batch at a time (shuffle by album, the album keys).
+        public enum AlbumAsk: Sendable {
+            case next, all
+        }
 
         public init(report: @escaping (String) -> Void, expand: @escaping Expand, saveList: @escaping (Path, EntryList) -> Void,
                     onTransition: ((PlayerContext.Step) -> Void)?, listened: @escaping (Listen) -> Void,
-                    album: @escaping Album) {
+                    albums: @escaping Albums) {
             self.report = report
             self.expand = expand
             self.saveList = saveList
             self.onTransition = onTransition
             self.listened = listened
-            self.album = album
+            self.albums = albums
         }
 
         /// A path given to `load` is the one song it names, at once (mpg123's `LOAD`).

@@ -69,7 +69,9 @@ public final class Session {
                 self?.send(.expanded(entries, problems: problems, for: purpose))
             }
         case .readAlbum(let source):
-            seams.album(source) { [weak self] album in self?.send(.album(album, of: source)) }
+            seams.albums([source], .next) { [weak self] tracks in self?.send(.album(tracks.first?.album, of: source)) }
+        case .readAlbums(let asked, let sources):
+            seams.albums(sources, .all) { [weak self] tracks in self?.send(.albums(tracks, of: sources, entries: asked)) }
         case .answerLoad(let answer):
             guard !loadAskers.isEmpty else { return }
             loadAskers.removeFirst()(answer)

@@ -22,6 +22,14 @@ public struct PlayModes: Sendable {
     var albumAsked: SongSource?
     /// A song ended before the album of the one to follow was known: the list goes on when it is.
     var endedAwaitingAlbum = false
+    /// Every song's album is wanted (shuffle by album, an album key): the list's songs are read
+    /// a batch at a time, songs added too (`PlayerModel+Albums`); a batch is being read.
+    var wantsAlbums = false
+    var albumsReading = false
+    /// Shuffled by album from the start: the first song waits for the albums.
+    var startAwaitsAlbums = false
+    /// An album key pressed before the albums were known: it acts once they are (true: next).
+    var albumMoveAwaited: Bool?
     /// The sleep timer: playback stops at a moment, or at the album's end.
     public internal(set) var sleep = SleepTimer()
     /// Whether the list stops at the end of the album playing: album mode, or the sleep timer.
