@@ -252,28 +252,36 @@ struct SampleStageTests {
         #expect(heard == counting(0..<8820))
     }
 
-    /// The tail keeps the last 1.5 s across its wrap, with the equaliser's state before each
-    /// write: what it writes again starts at the last write before the frames asked for.
+    /// The tail keeps the last `UnheardTail.seconds` across its wrap, with the equaliser's state
+    /// before each write: what it writes again starts at the last write before the frames asked for.
     @Test func theTailKeepsTheLastBytesAcrossItsWrap() {
         let tail = UnheardTail()
         let sink = FakeServerSink(format: PCMFormat(rate: 100, channels: 1), room: 0)
-        // 100 Hz mono: 1.5 s, 300 bytes kept; a write of 47 frames at a time.
+        // 100 Hz mono, a write of 47 frames at a time, until it has wrapped twice over.
+        let kept = Int(UnheardTail.seconds * 100), piece = 47
         var written: [Int16] = []
-        for piece in 0..<7 {
-            let samples = (0..<47).map { Int16(piece * 47 + $0) }
+        var pieces = 0
+        while written.count < kept + 3 * piece {
+            let samples = (0..<piece).map { Int16(pieces * piece + $0) }
             written += samples
             var state = SampleStage(fades: false).snapshot
-            state.equalizer.set([Double(piece), 0, 0, 0, 0, 0, 0, 0, 0, 0])
+            state.equalizer.set([Double(pieces), 0, 0, 0, 0, 0, 0, 0, 0, 0])
             samples.withUnsafeBytes { tail.record($0, format: sink.format, to: sink, state: state) }
+            pieces += 1
         }
+        let total = written.count, oldest = total - kept
         let replay = tail.replay(140, of: sink)
         #expect(replay?.unheard.flatMap { Array($0.bindMemory(to: Int16.self)) } == Array(written.suffix(140)))
-        // 329 frames written; the last write began at frame 282; 140 back is frame 189, after
-        // the write that began at 188 (the sixth, piece 4): one frame of lead from it.
-        #expect(replay?.lead.flatMap { Array($0.bindMemory(to: Int16.self)) } == [188])
-        #expect(replay?.state.equalizer.gains?.first == 4)
-        #expect(tail.replay(150, of: sink) == nil, "the state before its oldest frame is not kept")
-        #expect(tail.replay(151, of: sink) == nil, "no more than it holds")
+        // 140 back falls inside a write: the lead is that write's frames before it, the state its.
+        let from = total - 140, began = from / piece * piece
+        #expect(replay?.lead.flatMap { Array($0.bindMemory(to: Int16.self)) } == Array(written[began..<from]))
+        #expect(replay?.state.equalizer.gains?.first == Double(began / piece))
+        // The first write wholly kept begins at or after the oldest frame kept; a frame before it
+        // needs the state of a write begun before the oldest: not kept.
+        let firstKept = (oldest + piece - 1) / piece * piece
+        #expect(tail.replay(total - firstKept, of: sink) != nil)
+        #expect(tail.replay(total - firstKept + 1, of: sink) == nil, "the state before its oldest frame is not kept")
+        #expect(tail.replay(kept + 1, of: sink) == nil, "no more than it holds")
         #expect(tail.replay(1, of: FakeServerSink(format: sink.format, room: 0)) == nil, "only what went to that stream")
     }
 }

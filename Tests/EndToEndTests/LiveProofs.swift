@@ -30,7 +30,7 @@ enum LiveProofs {
         let heard = frameBytes == 4 ? try Heard.compare(Heard.frames(recorded), with: Heard.frames(expected))
                                     : try Heard.compare(Heard.frames(recorded, bytes: frameBytes), with: Heard.frames(expected, bytes: frameBytes))
         #expect(heard.start == 0, "nothing missing at the start: the recording starts \(heard.start) frames in")
-        #expect(heard.gaps.isEmpty, "no silence anywhere: \(heard.gaps)")
+        #expect(heard.gaps.isEmpty, "no silence anywhere: \(heard.gaps); the server said: \(recording.server.dropouts)")
         #expect(heard.difference == nil, "the recording is the file, frame for frame: the first difference at frame \(heard.difference ?? 0)")
     }
 

@@ -6,6 +6,13 @@ import Testing
 protocol SoundServerProcess {
     var environment: [String: String] { get }
     func stop()
+    /// What the server said of dropouts (a client's stream that ran dry, a graph cycle missed),
+    /// for a test that heard one: whose they were.
+    var dropouts: [String] { get }
+}
+
+extension SoundServerProcess {
+    var dropouts: [String] { [] }
 }
 
 extension PulseServer: SoundServerProcess {}
@@ -61,7 +68,10 @@ final class PipeWireServer: SoundServerProcess {
         for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/\(program)")
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            // At info level each says a dropout once (at most every 2 s): pipewire-pulse a stream
+            // that ran dry (UNDERFLOW) or a cycle its thread missed, the daemon a client too slow.
+            let log = ["PIPEWIRE_DEBUG": "3", "PIPEWIRE_LOG": runtime.appendingPathComponent("\(program).log").path]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(program == "wireplumber" ? [:] : log) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -87,6 +97,15 @@ final class PipeWireServer: SoundServerProcess {
             usleep(50_000)
         }
         Issue.record("PipeWire never made the sink \(sink)")
+    }
+
+    var dropouts: [String] {
+        ["pipewire", "pipewire-pulse"].flatMap { program in
+            ((try? String(contentsOf: runtime.appendingPathComponent("\(program).log"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").filter { line in
+                    ["UNDERFLOW", "too slow", "missed", "not finished", "overrun"].contains { line.contains($0) }
+                }.map { "\(program): \($0)" }
+        }
     }
 
     func stop() {

@@ -123,7 +123,7 @@ extension PlaybackLoop {
             // server's stream; snapserver's, whose rooms hear it a buffer later).
             holdQueue(of: sink.canTakeBack || sink.queuedFrames != nil ? sink : nil)
             if let granted = sink.grantedBuffer {
-                report(.deviceBuffer(seconds: granted.length, kept: granted.request...granted.length))
+                report(.deviceBuffer(seconds: granted.length, kept: max(granted.length - granted.request, 0)...granted.length))
             }
             return sink
         case .fellBack(let sink, let notice):

@@ -9,7 +9,9 @@ import PlayerCore
 /// it came, a room fell silent for 0.1 to 0.2 s after such a start (snapserver reads its
 /// pipe on its own timer, its rooms on theirs). Their clock starts with the first samples after
 /// a silence and stops when none come. The followers (`Followers`) are touched by this thread
-/// alone; a song's title and an output turned on or off wait in line with the samples.
+/// alone; a song's title waits in line with the samples, an output turned on or off is so at
+/// once (what waits is what the first output has not played yet: with a sound server's 2 s
+/// queue, a room turned off in line played on for 2 s more).
 final class FollowerFeed: @unchecked Sendable {
     private enum Item {
         case samples([UInt8], PCMFormat)
@@ -94,9 +96,10 @@ final class FollowerFeed: @unchecked Sendable {
         }
     }
 
-    /// Items as they come: a replacement takes back from the end of what waits (what was given
-    /// stays given), then waits as samples.
+    /// Items as they come: an output turned on or off is so at once; a replacement takes back
+    /// from the end of what waits (what was given stays given), then waits as samples.
     private func take(_ item: Item) {
+        if case .enable = item { return apply(item) }
         guard case .replace(let frames, let bytes, let format) = item else { return waiting.append(item) }
         var owed = frames
         while owed > 0, let index = waiting.lastIndex(where: { if case .samples = $0 { true } else { false } }),

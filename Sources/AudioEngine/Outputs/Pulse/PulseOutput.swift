@@ -18,9 +18,10 @@ enum PulseLibrary {
 /// The server's write requests drive the writing (`writableBytes`, and `wake` when there is
 /// room); the position heard is what was written less what is still queued (`queuedFrames`).
 final class PulseOutput: AudioOutput {
-    /// How much audio the server holds for the stream: what a stall of the player may last
-    /// without being heard. See README, "Outputs".
-    static let bufferSeconds = 1.0
+    /// How much audio the server holds for the stream (PulseAudio's own default). The server
+    /// asks for more once its request size (nearly half of it: `PulseSink`) has played, so a
+    /// stall of the player of up to about half of it is never heard. See README, "Outputs".
+    static let bufferSeconds = 2.0
     /// How long to wait for the server to accept the connection or the stream.
     static let connectTimeout = 2.0
 
