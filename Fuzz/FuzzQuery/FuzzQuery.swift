@@ -23,7 +23,8 @@ let library: LibraryDatabase = {
 }()
 
 /// The query language: any text parses or is one line saying why; whatever parses runs as
-/// SQL and FTS5 without an error (nothing typed is FTS5's syntax); a term's words are never empty.
+/// SQL and FTS5 without an error (nothing typed is FTS5's syntax); a term's words are never empty,
+/// its numbers and spans of time never negative.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     ParserChecks.fuzz(data, size) { bytes in
@@ -37,6 +38,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                 switch term {
                 case .words(let words, _), .phrase(let words, _): if words.isEmpty { broken.append("empty words") }
                 case .number(_, let range): if range.lowerBound < 0 { broken.append("a negative number") }
+                case .recentPlays(let seconds, let range): if seconds < 0 || range.lowerBound < 0 { broken.append("a negative span or count") }
+                case .time(_, .within(let seconds)), .time(_, .before(let seconds)): if seconds < 0 { broken.append("a negative span") }
+                case .time(_, .between(let start, let end)): if start >= end { broken.append("an empty stretch of time") }
                 }
             }
             if case .failure(let error) = library.find(query) { broken.append("\(text.debugDescription): \(error)") }

@@ -101,6 +101,22 @@ enum LibrarySchema {
                 ALTER TABLE song ADD COLUMN tagversion INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        // The play history: each listen a row (when, in seconds since 1970; how much was heard;
+        // played or skipped), its song's, carried with it when it moves and gone with it; and
+        // when each song came into the library (`added`: a song held before, its file's time).
+        migrator.registerMigration("history") { db in
+            try db.execute(sql: """
+                ALTER TABLE song ADD COLUMN added INTEGER;
+                UPDATE song SET added = modified / 1000000000;
+                CREATE TABLE listen (
+                    song INTEGER NOT NULL REFERENCES song (id) ON DELETE CASCADE,
+                    at INTEGER NOT NULL,
+                    heard REAL NOT NULL,
+                    skipped INTEGER NOT NULL
+                );
+                CREATE INDEX listen_song ON listen (song, at);
+                """)
+        }
         return migrator
     }
 }

@@ -1,10 +1,14 @@
+import Foundation
 import GRDB
 import PlayerCore
 
 /// A query as SQL over `song` and its FTS5 index `song_search`.
 extension LibraryQuery {
-    /// The condition on `song` (`TRUE` for an empty query), with its arguments.
-    var condition: (sql: String, arguments: StatementArguments) {
+    /// The condition on `song` (`TRUE` for an empty query), with its arguments, now.
+    var condition: (sql: String, arguments: StatementArguments) { condition(now: Int64(time(nil))) }
+
+    /// The condition with `now` the moment the times are counted back from (seconds since 1970).
+    func condition(now: Int64) -> (sql: String, arguments: StatementArguments) {
         var clauses: [String] = []
         var arguments = StatementArguments()
         let match = terms.compactMap { term -> String? in
@@ -17,7 +21,7 @@ extension LibraryQuery {
             switch term {
             case .words(let words, let field): return phrase(words, field, prefix: true)
             case .phrase(let words, let field): return phrase(words, field, prefix: false)
-            case .number: return nil
+            case .number, .time, .recentPlays: return nil
             }
         }
         if !match.isEmpty {
@@ -27,6 +31,24 @@ extension LibraryQuery {
         for case .number(let field, let range) in terms {
             clauses.append("\(field.column) BETWEEN ? AND ?")
             arguments += [range.lowerBound, range.upperBound]
+        }
+        for case .time(let field, let span) in terms {
+            let (clause, values): (String, [Int64]) = switch (field, span) {
+            case (.played, .within(let seconds)): ("lastplayed >= ?", [now - seconds])
+            case (.played, .before(let seconds)): ("(lastplayed IS NULL OR lastplayed < ?)", [now - seconds])
+            // Any of its plays then, not only its last (the history's rows).
+            case (.played, .between(let start, let end)):
+                ("EXISTS (SELECT 1 FROM listen WHERE listen.song = song.id AND NOT skipped AND at >= ? AND at < ?)", [start, end])
+            case (.added, .within(let seconds)): ("added >= ?", [now - seconds])
+            case (.added, .before(let seconds)): ("added < ?", [now - seconds])
+            case (.added, .between(let start, let end)): ("added >= ? AND added < ?", [start, end])
+            }
+            clauses.append(clause)
+            arguments += StatementArguments(values)
+        }
+        for case .recentPlays(let seconds, let range) in terms {
+            clauses.append("(SELECT count(*) FROM listen WHERE listen.song = song.id AND NOT skipped AND at >= ?) BETWEEN ? AND ?")
+            arguments += [now - seconds, range.lowerBound, range.upperBound]
         }
         return (clauses.isEmpty ? "1" : clauses.joined(separator: " AND "), arguments)
     }
@@ -59,6 +81,7 @@ extension LibrarySort {
             case .plays: (column, caseless) = ("playcount", false)
             case .rating: (column, caseless) = ("rating", false)
             case .played: (column, caseless) = ("lastplayed", false)
+            case .added: (column, caseless) = ("added", false)
             }
             // What a song has no value for comes after those that have one, either way (an
             // untagged song sorted by date came first).
@@ -81,6 +104,7 @@ extension LibraryQuery.NumberField {
         switch self {
         case .year, .rating, .disc, .track: rawValue
         case .plays: "playcount"
+        case .skips: "skipcount"
         }
     }
 }

@@ -2,7 +2,7 @@
 /// leading `-`, descending (`sort = albumartist date album disc track`, `sort = -plays title`).
 public struct LibrarySort: Equatable, Sendable, CustomStringConvertible {
     public enum Field: String, CaseIterable, Sendable {
-        case albumartist, artist, date, album, disc, track, title, genre, composer, path, length, plays, rating, played
+        case albumartist, artist, date, album, disc, track, title, genre, composer, path, length, plays, rating, played, added
     }
 
     public struct Key: Equatable, Sendable {
