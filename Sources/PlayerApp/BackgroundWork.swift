@@ -38,6 +38,8 @@ public final class BackgroundWork: @unchecked Sendable {
         case album
         /// Every song's album, a batch at a time (shuffle by album, the album keys).
         case albums
+        /// A named playlist saved, opened, changed (`:playlist …`).
+        case playlist
         /// The library's watcher: each of its scans (the library's songs may have changed).
         case libraryWatch
         /// The library read whole for MPD's clients (a newer read replaces one under way).

@@ -210,7 +210,7 @@ public final class Console {
                     return PanelLayout.lines(lines, width: screen.width, rows: screen.height - 1, packed: false)
                 }
             case .play, .playFromStart, .stop, .rewind, .toggle, .next, .previous, .nextAlbum, .previousAlbum, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-                 .setShuffle, .setShuffleMode, .seek, .volume, .changeVolume, .toggleMute, .setMute, .setOutput, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .setCrossfade, .toggleCrossfade, .setSkipFade, .setSleep, .playEntry, .removeEntry, .clearList, .add,
+                 .setShuffle, .setShuffleMode, .playlist, .seek, .volume, .changeVolume, .toggleMute, .setMute, .setOutput, .pitch, .speed, .changeSpeed, .mpegEqualizer, .toggleEqualizer, .setGraphicEqualizer, .setEqualizerOn, .setCrossfade, .toggleCrossfade, .setSkipFade, .setSleep, .playEntry, .removeEntry, .clearList, .add,
                  .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter, .playSongs,
                  .appendSongs, .queueSongs, .toggleAlbumMode, .setAlbumMode, .replaceWithSongs, .setStopAfterEach, .setConsume, .shuffleEntries,
                  .setPriority, .setSpan, .tagEntry:

@@ -254,9 +254,24 @@ struct PlayerRun {
         // Album mode asks the next song's album once, shuffle by album every song's (a batch at
         // a time), as their headers say, off the main loop.
         let albums: Session.Seams.Albums = { sources, ask, answer in
-            work.start(ask == .next ? .album : .albums, { _ in
-                sources.map { source in (try? SongChecker().tags(source).get()).map(AlbumTrack.init) ?? AlbumTrack(unreadable: source.path) }
+            // A stream is never opened for it (a dead host held the batch for seconds): no album.
+            work.start(ask == .next ? .album : .albums, { cancel in
+                sources.map { source in
+                    guard !source.isStream, !cancel.isSet else { return AlbumTrack(unreadable: source.path) }
+                    return (try? SongChecker().tags(source).get()).map(AlbumTrack.init) ?? AlbumTrack(unreadable: source.path)
+                }
             }, then: answer)
+        }
+        // The named playlists (`:playlist save NAME`), MPD's stored playlists too.
+        let playlists: Session.Seams.Playlists = { request, entries, playing, open in
+            guard let folder = Self.playlistFolder else { return say("tplayer: no folder for playlists: set HOME or XDG_DATA_HOME") }
+            work.start(.playlist, { _ in
+                PlaylistWork.run(request, store: NamedPlaylists(folder: folder), entries: entries, playing: playing, library: shared)
+            }, then: { (outcome: PlaylistWork.Outcome) in
+                outcome.lines.forEach(say)
+                if outcome.changed { changed(.storedPlaylist) }
+                open(outcome.songs)
+            })
         }
         defer { listens.finish() }
         // A song written to a file is not heard.
@@ -271,7 +286,7 @@ struct PlayerRun {
                               seams: Session.Seams(report: report, expand: expand, saveList: saveList,
                                                    onTransition: options.trace ? { say("\($0)") } : nil,
                                                    listened: listened,
-                                                   albums: albums))
+                                                   albums: albums, playlists: playlists))
         session.setAside(missing)
         session.replayGain = options.replayGain
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }

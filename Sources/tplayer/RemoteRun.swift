@@ -53,7 +53,11 @@ struct RemoteRun {
                                   saveList: { path, _ in printError("tplayer: \(path): a list is not saved over -R") },
                                   onTransition: trace ? { printError("\($0)") } : nil,
                                   listened: { _ in },  // a front-end keeps its own statistics
-                                  albums: { sources, _, answer in answer(sources.map { AlbumTrack(unreadable: $0.path) }) })  // and has no album mode
+                                  albums: { sources, _, answer in answer(sources.map { AlbumTrack(unreadable: $0.path) }) },  // and has no album mode
+                                  playlists: { _, _, _, done in
+                                      printError("tplayer: -R keeps no named playlists")
+                                      done(nil)
+                                  })
         let session = Session(engine: engine, entries: [], policy: .remote, seams: seams)
         if let volume { session.perform(.volume(volume)) }
         let replies = repliesToStderr ? STDERR_FILENO : STDOUT_FILENO

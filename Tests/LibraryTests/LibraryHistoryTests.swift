@@ -73,6 +73,12 @@ struct LibraryHistoryTests {
         try database.record(listen("/m/b.flac", .played), at: moment(2025, 11, 1, 0) - 1).get()
         try database.record(listen("/m/b.flac", .skipped), at: moment(2025, 11, 20, 12)).get()
         #expect(try find(database, "played:2025-11") == ["/m/a.flac"], "any play that month, not only the last; a skip is none")
+        // A last play from before the history (or an MPD client's sticker) counts too.
+        var older = song("/m/c.flac")
+        older.lastPlayed = moment(2025, 11, 15, 12)
+        try database.put([older]).get()
+        #expect(try find(database, "played:2025-11") == ["/m/a.flac", "/m/c.flac"])
+        try database.retire(["/m/c.flac"], carrying: []).get()
         #expect(try find(database, "played:2025-10") == ["/m/b.flac"])
         #expect(try find(database, "played:2025-10-31") == ["/m/b.flac"])
         #expect(try find(database, "played:2025-12-03") == ["/m/a.flac"])

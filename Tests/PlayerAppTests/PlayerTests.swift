@@ -128,7 +128,11 @@ struct PlayerTests {
             if let screen, screen.takesMessages { screen.print(line) } else { log(line) }
         }
         let seams = Session.Seams(report: { say("tplayer: " + $0) }, expand: Session.Seams.oneSong, saveList: { _, _ in },
-                                  onTransition: trace ? { say("\($0)") } : nil, listened: { _ in }, albums: { sources, _, answer in answer(sources.map { AlbumTrack(unreadable: $0.path) }) })
+                                  onTransition: trace ? { say("\($0)") } : nil, listened: { _ in }, albums: { sources, _, answer in answer(sources.map { AlbumTrack(unreadable: $0.path) }) },
+                                  playlists: { request, _, _, done in
+                                      say("\(request)")
+                                      done(nil)
+                                  })
         let session = Session(engine: engine, entries: EntryList(entries.map { Entry(path: $0) }),
                               policy: Session.Policy(keepsOpen: keepsOpen), seams: seams)
         let runner = script.map { commands in

@@ -156,3 +156,58 @@ struct AlbumShuffleTests {
         #expect(Array(played[a..<(a + 3)]) == [2, 6, 0], "\(played)")
     }
 }
+
+/// What the review of shuffle by album found: songs added reshuffle nothing already arranged,
+/// the known albums are counted, and the player never waits for albums it no longer needs.
+struct AlbumShuffleReviewTests {
+    @Test func songsAddedJoinTheAlbumsAsTheyStand() {
+        var queue = AlbumShuffleTests.queue(seed: 6)
+        _ = queue.advance()
+        _ = queue.advance()
+        let before = AlbumShuffleTests.albumOrder(queue.order)
+        queue.append(2)  // two songs of a new album
+        #expect(!queue.knowsEveryAlbum)
+        #expect(queue.entriesWithoutAlbum(limit: 10) == [12, 13])
+        queue.learnAlbum(AlbumTrack(album: "New", albumArtist: "Z", track: 2, folder: "/m/New"), of: 12)
+        queue.learnAlbum(AlbumTrack(album: "New", albumArtist: "Z", track: 1, folder: "/m/New"), of: 13)
+        #expect(queue.knowsEveryAlbum)
+        queue.regroup()
+        let rest = queue.order.filter { $0 < 12 }
+        #expect(AlbumShuffleTests.albumOrder(rest) == before, "the albums arranged keep their order")
+        let new = queue.order.firstIndex(of: 13)!
+        #expect(queue.order[new + 1] == 12, "the new album together, in track order: \(queue.order)")
+        queue.remove(13)
+        #expect(queue.knowsEveryAlbum && queue.entriesWithoutAlbum(limit: 3).isEmpty)
+    }
+
+    private func model(_ count: Int, shuffle: Shuffle) -> PlayerModel {
+        var queue = PlayQueue(count: 0, seed: 1)
+        queue.setShuffle(shuffle)
+        return PlayerModel(entries: EntryList(paths: (0..<count).map { Path("/m/\($0).flac") }), queue: queue)
+    }
+
+    private func opens(_ effects: [PlayerModel.Effect]) -> Bool {
+        effects.contains { if case .engine(.open) = $0 { true } else { false } }
+    }
+
+    @Test func theFirstSongWaitsForTheAlbumsAndNoLongerOnceAlbumShuffleIsOff() {
+        var model = model(3, shuffle: .albums)
+        let started = model.handle(.start)
+        #expect(!opens(started) && model.awaitsAnswer)
+        #expect(started.contains { if case .readAlbums(let asked, _) = $0 { asked == [0, 1, 2] } else { false } })
+        #expect(!opens(model.handle(.command(.playFromStart))), "play from start waits too")
+        let off = model.handle(.command(.setShuffleMode(.songs)))
+        #expect(opens(off) && !model.awaitsAnswer, "shuffle by song: it plays now")
+    }
+
+    @Test func aListReplacedWhileShufflingByAlbumWaitsForItsAlbums() {
+        var model = model(2, shuffle: .albums)
+        _ = model.handle(.start)
+        let sources = (0..<2).map { SongSource(Path("/m/\($0).flac")) }
+        let tracks = (0..<2).map { AlbumTrack(album: "A", track: 2 - $0, folder: "/m") }
+        #expect(opens(model.handle(.albums(tracks, of: sources, entries: [0, 1]))), "known: the first plays")
+        #expect(model.index == 1, "track 1 first")
+        let replaced = model.handle(.replaceList(EntryList(paths: ["/n/x.flac", "/n/y.flac"])))
+        #expect(!opens(replaced) && model.awaitsAnswer, "the new list's albums first")
+    }
+}

@@ -22,6 +22,7 @@ struct PlayerModelTests {
             case .transition: nil
             case .listened(let listen): "listened \(listen.kind) \(listen.song.path)"
             case .saveList(let path, let entries): "save \(entries.count) to \(path)"
+            case .playlist(let request, let entries, _): "\(request) (\(entries.count))"
             case .expand(let path, let purpose): "expand \(path) for \(purpose)"
             case .readAlbum(let source): "album of \(source.path)?"
             case .readAlbums(let entries, _): "albums of \(entries.count)?"

@@ -17,6 +17,9 @@ public final class TestSeams {
     public var albumTracks: [Path: AlbumTrack] = [:]
     /// How many batches of albums were asked for (shuffle by album, the album keys).
     public var albumBatches = 0
+    /// What was asked of the named playlists, in order; an `open` is answered with `opened`'s songs.
+    public var playlistRequests: [PlaylistRequest] = []
+    public var opened: [Path] = []
 
     /// Whether album mode's asks wait for the test (`heldAlbums`) or are answered at once.
     public var holdsAlbums = false
@@ -51,6 +54,10 @@ public final class TestSeams {
                           } else {
                               answer([track(source.path)])
                           }
+                      },
+                      playlists: { request, _, _, done in
+                          self.playlistRequests.append(request)
+                          if case .open = request { done(self.opened) } else { done(nil) }
                       })
     }
 }

@@ -41,7 +41,7 @@ extension PlaybackLoop {
     private func prebuffer(_ format: PCMFormat) -> Int {
         guard onServer, let sink = slot.sink, !shared.read({ $0.budget.isLimited }),
               Double(sink.queuedFrames ?? 0) < Self.lowQueue * Double(sink.format.rate) else { return 0 }
-        let most = Int(PulseOutput.bufferSeconds * 0.9 * Double(format.rate))
+        let most = Int(0.9 * Double(format.rate))  // as much as a sound server's queue of 1 s held
         let room = (sink.writableBytes ?? 0) / sink.format.bytesPerFrame
         return min(room > 0 ? room : most, most) * format.bytesPerFrame
     }

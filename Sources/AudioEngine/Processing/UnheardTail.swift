@@ -7,7 +7,7 @@
 /// it has, a change is heard once that has played.
 final class UnheardTail {
     static let seconds = PulseOutput.bufferSeconds + 0.5
-    static let maximumBytes = 4 << 20
+    static let maximumBytes = 16 << 20
 
     private var storage: UnsafeMutableRawPointer?
     private var capacity = 0

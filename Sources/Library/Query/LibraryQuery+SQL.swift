@@ -36,9 +36,11 @@ extension LibraryQuery {
             let (clause, values): (String, [Int64]) = switch (field, span) {
             case (.played, .within(let seconds)): ("lastplayed >= ?", [now - seconds])
             case (.played, .before(let seconds)): ("(lastplayed IS NULL OR lastplayed < ?)", [now - seconds])
-            // Any of its plays then, not only its last (the history's rows).
+            // Any of its plays then (the history's rows), not only its last (which a play from before
+            // the history, or an MPD client's sticker, may be).
             case (.played, .between(let start, let end)):
-                ("EXISTS (SELECT 1 FROM listen WHERE listen.song = song.id AND NOT skipped AND at >= ? AND at < ?)", [start, end])
+                ("(lastplayed >= ? AND lastplayed < ? OR EXISTS (SELECT 1 FROM listen WHERE listen.song = song.id AND NOT skipped AND at >= ? AND at < ?))",
+                 [start, end, start, end])
             case (.added, .within(let seconds)): ("added >= ?", [now - seconds])
             case (.added, .before(let seconds)): ("added < ?", [now - seconds])
             case (.added, .between(let start, let end)): ("added >= ? AND added < ?", [start, end])

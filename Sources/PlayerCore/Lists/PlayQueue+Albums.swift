@@ -36,51 +36,77 @@ extension PlayQueue {
     /// How it shuffles now.
     public var shuffle: Shuffle { shuffles ? (byAlbum ? .albums : .songs) : .off }
 
-    /// The entries whose album is not known yet, the first `limit` of them in list order.
-    public func entriesWithoutAlbum(limit: Int) -> [Int] {
+    /// The entries whose album is not known yet, the first `limit` of them in list order (from
+    /// the first that may be one: a long list is not walked again for each batch).
+    public mutating func entriesWithoutAlbum(limit: Int) -> [Int] {
         guard !albumSlots.isEmpty else { return Array(0..<min(count, limit)) }
         var found: [Int] = []
-        for entry in albumSlots.indices where albumSlots[entry] == nil {
-            found.append(entry)
-            if found.count == limit { break }
+        var entry = min(firstUnknownAlbum, albumSlots.count)
+        while entry < albumSlots.count, found.count < limit {
+            if albumSlots[entry] == nil {
+                if found.isEmpty { firstUnknownAlbum = entry }
+                found.append(entry)
+            }
+            entry += 1
         }
+        if found.isEmpty { firstUnknownAlbum = albumSlots.count }
         return found
     }
 
-    /// Whether every entry's album is known.
+    /// Whether every entry's album is known (counted, not looked for: asked at every input).
     public var knowsEveryAlbum: Bool {
-        count == 0 || albumSlots.count == count && !albumSlots.contains(nil)
+        count == 0 || albumSlots.count == count && unknownAlbums == 0
     }
 
     /// `entry`'s album is `track`'s: kept (shuffled by album, `regroup` puts the songs still to
     /// play in album order with it, once a batch is learnt).
     public mutating func learnAlbum(_ track: AlbumTrack, of entry: Int) {
         guard (0..<count).contains(entry) else { return }
-        if albumSlots.count != count { albumSlots = Array(repeating: nil, count: count) }
+        if albumSlots.count != count {
+            albumSlots = Array(repeating: nil, count: count)
+            (unknownAlbums, firstUnknownAlbum) = (count, 0)
+        }
         let group = track.group
         let number = albumNumbers[group] ?? {
             let new = albumNumbers.count
             albumNumbers[group] = new
             return new
         }()
+        if albumSlots[entry] == nil { unknownAlbums -= 1 }
         albumSlots[entry] = AlbumSlot(album: number, place: track.place)
     }
 
     /// Shuffled by album, the entries still to play this round are put in album order again:
-    /// the rest of the album playing first, then the other albums in a new random order.
+    /// the rest of the album playing (the list's own entry, while queued ones play) first, then
+    /// the other albums: in a random order the first time every album is known, else as they
+    /// stand (albums learnt later join them where they are: an `add` reshuffles nothing).
     public mutating func regroup() {
         guard byAlbum else { return }
-        guard let cursor, let playing = current else { return arrangeAlbums(around: nil) }
-        let rest = Array(order[(cursor + 1)...])
-        let album = albumSlots.indices.contains(playing) ? albumSlots[playing]?.album : nil
-        let ownRest = rest.filter { entry in album != nil && slot(of: entry)?.album == album }
+        let playing = current
+        defer {
+            albumsSettled = true
+            if let playing { cursor = order.firstIndex(of: playing) }
+        }
+        guard let anchor = playsQueued ? listEntry : playing, let at = order.firstIndex(of: anchor) else {
+            order = albumsSettled ? albumsAsTheyStand(order) : albumOrder(order)
+            return
+        }
+        let rest = Array(order[(at + 1)...])
+        let album = slot(of: anchor)?.album
+        let own = rest.filter { entry in album != nil && slot(of: entry)?.album == album }
         let others = rest.filter { entry in album == nil || slot(of: entry)?.album != album }
-        order.replaceSubrange((cursor + 1)..., with: inPlaceOrder(ownRest) + albumOrder(others))
+        order.replaceSubrange((at + 1)..., with: inPlaceOrder(own) + (albumsSettled ? albumsAsTheyStand(others) : albumOrder(others)))
+    }
+
+    /// `entries` as albums in the order each first comes, each album's songs in place order.
+    private func albumsAsTheyStand(_ entries: [Int]) -> [Int] {
+        albumGroups(entries).flatMap(inPlaceOrder)
     }
 
     /// The order shuffled by album from scratch: the album of `playing` (if any) first, from
     /// its first song, the cursor on `playing`; the other albums in a random order.
     mutating func arrangeAlbums(around playing: Int?) {
+        albumsSettled = knowsEveryAlbum
         guard let playing else {
             order = albumOrder(Array(0..<count))
             cursor = nil
@@ -96,9 +122,17 @@ extension PlayQueue {
     /// `entries` as albums in a random order (by the queue's generator), each album's songs in
     /// place order; an entry whose album is not known is an album of its own.
     mutating func albumOrder(_ entries: [Int]) -> [Int] {
+        // The albums in a fixed order before the shuffle: the same seed, the same order.
+        let albums = albumGroups(entries.sorted())
+        return shuffled(Array(albums.indices)).flatMap { inPlaceOrder(albums[$0]) }
+    }
+
+    /// `entries` grouped by album, the albums in the order each first comes (an entry whose
+    /// album is not known alone).
+    private func albumGroups(_ entries: [Int]) -> [[Int]] {
         var albums: [[Int]] = []
         var index: [Int: Int] = [:]
-        for entry in entries.sorted() {  // the albums in a fixed order before the shuffle: the same seed, the same order
+        for entry in entries {
             guard let album = slot(of: entry)?.album else {
                 albums.append([entry])
                 continue
@@ -110,7 +144,7 @@ extension PlayQueue {
                 albums.append([entry])
             }
         }
-        return shuffled(Array(albums.indices)).flatMap { inPlaceOrder(albums[$0]) }
+        return albums
     }
 
     /// `entries` by their place in their album (disc, then track), ties in list order.

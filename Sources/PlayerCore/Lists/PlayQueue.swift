@@ -23,6 +23,12 @@ public struct PlayQueue: Sendable {
     var albumSlots: [AlbumSlot?] = []
     /// The albums' numbers in `albumSlots`.
     var albumNumbers: [AlbumTrack.Group: Int] = [:]
+    /// How many entries' albums are not known (of `albumSlots`), and the first entry that may be one.
+    var unknownAlbums = 0
+    var firstUnknownAlbum = 0
+    /// The order is in albums made with every album known: albums learnt later join it as they
+    /// stand, the others keep their order.
+    var albumsSettled = false
     /// Entries to play next, in the order queued.
     public private(set) var upNext: [Int] = []
     /// A queued entry is playing: the list goes on from `listEntry` (`nil`: before its first).
@@ -46,6 +52,7 @@ public struct PlayQueue: Sendable {
         self.order = order
         shuffles = shuffle
         self.byAlbum = shuffle && byAlbum
+        albumsSettled = self.byAlbum  // the saved order: albums learnt again keep it
     }
 
     /// The entry index under the cursor.
@@ -56,7 +63,11 @@ public struct PlayQueue: Sendable {
     public mutating func append(_ added: Int) {
         let first = count
         count += added
-        if !albumSlots.isEmpty { albumSlots.append(contentsOf: repeatElement(nil, count: added)) }
+        if !albumSlots.isEmpty {
+            albumSlots.append(contentsOf: repeatElement(nil, count: added))
+            unknownAlbums += added
+            firstUnknownAlbum = min(firstUnknownAlbum, first)
+        }
         for entry in first..<count {
             if shuffles {
                 let lower = (cursor ?? -1) + 1
@@ -78,7 +89,11 @@ public struct PlayQueue: Sendable {
         for index in upNext.indices where upNext[index] >= entry { upNext[index] += added }
         if let held = listEntry, held >= entry { listEntry = held + added }
         count += added
-        if !albumSlots.isEmpty { albumSlots.insert(contentsOf: repeatElement(nil, count: added), at: entry) }
+        if !albumSlots.isEmpty {
+            albumSlots.insert(contentsOf: repeatElement(nil, count: added), at: entry)
+            unknownAlbums += added
+            firstUnknownAlbum = min(firstUnknownAlbum, entry)
+        }
         let new = entry..<(entry + added)
         if !shuffles {
             // In list order they play after the entry before them (`order` is 0..<count unless a
@@ -108,7 +123,10 @@ public struct PlayQueue: Sendable {
         for index in upNext.indices where upNext[index] > entry { upNext[index] -= 1 }
         if let held = listEntry, held > entry { listEntry = held - 1 }
         count -= 1
-        if !albumSlots.isEmpty { albumSlots.remove(at: entry) }
+        if !albumSlots.isEmpty {
+            if albumSlots.remove(at: entry) == nil { unknownAlbums -= 1 }
+            if entry < firstUnknownAlbum { firstUnknownAlbum -= 1 }
+        }
         if let cursor, at <= cursor { self.cursor = cursor > 0 ? cursor - 1 : nil }
     }
 
@@ -184,6 +202,7 @@ public struct PlayQueue: Sendable {
     public mutating func replace(count: Int) {
         self.count = count
         albumSlots = []
+        albumsSettled = false
         order = shuffles ? shuffled(Array(0..<count)) : Array(0..<count)
         cursor = nil
         upNext = []

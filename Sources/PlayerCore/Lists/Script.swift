@@ -60,7 +60,7 @@ public enum ScriptParser {
     public static let commandWords = [
         "add", "load", "play", "stop", "next", "previous", "next-album", "previous-album", "quit",
         "wait", "seek", "volume", "repeat", "shuffle", "seed", "repeat-one", "stop-after", "album-mode", "queue",
-        "equalizer", "speed", "crossfade", "sleep",
+        "equalizer", "speed", "crossfade", "sleep", "playlist", "playlists",
     ]
 
     /// Parses a script; `file` names it in locations.
@@ -121,6 +121,12 @@ public enum ScriptParser {
         case "next": return noArgument(.next)
         case "previous", "prev": return noArgument(.previous)
         case "next-album": return noArgument(.nextAlbum)
+        case "playlist":
+            switch PlaylistRequest.parse(argument) {
+            case .success(let request): return .success(.command(.perform(.playlist(request))))
+            case .failure(let refusal): return fail(refusal.message)
+            }
+        case "playlists": return noArgument(.playlist(.list))
         case "previous-album": return noArgument(.previousAlbum)
         case "quit": return noArgument(.quit)
         case "wait":

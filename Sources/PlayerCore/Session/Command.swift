@@ -23,6 +23,8 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
     case setShuffle(Bool)
     /// Shuffle off, by song or by album (`toggleShuffle` goes round the three).
     case setShuffleMode(Shuffle)
+    /// Something of the named playlists: save the list as one, open one, add to one…
+    case playlist(PlaylistRequest)
     case seek(SeekTarget)
     /// Software volume in percent, 0–100.
     case volume(Int)
@@ -137,6 +139,7 @@ public enum Command: Equatable, Sendable, CustomStringConvertible {
         case .setShuffle(let on): "shuffle " + (on ? "on" : "off")
         case .setShuffleMode(let mode): "shuffle \(mode.rawValue)"
         case .nextAlbum: "next-album"
+        case .playlist(let request): "\(request)"
         case .previousAlbum: "previous-album"
         case .seek(let target): "seek \(target)"
         case .volume(let percent): "volume \(percent)%"

@@ -9,10 +9,15 @@ extension PlayerModel {
         queue.setShuffle(mode)
         keepPrioritiesFirst()
         applyReplayGain()
+        if modes.startAwaitsAlbums, mode != .albums {
+            modes.startAwaitsAlbums = false
+            start()
+        }
     }
 
-    /// Something waits for the albums to be read: the first song shuffled by album, an album key.
-    public var awaitsAlbums: Bool { modes.startAwaitsAlbums || modes.albumMoveAwaited != nil }
+    /// Something waits for an answer from off the main loop: the albums (the first song shuffled
+    /// by album, an album key) or a playlist request.
+    public var awaitsAnswer: Bool { modes.startAwaitsAlbums || modes.albumMoveAwaited != nil || modes.playlistAsked }
 
     /// Whether every song's album is wanted: shuffled by album, or an album key was pressed.
     var wantsAlbums: Bool { queue.byAlbum || modes.wantsAlbums }
@@ -39,9 +44,10 @@ extension PlayerModel {
         }
         guard queue.knowsEveryAlbum else { return }
         queue.regroup()
+        keepPrioritiesFirst()
         if modes.startAwaitsAlbums {
             modes.startAwaitsAlbums = false
-            if context.state.song == nil, queue.cursor == nil { start() }
+            if context.state.song == nil { start() }
         }
         if let forward = modes.albumMoveAwaited {
             modes.albumMoveAwaited = nil

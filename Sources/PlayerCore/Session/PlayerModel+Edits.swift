@@ -130,6 +130,7 @@ extension PlayerModel {
         outcome.setAside = []
         loading.opening = nil
         listPlace = .inList
+        if queue.byAlbum { return start() }  // once the new list's albums are known
         if let first = queue.advance() { open(first, moving: .forward(.rewind)) }
     }
 
@@ -178,5 +179,15 @@ extension PlayerModel {
         resume = resume.map { Resume(entry: shift($0.entry), at: $0.at, playing: $0.playing) }
         guard let resume, let next = queue.advance() else { return advance(atEnd: .rewind) }
         open(next, moving: .instead(of: resume))
+    }
+}
+
+extension PlayerModel {
+    /// Asks for `request` of the named playlists, with the list and the song playing (the
+    /// list's current entry, opening or not); the answer (`.playlistDone`) brings an opened
+    /// playlist's songs.
+    mutating func ask(_ request: PlaylistRequest) {
+        modes.playlistAsked = true
+        emit(.playlist(request, entries, playing: index.map { entries[$0].path } ?? context.state.song?.path))
     }
 }

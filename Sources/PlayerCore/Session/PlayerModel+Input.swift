@@ -18,6 +18,8 @@ extension PlayerModel {
         case album(String?, of: SongSource)
         /// What `.readAlbums` asked for: the albums of those songs, at those entries when asked.
         case albums([AlbumTrack], of: [SongSource], entries: [Int])
+        /// What `.playlist` asked for is done: an opened playlist's songs, which become the list.
+        case playlistDone([Path]?)
         /// What the engine says is heard now (its position, with the input): the listen
         /// followed, the damage passed said.
         case observe
@@ -41,6 +43,9 @@ extension PlayerModel {
         case listened(Listen)
         /// Save the list as a playlist at the path.
         case saveList(Path, EntryList)
+        /// Do what is asked of the named playlists, with the list and the song playing; an
+        /// opened playlist's songs come back as `.replaceWithSongs`.
+        case playlist(PlaylistRequest, EntryList, playing: Path?)
         /// Turn a path into entries, off the main loop if need be; the answer is `.expanded`.
         case expand(Path, Expansion)
         /// Read the album a song is on, off the main loop; the answer is `.album`.
@@ -100,6 +105,9 @@ extension PlayerModel {
             if !isFinished { insert(entries, at: min(max(at, 0), self.entries.count)) }
         case .album(let album, let source): learn(album, of: source)
         case .albums(let tracks, let sources, let asked): learnAlbums(tracks, of: sources, entries: asked)
+        case .playlistDone(let songs):
+            modes.playlistAsked = false
+            if let songs, !songs.isEmpty, !isFinished { perform(.replaceWithSongs(songs)) }
         case .observe: observeHeard()
         case .insert(let added, let at): insert(added, at: at)
         case .replaceList(let replacement): replaceList(replacement)

@@ -134,7 +134,7 @@ extension PlayerModel {
             modes.albumAsked = source
             emit(.readAlbum(source))
         }
-        return modes.albums[source].map { $0 != song.album }
+        return modes.albums[source].map { $0 != AlbumTrack.name(song.album) }
     }
 
     /// The album of `source`, as asked: kept, and the list goes on or the next song is cued

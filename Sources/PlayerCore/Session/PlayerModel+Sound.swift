@@ -63,7 +63,7 @@ extension Sound {
             crossfade.skipSeconds = CrossfadeSetting.bounded(seconds)
             return [.engine(.setCrossfade(crossfade))]
         case .play, .stop, .rewind, .toggle, .playFromStart, .next, .previous, .load, .quit, .toggleRepeat, .toggleShuffle, .setRepeat,
-             .setShuffle, .setShuffleMode, .nextAlbum, .previousAlbum, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
+             .setShuffle, .setShuffleMode, .nextAlbum, .previousAlbum, .playlist, .seek, .promptLoad, .promptCommand, .help, .info, .listView, .libraryView, .nowPlayingView, .playEntry,
              .removeEntry, .clearList, .add, .saveList, .moveEntry, .queueEntry, .toggleRepeatOne, .setRepeatOne, .toggleStopAfter, .setStopAfter,
              .toggleAlbumMode, .setAlbumMode, .playSongs, .replaceWithSongs, .appendSongs, .queueSongs, .setStopAfterEach, .setConsume,
              .shuffleEntries, .setPriority, .setSpan, .tagEntry, .setSleep:
@@ -120,6 +120,6 @@ extension PlayerModel {
     }
 
     mutating func applyReplayGain() {
-        emit(.engine(.setReplayGain(sound.replayGain.choice(shuffled: queue.shuffles))))
+        emit(.engine(.setReplayGain(sound.replayGain.choice(shuffled: queue.shuffle == .songs))))
     }
 }

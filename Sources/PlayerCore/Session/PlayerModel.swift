@@ -158,7 +158,7 @@ public struct PlayerModel {
             cueNext()
         }
         observeHeard()  // what was heard counts before the command moves on (a skip past half is a play)
-        if command == .play || command == .toggle, queue.byAlbum, !queue.knowsEveryAlbum, context.state.song == nil { return modes.startAwaitsAlbums = true }
+        if [.play, .toggle, .playFromStart].contains(command), queue.byAlbum, !queue.knowsEveryAlbum, context.state.song == nil { return modes.startAwaitsAlbums = true }
         if modes.endedAwaitingAlbum, command == .play || command == .toggle {
             // Play asked for while the next song's album is read: it plays, album or not (as
             // play does where album mode stopped), not the song that ended.
@@ -230,6 +230,7 @@ public struct PlayerModel {
         case .setSpan(let entry, let span): setSpan(span, of: entry)
         case .tagEntry(let entry, let name, let value): tag(entry, name: name, value: value)
         case .saveList(let path): emit(.saveList(path, entries))
+        case .playlist(let request): ask(request)
         case .add(let path, let at):
             emit(.expand(path, .add(at: at)))
         }

@@ -81,7 +81,7 @@ public final class ScriptRunner {
             case .audio, .songEnd: return
             case .clock, nil: waiting = nil
             }
-            if session.awaitsAlbums { return }  // the next line once the albums are read (shuffle by album, an album key)
+            if session.awaitsAnswer { return }  // the next line once the albums are read or the playlist is done
             guard next < lines.count else { return finish(takenOver: false) }
             let line = lines[next]
             next += 1

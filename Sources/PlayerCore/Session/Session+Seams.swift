@@ -26,6 +26,11 @@ extension Session {
         /// every key while a disk stalled.)
         public typealias Albums = ([SongSource], AlbumAsk, @escaping ([AlbumTrack]) -> Void) -> Void
         public var albums: Albums
+        /// Does what is asked of the named playlists (the list and the song playing given), off
+        /// the main loop, saying what it did; then calls its last argument once, on the main
+        /// loop, with an opened playlist's songs (to become the list) or `nil`.
+        public typealias Playlists = (PlaylistRequest, EntryList, Path?, @escaping ([Path]?) -> Void) -> Void
+        public var playlists: Playlists
 
         /// What the albums are asked for: the next song's (album mode: only the latest ask is
         /// wanted), or every song's, a batch at a time (shuffle by album, the album keys).
@@ -35,13 +40,14 @@ extension Session {
 
         public init(report: @escaping (String) -> Void, expand: @escaping Expand, saveList: @escaping (Path, EntryList) -> Void,
                     onTransition: ((PlayerContext.Step) -> Void)?, listened: @escaping (Listen) -> Void,
-                    albums: @escaping Albums) {
+                    albums: @escaping Albums, playlists: @escaping Playlists) {
             self.report = report
             self.expand = expand
             self.saveList = saveList
             self.onTransition = onTransition
             self.listened = listened
             self.albums = albums
+            self.playlists = playlists
         }
 
         /// A path given to `load` is the one song it names, at once (mpg123's `LOAD`).

@@ -64,6 +64,8 @@ public final class Session {
         case .transition(let step): seams.onTransition?(step)
         case .listened(let listen): seams.listened(listen)
         case .saveList(let path, let entries): seams.saveList(path, entries)
+        case .playlist(let request, let entries, let playing):
+            seams.playlists(request, entries, playing) { [weak self] songs in self?.send(.playlistDone(songs)) }
         case .expand(let path, let purpose):
             seams.expand(path) { [weak self] entries, problems in
                 self?.send(.expanded(entries, problems: problems, for: purpose))

@@ -30,6 +30,9 @@ public struct PlayModes: Sendable {
     var startAwaitsAlbums = false
     /// An album key pressed before the albums were known: it acts once they are (true: next).
     var albumMoveAwaited: Bool?
+    /// A playlist request is being done (a script's next line waits for it: an opened
+    /// playlist's songs play before what follows).
+    var playlistAsked = false
     /// The sleep timer: playback stops at a moment, or at the album's end.
     public internal(set) var sleep = SleepTimer()
     /// Whether the list stops at the end of the album playing: album mode, or the sleep timer.

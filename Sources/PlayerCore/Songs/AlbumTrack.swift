@@ -10,11 +10,16 @@ public struct AlbumTrack: Hashable, Sendable {
     public var folder: Path
 
     public init(album: String?, albumArtist: String? = nil, disc: Int? = nil, track: Int? = nil, folder: Path) {
-        self.album = album.map { String(Substring($0).trimmed) }.flatMap { $0.isEmpty ? nil : $0 }
+        self.album = Self.name(album)
         self.albumArtist = albumArtist.flatMap { $0.isEmpty ? nil : $0 }
         self.disc = disc
         self.track = track
         self.folder = folder
+    }
+
+    /// An album tag as albums are told apart: trimmed, none when empty.
+    public static func name(_ tag: String?) -> String? {
+        tag.map { String(Substring($0).trimmed) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// What `info`'s tags say (the disc and the album artist from its comments or ID3v2 frames).
