@@ -478,7 +478,9 @@ import Testing
         #expect(scan.status == 0 && scan.stdout.hasPrefix("203 songs"), "\(scan.stdout)\(scan.stderr)")
         let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
         let page = try Harness.run("/usr/bin/sqlite3", [library, """
-            UPDATE song SET rating = 5, playcount = 7 WHERE title = 'Hyperballad'; PRAGMA wal_checkpoint(TRUNCATE);
+            UPDATE song SET rating = 5, playcount = 7, added = 1600000000 WHERE title = 'Hyperballad';
+            INSERT INTO listen (song, at, heard, skipped) SELECT id, 1700000000, 120.5, 0 FROM song WHERE title = 'Hyperballad';
+            PRAGMA wal_checkpoint(TRUNCATE);
             SELECT max(pageno) FROM dbstat WHERE name = 'song_search_idx';
             """])
         let number = try #require(Int(page.stdout.split(separator: "\n").last ?? ""), "\(page.stdout)\(page.stderr)")
@@ -494,8 +496,10 @@ import Testing
         #expect(repair.stderrLines.count == 1 && repair.stderr.contains("moved aside to library.sqlite.damaged-1")
                 && repair.stderr.contains("203 readable songs (1 with plays or a rating)"), "\(repair.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: library + ".damaged-1")) == damaged)
-        let kept = try Harness.run("/usr/bin/sqlite3", [library, "SELECT rating, playcount FROM song WHERE title = 'Hyperballad'"])
-        #expect(kept.stdout == "5|7\n", "\(kept.stdout)\(kept.stderr)")
+        let kept = try Harness.run("/usr/bin/sqlite3", [library, "SELECT rating, playcount, added FROM song WHERE title = 'Hyperballad'"])
+        #expect(kept.stdout == "5|7|1600000000\n", "its plays, rating and when it came: \(kept.stdout)\(kept.stderr)")
+        let history = try Harness.run("/usr/bin/sqlite3", [library, "SELECT at, heard, skipped FROM listen"])
+        #expect(history.stdout == "1700000000|120.5|0\n", "its history: \(history.stdout)\(history.stderr)")
         let found = try Harness.tplayer(["--find", "hyperballad"], in: folder, environment: environment)
         #expect(found.status == 0 && found.stdout.hasSuffix("Post/02.flac\n"), "\(found.stdout)\(found.stderr)")
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Files
 import GRDB
@@ -67,9 +68,43 @@ extension LibraryDatabase {
         return songs
     }
 
+    /// The history's rows and when each song came, as far as they can still be read, by path.
+    struct History {
+        var listens: [(path: Data, at: Int64, heard: Double, skipped: Bool)] = []
+        var added: [(path: Data, added: Int64)] = []
+    }
+
+    func readableHistory() -> History {
+        var history = History()
+        _ = try? writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT song.path, listen.at, listen.heard, listen.skipped FROM listen JOIN song ON song.id = listen.song ORDER BY listen.rowid
+                """)
+            while let row = try rows.next() {
+                history.listens.append((path: row[0], at: row[1], heard: row[2], skipped: row[3]))
+            }
+        }
+        _ = try? writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, added FROM song WHERE added IS NOT NULL ORDER BY id")
+            while let row = try rows.next() { history.added.append((path: row[0], added: row[1])) }
+        }
+        return history
+    }
+
+    /// Puts back what `readableHistory` read, for the songs held.
+    func restore(_ history: History) -> Result<Void, LibraryError> {
+        write { db in
+            let added = try db.cachedStatement(sql: "UPDATE song SET added = ? WHERE path = ?")
+            for song in history.added { try added.execute(arguments: [song.added, song.path]) }
+            let listen = try db.cachedStatement(sql: "INSERT INTO listen (song, at, heard, skipped) SELECT id, ?, ?, ? FROM song WHERE path = ?")
+            for row in history.listens { try listen.execute(arguments: [row.at, row.heard, row.skipped, row.path]) }
+        }
+    }
+
     /// The library at `path` as `open` gives it, checked first (`--scan`'s): one found damaged
     /// is moved aside and a new one made of what it still holds (its folders, and the songs
-    /// that can be read, their plays and ratings with them), with a line for `notes`.
+    /// that can be read, their plays, ratings, history and when they came with them), with a
+    /// line for `notes`.
     public static func openRepairing(at path: Path) -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
         let opened = open(at: path)
         guard case .success(let (database, notes)) = opened else { return opened }
@@ -93,6 +128,7 @@ extension LibraryDatabase {
         case .damaged(let why): what = "damaged (\(why))"
         }
         let songs = database.readableSongs()
+        let history = database.readableHistory()
         let folders = (try? database.folders().get()) ?? []
         database.close()
         let aside: Path
@@ -107,6 +143,7 @@ extension LibraryDatabase {
         }
         if case .failure(let error) = fresh.add(folders: folders) { return .failure(error) }
         if case .failure(let error) = fresh.put(songs) { return .failure(error) }
+        if case .failure(let error) = fresh.restore(history) { return .failure(error) }
         _ = mark.withCString { unlink($0) }
         let kept = songs.filter(\.hasStatistics).count
         return .success((fresh, notes + ["\(path): \(what); moved aside to \(aside.lastComponent), and its \(songs.count) readable songs "
