@@ -53,14 +53,6 @@ struct PlayerRun {
     let output: OutputTarget
     let options: Options
 
-    /// Where MPD's clients' stored playlists are kept: `$XDG_DATA_HOME/tplayer/playlists`, else
-    /// `~/.local/share/tplayer/playlists`.
-    static var playlistFolder: Path? {
-        let environment = ProcessEnvironment.values(of: ["XDG_DATA_HOME", "HOME"])
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return Path(data).appending("tplayer").appending("playlists") }
-        return environment["HOME"].map { Path($0).appending(".local/share/tplayer/playlists") }
-    }
-
     /// Plays everything and returns the exit status.
     func run() -> Int32 {
         var writing: (path: Path, overwrite: Bool)?
@@ -231,24 +223,7 @@ struct PlayerRun {
                 done(entries.take(), problems)
             })
         }
-        let saveList = { (typed: Path, entries: EntryList) in
-            let path = WriteGuard.listPath(typed)
-            if let refusal = WriteGuard.listRefusal(path) { return say("tplayer: " + refusal) }
-            let folder = FileSystem.currentFolder()
-            work.start(.save, { _ in
-                let written = PlaylistWriter.m3u8(entries, folder: folder)
-                let failure = FileSystem.publish(path, bytes: written.bytes, permissions: 0o666)
-                return (failure.map(\.reason), written)
-            }, then: { (failure: String?, written: PlaylistWriter.Written) in
-                if let failure { return say("tplayer: \(path): could not save the list: \(failure)") }
-                let count = entries.count - written.leftOut.count
-                changed(.storedPlaylist)
-                say("Saved the list (\(count) \(count == 1 ? "entry" : "entries")) to \(path)")
-                written.leftOut.forEach { say("tplayer: \($0): a name with a line break cannot go in an M3U; left out") }
-                written.wholeImages.forEach { say("tplayer: \($0): its CUE sheet is not known (the list was saved by an older tplayer); "
-                    + "its tracks are saved as the whole file") }
-            })
-        }
+        let lists = ListKeeping(work: work, library: shared, say: say, changed: { changed(.storedPlaylist) })
         let report = { (line: String) in say("tplayer: " + line) }
         let listens = ListenRecorder(log: options.settings.listenLog.flatMap(LibraryRun.expanded), library: shared, work: work, say: say)
         // Album mode asks the next song's album once, shuffle by album every song's (a batch at
@@ -262,17 +237,6 @@ struct PlayerRun {
                 }
             }, then: answer)
         }
-        // The named playlists (`:playlist save NAME`), MPD's stored playlists too.
-        let playlists: Session.Seams.Playlists = { request, entries, playing, open in
-            guard let folder = Self.playlistFolder else { return say("tplayer: no folder for playlists: set HOME or XDG_DATA_HOME") }
-            work.start(.playlist, { _ in
-                PlaylistWork.run(request, store: NamedPlaylists(folder: folder), entries: entries, playing: playing, library: shared)
-            }, then: { (outcome: PlaylistWork.Outcome) in
-                outcome.lines.forEach(say)
-                if outcome.changed { changed(.storedPlaylist) }
-                open(outcome.songs)
-            })
-        }
         defer { listens.finish() }
         // A song written to a file is not heard.
         let listened: (Listen) -> Void = { listen in
@@ -283,10 +247,10 @@ struct PlayerRun {
         }
         let session = Session(engine: engine, entries: saved?.entries ?? launch.entries, queue: queue,
                               policy: Session.Policy(keepsOpen: interactive),
-                              seams: Session.Seams(report: report, expand: expand, saveList: saveList,
+                              seams: Session.Seams(report: report, expand: expand, saveList: lists.saveList,
                                                    onTransition: options.trace ? { say("\($0)") } : nil,
                                                    listened: listened,
-                                                   albums: albums, playlists: playlists))
+                                                   albums: albums, playlists: lists.playlist))
         session.setAside(missing)
         session.replayGain = options.replayGain
         if options.settings.albumMode { session.perform(.setAlbumMode(true)) }
@@ -350,7 +314,7 @@ struct PlayerRun {
                     done()
                 })
             }
-            link.playlists = Self.playlistFolder
+            link.playlists = ListKeeping.folder
             link.loadCatalog = { done in
                 work.start(.mpdCatalog, { _ in MpdCatalog.read(shared.database, roots: roots) }, then: done)
             }
