@@ -92,9 +92,7 @@ extension PlayQueue {
             return
         }
         let rest = Array(order[(at + 1)...])
-        let album = slot(of: anchor)?.album
-        let own = rest.filter { entry in album != nil && slot(of: entry)?.album == album }
-        let others = rest.filter { entry in album == nil || slot(of: entry)?.album != album }
+        let own = rest.filter { sameAlbum($0, anchor) }, others = rest.filter { !sameAlbum($0, anchor) }
         order.replaceSubrange((at + 1)..., with: inPlaceOrder(own) + (albumsSettled ? albumsAsTheyStand(others) : albumOrder(others)))
     }
 
@@ -112,8 +110,7 @@ extension PlayQueue {
             cursor = nil
             return
         }
-        let album = slot(of: playing)?.album
-        let own = album.map { album in inPlaceOrder((0..<count).filter { slot(of: $0)?.album == album }) } ?? [playing]
+        let own = slot(of: playing) == nil ? [playing] : inPlaceOrder((0..<count).filter { sameAlbum($0, playing) })
         let ownSet = Set(own)
         order = own + albumOrder((0..<count).filter { !ownSet.contains($0) })
         cursor = own.firstIndex(of: playing)
