@@ -48,11 +48,17 @@ public struct NamedPlaylists: Sendable {
 
     /// Every playlist's name and when it last changed (seconds since 1970), by name.
     public func all() -> [(name: String, modified: Int64)] {
+        listed().map { ($0.name, $0.status.modified / 1_000_000_000) }
+    }
+
+    /// Every playlist's name and its file's status (size and time: what tells a reader that
+    /// has it already that it is the same), by name.
+    public func listed() -> [(name: String, status: FileStatus)] {
         guard case .success(let items) = FileSystem.list(folder, includingHidden: true) else { return [] }
-        return items.compactMap { item -> (String, Int64)? in
+        return items.compactMap { item -> (String, FileStatus)? in
             guard !item.isDirectory, let name = item.name.text, name.hasSuffix(".m3u"), name.count > 4,
                   case .success(let status) = FileSystem.status(of: folder.appending(item.name)), status.kind == .regular else { return nil }
-            return (String(name.dropLast(4)), status.modified / 1_000_000_000)
+            return (String(name.dropLast(4)), status)
         }.sorted { $0.0 < $1.0 }
     }
 

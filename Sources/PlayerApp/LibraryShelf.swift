@@ -1,3 +1,4 @@
+import Files
 import Library
 import PlayerCore
 import Terminal
@@ -10,10 +11,14 @@ public final class LibraryShelf: LibraryBrowser {
     private var parsed: (text: String, query: Result<LibraryQuery, LibraryQuery.ParseError>) = ("", .success(LibraryQuery()))
 
     private var order: LibrarySort
+    /// The named playlists (`nil`: no folder for them), and each one's row as its file last was.
+    private let store: NamedPlaylists?
+    private var playlistRows: [String: LibraryItem] = [:]
 
-    public init(database: LibraryDatabase, order: LibrarySort) {
+    public init(database: LibraryDatabase, order: LibrarySort, playlists: NamedPlaylists? = nil) {
         self.database = database
         self.order = order
+        self.store = playlists
     }
 
     public var sort: String { order.description }
@@ -92,6 +97,48 @@ public final class LibraryShelf: LibraryBrowser {
         case .song: return item.path.map { [$0] } ?? []
         case .album: return songs(of: item, filter: filter).compactMap(\.path)
         case .artist: return (try? database.paths(of: item.artistKey, query(filter)).get()) ?? []
+        case .playlist: return songs(ofPlaylist: item).compactMap(\.path)
+        }
+    }
+
+    /// Each playlist's row: its name, how many songs, a smart one's query; a file is read again
+    /// only when its size or time changed (the view looks twice a second).
+    public func playlists() -> [LibraryItem] {
+        guard let store else { return [] }
+        var rows: [String: LibraryItem] = [:]
+        let items = store.listed().map { listed in
+            let version = [listed.status.size, listed.status.modified, Int64(bitPattern: listed.status.id.inode)]
+            if let known = playlistRows[listed.name], known.version == version {
+                rows[listed.name] = known
+                return known
+            }
+            var row = LibraryItem(kind: .playlist, name: listed.name, detail: "", artistKey: "")
+            row.version = version
+            switch store.read(listed.name) {
+            case .success(let found): row.detail = Self.count(found.songs.count) + (found.query.map { "  smart: " + $0 } ?? "")
+            // Put there by another program: a name tplayer never makes (a control character).
+            case .failure(.badName): row.detail = "name refused: rename the file"
+            case .failure: row.detail = "cannot be read"
+            }
+            rows[listed.name] = row
+            return row
+        }
+        playlistRows = rows
+        return items
+    }
+
+    /// A playlist's songs: as the library knows them (`Artist – Title (Album)`, plays, length,
+    /// rating), else by file name; a smart one's, the library's songs its query matches now.
+    public func songs(ofPlaylist playlist: LibraryItem) -> [LibraryItem] {
+        guard let store, case .success(let found) = store.read(playlist.name) else { return [] }
+        var paths = found.songs
+        if let query = found.query, case .success(let parsed) = LibraryQuery.parse(query) {
+            paths = (try? database.find(parsed, limit: Entry.listLimit).get()) ?? []
+        }
+        let known = Dictionary(((try? database.songs(at: paths).get()) ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        return paths.map { path in
+            known[path].map { item($0, sorted: true) }
+                ?? LibraryItem(kind: .song, name: "\(path.lastComponent)", detail: "", artistKey: "", path: path)
         }
     }
 

@@ -24,10 +24,18 @@ public protocol LibraryBrowser: AnyObject {
     /// there are (`tree`), or how many songs; `nil` when this browser counts on the main loop
     /// only (the view then asks `firstArtists` and `songCount` itself).
     func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)?
+    /// The named playlists as `.playlist` rows, by name (each call looks again: a playlist
+    /// saved, renamed or deleted since, by this run, an MPD client or another player, shows).
+    func playlists() -> [LibraryItem]
+    /// A playlist's songs as rows, in its order (a smart one's: the library's songs its query
+    /// matches now).
+    func songs(ofPlaylist playlist: LibraryItem) -> [LibraryItem]
 }
 
 extension LibraryBrowser {
     public func counter(filter: String, tree: Bool, rows: Int) -> (@Sendable () -> LibraryCounted)? { nil }
+    public func playlists() -> [LibraryItem] { [] }
+    public func songs(ofPlaylist playlist: LibraryItem) -> [LibraryItem] { [] }
 }
 
 /// What a filter leaves, counted off the main loop (`LibraryBrowser.counter`).
@@ -60,10 +68,10 @@ public struct LibraryCountResult: Sendable {
     }
 }
 
-/// A row of the library view: an album artist, one of their albums, or a song.
+/// A row of the library view: an album artist, one of their albums, a song, or a named playlist.
 public struct LibraryItem: Equatable, Sendable {
     public enum Kind: Equatable, Sendable {
-        case artist, album, song
+        case artist, album, song, playlist
     }
 
     public var kind: Kind
@@ -79,6 +87,9 @@ public struct LibraryItem: Equatable, Sendable {
     public var path: Path?
     /// A song's rating, 0 to 5 stars: shown before `detail`.
     public var rating: Int
+    /// A playlist's file as it was read (its size and time): its songs shown are read again
+    /// when it changes.
+    public var version: [Int64] = []
 
     public init(kind: Kind, name: String, detail: String, artistKey: String, albumKey: String? = nil, year: Int? = nil,
                 path: Path? = nil, rating: Int = 0) {

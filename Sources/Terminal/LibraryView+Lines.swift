@@ -13,20 +13,25 @@ extension LibraryView {
         if cursor >= top + rows { top = cursor - rows + 1 }
         top = max(min(top, count - rows), 0)
         let room = width - 1
-        let what = isCounting ? "counting…" : layout == .tree ? "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)" : "\(count) \(count == 1 ? "song" : "songs")"
+        let what = switch layout {
+        case _ where isCounting: "counting…"
+        case .tree: "\(count) \(count == 1 ? "row" : "rows") (artists, albums, songs)"
+        case .sorted: "\(count) \(count == 1 ? "song" : "songs")"
+        case .playlists: "\(playlistRows.playlists.count) \(playlistRows.playlists.count == 1 ? "playlist" : "playlists")"
+        }
         let narrowed = filter.isEmpty ? "" : " matching \(TerminalText.safe(filter))"
         var title = StyledLine(TextWidth.fit(" tplayer library: \(what)\(narrowed)", room), .bold)
         if let message {
             title = StyledLine(TextWidth.fit(" " + TerminalText.safe(message), room), .yellow)
         } else {
-            let keys = "  ↑↓ Enter ← a e P / t o u 0-5, Esc back"
+            let keys = layout == .playlists ? "  ↑↓ Enter ← a e P w r D / t, Esc back" : "  ↑↓ Enter ← a e P / t o u 0-5, Esc back"
             if title.columns + TextWidth.columns(keys) <= room { title.append(keys, .dim) }
         }
         var lines = [title]
         let shown: [(item: LibraryItem, level: Int)]
         if let first {
             shown = first
-        } else if let drawn = drawnRows, drawn.generation == generation, drawn.top == top, drawn.rows == rows {
+        } else if layout != .playlists, let drawn = drawnRows, drawn.generation == generation, drawn.top == top, drawn.rows == rows {
             shown = drawn.items
         } else {
             shown = items(from: top, count: rows, browser)
@@ -36,7 +41,9 @@ extension LibraryView {
             lines.append(Self.row(shown.item, level: shown.level, width: room, underCursor: top + offset == cursor))
         }
         if shown.isEmpty, top == 0, !isCounting {
-            lines.append(StyledLine(filter.isEmpty ? "  The library is empty: tplayer --scan ~/Music fills it" : "  Nothing matches", .dim))
+            let empty = layout == .playlists ? "  No playlists yet: w saves the list as one; :playlist smart NAME / QUERY makes a smart one"
+                : "  The library is empty: tplayer --scan ~/Music fills it"
+            lines.append(StyledLine(filter.isEmpty ? empty : "  Nothing matches", .dim))
         }
         while lines.count < height - 1 { lines.append(StyledLine()) }
         let bottomLine = typing.map { StyledLine($0.rendered(width: room)) } ?? bottom
@@ -62,7 +69,7 @@ extension LibraryView {
         let nameWidth = max(width - 2 - indent.count - detailWidth - 2, 4)
         let name = TextWidth.pad(TextWidth.fit(TerminalText.safe(item.name), nameWidth), to: nameWidth)
         let text = mark + " " + indent + name + "  " + TextWidth.fit(detail, detailWidth)
-        let style: StyledLine.Style = underCursor ? .reverse : item.kind == .artist ? .bold : .plain
+        let style: StyledLine.Style = underCursor ? .reverse : item.kind == .artist || item.kind == .playlist ? .bold : .plain
         return StyledLine(TextWidth.fit(text, width), style)
     }
 }

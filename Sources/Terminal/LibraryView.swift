@@ -1,18 +1,25 @@
 import PlayerCore
 
 /// The library view: a tree of album artists → albums (by year) → songs (by disc and track), or
-/// every song in album order, narrowed by a filter typed live. It holds what is on screen and
-/// the one artist open (its albums, and one album's songs): everything else is read from the
-/// library as the cursor moves, a screenful at a time.
+/// every song in album order, or the named playlists (`LibraryView+Playlists`), narrowed by a
+/// filter typed live. It holds what is on screen and the one artist open (its albums, and one
+/// album's songs): everything else is read from the library as the cursor moves, a screenful
+/// at a time.
 ///
 /// Its keys: ↑ ↓ PgUp PgDn Home End move; Enter opens or closes an artist or an album, and on a
 /// song plays its album from it (put after the song playing: the list goes on after it); ←
 /// closes; `a` adds what is under the cursor to the end of the list, `e` queues it to play
-/// next, `P` makes it the list and plays it; `/` filters as it is typed (Enter keeps it, Esc clears it); `t` the tree or the
-/// sorted songs, `o` their order; `0`–`5` rate a song; Esc (or the key that opened it) goes back.
+/// next, `P` makes it the list and plays it; `/` filters as it is typed (Enter keeps it, Esc clears it); `t` the tree, the
+/// sorted songs or the playlists, `o` the songs' order; `0`–`5` rate a song; Esc (or the key that opened it) goes back.
 public struct LibraryView {
     public enum Layout: Equatable, Sendable {
-        case tree, sorted
+        case tree, sorted, playlists
+    }
+
+    /// What the prompt on the bottom line is for.
+    enum Typing: Equatable {
+        case filter, sort, save
+        case rename(String)
     }
 
     public private(set) var layout = Layout.tree
@@ -37,7 +44,7 @@ public struct LibraryView {
     static let cutFilter = "a filter is cut at \(longestFilter) characters, the longest query the library reads"
     /// The filter being typed, or the sorted view's order (`o`).
     private(set) var typing: PromptLine?
-    private var typingSort = false
+    private var typingFor = Typing.filter
     /// The filters and orders kept before, oldest first: ↑ recalls them at their prompt.
     private var filtersKept: [String] = []
     private var sortsGiven: [String] = []
@@ -51,6 +58,12 @@ public struct LibraryView {
     private var open: (index: Int, artist: LibraryItem, children: [(item: LibraryItem, level: Int)])?
     /// Said on the title line until the next key.
     var message: String?
+    /// The playlists layout's rows.
+    var playlistRows = PlaylistRows()
+    /// The playlist `D` asked to delete, until the next key says whether to.
+    var deleting: String?
+    /// The playlist saved or renamed: the cursor goes to it when it is there.
+    var following: String?
 
     public init() {}
 
@@ -81,6 +94,20 @@ public struct LibraryView {
     /// and the view is drawn without rows until the count comes (`apply`); the keys typed
     /// meanwhile are answered at once. A key that moves in the rows waits for it instead.
     mutating func settle(_ browser: LibraryBrowser, rows: Int, waiting: Bool = false) -> [(item: LibraryItem, level: Int)]? {
+        // The playlists are few, and looked at again each time (a folder's listing).
+        if layout == .playlists {
+            // The cursor stays on what it was on, wherever that is now.
+            let under = playlistRows.row(cursor)
+            playlistRows.read(browser, filter: filter)
+            total = playlistRows.count
+            if let under, let row = playlistRows.row(of: under.playlist.name, place: under.place) { cursor = row }
+            // Or on the playlist just saved or renamed, once it is there.
+            if let name = following, let row = playlistRows.row(of: name, place: nil) {
+                cursor = row
+                following = nil
+            }
+            return nil
+        }
         if let first = counted, total != nil {
             counted = nil
             return first.count >= min(rows, total ?? 0) ? Array(first.prefix(rows)) : nil
@@ -126,7 +153,7 @@ public struct LibraryView {
     var isCounting: Bool { total == nil && asked == generation }
 
     /// Rows in all, the open artist's included.
-    var count: Int { (total ?? 0) + (open?.children.count ?? 0) }
+    var count: Int { layout == .playlists ? playlistRows.count : (total ?? 0) + (open?.children.count ?? 0) }
 
     /// The item in row `row`.
     func item(at row: Int, _ browser: LibraryBrowser) -> (item: LibraryItem, level: Int)? {
@@ -137,6 +164,7 @@ public struct LibraryView {
     func items(from: Int, count wanted: Int, _ browser: LibraryBrowser) -> [(item: LibraryItem, level: Int)] {
         let end = min(from + wanted, count)
         guard from < end else { return [] }
+        if layout == .playlists { return playlistRows.items(from: from, to: end) }
         if layout == .sorted {
             return browser.songs(filter: filter, offset: from, limit: end - from).map { ($0, 0) }
         }
@@ -162,8 +190,10 @@ public struct LibraryView {
         message = nil
         drawnRows = nil
         if typing != nil { return type(key, browser) }
+        if let name = deleting { return confirmDelete(key, name) }
         // Keys that came with the filter's are read before it is drawn: it is counted first.
         _ = settle(browser, rows: rows)
+        if layout == .playlists, let outcome = handlePlaylists(key, browser) { return outcome }
         let page = max(rows - 1, 1)
         switch key {
         case .up: move(to: cursor - 1)
@@ -174,16 +204,19 @@ public struct LibraryView {
         case .end: move(to: count - 1)
         case .enter: return enter(browser)
         case .left: collapse()
-        case .character("/"): typing = PromptLine(label: "filter: ", history: filtersKept, limit: Self.longestFilter)
+        case .character("/"): startTyping(PromptLine(label: "filter: ", history: filtersKept, limit: Self.longestFilter), for: .filter)
         case .character("o"):
             // Empty, as every prompt is (what is typed is the order, not added to the one in
             // force); the order in force is ↑ away, after those given before.
-            typing = PromptLine(label: "sort by: ", history: sortsGiven.filter { $0 != browser.sort } + [browser.sort])
-            typingSort = true
+            startTyping(PromptLine(label: "sort by: ", history: sortsGiven.filter { $0 != browser.sort } + [browser.sort]), for: .sort)
             message = "now \(browser.sort) (↑ to edit it)"
         case .character("u"): return .scan
         case .character("t"):
-            layout = layout == .tree ? .sorted : .tree
+            layout = switch layout {
+            case .tree: .sorted
+            case .sorted: .playlists
+            case .playlists: .tree
+            }
             refresh(browser)
         case .character("a"), .character("e"), .character("P"):
             guard let (item, _) = item(at: cursor, browser) else { return .redraw }
@@ -234,6 +267,8 @@ public struct LibraryView {
             if open?.artist == item { collapse() } else { openArtist(item, at: cursor, browser) }
         case .album:
             toggle(item, browser)
+        case .playlist:
+            break  // the playlists layout's own (`handlePlaylists`)
         case .song:
             let songs = browser.songs(of: album(of: item), filter: filter)
             let from = songs.firstIndex { $0.path == item.path } ?? 0
@@ -275,16 +310,24 @@ public struct LibraryView {
         cursor = opened.index
     }
 
+    mutating func startTyping(_ line: PromptLine, for typed: Typing) {
+        typing = line
+        typingFor = typed
+    }
+
     /// A key while the filter is typed: it applies at once; Enter keeps it, Esc clears it.
+    /// A sort's or a playlist's name applies when given.
     private mutating func type(_ key: Key, _ browser: LibraryBrowser) -> Outcome {
         guard var line = typing else { return .redraw }
-        if typingSort {
+        if typingFor != .filter {
             switch line.apply(key) {
             case .editing, .complete:
                 typing = line
+            case .submitted(let text) where typingFor != .sort:
+                typing = nil
+                return playlistCommand(text, for: typingFor)
             case .submitted(let text):
                 typing = nil
-                typingSort = false
                 message = browser.setSort(text) ?? "sorted by \(browser.sort)"
                 if !text.isEmpty { sortsGiven = Array((sortsGiven.filter { $0 != text } + [text]).suffix(50)) }
                 layout = .sorted
@@ -293,7 +336,6 @@ public struct LibraryView {
                 message = said
             case .cancelled:
                 typing = nil
-                typingSort = false
             }
             return .redraw
         }

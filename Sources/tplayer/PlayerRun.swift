@@ -156,7 +156,7 @@ struct PlayerRun {
         var changed: (StatusChanges) -> Void = { _ in }
         let libraryRun = LibraryRun(settings: options.settings)
         if let terminal, let library = shared.database {
-            terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
+            terminal.library = LibraryShelf(database: library, order: options.settings.librarySort, playlists: ListKeeping.folder.map(NamedPlaylists.init))
             // Each rescan of the watcher's changes the library: told as the database's change.
             let scanned = work.listen(.libraryWatch) { (_: Bool) in changed(.database) }
             watcher = libraryRun.watcher(library, scanned: { scanned(true) }, say: say)
@@ -174,7 +174,7 @@ struct PlayerRun {
                     if terminal.library == nil {
                         shared.lookAgain()
                         if let library = shared.database {
-                            terminal.library = LibraryShelf(database: library, order: options.settings.librarySort)
+                            terminal.library = LibraryShelf(database: library, order: options.settings.librarySort, playlists: ListKeeping.folder.map(NamedPlaylists.init))
                         }
                     }
                     terminal.libraryChanged()

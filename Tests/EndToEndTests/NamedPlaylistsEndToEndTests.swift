@@ -48,6 +48,74 @@ import Testing
         #expect(deleted.stderrLines.contains("Playlists: Long drive"), "\(deleted.stderr)")
     }
 
+    /// The library view's playlists (`L`, then `t` twice) in a real terminal: a playlist opened
+    /// to its songs as the library knows them, played from one; a smart one filled as it is
+    /// opened and played with P; one another program writes shown; the list saved with w,
+    /// renamed with r and deleted with D y; a name's escape sequence shown, not obeyed.
+    @Test func thePlaylistsViewOpensPlaysSavesRenamesAndDeletes() throws {
+        let (folder, environment, playlists) = try setUp()
+        let music = folder.appendingPathComponent("Music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        let songs = try Harness.songs.map { song in
+            let copy = music.appendingPathComponent(URL(fileURLWithPath: song).lastPathComponent)
+            try FileManager.default.copyItem(atPath: song, toPath: copy.path)
+            return copy.path
+        }
+        #expect(try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment).status == 0)
+        let made = try run("playlist save Road trip\nplaylist smart Waltzes / title:waltz\nquit\n", ["-o", "null"] + songs,
+                           in: folder, environment: environment)
+        #expect(made.status == 0, "\(made.stderr)")
+        let pane = try Pane(arguments: ["-o", "null", songs[0]], environment: environment, width: 100, height: 16)
+        try pane.waitForStatus { $0.hasPrefix("Playing ") && $0.contains("1/1") }
+        try pane.send("L")
+        try pane.waitForLine { $0.hasPrefix(" tplayer library:") }
+        try pane.send("t")
+        try pane.send("t")
+        try pane.waitForLine { $0.hasPrefix("> Road trip") && $0.hasSuffix("3 songs") }
+        try pane.waitForLine { $0.hasPrefix("  Waltzes") && $0.contains("1 song  smart: title:waltz") }
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("    tplayer demo band – Night Drive (tplayer demos") }
+        try pane.send("Down")
+        try pane.send("Down")
+        try pane.send("Enter")
+        try pane.waitForStatus { $0.contains("Night Drive") && $0.contains("2/3") }
+        // Written by another program: shown at the next look; its name's escape sequence is text.
+        try "#EXTM3U\n\(songs[2])\n".write(to: playlists.appendingPathComponent("Evil\u{1B}]2;pwned\u{07}.m3u"), atomically: true, encoding: .utf8)
+        try pane.waitForLine { $0.hasPrefix("  Evil\\e]2;pwned") && $0.hasSuffix("name refused: rename the file") }
+        // w: the list saved as a new playlist.
+        try pane.send("w")
+        try pane.type("Sunday")
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("> Sunday") && $0.hasSuffix("3 songs") }
+        #expect(FileManager.default.fileExists(atPath: playlists.appendingPathComponent("Sunday.m3u").path))
+        // r: renamed, the old name offered to edit; the cursor follows it to its new place.
+        try pane.send("r")
+        try pane.waitForLine { $0.hasPrefix("rename Sunday to: Sunday") }
+        for _ in 0..<6 { try pane.send("BSpace") }
+        try pane.type("Monday")
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("> Monday") }
+        #expect(!FileManager.default.fileExists(atPath: playlists.appendingPathComponent("Sunday.m3u").path))
+        // D asks; y deletes.
+        try pane.send("D")
+        try pane.waitForLine { $0.hasPrefix(" delete playlist Monday? y deletes it") }
+        try pane.send("y")
+        try pane.waitForLine { $0.contains("Deleted playlist Monday") }
+        #expect(!FileManager.default.fileExists(atPath: playlists.appendingPathComponent("Monday.m3u").path))
+        // The smart one: its songs as the library's query finds them; P makes it the list.
+        try pane.send("End")
+        try pane.send("Enter")
+        try pane.waitForLine { $0.hasPrefix("    tplayer demo band – Tiny Waltz") }
+        try pane.send("P")
+        try pane.waitForStatus { $0.contains("Tiny Waltz") && $0.contains("1/1") }
+        try pane.send("Escape")
+        try pane.waitForStatus { $0.contains("Tiny Waltz") }
+        #expect(!(try pane.screen()).contains("tplayer library:"), "the normal screen again")
+        try pane.send("q")
+        #expect(try pane.waitForExit() == 0)
+        #expect(try pane.sttyUnchanged())
+    }
+
     @Test func aNameThatCouldLeadOutOfTheFolderIsRefusedInOneLine() throws {
         let (folder, environment, playlists) = try setUp()
         let refused = try run("playlist save ../../outside\nplaylist save ..\nplaylist save a/b\nplaylist open nothing here\nquit\n",

@@ -27,7 +27,7 @@ struct KeyMapTests {
 
     @Test func theHelpListsEveryBindingAndTheReadmeShowsTheSameTable() throws {
         let lines = KeyMap.helpLines
-        #expect(lines.count == 30 + 1 + 11 + 1 + 12, "the ten digits share a line; the list view's and the library view's keys follow under their headings")
+        #expect(lines.count == 30 + 1 + 11 + 1 + 14, "the ten digits share a line; the list view's and the library view's keys follow under their headings")
         #expect(lines.contains("  space     play / pause"))
         #expect(lines.contains { $0.hasPrefix("  / ") && $0.contains("search") })
         #expect(lines.contains { $0.hasPrefix("  → ") && $0.contains("5 s forward") })

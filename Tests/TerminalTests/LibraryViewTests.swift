@@ -54,6 +54,23 @@ final class ShelfInMemory: LibraryBrowser {
         item.path.map { [$0] } ?? (item.kind == .album ? songs(of: item, filter: filter).compactMap(\.path) : [])
     }
     func rate(_ song: LibraryItem, stars: Int) { song.path.map { rated.append(($0, stars)) } }
+    /// The named playlists, by name: each one's songs; a version to bump when one is changed.
+    var playlistSongs: [String: [Path]] = [:]
+    var playlistVersions: [String: Int64] = [:]
+    var playlistReads = 0
+    func playlists() -> [LibraryItem] {
+        playlistSongs.keys.sorted().map { name in
+            var item = LibraryItem(kind: .playlist, name: name, detail: "\(playlistSongs[name]?.count ?? 0) songs", artistKey: "")
+            item.version = [playlistVersions[name] ?? 0]
+            return item
+        }
+    }
+    func songs(ofPlaylist playlist: LibraryItem) -> [LibraryItem] {
+        playlistReads += 1
+        return (playlistSongs[playlist.name] ?? []).map {
+            LibraryItem(kind: .song, name: "\($0.lastComponent)", detail: "", artistKey: "", path: $0)
+        }
+    }
     var sort = "albumartist date album disc track"
     func setSort(_ text: String) -> String? {
         if text.contains("nonsense") { return "nonsense: no such field" }
@@ -168,7 +185,10 @@ struct LibraryViewTests {
         _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
         #expect(shelf.sort == "-plays title")
 
+        // t: from the sorted songs to the playlists, and on to the tree.
         _ = view.handle(.character("t"), isOpenKey: false, shelf, rows: 10)
+        _ = view.handle(.character("t"), isOpenKey: false, shelf, rows: 10)
+        #expect(view.layout == .tree)
         _ = view.handle(.character("/"), isOpenKey: false, shelf, rows: 10)
         type(&view, "25")
         _ = view.handle(.enter, isOpenKey: false, shelf, rows: 10)
