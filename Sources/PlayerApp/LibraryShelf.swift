@@ -97,8 +97,19 @@ public final class LibraryShelf: LibraryBrowser {
         case .song: return item.path.map { [$0] } ?? []
         case .album: return songs(of: item, filter: filter).compactMap(\.path)
         case .artist: return (try? database.paths(of: item.artistKey, query(filter)).get()) ?? []
-        case .playlist: return songs(ofPlaylist: item).compactMap(\.path)
+        case .playlist: return playlistPaths(item)
         }
+    }
+
+    /// The songs of a playlist shown when it is opened: its first 10,000 (each a row read
+    /// from the library on the main loop); `a`, `e` and `P` take them all.
+    static let shownSongs = 10_000
+
+    /// A playlist's songs, the first `limit`; a smart one's, the library's songs its query matches now.
+    private func playlistPaths(_ playlist: LibraryItem, limit: Int = Entry.listLimit) -> [Path] {
+        guard let store, case .success(let found) = store.read(playlist.name) else { return [] }
+        guard let query = found.query, case .success(let parsed) = LibraryQuery.parse(query) else { return Array(found.songs.prefix(limit)) }
+        return (try? database.find(parsed, limit: limit).get()) ?? []
     }
 
     /// Each playlist's row: its name, how many songs, a smart one's query; a file is read again
@@ -117,7 +128,9 @@ public final class LibraryShelf: LibraryBrowser {
             switch store.read(listed.name) {
             case .success(let found): row.detail = Self.count(found.songs.count) + (found.query.map { "  smart: " + $0 } ?? "")
             // Put there by another program: a name tplayer never makes (a control character).
-            case .failure(.badName): row.detail = "name refused: rename the file"
+            case .failure(.badName(let why)):
+                row.detail = "name refused: rename the file"
+                row.refused = "\(why): rename the file; tplayer does not open it"
             case .failure: row.detail = "cannot be read"
             }
             rows[listed.name] = row
@@ -130,11 +143,7 @@ public final class LibraryShelf: LibraryBrowser {
     /// A playlist's songs: as the library knows them (`Artist – Title (Album)`, plays, length,
     /// rating), else by file name; a smart one's, the library's songs its query matches now.
     public func songs(ofPlaylist playlist: LibraryItem) -> [LibraryItem] {
-        guard let store, case .success(let found) = store.read(playlist.name) else { return [] }
-        var paths = found.songs
-        if let query = found.query, case .success(let parsed) = LibraryQuery.parse(query) {
-            paths = (try? database.find(parsed, limit: Entry.listLimit).get()) ?? []
-        }
+        let paths = Array(playlistPaths(playlist, limit: Self.shownSongs))
         let known = Dictionary(((try? database.songs(at: paths).get()) ?? []).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         return paths.map { path in
             known[path].map { item($0, sorted: true) }

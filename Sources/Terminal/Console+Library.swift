@@ -82,7 +82,7 @@ extension Console {
     func holdInLibrary(_ message: String) -> Void? {
         withLibrary { screen in
             screen.heldMessages.append(message)
-            screen.view.message = message
+            screen.view.hold(message)
         }
     }
 

@@ -79,7 +79,8 @@ public struct LibraryItem: Equatable, Sendable {
     public var name: String
     /// Its right-hand column: a count of songs, a song's length and rating.
     public var detail: String
-    /// The album artist's key; the album's for an album or a song.
+    /// The album artist's key; the album's for an album or a song (`nil` for a song the library
+    /// does not hold: a playlist's file it has not read).
     public var artistKey: String
     public var albumKey: String?
     public var year: Int?
@@ -90,6 +91,9 @@ public struct LibraryItem: Equatable, Sendable {
     /// A playlist's file as it was read (its size and time): its songs shown are read again
     /// when it changes.
     public var version: [Int64] = []
+    /// Why a playlist cannot be opened (a file put in the folder by another program, with a name
+    /// tplayer refuses); `nil` when it can.
+    public var refused: String?
 
     public init(kind: Kind, name: String, detail: String, artistKey: String, albumKey: String? = nil, year: Int? = nil,
                 path: Path? = nil, rating: Int = 0) {

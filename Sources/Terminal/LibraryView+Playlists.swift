@@ -95,6 +95,10 @@ extension LibraryView {
     /// `/`, `t`, `u`, Esc).
     mutating func handlePlaylists(_ key: Key, _ browser: LibraryBrowser) -> Outcome? {
         let under = playlistRows.row(cursor)
+        if let why = under?.playlist.refused, [.enter, .character("a"), .character("e"), .character("P"), .character("r"), .character("D")].contains(key) {
+            message = why
+            return .redraw
+        }
         switch key {
         case .enter:
             guard let under else { return .redraw }
@@ -105,12 +109,14 @@ extension LibraryView {
             let paths = playlistRows.songs(of: under.playlist, browser)[place...].compactMap(\.path)
             return paths.isEmpty ? .redraw : .command(.playSongs(paths))
         case .left:
-            if let row = playlistRows.close() { cursor = row }
+            // The playlist the cursor is in (or on) closes.
+            if let under, playlistRows.open?.playlist.name == under.playlist.name, let row = playlistRows.close() { cursor = row }
             return .redraw
         case .character("a"), .character("e"), .character("P"):
             guard let under else { return .redraw }
             if key == .character("P"), under.place == nil { return .command(.playlist(.open(under.playlist.name))) }
-            let paths = under.place == nil ? playlistRows.songs(of: under.playlist, browser).compactMap(\.path) : under.item.path.map { [$0] } ?? []
+            // A playlist's songs whole (those shown stop at 10,000), a song's itself.
+            let paths = under.place == nil ? browser.paths(of: under.playlist, filter: "") : under.item.path.map { [$0] } ?? []
             guard !paths.isEmpty else {
                 message = "playlist \(under.playlist.name) is empty"
                 return .redraw
@@ -131,8 +137,12 @@ extension LibraryView {
             return .redraw
         case .character("D"):
             guard let under else { return .redraw }
+            guard under.place == nil else {
+                message = "D deletes a playlist: put the cursor on one"
+                return .redraw
+            }
             deleting = under.playlist.name
-            message = "delete playlist \(under.playlist.name)? y deletes it, any other key keeps it"
+            message = "delete? y deletes playlist \(under.playlist.name), any other key keeps it"
             return .redraw
         case .character("o"):
             message = "the playlists are in name order (o sorts the songs: t there)"
@@ -142,12 +152,26 @@ extension LibraryView {
                 message = "a rating is a song's: put the cursor on one"
                 return .redraw
             }
+            guard under.item.albumKey != nil else {
+                message = "only the library's songs are rated: this file is not in it"
+                return .redraw
+            }
             browser.rate(under.item, stars: stars)
             playlistRows.rated(place: place, stars: stars)
             message = stars == 0 ? "rating cleared" : "rated " + String(repeating: "★", count: stars)
             return .redraw
         default:
             return nil
+        }
+    }
+
+    /// A message come while the view is open, on its title line: a question `D` asked is
+    /// withdrawn with it (the next key would answer a question no longer shown).
+    mutating func hold(_ said: String) {
+        message = said
+        if let name = deleting {
+            deleting = nil
+            message = said + " (kept playlist \(name): D asks again)"
         }
     }
 
@@ -166,7 +190,8 @@ extension LibraryView {
         following = name.isEmpty ? nil : name
         switch typed {
         case .save: return name.isEmpty ? .redraw : .command(.playlist(.save(name)))
-        case .rename(let old): return name.isEmpty || name == old ? .redraw : .command(.playlist(.rename(old, to: name)))
+        // Given as it was offered: nothing to rename (a name with spaces around it kept them).
+        case .rename(let old): return name.isEmpty || text == old ? .redraw : .command(.playlist(.rename(old, to: name)))
         case .filter, .sort: return .redraw
         }
     }

@@ -101,6 +101,7 @@ public struct LibraryView {
             playlistRows.read(browser, filter: filter)
             total = playlistRows.count
             if let under, let row = playlistRows.row(of: under.playlist.name, place: under.place) { cursor = row }
+            cursor = min(cursor, max(playlistRows.count - 1, 0))
             // Or on the playlist just saved or renamed, once it is there.
             if let name = following, let row = playlistRows.row(of: name, place: nil) {
                 cursor = row
@@ -191,6 +192,8 @@ public struct LibraryView {
         drawnRows = nil
         if typing != nil { return type(key, browser) }
         if let name = deleting { return confirmDelete(key, name) }
+        // The cursor follows a playlist saved or renamed until the next key.
+        following = nil
         // Keys that came with the filter's are read before it is drawn: it is counted first.
         _ = settle(browser, rows: rows)
         if layout == .playlists, let outcome = handlePlaylists(key, browser) { return outcome }

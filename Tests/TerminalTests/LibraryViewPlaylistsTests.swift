@@ -94,10 +94,51 @@ struct LibraryViewPlaylistsTests {
         _ = press(&view, shelf, .character("r"))
         #expect(press(&view, shelf, .escape) == .redraw && view.typing == nil)
         // D asks; only y deletes.
-        #expect(press(&view, shelf, .character("D")) == .redraw && view.message?.hasPrefix("delete playlist Road trip?") == true)
+        #expect(press(&view, shelf, .character("D")) == .redraw && view.message == "delete? y deletes playlist Road trip, any other key keeps it")
         #expect(press(&view, shelf, .character("n")) == .redraw && view.message == "kept playlist Road trip")
         _ = press(&view, shelf, .character("D"))
         #expect(press(&view, shelf, .character("y")) == .command(.playlist(.delete("Road trip"))))
+    }
+
+    /// D on a song says what it deletes; a message come meanwhile withdraws the question; ←
+    /// outside the open playlist leaves it open; the cursor follows a playlist saved only until
+    /// the next key; a name offered for r and given back unchanged renames nothing.
+    @Test func eachKeySaysWhatItDoesWhereItCannot() {
+        let shelf = shelf()
+        shelf.playlistSongs[" Mix"] = ["/m/outside/x.flac"]
+        shelf.playlistSongs["Evil\u{1B}]2;x"] = ["/m/a.flac"]
+        var view = playlistsView(shelf)
+        #expect(names(&view, shelf) == [" Mix", "Calm", "Empty", "Evil\u{1B}]2;x", "Road trip"])
+        _ = press(&view, shelf, .character("r"))
+        #expect(view.typing?.text == " Mix")
+        #expect(press(&view, shelf, .enter) == .redraw, "given back as offered: nothing to rename")
+        _ = press(&view, shelf, .enter, .down)
+        #expect(press(&view, shelf, .character("D")) == .redraw && view.message == "D deletes a playlist: put the cursor on one")
+        #expect(press(&view, shelf, .character("3")) == .redraw && view.message == "only the library's songs are rated: this file is not in it")
+        #expect(shelf.rated.isEmpty)
+        // ← from a row outside the open playlist leaves it open.
+        _ = press(&view, shelf, .end, .left)
+        #expect(names(&view, shelf).count == 6 && view.cursor == 5)
+        _ = press(&view, shelf, .home, .down, .left)
+        #expect(names(&view, shelf).count == 5 && view.cursor == 0)
+        // A file with a name tplayer refuses is not opened, renamed or deleted.
+        _ = press(&view, shelf, .down, .down, .down)
+        #expect(press(&view, shelf, .enter) == .redraw && view.message == "a playlist name cannot hold control characters: rename the file")
+        #expect(press(&view, shelf, .character("D")) == .redraw && view.message?.hasSuffix("rename the file") == true)
+        #expect(names(&view, shelf).count == 5)
+        // The question D asks goes with a message that comes before its answer.
+        _ = press(&view, shelf, .end, .character("D"))
+        view.hold("Saved the list (3 songs) as playlist Sunday")
+        #expect(view.message == "Saved the list (3 songs) as playlist Sunday (kept playlist Road trip: D asks again)")
+        #expect(press(&view, shelf, .character("y")) == nil, "y is not taken as the answer")
+        // w: the cursor goes to the new playlist once it is there, not after the next key.
+        _ = press(&view, shelf, .character("w"), .character("Z"), .enter)
+        shelf.playlistSongs["Z"] = []
+        #expect(names(&view, shelf).last == "Z" && view.cursor == 5)
+        _ = press(&view, shelf, .character("w"), .character("A"), .enter, .home)
+        shelf.playlistSongs["A"] = []
+        _ = names(&view, shelf)
+        #expect(view.cursor == 0 && view.playlistRows.row(0)?.item.name == " Mix")
     }
 
     @Test func theRowsFollowTheFolderAndTheFilterNarrowsByName() {

@@ -51,7 +51,8 @@ final class ShelfInMemory: LibraryBrowser {
     }
     func songs(filter: String, offset: Int, limit: Int) -> [LibraryItem] { [] }
     func paths(of item: LibraryItem, filter: String) -> [Path] {
-        item.path.map { [$0] } ?? (item.kind == .album ? songs(of: item, filter: filter).compactMap(\.path) : [])
+        if item.kind == .playlist { return playlistSongs[item.name] ?? [] }
+        return item.path.map { [$0] } ?? (item.kind == .album ? songs(of: item, filter: filter).compactMap(\.path) : [])
     }
     func rate(_ song: LibraryItem, stars: Int) { song.path.map { rated.append(($0, stars)) } }
     /// The named playlists, by name: each one's songs; a version to bump when one is changed.
@@ -62,13 +63,15 @@ final class ShelfInMemory: LibraryBrowser {
         playlistSongs.keys.sorted().map { name in
             var item = LibraryItem(kind: .playlist, name: name, detail: "\(playlistSongs[name]?.count ?? 0) songs", artistKey: "")
             item.version = [playlistVersions[name] ?? 0]
+            if name.contains("\u{1B}") { item.refused = "a playlist name cannot hold control characters: rename the file" }
             return item
         }
     }
     func songs(ofPlaylist playlist: LibraryItem) -> [LibraryItem] {
         playlistReads += 1
+        // A file whose path says "outside" is one the library does not hold: no album key.
         return (playlistSongs[playlist.name] ?? []).map {
-            LibraryItem(kind: .song, name: "\($0.lastComponent)", detail: "", artistKey: "", path: $0)
+            LibraryItem(kind: .song, name: "\($0.lastComponent)", detail: "", artistKey: "", albumKey: "\($0)".contains("outside") ? nil : "A", path: $0)
         }
     }
     var sort = "albumartist date album disc track"
