@@ -192,7 +192,7 @@ public final class MpdResponder {
         guard let library = link.library() else { return .failure(MpdAck(.noExist, "No database")) }
         guard let path = link.roots.path(of: uri) else { return .failure(MpdAck(.noExist, "No such directory")) }
         if case .success(let songs) = library.songs(at: [path]), !songs.isEmpty { return .success(([path], true)) }
-        guard case .success(let under) = library.knownFiles(under: [path]) else { return .failure(MpdAck(.system, "the library cannot be read")) }
-        return .success((under.keys.sorted(), false))
+        guard case .success(let under) = library.paths(under: path) else { return .failure(MpdAck(.system, "the library cannot be read")) }
+        return .success((under, false))
     }
 }

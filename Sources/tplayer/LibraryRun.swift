@@ -111,8 +111,8 @@ struct LibraryRun {
     func scan(_ named: [Path], verbose: Bool) -> Int32 {
         var bar = ProgressBar(fd: STDERR_FILENO, enabled: isatty(STDERR_FILENO) == 1)
         defer { bar.clear() }
-        return scan(named, verbose: verbose, say: printError, summary: printOutput, progress: { done, total in
-            bar.show(done: done, total: total, name: "reading tags")
+        return scan(named, verbose: verbose, say: printError, summary: printOutput, progress: { done, total, finding in
+            bar.show(done: done, total: total, name: finding ? "reading tags (finding more)" : "reading tags")
         })
     }
 
@@ -129,7 +129,7 @@ struct LibraryRun {
     /// The scan of the library's folders and `named` (added to them): what goes wrong to
     /// `say`, the summary to `summary`; the exit status.
     private func scan(_ named: [Path], verbose: Bool, say: (String) -> Void, summary: (String) -> Void,
-                      progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
+                      progress: @escaping (_ done: Int, _ total: Int, _ finding: Bool) -> Void = { _, _, _ in },
                       isCancelled: @escaping @Sendable () -> Bool = { false }) -> Int32 {
         var added: [Path] = []
         for folder in named {

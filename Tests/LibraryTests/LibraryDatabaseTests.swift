@@ -121,9 +121,15 @@ struct LibraryDatabaseTests {
         let (database, _) = try newDatabase()
         try database.put([song("/m/a/1.mp3", title: "A", artist: "A", album: "A"), song("/m/a/deep/2.mp3", title: "B", artist: "B", album: "B"),
                           song("/m/ab/3.mp3", title: "C", artist: "C", album: "C"), song("/m/a0.mp3", title: "D", artist: "D", album: "D")]).get()
-        #expect(Set(try database.knownFiles(under: [Path("/m/a")]).get().keys) == [Path("/m/a/1.mp3"), Path("/m/a/deep/2.mp3")])
-        #expect(try database.knownFiles(under: [Path("/m/")]).get().count == 4)
-        #expect(try database.knownFiles(under: [Path("/m/a"), Path("/m/ab")]).get().count == 3)
+        #expect(try database.knownFiles(under: "/m/a", after: nil, limit: 10).get().map(\.path) == ["/m/a/1.mp3", "/m/a/deep/2.mp3"])
+        #expect(try database.knownFiles(under: "/m/", after: nil, limit: 10).get().count == 4)
+        #expect(try database.paths(under: "/m/ab").get() == ["/m/ab/3.mp3"])
+        // A page at a time, in the order of the paths' bytes ("/m/a/" < "/m/a0.mp3" < "/m/ab/").
+        let first = try database.knownFiles(under: "/m", after: nil, limit: 2).get().map(\.path)
+        #expect(first == ["/m/a/1.mp3", "/m/a/deep/2.mp3"])
+        #expect(try database.knownFiles(under: "/m", after: first.last, limit: 2).get().map(\.path) == ["/m/a0.mp3", "/m/ab/3.mp3"])
+        #expect(try database.knownFiles(under: "/m", after: "/m/ab/3.mp3", limit: 2).get().isEmpty)
+        #expect(try database.files(under: "/m", ofSizes: [2]).get().isEmpty && database.files(under: "/m/a", ofSizes: [2, 1000]).get().count == 2)
     }
 
     @Test func whateverIsTypedIsNeverFTS5Syntax() throws {

@@ -35,8 +35,9 @@ enum LibraryFixture {
         return (database, scanner(database), folder)
     }
 
-    static func scanner(_ database: LibraryDatabase) -> LibraryScanner {
-        LibraryScanner(database: database) {
+    /// `ahead`: how far the walk runs ahead of the reading (a few: the two go by turns).
+    static func scanner(_ database: LibraryDatabase, ahead: Int = 20_000) -> LibraryScanner {
+        LibraryScanner(database: database, ahead: ahead) {
             let checker = SongChecker()
             return { checker.tags(SongSource($0)) }
         }

@@ -103,7 +103,7 @@ import Testing
         }).get()
         try LibraryFixture.sh("mv Old/* New/", in: folder)
         let stopped = Locked(false)
-        let first = try scanner.scan([folder], progress: { done, _ in if done >= LibraryScanner.batch { stopped.update { $0 = true } } },
+        let first = try scanner.scan([folder], progress: { done, _, _ in if done >= LibraryScanner.batch { stopped.update { $0 = true } } },
                                      isCancelled: { stopped.read { $0 } }).get()
         #expect(first.cancelled && first.read >= LibraryScanner.batch && first.read < count, "\(first)")
         let second = try scanner.scan([folder]).get()
@@ -116,6 +116,58 @@ import Testing
         let given: Int = (0..<count).map { $0 % 5 + 1 }.reduce(0, +)
         #expect(ratings == given, "every rating kept")
         #expect(second.line(seconds: 1, verbose: false).contains("1,200 moved, their plays and ratings kept"))
+    }
+
+    /// The walk meets the library's rows in the order of their paths' bytes, whatever the names
+    /// (a folder `a` beside `a.mp3`, `a-b`, `a0.mp3`, capitals, accents, a CUE sheet's tracks):
+    /// a rescan finds every file as it was, none gone and none new, also with the walk and the
+    /// reading going by turns a few files at a time, and with a folder named twice or inside
+    /// another.
+    @Test func theWalkMeetsTheRowsInTheirOrderWhateverTheNames() throws {
+        let (database, _, folder) = try LibraryFixture.library()
+        try LibraryFixture.sh("""
+            mkdir -p x/a x/a-b x/a.d "x/A b" x/é x/z/deep/deeper
+            \(LibraryFixture.tone)
+            lame --quiet --tt One --ta Some --tl Thing tone.wav one.mp3
+            for path in x/a.mp3 x/a/1.mp3 x/a-b/2.mp3 x/a0.mp3 x/A.mp3 "x/A b/3.mp3" x/é/4.mp3 x/é.mp3 x/a.d/5.mp3 \
+                        x/z/deep/deeper/6.mp3 x/z/deep.mp3 x/z0.mp3 x/a/b.mp3; do cp one.mp3 "$path"; done
+            flac -s tone.wav -o x/a/image.flac
+            printf 'FILE "image.flac" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 01 00:00:50\n' > x/a/sheet.cue
+            rm tone.wav one.mp3
+            """, in: folder)
+        let scanner = LibraryFixture.scanner(database, ahead: 2)
+        let first = try scanner.scan([folder]).get()
+        #expect(first.read == 15 && first.failures.isEmpty && first.problems.isEmpty, "\(first)")
+        let again = try scanner.scan([folder]).get()
+        #expect(again.unchanged == 15 && again.read == 0 && again.removed == 0, "\(again)")
+        // A folder named twice, or inside another named: walked once, nothing taken out.
+        let twice = try scanner.scan([folder.appending("x/z"), folder, folder.appending("x/a"), folder]).get()
+        #expect(twice.unchanged == 15 && twice.read == 0 && twice.removed == 0, "\(twice)")
+        // One file changed, one gone, one new, far apart in the order.
+        try LibraryFixture.sh("cp x/a0.mp3 x/a/new.mp3; rm x/é.mp3; printf x >> x/z0.mp3", in: folder)
+        let changed = try scanner.scan([folder]).get()
+        #expect(changed.read == 2 && changed.unchanged == 13 && changed.removed == 1, "\(changed)")
+        #expect(try database.counts().get().songs == 15)
+    }
+
+    /// New files among more rows than a page of the path index holds, read and put in while
+    /// the walk goes on (a few at a time): none of them is taken for a row that was there, and
+    /// none of the rows for a file gone.
+    @Test func newFilesPutInAsTheWalkGoesAreNeverSeenAsGone() throws {
+        let (database, _, folder) = try LibraryFixture.library()
+        try LibraryFixture.sh("""
+            mkdir -p Old
+            \(LibraryFixture.tone)
+            lame --quiet --tt Same --ta Same --tl Same tone.wav .same.mp3
+            i=0; while [ $i -lt 2100 ]; do ln .same.mp3 Old/$i.mp3; i=$((i+1)); done
+            rm tone.wav
+            """, in: folder)
+        let scanner = LibraryFixture.scanner(database, ahead: 3)
+        #expect(try scanner.scan([folder]).get().read == 2100)
+        try LibraryFixture.sh("i=0; while [ $i -lt 2100 ]; do ln .same.mp3 Old/${i}a.mp3; i=$((i+7)); done", in: folder)
+        let again = try scanner.scan([folder]).get()
+        #expect(again.read == 300 && again.unchanged == 2100 && again.removed == 0, "\(again)")
+        #expect(try database.counts().get().songs == 2400)
     }
 
     @Test func whatCannotBeReadIsNamedAndWhatCannotBeListedIsKept() throws {

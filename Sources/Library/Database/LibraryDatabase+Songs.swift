@@ -14,27 +14,58 @@ extension LibraryDatabase {
         read { db in LibrarySong.songs(try Row.fetchAll(db, sql: "SELECT * FROM song ORDER BY path")) }
     }
 
-    /// The files the library holds under `folders`, with their size and time as read: a range
-    /// of the path index each (a rescan of one folder of a library of 100,000 reads that folder's).
-    public func knownFiles(under folders: [Path]) -> Result<[Path: Known], LibraryError> {
+    /// The files the library holds under `folder`, with their size and time as read, in the
+    /// order of their paths' bytes: up to `limit` of them, from the one after `after` (a page of
+    /// the path index: a rescan of a million files holds a page, not the million).
+    public func knownFiles(under folder: Path, after: Path?, limit: Int) -> Result<[(path: Path, known: Known)], LibraryError> {
         read { db in
-            var known: [Path: Known] = [:]
-            for folder in folders {
-                // Every path that starts with "FOLDER/": from it up to "FOLDER0" ("0" follows "/").
-                var prefix = folder.bytes
-                if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
-                let after = prefix.dropLast() + [UInt8(ascii: "/") + 1]
-                let rows = try Row.fetchCursor(db, sql: "SELECT path, size, modified, tagversion FROM song WHERE path >= ? AND path < ?",
-                                               arguments: [Data(prefix), Data(after)])
-                while let row = try rows.next() {
-                    let bytes: Data = row[0]
-                    // A song read by an older tplayer, without the tags read now, is as if changed.
-                    let current = (row[3] as Int) >= LibrarySong.tagVersion
-                    known[Path(bytes: Array(bytes))] = Known(size: row[1], modified: current ? row[2] : -1)
-                }
+            let (low, high) = Self.range(under: folder)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT path, size, modified, tagversion FROM song WHERE path > ? AND path < ? ORDER BY path LIMIT ?
+                """, arguments: [Data(after?.bytes ?? low), Data(high), Int64(clamping: limit)])
+            var known: [(Path, Known)] = []
+            while let row = try rows.next() {
+                let bytes: Data = row[0]
+                // A song read by an older tplayer, without the tags read now, is as if changed.
+                let current = (row[3] as Int) >= LibrarySong.tagVersion
+                known.append((Path(bytes: Array(bytes)), Known(size: row[1], modified: current ? row[2] : -1)))
             }
             return known
         }
+    }
+
+    /// The files the library holds under `folder`, in the order of their paths' bytes.
+    public func paths(under folder: Path) -> Result<[Path], LibraryError> {
+        read { db in
+            let (low, high) = Self.range(under: folder)
+            return try Data.fetchAll(db, sql: "SELECT path FROM song WHERE path > ? AND path < ? ORDER BY path",
+                                     arguments: [Data(low), Data(high)]).map { Path(bytes: Array($0)) }
+        }
+    }
+
+    /// The files the library holds under `folder` whose size is one of `sizes` (a moved file's
+    /// new place is among them), read as a cursor: the whole range is passed over once.
+    public func files(under folder: Path, ofSizes sizes: Set<Int64>) -> Result<[Path], LibraryError> {
+        read { db in
+            let (low, high) = Self.range(under: folder)
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size FROM song WHERE path > ? AND path < ?",
+                                           arguments: [Data(low), Data(high)])
+            var found: [Path] = []
+            while let row = try rows.next() {
+                guard sizes.contains(row[1]) else { continue }
+                let bytes: Data = row[0]
+                found.append(Path(bytes: Array(bytes)))
+            }
+            return found
+        }
+    }
+
+    /// The bounds of the paths under `folder`, both left out: from "FOLDER/" (no file has that
+    /// path) up to "FOLDER0" ("0" follows "/").
+    static func range(under folder: Path) -> (low: [UInt8], high: [UInt8]) {
+        var prefix = folder.bytes
+        if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
+        return (prefix, prefix.dropLast() + [UInt8(ascii: "/") + 1])
     }
 
     /// The songs at `paths` that the library holds (statistics included).

@@ -14,16 +14,21 @@ import PlayerCore
 /// the library holds the very tags the player shows when it plays.
 public struct LibraryScanner: Sendable {
     public typealias Reader = (Path) -> Result<SongInfo, LoadFailure>
+    typealias Known = LibraryDatabase.Known
 
     let database: LibraryDatabase
     let makeReader: @Sendable () -> Reader
     let workers: Int
+    /// How far the walk runs ahead of the reading, in files found to read: what a scan holds
+    /// (its progress's total is those found so far, until the walk ends).
+    let ahead: Int
 
-    public init(database: LibraryDatabase, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+    public init(database: LibraryDatabase, workers: Int = ProcessInfo.processInfo.activeProcessorCount, ahead: Int = 20_000,
                 makeReader: @escaping @Sendable () -> Reader) {
         self.database = database
         self.makeReader = makeReader
         self.workers = max(1, min(workers, 64))
+        self.ahead = max(ahead, 1)
     }
 
     public struct Summary: Sendable {
@@ -44,54 +49,94 @@ public struct LibraryScanner: Sendable {
     /// Songs read and written a batch at a time: memory stays bounded however large the library.
     public static let batch = 500
 
-    /// Scans `folders`; `progress` hears how many of the files to read are read.
-    public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in },
+    /// Scans `folders`; `progress` hears how many of the files to read are read, of those
+    /// found so far, and whether the walk is still finding more.
+    ///
+    /// Each folder is walked in the order of its paths' bytes beside a page at a time of the
+    /// library's rows under it, in the same order (`knownFiles(under:after:limit:)`): a file
+    /// found with no row is new, a row passed by with no file is gone. A rescan holds the
+    /// folders on the way down, a page of rows and the files found to read, never a list of the
+    /// whole library (a million files held 329 MB).
+    public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int, _ finding: Bool) -> Void = { _, _, _ in },
                      isCancelled: @escaping @Sendable () -> Bool = { false }) -> Result<Summary, LibraryError> {
-        let known: [Path: LibraryDatabase.Known]
-        switch database.knownFiles(under: folders) {
-        case .success(let files): known = files
-        case .failure(let error): return .failure(error)
-        }
-        let walk = LibraryWalk.walk(folders, isCancelled: isCancelled)
-        var summary = Summary(problems: walk.problems)
-        // A walk cut short saw only part of the folders: nothing is taken out for what it missed.
-        if isCancelled() { summary.cancelled = true }
-        let changed = walk.files.filter { known[$0.path] != LibraryDatabase.Known(size: $0.size, modified: $0.modified) }
-        summary.unchanged = walk.files.count - changed.count
-        let present = Set(walk.files.lazy.map(\.path))
-        // Every file known is under the folders walked (`knownFiles(under:)`).
-        let gone = known.keys.filter { path in
-            !present.contains(path) && !walk.unlisted.contains { LibraryWalk.isUnder(path, $0) }
-        }
-        // A move's new file is one of a gone file's size that holds no plays or rating of its
-        // own: read by this scan, or held already (a scan stopped before its end put it in).
-        let goneSizes = Set(gone.compactMap { known[$0]?.size })
-        var arrived = known.compactMap { path, file in goneSizes.contains(file.size) && present.contains(path) ? path : nil }
-        var start = 0
-        while start < changed.count {
-            if isCancelled() {
-                summary.cancelled = true
-                break
+        var summary = Summary()
+        var walk = LibraryWalk()
+        // The files found to read, from `head` on.
+        var pending: [LibraryWalk.Found] = []
+        var head = 0
+        var gone: [(path: Path, size: Int64)] = []
+        var done = 0
+        let roots = Self.outermost(folders)
+        /// The first `count` of `pending` read and put in.
+        func readPending(_ count: Int) -> LibraryError? {
+            let part = Array(pending[head..<min(head + count, pending.count)])
+            head += part.count
+            if head >= ahead / 2 || head == pending.count {
+                pending.removeFirst(head)
+                head = 0
             }
-            let part = Array(changed[start..<min(start + Self.batch, changed.count)])
-            let results = read(part, isCancelled: isCancelled)
             var songs: [LibrarySong] = []
-            for (found, result) in zip(part, results) {
+            for (found, result) in zip(part, read(part, isCancelled: isCancelled)) {
                 switch result {
-                case .success(let song)?:
-                    songs.append(song)
-                    if goneSizes.contains(song.size), known[found.path] == nil { arrived.append(song.path) }
+                case .success(let song)?: songs.append(song)
                 case .failure(let failure)?: summary.failures.append("\(found.path): \(failure)")
                 case nil: summary.cancelled = true
                 }
             }
-            if case .failure(let error) = database.put(songs) { return .failure(error) }
+            if case .failure(let error) = database.put(songs) { return error }
             summary.read += songs.count
-            start += part.count
-            progress(start, changed.count)
+            done += part.count
+            return nil
+        }
+        for root in roots {
+            walk.start(root)
+            var known = KnownPages(database: database, folder: root)
+            func passBy(below path: Path?) -> LibraryError? {
+                while true {
+                    let row: (path: Path, known: Known)?
+                    switch known.peek() {
+                    case .success(let next): row = next
+                    case .failure(let error): return error
+                    }
+                    guard let row, path.map({ row.path.bytes.lexicographicallyPrecedes($0.bytes) }) ?? true else { return nil }
+                    // Under a folder that could not be listed: kept, as it was.
+                    if !walk.unlisted.contains(where: { LibraryWalk.isUnder(row.path, $0) }) { gone.append((row.path, row.known.size)) }
+                    known.advance()
+                }
+            }
+            while let found = walk.next(isCancelled: isCancelled) {
+                if let error = passBy(below: found.path) { return .failure(error) }
+                if case .success(let row?) = known.peek(), row.path == found.path {
+                    known.advance()
+                    if row.known == Known(size: found.size, modified: found.modified) {
+                        summary.unchanged += 1
+                        continue
+                    }
+                }
+                pending.append(found)
+                if pending.count - head >= ahead {
+                    if let error = readPending(Self.batch) { return .failure(error) }
+                    progress(done, done + pending.count - head, true)
+                }
+            }
+            // A walk cut short saw only part of the folder: nothing is taken out for what it missed.
+            if isCancelled() {
+                summary.cancelled = true
+                break
+            }
+            if let error = passBy(below: nil) { return .failure(error) }
+        }
+        summary.problems = walk.problems
+        while head < pending.count, !summary.cancelled {
+            if isCancelled() {
+                summary.cancelled = true
+                break
+            }
+            if let error = readPending(Self.batch) { return .failure(error) }
+            progress(done, done + pending.count - head, false)
         }
         if !summary.cancelled {
-            switch retire(gone, arrived: arrived) {
+            switch retire(gone.map(\.path), arrived: arrivals(gone, roots: roots, unlisted: walk.unlisted)) {
             case .success(let moved): summary.moved = moved
             case .failure(let error): return .failure(error)
             }
@@ -102,6 +147,64 @@ public struct LibraryScanner: Sendable {
         case .failure(let error): return .failure(error)
         }
         return .success(summary)
+    }
+
+    /// `folders` less those in another of them (a folder named twice, or inside another, would
+    /// be walked once and its songs seen as gone in the other's walk), in their order.
+    static func outermost(_ folders: [Path]) -> [Path] {
+        var kept: [Path] = []
+        for (index, folder) in folders.enumerated() {
+            let inOther = folders.enumerated().contains { other, outer in
+                other != index && LibraryWalk.isUnder(folder, outer) && (folder != outer || other < index)
+            }
+            if !inOther { kept.append(folder) }
+        }
+        return kept
+    }
+
+    /// A move's new file is one of a gone file's size that holds no plays or rating of its own:
+    /// read by this scan, or held already (a scan stopped before its end put it in).
+    private func arrivals(_ gone: [(path: Path, size: Int64)], roots: [Path], unlisted: [Path]) -> [Path] {
+        guard !gone.isEmpty else { return [] }
+        let sizes = Set(gone.map(\.size)), leaving = Set(gone.map(\.path))
+        return roots.flatMap { root in
+            ((try? database.files(under: root, ofSizes: sizes).get()) ?? []).filter { path in
+                !leaving.contains(path) && !unlisted.contains { LibraryWalk.isUnder(path, $0) }
+            }
+        }
+    }
+
+    /// The library's rows under one folder, a page at a time, in the order of their paths' bytes.
+    private struct KnownPages {
+        let database: LibraryDatabase
+        let folder: Path
+        private var page: [(path: Path, known: Known)] = []
+        private var index = 0
+        private var finished = false
+        static let size = 2048
+
+        init(database: LibraryDatabase, folder: Path) {
+            self.database = database
+            self.folder = folder
+        }
+
+        /// The next row, read with its page when it is the first of one.
+        mutating func peek() -> Result<(path: Path, known: Known)?, LibraryError> {
+            if index < page.count { return .success(page[index]) }
+            guard !finished else { return .success(nil) }
+            switch database.knownFiles(under: folder, after: page.last?.path, limit: Self.size) {
+            case .failure(let error): return .failure(error)
+            case .success(let next):
+                finished = next.count < Self.size
+                page = next
+                index = 0
+                return .success(page.first)
+            }
+        }
+
+        mutating func advance() {
+            index += 1
+        }
     }
 
     /// Takes `gone` out, the statistics of each carried to a file that arrived in its place:

@@ -2,10 +2,11 @@ import Files
 import Inputs
 import PlayerCore
 
-/// The audio files under the library's folders, found as the player's folder walk finds them:
-/// hidden files passed by, /proc, /sys and /dev never walked, a folder met twice (a link back
-/// up) walked once. In the order the folders list them: the library orders its songs by their
-/// tags, and sorting 10,000 names naturally was a quarter of a rescan's time.
+/// The audio files under one of the library's folders, found as the player's folder walk finds
+/// them (hidden files passed by, /proc, /sys and /dev never walked, a folder met twice, a link
+/// back up, walked once), one at a time and in the order of their paths' bytes: the order of
+/// the library's path index, so that the scan compares them with the rows it holds as it goes
+/// (`LibraryScanner`), and holds no more than the folders on the way down to the file it is at.
 struct LibraryWalk {
     struct Found: Sendable {
         let path: Path
@@ -17,23 +18,67 @@ struct LibraryWalk {
         var cue: CueTrackPath.Track?
     }
 
-    var files: [Found] = []
+    /// What a folder holds that is still to come: a file, or a folder to walk.
+    private enum Entry {
+        case file(Found)
+        case folder(Path)
+
+        /// Its place in the order: a folder's path sorts as `path/`, as the paths in it do.
+        var key: [UInt8] {
+            switch self {
+            case .file(let found): found.path.bytes
+            case .folder(let path): path.bytes + [UInt8(ascii: "/")]
+            }
+        }
+    }
+
     /// One line each: a folder or file that could not be read.
     var problems: [String] = []
     /// Folders that could not be listed: the songs the library holds under them are kept.
     var unlisted: [Path] = []
+    /// Each folder listed, the last entry next: the folders from the root down to the one the
+    /// walk is in.
+    private var stack: [[Entry]] = []
     private var visited = Set<FileStatus.ID>()
 
-    static func walk(_ roots: [Path], isCancelled: () -> Bool) -> LibraryWalk {
-        var walk = LibraryWalk()
-        for root in roots where !isCancelled() { walk.walk(root, isRoot: true, isCancelled: isCancelled) }
-        return walk
+    /// The walk of `root` begins (a walk of several folders walks each once, a folder met in
+    /// two of them in the first).
+    mutating func start(_ root: Path) {
+        stack = [[.folder(root)]]
+        isRoot = true
     }
 
-    private mutating func walk(_ folder: Path, isRoot: Bool, isCancelled: () -> Bool) {
+    private var isRoot = false
+
+    /// The next file, in the order of the paths' bytes; `nil` at the end of the root's walk or
+    /// when `isCancelled`.
+    mutating func next(isCancelled: () -> Bool) -> Found? {
+        while !stack.isEmpty {
+            if isCancelled() { return nil }
+            guard let entry = stack[stack.count - 1].popLast() else {
+                stack.removeLast()
+                continue
+            }
+            switch entry {
+            case .file(let found): return found
+            case .folder(let folder):
+                let root = isRoot
+                isRoot = false
+                if let entries = list(folder, isRoot: root, isCancelled: isCancelled) {
+                    // Sorted backwards: the first is taken last off the end.
+                    stack.append(entries.sorted { $1.key.lexicographicallyPrecedes($0.key) })
+                }
+            }
+        }
+        return nil
+    }
+
+    /// A folder's songs (a CUE sheet's tracks in place of its images) and folders; `nil` when
+    /// it is not walked.
+    private mutating func list(_ folder: Path, isRoot: Bool, isCancelled: () -> Bool) -> [Entry]? {
         if FileSystem.isSystemFolder(folder) {
             if isRoot { problems.append("\(folder): the system's own files, not music; not walked") }
-            return
+            return nil
         }
         let listed = FileSystem.status(of: folder).flatMap { info in
             FileSystem.list(folder, includingHidden: false, isCancelled: isCancelled).map { (info, $0) }
@@ -41,23 +86,24 @@ struct LibraryWalk {
         let items: [FileSystem.DirectoryItem]
         switch listed {
         case .success(let (info, found)):
-            guard visited.insert(info.id).inserted else { return }
+            guard visited.insert(info.id).inserted else { return nil }
             items = found
         case .failure(let error):
             unlisted.append(folder)
             if error != .canceled { problems.append("\(folder): cannot read the folder: \(error.reason)") }
-            return
+            return nil
         }
-        let firstHere = files.count
+        var files: [Found] = []
+        var folders: [Entry] = []
         var sheets: [Path] = []
         for item in items {
-            if isCancelled() { return }
+            if isCancelled() { return nil }
             let path = folder.appending(item.name)
             if !item.isDirectory, item.problem == nil, CueSheet.isSheet(item.name) { sheets.append(path) }
             if let problem = item.problem {
                 problems.append("\(path): cannot read: \(problem.reason)")
             } else if item.isDirectory {
-                walk(path, isRoot: false, isCancelled: isCancelled)
+                folders.append(.folder(path))
             } else if InputExpander.isAudioFile(item.name) {
                 switch FileSystem.status(of: path) {
                 case .success(let status) where status.kind == .regular:
@@ -71,13 +117,14 @@ struct LibraryWalk {
                 }
             }
         }
-        for sheet in sheets where !isCancelled() { addSheet(sheet, filesFrom: firstHere) }
+        for sheet in sheets where !isCancelled() { addSheet(sheet, to: &files) }
+        return files.map(Entry.file) + folders
     }
 
     /// The tracks of the CUE sheet at `sheet`, each a song (`x.cue/track0002`), in place of
-    /// the images of this folder it names (one file of many songs: it was one "Unknown Artist"
-    /// song 40 minutes long). `filesFrom`: where this folder's files start in `files`.
-    private mutating func addSheet(_ sheet: Path, filesFrom: Int) {
+    /// the images of its folder it names (one file of many songs: it was one "Unknown Artist"
+    /// song 40 minutes long).
+    private mutating func addSheet(_ sheet: Path, to files: inout [Found]) {
         guard case .success(let status) = FileSystem.status(of: sheet), status.kind == .regular else { return }
         let parsed: CueSheet
         switch CueTrackPath.sheet(at: sheet) {
@@ -101,8 +148,7 @@ struct LibraryWalk {
             files.append(Found(path: path, size: status.size, modified: max(status.modified, imageTimes[track.image] ?? 0), cue: track))
         }
         // The images the sheet plays are its tracks, not songs of their own.
-        let here = files[filesFrom...].filter { $0.cue != nil || imageTimes[$0.path] == nil }
-        files.replaceSubrange(filesFrom..., with: here)
+        files.removeAll { $0.cue == nil && imageTimes[$0.path] != nil }
     }
 
     /// Whether `path` lies under `folder` (or is it).
