@@ -44,19 +44,20 @@ extension LibraryDatabase {
     }
 
     /// The files the library holds under `folder` whose size is one of `sizes` (a moved file's
-    /// new place is among them), read as a cursor: the whole range is passed over once.
+    /// new place is among them), in the order they came into the library (the newest last),
+    /// read as a cursor: the whole range is passed over once.
     public func files(under folder: Path, ofSizes sizes: Set<Int64>) -> Result<[Path], LibraryError> {
         read { db in
             let (low, high) = Self.range(under: folder)
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, size FROM song WHERE path > ? AND path < ?",
+            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, id FROM song WHERE path > ? AND path < ?",
                                            arguments: [Data(low), Data(high)])
-            var found: [Path] = []
+            var found: [(id: Int64, path: Path)] = []
             while let row = try rows.next() {
                 guard sizes.contains(row[1]) else { continue }
                 let bytes: Data = row[0]
-                found.append(Path(bytes: Array(bytes)))
+                found.append((row[2], Path(bytes: Array(bytes))))
             }
-            return found
+            return found.sorted { $0.id < $1.id }.map(\.path)
         }
     }
 

@@ -163,7 +163,8 @@ public struct LibraryScanner: Sendable {
     }
 
     /// A move's new file is one of a gone file's size that holds no plays or rating of its own:
-    /// read by this scan, or held already (a scan stopped before its end put it in).
+    /// read by this scan, or held already (a scan stopped before its end put it in); the newest
+    /// last, taken first (`retire`): of two files alike, the one just come is the one moved.
     private func arrivals(_ gone: [(path: Path, size: Int64)], roots: [Path], unlisted: [Path]) -> [Path] {
         guard !gone.isEmpty else { return [] }
         let sizes = Set(gone.map(\.size)), leaving = Set(gone.map(\.path))
