@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A library of a million files on a small machine: `tplayer --scan` against MPD 0.23
-(`mpc update --wait`) on the same files, each a first scan and a rescan of them unchanged.
+(`mpc update --wait`) on the same files, each a first scan and a rescan of them unchanged; and
+`--find` of all of them against `--find` of a thousand (the answer written as it is read).
 
 The million: ten hard links to each of library.py's 100,000 tagged MP3s (bench/out/library-1m,
 made once: 1,000,000 paths, 100,000 files' worth of disk). For each: its CPU seconds (user +
@@ -66,6 +67,10 @@ def measure(tplayer):
     figures = {"tplayer": {"first": timed(scan, env), "again": timed(scan, env)}}
     sqlite = os.path.join(data, "tplayer", "library.sqlite")
     figures["tplayer"]["size"] = os.path.getsize(sqlite) + (os.path.getsize(sqlite + "-wal") if os.path.exists(sqlite + "-wal") else 0)
+    # --find: every song (a million paths written to a pipe as they are read) against a
+    # thousand (one album artist's ten copies).
+    for name, query in (("find-all", "year:1900..2100"), ("find-1000", 'albumartist:"artist 42"')):
+        figures["tplayer"][name] = timed([tplayer, "--no-config", "--find", query], env)
     shutil.rmtree(data, ignore_errors=True)
     mpd = library.Mpd(music)
     try:

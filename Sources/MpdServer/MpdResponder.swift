@@ -106,7 +106,7 @@ public final class MpdResponder {
 
     /// The commands whose replies are streamed when they come alone (in a command list, a reply
     /// is built whole, as MPD builds it, within its 8 MiB).
-    static let streamed: Set = ["listall", "listallinfo", "find", "search", "playlistinfo"]
+    static let streamed: Set = ["listall", "listallinfo", "find", "search", "playlistinfo", "list"]
 
     func quit() { link.quit() }
 
@@ -161,8 +161,13 @@ public final class MpdResponder {
     /// `command`'s reply as a stream, or why it failed; `nil` for a command not streamed, or a
     /// form of it that is small (it is answered as any other).
     func stream(_ name: String, _ arguments: [String], client: MpdClientState) -> Result<MpdStream, MpdAck>? {
-        name == "playlistinfo" ? MpdQueueCommands(responder: self).stream(arguments, client: client)
-            : MpdDatabaseCommands(responder: self).stream(name, arguments, client: client)
+        switch name {
+        case "playlistinfo": return MpdQueueCommands(responder: self).stream(arguments, client: client)
+        case "list":
+            guard let catalog = catalogs.catalog() else { return .failure(Self.noDatabase) }
+            return MpdTagListCommands(responder: self).stream(arguments, catalog)
+        default: return MpdDatabaseCommands(responder: self).stream(name, arguments, client: client)
+        }
     }
 
     /// `albumart` and `readpicture`'s reply: bytes.

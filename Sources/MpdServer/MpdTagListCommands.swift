@@ -7,13 +7,56 @@ import PlayerCore
 struct MpdTagListCommands: MpdCommandGroup {
     let responder: MpdResponder
 
+    /// What `list` answers: the songs' files, or the values the tags take together, each
+    /// combination once, in order (`TAG: value` lines nested as MPD nests them).
+    enum Listing {
+        case files([MpdCatalog.Song])
+        case values(tags: [MpdTag], [[String]])
+
+        var count: Int {
+            switch self {
+            case .files(let songs): songs.count
+            case .values(_, let combinations): combinations.count
+            }
+        }
+
+        /// The lines of items `range`: a combination's values from the first that differs from
+        /// the one before it (what MPD's nested groups print).
+        func lines(_ range: Range<Int>) -> String {
+            switch self {
+            case .files(let songs): return songs[range].map { "file: \(UntrustedText.shown($0.uri))\n" }.joined()
+            case .values(let tags, let combinations):
+                var text = ""
+                for index in range {
+                    let values = combinations[index]
+                    var level = 0
+                    if index > 0 {
+                        let before = combinations[index - 1]
+                        while level < values.count - 1, before[level] == values[level] { level += 1 }
+                    }
+                    for (tag, value) in zip(tags[level...], values[level...]) { text += "\(tag.rawValue): \(UntrustedText.shown(value))\n" }
+                }
+                return text
+            }
+        }
+    }
+
     func list(_ arguments: [String], _ catalog: MpdCatalog) -> Result<String, MpdAck> {
+        listing(arguments, catalog).map { $0.lines(0..<$0.count) }
+    }
+
+    /// `list`'s reply as the client reads it (`list album group albumartist` of a million songs).
+    func stream(_ arguments: [String], _ catalog: MpdCatalog) -> Result<MpdStream, MpdAck> {
+        listing(arguments, catalog).map { listing in MpdStream(count: listing.count) { listing.lines($0) } }
+    }
+
+    func listing(_ arguments: [String], _ catalog: MpdCatalog) -> Result<Listing, MpdAck> {
         let patterns = PosixPatterns()
         var arguments = arguments[...]
         let name = arguments.removeFirst()
         if ["file", "filename"].contains(name.lowercased()) {
             return filter(arguments, ifAny: true, patterns).map { filter in
-                (filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs).map { "file: \(UntrustedText.shown($0.uri))\n" }.joined()
+                .files(filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs)
             }
         }
         guard let listed = MpdTag(named: name) else { return .failure(MpdAck(.argument, "Unknown tag type: \(name)")) }
@@ -33,8 +76,8 @@ struct MpdTagListCommands: MpdCommandGroup {
         }
         tags.append(listed)
         return filter(arguments, ifAny: legacy == nil, patterns).map { filter in
-            let songs = (legacy ?? filter).map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs
-            return Self.unique(songs, tags[...])
+            let found = (legacy ?? filter).map { $0.select(catalog, patterns) }
+            return .values(tags: tags, Self.combinations(found.map { $0.lazy.map { catalog.songs[$0] } } ?? catalog.songs[...].lazy.map { $0 }, tags))
         }
     }
 
@@ -44,18 +87,22 @@ struct MpdTagListCommands: MpdCommandGroup {
         return MpdFilter.parse(arguments, foldCase: false, patterns: patterns).map { $0 }.mapError { MpdAck(.argument, $0.message) }
     }
 
-    /// `TAG: value` for each value of the first of `tags` the songs take, in order, each
-    /// followed by the rest of the tags' within it.
-    private static func unique(_ songs: [MpdCatalog.Song], _ tags: ArraySlice<MpdTag>) -> String {
-        guard let tag = tags.first else { return "" }
-        var groups: [String: [MpdCatalog.Song]] = [:]
-        for song in songs { for value in Set(groupValues(song, tag)) { groups[value, default: []].append(song) } }
-        var text = ""
-        for key in groups.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-            text += "\(tag.rawValue): \(UntrustedText.shown(key))\n"
-            if tags.count > 1 { text += unique(groups[key] ?? [], tags.dropFirst()) }
+    /// Each combination of values of `tags` a song takes, once, in order (each tag's values
+    /// compared as bytes): what is held is the combinations, however many songs take them.
+    private static func combinations(_ songs: some Sequence<MpdCatalog.Song>, _ tags: [MpdTag]) -> [[String]] {
+        var seen = Set<[String]>()
+        for song in songs {
+            var made: [[String]] = [[]]
+            for tag in tags {
+                let values = Set(groupValues(song, tag))
+                made = made.flatMap { prefix in values.map { prefix + [$0] } }
+            }
+            seen.formUnion(made)
         }
-        return text
+        return seen.sorted { one, other in
+            for (a, b) in zip(one, other) where a != b { return a.utf8.lexicographicallyPrecedes(b.utf8) }
+            return one.count < other.count
+        }
     }
 
     /// A song's values of `tag`, its fallback's when it has none, or the empty value (MPD's
@@ -95,10 +142,17 @@ struct MpdTagListCommands: MpdCommandGroup {
             return "songs: \(count)\nplaytime: \(Int(seconds))\n"
         }
         guard let group else { return .success(stats(found)) }
-        var groups: [String: [MpdCatalog.Song]] = [:]
-        for song in found { for value in Self.groupValues(song, group) { groups[value, default: []].append(song) } }
+        // Each value's count and time, summed as the songs go (no song held by its value).
+        var groups: [String: (count: Int, seconds: Double)] = [:]
+        for song in found {
+            for value in Self.groupValues(song, group) {
+                groups[value, default: (0, 0)].count += 1
+                groups[value, default: (0, 0)].seconds += max(song.record.seconds ?? 0, 0)
+            }
+        }
         return .success(groups.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
-            "\(group.rawValue): \(UntrustedText.shown(key))\n" + stats(groups[key] ?? [])
+            let (count, seconds) = groups[key] ?? (0, 0)
+            return "\(group.rawValue): \(UntrustedText.shown(key))\nsongs: \(count)\nplaytime: \(Int(seconds))\n"
         }.joined())
     }
 }

@@ -194,28 +194,55 @@ struct LibraryRun {
         let code: Int32
     }
 
+    /// `--find`: the matching songs' paths, one a line, written as the library reads them (a
+    /// million-song answer holds one at a time).
     func find(_ text: String) -> Int32 {
-        let paths: [Path]
-        switch songs(matching: text, for: "--find") {
-        case .success(let found): paths = found
-        case .failure(let status): return status.code
+        let query: LibraryQuery
+        switch LibraryQuery.parse(text) {
+        case .success(let parsed): query = parsed
+        case .failure(let error):
+            printError("tplayer: --find: \(error)")
+            return 64
         }
+        guard let database = open() else { return 74 }
         let terminal = isatty(STDOUT_FILENO) == 1
-        var listed = 0
-        for path in paths {
+        var listed = 0, failedWrite = false
+        // Written 64 KB at a time (a write a path made a million-song answer a million calls).
+        var pending: [UInt8] = []
+        func flush() -> Bool {
+            defer { pending.removeAll(keepingCapacity: true) }
+            failedWrite = failedWrite || !(pending.isEmpty || writeAll(STDOUT_FILENO, bytes: pending))
+            return !failedWrite
+        }
+        let found = database.find(query) { path in
             // To a pipe, the path's own bytes (what a script opens); a name with a line break
             // would be two lines, so it is left out and said.
             if terminal {
                 printOutput(path.description)
             } else if path.bytes.contains(UInt8(ascii: "\n")) {
                 printError("tplayer: \(path): a name with a line break; left out of the list")
-                continue
-            } else if !writeAll(STDOUT_FILENO, bytes: path.bytes + [UInt8(ascii: "\n")]) {
-                return 74
+                return true
+            } else {
+                pending += path.bytes
+                pending.append(UInt8(ascii: "\n"))
+                if pending.count >= 1 << 16, !flush() { return false }
             }
             listed += 1
+            return true
         }
-        // Every match left out: none listed, as when none matches.
-        return listed > 0 ? 0 : 1
+        _ = flush()
+        switch found {
+        case .failure(let error):
+            printError("tplayer: \(error)")
+            return 74
+        case .success(0):
+            let empty = (try? database.counts().get().songs) == 0
+            printError("tplayer: " + (empty ? "the library is empty: tplayer --scan fills it" : "no song in the library matches \(text)"))
+            return 1
+        case .success:
+            if failedWrite { return 74 }
+            // Every match left out: none listed, as when none matches.
+            return listed > 0 ? 0 : 1
+        }
     }
 }

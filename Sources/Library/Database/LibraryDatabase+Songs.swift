@@ -151,6 +151,16 @@ extension LibraryDatabase {
 
     /// The paths of the songs `query` matches, in album order; at most `limit`.
     public func find(_ query: LibraryQuery, limit: Int = .max) -> Result<[Path], LibraryError> {
+        var paths: [Path] = []
+        return find(query, limit: limit) { path in
+            paths.append(path)
+            return true
+        }.map { _ in paths }
+    }
+
+    /// The songs `query` matches, in album order, each handed to `each` as it is read (`false`
+    /// stops): an answer of a million songs holds one at a time (`--find`); how many were handed.
+    public func find(_ query: LibraryQuery, limit: Int = .max, each: (Path) -> Bool) -> Result<Int, LibraryError> {
         read { db in
             let condition = query.condition
             var arguments = condition.arguments
@@ -158,12 +168,13 @@ extension LibraryDatabase {
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT path FROM song WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
                 """, arguments: arguments)
-            var paths: [Path] = []
+            var handed = 0
             while let row = try rows.next() {
                 let bytes: Data = row[0]
-                paths.append(Path(bytes: Array(bytes)))
+                handed += 1
+                if !each(Path(bytes: Array(bytes))) { break }
             }
-            return paths
+            return handed
         }
     }
 
