@@ -186,19 +186,9 @@ struct MpdDatabaseCommands: MpdCommandGroup {
             guard catalog.song(uri) == nil else { return nil }
             guard uri.isEmpty || !catalog.under(uri).isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
             let info = name == "listallinfo"
-            var items: [MpdCatalog.Item] = uri.isEmpty ? [] : [.folder(uri)]
-            catalog.walk(uri, into: &items)
-            return .success(MpdStream(count: items.count) { [self] range in
-                var text = ""
-                for item in items[range] {
-                    switch item {
-                    case .folder(let folder): text += folderLines(folder, catalog, modified: info)
-                    case .song(let song):
-                        text += info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
-                    }
-                }
-                return text
-            })
+            return .success(MpdStream(next: catalog.walk(uri, folder: { [self] in folderLines($0, catalog, modified: info) }, song: { song in
+                info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
+            })))
         default:
             return nil
         }

@@ -4,52 +4,86 @@ import PlayerCore
 /// of it, a list of 100,000 entries): its items made a chunk at a time as the client reads them,
 /// from a snapshot taken when the command ran, its `OK` after the last.
 public final class MpdStream {
-    private let count: Int
-    private var index = 0
-    private let render: (Range<Int>) -> String
-    /// How many items each call renders.
-    private let batch: Int
+    /// The next piece of text; `nil` at the end.
+    private let next: () -> String?
+    /// A piece taken to see whether one is left (`isDone`), not handed on yet.
+    private var ahead: String?
+    private var ended = false
 
-    /// `render` gives the text of the items of a range of `0..<count`.
-    init(count: Int, batch: Int = 256, render: @escaping (Range<Int>) -> String) {
-        self.count = count
-        self.batch = batch
-        self.render = render
+    /// `next` gives the reply a piece at a time (a few hundred items), `nil` after the last.
+    init(next: @escaping () -> String?) {
+        self.next = next
     }
 
-    var isDone: Bool { index >= count }
+    /// `render` gives the text of the items of a range of `0..<count`, `batch` at a time.
+    convenience init(count: Int, batch: Int = 256, render: @escaping (Range<Int>) -> String) {
+        var index = 0
+        self.init {
+            guard index < count else { return nil }
+            let end = min(index + batch, count)
+            defer { index = end }
+            return render(index..<end)
+        }
+    }
+
+    /// The next piece, the one looked at first if there is one.
+    private func take() -> String? {
+        if let piece = ahead {
+            ahead = nil
+            return piece
+        }
+        guard !ended else { return nil }
+        guard let piece = next() else {
+            ended = true
+            return nil
+        }
+        return piece
+    }
+
+    var isDone: Bool {
+        if ahead != nil { return false }
+        ahead = take()
+        return ahead == nil
+    }
 
     /// What is left of it, whole (a reply in a command list).
     var rest: String {
-        defer { index = count }
-        return index < count ? render(index..<count) : ""
+        var text = ""
+        while let piece = take() { text += piece }
+        return text
     }
 
-    /// Appends items until about `limit` bytes are added or none is left.
+    /// Appends pieces until about `limit` bytes are added or none is left.
     func fill(_ output: inout [UInt8], limit: Int) {
         let start = output.count
-        while index < count, output.count - start < limit {
-            let end = min(index + batch, count)
-            output += render(index..<end).utf8
-            index = end
-        }
+        while output.count - start < limit, let piece = take() { output += piece.utf8 }
     }
 }
 
 extension MpdCatalog {
-    /// What a recursive listing holds, in MPD's order: a folder as it is entered, a song.
-    enum Item {
-        case folder(String)
-        case song(Song)
-    }
-
-    /// Everything under `uri`: each folder's songs, then its folders, each followed by what it holds.
-    func walk(_ uri: String, into items: inout [Item]) {
-        let (folders, direct) = children(of: uri)
-        items += direct.map(Item.song)
-        for folder in folders {
-            items.append(.folder(folder))
-            walk(folder, into: &items)
+    /// Everything under `uri` in MPD's order (a folder as it is entered, then its songs, then
+    /// each of its folders with what it holds), `batch` items a piece, as a reader takes them:
+    /// what is held is the folders still to enter and one folder's songs, never the whole list.
+    func walk(_ uri: String, batch: Int = 256, folder: @escaping (String) -> String, song: @escaping (Song) -> String) -> () -> String? {
+        var folders = [uri]
+        var songs: ArraySlice<Song> = []
+        return { [self] in
+            var text = ""
+            var made = 0
+            while made < batch {
+                if let next = songs.popFirst() {
+                    text += song(next)
+                } else if let next = folders.popLast() {
+                    if !next.isEmpty { text += folder(next) }
+                    let (inside, direct) = children(of: next)
+                    songs = direct[...]
+                    folders += inside.reversed()
+                } else {
+                    break
+                }
+                made += 1
+            }
+            return made == 0 ? nil : text
         }
     }
 }
