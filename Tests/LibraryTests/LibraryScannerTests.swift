@@ -165,9 +165,51 @@ import Testing
         let scanner = LibraryFixture.scanner(database, ahead: 3)
         #expect(try scanner.scan([folder]).get().read == 2100)
         try LibraryFixture.sh("i=0; while [ $i -lt 2100 ]; do ln .same.mp3 Old/${i}a.mp3; i=$((i+7)); done", in: folder)
-        let again = try scanner.scan([folder]).get()
+        // Another scan puts a song in meanwhile (the watcher's, another tplayer's), past the
+        // first page: not this walk's to judge, it stays.
+        let other = folder.appending("Old/zzz-elsewhere.mp3")
+        let once = Locked(false)
+        let meanwhile = LibraryScanner(database: database, ahead: 3) {
+            let checker = SongChecker()
+            return { path in
+                if !once.update({ done in defer { done = true }; return done }) {
+                    _ = database.put([LibrarySong(path: other, size: 1, modified: 1, rate: 44100, channels: 2)])
+                }
+                return checker.tags(SongSource(path))
+            }
+        }
+        let again = try meanwhile.scan([folder]).get()
         #expect(again.read == 300 && again.unchanged == 2100 && again.removed == 0, "\(again)")
-        #expect(try database.counts().get().songs == 2400)
+        #expect(try database.counts().get().songs == 2401 && database.songs(at: [other]).get().count == 1)
+    }
+
+    /// A library folder inside another behind a hidden folder (`~/.music` in `~`), which the
+    /// outer walk passes by, keeps its songs; a stop in the middle of the walk takes nothing out;
+    /// a CUE sheet's image in a folder below it is the sheet's tracks, not a song of its own.
+    @Test func aHiddenInnerFolderAStopMidWalkAndAnImageBelowItsSheet() throws {
+        let (database, _, folder) = try LibraryFixture.library()
+        try LibraryFixture.sh("""
+            mkdir -p .music/a b cue/CD1
+            \(LibraryFixture.tone)
+            lame --quiet --tt One --ta Some --tl Thing tone.wav .music/a/1.mp3
+            cp .music/a/1.mp3 .music/a/2.mp3; cp .music/a/1.mp3 b/3.mp3; cp .music/a/1.mp3 b/4.mp3
+            flac -s tone.wav -o cue/CD1/image.flac
+            printf 'FILE "CD1/image.flac" WAVE\n  TRACK 01 AUDIO\n    INDEX 01 00:00:00\n  TRACK 02 AUDIO\n    INDEX 01 00:00:50\n' > cue/sheet.cue
+            rm tone.wav
+            """, in: folder)
+        let scanner = LibraryFixture.scanner(database, ahead: 1)
+        let roots = [folder, folder.appending(".music")]
+        let first = try scanner.scan(roots).get()
+        #expect(first.read == 6 && first.failures.isEmpty, "\(first)")
+        #expect(try database.songs(at: [folder.appending("cue/CD1/image.flac")]).get().isEmpty, "the image is its sheet's tracks")
+        let again = try scanner.scan(roots).get()
+        #expect(again.unchanged == 6 && again.removed == 0, "\(again)")
+        // Stopped as the first file found is read: nothing is taken out, whatever was not walked.
+        try LibraryFixture.sh("cp b/3.mp3 b/0.mp3", in: folder)
+        let stop = Locked(false)
+        let stopped = try scanner.scan(roots, progress: { _, _, _ in stop.update { $0 = true } }, isCancelled: { stop.read { $0 } }).get()
+        #expect(stopped.cancelled && stopped.removed == 0, "\(stopped)")
+        #expect(try database.counts().get().songs >= 6)
     }
 
     @Test func whatCannotBeReadIsNamedAndWhatCannotBeListedIsKept() throws {

@@ -17,21 +17,27 @@ extension LibraryDatabase {
     /// The files the library holds under `folder`, with their size and time as read, in the
     /// order of their paths' bytes: up to `limit` of them, from the one after `after` (a page of
     /// the path index: a rescan of a million files holds a page, not the million).
-    public func knownFiles(under folder: Path, after: Path?, limit: Int) -> Result<[(path: Path, known: Known)], LibraryError> {
+    /// Each with its row's id.
+    public func knownFiles(under folder: Path, after: Path?, limit: Int) -> Result<[(path: Path, known: Known, id: Int64)], LibraryError> {
         read { db in
             let (low, high) = Self.range(under: folder)
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT path, size, modified, tagversion FROM song WHERE path > ? AND path < ? ORDER BY path LIMIT ?
+                SELECT path, size, modified, tagversion, id FROM song WHERE path > ? AND path < ? ORDER BY path LIMIT ?
                 """, arguments: [Data(after?.bytes ?? low), Data(high), Int64(clamping: limit)])
-            var known: [(Path, Known)] = []
+            var known: [(Path, Known, Int64)] = []
             while let row = try rows.next() {
                 let bytes: Data = row[0]
                 // A song read by an older tplayer, without the tags read now, is as if changed.
                 let current = (row[3] as Int) >= LibrarySong.tagVersion
-                known.append((Path(bytes: Array(bytes)), Known(size: row[1], modified: current ? row[2] : -1)))
+                known.append((Path(bytes: Array(bytes)), Known(size: row[1], modified: current ? row[2] : -1), row[4]))
             }
             return known
         }
+    }
+
+    /// The greatest row id: rows after it came after this was asked.
+    public func lastRow() -> Result<Int64, LibraryError> {
+        read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM song") ?? 0 }
     }
 
     /// The files the library holds under `folder`, in the order of their paths' bytes.

@@ -66,7 +66,14 @@ public struct LibraryScanner: Sendable {
         var head = 0
         var gone: [(path: Path, size: Int64)] = []
         var done = 0
-        let roots = Self.outermost(folders)
+        var roots = Self.outermost(folders)
+        // Rows put in after this (another scan's: the watcher's, `:scan`, another tplayer) are
+        // not this walk's to judge: a file moved meanwhile is one this walk may not have met.
+        let lastBefore: Int64
+        switch database.lastRow() {
+        case .success(let last): lastBefore = last
+        case .failure(let error): return .failure(error)
+        }
         /// The first `count` of `pending` read and put in.
         func readPending(_ count: Int) -> LibraryError? {
             let part = Array(pending[head..<min(head + count, pending.count)])
@@ -88,19 +95,28 @@ public struct LibraryScanner: Sendable {
             done += part.count
             return nil
         }
-        for root in roots {
+        var walked = 0
+        while walked < roots.count {
+            let root = roots[walked]
+            walked += 1
             walk.start(root)
             var known = KnownPages(database: database, folder: root)
+            // Another root inside this one (behind a hidden folder, which this walk passes by)
+            // is walked on its own: its rows are not this walk's.
+            let inner = roots.filter { $0 != root && LibraryWalk.isUnder($0, root) }
             func passBy(below path: Path?) -> LibraryError? {
                 while true {
-                    let row: (path: Path, known: Known)?
+                    let row: (path: Path, known: Known, id: Int64)?
                     switch known.peek() {
                     case .success(let next): row = next
                     case .failure(let error): return error
                     }
                     guard let row, path.map({ row.path.bytes.lexicographicallyPrecedes($0.bytes) }) ?? true else { return nil }
                     // Under a folder that could not be listed: kept, as it was.
-                    if !walk.unlisted.contains(where: { LibraryWalk.isUnder(row.path, $0) }) { gone.append((row.path, row.known.size)) }
+                    let kept = walk.unlisted.filter { LibraryWalk.isUnder($0, root) } + inner
+                    if row.id <= lastBefore, !kept.contains(where: { LibraryWalk.isUnder(row.path, $0) }) {
+                        gone.append((row.path, row.known.size))
+                    }
                     known.advance()
                 }
             }
@@ -125,6 +141,12 @@ public struct LibraryScanner: Sendable {
                 break
             }
             if let error = passBy(below: nil) { return .failure(error) }
+            // A root inside a folder that could not be listed is walked on its own.
+            if walked == roots.count {
+                roots += folders.filter { folder in
+                    !roots.contains(folder) && walk.unlisted.contains { LibraryWalk.isUnder(folder, $0) && folder != $0 }
+                }
+            }
         }
         summary.problems = walk.problems
         while head < pending.count, !summary.cancelled {
@@ -136,7 +158,7 @@ public struct LibraryScanner: Sendable {
             progress(done, done + pending.count - head, false)
         }
         if !summary.cancelled {
-            switch retire(gone.map(\.path), arrived: arrivals(gone, roots: roots, unlisted: walk.unlisted)) {
+            switch arrivals(gone, roots: roots, unlisted: walk.unlisted).flatMap({ retire(gone.map(\.path), arrived: $0) }) {
             case .success(let moved): summary.moved = moved
             case .failure(let error): return .failure(error)
             }
@@ -149,37 +171,51 @@ public struct LibraryScanner: Sendable {
         return .success(summary)
     }
 
-    /// `folders` less those in another of them (a folder named twice, or inside another, would
-    /// be walked once and its songs seen as gone in the other's walk), in their order.
+    /// `folders` less those the walk of another of them walks (a folder named twice, or inside
+    /// another, would be walked once and its songs seen as gone in the other's walk), in their
+    /// order. One inside another behind a hidden folder (`~/.music` in `~`) is kept: the other's
+    /// walk passes hidden folders by.
     static func outermost(_ folders: [Path]) -> [Path] {
         var kept: [Path] = []
         for (index, folder) in folders.enumerated() {
             let inOther = folders.enumerated().contains { other, outer in
-                other != index && LibraryWalk.isUnder(folder, outer) && (folder != outer || other < index)
+                other != index && LibraryWalk.isUnder(folder, outer) && (folder != outer ? !isHidden(folder, under: outer) : other < index)
             }
             if !inOther { kept.append(folder) }
         }
         return kept
     }
 
+    /// Whether a name on the way from `outer` down to `folder` starts with a dot.
+    static func isHidden(_ folder: Path, under outer: Path) -> Bool {
+        let rest = folder.bytes.dropFirst(outer.bytes.count)
+        return rest.split(separator: UInt8(ascii: "/")).contains { $0.first == UInt8(ascii: ".") }
+    }
+
     /// A move's new file is one of a gone file's size that holds no plays or rating of its own:
     /// read by this scan, or held already (a scan stopped before its end put it in); the newest
     /// last, taken first (`retire`): of two files alike, the one just come is the one moved.
-    private func arrivals(_ gone: [(path: Path, size: Int64)], roots: [Path], unlisted: [Path]) -> [Path] {
-        guard !gone.isEmpty else { return [] }
+    /// A lookup that fails fails the scan: taken out with no place to carry their statistics
+    /// to, the moved songs' plays would be lost.
+    private func arrivals(_ gone: [(path: Path, size: Int64)], roots: [Path], unlisted: [Path]) -> Result<[Path], LibraryError> {
+        guard !gone.isEmpty else { return .success([]) }
         let sizes = Set(gone.map(\.size)), leaving = Set(gone.map(\.path))
-        return roots.flatMap { root in
-            ((try? database.files(under: root, ofSizes: sizes).get()) ?? []).filter { path in
-                !leaving.contains(path) && !unlisted.contains { LibraryWalk.isUnder(path, $0) }
+        var found: [Path] = []
+        for root in roots {
+            switch database.files(under: root, ofSizes: sizes) {
+            case .failure(let error): return .failure(error)
+            case .success(let paths):
+                found += paths.filter { path in !leaving.contains(path) && !unlisted.contains { LibraryWalk.isUnder(path, $0) } }
             }
         }
+        return .success(found)
     }
 
     /// The library's rows under one folder, a page at a time, in the order of their paths' bytes.
     private struct KnownPages {
         let database: LibraryDatabase
         let folder: Path
-        private var page: [(path: Path, known: Known)] = []
+        private var page: [(path: Path, known: Known, id: Int64)] = []
         private var index = 0
         private var finished = false
         static let size = 2048
@@ -190,7 +226,7 @@ public struct LibraryScanner: Sendable {
         }
 
         /// The next row, read with its page when it is the first of one.
-        mutating func peek() -> Result<(path: Path, known: Known)?, LibraryError> {
+        mutating func peek() -> Result<(path: Path, known: Known, id: Int64)?, LibraryError> {
             if index < page.count { return .success(page[index]) }
             guard !finished else { return .success(nil) }
             switch database.knownFiles(under: folder, after: page.last?.path, limit: Self.size) {

@@ -40,6 +40,9 @@ struct LibraryWalk {
     /// walk is in.
     private var stack: [[Entry]] = []
     private var visited = Set<FileStatus.ID>()
+    /// The images CUE sheets play (`CD1/image.flac` named by a sheet above it): tracks of the
+    /// sheet, never songs of their own, whichever folder they are met in.
+    private var claimed = Set<Path>()
 
     /// The walk of `root` begins (a walk of several folders walks each once, a folder met in
     /// two of them in the first).
@@ -118,6 +121,9 @@ struct LibraryWalk {
             }
         }
         for sheet in sheets where !isCancelled() { addSheet(sheet, to: &files) }
+        // A sheet that gives one track number twice names one path twice: one song.
+        var seen = Set<Path>()
+        files.removeAll { (!claimed.isEmpty && $0.cue == nil && claimed.contains($0.path)) || !seen.insert($0.path).inserted }
         return files.map(Entry.file) + folders
     }
 
@@ -144,6 +150,7 @@ struct LibraryWalk {
                     continue
                 }
                 imageTimes[track.image] = info.modified
+                claimed.insert(track.image)
             }
             files.append(Found(path: path, size: status.size, modified: max(status.modified, imageTimes[track.image] ?? 0), cue: track))
         }

@@ -73,7 +73,10 @@ public final class LibraryWatcher: @unchecked Sendable {
         if watches[added] != nil { return }  // met before (a link back up)
         watches[added] = folder
         guard case .success(let items) = FileSystem.list(folder) else { return }
-        for item in items where item.isDirectory { watchTree(folder.appending(item.name)) }
+        // In the scan's order (`LibraryWalk`): a folder met twice through a link is watched
+        // under the path the scan keeps its songs by.
+        let folders = items.filter(\.isDirectory).map { folder.appending($0.name) }
+        for inner in folders.sorted(by: { ($0.bytes + [0x2F]).lexicographicallyPrecedes($1.bytes + [0x2F]) }) { watchTree(inner) }
     }
 
     private func run() {
