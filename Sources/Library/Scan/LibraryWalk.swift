@@ -122,8 +122,11 @@ struct LibraryWalk {
         }
         for sheet in sheets where !isCancelled() { addSheet(sheet, to: &files) }
         // A sheet that gives one track number twice names one path twice: one song.
-        var seen = Set<Path>()
-        files.removeAll { (!claimed.isEmpty && $0.cue == nil && claimed.contains($0.path)) || !seen.insert($0.path).inserted }
+        if !sheets.isEmpty {
+            var seen = Set<Path>()
+            files.removeAll { !seen.insert($0.path).inserted }
+        }
+        if !claimed.isEmpty { files.removeAll { $0.cue == nil && claimed.contains($0.path) } }
         return files.map(Entry.file) + folders
     }
 
