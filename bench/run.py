@@ -178,6 +178,11 @@ def main():
     # 2. Start-up: a 1 s song to WAV, the whole process.
     t, m = side_by_side([TPLAYER, "-q", "--force", "-w", wav("t-one"), one], ["mpg123", "-q", "-w", wav("m-one"), one])
     row("start-up: 1 s song to WAV", f"{t * 1000:.1f} ms", f"{m * 1000:.1f} ms", f"{t / m:.2f}×", "≤ 3×", t / m <= 3)
+    # What a run costs before it does anything: --version's peak RSS, most of it the static
+    # binary's own resident pages (issue 56's part 4 measures its way down from here).
+    t_version, m_version = peak_rss([TPLAYER, "--version"]), peak_rss(["mpg123", "--version"])
+    row("peak RSS of --version (the binary and its runtime at start)", f"{t_version:.1f} MB", f"{m_version:.1f} MB",
+        f"{t_version / m_version:.2f}×", "stated", True)
 
     # 3. The first far seek in a 60-minute VBR file (tplayer's own report of the seek's time).
     script = os.path.join(out, "seek.tps")
