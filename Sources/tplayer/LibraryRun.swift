@@ -169,6 +169,16 @@ struct LibraryRun {
     /// line saying why there are none (1), or why the query cannot be read (64) or the library
     /// opened (74).
     func songs(matching text: String, for option: String) -> Result<[Path], ExitStatus> {
+        var paths: [Path] = []
+        return eachSong(matching: text, for: option) { path in
+            paths.append(path)
+            return true
+        }.map { _ in paths }
+    }
+
+    /// The same songs, each handed to `each` as the library reads it (`false` stops), and how
+    /// many were handed.
+    func eachSong(matching text: String, for option: String, _ each: (Path) -> Bool) -> Result<Int, ExitStatus> {
         let query: LibraryQuery
         switch LibraryQuery.parse(text) {
         case .success(let parsed): query = parsed
@@ -177,13 +187,13 @@ struct LibraryRun {
             return .failure(ExitStatus(code: 64))
         }
         guard let database = open() else { return .failure(ExitStatus(code: 74)) }
-        switch database.find(query) {
-        case .success(let paths) where paths.isEmpty:
+        switch database.find(query, each: each) {
+        case .success(0):
             let empty = (try? database.counts().get().songs) == 0
             printError("tplayer: " + (empty ? "the library is empty: tplayer --scan fills it" : "no song in the library matches \(text)"))
             return .failure(ExitStatus(code: 1))
-        case .success(let paths):
-            return .success(paths)
+        case .success(let handed):
+            return .success(handed)
         case .failure(let error):
             printError("tplayer: \(error)")
             return .failure(ExitStatus(code: 74))
@@ -197,14 +207,6 @@ struct LibraryRun {
     /// `--find`: the matching songs' paths, one a line, written as the library reads them (a
     /// million-song answer holds one at a time).
     func find(_ text: String) -> Int32 {
-        let query: LibraryQuery
-        switch LibraryQuery.parse(text) {
-        case .success(let parsed): query = parsed
-        case .failure(let error):
-            printError("tplayer: --find: \(error)")
-            return 64
-        }
-        guard let database = open() else { return 74 }
         let terminal = isatty(STDOUT_FILENO) == 1
         var listed = 0, failedWrite = false
         // Written 64 KB at a time (a write a path made a million-song answer a million calls).
@@ -214,7 +216,7 @@ struct LibraryRun {
             failedWrite = failedWrite || !(pending.isEmpty || writeAll(STDOUT_FILENO, bytes: pending))
             return !failedWrite
         }
-        let found = database.find(query) { path in
+        let found = eachSong(matching: text, for: "--find") { path in
             // To a pipe, the path's own bytes (what a script opens); a name with a line break
             // would be two lines, so it is left out and said.
             if terminal {
@@ -232,13 +234,7 @@ struct LibraryRun {
         }
         _ = flush()
         switch found {
-        case .failure(let error):
-            printError("tplayer: \(error)")
-            return 74
-        case .success(0):
-            let empty = (try? database.counts().get().songs) == 0
-            printError("tplayer: " + (empty ? "the library is empty: tplayer --scan fills it" : "no song in the library matches \(text)"))
-            return 1
+        case .failure(let status): return status.code
         case .success:
             if failedWrite { return 74 }
             // Every match left out: none listed, as when none matches.
