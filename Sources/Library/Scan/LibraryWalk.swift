@@ -68,8 +68,9 @@ struct LibraryWalk {
                 let root = isRoot
                 isRoot = false
                 if let entries = list(folder, isRoot: root, isCancelled: isCancelled) {
-                    // Sorted backwards: the first is taken last off the end.
-                    stack.append(entries.sorted { $1.key.lexicographicallyPrecedes($0.key) })
+                    // Sorted backwards: the first is taken last off the end (each key made once,
+                    // not at each comparison).
+                    stack.append(entries.map { ($0.key, $0) }.sorted { $1.0.lexicographicallyPrecedes($0.0) }.map(\.1))
                 }
             }
         }
