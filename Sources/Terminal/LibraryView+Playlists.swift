@@ -121,11 +121,7 @@ extension LibraryView {
                 message = "playlist \(under.playlist.name) is empty"
                 return .redraw
             }
-            switch key {
-            case .character("a"): return .command(.appendSongs(paths))
-            case .character("e"): return .command(.queueSongs(paths))
-            default: return .command(.replaceWithSongs(paths))
-            }
+            return Self.take(paths, by: key)
         case .character("w"):
             startTyping(PromptLine(label: "save the list as playlist: "), for: .save)
             return .redraw

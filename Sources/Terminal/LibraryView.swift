@@ -225,11 +225,7 @@ public struct LibraryView {
             guard let (item, _) = item(at: cursor, browser) else { return .redraw }
             let paths = browser.paths(of: item, filter: filter)
             guard !paths.isEmpty else { return .redraw }
-            switch key {
-            case .character("a"): return .command(.appendSongs(paths))
-            case .character("e"): return .command(.queueSongs(paths))
-            default: return .command(.replaceWithSongs(paths))
-            }
+            return Self.take(paths, by: key)
         case .character(let digit) where ("0"..."5").contains(digit):
             guard let (item, _) = item(at: cursor, browser), item.kind == .song, let stars = digit.wholeNumberValue else {
                 message = "a rating is a song's: put the cursor on one"
@@ -256,6 +252,15 @@ public struct LibraryView {
             return isOpenKey ? .close : nil
         }
         return .redraw
+    }
+
+    /// `a` adds `paths` to the end of the list, `e` queues them, `P` makes them the list.
+    static func take(_ paths: [Path], by key: Key) -> Outcome {
+        switch key {
+        case .character("a"): .command(.appendSongs(paths))
+        case .character("e"): .command(.queueSongs(paths))
+        default: .command(.replaceWithSongs(paths))
+        }
     }
 
     private mutating func move(to row: Int) {
