@@ -198,13 +198,29 @@ extension PlaybackLoop {
         if slot.isFile, slot.sink == nil { openFile(for: current) }
         guard onServer, let sink = slot.sink else { return ended(current) }
         sink.drain()
+        // What it holds has played by then, unless the server never says so.
+        let rate = max(sink.format.rate, 1)
+        let queued = Double(sink.queuedFrames ?? 2 * rate) / Double(rate)
+        drainEnds = clock.now + min(queued, Self.longestDrain) + Self.drainGrace
         move(to: .draining)
     }
 
+    /// A drain may take what the stream holds (at most this, whatever the server says) and this
+    /// much more before the song ends without the server's word.
+    static let longestDrain = 30.0
+    static let drainGrace = 3.0
+
     /// While draining: the song has ended once the server says all of it has played (as mpv and
-    /// paplay wait for it: an estimate from the latency ended songs early on some sinks).
+    /// paplay wait for it: an estimate from the latency ended songs early on some sinks). A
+    /// server that never says so (stopped, or its sink no longer playing) does not hold the list
+    /// at the song's end for ever: past `drainEnds` it goes on without its word, as mpv gives up
+    /// on a drain that outlasts what was queued.
     func checkDrained() {
-        if let current = song, slot.sink?.isDrained ?? true { ended(current) }
+        guard let current = song else { return }
+        if slot.sink?.isDrained ?? true { return ended(current) }
+        guard clock.now >= drainEnds else { return }
+        report(.outputNotice(message: "the sound server never said the song had played: going on without it"))
+        ended(current)
     }
 
     private func ended(_ current: Song) {

@@ -52,6 +52,8 @@ final class PlaybackLoop {
     /// frame before: a seek, another song, a take-back, a resume. A take-back goes back no
     /// further: before them the queue holds another place, which the position does not count.
     var sinceSplice = 0
+    /// While draining: when the song ends without the server's word (`checkDrained`).
+    var drainEnds = 0.0
     /// The fade in what was written since then began with (its frames; 0: none).
     var spliceFadeIn = 0
     /// `PITCH` (mpg123's remote protocol): the song plays this fraction faster (and higher) on
