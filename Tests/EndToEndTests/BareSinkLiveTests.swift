@@ -141,7 +141,7 @@ final class Spinners {
     func stop() {
         for spinner in processes where spinner.isRunning {
             kill(spinner.processIdentifier, SIGKILL)
-            spinner.waitUntilExit()
+            spinner.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
     }
 

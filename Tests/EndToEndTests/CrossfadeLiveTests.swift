@@ -25,7 +25,7 @@ extension GaplessLiveTests {
         try player.run()
         defer {
             if player.isRunning { kill(player.processIdentifier, SIGKILL) }
-            player.waitUntilExit()
+            player.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
         var elapsed = 0.0
         for _ in 0..<200 where elapsed < 2 {
@@ -36,7 +36,7 @@ extension GaplessLiveTests {
         _ = try MpdWire.Client(port: port).send("next")
         usleep(3_000_000)
         kill(player.processIdentifier, SIGTERM)
-        player.waitUntilExit()
+        player.waitUntilExit(within: BoundedWait.defaultSeconds)
         let left = recording.stopLeft()
         guard let first = left.firstIndex(where: { abs($0) > 1000 }) else { return #expect(Bool(false), "the song was heard") }
         // 50 ms at a time: how strong each tone is (Goertzel), as a fraction of a tone alone.

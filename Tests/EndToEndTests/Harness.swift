@@ -29,7 +29,7 @@ enum Harness {
     /// Runs `executable` with stdin from /dev/null (not a terminal), waits, and collects output.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
-                    environment: [String: String] = [:], detached: Bool = false,
+                    environment: [String: String] = [:], detached: Bool = false, timeout: Double = BoundedWait.defaultSeconds,
                     whileRunning: ((Process) -> Void)? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -38,7 +38,7 @@ enum Harness {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         if detached {
-            return Result(status: try spawnAndWait(executable, arguments, environment: environment),
+            return Result(status: try spawnAndWait(executable, arguments, environment: environment, timeout: timeout),
                           stdout: "", stderr: "")
         }
         let out = Pipe(), err = Pipe()
@@ -46,10 +46,13 @@ enum Harness {
         process.standardError = err
         try process.run()
         whileRunning?(process)
+        // Past `timeout` the child is killed (`waitUntilExit(within:)` names it): a hang fails
+        // the test instead of holding the run.
+        let deadline = Date().addingTimeInterval(timeout)
         let (outData, errData) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor) {
-            !process.isRunning
+            !process.isRunning || Date() >= deadline
         }
-        process.waitUntilExit()
+        process.waitUntilExit(within: max(deadline.timeIntervalSinceNow, 0))
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
@@ -114,7 +117,8 @@ enum Harness {
     /// Runs a program that leaves a daemon behind (tmux, pulseaudio) and waits for it alone.
     /// Foundation's `Process` would wait for the daemon too: the daemon inherits the descriptor
     /// `Process` watches. Output goes to /dev/null.
-    static func spawnAndWait(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+    static func spawnAndWait(_ executable: String, _ arguments: [String], environment: [String: String],
+                             timeout: Double = BoundedWait.defaultSeconds) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -142,9 +146,7 @@ enum Harness {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw HarnessError.timedOut("cannot start \(executable): \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xFF
+        return waitForChild(pid, named: executable, within: timeout)
     }
 
     /// Whether two PCM buffers are the same bytes. Compared here and not inside `#expect`, which

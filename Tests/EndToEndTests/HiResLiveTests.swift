@@ -26,7 +26,7 @@ struct HiResLiveTests {
             spec = ours?.split(separator: "\n").first { $0.contains("Sample Specification") }.map(String.init) ?? ""
             if spec.isEmpty { usleep(30_000) }
         }
-        player.waitUntilExit()
+        player.waitUntilExit(within: BoundedWait.defaultSeconds)
         #expect(player.terminationStatus == 0)
         #expect(spec.contains("s24le 2ch 48000Hz"), "the stream: \(spec)")
         let recorded = recording.stopRaw()

@@ -41,7 +41,7 @@ struct IcecastOutputTests {
         deinit {
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.waitUntilExit(within: BoundedWait.defaultSeconds)
             }
         }
 
@@ -50,7 +50,7 @@ struct IcecastOutputTests {
             let deadline = Date(timeIntervalSinceNow: timeout)
             while process.isRunning, Date() < deadline { usleep(50_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            process.waitUntilExit(within: BoundedWait.defaultSeconds)
             return (process.terminationStatus, Date().timeIntervalSince(started))
         }
 
@@ -113,7 +113,7 @@ struct IcecastOutputTests {
                 while listener.isRunning, Date() < deadline { usleep(50_000) }
                 if listener.isRunning {
                     kill(listener.processIdentifier, SIGKILL)
-                    listener.waitUntilExit()
+                    listener.waitUntilExit(within: BoundedWait.defaultSeconds)
                 }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Glibc
 
 /// A real Icecast 2 server (`icecast2`) on 127.0.0.1, on a port of its own, with ffmpeg as its
@@ -90,7 +91,7 @@ final class IcecastServer {
         for process in [source, server].compactMap({ $0 }) where process.isRunning {
             // SIGKILL: a child may inherit SIGTERM blocked from the test process.
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
         source = nil
         server = nil

@@ -42,7 +42,7 @@ final class RadioServer {
     deinit {
         // SIGKILL: the server may inherit SIGTERM blocked from the test process.
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
     }
 
     func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)/\(path)" }
@@ -272,7 +272,7 @@ struct InternetStreamTests {
         usleep(3_000_000)
         let asked = try server.connections()
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
         #expect(asked.contains("'/live.mp3': 1") && !asked.contains("icy.mp3"), "\(asked)")
     }
 
@@ -302,7 +302,7 @@ struct InternetStreamTests {
         usleep(1_500_000)
         let asked = Date()
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
         let took = Date().timeIntervalSince(asked)
         #expect(took < 2, "SIGTERM ended it in \(took) s")
         #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0)
@@ -334,7 +334,7 @@ struct IcecastTests {
         try mpg123.run()
         defer {
             kill(mpg123.processIdentifier, SIGKILL)
-            mpg123.waitUntilExit()
+            mpg123.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
         mpg123In.fileHandleForWriting.write(Data("LOAD \(radio.url)\n".utf8))
         try radio.setTitle("Artist - First Title")

@@ -89,7 +89,7 @@ final class MonitorRecording {
             usleep(bare ? 2_600_000 : 700_000)
             // SIGKILL: parec may inherit SIGTERM blocked from the test process.
             kill(recorder.processIdentifier, SIGKILL)
-            recorder.waitUntilExit()
+            recorder.waitUntilExit(within: BoundedWait.defaultSeconds)
             running = false
         }
         return (try? Data(contentsOf: file)) ?? Data()
@@ -239,7 +239,7 @@ final class RemotePlayer: @unchecked Sendable {
     /// Quits and waits for the player to end; its exit status.
     func quit() -> Int32 {
         send("QUIT")
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
         return process.terminationStatus
     }
 

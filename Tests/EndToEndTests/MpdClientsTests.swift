@@ -53,7 +53,7 @@ struct MpdClientsTests {
         usleep(300_000)
         let said = loops.map { process, out in
             kill(process.processIdentifier, SIGKILL)  // the test runner leaves SIGTERM ignored in what it starts
-            process.waitUntilExit()
+            process.waitUntilExit(within: BoundedWait.defaultSeconds)
             return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         }
         #expect(said[1] == said[0] && said[0] == "options\nplaylist\n", "MPD \(said[0]), tplayer \(said[1])")
@@ -132,7 +132,7 @@ struct MpdClientsTests {
         }
         #expect(try MpdWire.Client(port: player.port).send("play 1") == ["OK"])
         said += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
         let lines = said.split(separator: "\n").map(String.init)
         #expect(lines.count == 6, "\(said)")
         guard lines.count == 6 else { return }

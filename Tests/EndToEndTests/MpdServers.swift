@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Glibc
 
 /// A private `mpd` on a free port of 127.0.0.1, over a music folder (an empty one unless
@@ -46,7 +47,7 @@ final class ReferenceServer {
 
     deinit {
         process.terminate()
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
     }
 
     /// Connects, sends `lines` and reads until the last is answered; see `MpdWire.exchange`.
@@ -66,7 +67,7 @@ final class ServedPlayer {
     init(environment: [String: String], arguments: [String] = [], output: [String] = ["-o", "null"], port: UInt16? = nil) throws {
         self.port = try port ?? MpdWire.freePort()
         errors = try Harness.temporaryFolder().appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Harness.binary)
         process.arguments = ["--mpd=127.0.0.1:\(self.port)"] + output + ["--no-mpris"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -81,7 +82,7 @@ final class ServedPlayer {
 
     deinit {
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
     }
 }
 

@@ -86,7 +86,7 @@ struct MpdServiceTests {
         #expect(try client.send("prio 7 2") == ["OK"])
         // MPD says nothing to kill: the connection closes and the server ends.
         #expect(try client.send("kill") == ["<closed>"])
-        first.process.waitUntilExit()
+        first.process.waitUntilExit(within: BoundedWait.defaultSeconds)
         #expect(first.process.terminationStatus == 0, "\(first.stderr)")
         let second = try ServedPlayer(environment: environment)
         let listed = try Self.mpc(second.port, "-f", "%title%", "playlist")
@@ -97,7 +97,7 @@ struct MpdServiceTests {
         // SIGTERM ends it as kill does.
         _ = try Self.mpc(second.port, "clear")
         second.process.terminate()
-        second.process.waitUntilExit()
+        second.process.waitUntilExit(within: BoundedWait.defaultSeconds)
         #expect(second.process.terminationReason == .exit && [0, 128 + SIGTERM].contains(second.process.terminationStatus))
         // Saved with an empty list, it starts again, empty, for its clients to fill.
         let third = try ServedPlayer(environment: environment)
@@ -284,7 +284,7 @@ struct MpdServiceTests {
         // And the TCP address beside it sees the same list.
         #expect(try MpdWire.Client(port: player.port).send("status").contains("playlistlength: 3"))
         player.process.terminate()
-        player.process.waitUntilExit()
+        player.process.waitUntilExit(within: BoundedWait.defaultSeconds)
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket it made is removed")
         // A file of the user's at the path is never replaced: the run is refused, the file kept.
         try "mine".write(toFile: socket, atomically: true, encoding: .utf8)

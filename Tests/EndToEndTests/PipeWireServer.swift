@@ -112,7 +112,7 @@ final class PipeWireServer: SoundServerProcess {
         // SIGKILL: the test runner leaves SIGTERM ignored in the processes it starts.
         for process in processes.reversed() where process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
         processes = []
         if let bus { kill(bus, SIGKILL) }

@@ -331,7 +331,7 @@ struct ResumeTests {
         let ended = Process()
         ended.executableURL = URL(fileURLWithPath: "/bin/true")
         try ended.run()
-        ended.waitUntilExit()
+        ended.waitUntilExit(within: BoundedWait.defaultSeconds)
         let dead = ended.processIdentifier
         for name in [".tplayer-\(dead)-0.tmp", ".tplayer-\(getpid())-0.tmp", ".tplayer-notes.tmp"] {
             try Data("x".utf8).write(to: folder.appendingPathComponent(name))

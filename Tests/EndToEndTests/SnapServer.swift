@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import Glibc
 
 /// A real snapserver (Snapcast 0.26) on free ports of 127.0.0.1, reading a pipe source of its
@@ -72,7 +73,7 @@ final class SnapServer {
     func kill() {
         guard let process else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitUntilExit(within: BoundedWait.defaultSeconds)
         self.process = nil
     }
 
@@ -156,7 +157,7 @@ final class SnapServer {
         func stop() {
             guard process.isRunning else { return }
             Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
     }
 }

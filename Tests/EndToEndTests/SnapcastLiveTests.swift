@@ -133,7 +133,7 @@ struct SnapcastLiveTests {
         while player.isRunning, Date().timeIntervalSince(started) < 30 { usleep(50_000) }
         let played = Date().timeIntervalSince(started)
         if player.isRunning { Glibc.kill(player.processIdentifier, SIGKILL) }
-        player.waitUntilExit()
+        player.waitUntilExit(within: BoundedWait.defaultSeconds)
         finish([room], after: 2.5)
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(player.terminationStatus == 0, "\(stderr)")

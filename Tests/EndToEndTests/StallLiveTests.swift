@@ -38,7 +38,7 @@ struct StallLiveTests {
         try fs.run()
         defer {
             fs.terminate()
-            fs.waitUntilExit()
+            fs.waitUntilExit(within: BoundedWait.defaultSeconds)
         }
         let said = String(decoding: ready.fileHandleForReading.readData(ofLength: 6), as: UTF8.self)
         try #require(said == "ready\n", "stallfs did not mount")

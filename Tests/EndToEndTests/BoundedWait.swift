@@ -1,0 +1,51 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Every wait for a child process is bounded: a player, a server or a tool that hangs fails its
+/// test, naming what hung, and is killed, where an unbounded wait held the whole run until CI
+/// gave up (a live pass that printed nothing for 70 minutes). Swift Testing's time limit cannot
+/// end a test blocked in a synchronous wait: this is what does.
+enum BoundedWait {
+    /// How long a child is given unless a test says otherwise: far more than any test's
+    /// program takes on a loaded machine, far less than CI's budget for a run.
+    static let defaultSeconds = 300.0
+}
+
+extension Process {
+    /// Waits at most `seconds` for the process to end by itself; past that it is killed
+    /// (SIGKILL), the test gets an issue naming it, and the answer is false.
+    @discardableResult
+    func waitUntilExit(within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while isRunning, Date() < deadline { usleep(20_000) }
+        guard isRunning else {
+            waitUntilExit()  // reaped: its status is set
+            return true
+        }
+        let name = ([executableURL?.lastPathComponent ?? "?"] + (arguments ?? []).prefix(6)).joined(separator: " ")
+        kill(processIdentifier, SIGKILL)
+        waitUntilExit()
+        Issue.record("\(name) did not end within \(Int(seconds)) s: killed", sourceLocation: sourceLocation)
+        return false
+    }
+}
+
+/// `waitpid` for a spawned child, at most `seconds`; past that it is killed and the test gets
+/// an issue naming it. Its exit status (-1 when killed).
+func waitForChild(_ pid: pid_t, named name: String, within seconds: Double = BoundedWait.defaultSeconds,
+                  sourceLocation: SourceLocation = #_sourceLocation) -> Int32 {
+    let deadline = Date().addingTimeInterval(seconds)
+    var status: Int32 = 0
+    while true {
+        let ended = waitpid(pid, &status, WNOHANG)
+        if ended == pid { return (status >> 8) & 0xFF }
+        if ended < 0 && errno != EINTR { return -1 }
+        if Date() >= deadline { break }
+        usleep(20_000)
+    }
+    kill(pid, SIGKILL)
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    Issue.record("\(name) did not end within \(Int(seconds)) s: killed", sourceLocation: sourceLocation)
+    return -1
+}
