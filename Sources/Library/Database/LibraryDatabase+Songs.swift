@@ -100,7 +100,6 @@ extension LibraryDatabase {
     /// held keeps its statistics; a new one brings its own.
     public func put(_ songs: [LibrarySong]) -> Result<Void, LibraryError> {
         write { db in
-            let unindex = try db.cachedStatement(sql: "DELETE FROM song_search WHERE rowid = ?")
             let columns = LibrarySong.columns + LibrarySong.statistics
             // The album's year as it goes in (the least of its own and its album's songs' so far):
             // a scan's songs then need no second write, only those of an album whose year it
@@ -111,30 +110,26 @@ extension LibraryDatabase {
                 VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")),
                         (SELECT min(y) FROM (SELECT ? AS y UNION ALL SELECT min(year) FROM song WHERE shelfkey = ? AND albumkey = ?)))
                 ON CONFLICT (path) DO UPDATE SET \((LibrarySong.columns.dropFirst() + ["albumyear"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-                RETURNING id
+                RETURNING \(Self.searchColumns)
                 """)
-            let index = try db.cachedStatement(sql: """
-                INSERT INTO song_search (rowid, title, artist, albumartist, album, genre, composer, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            // The albums whose year may change: each song's, and the one it was in before.
-            let before = try db.cachedStatement(sql: "SELECT shelfkey, albumkey FROM song WHERE path = ?")
+            // The albums whose year may change: each song's, and the one it was in before. The
+            // row it had, whose words leave the search index.
+            let before = try db.cachedStatement(sql: "SELECT \(Self.searchColumns) FROM song WHERE path = ?")
             let now = Int64(time(nil))
             var albums = Set<AlbumKey>()
+            var words = SearchWords()
             for song in songs {
-                if let row = try Row.fetchOne(before, arguments: [Data(song.path.bytes)]) {
-                    albums.insert(AlbumKey(shelf: row[0], album: row[1]))
-                }
+                let held = try Row.fetchOne(before, arguments: [Data(song.path.bytes)])
+                if let held { albums.insert(AlbumKey(shelf: held[0], album: held[1])) }
                 let album = AlbumKey(shelf: LibrarySong.sortKey(song.shelf), album: LibrarySong.sortKey(song.album ?? ""))
                 albums.insert(album)
                 var arguments = song.arguments(keys: album)
                 arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
                 arguments += [now]
                 arguments += [song.year, album.shelf, album.album]
-                guard let id = try Int64.fetchOne(insert, arguments: arguments) else { continue }
-                try unindex.execute(arguments: [id])
-                var search: StatementArguments = [id]
-                search += song.searchArguments
-                try index.execute(arguments: search)
+                guard let written = try Row.fetchOne(insert, arguments: arguments) else { continue }
+                if let held { try words.unindex(held, in: db) }
+                try words.index(written, in: db)
             }
             try Self.settleAlbumYears(albums, in: db)
         }
@@ -225,13 +220,13 @@ extension LibraryDatabase {
                 try carry.execute(arguments: [from.playCount, from.lastPlayed, from.skipCount, from.rating, old, new])
                 try history.execute(arguments: [old, new])
             }
-            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING id, shelfkey, albumkey")
-            let unindex = try db.cachedStatement(sql: "DELETE FROM song_search WHERE rowid = ?")
+            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING \(Self.searchColumns)")
             var albums = Set<AlbumKey>()
+            var words = SearchWords()
             for path in gone {
                 if let row = try Row.fetchOne(delete, arguments: [Data(path.bytes)]) {
-                    try unindex.execute(arguments: [row[0] as Int64])
-                    albums.insert(AlbumKey(shelf: row[1], album: row[2]))
+                    try words.unindex(row, in: db)
+                    albums.insert(AlbumKey(shelf: row[0], album: row[1]))
                 }
             }
             try Self.settleAlbumYears(albums, in: db)

@@ -98,10 +98,11 @@ public final class LibraryDatabase: Sendable {
             if let cut = truncation(path) { return .failure(.damaged(cut)) }
             let pool = try DatabasePool(path: "\(path)", configuration: configuration())
             let migrator = LibrarySchema.migrator
-            let (superseded, foreign) = try pool.read { db in
+            let (superseded, foreign, applied) = try pool.read { db in
                 let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
                 let ours = tables.contains("grdb_migrations")
-                return (ours ? try migrator.hasBeenSuperseded(db) : false, !ours && !tables.isEmpty)
+                return (ours ? try migrator.hasBeenSuperseded(db) : false, !ours && !tables.isEmpty,
+                        ours ? try migrator.appliedIdentifiers(db) : [])
             }
             if superseded { return .failure(.refused(.newer(path))) }
             if foreign {
@@ -109,11 +110,23 @@ public final class LibraryDatabase: Sendable {
                 return .failure(.damaged("it is another program's database"))
             }
             try migrator.migrate(pool)
+            if !applied.isEmpty, !applied.contains("lean") { giveBackRoom(pool) }
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return .failure(.damaged(error.resultCode == .SQLITE_NOTADB ? "not an SQLite database" : "the file is damaged"))
         } catch {
             return .failure(.refused(.cannotOpen(path, LibraryError.reason(error))))
+        }
+    }
+
+    /// A library made smaller by a migration gives the room back to the disk (SQLite keeps a
+    /// file's freed pages for itself): VACUUM writes it again whole, then the log is emptied
+    /// into it. It needs room for a second copy for a moment; without it (a full disk) the
+    /// library stays as the migration left it, whole, its freed pages used by what comes next.
+    private static func giveBackRoom(_ pool: DatabasePool) {
+        try? pool.writeWithoutTransaction { db in
+            try db.execute(sql: "VACUUM")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 

@@ -10,10 +10,22 @@ import GRDB
 /// (`albumyear`). `folder` holds the folders
 /// named to `--scan`, which the library takes in from then on.
 enum LibrarySchema {
-    /// The search index: the words of each song's fields, by its `song` row's id.
+    /// The search index as the first schema made it: the words of each song's fields, by its
+    /// `song` row's id, with its own copy of their text (a third of the library's size).
+    static let firstSearchTable = """
+        CREATE VIRTUAL TABLE song_search USING fts5 (
+                            title, artist, albumartist, album, genre, composer, path,
+                            tokenize = 'unicode61 remove_diacritics 0'
+                        )
+        """
+
+    /// The search index: the words alone (contentless, no column sizes: nothing ranks by
+    /// them). A song's words are taken out by saying them again, folded from its row as they
+    /// went in (`LibraryDatabase.unindex`).
     static let searchTable = """
         CREATE VIRTUAL TABLE song_search USING fts5 (
                             title, artist, albumartist, album, genre, composer, path,
+                            content = '', columnsize = 0,
                             tokenize = 'unicode61 remove_diacritics 0'
                         )
         """
@@ -55,7 +67,7 @@ enum LibrarySchema {
                 );
                 CREATE INDEX song_order ON song (shelfkey, year, albumkey, ifnull(disc, 1), track, path);
                 CREATE TABLE folder (path BLOB PRIMARY KEY);
-                \(searchTable);
+                \(firstSearchTable);
                 """)
         }
         // Keys in natural order: the rows of a library made before are keyed again.
@@ -116,6 +128,20 @@ enum LibrarySchema {
                 );
                 CREATE INDEX listen_song ON listen (song, at);
                 """)
+        }
+        // The library at half its size: the search index without its own copy of the text, made
+        // again from the rows, and the album order's index without the path (its ties, songs of
+        // one album with no track numbers, are put in path order as they are read). Plays,
+        // ratings and history are the rows' own, untouched; one transaction, so a kill or a full
+        // disk leaves the library as it was (`LibraryDatabase.openPool` then gives back the room).
+        migrator.registerMigration("lean") { db in
+            try db.execute(sql: """
+                DROP TABLE song_search;
+                \(searchTable);
+                DROP INDEX song_order;
+                CREATE INDEX song_order ON song (shelfkey, albumyear, albumkey, ifnull(disc, 1), track);
+                """)
+            try LibraryDatabase.indexAll(in: db)
         }
         return migrator
     }
