@@ -52,7 +52,11 @@ enum Harness {
         let (outData, errData) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor) {
             !process.isRunning || Date() >= deadline
         }
-        process.waitUntilExit(within: max(deadline.timeIntervalSinceNow, 0))
+        if process.isRunning, Date() >= deadline {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("\(([executable] + arguments.prefix(6)).joined(separator: " ")) did not end within \(Int(timeout)) s: killed")
+        }
+        process.waitUntilExit(within: 10)
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
