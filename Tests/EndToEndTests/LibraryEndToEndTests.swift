@@ -519,7 +519,7 @@ import Testing
         let query = """
             SELECT replace(CAST(path AS TEXT), rtrim(CAST(path AS TEXT), replace(CAST(path AS TEXT), '/', '')), ''),
                    title, artists, albumartists, album, disc, track, date, year, genres, composers, compilation,
-                   trackgain, albumgain, shelf, albumkey FROM song WHERE CAST(path AS TEXT) LIKE '%/Tagged/%'
+                   trackgain, albumgain, shelf, (SELECT albumkey FROM album WHERE album.id = song.albumid) FROM song WHERE CAST(path AS TEXT) LIKE '%/Tagged/%'
             """
         let rows = try Harness.run("/usr/bin/sqlite3", ["-separator", "|", library, query])
         var fields: [String: [String]] = [:]

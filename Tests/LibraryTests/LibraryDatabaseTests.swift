@@ -87,14 +87,20 @@ struct LibraryDatabaseTests {
         #expect(try albums().map { "\($0.year ?? 0) \($0.name)" } == ["1993 Debut", "1997 Homogenic", "1998 Post"])
         #expect(try order() == ["/m/debut.mp3", "/m/homo.mp3", "/m/post/1.mp3", "/m/post/2.mp3"])
 
-        // A library made before albums had a year of their own is given them when opened.
+        // A library made before albums had a year of their own (0.1.0's, made as it was then)
+        // is given them when opened, and then its album rows.
+        let old = path.directory.appending("old.sqlite")
+        try FileManager.default.copyItem(atPath: LibraryMigrationTests.fixture.path, toPath: "\(old)")
         try LibraryFixture.sh("""
-            sqlite3 library.sqlite "DROP INDEX song_order; DROP INDEX song_album; ALTER TABLE song DROP COLUMN albumyear; \
+            sqlite3 old.sqlite "UPDATE song SET year = 2003 WHERE title = 'Canción número 2'; \
+            DROP INDEX song_order; DROP INDEX song_album; ALTER TABLE song DROP COLUMN albumyear; \
             CREATE INDEX song_order ON song (shelfkey, year, albumkey, ifnull(disc, 1), track, path); \
             DELETE FROM grdb_migrations WHERE identifier = 'album-year'"
             """, in: path.directory)
-        let reopened = try LibraryDatabase.open(at: path).get().database
-        #expect(try reopened.find(LibraryQuery()).get().map(\.description) == ["/m/debut.mp3", "/m/homo.mp3", "/m/post/1.mp3", "/m/post/2.mp3"])
+        let reopened = try LibraryDatabase.open(at: old).get().database
+        #expect(try reopened.find(LibraryQuery.parse("nunez").get()).get().map { "\($0.lastComponent)" } == ["01.flac", "02.flac", "03.flac"])
+        #expect(try reopened.albums(of: LibrarySong.sortKey("Ana Núñez"), LibraryQuery()).get().map { "\($0.year ?? 0) \($0.name)" }
+            == ["2001 Días"])
     }
 
     @Test func theSortedViewSortsByTheFieldsAsked() throws {

@@ -4,8 +4,8 @@ import GRDB
 import PlayerCore
 import Testing
 
-/// The library made smaller (`LibrarySchema`'s "lean" migration: a contentless search index, the
-/// album order's index without the path), on a library made by tplayer 0.1.0 before it
+/// The library made smaller (`LibrarySchema`'s "lean" migration: a contentless search index, a
+/// row for each album), on a library made by tplayer 0.1.0 before it
 /// (Tests/Fixtures/library-0.1.0.sqlite: nine songs scanned by that release, FLAC and MP3, accents,
 /// several artists, an empty tag value, an untagged file; plays, ratings, skips, listens and a
 /// sticker as it writes them).
@@ -64,6 +64,9 @@ struct LibraryMigrationTests {
         let sizeAfter = try #require(FileManager.default.attributesOfItem(atPath: "\(path)")[.size] as? Int)
         #expect(sizeAfter < sizeBefore, "the room given back: \(sizeBefore) → \(sizeAfter) bytes")
 
+        #expect(try database.counts().get() == LibraryDatabase.Counts(songs: 9, albums: 4, artists: 4), "as 0.1.0 counted them")
+        #expect(try database.albums(of: LibrarySong.sortKey("Ana Núñez"), LibraryQuery()).get().map { "\($0.year ?? 0) \($0.name) \($0.songs)" }
+            == ["2001 Días 3"])
         // Found as before: any accent, any field, several artists, the path, album order.
         #expect(try find(database, "nunez") == ["Días (2001)/01.flac", "Días (2001)/02.flac", "Días (2001)/03.flac"])
         #expect(try find(database, "\"cancion numero 2\"") == ["Días (2001)/02.flac"])

@@ -33,7 +33,7 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
             return try Row.fetchAll(db, sql: """
-                SELECT shelf, shelfkey, COUNT(*) FROM song WHERE \(condition.sql)
+                SELECT shelf, shelfkey, COUNT(*) FROM \(Self.songsAndAlbums) WHERE \(condition.sql)
                 GROUP BY shelfkey ORDER BY shelfkey LIMIT ? OFFSET ?
                 """, arguments: arguments).map { Artist(name: $0[0], key: $0[1], songs: $0[2]) }
         }
@@ -47,7 +47,7 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [max(limit, 1)]
             let rows = try Row.fetchAll(db, sql: """
-                SELECT shelf, shelfkey, COUNT(*), COUNT(*) OVER () FROM song WHERE \(condition.sql)
+                SELECT shelf, shelfkey, COUNT(*), COUNT(*) OVER () FROM \(Self.songsAndAlbums) WHERE \(condition.sql)
                 GROUP BY shelfkey ORDER BY shelfkey LIMIT ?
                 """, arguments: arguments)
             return (rows.prefix(max(limit, 0)).map { Artist(name: $0[0], key: $0[1], songs: $0[2]) }, rows.first?[3] ?? 0)
@@ -62,8 +62,8 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [artist]
             arguments += condition.arguments
             return try Row.fetchAll(db, sql: """
-                SELECT album, albumkey, albumyear, COUNT(*) FROM song WHERE shelfkey = ? AND \(condition.sql)
-                GROUP BY albumkey ORDER BY albumyear, albumkey LIMIT 10000
+                SELECT song.album, albumkey, firstyear, COUNT(*) FROM \(Self.songsAndAlbums) WHERE shelfkey = ? AND \(condition.sql)
+                GROUP BY albumkey ORDER BY firstyear, albumkey LIMIT 10000
                 """, arguments: arguments).map { Album(name: $0[0] ?? "", key: $0[1], year: $0[2], songs: $0[3]) }
         }
     }
@@ -75,7 +75,7 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [artist, album.key]
             arguments += condition.arguments
             return LibrarySong.songs(try Row.fetchAll(db, sql: """
-                SELECT * FROM song WHERE shelfkey = ? AND albumkey = ? AND \(condition.sql)
+                SELECT song.* FROM \(Self.songsAndAlbums) WHERE shelfkey = ? AND albumkey = ? AND \(condition.sql)
                 ORDER BY \(LibraryQuery.albumOrder) LIMIT 10000
                 """, arguments: arguments))
         }
@@ -88,7 +88,8 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
             return LibrarySong.songs(try Row.fetchAll(db, sql: """
-                SELECT * FROM song WHERE \(condition.sql) ORDER BY \(order == .albumOrder ? LibraryQuery.albumOrder : order.sql) LIMIT ? OFFSET ?
+                SELECT song.* FROM \(order == .albumOrder ? Self.songsAndAlbums(inOrderFor: query) : Self.songsAndAlbums) WHERE \(condition.sql)
+                ORDER BY \(order == .albumOrder ? LibraryQuery.albumOrder : order.sql) LIMIT ? OFFSET ?
                 """, arguments: arguments))
         }
     }
@@ -107,7 +108,7 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [artist]
             arguments += condition.arguments
             return try Data.fetchAll(db, sql: """
-                SELECT path FROM song WHERE shelfkey = ? AND \(condition.sql) ORDER BY \(LibraryQuery.albumOrder)
+                SELECT path FROM \(Self.songsAndAlbums) WHERE shelfkey = ? AND \(condition.sql) ORDER BY \(LibraryQuery.albumOrder)
                 """, arguments: arguments).map { Path(bytes: Array($0)) }
         }
     }

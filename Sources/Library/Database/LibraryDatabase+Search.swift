@@ -6,9 +6,9 @@ import GRDB
 /// it back (`searchColumns`, read with the write that made the row), never from the song in
 /// memory, which its row may not hold exactly (a list's empty value is not kept).
 extension LibraryDatabase {
-    /// The columns every row given to `SearchWords` holds, in this order: its album's keys
+    /// The columns every row given to `SearchWords` holds, in this order: its album's row
     /// first (the writes settle its year), then its id and what its words are made from.
-    static let searchColumns = "shelfkey, albumkey, id, path, title, artists, albumartists, album, genres, composers, compilation"
+    static let searchColumns = "albumid, id, path, title, artists, albumartists, album, genres, composers, compilation"
 
     /// Writes the words of rows that hold `searchColumns` (their places found at the first).
     struct SearchWords {

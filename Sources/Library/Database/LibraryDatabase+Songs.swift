@@ -101,37 +101,35 @@ extension LibraryDatabase {
     public func put(_ songs: [LibrarySong]) -> Result<Void, LibraryError> {
         write { db in
             let columns = LibrarySong.columns + LibrarySong.statistics
-            // The album's year as it goes in (the least of its own and its album's songs' so far):
-            // a scan's songs then need no second write, only those of an album whose year it
-            // lowered (`settleAlbumYears`). It wrote every row twice, 9 % of a first scan's CPU.
             // A new song is added now; one held already keeps when it was.
             let insert = try db.cachedStatement(sql: """
-                INSERT INTO song (\(columns.joined(separator: ", ")), added, albumyear)
-                VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")),
-                        (SELECT min(y) FROM (SELECT ? AS y UNION ALL SELECT min(year) FROM song WHERE shelfkey = ? AND albumkey = ?)))
-                ON CONFLICT (path) DO UPDATE SET \((LibrarySong.columns.dropFirst() + ["albumyear"]).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                INSERT INTO song (\(columns.joined(separator: ", ")), added)
+                VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))
+                ON CONFLICT (path) DO UPDATE SET \(LibrarySong.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                 RETURNING \(Self.searchColumns)
                 """)
-            // The albums whose year may change: each song's, and the one it was in before. The
-            // row it had, whose words leave the search index.
+            // The row it had, whose words leave the search index, and whose album's year may change.
             let before = try db.cachedStatement(sql: "SELECT \(Self.searchColumns) FROM song WHERE path = ?")
             let now = Int64(time(nil))
-            var albums = Set<AlbumKey>()
+            var albums = Albums()
+            var unsettled = Set<Int64>()
             var words = SearchWords()
             for song in songs {
                 let held = try Row.fetchOne(before, arguments: [Data(song.path.bytes)])
-                if let held { albums.insert(AlbumKey(shelf: held[0], album: held[1])) }
-                let album = AlbumKey(shelf: LibrarySong.sortKey(song.shelf), album: LibrarySong.sortKey(song.album ?? ""))
-                albums.insert(album)
-                var arguments = song.arguments(keys: album)
+                let album = try albums.id(of: song.albumKey, year: song.year, in: db)
+                var arguments = song.arguments(album: album)
                 arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
                 arguments += [now]
-                arguments += [song.year, album.shelf, album.album]
                 guard let written = try Row.fetchOne(insert, arguments: arguments) else { continue }
-                if let held { try words.unindex(held, in: db) }
+                if let held {
+                    try words.unindex(held, in: db)
+                    // Its year may have been the album's least, or the song another album's.
+                    unsettled.insert(album)
+                    if let was = held[0] as Int64? { unsettled.insert(was) }
+                }
                 try words.index(written, in: db)
             }
-            try Self.settleAlbumYears(albums, in: db)
+            try Self.settle(unsettled, in: db)
         }
     }
 
@@ -141,13 +139,55 @@ extension LibraryDatabase {
         let album: String
     }
 
-    /// Gives every song of `albums` its album's year: the earliest of its songs'.
-    static func settleAlbumYears(_ albums: Set<AlbumKey>, in db: Database) throws {
-        let settle = try db.cachedStatement(sql: """
-            UPDATE song SET albumyear = (SELECT min(year) FROM song WHERE shelfkey = ?1 AND albumkey = ?2)
-            WHERE shelfkey = ?1 AND albumkey = ?2 AND albumyear IS NOT (SELECT min(year) FROM song WHERE shelfkey = ?1 AND albumkey = ?2)
+    /// The albums' rows as songs go in: each album's id found or made once a write, its year
+    /// lowered as a song of an earlier year comes (a first scan's songs then need nothing
+    /// more; a song that changed or left settles its album, `settle`).
+    struct Albums {
+        private var known: [AlbumKey: (id: Int64, year: Int?)] = [:]
+
+        mutating func id(of key: AlbumKey, year: Int?, in db: Database) throws -> Int64 {
+            if known[key] == nil, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, firstyear FROM album WHERE shelfkey = ? AND albumkey = ?"),
+                                                            arguments: [key.shelf, key.album]) {
+                known[key] = (row[0], row[1])
+            }
+            guard let album = known[key] else {
+                try db.cachedStatement(sql: "INSERT INTO album (shelfkey, albumkey, firstyear) VALUES (?, ?, ?)")
+                    .execute(arguments: [key.shelf, key.album, year])
+                known[key] = (db.lastInsertedRowID, year)
+                return db.lastInsertedRowID
+            }
+            if let year, album.year.map({ year < $0 }) ?? true {
+                try db.cachedStatement(sql: "UPDATE album SET firstyear = ? WHERE id = ?").execute(arguments: [year, album.id])
+                known[key] = (album.id, year)
+            }
+            return album.id
+        }
+    }
+
+    /// Gives each of `albums` the earliest year of its songs, and takes out those with none.
+    static func settle(_ albums: Set<Int64>, in db: Database) throws {
+        let year = try db.cachedStatement(sql: """
+            UPDATE album SET firstyear = (SELECT min(year) FROM song WHERE albumid = ?1)
+            WHERE id = ?1 AND firstyear IS NOT (SELECT min(year) FROM song WHERE albumid = ?1)
             """)
-        for album in albums { try settle.execute(arguments: [album.shelf, album.album]) }
+        let empty = try db.cachedStatement(sql: "DELETE FROM album WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM song WHERE albumid = ?1)")
+        for album in albums {
+            try year.execute(arguments: [album])
+            try empty.execute(arguments: [album])
+        }
+    }
+
+    /// The songs and their albums, as one table (`SELECT ... FROM \(songsAndAlbums)`): the
+    /// album order and the album artist's key are the album's.
+    static let songsAndAlbums = "song JOIN album ON album.id = song.albumid"
+
+    /// The same, for songs read in album order as `query` narrows them. With words to look
+    /// for, SQLite takes the matches from the index and puts them in order (as it did before
+    /// albums had rows). Without, it is made to walk the albums in order (`album_order`) and
+    /// each album's songs (`song_order`): a million songs come as they are read, never all
+    /// sorted first, which is what it chose by itself.
+    static func songsAndAlbums(inOrderFor query: LibraryQuery) -> String {
+        query.searchesWords ? songsAndAlbums : "album CROSS JOIN song ON song.albumid = album.id"
     }
 
     /// The paths of the songs `query` matches, in album order; at most `limit`.
@@ -167,7 +207,7 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [Int64(clamping: limit)]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT path FROM song WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
+                SELECT path FROM \(Self.songsAndAlbums(inOrderFor: query)) WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
                 """, arguments: arguments)
             var handed = 0
             while let row = try rows.next() {
@@ -195,7 +235,7 @@ extension LibraryDatabase {
     public func counts() -> Result<Counts, LibraryError> {
         read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT COUNT(*), COUNT(DISTINCT shelfkey || char(31) || albumkey), COUNT(DISTINCT shelfkey) FROM song
+                SELECT (SELECT COUNT(*) FROM song), COUNT(*), COUNT(DISTINCT shelfkey) FROM album
                 """)
             return Counts(songs: row?[0] ?? 0, albums: row?[1] ?? 0, artists: row?[2] ?? 0)
         }
@@ -221,15 +261,15 @@ extension LibraryDatabase {
                 try history.execute(arguments: [old, new])
             }
             let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING \(Self.searchColumns)")
-            var albums = Set<AlbumKey>()
+            var albums = Set<Int64>()
             var words = SearchWords()
             for path in gone {
                 if let row = try Row.fetchOne(delete, arguments: [Data(path.bytes)]) {
                     try words.unindex(row, in: db)
-                    albums.insert(AlbumKey(shelf: row[0], album: row[1]))
+                    if let album = row[0] as Int64? { albums.insert(album) }
                 }
             }
-            try Self.settleAlbumYears(albums, in: db)
+            try Self.settle(albums, in: db)
         }
     }
 }

@@ -6,8 +6,8 @@ import GRDB
 /// `song` holds a row a file (its path as bytes: a name need not be UTF-8); `song_search` is
 /// its FTS5 index, holding each field folded as the list view's search folds text (lower case,
 /// no accents), kept in step by the library's own writes, not by triggers (the folding is
-/// Swift's). Songs are listed in album order through `song_order`, each album at its earliest year
-/// (`albumyear`). `folder` holds the folders
+/// Swift's). Songs are listed in album order through `album_order` and `song_order`, each album
+/// a row of `album` at its earliest year (`firstyear`). `folder` holds the folders
 /// named to `--scan`, which the library takes in from then on.
 enum LibrarySchema {
     /// The search index as the first schema made it: the words of each song's fields, by its
@@ -28,6 +28,20 @@ enum LibrarySchema {
                             content = '', columnsize = 0,
                             tokenize = 'unicode61 remove_diacritics 0'
                         )
+        """
+
+    /// The albums: an album artist's album, by their keys (each folded as the search folds
+    /// and its numbers padded, `LibrarySong.sortKey`), at the earliest year of its songs
+    /// (`LibraryDatabase.settle`), in album order by `album_order`.
+    static let albumTable = """
+        CREATE TABLE album (
+            id INTEGER PRIMARY KEY,
+            shelfkey TEXT NOT NULL,
+            albumkey TEXT NOT NULL,
+            firstyear INTEGER,
+            UNIQUE (shelfkey, albumkey)
+        );
+        CREATE INDEX album_order ON album (shelfkey, firstyear, albumkey)
         """
 
     static var migrator: DatabaseMigrator {
@@ -130,16 +144,28 @@ enum LibrarySchema {
                 """)
         }
         // The library at half its size: the search index without its own copy of the text, made
-        // again from the rows, and the album order's index without the path (its ties, songs of
-        // one album with no track numbers, are put in path order as they are read). Plays,
-        // ratings and history are the rows' own, untouched; one transaction, so a kill or a full
-        // disk leaves the library as it was (`LibraryDatabase.openPool` then gives back the room).
+        // again from the rows; each album a row of `album` (its keys and its earliest year,
+        // `firstyear`), which its songs name by `albumid`, where each song held the keys and the
+        // year and two indexes held them again; the album order's index is then the album's id,
+        // disc and track (ties, songs of one album with no track numbers, are put in path order
+        // as they are read). Plays, ratings and history are the rows' own, untouched; one
+        // transaction, so a kill or a full disk leaves the library as it was
+        // (`LibraryDatabase.openPool` then gives back the room).
         migrator.registerMigration("lean") { db in
             try db.execute(sql: """
                 DROP TABLE song_search;
                 \(searchTable);
+                \(albumTable);
+                INSERT INTO album (shelfkey, albumkey, firstyear)
+                    SELECT shelfkey, albumkey, min(year) FROM song GROUP BY shelfkey, albumkey ORDER BY shelfkey, albumkey;
+                ALTER TABLE song ADD COLUMN albumid INTEGER;
+                UPDATE song SET albumid = (SELECT id FROM album WHERE album.shelfkey = song.shelfkey AND album.albumkey = song.albumkey);
                 DROP INDEX song_order;
-                CREATE INDEX song_order ON song (shelfkey, albumyear, albumkey, ifnull(disc, 1), track);
+                DROP INDEX song_album;
+                ALTER TABLE song DROP COLUMN shelfkey;
+                ALTER TABLE song DROP COLUMN albumkey;
+                ALTER TABLE song DROP COLUMN albumyear;
+                CREATE INDEX song_order ON song (albumid, ifnull(disc, 1), track);
                 """)
             try LibraryDatabase.indexAll(in: db)
         }

@@ -7,24 +7,25 @@ extension LibrarySong {
     /// The columns a scan writes, in the order of `arguments`.
     static let columns = ["path", "size", "modified", "title", "artists", "albumartists", "album", "disc", "track", "date",
                           "year", "genres", "composers", "compilation", "seconds", "format", "bits", "rate", "channels",
-                          "trackgain", "albumgain", "shelf", "shelfkey", "albumkey", "others", "tagversion"]
+                          "trackgain", "albumgain", "shelf", "albumid", "others", "tagversion"]
     /// Which tags a row holds: 1 with `others` (a row of 0 is read again at the next scan).
     static let tagVersion = 1
     /// The statistics, which a scan keeps (and a move carries over).
     static let statistics = ["playcount", "lastplayed", "skipcount", "rating"]
 
-    var arguments: StatementArguments {
-        arguments(keys: LibraryDatabase.AlbumKey(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? "")))
-    }
-
-    /// The same, with its keys as made already.
-    func arguments(keys: LibraryDatabase.AlbumKey) -> StatementArguments {
+    /// The values of `columns`, its album's row `album`.
+    func arguments(album: Int64) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
-            Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
+            Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), self.album, disc, track, date,
             year, Self.joined(genres), Self.joined(composers), compilation, seconds, format, bits, rate, channels,
-            trackGain, albumGain, shelf, keys.shelf, keys.album, Self.joined(others: otherTags), Self.tagVersion,
+            trackGain, albumGain, shelf, album, Self.joined(others: otherTags), Self.tagVersion,
         ]
         return StatementArguments(values)
+    }
+
+    /// Its album's keys (`album`'s row).
+    var albumKey: LibraryDatabase.AlbumKey {
+        LibraryDatabase.AlbumKey(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? ""))
     }
 
     /// The search index's columns: title, artist, album artist, album, genre, composer, path,

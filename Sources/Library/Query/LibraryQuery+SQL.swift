@@ -57,8 +57,21 @@ extension LibraryQuery {
 
     /// Album order: album artist, the album's year (its earliest: a track dated otherwise or not
     /// at all stays in it), album, disc (none is disc 1), track (then path, for what is
-    /// untagged): `song_order`'s columns, so that the index gives the order.
-    static let albumOrder = "shelfkey, albumyear, albumkey, ifnull(disc, 1), track, path"
+    /// untagged): `album_order`'s columns, then `song_order`'s, so that the indexes give the
+    /// order (over `LibraryDatabase.songsAndAlbums`).
+    /// (`album.id` never parts two albums, which their keys do; it tells SQLite that each
+    /// album's songs come together.)
+    static let albumOrder = "shelfkey, firstyear, albumkey, album.id, ifnull(disc, 1), track, path"
+
+    /// Whether it looks for words (in the search index).
+    var searchesWords: Bool {
+        terms.contains { term in
+            switch term {
+            case .words, .phrase: true
+            case .number, .time, .recentPlays: false
+            }
+        }
+    }
 }
 
 extension LibrarySort {
