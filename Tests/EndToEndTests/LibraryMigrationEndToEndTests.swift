@@ -27,14 +27,13 @@ struct LibraryMigrationEndToEndTests {
             """, library)
     }
 
-    @Test func aMigrationKilledLeavesTheReleasesLibraryWholeAndTheNextRunMakesIt() throws {
-        let folder = try Harness.temporaryFolder()
-        let library = folder.appendingPathComponent("data/tplayer/library.sqlite")
+    /// The release's library at `library`: its nine songs and `more` more, indexed as that
+    /// release indexed them.
+    private func releaseLibrary(at library: URL, more: Int) throws {
         try FileManager.default.createDirectory(at: library.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.fixture, to: library)
-        // The release's nine songs and 200,000 more, indexed as that release indexed them.
         _ = try python("""
-            db.execute('''WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200000)
+            db.execute('''WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(more))
                 INSERT INTO song (path, size, modified, title, artists, album, rate, channels, shelf, shelfkey, albumkey, albumyear, added, playcount)
                 SELECT CAST('/m/' || (i / 100) || '/' || i || '.mp3' AS BLOB), 1, 1, 'Title ' || i, 'Artist ' || (i / 1000),
                        'Album ' || (i / 100), 44100, 2, 'Artist ' || (i / 1000), 'artist', 'album ' || (i / 100), 2000, 1, i % 3 FROM n''')
@@ -42,6 +41,12 @@ struct LibraryMigrationEndToEndTests {
                 SELECT id, lower(title), lower(artists), lower(shelf), lower(album), '', '', CAST(path AS TEXT) FROM song WHERE id > 9''')
             db.commit()
             """, library)
+    }
+
+    @Test func aMigrationKilledLeavesTheReleasesLibraryWholeAndTheNextRunMakesIt() throws {
+        let folder = try Harness.temporaryFolder()
+        let library = folder.appendingPathComponent("data/tplayer/library.sqlite")
+        try releaseLibrary(at: library, more: 200_000)
         let before = try state(library)
         #expect(before.hasSuffix(" ok 0"), "\(before)")
         let environment = ["XDG_DATA_HOME": folder.appendingPathComponent("data").path, "HOME": folder.path]
@@ -61,5 +66,39 @@ struct LibraryMigrationEndToEndTests {
         #expect(found.stdout == "/m/42/4242.mp3\n")
         let after = try state(library)
         #expect(after == String(before.dropLast()) + "1", "every row and listen kept, the index whole: \(after)")
+    }
+
+    /// Whether this machine lets the tests mount a small tmpfs (root, in a namespace that may).
+    static let canMount: Bool = {
+        guard let folder = try? Harness.temporaryFolder() else { return false }
+        guard (try? Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", folder.path]))?.status == 0 else { return false }
+        _ = try? Harness.run("/bin/umount", [folder.path])
+        return true
+    }()
+
+    /// The disk fills while the release's library is migrated (a tmpfs with room for the
+    /// library and a quarter megabyte more): the migration is rolled back, tplayer says so in
+    /// one line naming the library and exits non-zero, and the library is as the release left it.
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root"))
+    func aMigrationOnAFullDiskRollsBackAndSaysSo() throws {
+        let folder = try Harness.temporaryFolder()
+        let made = folder.appendingPathComponent("made/library.sqlite")
+        try releaseLibrary(at: made, more: 20_000)
+        let before = try state(made)
+        let size = Harness.fileSize(made.path)
+        let disk = folder.appendingPathComponent("disk")
+        try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+        let mounted = try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size + 256 * 1024)", "tmpfs", disk.path])
+        try #require(mounted.status == 0, "\(mounted.stderr)")
+        defer { _ = try? Harness.run("/bin/umount", [disk.path]) }
+        let library = disk.appendingPathComponent("tplayer/library.sqlite")
+        try FileManager.default.createDirectory(at: library.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: made, to: library)
+        let found = try Harness.tplayer(["--find", "\"title 4242\""], environment: ["XDG_DATA_HOME": disk.path, "HOME": folder.path])
+        #expect(found.status != 0)
+        #expect(found.stderrLines.count == 1 && found.stderrLines.first?.hasPrefix("tplayer: \(library.path): cannot open the library: ") == true
+                && found.stderr.hasSuffix("the disk is full, so it could not be brought up to this tplayer; it is as it was: make room and run again\n"),
+                "\(found.stderr)")
+        #expect(try state(library) == before, "the release's library, whole, as it was")
     }
 }

@@ -109,7 +109,13 @@ public final class LibraryDatabase: Sendable {
                 try pool.close()
                 return .failure(.damaged("it is another program's database"))
             }
-            try migrator.migrate(pool)
+            do {
+                try migrator.migrate(pool)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL && !applied.isEmpty {
+                // One transaction: rolled back, the library is as its tplayer left it.
+                return .failure(.refused(.cannotOpen(path, "the disk is full, so it could not be brought up to this tplayer; "
+                    + "it is as it was: make room and run again")))
+            }
             if !applied.isEmpty, !applied.contains("lean") { giveBackRoom(pool) }
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
