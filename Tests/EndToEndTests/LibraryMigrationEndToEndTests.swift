@@ -97,7 +97,7 @@ struct LibraryMigrationEndToEndTests {
         let found = try Harness.tplayer(["--find", "\"title 4242\""], environment: ["XDG_DATA_HOME": disk.path, "HOME": folder.path])
         #expect(found.status != 0)
         #expect(found.stderrLines.count == 1 && found.stderrLines.first?.hasPrefix("tplayer: \(library.path): cannot open the library: ") == true
-                && found.stderr.hasSuffix("the disk is full, so it could not be brought up to this tplayer; it is as it was: make room and run again\n"),
+                && found.stderr.hasSuffix("the disk is full, so it could not be brought up to this tplayer; it is whole as it was: make room and run again\n"),
                 "\(found.stderr)")
         #expect(try state(library) == before, "the release's library, whole, as it was")
     }

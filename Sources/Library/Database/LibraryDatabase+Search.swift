@@ -1,4 +1,5 @@
 import GRDB
+import PlayerCore
 
 /// The search index's writes. It is contentless (`LibrarySchema.searchTable`): it holds the
 /// words and their places, not the text, so a song's words are taken out by saying them again,
@@ -36,6 +37,36 @@ extension LibraryDatabase {
             arguments += LibrarySong(row: row, layout: found).searchArguments
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
+    }
+
+    /// What the index's words were made by: this function's version, SQLite's (its
+    /// tokenizer), and what the folding makes of a sample of every plane of Unicode (the Swift
+    /// runtime's tables). A word taken out must be made as it was put in: when any of these
+    /// changes, the index is made again from the rows (`checkWords`), where it would have kept
+    /// a song's old words, found by searches, for ever.
+    static func wordsVersion(_ db: Database) throws -> String {
+        "1 sqlite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?") fold \(foldFingerprint)"
+    }
+
+    /// FNV-1a of the folding of every seventh scalar up to U+2FFFF.
+    static let foldFingerprint: String = {
+        var sample = String.UnicodeScalarView()
+        for value in stride(from: 0x20, to: 0x30000, by: 7) {
+            if let scalar = Unicode.Scalar(value) { sample.append(scalar) }
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in SearchFold.fold(String(sample)) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }()
+
+    /// Makes the index again from the rows if its words were made otherwise (`wordsVersion`),
+    /// and notes how they are made now.
+    static func checkWords(_ db: Database) throws {
+        let now = try wordsVersion(db)
+        guard try String.fetchOne(db, sql: "SELECT value FROM library_meta WHERE name = 'words'") != now else { return }
+        try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('delete-all')")
+        try indexAll(in: db)
+        try db.execute(sql: "INSERT OR REPLACE INTO library_meta (name, value) VALUES ('words', ?)", arguments: [now])
     }
 
     /// Makes the index again from every row (an index just made, empty).

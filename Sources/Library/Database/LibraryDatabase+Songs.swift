@@ -114,7 +114,8 @@ extension LibraryDatabase {
             var albums = Albums()
             var unsettled = Set<Int64>()
             var words = SearchWords()
-            for song in songs {
+            for given in songs {
+                let song = given.asStored
                 let held = try Row.fetchOne(before, arguments: [Data(song.path.bytes)])
                 let album = try albums.id(of: song.albumKey, year: song.year, in: db)
                 var arguments = song.arguments(album: album)

@@ -112,11 +112,13 @@ public final class LibraryDatabase: Sendable {
             do {
                 try migrator.migrate(pool)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL && !applied.isEmpty {
-                // One transaction: rolled back, the library is as its tplayer left it.
+                // Each step is one transaction: the one the disk filled in is rolled back, the
+                // library left whole at the step before.
                 return .failure(.refused(.cannotOpen(path, "the disk is full, so it could not be brought up to this tplayer; "
-                    + "it is as it was: make room and run again")))
+                    + "it is whole as it was: make room and run again")))
             }
             if !applied.isEmpty, !applied.contains("lean") { giveBackRoom(pool) }
+            try pool.write { db in try LibraryDatabase.checkWords(db) }
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return .failure(.damaged(error.resultCode == .SQLITE_NOTADB ? "not an SQLite database" : "the file is damaged"))
@@ -131,8 +133,13 @@ public final class LibraryDatabase: Sendable {
     /// library stays as the migration left it, whole, its freed pages used by what comes next.
     private static func giveBackRoom(_ pool: DatabasePool) {
         try? pool.writeWithoutTransaction { db in
-            try db.execute(sql: "VACUUM")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            // Not begun without room for the copy: a nearly full disk is left as it is.
+            var disk = statvfs()
+            let free = statvfs(pool.path, &disk) == 0 ? Double(disk.f_bavail) * Double(disk.f_frsize) : 0
+            let size = Double(try Int.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0)
+            if free > 2 * size { try? db.execute(sql: "VACUUM") }
+            // The log is emptied into the file whatever VACUUM did (it grows to the library's size).
+            try? db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 

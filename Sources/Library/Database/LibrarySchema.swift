@@ -44,6 +44,24 @@ enum LibrarySchema {
         CREATE INDEX album_order ON album (shelfkey, firstyear, albumkey)
         """
 
+    /// Drops the search index, even a damaged one, which SQLite cannot load to drop (it is
+    /// made again from the rows): its own tables go, then its line in the schema. (A damaged
+    /// index made the whole migration fail, and the library was set aside and begun anew.)
+    static func dropSearchTable(_ db: Database) throws {
+        do {
+            try db.execute(sql: "DROP TABLE song_search")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_ERROR {
+            for shadow in ["data", "idx", "content", "docsize", "config"] {
+                try db.execute(sql: "DROP TABLE IF EXISTS song_search_\(shadow)")
+            }
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(sql: "DELETE FROM sqlite_schema WHERE name = 'song_search'")
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("songs") { db in
@@ -152,8 +170,8 @@ enum LibrarySchema {
         // transaction, so a kill or a full disk leaves the library as it was
         // (`LibraryDatabase.openPool` then gives back the room).
         migrator.registerMigration("lean") { db in
+            try dropSearchTable(db)
             try db.execute(sql: """
-                DROP TABLE song_search;
                 \(searchTable);
                 \(albumTable);
                 INSERT INTO album (shelfkey, albumkey, firstyear)
@@ -166,8 +184,9 @@ enum LibrarySchema {
                 ALTER TABLE song DROP COLUMN albumkey;
                 ALTER TABLE song DROP COLUMN albumyear;
                 CREATE INDEX song_order ON song (albumid, ifnull(disc, 1), track);
+                CREATE TABLE library_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
-            try LibraryDatabase.indexAll(in: db)
+            try LibraryDatabase.checkWords(db)
         }
         return migrator
     }

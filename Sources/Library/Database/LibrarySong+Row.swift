@@ -23,6 +23,19 @@ extension LibrarySong {
         return StatementArguments(values)
     }
 
+    /// The song as its row gives it back: each list without its empty values, and the
+    /// separator in none (`joined`, then `values`). What is made from it as it goes in (its
+    /// album's keys, its words) is then what its row makes: the library view's album artist
+    /// and the index's were not the same for a tag of an empty value.
+    var asStored: LibrarySong {
+        var song = self
+        song.artists = Self.values(Self.joined(artists))
+        song.albumArtists = Self.values(Self.joined(albumArtists))
+        song.genres = Self.values(Self.joined(genres))
+        song.composers = Self.values(Self.joined(composers))
+        return song
+    }
+
     /// Its album's keys (`album`'s row).
     var albumKey: LibraryDatabase.AlbumKey {
         LibraryDatabase.AlbumKey(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? ""))
