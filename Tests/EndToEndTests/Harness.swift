@@ -56,7 +56,8 @@ enum Harness {
             kill(process.processIdentifier, SIGKILL)
             Issue.record("\(([executable] + arguments.prefix(6)).joined(separator: " ")) did not end within \(Int(timeout)) s: killed")
         }
-        process.waitUntilExit(within: 10)
+        // Both pipes may end before the child does (it closed them, or passed them on).
+        process.waitUntilExit(within: max(deadline.timeIntervalSinceNow, 0) + 10)
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
