@@ -131,6 +131,23 @@ struct LibraryMigrationTests {
         }
     }
 
+    /// A library whose words were made otherwise (another SQLite, another folding: here a
+    /// note that says so, and an index that holds a word no row has) has its index made again
+    /// from its rows when it is opened, once.
+    @Test func anIndexMadeOtherwiseIsMadeAgainFromTheRows() throws {
+        let path = try releaseLibrary()
+        _ = try LibraryDatabase.open(at: path).get()
+        let made = try Self.words(path)
+        try DatabaseQueue(path: "\(path)").write { db in
+            try db.execute(sql: "UPDATE library_meta SET value = 'made by another tplayer' WHERE name = 'words'")
+            try db.execute(sql: "INSERT INTO song_search (rowid, title) VALUES (1, 'stale')")
+        }
+        #expect(try Self.words(path) != made)
+        let database = try LibraryDatabase.open(at: path).get().database
+        #expect(try Self.words(path) == made)
+        #expect(try find(database, "stale").isEmpty)
+    }
+
     /// Songs put, put again changed and taken out, over and over, with the tags that do not
     /// come back from their rows as they went in (an empty value, the lists' own separator, a
     /// NUL, control characters): the index kept by taking words out is word for word the index

@@ -48,14 +48,21 @@ extension LibraryDatabase {
         "1 sqlite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?") fold \(foldFingerprint)"
     }
 
-    /// FNV-1a of the folding of every seventh scalar up to U+2FFFF.
+    /// FNV-1a of the folding of a scalar in every 127 up to U+2FFFF, and of the Unicode
+    /// version each is from (nothing for one the runtime does not know): a runtime with other
+    /// tables shows in both. About 0.1 ms, at each opening.
     static let foldFingerprint: String = {
         var sample = String.UnicodeScalarView()
-        for value in stride(from: 0x20, to: 0x30000, by: 7) {
-            if let scalar = Unicode.Scalar(value) { sample.append(scalar) }
-        }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in SearchFold.fold(String(sample)) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        for value in stride(from: 0x20, to: 0x30000, by: 127) {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            sample.append(scalar)
+            let age = scalar.properties.age
+            mix(UInt8(clamping: age?.major ?? 0))
+            mix(UInt8(clamping: age?.minor ?? 0))
+        }
+        SearchFold.fold(String(sample)).forEach(mix)
         return String(hash, radix: 16)
     }()
 
@@ -63,10 +70,17 @@ extension LibraryDatabase {
     /// and notes how they are made now.
     static func checkWords(_ db: Database) throws {
         let now = try wordsVersion(db)
-        guard try String.fetchOne(db, sql: "SELECT value FROM library_meta WHERE name = 'words'") != now else { return }
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS library_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        guard try wordsMade(db) != now else { return }
         try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('delete-all')")
         try indexAll(in: db)
         try db.execute(sql: "INSERT OR REPLACE INTO library_meta (name, value) VALUES ('words', ?)", arguments: [now])
+    }
+
+    /// How the index's words were made, as noted (`nil`: not noted, or no note yet).
+    static func wordsMade(_ db: Database) throws -> String? {
+        guard try db.tableExists("library_meta") else { return nil }
+        return try String.fetchOne(db, sql: "SELECT value FROM library_meta WHERE name = 'words'")
     }
 
     /// Makes the index again from every row (an index just made, empty).

@@ -118,7 +118,11 @@ public final class LibraryDatabase: Sendable {
                     + "it is whole as it was: make room and run again")))
             }
             if !applied.isEmpty, !applied.contains("lean") { giveBackRoom(pool) }
-            try pool.write { db in try LibraryDatabase.checkWords(db) }
+            // Read first: a library whose words are made as now (each opening but the first
+            // after an upgrade) takes no write.
+            if try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) {
+                try pool.write { db in try LibraryDatabase.checkWords(db) }
+            }
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return .failure(.damaged(error.resultCode == .SQLITE_NOTADB ? "not an SQLite database" : "the file is damaged"))

@@ -184,7 +184,6 @@ enum LibrarySchema {
                 ALTER TABLE song DROP COLUMN albumkey;
                 ALTER TABLE song DROP COLUMN albumyear;
                 CREATE INDEX song_order ON song (albumid, ifnull(disc, 1), track);
-                CREATE TABLE library_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
             try LibraryDatabase.checkWords(db)
         }
