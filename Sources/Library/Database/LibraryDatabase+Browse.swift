@@ -87,9 +87,10 @@ extension LibraryDatabase {
             let condition = query.condition
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
+            let (songs, sorted) = order == .albumOrder ? (Self.songsAndAlbums(inOrderFor: query), LibraryQuery.albumOrder)
+                                                       : (Self.songsAndAlbums, order.sql)
             return LibrarySong.songs(try Row.fetchAll(db, sql: """
-                SELECT song.* FROM \(order == .albumOrder ? Self.songsAndAlbums(inOrderFor: query) : Self.songsAndAlbums) WHERE \(condition.sql)
-                ORDER BY \(order == .albumOrder ? LibraryQuery.albumOrder : order.sql) LIMIT ? OFFSET ?
+                SELECT song.* FROM \(songs) WHERE \(condition.sql) ORDER BY \(sorted) LIMIT ? OFFSET ?
                 """, arguments: arguments))
         }
     }

@@ -118,7 +118,7 @@ extension LibraryDatabase {
                 let song = given.asStored
                 let held = try Row.fetchOne(before, arguments: [Data(song.path.bytes)])
                 let album = try albums.id(of: song.albumKey, year: song.year, in: db)
-                var arguments = song.arguments(album: album)
+                var arguments = song.arguments(albumID: album)
                 arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
                 arguments += [now]
                 guard let written = try Row.fetchOne(insert, arguments: arguments) else { continue }

@@ -21,7 +21,7 @@ enum LibrarySchema {
 
     /// The search index: the words alone (contentless, no column sizes: nothing ranks by
     /// them). A song's words are taken out by saying them again, folded from its row as they
-    /// went in (`LibraryDatabase.unindex`).
+    /// went in (`LibraryDatabase.SearchWords`).
     static let searchTable = """
         CREATE VIRTUAL TABLE song_search USING fts5 (
                             title, artist, albumartist, album, genre, composer, path,

@@ -13,12 +13,12 @@ extension LibrarySong {
     /// The statistics, which a scan keeps (and a move carries over).
     static let statistics = ["playcount", "lastplayed", "skipcount", "rating"]
 
-    /// The values of `columns`, its album's row `album`.
-    func arguments(album: Int64) -> StatementArguments {
+    /// The values of `columns`, its album's row `albumID`.
+    func arguments(albumID: Int64) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
-            Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), self.album, disc, track, date,
+            Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
             year, Self.joined(genres), Self.joined(composers), compilation, seconds, format, bits, rate, channels,
-            trackGain, albumGain, shelf, album, Self.joined(others: otherTags), Self.tagVersion,
+            trackGain, albumGain, shelf, albumID, Self.joined(others: otherTags), Self.tagVersion,
         ]
         return StatementArguments(values)
     }

@@ -11,19 +11,7 @@ extension LibraryQuery {
     func condition(now: Int64) -> (sql: String, arguments: StatementArguments) {
         var clauses: [String] = []
         var arguments = StatementArguments()
-        let match = terms.compactMap { term -> String? in
-            // An FTS5 phrase of the words (for `.words`, its last one a prefix), a field's column
-            // named. The text is quoted, so nothing typed is FTS5's syntax.
-            func phrase(_ words: String, _ field: TextField?, prefix: Bool) -> String {
-                let phrase = "\"" + words.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
-                return field.map { "\($0.column) : \(phrase)" } ?? phrase
-            }
-            switch term {
-            case .words(let words, let field): return phrase(words, field, prefix: true)
-            case .phrase(let words, let field): return phrase(words, field, prefix: false)
-            case .number, .time, .recentPlays: return nil
-            }
-        }
+        let match = terms.compactMap(\.match)
         if !match.isEmpty {
             clauses.append("song.id IN (SELECT rowid FROM song_search WHERE song_search MATCH ?)")
             arguments += [match.joined(separator: " AND ")]
@@ -64,12 +52,22 @@ extension LibraryQuery {
     static let albumOrder = "shelfkey, firstyear, albumkey, album.id, ifnull(disc, 1), track, path"
 
     /// Whether it looks for words (in the search index).
-    var searchesWords: Bool {
-        terms.contains { term in
-            switch term {
-            case .words, .phrase: true
-            case .number, .time, .recentPlays: false
-            }
+    var searchesWords: Bool { terms.contains { $0.match != nil } }
+}
+
+extension LibraryQuery.Term {
+    /// What it looks for in the search index, as an FTS5 phrase of its words (for `.words`,
+    /// its last one a prefix), a field's column named; `nil` for a term the song's columns
+    /// answer. The text is quoted, so nothing typed is FTS5's syntax.
+    var match: String? {
+        func phrase(_ words: String, _ field: LibraryQuery.TextField?, prefix: Bool) -> String {
+            let phrase = "\"" + words.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (prefix ? "*" : "")
+            return field.map { "\($0.column) : \(phrase)" } ?? phrase
+        }
+        switch self {
+        case .words(let words, let field): return phrase(words, field, prefix: true)
+        case .phrase(let words, let field): return phrase(words, field, prefix: false)
+        case .number, .time, .recentPlays: return nil
         }
     }
 }
