@@ -225,7 +225,7 @@ import Testing
         let played = try Harness.tplayer(["--find", "plays:1.."], environment: environment)
         #expect(played.status == 0 && played.stdout.hasSuffix("Music/four.mp3\n"), "\(played.stdout)\(played.stderr)")
         let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
-        let skips = try Harness.run("/usr/bin/sqlite3", [library, "SELECT skipcount FROM song WHERE CAST(path AS TEXT) LIKE '%four.mp3'"])
+        let skips = try Harness.run("/usr/bin/sqlite3", [library, "SELECT skipcount FROM song WHERE CAST(name AS TEXT) = 'four.mp3'"])
         #expect(skips.stdout == "0\n", "counted as skipped: \(skips.stdout)\(skips.stderr)")
     }
 
@@ -239,7 +239,7 @@ import Testing
         _ = try Harness.tplayer(["--scan", "Music"], in: folder, environment: environment)
         let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
         let rated = try Harness.run("/usr/bin/sqlite3", [library, """
-            UPDATE song SET playcount = 3, skipcount = 1, rating = 4 WHERE title = 'Hyperballad' OR CAST(path AS TEXT) LIKE '%long.mp3'
+            UPDATE song SET playcount = 3, skipcount = 1, rating = 4 WHERE title = 'Hyperballad' OR CAST(name AS TEXT) = 'long.mp3'
             """])
         try #require(rated.status == 0, "\(rated.stderr)")
         let pane = try Pane(arguments: ["-o", "null", long], environment: environment, width: 100, height: 24)
@@ -517,9 +517,10 @@ import Testing
         #expect(scan.status == 0, "\(scan.stderr)")
         let library = folder.appendingPathComponent("data/tplayer/library.sqlite").path
         let query = """
-            SELECT replace(CAST(path AS TEXT), rtrim(CAST(path AS TEXT), replace(CAST(path AS TEXT), '/', '')), ''),
+            SELECT CAST(name AS TEXT),
                    title, artists, albumartists, album, disc, track, date, year, genres, composers, compilation,
-                   trackgain, albumgain, shelf, (SELECT albumkey FROM album WHERE album.id = song.albumid) FROM song WHERE CAST(path AS TEXT) LIKE '%/Tagged/%'
+                   trackgain, albumgain, shelf, (SELECT albumkey FROM album WHERE album.id = song.albumid) FROM song
+              WHERE dirid IN (SELECT id FROM dir WHERE CAST(path AS TEXT) LIKE '%/Tagged/')
             """
         let rows = try Harness.run("/usr/bin/sqlite3", ["-separator", "|", library, query])
         var fields: [String: [String]] = [:]

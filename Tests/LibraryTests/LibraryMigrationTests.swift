@@ -26,8 +26,11 @@ struct LibraryMigrationTests {
     private func kept(_ path: Path) throws -> [String] {
         let queue = try DatabaseQueue(path: "\(path)")
         return try queue.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT 'song ' || id || ' ' || CAST(path AS TEXT) || ' ' || ifnull(title, '-') || ' ' || playcount || ' '
+            // The path as the release held it, or as its folder's and its name now.
+            let held = try db.columns(in: "song").contains { $0.name == "path" }
+            let path = held ? "CAST(path AS TEXT)" : "CAST((SELECT dir.path FROM dir WHERE dir.id = dirid) || name AS TEXT)"
+            return try String.fetchAll(db, sql: """
+                SELECT 'song ' || id || ' ' || \(path) || ' ' || ifnull(title, '-') || ' ' || playcount || ' '
                        || ifnull(lastplayed, '-') || ' ' || skipcount || ' ' || rating || ' ' || ifnull(added, '-') FROM song
                 UNION ALL SELECT 'listen ' || song || ' ' || at || ' ' || heard || ' ' || skipped FROM listen
                 UNION ALL SELECT 'sticker ' || CAST(path AS TEXT) || ' ' || name || ' ' || value FROM sticker
@@ -88,6 +91,9 @@ struct LibraryMigrationTests {
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'song_search'") ?? ""
         }
         #expect(schema.contains("content = ''"), "\(schema)")
+        // Each path held once: a song is its folder's row and its name.
+        let columns = try DatabaseQueue(path: "\(path)").read { db in try db.columns(in: "song").map(\.name) }
+        #expect(columns.contains("dirid") && columns.contains("name") && !columns.contains("path"), "\(columns)")
         let sizeAfter = try #require(FileManager.default.attributesOfItem(atPath: "\(path)")[.size] as? Int)
         #expect(sizeAfter < sizeBefore, "the room given back: \(sizeBefore) → \(sizeAfter) bytes")
 

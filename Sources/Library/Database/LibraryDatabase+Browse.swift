@@ -75,7 +75,7 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [artist, album.key]
             arguments += condition.arguments
             return LibrarySong.songs(try Row.fetchAll(db, sql: """
-                SELECT song.* FROM \(Self.songsAndAlbums) WHERE shelfkey = ? AND albumkey = ? AND \(condition.sql)
+                SELECT \(Self.songColumns) FROM \(Self.songsAlbumsAndFolders) WHERE shelfkey = ? AND albumkey = ? AND \(condition.sql)
                 ORDER BY \(LibraryQuery.albumOrder) LIMIT 10000
                 """, arguments: arguments))
         }
@@ -88,9 +88,9 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
             let (songs, sorted) = order == .albumOrder ? (Self.songsAndAlbums(inOrderFor: query), LibraryQuery.albumOrder)
-                                                       : (Self.songsAndAlbums, order.sql)
+                                                       : (Self.songsAlbumsAndFolders, order.sql)
             return LibrarySong.songs(try Row.fetchAll(db, sql: """
-                SELECT song.* FROM \(songs) WHERE \(condition.sql) ORDER BY \(sorted) LIMIT ? OFFSET ?
+                SELECT \(Self.songColumns) FROM \(songs) WHERE \(condition.sql) ORDER BY \(sorted) LIMIT ? OFFSET ?
                 """, arguments: arguments))
         }
     }
@@ -108,16 +108,19 @@ extension LibraryDatabase {
             let condition = query.condition
             var arguments: StatementArguments = [artist]
             arguments += condition.arguments
-            return try Data.fetchAll(db, sql: """
-                SELECT path FROM \(Self.songsAndAlbums) WHERE shelfkey = ? AND \(condition.sql) ORDER BY \(LibraryQuery.albumOrder)
-                """, arguments: arguments).map { Path(bytes: Array($0)) }
+            return try Row.fetchAll(db, sql: """
+                SELECT dir.path, song.name FROM \(Self.songsAlbumsAndFolders) WHERE shelfkey = ? AND \(condition.sql)
+                ORDER BY \(LibraryQuery.albumOrder)
+                """, arguments: arguments).map { SongPlace(folder: $0[0], name: $0[1]).path }
         }
     }
 
     /// Sets the rating (0 to 5 stars) of the song at `path`.
     public func rate(_ path: Path, stars: Int) -> Result<Void, LibraryError> {
         write { db in
-            try db.execute(sql: "UPDATE song SET rating = ? WHERE path = ?", arguments: [min(max(stars, 0), 5), Data(path.bytes)])
+            var arguments: StatementArguments = [min(max(stars, 0), 5)]
+            arguments += StatementArguments(SongPlace(path).arguments)
+            try db.execute(sql: "UPDATE song SET rating = ? WHERE \(SongPlace.row())", arguments: arguments)
         }
     }
 }

@@ -62,7 +62,7 @@ extension LibraryDatabase {
     func readableSongs() -> [LibrarySong] {
         var songs: [LibrarySong] = []
         _ = try? writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM song ORDER BY id")
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.songColumns) FROM song JOIN dir ON dir.id = song.dirid ORDER BY song.id")
             while let row = try rows.next() { songs.append(LibrarySong(row: row)) }
         }
         return songs
@@ -70,23 +70,26 @@ extension LibraryDatabase {
 
     /// The history's rows and when each song came, as far as they can still be read, by path.
     struct History {
-        var listens: [(path: Data, at: Int64, heard: Double, skipped: Bool)] = []
-        var added: [(path: Data, added: Int64)] = []
+        var listens: [(path: Path, at: Int64, heard: Double, skipped: Bool)] = []
+        var added: [(path: Path, added: Int64)] = []
     }
 
     func readableHistory() -> History {
         var history = History()
         _ = try? writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT song.path, listen.at, listen.heard, listen.skipped FROM listen JOIN song ON song.id = listen.song ORDER BY listen.rowid
+                SELECT dir.path, song.name, listen.at, listen.heard, listen.skipped FROM listen JOIN song ON song.id = listen.song
+                  JOIN dir ON dir.id = song.dirid ORDER BY listen.rowid
                 """)
             while let row = try rows.next() {
-                history.listens.append((path: row[0], at: row[1], heard: row[2], skipped: row[3]))
+                history.listens.append((path: SongPlace(folder: row[0], name: row[1]).path, at: row[2], heard: row[3], skipped: row[4]))
             }
         }
         _ = try? writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, added FROM song WHERE added IS NOT NULL ORDER BY id")
-            while let row = try rows.next() { history.added.append((path: row[0], added: row[1])) }
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT dir.path, song.name, added FROM song JOIN dir ON dir.id = song.dirid WHERE added IS NOT NULL ORDER BY song.id
+                """)
+            while let row = try rows.next() { history.added.append((path: SongPlace(folder: row[0], name: row[1]).path, added: row[2])) }
         }
         return history
     }
@@ -94,10 +97,14 @@ extension LibraryDatabase {
     /// Puts back what `readableHistory` read, for the songs held.
     func restore(_ history: History) -> Result<Void, LibraryError> {
         write { db in
-            let added = try db.cachedStatement(sql: "UPDATE song SET added = ? WHERE path = ?")
-            for song in history.added { try added.execute(arguments: [song.added, song.path]) }
-            let listen = try db.cachedStatement(sql: "INSERT INTO listen (song, at, heard, skipped) SELECT id, ?, ?, ? FROM song WHERE path = ?")
-            for row in history.listens { try listen.execute(arguments: [row.at, row.heard, row.skipped, row.path]) }
+            let added = try db.cachedStatement(sql: "UPDATE song SET added = ? WHERE id = ?")
+            for song in history.added {
+                if let id = try Self.songID(at: song.path, in: db) { try added.execute(arguments: [song.added, id]) }
+            }
+            let listen = try db.cachedStatement(sql: "INSERT INTO listen (song, at, heard, skipped) VALUES (?, ?, ?, ?)")
+            for row in history.listens {
+                if let id = try Self.songID(at: row.path, in: db) { try listen.execute(arguments: [id, row.at, row.heard, row.skipped]) }
+            }
         }
     }
 

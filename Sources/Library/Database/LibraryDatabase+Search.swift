@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import PlayerCore
 
@@ -8,12 +9,15 @@ import PlayerCore
 /// memory, which its row may not hold exactly (a list's empty value is not kept).
 extension LibraryDatabase {
     /// The columns every row given to `SearchWords` holds, in this order: its album's row
-    /// first (the writes settle its year), then its id and what its words are made from.
-    static let searchColumns = "albumid, id, path, title, artists, albumartists, album, genres, composers, compilation"
+    /// first (the writes settle its year), its folder's, then its id and what its words are
+    /// made from (the path: its folder's and its name).
+    static let searchColumns = "albumid, dirid, id, name, title, artists, albumartists, album, genres, composers, compilation"
 
     /// Writes the words of rows that hold `searchColumns` (their places found at the first).
     struct SearchWords {
         private var layout: LibrarySong.RowLayout?
+        /// The paths of the folders met (a write's songs are mostly of a few).
+        private var folders: [Int64: Data] = [:]
 
         /// Puts the words of `row` in the index.
         mutating func index(_ row: Row, in db: Database) throws {
@@ -33,8 +37,14 @@ extension LibraryDatabase {
         private mutating func write(_ row: Row, sql: String, in db: Database) throws {
             let found = layout ?? LibrarySong.RowLayout(row)
             layout = found
+            var song = LibrarySong(row: row, layout: found)
+            let folderID: Int64 = row["dirid"]
+            if folders[folderID] == nil {
+                folders[folderID] = try Data.fetchOne(db.cachedStatement(sql: "SELECT path FROM dir WHERE id = ?"), arguments: [folderID])
+            }
+            song.path = SongPlace(folder: folders[folderID] ?? Data(), name: row["name"]).path
             var arguments: StatementArguments = [row["id"] as Int64]
-            arguments += LibrarySong(row: row, layout: found).searchArguments
+            arguments += song.searchArguments
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
     }

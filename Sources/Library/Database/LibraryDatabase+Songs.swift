@@ -9,27 +9,53 @@ extension LibraryDatabase {
         public let modified: Int64
     }
 
-    /// Every song the library holds, in the order of their paths' bytes.
+    /// A song's columns with its folder's path (`dirpath`), as `LibrarySong(row:)` reads
+    /// them, from `song` joined to `dir` (`songsAndFolders`, or a join naming both).
+    static let songColumns = "song.*, dir.path AS dirpath"
+
+    /// The songs, each with its folder's row, walked in the library's order of paths
+    /// (`SongPlace`) by `ORDER BY dir.path, song.name`: the folders in order (`dir`'s unique
+    /// index), each folder's songs by name (`song`'s), never all sorted first.
+    static let songsAndFolders = "dir CROSS JOIN song ON song.dirid = dir.id"
+
+    /// Every song the library holds, in the library's order of paths (`SongPlace`).
     public func allSongs() -> Result<[LibrarySong], LibraryError> {
-        read { db in LibrarySong.songs(try Row.fetchAll(db, sql: "SELECT * FROM song ORDER BY path")) }
+        read { db in
+            LibrarySong.songs(try Row.fetchAll(db, sql: "SELECT \(Self.songColumns) FROM \(Self.songsAndFolders) ORDER BY dir.path, song.name"))
+        }
     }
 
     /// The files the library holds under `folder`, with their size and time as read, in the
-    /// order of their paths' bytes: up to `limit` of them, from the one after `after` (a page of
-    /// the path index: a rescan of a million files holds a page, not the million).
+    /// library's order of paths (`SongPlace`, a scan's): up to `limit` of them, from the one
+    /// after `after` (a page: a rescan of a million files holds a page, not the million).
     /// Each with its row's id.
     public func knownFiles(under folder: Path, after: Path?, limit: Int) -> Result<[(path: Path, known: Known, id: Int64)], LibraryError> {
         read { db in
-            let (low, high) = Self.range(under: folder)
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT path, size, modified, tagversion, id FROM song WHERE path > ? AND path < ? ORDER BY path LIMIT ?
-                """, arguments: [Data(after?.bytes ?? low), Data(high), Int64(clamping: limit)])
+            let (low, high) = SongPlace.range(under: folder)
             var known: [(Path, Known, Int64)] = []
-            while let row = try rows.next() {
-                let bytes: Data = row[0]
-                // A song read by an older tplayer, without the tags read now, is as if changed.
-                let current = (row[3] as Int) >= LibrarySong.tagVersion
-                known.append((Path(bytes: Array(bytes)), Known(size: row[1], modified: current ? row[2] : -1), row[4]))
+            func take(_ sql: String, _ arguments: StatementArguments) throws {
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    // A song read by an older tplayer, without the tags read now, is as if changed.
+                    let current = (row[4] as Int) >= LibrarySong.tagVersion
+                    known.append((SongPlace(folder: row[0], name: row[1]).path, Known(size: row[2], modified: current ? row[3] : -1), row[5]))
+                }
+            }
+            let columns = "dir.path, song.name, size, modified, tagversion, song.id"
+            var next = low
+            // The rest of `after`'s folder, then the folders after it.
+            if let after, SongPlace(after).folder.starts(with: low) {
+                let place = SongPlace(after)
+                try take("""
+                    SELECT \(columns) FROM \(Self.songsAndFolders) WHERE dir.path = ? AND song.name > ? ORDER BY song.name LIMIT ?
+                    """, [Data(place.folder), Data(place.name), Int64(clamping: limit)])
+                next = Data(place.folder + [0])
+            }
+            if known.count < limit {
+                try take("""
+                    SELECT \(columns) FROM \(Self.songsAndFolders) WHERE dir.path >= ? AND dir.path < ?
+                    ORDER BY dir.path, song.name LIMIT ?
+                    """, [next, high, Int64(clamping: limit - known.count)])
             }
             return known
         }
@@ -40,12 +66,14 @@ extension LibraryDatabase {
         read { db in try Int64.fetchOne(db, sql: "SELECT max(id) FROM song") ?? 0 }
     }
 
-    /// The files the library holds under `folder`, in the order of their paths' bytes.
+    /// The files the library holds under `folder`, in the library's order of paths (MPD's:
+    /// a folder's songs, then its folders').
     public func paths(under folder: Path) -> Result<[Path], LibraryError> {
         read { db in
-            let (low, high) = Self.range(under: folder)
-            return try Data.fetchAll(db, sql: "SELECT path FROM song WHERE path > ? AND path < ? ORDER BY path",
-                                     arguments: [Data(low), Data(high)]).map { Path(bytes: Array($0)) }
+            let (low, high) = SongPlace.range(under: folder)
+            return try Row.fetchAll(db, sql: """
+                SELECT dir.path, song.name FROM \(Self.songsAndFolders) WHERE dir.path >= ? AND dir.path < ? ORDER BY dir.path, song.name
+                """, arguments: [low, high]).map { SongPlace(folder: $0[0], name: $0[1]).path }
         }
     }
 
@@ -54,45 +82,35 @@ extension LibraryDatabase {
     /// read as a cursor: the whole range is passed over once.
     public func files(under folder: Path, ofSizes sizes: Set<Int64>) -> Result<[Path], LibraryError> {
         read { db in
-            let (low, high) = Self.range(under: folder)
-            let rows = try Row.fetchCursor(db, sql: "SELECT path, size, id FROM song WHERE path > ? AND path < ?",
-                                           arguments: [Data(low), Data(high)])
+            let (low, high) = SongPlace.range(under: folder)
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT dir.path, song.name, size, song.id FROM \(Self.songsAndFolders) WHERE dir.path >= ? AND dir.path < ?
+                """, arguments: [low, high])
             var found: [(id: Int64, path: Path)] = []
             while let row = try rows.next() {
-                guard sizes.contains(row[1]) else { continue }
-                let bytes: Data = row[0]
-                found.append((row[2], Path(bytes: Array(bytes))))
+                guard sizes.contains(row[2]) else { continue }
+                found.append((row[3], SongPlace(folder: row[0], name: row[1]).path))
             }
             return found.sorted { $0.id < $1.id }.map(\.path)
         }
     }
 
-    /// The bounds of the paths under `folder`, both left out: from "FOLDER/" (no file has that
-    /// path) up to "FOLDER0" ("0" follows "/").
-    static func range(under folder: Path) -> (low: [UInt8], high: [UInt8]) {
-        var prefix = folder.bytes
-        if prefix.last != UInt8(ascii: "/") { prefix.append(UInt8(ascii: "/")) }
-        return (prefix, prefix.dropLast() + [UInt8(ascii: "/") + 1])
-    }
-
-    /// The songs at `paths` that the library holds (statistics included).
-    /// Asked 500 paths a query (a playlist of 10,000 songs was 10,000 queries), in their order.
+    /// The songs at `paths` that the library holds (statistics included), in their order: one
+    /// read, a prepared lookup each.
     public func songs(at paths: [Path]) -> Result<[LibrarySong], LibraryError> {
         read { db in
-            var found: [Path: LibrarySong] = [:]
-            var start = paths.startIndex
-            while start < paths.endIndex {
-                let part = paths[start..<min(start + 500, paths.endIndex)]
-                let marks = repeatElement("?", count: part.count).joined(separator: ",")
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM song WHERE path IN (\(marks))",
-                                               arguments: StatementArguments(part.map { Data($0.bytes) }))
-                while let row = try rows.next() {
-                    let song = LibrarySong(row: row)
-                    found[song.path] = song
-                }
-                start = part.endIndex
+            let lookup = try db.cachedStatement(sql: """
+                SELECT \(Self.songColumns) FROM \(Self.songsAndFolders) WHERE dir.path = ? AND song.name = ?
+                """)
+            var layout: LibrarySong.RowLayout?
+            var found: [LibrarySong] = []
+            for path in paths {
+                guard let row = try Row.fetchOne(lookup, arguments: StatementArguments(SongPlace(path).arguments)) else { continue }
+                let read = layout ?? LibrarySong.RowLayout(row)
+                layout = read
+                found.append(LibrarySong(row: row, layout: read))
             }
-            return paths.compactMap { found[$0] }
+            return found
         }
     }
 
@@ -105,20 +123,23 @@ extension LibraryDatabase {
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO song (\(columns.joined(separator: ", ")), added)
                 VALUES (\(Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")))
-                ON CONFLICT (path) DO UPDATE SET \(LibrarySong.columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                ON CONFLICT (dirid, name) DO UPDATE SET \(LibrarySong.columns.dropFirst(2).map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                 RETURNING \(Self.searchColumns)
                 """)
             // The row it had, whose words leave the search index, and whose album's year may change.
-            let before = try db.cachedStatement(sql: "SELECT \(Self.searchColumns) FROM song WHERE path = ?")
+            let before = try db.cachedStatement(sql: "SELECT \(Self.searchColumns) FROM song WHERE dirid = ? AND name = ?")
             let now = Int64(time(nil))
+            var folders = Folders()
             var albums = Albums()
             var unsettled = Set<Int64>()
             var words = SearchWords()
             for given in songs {
                 let song = given.asStored
-                let held = try Row.fetchOne(before, arguments: [Data(song.path.bytes)])
+                let place = SongPlace(song.path)
+                let folder = try folders.id(of: place.folder, in: db)
+                let held = try Row.fetchOne(before, arguments: [folder, Data(place.name)])
                 let album = try albums.id(of: song.albumKey, year: song.year, in: db)
-                var arguments = song.arguments(albumID: album)
+                var arguments = song.arguments(folderID: folder, albumID: album)
                 arguments += [song.playCount, song.lastPlayed, song.skipCount, song.rating]
                 arguments += [now]
                 guard let written = try Row.fetchOne(insert, arguments: arguments) else { continue }
@@ -132,6 +153,28 @@ extension LibraryDatabase {
             }
             try Self.settle(unsettled, in: db)
         }
+    }
+
+    /// The folders' rows as songs go in: each folder's found or made once a write.
+    struct Folders {
+        private var known: [[UInt8]: Int64] = [:]
+
+        mutating func id(of folder: [UInt8], in db: Database) throws -> Int64 {
+            if let id = known[folder] { return id }
+            if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM dir WHERE path = ?"), arguments: [Data(folder)]) {
+                known[folder] = id
+                return id
+            }
+            try db.cachedStatement(sql: "INSERT INTO dir (path) VALUES (?)").execute(arguments: [Data(folder)])
+            known[folder] = db.lastInsertedRowID
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Takes out each of `folders` that holds no song.
+    static func settle(folders: Set<Int64>, in db: Database) throws {
+        let empty = try db.cachedStatement(sql: "DELETE FROM dir WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM song WHERE dirid = ?1)")
+        for folder in folders { try empty.execute(arguments: [folder]) }
     }
 
     /// An album artist's album, by their keys.
@@ -182,13 +225,17 @@ extension LibraryDatabase {
     /// album order and the album artist's key are the album's.
     static let songsAndAlbums = "song JOIN album ON album.id = song.albumid"
 
+    /// The same with each song's folder (its path: `songColumns`, and the album order's last
+    /// key).
+    static let songsAlbumsAndFolders = "\(songsAndAlbums) CROSS JOIN dir ON dir.id = song.dirid"
+
     /// The same, for songs read in album order as `query` narrows them. With words to look
     /// for, SQLite takes the matches from the index and puts them in order (as it did before
     /// albums had rows). Without, it is made to walk the albums in order (`album_order`) and
     /// each album's songs (`song_order`): a million songs come as they are read, never all
     /// sorted first, which is what it chose by itself.
     static func songsAndAlbums(inOrderFor query: LibraryQuery) -> String {
-        query.searchesWords ? songsAndAlbums : "album CROSS JOIN song ON song.albumid = album.id"
+        query.searchesWords ? songsAlbumsAndFolders : "album CROSS JOIN song ON song.albumid = album.id CROSS JOIN dir ON dir.id = song.dirid"
     }
 
     /// The paths of the songs `query` matches, in album order; at most `limit`.
@@ -208,13 +255,13 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [Int64(clamping: limit)]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT path FROM \(Self.songsAndAlbums(inOrderFor: query)) WHERE \(condition.sql) ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
+                SELECT dir.path, song.name FROM \(Self.songsAndAlbums(inOrderFor: query)) WHERE \(condition.sql)
+                ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
                 """, arguments: arguments)
             var handed = 0
             while let row = try rows.next() {
-                let bytes: Data = row[0]
                 handed += 1
-                if !each(Path(bytes: Array(bytes))) { break }
+                if !each(SongPlace(folder: row[0], name: row[1]).path) { break }
             }
             return handed
         }
@@ -244,33 +291,40 @@ extension LibraryDatabase {
 }
 
 extension LibraryDatabase {
+    /// The row id of the song at `path`, if the library holds it.
+    static func songID(at path: Path, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM song WHERE \(SongPlace.row())"),
+                           arguments: StatementArguments(SongPlace(path).arguments))
+    }
+
     /// Takes `gone` out; each song of `carrying` gives its statistics, its history and when it
     /// was added to the path it moved to.
     public func retire(_ gone: [Path], carrying: [(from: LibrarySong, to: Path)]) -> Result<Void, LibraryError> {
         write { db in
             let carry = try db.cachedStatement(sql: """
                 UPDATE song SET playcount = ?, lastplayed = ?, skipcount = ?, rating = ?,
-                                added = ifnull((SELECT added FROM song WHERE path = ?), added) WHERE path = ?
+                                added = ifnull((SELECT added FROM song WHERE id = ?), added) WHERE id = ?
                 """)
-            let history = try db.cachedStatement(sql: """
-                UPDATE listen SET song = (SELECT id FROM song WHERE path = ?2) WHERE song = (SELECT id FROM song WHERE path = ?1)
-                  AND EXISTS (SELECT 1 FROM song WHERE path = ?2)
-                """)
+            let history = try db.cachedStatement(sql: "UPDATE listen SET song = ? WHERE song = ?")
             for (from, to) in carrying {
-                let (old, new) = (Data(from.path.bytes), Data(to.bytes))
+                guard let new = try Self.songID(at: to, in: db) else { continue }
+                let old = try Self.songID(at: from.path, in: db)
                 try carry.execute(arguments: [from.playCount, from.lastPlayed, from.skipCount, from.rating, old, new])
-                try history.execute(arguments: [old, new])
+                if let old { try history.execute(arguments: [new, old]) }
             }
-            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE path = ? RETURNING \(Self.searchColumns)")
+            let delete = try db.cachedStatement(sql: "DELETE FROM song WHERE \(SongPlace.row()) RETURNING \(Self.searchColumns)")
             var albums = Set<Int64>()
+            var folders = Set<Int64>()
             var words = SearchWords()
             for path in gone {
-                if let row = try Row.fetchOne(delete, arguments: [Data(path.bytes)]) {
+                if let row = try Row.fetchOne(delete, arguments: StatementArguments(SongPlace(path).arguments)) {
                     try words.unindex(row, in: db)
                     if let album = row[0] as Int64? { albums.insert(album) }
+                    folders.insert(row[1])
                 }
             }
             try Self.settle(albums, in: db)
+            try Self.settle(folders: folders, in: db)
         }
     }
 }
@@ -293,16 +347,16 @@ extension LibraryDatabase {
     /// a row of its history (when, how much was heard, played or skipped).
     public func record(_ listen: Listen, at time: Int64) -> Result<Void, LibraryError> {
         write { db in
-            let path = Data(listen.song.path.bytes)
+            guard let song = try Self.songID(at: listen.song.path, in: db) else { return }
             switch listen.kind {
             case .played:
-                try db.execute(sql: "UPDATE song SET playcount = playcount + 1, lastplayed = ? WHERE path = ?", arguments: [time, path])
+                try db.execute(sql: "UPDATE song SET playcount = playcount + 1, lastplayed = ? WHERE id = ?", arguments: [time, song])
             case .skipped:
-                try db.execute(sql: "UPDATE song SET skipcount = skipcount + 1 WHERE path = ?", arguments: [path])
+                try db.execute(sql: "UPDATE song SET skipcount = skipcount + 1 WHERE id = ?", arguments: [song])
             }
             let heard = listen.heard.isFinite ? min(max(listen.heard, 0), 1e9) : 0
-            try db.execute(sql: "INSERT INTO listen (song, at, heard, skipped) SELECT id, ?, ?, ? FROM song WHERE path = ?",
-                           arguments: [time, heard, listen.kind == .skipped, path])
+            try db.execute(sql: "INSERT INTO listen (song, at, heard, skipped) VALUES (?, ?, ?, ?)",
+                           arguments: [song, time, heard, listen.kind == .skipped])
         }
     }
 
@@ -310,8 +364,8 @@ extension LibraryDatabase {
     public func history(of path: Path) -> Result<[(at: Int64, heard: Double, skipped: Bool)], LibraryError> {
         read { db in
             try Row.fetchAll(db, sql: """
-                SELECT at, heard, skipped FROM listen WHERE song = (SELECT id FROM song WHERE path = ?) ORDER BY at, rowid
-                """, arguments: [Data(path.bytes)]).map { (at: $0[0], heard: $0[1], skipped: $0[2]) }
+                SELECT at, heard, skipped FROM listen WHERE song = (SELECT id FROM song WHERE \(SongPlace.row())) ORDER BY at, rowid
+                """, arguments: StatementArguments(SongPlace(path).arguments)).map { (at: $0[0], heard: $0[1], skipped: $0[2]) }
         }
     }
 }

@@ -50,10 +50,10 @@ extension LibraryDatabase {
     /// `.some(nil)` clears it.
     public func setStatistics(of path: Path, plays: Int? = nil, lastPlayed: Int64?? = nil, skips: Int? = nil) -> Result<Void, LibraryError> {
         write { db in
-            let data = Data(path.bytes)
-            if let plays { try db.execute(sql: "UPDATE song SET playcount = ? WHERE path = ?", arguments: [max(plays, 0), data]) }
-            if let skips { try db.execute(sql: "UPDATE song SET skipcount = ? WHERE path = ?", arguments: [max(skips, 0), data]) }
-            if let lastPlayed { try db.execute(sql: "UPDATE song SET lastplayed = ? WHERE path = ?", arguments: [lastPlayed, data]) }
+            guard let song = try Self.songID(at: path, in: db) else { return }
+            if let plays { try db.execute(sql: "UPDATE song SET playcount = ? WHERE id = ?", arguments: [max(plays, 0), song]) }
+            if let skips { try db.execute(sql: "UPDATE song SET skipcount = ? WHERE id = ?", arguments: [max(skips, 0), song]) }
+            if let lastPlayed { try db.execute(sql: "UPDATE song SET lastplayed = ? WHERE id = ?", arguments: [lastPlayed, song]) }
         }
     }
 }

@@ -117,7 +117,7 @@ public final class LibraryDatabase: Sendable {
                 return .failure(.refused(.cannotOpen(path, "the disk is full, so it could not be brought up to this tplayer; "
                     + "it is whole as it was: make room and run again")))
             }
-            if !applied.isEmpty, !applied.contains("lean") { giveBackRoom(pool) }
+            if !applied.isEmpty, !applied.contains("paths") { giveBackRoom(pool) }
             // Read first: a library whose words are made as now (each opening but the first
             // after an upgrade) takes no write.
             if try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) {

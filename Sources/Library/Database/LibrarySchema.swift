@@ -1,9 +1,12 @@
+import Foundation
 import GRDB
+import PlayerCore
 
 /// The library's tables, as GRDB migrations: each migration is applied once, in order, and a
 /// database that has one this tplayer does not know was made by a newer tplayer.
 ///
-/// `song` holds a row a file (its path as bytes: a name need not be UTF-8); `song_search` is
+/// `song` holds a row a file, in its folder's row of `dir` under its name (`SongPlace`: as
+/// bytes, a name need not be UTF-8); `song_search` is
 /// its FTS5 index, holding each field folded as the list view's search folds text (lower case,
 /// no accents), kept in step by the library's own writes, not by triggers (the folding is
 /// Swift's). Songs are listed in album order through `album_order` and `song_order`, each album
@@ -43,6 +46,57 @@ enum LibrarySchema {
         );
         CREATE INDEX album_order ON album (shelfkey, firstyear, albumkey)
         """
+
+    /// The songs' table as the "paths" migration makes it: a row a song, in its folder's row
+    /// (`dirid`, of `dir`) under its name, in its album's (`albumid`, of `album`).
+    static func songTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            id INTEGER PRIMARY KEY,
+            dirid INTEGER NOT NULL,
+            name BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            modified INTEGER NOT NULL,
+            title TEXT,
+            artists TEXT,
+            albumartists TEXT,
+            album TEXT,
+            disc INTEGER,
+            track INTEGER,
+            date TEXT,
+            year INTEGER,
+            genres TEXT,
+            composers TEXT,
+            compilation INTEGER NOT NULL DEFAULT 0,
+            seconds REAL,
+            format TEXT,
+            bits INTEGER,
+            rate INTEGER NOT NULL,
+            channels INTEGER NOT NULL,
+            trackgain REAL,
+            albumgain REAL,
+            playcount INTEGER NOT NULL DEFAULT 0,
+            lastplayed INTEGER,
+            skipcount INTEGER NOT NULL DEFAULT 0,
+            rating INTEGER NOT NULL DEFAULT 0,
+            shelf TEXT NOT NULL,
+            others TEXT,
+            tagversion INTEGER NOT NULL DEFAULT 0,
+            added INTEGER,
+            albumid INTEGER,
+            UNIQUE (dirid, name)
+        )
+        """
+    }
+
+    /// The place of the path an old row holds (`paths`'s functions' argument).
+    private static func place(of values: [DatabaseValue]) -> SongPlace? {
+        switch values.first?.storage {
+        case .blob(let bytes)?: SongPlace(Path(bytes: bytes))
+        case .string(let text)?: SongPlace(Path(text))
+        default: nil
+        }
+    }
 
     /// Drops the search index, even a damaged one, which SQLite cannot load to drop (it is
     /// made again from the rows): its own tables go, then its line in the schema. (A damaged
@@ -185,7 +239,39 @@ enum LibrarySchema {
                 ALTER TABLE song DROP COLUMN albumyear;
                 CREATE INDEX song_order ON song (albumid, ifnull(disc, 1), track);
                 """)
-            try LibraryDatabase.checkWords(db)
+            // Its words are put in once the library is at this tplayer's schema, by what this
+            // tplayer writes (`LibraryDatabase.checkWords`, at every opening).
+        }
+        // Each path held once: each folder's a row of `dir` (with a "/" at its end), each song
+        // its folder's row and its name in it (`SongPlace`), where each song held its whole path
+        // and its unique index held it again. SQLite drops no column an index holds, so the
+        // table is made anew with the same rows and ids (foreign keys are off in a migration:
+        // the history stays its songs'); one transaction, as each migration.
+        migrator.registerMigration("paths") { db in
+            let folder = DatabaseFunction("tplayer_folder", argumentCount: 1, pure: true) { place(of: $0).map { Data($0.folder) } }
+            let name = DatabaseFunction("tplayer_name", argumentCount: 1, pure: true) { place(of: $0).map { Data($0.name) } }
+            db.add(function: folder)
+            db.add(function: name)
+            defer {
+                db.remove(function: folder)
+                db.remove(function: name)
+            }
+            let kept = """
+                size, modified, title, artists, albumartists, album, disc, track, date, year, genres, composers, compilation,
+                seconds, format, bits, rate, channels, trackgain, albumgain, playcount, lastplayed, skipcount, rating, shelf,
+                others, tagversion, added, albumid
+                """
+            try db.execute(sql: """
+                CREATE TABLE dir (id INTEGER PRIMARY KEY, path BLOB NOT NULL UNIQUE);
+                INSERT INTO dir (path) SELECT DISTINCT tplayer_folder(path) FROM song ORDER BY 1;
+                \(songTable("song_new"));
+                INSERT INTO song_new (id, dirid, name, \(kept))
+                    SELECT id, (SELECT dir.id FROM dir WHERE dir.path = tplayer_folder(song.path)), tplayer_name(path), \(kept)
+                    FROM song ORDER BY id;
+                DROP TABLE song;
+                ALTER TABLE song_new RENAME TO song;
+                CREATE INDEX song_order ON song (albumid, ifnull(disc, 1), track);
+                """)
         }
         return migrator
     }

@@ -5,7 +5,7 @@ import PlayerCore
 /// A song as a row of `song` and of its search index.
 extension LibrarySong {
     /// The columns a scan writes, in the order of `arguments`.
-    static let columns = ["path", "size", "modified", "title", "artists", "albumartists", "album", "disc", "track", "date",
+    static let columns = ["dirid", "name", "size", "modified", "title", "artists", "albumartists", "album", "disc", "track", "date",
                           "year", "genres", "composers", "compilation", "seconds", "format", "bits", "rate", "channels",
                           "trackgain", "albumgain", "shelf", "albumid", "others", "tagversion"]
     /// Which tags a row holds: 1 with `others` (a row of 0 is read again at the next scan).
@@ -13,10 +13,10 @@ extension LibrarySong {
     /// The statistics, which a scan keeps (and a move carries over).
     static let statistics = ["playcount", "lastplayed", "skipcount", "rating"]
 
-    /// The values of `columns`, its album's row `albumID`.
-    func arguments(albumID: Int64) -> StatementArguments {
+    /// The values of `columns`, its folder's row `folderID`, its album's `albumID`.
+    func arguments(folderID: Int64, albumID: Int64) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
-            Data(path.bytes), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
+            folderID, Data(SongPlace(path).name), size, modified, title, Self.joined(artists), Self.joined(albumArtists), album, disc, track, date,
             year, Self.joined(genres), Self.joined(composers), compilation, seconds, format, bits, rate, channels,
             trackGain, albumGain, shelf, albumID, Self.joined(others: otherTags), Self.tagVersion,
         ]
@@ -52,7 +52,8 @@ extension LibrarySong {
         return StatementArguments(values)
     }
 
-    /// From a row of `SELECT *` on `song`.
+    /// From a row of `SELECT *` on `song` with its folder's path as `dirpath`
+    /// (`LibraryDatabase.songColumns`).
     init(row: Row) {
         self.init(row: row, layout: RowLayout(row))
     }
@@ -67,14 +68,14 @@ extension LibrarySong {
 
     /// Where each column a song is read from lies in a query's rows.
     struct RowLayout {
-        let path, size, modified, rate, channels, title, artists, albumArtists, album, disc, track, date, genres, composers,
+        let folder, name, size, modified, rate, channels, title, artists, albumArtists, album, disc, track, date, genres, composers,
             compilation, seconds, format, bits, trackGain, albumGain, others, playCount, lastPlayed, skipCount, rating: Int?
 
         init(_ row: Row) {
             let names = Array(row.columnNames)
             func place(_ name: String) -> Int? { names.firstIndex(of: name) }
-            (path, size, modified, rate, channels, title) = (place("path"), place("size"), place("modified"), place("rate"), place("channels"),
-                                                             place("title"))
+            (folder, name) = (place("dirpath"), place("name"))
+            (size, modified, rate, channels, title) = (place("size"), place("modified"), place("rate"), place("channels"), place("title"))
             (artists, albumArtists, album, disc, track, date) = (place("artists"), place("albumartists"), place("album"), place("disc"),
                                                                  place("track"), place("date"))
             (genres, composers, compilation, seconds, format, bits) = (place("genres"), place("composers"), place("compilation"),
@@ -113,9 +114,14 @@ extension LibrarySong {
             case .string, .blob, .null: nil
             }
         }
-        var bytes = Data()
-        if case .blob(let data) = stored(layout.path) { bytes = data }
-        self.init(path: Path(bytes: Array(bytes)), size: int64(layout.size) ?? 0, modified: int64(layout.modified) ?? 0,
+        func bytes(_ place: Int?) -> Data {
+            switch stored(place) {
+            case .blob(let data): data
+            case .string(let text): Data(text.utf8)
+            case .int64, .double, .null: Data()
+            }
+        }
+        self.init(path: SongPlace(folder: bytes(layout.folder), name: bytes(layout.name)).path, size: int64(layout.size) ?? 0, modified: int64(layout.modified) ?? 0,
                   rate: int(layout.rate) ?? 0, channels: int(layout.channels) ?? 0)
         title = text(layout.title)
         artists = Self.values(text(layout.artists))

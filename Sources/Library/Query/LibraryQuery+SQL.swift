@@ -44,12 +44,13 @@ extension LibraryQuery {
     }
 
     /// Album order: album artist, the album's year (its earliest: a track dated otherwise or not
-    /// at all stays in it), album, disc (none is disc 1), track (then path, for what is
-    /// untagged): `album_order`'s columns, then `song_order`'s, so that the indexes give the
-    /// order (over `LibraryDatabase.songsAndAlbums`).
+    /// at all stays in it), album, disc (none is disc 1), track (then path, in the library's
+    /// order of paths, `SongPlace`, for what is untagged): `album_order`'s columns, then
+    /// `song_order`'s, so that the indexes give the order (over
+    /// `LibraryDatabase.songsAlbumsAndFolders`).
     /// (`album.id` never parts two albums, which their keys do; it tells SQLite that each
     /// album's songs come together.)
-    static let albumOrder = "shelfkey, firstyear, albumkey, album.id, ifnull(disc, 1), track, path"
+    static let albumOrder = "shelfkey, firstyear, albumkey, album.id, ifnull(disc, 1), track, dir.path, song.name"
 
     /// Whether it looks for words (in the search index).
     var searchesWords: Bool { terms.contains { $0.match != nil } }
@@ -73,14 +74,16 @@ extension LibraryQuery.Term {
 }
 
 extension LibrarySort {
-    /// As SQL's ORDER BY (each field a column of `song`, never text typed), the songs without
-    /// the field's value after those with it, the path last so that the order is whole.
+    /// As SQL's ORDER BY (each field a column of `song` or its album's or folder's, never text
+    /// typed), the songs without the field's value after those with it, the path last so that
+    /// the order is whole (the library's order of paths: its folder's, then its name).
     var sql: String {
         let columns = keys.map { key -> String in
             let direction = key.descending ? " DESC" : ""
             let column: String, caseless: Bool
             switch key.field {
             case .disc: return "ifnull(disc, 1)" + direction  // none is disc 1: never missing
+            case .path: return "dir.path\(direction), song.name\(direction)"
             case .albumartist: (column, caseless) = ("shelfkey", false)
             case .artist: (column, caseless) = ("artists", true)
             case .date: (column, caseless) = ("year", false)
@@ -89,7 +92,6 @@ extension LibrarySort {
             case .title: (column, caseless) = ("title", true)
             case .genre: (column, caseless) = ("genres", true)
             case .composer: (column, caseless) = ("composers", true)
-            case .path: (column, caseless) = ("path", false)
             case .length: (column, caseless) = ("seconds", false)
             case .plays: (column, caseless) = ("playcount", false)
             case .rating: (column, caseless) = ("rating", false)
@@ -100,7 +102,7 @@ extension LibrarySort {
             // untagged song sorted by date came first).
             return "(\(column) IS NULL), \(column)" + (caseless ? " COLLATE NOCASE" : "") + direction
         }
-        return (columns + ["path"]).joined(separator: ", ")
+        return (columns + ["dir.path, song.name"]).joined(separator: ", ")
     }
 }
 

@@ -52,9 +52,9 @@ public struct LibraryScanner: Sendable {
     /// Scans `folders`; `progress` hears how many of the files to read are read, of those
     /// found so far, and whether the walk is still finding more.
     ///
-    /// Each folder is walked in the order of its paths' bytes beside a page at a time of the
-    /// library's rows under it, in the same order (`knownFiles(under:after:limit:)`): a file
-    /// found with no row is new, a row passed by with no file is gone. A rescan holds the
+    /// Each folder is walked in the library's order of paths (`SongPlace`) beside a page at a
+    /// time of the library's rows under it, in the same order (`knownFiles(under:after:limit:)`):
+    /// a file found with no row is new, a row passed by with no file is gone. A rescan holds the
     /// folders on the way down, a page of rows and the files found to read, never a list of the
     /// whole library (a million files held 329 MB).
     public func scan(_ folders: [Path], progress: @escaping (_ done: Int, _ total: Int, _ finding: Bool) -> Void = { _, _, _ in },
@@ -111,7 +111,7 @@ public struct LibraryScanner: Sendable {
                     case .success(let next): row = next
                     case .failure(let error): return error
                     }
-                    guard let row, path.map({ row.path.bytes.lexicographicallyPrecedes($0.bytes) }) ?? true else { return nil }
+                    guard let row, path.map({ SongPlace(row.path) < SongPlace($0) }) ?? true else { return nil }
                     // Under a folder that could not be listed: kept, as it was.
                     let kept = walk.unlisted.filter { LibraryWalk.isUnder($0, root) } + inner
                     if row.id <= lastBefore, !kept.contains(where: { LibraryWalk.isUnder(row.path, $0) }) {
@@ -211,7 +211,7 @@ public struct LibraryScanner: Sendable {
         return .success(found)
     }
 
-    /// The library's rows under one folder, a page at a time, in the order of their paths' bytes.
+    /// The library's rows under one folder, a page at a time, in the library's order of paths.
     private struct KnownPages {
         let database: LibraryDatabase
         let folder: Path

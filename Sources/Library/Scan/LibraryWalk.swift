@@ -4,9 +4,11 @@ import PlayerCore
 
 /// The audio files under one of the library's folders, found as the player's folder walk finds
 /// them (hidden files passed by, /proc, /sys and /dev never walked, a folder met twice, a link
-/// back up, walked once), one at a time and in the order of their paths' bytes: the order of
-/// the library's path index, so that the scan compares them with the rows it holds as it goes
-/// (`LibraryScanner`), and holds no more than the folders on the way down to the file it is at.
+/// back up, walked once), one at a time and in the library's order of paths (`SongPlace`: a
+/// folder's songs by their names' bytes, then the folders in it by theirs), the order the
+/// library reads its rows back in, so that the scan compares them with the rows it holds as it
+/// goes (`LibraryScanner`), and holds no more than the folders on the way down to the file it
+/// is at.
 struct LibraryWalk {
     struct Found: Sendable {
         let path: Path
@@ -23,11 +25,12 @@ struct LibraryWalk {
         case file(Found)
         case folder(Path)
 
-        /// Its place in the order: a folder's path sorts as `path/`, as the paths in it do.
+        /// Its place in the order: a folder's files first, by their paths, then the folders
+        /// in it, each sorting as `path/` (as the folders' rows of the library do).
         var key: [UInt8] {
             switch self {
-            case .file(let found): found.path.bytes
-            case .folder(let path): path.bytes + [UInt8(ascii: "/")]
+            case .file(let found): [0] + found.path.bytes
+            case .folder(let path): [1] + path.bytes + [UInt8(ascii: "/")]
             }
         }
     }
@@ -53,7 +56,7 @@ struct LibraryWalk {
 
     private var isRoot = false
 
-    /// The next file, in the order of the paths' bytes; `nil` at the end of the root's walk or
+    /// The next file, in the library's order of paths; `nil` at the end of the root's walk or
     /// when `isCancelled`.
     mutating func next(isCancelled: () -> Bool) -> Found? {
         while !stack.isEmpty {
