@@ -49,6 +49,31 @@ struct LibraryDatabaseTests {
         #expect(try database.counts().get() == LibraryDatabase.Counts(songs: 5, albums: 4, artists: 3))
     }
 
+    /// A folder's words are held once, for all its songs: a song is found by a word of its
+    /// folders' path or of its name, alone, as `path:`, beside words of its tags (in the same
+    /// search, from the other side), and in the library view; a folder's words leave with its
+    /// last song.
+    @Test func aSongIsFoundByItsFoldersWordsHeldOnceAFolder() throws {
+        let (database, _) = try newDatabase()
+        try database.put([song("/music/Pink Floyd/Animals/01 Pigs.flac", title: "Pigs", artist: "Pink Floyd", album: "Animals"),
+                          song("/music/Pink Floyd/Animals/02 Sheep.flac", title: "Sheep", artist: "Pink Floyd", album: "Animals"),
+                          song("/music/Bootlegs/Live Åt Pompeii/01.mp3", title: "Echoes", artist: "Pink Floyd", album: "Pompeii"),
+                          song("/music/Björk/Post/01.mp3", title: "Army of Me", artist: "Björk", album: "Post")]).get()
+        let find = { (text: String) in try database.find(LibraryQuery.parse(text).get()).get().map(\.description) }
+        #expect(try find("bootlegs") == ["/music/Bootlegs/Live Åt Pompeii/01.mp3"], "a folder's word")
+        #expect(try find("path:\"live at\"") == ["/music/Bootlegs/Live Åt Pompeii/01.mp3"], "a phrase of a folder, folded")
+        #expect(try find("bootlegs echoes") == ["/music/Bootlegs/Live Åt Pompeii/01.mp3"], "a folder's word and a title's")
+        #expect(try find("floyd pompeii") == ["/music/Bootlegs/Live Åt Pompeii/01.mp3"], "each word found in a tag or a folder")
+        #expect(try find("path:sheep") == ["/music/Pink Floyd/Animals/02 Sheep.flac"], "a name's word")
+        #expect(try find("path:floyd").count == 2 && find("title:bootlegs").isEmpty && find("path:echoes").isEmpty)
+        #expect(try find("music").count == 4 && find("path:mp3").count == 2)
+        let bootlegs = try LibraryQuery.parse("bootlegs").get()
+        #expect(try database.songCount(bootlegs).get() == 1 && database.artists(bootlegs, offset: 0, limit: 10).get().map(\.songs) == [1])
+        try database.retire(["/music/Bootlegs/Live Åt Pompeii/01.mp3"], carrying: []).get()
+        #expect(try find("bootlegs").isEmpty && find("pompeii").isEmpty)
+        #expect(try find("floyd animals") == ["/music/Pink Floyd/Animals/01 Pigs.flac", "/music/Pink Floyd/Animals/02 Sheep.flac"])
+    }
+
     @Test func artistsAndAlbumsAreInNaturalOrderAnyCaseAnyAccent() throws {
         let (database, _) = try newDatabase()
         try database.put([song("/m/1.mp3", title: "A", artist: "Artist 10", album: "Vol. 10"),

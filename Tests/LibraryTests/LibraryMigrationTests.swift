@@ -49,7 +49,11 @@ struct LibraryMigrationTests {
         let queue = try DatabaseQueue(path: "\(path)")
         return try queue.write { db in
             try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.words USING fts5vocab(main, song_search, 'instance')")
-            return try String.fetchAll(db, sql: "SELECT term || ' ' || doc || ' ' || col || ' ' || offset FROM temp.words ORDER BY 1")
+            try db.execute(sql: "CREATE VIRTUAL TABLE IF NOT EXISTS temp.folderwords USING fts5vocab(main, dir_search, 'instance')")
+            return try String.fetchAll(db, sql: """
+                SELECT term || ' ' || doc || ' ' || col || ' ' || offset FROM temp.words
+                UNION ALL SELECT 'folder ' || term || ' ' || doc || ' ' || offset FROM temp.folderwords ORDER BY 1
+                """)
         }
     }
 
@@ -171,8 +175,10 @@ struct LibraryMigrationTests {
         for round in 0..<12 {
             // 40 songs on 30 paths: songs put again, some twice in one write, some into other albums.
             let songs = (0..<40).map { _ -> LibrarySong in
-                var song = LibrarySong(path: Path("/m/\(Int.random(in: 0..<30, using: &random)).flac"), size: 1, modified: Int64(round),
-                                       rate: 44100, channels: 2)
+                // In folders that come and go, one of them with the songs of a CUE sheet.
+                let name = ["\(Int.random(in: 0..<30, using: &random)).flac", "s.cue/track000\(Int.random(in: 1...3, using: &random))"]
+                let place = "/m/" + ["Ünïcödé Wörds", "a b", "x.cue", "日本語"].randomElement(using: &random)! + "/" + name.randomElement(using: &random)!
+                var song = LibrarySong(path: Path(place), size: 1, modified: Int64(round), rate: 44100, channels: 2)
                 song.date = Bool.random(using: &random) ? "\(Int.random(in: 1990...1995, using: &random))" : nil
                 song.title = Bool.random(using: &random) ? pick() : nil
                 song.artists = (0..<Int.random(in: 0...3, using: &random)).map { _ in pick() }
@@ -187,6 +193,11 @@ struct LibraryMigrationTests {
             let held = try database.find(LibraryQuery()).get()
             try database.retire(held.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }, carrying: []).get()
             #expect(try Self.albumsAsTheirSongsMakeThem(path), "seed \(seed), round \(round)")
+            let folders = try DatabaseQueue(path: "\(path)").read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM dir WHERE NOT EXISTS (SELECT 1 FROM song WHERE dirid = dir.id)")
+                    == 0 && Int.fetchOne(db, sql: "SELECT count(*) FROM song WHERE NOT EXISTS (SELECT 1 FROM dir WHERE dir.id = dirid)") == 0
+            }
+            #expect(folders, "a folder's row for each song's folder, and none without songs: seed \(seed), round \(round)")
         }
         let kept = try Self.words(path)
         try #require(!kept.isEmpty, "seed \(seed)")
@@ -194,6 +205,7 @@ struct LibraryMigrationTests {
         let queue = try DatabaseQueue(path: "\(path)")
         try queue.write { db in
             try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('delete-all')")
+            try db.execute(sql: "INSERT INTO dir_search (dir_search) VALUES ('delete-all')")
         }
         try queue.close()
         #expect(try Self.words(path).isEmpty)
@@ -201,6 +213,7 @@ struct LibraryMigrationTests {
         #expect(try Self.words(path) == kept, "seed \(seed)")
         try DatabaseQueue(path: "\(path)").write { db in
             try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('integrity-check')")
+            try db.execute(sql: "INSERT INTO dir_search (dir_search) VALUES ('integrity-check')")
         }
     }
 }

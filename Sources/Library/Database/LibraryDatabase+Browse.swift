@@ -29,7 +29,7 @@ extension LibraryDatabase {
     /// Album artists `offset..<offset + limit` of those `query` matches, in order.
     public func artists(_ query: LibraryQuery, offset: Int, limit: Int) -> Result<[Artist], LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
             return try Row.fetchAll(db, sql: """
@@ -43,7 +43,7 @@ extension LibraryDatabase {
     /// pass over the matches (counting apart took as long again, for a filter that keeps all).
     public func artistsCounted(_ query: LibraryQuery, limit: Int) -> Result<(artists: [Artist], total: Int), LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments = condition.arguments
             arguments += [max(limit, 1)]
             let rows = try Row.fetchAll(db, sql: """
@@ -58,7 +58,7 @@ extension LibraryDatabase {
     /// group, at its earliest year.
     public func albums(of artist: String, _ query: LibraryQuery) -> Result<[Album], LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments: StatementArguments = [artist]
             arguments += condition.arguments
             return try Row.fetchAll(db, sql: """
@@ -71,7 +71,7 @@ extension LibraryDatabase {
     /// The songs of `album` by `artist` (keys) that `query` matches, by disc and track.
     public func songs(of artist: String, album: Album, _ query: LibraryQuery) -> Result<[LibrarySong], LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments: StatementArguments = [artist, album.key]
             arguments += condition.arguments
             return LibrarySong.songs(try Row.fetchAll(db, sql: """
@@ -84,7 +84,7 @@ extension LibraryDatabase {
     /// Every song `query` matches, in `order`: `offset..<offset + limit` of them.
     public func songs(_ query: LibraryQuery, order: LibrarySort = .albumOrder, offset: Int, limit: Int) -> Result<[LibrarySong], LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments = condition.arguments
             arguments += [max(limit, 0), max(offset, 0)]
             let (songs, sorted) = order == .albumOrder ? (Self.songsAndAlbums(inOrderFor: query), LibraryQuery.albumOrder)
@@ -97,7 +97,7 @@ extension LibraryDatabase {
 
     public func songCount(_ query: LibraryQuery) -> Result<Int, LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM song WHERE \(condition.sql)", arguments: condition.arguments) ?? 0
         }
     }
@@ -105,7 +105,7 @@ extension LibraryDatabase {
     /// The paths of the songs by `artist` (a key) that `query` matches, in album order.
     public func paths(of artist: String, _ query: LibraryQuery) -> Result<[Path], LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments: StatementArguments = [artist]
             arguments += condition.arguments
             return try Row.fetchAll(db, sql: """

@@ -10,14 +10,12 @@ import PlayerCore
 extension LibraryDatabase {
     /// The columns every row given to `SearchWords` holds, in this order: its album's row
     /// first (the writes settle its year), its folder's, then its id and what its words are
-    /// made from (the path: its folder's and its name).
+    /// made from (of its path, its name: its folder's words are the folder's, `FolderWords`).
     static let searchColumns = "albumid, dirid, id, name, title, artists, albumartists, album, genres, composers, compilation"
 
     /// Writes the words of rows that hold `searchColumns` (their places found at the first).
     struct SearchWords {
         private var layout: LibrarySong.RowLayout?
-        /// The paths of the folders met (a write's songs are mostly of a few).
-        private var folders: [Int64: Data] = [:]
 
         /// Puts the words of `row` in the index.
         mutating func index(_ row: Row, in db: Database) throws {
@@ -37,16 +35,40 @@ extension LibraryDatabase {
         private mutating func write(_ row: Row, sql: String, in db: Database) throws {
             let found = layout ?? LibrarySong.RowLayout(row)
             layout = found
-            var song = LibrarySong(row: row, layout: found)
-            let folderID: Int64 = row["dirid"]
-            if folders[folderID] == nil {
-                folders[folderID] = try Data.fetchOne(db.cachedStatement(sql: "SELECT path FROM dir WHERE id = ?"), arguments: [folderID])
-            }
-            song.path = SongPlace(folder: folders[folderID] ?? Data(), name: row["name"]).path
             var arguments: StatementArguments = [row["id"] as Int64]
-            arguments += song.searchArguments
+            arguments += LibrarySong(row: row, layout: found).searchArguments(name: Array(row["name"] as Data))
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
+    }
+
+    /// The folders' words, each folder's once (`dir_search`, by `dir`'s id), where each song
+    /// held its folder's words (half the index): a song's path is found by its folder's words or
+    /// its name's (`LibraryDatabase.condition(_:in:)`).
+    enum FolderWords {
+        static func index(_ folder: Int64, path: Data, in db: Database) throws {
+            try db.cachedStatement(sql: "INSERT INTO dir_search (rowid, path) VALUES (?, ?)")
+                .execute(arguments: [folder, LibrarySong.folded(path: Path(bytes: path))])
+        }
+
+        static func unindex(_ folder: Int64, path: Data, in db: Database) throws {
+            try db.cachedStatement(sql: "INSERT INTO dir_search (dir_search, rowid, path) VALUES ('delete', ?, ?)")
+                .execute(arguments: [folder, LibrarySong.folded(path: Path(bytes: path))])
+        }
+    }
+
+    /// `query`'s condition on `song` now (`LibraryQuery.condition`): each of its terms that
+    /// some folder's words hold is found in a song's words or in its folder's; the others (all
+    /// of them, mostly: a tag's words) in one search of the songs' words, as before folders had
+    /// words of their own. (A phrase is found within a folder's path or within a name, not
+    /// across the "/" between them.)
+    static func condition(_ query: LibraryQuery, in db: Database) throws -> (sql: String, arguments: StatementArguments) {
+        let probe = try db.cachedStatement(sql: "SELECT 1 FROM dir_search WHERE dir_search MATCH ? LIMIT 1")
+        var found = Set<String>()
+        for term in query.terms {
+            guard let folders = term.folderMatch, !found.contains(folders) else { continue }
+            if try Bool.fetchOne(probe, arguments: [folders]) != nil { found.insert(folders) }
+        }
+        return query.condition(now: Int64(time(nil))) { term in term.folderMatch.map(found.contains) ?? false }
     }
 
     /// What the index's words were made by: this function's version, SQLite's (its
@@ -55,7 +77,7 @@ extension LibraryDatabase {
     /// changes, the index is made again from the rows (`checkWords`), where it would have kept
     /// a song's old words, found by searches, for ever.
     static func wordsVersion(_ db: Database) throws -> String {
-        "1 sqlite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?") fold \(foldFingerprint)"
+        "2 sqlite \(try String.fetchOne(db, sql: "SELECT sqlite_version()") ?? "?") fold \(foldFingerprint)"
     }
 
     /// FNV-1a of the folding of a scalar in every 127 up to U+2FFFF, and of the Unicode
@@ -83,6 +105,7 @@ extension LibraryDatabase {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS library_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
         guard try wordsMade(db) != now else { return }
         try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('delete-all')")
+        try db.execute(sql: "INSERT INTO dir_search (dir_search) VALUES ('delete-all')")
         try indexAll(in: db)
         try db.execute(sql: "INSERT OR REPLACE INTO library_meta (name, value) VALUES ('words', ?)", arguments: [now])
     }
@@ -93,10 +116,13 @@ extension LibraryDatabase {
         return try String.fetchOne(db, sql: "SELECT value FROM library_meta WHERE name = 'words'")
     }
 
-    /// Makes the index again from every row (an index just made, empty).
+    /// Makes the index again from every row, the songs' and the folders' (an index just made,
+    /// empty).
     static func indexAll(in db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: "SELECT \(searchColumns) FROM song")
         var words = SearchWords()
         while let row = try rows.next() { try words.index(row, in: db) }
+        let folders = try Row.fetchCursor(db, sql: "SELECT id, path FROM dir")
+        while let folder = try folders.next() { try FolderWords.index(folder[0], path: folder[1], in: db) }
     }
 }

@@ -166,15 +166,21 @@ extension LibraryDatabase {
                 return id
             }
             try db.cachedStatement(sql: "INSERT INTO dir (path) VALUES (?)").execute(arguments: [Data(folder)])
-            known[folder] = db.lastInsertedRowID
-            return db.lastInsertedRowID
+            let id = db.lastInsertedRowID
+            try FolderWords.index(id, path: Data(folder), in: db)
+            known[folder] = id
+            return id
         }
     }
 
-    /// Takes out each of `folders` that holds no song.
+    /// Takes out each of `folders` that holds no song, and its words.
     static func settle(folders: Set<Int64>, in db: Database) throws {
-        let empty = try db.cachedStatement(sql: "DELETE FROM dir WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM song WHERE dirid = ?1)")
-        for folder in folders { try empty.execute(arguments: [folder]) }
+        let empty = try db.cachedStatement(sql: """
+            DELETE FROM dir WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM song WHERE dirid = ?1) RETURNING path
+            """)
+        for folder in folders {
+            if let path = try Data.fetchOne(empty, arguments: [folder]) { try FolderWords.unindex(folder, path: path, in: db) }
+        }
     }
 
     /// An album artist's album, by their keys.
@@ -251,7 +257,7 @@ extension LibraryDatabase {
     /// stops): an answer of a million songs holds one at a time (`--find`); how many were handed.
     public func find(_ query: LibraryQuery, limit: Int = .max, each: (Path) -> Bool) -> Result<Int, LibraryError> {
         read { db in
-            let condition = query.condition
+            let condition = try Self.condition(query, in: db)
             var arguments = condition.arguments
             arguments += [Int64(clamping: limit)]
             let rows = try Row.fetchCursor(db, sql: """

@@ -33,6 +33,16 @@ enum LibrarySchema {
                         )
         """
 
+    /// The folders' words (contentless, as `searchTable`), by `dir`'s id: each folder's once,
+    /// where each song's path's were its own.
+    static let folderSearchTable = """
+        CREATE VIRTUAL TABLE dir_search USING fts5 (
+                            path,
+                            content = '', columnsize = 0,
+                            tokenize = 'unicode61 remove_diacritics 0'
+                        )
+        """
+
     /// The albums: an album artist's album, by their keys (each folded as the search folds
     /// and its numbers padded, `LibrarySong.sortKey`), at the earliest year of its songs
     /// (`LibraryDatabase.settle`), in album order by `album_order`.
@@ -246,7 +256,9 @@ enum LibrarySchema {
         // its folder's row and its name in it (`SongPlace`), where each song held its whole path
         // and its unique index held it again. SQLite drops no column an index holds, so the
         // table is made anew with the same rows and ids (foreign keys are off in a migration:
-        // the history stays its songs'); one transaction, as each migration.
+        // the history stays its songs'); one transaction, as each migration. Each folder's words
+        // are then the folder's (`dir_search`), a song's its name's: the index is made again at
+        // the opening (`LibraryDatabase.checkWords`: the words are made otherwise).
         migrator.registerMigration("paths") { db in
             let folder = DatabaseFunction("tplayer_folder", argumentCount: 1, pure: true) { place(of: $0).map { Data($0.folder) } }
             let name = DatabaseFunction("tplayer_name", argumentCount: 1, pure: true) { place(of: $0).map { Data($0.name) } }
@@ -263,6 +275,7 @@ enum LibrarySchema {
                 """
             try db.execute(sql: """
                 CREATE TABLE dir (id INTEGER PRIMARY KEY, path BLOB NOT NULL UNIQUE);
+                \(folderSearchTable);
                 INSERT INTO dir (path) SELECT DISTINCT tplayer_folder(path) FROM song ORDER BY 1;
                 \(songTable("song_new"));
                 INSERT INTO song_new (id, dirid, name, \(kept))

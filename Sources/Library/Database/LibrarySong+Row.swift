@@ -41,13 +41,14 @@ extension LibrarySong {
         LibraryDatabase.AlbumKey(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? ""))
     }
 
-    /// The search index's columns: title, artist, album artist, album, genre, composer, path,
-    /// each folded as the list view's search folds.
-    var searchArguments: StatementArguments {
+    /// The search index's columns: title, artist, album artist, album, genre, composer, and of
+    /// the path its `name` in its folder (`SongPlace`), each folded as the list view's search
+    /// folds.
+    func searchArguments(name: [UInt8]) -> StatementArguments {
         let values: [(any DatabaseValueConvertible)?] = [
             Self.folded(title ?? ""), Self.folded(artists.joined(separator: " ")), Self.folded(shelf), Self.folded(album ?? ""),
             Self.folded(genres.joined(separator: " ")), Self.folded(composers.joined(separator: " ")),
-            Self.folded(path: path),
+            Self.folded(path: Path(bytes: name)),
         ]
         return StatementArguments(values)
     }

@@ -4,17 +4,25 @@ import PlayerCore
 
 /// A query as SQL over `song` and its FTS5 index `song_search`.
 extension LibraryQuery {
-    /// The condition on `song` (`TRUE` for an empty query), with its arguments, now.
-    var condition: (sql: String, arguments: StatementArguments) { condition(now: Int64(time(nil))) }
-
-    /// The condition with `now` the moment the times are counted back from (seconds since 1970).
-    func condition(now: Int64) -> (sql: String, arguments: StatementArguments) {
+    /// The condition on `song` (`TRUE` for an empty query), with its arguments, with `now`
+    /// the moment the times are counted back from (seconds since 1970). A term that
+    /// `inFolders` (its `folderMatch` matches a folder's words) is found in a song's words or
+    /// its folder's; the others, as one search of the songs' words.
+    func condition(now: Int64, inFolders: (Term) -> Bool = { _ in false }) -> (sql: String, arguments: StatementArguments) {
         var clauses: [String] = []
         var arguments = StatementArguments()
-        let match = terms.compactMap(\.match)
+        let match = terms.filter { !inFolders($0) }.compactMap(\.match)
         if !match.isEmpty {
             clauses.append("song.id IN (SELECT rowid FROM song_search WHERE song_search MATCH ?)")
             arguments += [match.joined(separator: " AND ")]
+        }
+        for term in terms where inFolders(term) {
+            guard let match = term.match, let folders = term.folderMatch else { continue }
+            clauses.append("""
+                (song.id IN (SELECT rowid FROM song_search WHERE song_search MATCH ?) \
+                OR song.dirid IN (SELECT rowid FROM dir_search WHERE dir_search MATCH ?))
+                """)
+            arguments += [match, folders]
         }
         for case .number(let field, let range) in terms {
             clauses.append("\(field.column) BETWEEN ? AND ?")
@@ -69,6 +77,16 @@ extension LibraryQuery.Term {
         case .words(let words, let field): return phrase(words, field, prefix: true)
         case .phrase(let words, let field): return phrase(words, field, prefix: false)
         case .number, .time, .recentPlays: return nil
+        }
+    }
+
+    /// What it looks for in the folders' words (`dir_search`), for a term that may be found in
+    /// a path (of any field, or `path:`); `nil` for another.
+    var folderMatch: String? {
+        switch self {
+        case .words(let words, nil), .words(let words, .path?): Self.words(words, field: nil).match
+        case .phrase(let words, nil), .phrase(let words, .path?): Self.phrase(words, field: nil).match
+        case .words, .phrase, .number, .time, .recentPlays: nil
         }
     }
 }
