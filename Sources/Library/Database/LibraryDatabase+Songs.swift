@@ -28,17 +28,19 @@ extension LibraryDatabase {
     /// The files the library holds under `folder`, with their size and time as read, in the
     /// library's order of paths (`SongPlace`, a scan's): up to `limit` of them, from the one
     /// after `after` (a page: a rescan of a million files holds a page, not the million).
-    /// Each with its row's id.
-    public func knownFiles(under folder: Path, after: Path?, limit: Int) -> Result<[(path: Path, known: Known, id: Int64)], LibraryError> {
+    /// Each with its place and its row's id.
+    public func knownFiles(under folder: Path, after: Path?, limit: Int)
+        -> Result<[(path: Path, place: SongPlace, known: Known, id: Int64)], LibraryError> {
         read { db in
             let (low, high) = SongPlace.range(under: folder)
-            var known: [(Path, Known, Int64)] = []
+            var known: [(Path, SongPlace, Known, Int64)] = []
             func take(_ sql: String, _ arguments: StatementArguments) throws {
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() {
                     // A song read by an older tplayer, without the tags read now, is as if changed.
                     let current = (row[4] as Int) >= LibrarySong.tagVersion
-                    known.append((SongPlace(folder: row[0], name: row[1]).path, Known(size: row[2], modified: current ? row[3] : -1), row[5]))
+                    let place = SongPlace(folder: row[0], name: row[1])
+                    known.append((place.path, place, Known(size: row[2], modified: current ? row[3] : -1), row[5]))
                 }
             }
             let columns = "dir.path, song.name, size, modified, tagversion, song.id"
@@ -261,13 +263,19 @@ extension LibraryDatabase {
             var arguments = condition.arguments
             arguments += [Int64(clamping: limit)]
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT dir.path, song.name FROM \(Self.songsAndAlbums(inOrderFor: query)) WHERE \(condition.sql)
+                SELECT song.dirid, dir.path, song.name FROM \(Self.songsAndAlbums(inOrderFor: query)) WHERE \(condition.sql)
                 ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
                 """, arguments: arguments)
             var handed = 0
+            // An album's songs are mostly of one folder: its path is read once for them.
+            var folder: (id: Int64, bytes: [UInt8]) = (-1, [])
             while let row = try rows.next() {
                 handed += 1
-                if !each(SongPlace(folder: row[0], name: row[1]).path) { break }
+                let id: Int64 = row[0]
+                if id != folder.id { folder = (id, Array(row.dataNoCopy(atIndex: 1) ?? Data())) }
+                var path = folder.bytes
+                path.append(contentsOf: row.dataNoCopy(atIndex: 2) ?? Data())
+                if !each(Path(bytes: path)) { break }
             }
             return handed
         }

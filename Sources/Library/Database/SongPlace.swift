@@ -11,11 +11,11 @@ import PlayerCore
 /// then the folders in it, each in turn, by theirs. It is the order a scan walks in
 /// (`LibraryWalk`), beside the rows it reads back a page at a time, and MPD's for the songs
 /// under a folder.
-struct SongPlace: Comparable, Hashable, Sendable {
-    let folder: [UInt8]
-    let name: [UInt8]
+public struct SongPlace: Comparable, Hashable, Sendable {
+    public let folder: [UInt8]
+    public let name: [UInt8]
 
-    init(_ path: Path) {
+    public init(_ path: Path) {
         let bytes = path.bytes
         let slash = UInt8(ascii: "/")
         var cut = bytes.lastIndex(of: slash).map { $0 + 1 } ?? 0
@@ -29,9 +29,9 @@ struct SongPlace: Comparable, Hashable, Sendable {
         self.name = Array(name)
     }
 
-    var path: Path { Path(bytes: folder + name) }
+    public var path: Path { Path(bytes: folder + name) }
 
-    static func < (lhs: SongPlace, rhs: SongPlace) -> Bool {
+    public static func < (lhs: SongPlace, rhs: SongPlace) -> Bool {
         lhs.folder == rhs.folder ? lhs.name.lexicographicallyPrecedes(rhs.name) : lhs.folder.lexicographicallyPrecedes(rhs.folder)
     }
 

@@ -104,14 +104,14 @@ public struct LibraryScanner: Sendable {
             // Another root inside this one (behind a hidden folder, which this walk passes by)
             // is walked on its own: its rows are not this walk's.
             let inner = roots.filter { $0 != root && LibraryWalk.isUnder($0, root) }
-            func passBy(below path: Path?) -> LibraryError? {
+            func passBy(below place: SongPlace?) -> LibraryError? {
                 while true {
-                    let row: (path: Path, known: Known, id: Int64)?
+                    let row: Known.Row?
                     switch known.peek() {
                     case .success(let next): row = next
                     case .failure(let error): return error
                     }
-                    guard let row, path.map({ SongPlace(row.path) < SongPlace($0) }) ?? true else { return nil }
+                    guard let row, place.map({ row.place < $0 }) ?? true else { return nil }
                     // Under a folder that could not be listed: kept, as it was.
                     let kept = walk.unlisted.filter { LibraryWalk.isUnder($0, root) } + inner
                     if row.id <= lastBefore, !kept.contains(where: { LibraryWalk.isUnder(row.path, $0) }) {
@@ -121,7 +121,7 @@ public struct LibraryScanner: Sendable {
                 }
             }
             while let found = walk.next(isCancelled: isCancelled) {
-                if let error = passBy(below: found.path) { return .failure(error) }
+                if let error = passBy(below: SongPlace(found.path)) { return .failure(error) }
                 if case .success(let row?) = known.peek(), row.path == found.path {
                     known.advance()
                     if row.known == Known(size: found.size, modified: found.modified) {
@@ -215,7 +215,7 @@ public struct LibraryScanner: Sendable {
     private struct KnownPages {
         let database: LibraryDatabase
         let folder: Path
-        private var page: [(path: Path, known: Known, id: Int64)] = []
+        private var page: [Known.Row] = []
         private var index = 0
         private var finished = false
         static let size = 2048
@@ -226,7 +226,7 @@ public struct LibraryScanner: Sendable {
         }
 
         /// The next row, read with its page when it is the first of one.
-        mutating func peek() -> Result<(path: Path, known: Known, id: Int64)?, LibraryError> {
+        mutating func peek() -> Result<Known.Row?, LibraryError> {
             if index < page.count { return .success(page[index]) }
             guard !finished else { return .success(nil) }
             switch database.knownFiles(under: folder, after: page.last?.path, limit: Self.size) {
@@ -305,4 +305,9 @@ public struct LibraryScanner: Sendable {
             album = song.album
         }
     }
+}
+
+extension LibraryDatabase.Known {
+    /// A row of the library as a scan meets it (`knownFiles(under:after:limit:)`).
+    typealias Row = (path: Path, place: SongPlace, known: LibraryDatabase.Known, id: Int64)
 }

@@ -25,14 +25,6 @@ struct LibraryWalk {
         case file(Found)
         case folder(Path)
 
-        /// Its place in the order: a folder's files first, by their paths, then the folders
-        /// in it, each sorting as `path/` (as the folders' rows of the library do).
-        var key: [UInt8] {
-            switch self {
-            case .file(let found): [0] + found.path.bytes
-            case .folder(let path): [1] + path.bytes + [UInt8(ascii: "/")]
-            }
-        }
     }
 
     /// One line each: a folder or file that could not be read.
@@ -70,10 +62,13 @@ struct LibraryWalk {
             case .folder(let folder):
                 let root = isRoot
                 isRoot = false
-                if let entries = list(folder, isRoot: root, isCancelled: isCancelled) {
-                    // Sorted backwards: the first is taken last off the end (each key made once,
-                    // not at each comparison).
-                    stack.append(entries.map { ($0.key, $0) }.sorted { $1.0.lexicographicallyPrecedes($0.0) }.map(\.1))
+                if let (files, folders) = list(folder, isRoot: root, isCancelled: isCancelled) {
+                    // A folder's files, by their paths' bytes, then the folders in it, each sorting
+                    // as `path/` (as the folders' rows of the library do); backwards: the first is
+                    // taken last off the end (each key made once, not at each comparison).
+                    let laterFolders = folders.map { ($0.bytes + [UInt8(ascii: "/")], $0) }.sorted { $1.0.lexicographicallyPrecedes($0.0) }
+                    let laterFiles = files.sorted { $1.path.bytes.lexicographicallyPrecedes($0.path.bytes) }
+                    stack.append(laterFolders.map { Entry.folder($0.1) } + laterFiles.map(Entry.file))
                 }
             }
         }
@@ -82,7 +77,7 @@ struct LibraryWalk {
 
     /// A folder's songs (a CUE sheet's tracks in place of its images) and folders; `nil` when
     /// it is not walked.
-    private mutating func list(_ folder: Path, isRoot: Bool, isCancelled: () -> Bool) -> [Entry]? {
+    private mutating func list(_ folder: Path, isRoot: Bool, isCancelled: () -> Bool) -> (files: [Found], folders: [Path])? {
         if FileSystem.isSystemFolder(folder) {
             if isRoot { problems.append("\(folder): the system's own files, not music; not walked") }
             return nil
@@ -101,7 +96,7 @@ struct LibraryWalk {
             return nil
         }
         var files: [Found] = []
-        var folders: [Entry] = []
+        var folders: [Path] = []
         var sheets: [Path] = []
         for item in items {
             if isCancelled() { return nil }
@@ -110,7 +105,7 @@ struct LibraryWalk {
             if let problem = item.problem {
                 problems.append("\(path): cannot read: \(problem.reason)")
             } else if item.isDirectory {
-                folders.append(.folder(path))
+                folders.append(path)
             } else if InputExpander.isAudioFile(item.name) {
                 switch FileSystem.status(of: path) {
                 case .success(let status) where status.kind == .regular:
@@ -131,7 +126,7 @@ struct LibraryWalk {
             files.removeAll { !seen.insert($0.path).inserted }
         }
         if !claimed.isEmpty { files.removeAll { $0.cue == nil && claimed.contains($0.path) } }
-        return files.map(Entry.file) + folders
+        return (files, folders)
     }
 
     /// The tracks of the CUE sheet at `sheet`, each a song (`x.cue/track0002`), in place of
