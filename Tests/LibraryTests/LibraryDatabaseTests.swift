@@ -152,22 +152,22 @@ struct LibraryDatabaseTests {
         let (database, _) = try newDatabase()
         try database.put([song("/m/a/1.mp3", title: "A", artist: "A", album: "A"), song("/m/a/deep/2.mp3", title: "B", artist: "B", album: "B"),
                           song("/m/ab/3.mp3", title: "C", artist: "C", album: "C"), song("/m/a0.mp3", title: "D", artist: "D", album: "D")]).get()
-        #expect(try database.knownFiles(under: "/m/a", after: nil, limit: 10).get().map(\.path) == ["/m/a/1.mp3", "/m/a/deep/2.mp3"])
+        #expect(try database.knownFiles(under: "/m/a", after: nil, limit: 10).get().map(\.place.path) == ["/m/a/1.mp3", "/m/a/deep/2.mp3"])
         #expect(try database.knownFiles(under: "/m/", after: nil, limit: 10).get().count == 4)
         #expect(try database.paths(under: "/m/ab").get() == ["/m/ab/3.mp3"])
         // A page at a time, in the library's order of paths: a folder's songs, then the folders
         // in it, by their names' bytes ("/m/a0.mp3", then "/m/a/" before "/m/ab/").
-        let first = try database.knownFiles(under: "/m", after: nil, limit: 2).get().map(\.path)
+        let first = try database.knownFiles(under: "/m", after: nil, limit: 2).get().map(\.place.path)
         #expect(first == ["/m/a0.mp3", "/m/a/1.mp3"])
-        #expect(try database.knownFiles(under: "/m", after: first.last, limit: 2).get().map(\.path) == ["/m/a/deep/2.mp3", "/m/ab/3.mp3"])
-        #expect(try database.knownFiles(under: "/m", after: "/m/a/deep/2.mp3", limit: 1).get().map(\.path) == ["/m/ab/3.mp3"])
+        #expect(try database.knownFiles(under: "/m", after: first.last, limit: 2).get().map(\.place.path) == ["/m/a/deep/2.mp3", "/m/ab/3.mp3"])
+        #expect(try database.knownFiles(under: "/m", after: "/m/a/deep/2.mp3", limit: 1).get().map(\.place.path) == ["/m/ab/3.mp3"])
         #expect(try database.knownFiles(under: "/m", after: "/m/ab/3.mp3", limit: 2).get().isEmpty)
         #expect(try database.files(under: "/m", ofSizes: [2]).get().isEmpty && database.files(under: "/m/a", ofSizes: [2, 1000]).get().count == 2)
         // One folder's songs paged within it, a folder whose name sorts before "/" (a space), and
         // a CUE sheet's track, which is of its sheet's folder (the walk lists it there).
         try database.put([song("/m/a/0.mp3", title: "E", artist: "E", album: "E"), song("/m/a b/4.mp3", title: "F", artist: "F", album: "F"),
                           song("/m/b.cue/track0002", title: "G", artist: "G", album: "G")]).get()
-        #expect(try database.knownFiles(under: "/m/a", after: "/m/a/0.mp3", limit: 1).get().map(\.path) == ["/m/a/1.mp3"])
+        #expect(try database.knownFiles(under: "/m/a", after: "/m/a/0.mp3", limit: 1).get().map(\.place.path) == ["/m/a/1.mp3"])
         #expect(try database.paths(under: "/m").get()
             == ["/m/a0.mp3", "/m/b.cue/track0002", "/m/a b/4.mp3", "/m/a/0.mp3", "/m/a/1.mp3", "/m/a/deep/2.mp3", "/m/ab/3.mp3"])
         #expect(try database.songs(at: ["/m/b.cue/track0002", "/m/a b/4.mp3", "/m/none.mp3"]).get().map(\.title) == ["G", "F"])

@@ -28,19 +28,22 @@ extension LibraryDatabase {
     /// The files the library holds under `folder`, with their size and time as read, in the
     /// library's order of paths (`SongPlace`, a scan's): up to `limit` of them, from the one
     /// after `after` (a page: a rescan of a million files holds a page, not the million).
-    /// Each with its place and its row's id.
+    /// Each with its row's id.
     public func knownFiles(under folder: Path, after: Path?, limit: Int)
-        -> Result<[(path: Path, place: SongPlace, known: Known, id: Int64)], LibraryError> {
+        -> Result<[(place: SongPlace, known: Known, id: Int64)], LibraryError> {
         read { db in
             let (low, high) = SongPlace.range(under: folder)
-            var known: [(Path, SongPlace, Known, Int64)] = []
+            var known: [(SongPlace, Known, Int64)] = []
+            // A folder's songs come together: its path is read once for them.
+            var last: (path: Data, bytes: [UInt8]) = (Data(), [])
             func take(_ sql: String, _ arguments: StatementArguments) throws {
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
                 while let row = try rows.next() {
                     // A song read by an older tplayer, without the tags read now, is as if changed.
                     let current = (row[4] as Int) >= LibrarySong.tagVersion
-                    let place = SongPlace(folder: row[0], name: row[1])
-                    known.append((place.path, place, Known(size: row[2], modified: current ? row[3] : -1), row[5]))
+                    let folder = row.dataNoCopy(atIndex: 0) ?? Data()
+                    if folder != last.path { last = (Data(folder), Array(folder)) }
+                    known.append((SongPlace(folder: last.bytes, name: row[1]), Known(size: row[2], modified: current ? row[3] : -1), row[5]))
                 }
             }
             let columns = "dir.path, song.name, size, modified, tagversion, song.id"

@@ -19,13 +19,22 @@ public struct SongPlace: Comparable, Hashable, Sendable {
         let bytes = path.bytes
         let slash = UInt8(ascii: "/")
         var cut = bytes.lastIndex(of: slash).map { $0 + 1 } ?? 0
-        if cut > 1, CueTrackPath.parse(path) != nil, let sheet = bytes[..<(cut - 1)].lastIndex(of: slash) { cut = sheet + 1 }
+        // (A name that is no "track…" is no sheet's track: told without reading it whole.)
+        if cut > 1, bytes[cut...].starts(with: Self.track), CueTrackPath.parse(path) != nil,
+           let sheet = bytes[..<(cut - 1)].lastIndex(of: slash) { cut = sheet + 1 }
         folder = Array(bytes[..<cut])
         name = Array(bytes[cut...])
     }
 
+    private static let track = Array("track".utf8)
+
     init(folder: Data, name: Data) {
         self.folder = Array(folder)
+        self.name = Array(name)
+    }
+
+    init(folder: [UInt8], name: Data) {
+        self.folder = folder
         self.name = Array(name)
     }
 

@@ -114,15 +114,16 @@ public struct LibraryScanner: Sendable {
                     guard let row, place.map({ row.place < $0 }) ?? true else { return nil }
                     // Under a folder that could not be listed: kept, as it was.
                     let kept = walk.unlisted.filter { LibraryWalk.isUnder($0, root) } + inner
-                    if row.id <= lastBefore, !kept.contains(where: { LibraryWalk.isUnder(row.path, $0) }) {
-                        gone.append((row.path, row.known.size))
+                    if row.id <= lastBefore, !kept.contains(where: { LibraryWalk.isUnder(row.place.path, $0) }) {
+                        gone.append((row.place.path, row.known.size))
                     }
                     known.advance()
                 }
             }
             while let found = walk.next(isCancelled: isCancelled) {
-                if let error = passBy(below: SongPlace(found.path)) { return .failure(error) }
-                if case .success(let row?) = known.peek(), row.path == found.path {
+                let place = SongPlace(found.path)
+                if let error = passBy(below: place) { return .failure(error) }
+                if case .success(let row?) = known.peek(), row.place == place {
                     known.advance()
                     if row.known == Known(size: found.size, modified: found.modified) {
                         summary.unchanged += 1
@@ -229,7 +230,7 @@ public struct LibraryScanner: Sendable {
         mutating func peek() -> Result<Known.Row?, LibraryError> {
             if index < page.count { return .success(page[index]) }
             guard !finished else { return .success(nil) }
-            switch database.knownFiles(under: folder, after: page.last?.path, limit: Self.size) {
+            switch database.knownFiles(under: folder, after: page.last?.place.path, limit: Self.size) {
             case .failure(let error): return .failure(error)
             case .success(let next):
                 finished = next.count < Self.size
@@ -309,5 +310,5 @@ public struct LibraryScanner: Sendable {
 
 extension LibraryDatabase.Known {
     /// A row of the library as a scan meets it (`knownFiles(under:after:limit:)`).
-    typealias Row = (path: Path, place: SongPlace, known: LibraryDatabase.Known, id: Int64)
+    typealias Row = (place: SongPlace, known: LibraryDatabase.Known, id: Int64)
 }
