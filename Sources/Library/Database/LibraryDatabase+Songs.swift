@@ -270,14 +270,21 @@ extension LibraryDatabase {
                 ORDER BY \(LibraryQuery.albumOrder) LIMIT ?
                 """, arguments: arguments)
             var handed = 0
-            // An album's songs are mostly of one folder: its path is read once for them.
-            var folder: (id: Int64, bytes: [UInt8]) = (-1, [])
+            // An album's songs are of a few folders: each one's path is read once for them (of
+            // the last 1,024 folders met).
+            var folders: [Int64: [UInt8]] = [:]
             while let row = try rows.next() {
                 handed += 1
                 let id: Int64 = row[0]
-                if id != folder.id { folder = (id, Array(row.dataNoCopy(atIndex: 1) ?? Data())) }
-                var path = folder.bytes
-                path.append(contentsOf: row.dataNoCopy(atIndex: 2) ?? Data())
+                var path: [UInt8]
+                if let known = folders[id] {
+                    path = known
+                } else {
+                    if folders.count >= 1024 { folders.removeAll(keepingCapacity: true) }
+                    path = (row.dataNoCopy(atIndex: 1) ?? Data()).withUnsafeBytes { Array($0) }
+                    folders[id] = path
+                }
+                (row.dataNoCopy(atIndex: 2) ?? Data()).withUnsafeBytes { path.append(contentsOf: $0) }
                 if !each(Path(bytes: path)) { break }
             }
             return handed

@@ -117,12 +117,18 @@ public final class LibraryDatabase: Sendable {
                 return .failure(.refused(.cannotOpen(path, "the disk is full, so it could not be brought up to this tplayer; "
                     + "it is whole as it was: make room and run again")))
             }
-            if !applied.isEmpty, !applied.contains("paths") { giveBackRoom(pool) }
             // Read first: a library whose words are made as now (each opening but the first
             // after an upgrade) takes no write.
             if try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) {
-                try pool.write { db in try LibraryDatabase.checkWords(db) }
+                do {
+                    try pool.write { db in try LibraryDatabase.checkWords(db) }
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+                    return .failure(.refused(.cannotOpen(path, "the disk is full, so its search index could not be made again; "
+                        + "the rest is whole: make room and run again")))
+                }
             }
+            // Then the room an upgrade freed (the old index's too) goes back to the disk.
+            if !applied.isEmpty, !applied.contains("paths") { giveBackRoom(pool) }
             return .success(pool)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return .failure(.damaged(error.resultCode == .SQLITE_NOTADB ? "not an SQLite database" : "the file is damaged"))
