@@ -21,7 +21,8 @@ struct LibraryRun {
             say("tplayer: no place for the library: set HOME or XDG_DATA_HOME")
             return nil
         }
-        switch repairing ? LibraryDatabase.openRepairing(at: path) : LibraryDatabase.open(at: path) {
+        let upgrading = { (line: String) in say("tplayer: " + line) }
+        switch repairing ? LibraryDatabase.openRepairing(at: path, upgrading: upgrading) : LibraryDatabase.open(at: path, upgrading: upgrading) {
         case .success(let (database, notes)):
             notes.forEach { say("tplayer: " + $0) }
             return database
@@ -38,7 +39,7 @@ struct LibraryRun {
         // a descriptor: with few left (`ulimit -n`), the run goes on without its library.
         guard descriptorsFree(8) else { return nil }
         guard let path = LibraryPlaces.database(environment: environment), FileSystem.exists(path),
-              case .success(let (database, _)) = LibraryDatabase.open(at: path) else { return nil }
+              case .success(let (database, _)) = LibraryDatabase.open(at: path, upgrading: { printError("tplayer: " + $0) }) else { return nil }
         return database
     }
 

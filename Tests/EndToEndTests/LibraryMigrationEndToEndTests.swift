@@ -64,6 +64,9 @@ struct LibraryMigrationEndToEndTests {
         let found = try Harness.tplayer(["--find", "\"title 4242\""], environment: environment)
         #expect(found.status == 0, "\(found.stderr)")
         #expect(found.stdout == "/m/42/4242.mp3\n")
+        // A library this large is said to be brought up first, in one line: it takes a while.
+        #expect(found.stderrLines == ["tplayer: \(library.path): bringing it up to this tplayer, once "
+            + "(a large library takes a while: a million songs, about half a minute)"], "\(found.stderr)")
         let after = try state(library)
         #expect(after == String(before.dropLast()) + "1", "every row and listen kept, the index whole: \(after)")
     }

@@ -159,18 +159,23 @@ struct LibraryDatabaseTests {
         // in it, by their names' bytes ("/m/a0.mp3", then "/m/a/" before "/m/ab/").
         let first = try database.knownFiles(under: "/m", after: nil, limit: 2).get().map(\.place.path)
         #expect(first == ["/m/a0.mp3", "/m/a/1.mp3"])
-        #expect(try database.knownFiles(under: "/m", after: first.last, limit: 2).get().map(\.place.path) == ["/m/a/deep/2.mp3", "/m/ab/3.mp3"])
-        #expect(try database.knownFiles(under: "/m", after: "/m/a/deep/2.mp3", limit: 1).get().map(\.place.path) == ["/m/ab/3.mp3"])
-        #expect(try database.knownFiles(under: "/m", after: "/m/ab/3.mp3", limit: 2).get().isEmpty)
+        #expect(try database.knownFiles(under: "/m", after: first.last.map(SongPlace.init), limit: 2).get().map(\.place.path) == ["/m/a/deep/2.mp3", "/m/ab/3.mp3"])
+        #expect(try database.knownFiles(under: "/m", after: SongPlace("/m/a/deep/2.mp3"), limit: 1).get().map(\.place.path) == ["/m/ab/3.mp3"])
+        #expect(try database.knownFiles(under: "/m", after: SongPlace("/m/ab/3.mp3"), limit: 2).get().isEmpty)
         #expect(try database.files(under: "/m", ofSizes: [2]).get().isEmpty && database.files(under: "/m/a", ofSizes: [2, 1000]).get().count == 2)
         // One folder's songs paged within it, a folder whose name sorts before "/" (a space), and
         // a CUE sheet's track, which is of its sheet's folder (the walk lists it there).
         try database.put([song("/m/a/0.mp3", title: "E", artist: "E", album: "E"), song("/m/a b/4.mp3", title: "F", artist: "F", album: "F"),
                           song("/m/b.cue/track0002", title: "G", artist: "G", album: "G")]).get()
-        #expect(try database.knownFiles(under: "/m/a", after: "/m/a/0.mp3", limit: 1).get().map(\.place.path) == ["/m/a/1.mp3"])
+        #expect(try database.knownFiles(under: "/m/a", after: SongPlace("/m/a/0.mp3"), limit: 1).get().map(\.place.path) == ["/m/a/1.mp3"])
         #expect(try database.paths(under: "/m").get()
             == ["/m/a0.mp3", "/m/b.cue/track0002", "/m/a b/4.mp3", "/m/a/0.mp3", "/m/a/1.mp3", "/m/a/deep/2.mp3", "/m/ab/3.mp3"])
         #expect(try database.songs(at: ["/m/b.cue/track0002", "/m/a b/4.mp3", "/m/none.mp3"]).get().map(\.title) == ["G", "F"])
+        // A sheet is the folder of its tracks, as MPD lists it (`add "b.cue"`), not its neighbours'.
+        try database.put([song("/m/b.cue/track0001", title: "H", artist: "H", album: "H"), song("/m/b.cue0.mp3", title: "I", artist: "I", album: "I"),
+                          song("/m/c.cue/track0001", title: "J", artist: "J", album: "J")]).get()
+        #expect(try database.paths(under: "/m/b.cue").get() == ["/m/b.cue/track0001", "/m/b.cue/track0002"])
+        try database.retire(["/m/b.cue/track0001", "/m/b.cue0.mp3", "/m/c.cue/track0001"], carrying: []).get()
         // A folder left with no song leaves the library with its last.
         try database.retire(["/m/a b/4.mp3", "/m/ab/3.mp3"], carrying: []).get()
         #expect(try database.paths(under: "/m").get() == ["/m/a0.mp3", "/m/b.cue/track0002", "/m/a/0.mp3", "/m/a/1.mp3", "/m/a/deep/2.mp3"])

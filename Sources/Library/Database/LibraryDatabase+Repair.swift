@@ -19,11 +19,14 @@ extension LibraryDatabase {
         case damaged(String)
     }
 
-    /// The search index's structure, read as any search reads it first (a damaged one fails
-    /// every search): microseconds, done by every `--scan`.
+    /// The search index's structure, the songs' words and the folders', read as any search
+    /// reads them first (a damaged one fails every search): microseconds, done by every `--scan`.
     func searchOpens() -> Bool {
         do {
-            _ = try writer.read { db in try Int64.fetchOne(db, sql: "SELECT rowid FROM song_search WHERE song_search MATCH 'a*' LIMIT 1") }
+            _ = try writer.read { db in
+                try Int64.fetchOne(db, sql: "SELECT rowid FROM song_search WHERE song_search MATCH 'a*' LIMIT 1")
+                try Int64.fetchOne(db, sql: "SELECT rowid FROM dir_search WHERE dir_search MATCH 'a*' LIMIT 1")
+            }
             return true
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
             return false
@@ -42,7 +45,10 @@ extension LibraryDatabase {
             return .damaged(LibraryError.reason(error))
         }
         do {
-            try writer.write { db in try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('integrity-check')") }
+            try writer.write { db in
+                try db.execute(sql: "INSERT INTO song_search (song_search) VALUES ('integrity-check')")
+                try db.execute(sql: "INSERT INTO dir_search (dir_search) VALUES ('integrity-check')")
+            }
             return .sound
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_CORRUPT_VTAB].contains(error.extendedResultCode)
                                                   || error.resultCode == .SQLITE_CORRUPT {
@@ -58,12 +64,22 @@ extension LibraryDatabase {
     }
 
     /// The songs that can still be read, in the order of their rows, up to the first that
-    /// cannot.
+    /// cannot; each with its folder's path, if that can be read (a song whose folder cannot be
+    /// is left out, not the songs after it).
     func readableSongs() -> [LibrarySong] {
         var songs: [LibrarySong] = []
         _ = try? writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(Self.songColumns) FROM song JOIN dir ON dir.id = song.dirid ORDER BY song.id")
-            while let row = try rows.next() { songs.append(LibrarySong(row: row)) }
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM song ORDER BY id")
+            let folder = try db.makeStatement(sql: "SELECT path FROM dir WHERE id = ?")
+            var folders: [Int64: Data?] = [:]
+            while let row = try rows.next() {
+                let id: Int64 = row["dirid"]
+                if folders[id] == nil { folders[id] = .some(try? Data.fetchOne(folder, arguments: [id])) }
+                guard let path = folders[id] ?? nil else { continue }
+                var song = LibrarySong(row: row)
+                song.path = SongPlace(folder: path, name: row["name"]).path
+                songs.append(song)
+            }
         }
         return songs
     }
@@ -112,8 +128,9 @@ extension LibraryDatabase {
     /// is moved aside and a new one made of what it still holds (its folders, and the songs
     /// that can be read, their plays, ratings, history and when they came with them), with a
     /// line for `notes`.
-    public static func openRepairing(at path: Path) -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
-        let opened = open(at: path)
+    public static func openRepairing(at path: Path, upgrading: (String) -> Void = { _ in })
+        -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
+        let opened = open(at: path, upgrading: upgrading)
         guard case .success(let (database, notes)) = opened else { return opened }
         let mark = damageMark(path)
         let soundness: Soundness

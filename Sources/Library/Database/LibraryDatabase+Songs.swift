@@ -29,7 +29,7 @@ extension LibraryDatabase {
     /// library's order of paths (`SongPlace`, a scan's): up to `limit` of them, from the one
     /// after `after` (a page: a rescan of a million files holds a page, not the million).
     /// Each with its row's id.
-    public func knownFiles(under folder: Path, after: Path?, limit: Int)
+    public func knownFiles(under folder: Path, after: SongPlace?, limit: Int)
         -> Result<[(place: SongPlace, known: Known, id: Int64)], LibraryError> {
         read { db in
             let (low, high) = SongPlace.range(under: folder)
@@ -49,8 +49,7 @@ extension LibraryDatabase {
             let columns = "dir.path, song.name, size, modified, tagversion, song.id"
             var next = low
             // The rest of `after`'s folder, then the folders after it.
-            if let after, SongPlace(after).folder.starts(with: low) {
-                let place = SongPlace(after)
+            if let place = after, place.folder.starts(with: low) {
                 try take("""
                     SELECT \(columns) FROM \(Self.songsAndFolders) WHERE dir.path = ? AND song.name > ? ORDER BY song.name LIMIT ?
                     """, [Data(place.folder), Data(place.name), Int64(clamping: limit)])
@@ -72,9 +71,19 @@ extension LibraryDatabase {
     }
 
     /// The files the library holds under `folder`, in the library's order of paths (MPD's:
-    /// a folder's songs, then its folders').
+    /// a folder's songs, then its folders'). A CUE sheet is the folder of its tracks
+    /// (`x.cue/track0002`, held in the sheet's folder), as MPD lists it.
     public func paths(under folder: Path) -> Result<[Path], LibraryError> {
         read { db in
+            if CueSheet.isSheet(folder) {
+                let sheet = SongPlace(folder.appending(Path("track01")))
+                let (low, high) = SongPlace.range(under: Path(bytes: sheet.name.dropLast("track01".utf8.count)))
+                let tracks = try Row.fetchAll(db, sql: """
+                    SELECT dir.path, song.name FROM \(Self.songsAndFolders) WHERE dir.path = ? AND song.name >= ? AND song.name < ?
+                    ORDER BY song.name
+                    """, arguments: [Data(sheet.folder), low, high]).map { SongPlace(folder: $0[0], name: $0[1]).path }
+                if !tracks.isEmpty { return tracks }
+            }
             let (low, high) = SongPlace.range(under: folder)
             return try Row.fetchAll(db, sql: """
                 SELECT dir.path, song.name FROM \(Self.songsAndFolders) WHERE dir.path >= ? AND dir.path < ? ORDER BY dir.path, song.name

@@ -30,8 +30,11 @@ public final class LibraryDatabase: Sendable {
     /// The database at `path`, made (with its folder) when missing, migrated to this tplayer's
     /// schema. A file that is not a tplayer library (damaged, cut short, another program's) is
     /// moved aside, never deleted, and a new one begun: `notes` says so in one line. One made
-    /// by a newer tplayer is left as it is (`.newer`).
-    public static func open(at path: Path) -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
+    /// by a newer tplayer is left as it is (`.newer`). A large library brought up to this
+    /// tplayer, or whose search index is made again, is said to `upgrading` first, in one line:
+    /// a million songs take half a minute, which said nothing.
+    public static func open(at path: Path, upgrading: (String) -> Void = { _ in })
+        -> Result<(database: LibraryDatabase, notes: [String]), LibraryError> {
         // On a file system mounted read-only (a shared disk, a snapshot) it is read as it is:
         // SQLite cannot make the files its write-ahead log needs there, nor could anything
         // change it meanwhile. (It said "cannot open the library".)
@@ -41,7 +44,7 @@ public final class LibraryDatabase: Sendable {
         }
         var notes: [String] = []
         for attempt in 0..<2 {
-            let opened = openPool(path)
+            let opened = openPool(path, upgrading: upgrading)
             switch opened {
             case .success(let pool):
                 return .success((LibraryDatabase(writer: pool, path: path), notes))
@@ -88,7 +91,11 @@ public final class LibraryDatabase: Sendable {
         case refused(LibraryError)
     }
 
-    private static func openPool(_ path: Path) -> Result<DatabasePool, OpenFailure> {
+    /// A library this large is said to be brought up before it is (64 MiB: about 100,000 songs
+    /// made by tplayer 0.1.0, two seconds of work).
+    static let largeLibrary: Int64 = 64 << 20
+
+    private static func openPool(_ path: Path, upgrading: (String) -> Void) -> Result<DatabasePool, OpenFailure> {
         // What is opened is checked: SQLite would wait forever on a FIFO, and must not write to
         // a device.
         if case .success(let status) = FileSystem.status(of: path), status.kind != .regular {
@@ -109,6 +116,14 @@ public final class LibraryDatabase: Sendable {
                 try pool.close()
                 return .failure(.damaged("it is another program's database"))
             }
+            let large = (try? FileSystem.status(of: path).get().size).map { $0 >= largeLibrary } ?? false
+            let (migrating, indexing) = try pool.read { db in
+                (try !migrator.hasCompletedMigrations(db), try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db))
+            }
+            if large, !applied.isEmpty, migrating || indexing {
+                upgrading("\(path): " + (migrating ? "bringing it up to this tplayer, once" : "making its search index again, once")
+                    + " (a large library takes a while: a million songs, about half a minute)")
+            }
             do {
                 try migrator.migrate(pool)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL && !applied.isEmpty {
@@ -119,7 +134,7 @@ public final class LibraryDatabase: Sendable {
             }
             // Read first: a library whose words are made as now (each opening but the first
             // after an upgrade) takes no write.
-            if try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) {
+            if indexing || migrating, try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) {
                 do {
                     try pool.write { db in try LibraryDatabase.checkWords(db) }
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {

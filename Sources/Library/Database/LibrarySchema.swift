@@ -273,6 +273,11 @@ enum LibrarySchema {
                 seconds, format, bits, rate, channels, trackgain, albumgain, playcount, lastplayed, skipcount, rating, shelf,
                 others, tagversion, added, albumid
                 """
+            // A listen whose song is gone (taken out by hand, foreign keys off) would fail the
+            // migration's check of them at its end, at every opening: it is no song's history.
+            // The words are made again at the opening, the folders' among them.
+            try db.execute(sql: "DELETE FROM listen WHERE song NOT IN (SELECT id FROM song)")
+            if try db.tableExists("library_meta") { try db.execute(sql: "DELETE FROM library_meta WHERE name = 'words'") }
             try db.execute(sql: """
                 CREATE TABLE dir (id INTEGER PRIMARY KEY, path BLOB NOT NULL UNIQUE);
                 \(folderSearchTable);

@@ -230,7 +230,7 @@ public struct LibraryScanner: Sendable {
         mutating func peek() -> Result<Known.Row?, LibraryError> {
             if index < page.count { return .success(page[index]) }
             guard !finished else { return .success(nil) }
-            switch database.knownFiles(under: folder, after: page.last?.place.path, limit: Self.size) {
+            switch database.knownFiles(under: folder, after: page.last?.place, limit: Self.size) {
             case .failure(let error): return .failure(error)
             case .success(let next):
                 finished = next.count < Self.size
