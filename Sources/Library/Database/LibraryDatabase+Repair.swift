@@ -24,8 +24,8 @@ extension LibraryDatabase {
     func searchOpens() -> Bool {
         do {
             _ = try writer.read { db in
-                try Int64.fetchOne(db, sql: "SELECT rowid FROM song_search WHERE song_search MATCH 'a*' LIMIT 1")
-                try Int64.fetchOne(db, sql: "SELECT rowid FROM dir_search WHERE dir_search MATCH 'a*' LIMIT 1")
+                _ = try Int64.fetchOne(db, sql: "SELECT rowid FROM song_search WHERE song_search MATCH 'a*' LIMIT 1")
+                _ = try Int64.fetchOne(db, sql: "SELECT rowid FROM dir_search WHERE dir_search MATCH 'a*' LIMIT 1")
             }
             return true
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {

@@ -41,8 +41,10 @@ extension LibraryDatabase {
                 while let row = try rows.next() {
                     // A song read by an older tplayer, without the tags read now, is as if changed.
                     let current = (row[4] as Int) >= LibrarySong.tagVersion
-                    let folder = row.dataNoCopy(atIndex: 0) ?? Data()
-                    if folder != last.path { last = (Data(folder), Array(folder)) }
+                    try row.withUnsafeData(atIndex: 0) { folder in
+                        let folder = folder ?? Data()
+                        if folder != last.path { last = (Data(folder), Array(folder)) }
+                    }
                     known.append((SongPlace(folder: last.bytes, name: row[1]), Known(size: row[2], modified: current ? row[3] : -1), row[5]))
                 }
             }
@@ -290,10 +292,10 @@ extension LibraryDatabase {
                     path = known
                 } else {
                     if folders.count >= 1024 { folders.removeAll(keepingCapacity: true) }
-                    path = (row.dataNoCopy(atIndex: 1) ?? Data()).withUnsafeBytes { Array($0) }
+                    path = try row.withUnsafeData(atIndex: 1) { ($0 ?? Data()).withUnsafeBytes { Array($0) } }
                     folders[id] = path
                 }
-                (row.dataNoCopy(atIndex: 2) ?? Data()).withUnsafeBytes { path.append(contentsOf: $0) }
+                try row.withUnsafeData(atIndex: 2) { name in (name ?? Data()).withUnsafeBytes { path.append(contentsOf: $0) } }
                 if !each(Path(bytes: path)) { break }
             }
             return handed
