@@ -51,6 +51,10 @@ enum LiveProofs {
         try player.waitUntilHeard(seconds: 1.2)
         player.send("PAUSE")
         try player.waitFor("@P 1")
+        // The pause heard before it is timed: a loaded machine's player may reach its sound
+        // server late, and a pause and a resume that arrive together are no silence (CI once
+        // heard none).
+        try player.waitUntilStill()
         usleep(800_000)
         player.send("PAUSE")
         try player.waitFor("@P 2")

@@ -229,6 +229,23 @@ final class RemotePlayer: @unchecked Sendable {
         throw Failure(message: "\(seconds) s were never heard in \(timeout) s")
     }
 
+    /// Asks for the position (`SAMPLE`) until it stands still (the same twice, 100 ms apart):
+    /// a pause heard, not only said (a loaded machine's player may take a while to reach its
+    /// sound server). A position that never stands still in `timeout` seconds fails.
+    func waitUntilStill(timeout: Double = 10) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var last: Double?
+        while Date() < deadline {
+            send("SAMPLE")
+            try waitFor("@SAMPLE ", prefix: true)
+            let sample = received.last { $0.hasPrefix("@SAMPLE ") }?.split(separator: " ").dropFirst().first.flatMap { Double($0) }
+            if let sample, sample == last { return }
+            last = sample
+            usleep(100_000)
+        }
+        throw Failure(message: "the position never stood still in \(timeout) s: the pause was not heard (last at sample \(last ?? -1))")
+    }
+
     /// Every line received so far.
     var received: [String] {
         condition.lock()
