@@ -10,7 +10,7 @@ import PlayerCore
 extension LibraryDatabase {
     /// The columns every row given to `SearchWords` holds, in this order: its album's row
     /// first (the writes settle its year), its folder's, then its id and what its words are
-    /// made from (of its path, its name: its folder's words are the folder's, `FolderWords`).
+    /// made from (of its path, its name: its folder's words are the folder's, `FolderRows`).
     static let searchColumns = "albumid, dirid, id, name, title, artists, albumartists, album, genres, composers, compilation"
 
     /// Writes the words of rows that hold `searchColumns` (their places found at the first).
@@ -38,21 +38,6 @@ extension LibraryDatabase {
             var arguments: StatementArguments = [row["id"] as Int64]
             arguments += LibrarySong(row: row, layout: found).searchArguments(name: Array(row["name"] as Data))
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
-        }
-    }
-
-    /// The folders' words, each folder's once (`dir_search`, by `dir`'s id), where each song
-    /// held its folder's words (half the index): a song's path is found by its folder's words or
-    /// its name's (`LibraryDatabase.condition(_:in:)`).
-    enum FolderWords {
-        static func index(_ folder: Int64, path: Data, in db: Database) throws {
-            try db.cachedStatement(sql: "INSERT INTO dir_search (rowid, path) VALUES (?, ?)")
-                .execute(arguments: [folder, LibrarySong.folded(path: Path(bytes: path))])
-        }
-
-        static func unindex(_ folder: Int64, path: Data, in db: Database) throws {
-            try db.cachedStatement(sql: "INSERT INTO dir_search (dir_search, rowid, path) VALUES ('delete', ?, ?)")
-                .execute(arguments: [folder, LibrarySong.folded(path: Path(bytes: path))])
         }
     }
 
@@ -123,6 +108,6 @@ extension LibraryDatabase {
         var words = SearchWords()
         while let row = try rows.next() { try words.index(row, in: db) }
         let folders = try Row.fetchCursor(db, sql: "SELECT id, path FROM dir")
-        while let folder = try folders.next() { try FolderWords.index(folder[0], path: folder[1], in: db) }
+        while let folder = try folders.next() { try FolderRows.indexWords(of: folder[0], path: folder[1], in: db) }
     }
 }

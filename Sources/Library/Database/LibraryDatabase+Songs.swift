@@ -145,8 +145,8 @@ extension LibraryDatabase {
             // The row it had, whose words leave the search index, and whose album's year may change.
             let before = try db.cachedStatement(sql: "SELECT \(Self.searchColumns) FROM song WHERE dirid = ? AND name = ?")
             let now = Int64(time(nil))
-            var folders = Folders()
-            var albums = Albums()
+            var folders = FolderRows()
+            var albums = AlbumRows()
             var unsettled = Set<Int64>()
             var words = SearchWords()
             for given in songs {
@@ -167,79 +167,7 @@ extension LibraryDatabase {
                 }
                 try words.index(written, in: db)
             }
-            try Self.settle(unsettled, in: db)
-        }
-    }
-
-    /// The folders' rows as songs go in: each folder's found or made once a write.
-    struct Folders {
-        private var known: [[UInt8]: Int64] = [:]
-
-        mutating func id(of folder: [UInt8], in db: Database) throws -> Int64 {
-            if let id = known[folder] { return id }
-            if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM dir WHERE path = ?"), arguments: [Data(folder)]) {
-                known[folder] = id
-                return id
-            }
-            try db.cachedStatement(sql: "INSERT INTO dir (path) VALUES (?)").execute(arguments: [Data(folder)])
-            let id = db.lastInsertedRowID
-            try FolderWords.index(id, path: Data(folder), in: db)
-            known[folder] = id
-            return id
-        }
-    }
-
-    /// Takes out each of `folders` that holds no song, and its words.
-    static func settle(folders: Set<Int64>, in db: Database) throws {
-        let empty = try db.cachedStatement(sql: """
-            DELETE FROM dir WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM song WHERE dirid = ?1) RETURNING path
-            """)
-        for folder in folders {
-            if let path = try Data.fetchOne(empty, arguments: [folder]) { try FolderWords.unindex(folder, path: path, in: db) }
-        }
-    }
-
-    /// An album artist's album, by their keys.
-    struct AlbumKey: Hashable {
-        let shelf: String
-        let album: String
-    }
-
-    /// The albums' rows as songs go in: each album's id found or made once a write, its year
-    /// lowered as a song of an earlier year comes (a first scan's songs then need nothing
-    /// more; a song that changed or left settles its album, `settle`).
-    struct Albums {
-        private var known: [AlbumKey: (id: Int64, year: Int?)] = [:]
-
-        mutating func id(of key: AlbumKey, year: Int?, in db: Database) throws -> Int64 {
-            if known[key] == nil, let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, firstyear FROM album WHERE shelfkey = ? AND albumkey = ?"),
-                                                            arguments: [key.shelf, key.album]) {
-                known[key] = (row[0], row[1])
-            }
-            guard let album = known[key] else {
-                try db.cachedStatement(sql: "INSERT INTO album (shelfkey, albumkey, firstyear) VALUES (?, ?, ?)")
-                    .execute(arguments: [key.shelf, key.album, year])
-                known[key] = (db.lastInsertedRowID, year)
-                return db.lastInsertedRowID
-            }
-            if let year, album.year.map({ year < $0 }) ?? true {
-                try db.cachedStatement(sql: "UPDATE album SET firstyear = ? WHERE id = ?").execute(arguments: [year, album.id])
-                known[key] = (album.id, year)
-            }
-            return album.id
-        }
-    }
-
-    /// Gives each of `albums` the earliest year of its songs, and takes out those with none.
-    static func settle(_ albums: Set<Int64>, in db: Database) throws {
-        let year = try db.cachedStatement(sql: """
-            UPDATE album SET firstyear = (SELECT min(year) FROM song WHERE albumid = ?1)
-            WHERE id = ?1 AND firstyear IS NOT (SELECT min(year) FROM song WHERE albumid = ?1)
-            """)
-        let empty = try db.cachedStatement(sql: "DELETE FROM album WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM song WHERE albumid = ?1)")
-        for album in albums {
-            try year.execute(arguments: [album])
-            try empty.execute(arguments: [album])
+            try AlbumRows.settle(unsettled, in: db)
         }
     }
 
@@ -358,8 +286,8 @@ extension LibraryDatabase {
                     folders.insert(row[1])
                 }
             }
-            try Self.settle(albums, in: db)
-            try Self.settle(folders: folders, in: db)
+            try AlbumRows.settle(albums, in: db)
+            try FolderRows.settle(folders, in: db)
         }
     }
 }

@@ -45,7 +45,7 @@ enum LibrarySchema {
 
     /// The albums: an album artist's album, by their keys (each folded as the search folds
     /// and its numbers padded, `LibrarySong.sortKey`), at the earliest year of its songs
-    /// (`LibraryDatabase.settle`), in album order by `album_order`.
+    /// (`AlbumRows.settle`), in album order by `album_order`.
     static let albumTable = """
         CREATE TABLE album (
             id INTEGER PRIMARY KEY,

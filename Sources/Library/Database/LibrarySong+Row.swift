@@ -37,8 +37,8 @@ extension LibrarySong {
     }
 
     /// Its album's keys (`album`'s row).
-    var albumKey: LibraryDatabase.AlbumKey {
-        LibraryDatabase.AlbumKey(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? ""))
+    var albumKey: AlbumRows.Key {
+        AlbumRows.Key(shelf: Self.sortKey(shelf), album: Self.sortKey(album ?? ""))
     }
 
     /// The search index's columns: title, artist, album artist, album, genre, composer, and of
