@@ -132,9 +132,10 @@ public final class LibraryDatabase: Sendable {
                 return .failure(.refused(.cannotOpen(path, "the disk is full, so it could not be brought up to this tplayer; "
                     + "it is whole as it was: make room and run again")))
             }
-            // Read first: a library whose words are made as now (each opening but the first
-            // after an upgrade) takes no write.
-            if indexing || migrating, try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) {
+            // Read before the migrations: a library whose words are made as now (each opening
+            // but the first after an upgrade) takes no write; read again only after a migration,
+            // which may have changed the note.
+            if migrating ? try pool.read({ db in try LibraryDatabase.wordsMade(db) != LibraryDatabase.wordsVersion(db) }) : indexing {
                 do {
                     try pool.write { db in try LibraryDatabase.checkWords(db) }
                 } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
