@@ -25,7 +25,13 @@ extension Process {
         }
         let name = ([executableURL?.lastPathComponent ?? "?"] + (arguments ?? []).prefix(6)).joined(separator: " ")
         kill(processIdentifier, SIGKILL)
-        waitUntilExit()
+        // Foundation's own wait, after the kill, is bounded too: its one thread that reaps
+        // children was once found blocked in wait4 for another child that still ran (a
+        // recorder), so a child long dead stayed "running" and the wait never ended (CI's
+        // live pass hung until its watchdog).
+        let reaped = Date().addingTimeInterval(10)
+        while isRunning, Date() < reaped { usleep(20_000) }
+        if !isRunning { waitUntilExit() }
         Issue.record("\(name) did not end within \(Int(seconds)) s: killed", sourceLocation: sourceLocation)
         return false
     }
