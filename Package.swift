@@ -82,7 +82,8 @@ let package = Package(
 
         // The music library: the SQLite database (GRDB: schema, migrations, FTS5), the scanner
         // and the query language. Tags come from whoever makes it (the player's own decoders).
-        .target(name: "Library", dependencies: ["PlayerCore", "Files", "Inputs", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Library", dependencies: ["PlayerCore", "Files", "Inputs", .product(name: "GRDB", package: "GRDB.swift"),
+                                                .product(name: "GRDBSQLite", package: "GRDB.swift")]),
 
         // Files, folders, playlists and scripts read from the file system into entries.
         .target(name: "Inputs", dependencies: ["PlayerCore", "Files"]),

@@ -3,144 +3,280 @@ import Library
 import PlayerCore
 
 /// The library as MPD's clients see it: every song by its URI, in URI order, and the folders
-/// they make, each song's lines as `find` and `listallinfo` print them made once. Read whole off
-/// the main loop when the server starts and again after the library changes (MPD holds its
-/// database in memory the same way); the one before serves meanwhile.
-public final class MpdCatalog: Sendable {
-    /// One song, with what a filter asks of it.
-    final class Song: MpdFilterable, Sendable {
-        let record: LibrarySong
-        let uri: String
-        /// Its lines with every tag MPD serves (a client's own `tagtypes` prints them anew).
-        let text: String
-
-        init(record: LibrarySong, uri: String) {
-            self.record = record
-            self.uri = uri
-            text = MpdSongText(record, uri: uri).text(MpdTag.served)
-        }
-
-        func values(of tag: MpdTag) -> [String] { Self.values(of: tag, record) }
-
-        static func values(of tag: MpdTag, _ record: LibrarySong) -> [String] {
-            switch tag {
-            case .artist: record.artists
-            case .albumArtist: record.albumArtists
-            case .album: record.album.map { [$0] } ?? []
-            case .title: record.title.map { [$0] } ?? []
-            case .track: record.track.map { [String($0)] } ?? []
-            case .disc: record.disc.map { [String($0)] } ?? []
-            case .date: record.date.map { [$0] } ?? []
-            case .genre: record.genres
-            case .composer: record.composers
-            case .name: []
-            case .artistSort, .albumSort, .albumArtistSort, .originalDate, .composerSort, .performer, .conductor, .work,
-                 .movement, .movementNumber, .ensemble, .location, .grouping, .comment, .label, .musicBrainzArtist, .musicBrainzAlbum,
-                 .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork:
-                record.otherTags.compactMap { $0.name == tag ? $0.value : nil }
-            }
-        }
-
-        var allValues: [String] { MpdTag.allCases.flatMap(values(of:)) }
-
-        func anyValue(of tag: MpdTag, _ test: (String) -> Bool) -> Bool {
-            switch tag {
-            case .artist: record.artists.contains(where: test)
-            case .albumArtist: record.albumArtists.contains(where: test)
-            case .album: record.album.map(test) ?? false
-            case .title: record.title.map(test) ?? false
-            case .date: record.date.map(test) ?? false
-            case .genre: record.genres.contains(where: test)
-            case .composer: record.composers.contains(where: test)
-            case .track, .disc, .artistSort, .albumSort, .albumArtistSort, .name, .originalDate, .composerSort, .performer, .conductor,
-                 .work, .movement, .movementNumber, .ensemble, .location, .grouping, .comment, .label, .musicBrainzArtist,
-                 .musicBrainzAlbum, .musicBrainzAlbumArtist, .musicBrainzTrack, .musicBrainzReleaseTrack, .musicBrainzWork:
-                values(of: tag).contains(where: test)
-            }
-        }
-        var modified: Int64 { record.modified / 1_000_000_000 }
-        var audioFormat: (rate: Int, bits: Int?, channels: Int)? {
-            record.rate > 0 ? (record.rate, record.bits, record.channels) : nil
-        }
-    }
-
-    let songs: [Song]
+/// they make. Held small, as a filter needs it: each song's URI, row, time, format and length,
+/// and its tags' values one run of bytes a tag (`MpdTagColumns`); a song's lines are made from
+/// its row as a reply is written (`texts`). Read off the main loop a song at a time when the
+/// server starts and again after the library changes (MPD holds its database in memory the
+/// same way); the one before serves meanwhile.
+public final class MpdCatalog: @unchecked Sendable {
     let roots: MpdRoots
-    /// The songs' tags laid out for filters (`select`).
+    /// Where the songs' rows are read (`nil`: a catalog made from records, a `file:` line each).
+    private let library: LibraryDatabase?
+    /// The songs' URIs' bytes, by row (the order they were read in): row `r`'s are
+    /// `uriEnds[r - 1] ..< uriEnds[r]`. Their bytes are their paths' (`path`).
+    private let uriBytes: [UInt8]
+    private let uriEnds: [UInt32]
+    private let ids: [Int64]
+    /// Seconds since 1970.
+    private let times: [Int64]
+    /// Rate, bits (`0xFFFF`: floating point) and channels, packed; 0: not known.
+    private let formats: [UInt64]
+    /// The songs' lengths in seconds (NaN: not known).
+    private let lengths: [Double]
+    /// Index → row: the rows in URI order; `nil` when they were read in it.
+    private let order: [UInt32]?
+    /// The songs' tags laid out for filters (`select`), by row.
     private let columns: MpdTagColumns
     /// What `stats` says of them: the artists and albums, each name once, and their length.
     let totals: (artists: Int, albums: Int, seconds: Double)
 
-    init(_ records: [LibrarySong], roots: MpdRoots) {
-        self.roots = roots
-        var songs: [Song] = []
-        songs.reserveCapacity(records.count)
-        for record in records {
-            let uri = roots.uri(of: record.path)
-            if !uri.hasPrefix("/") { songs.append(Song(record: record, uri: uri)) }
-        }
-        songs.sort { $0.uri.utf8.lexicographicallyPrecedes($1.uri.utf8) }
-        self.songs = songs
-        columns = MpdTagColumns(count: songs.count) { index, value in MpdSongText.visit(songs[index].record, value) }
+    /// Songs taken a row at a time, each keeping only what the catalog holds of it.
+    struct Builder {
+        let roots: MpdRoots
+        var uriBytes: [UInt8] = [], uriEnds: [UInt32] = [], ids: [Int64] = [], times: [Int64] = []
+        var formats: [UInt64] = [], lengths: [Double] = []
+        var columns = MpdTagColumns.Builder()
         var artists = Set<String>(), albums = Set<String>(), seconds = 0.0
-        for song in songs {
-            artists.formUnion(song.record.artists)
-            if let album = song.record.album { albums.insert(album) }
-            seconds += max(song.record.seconds ?? 0, 0)
+
+        init(roots: MpdRoots, expected: Int) {
+            self.roots = roots
+            ids.reserveCapacity(expected)
+            times.reserveCapacity(expected)
+            uriEnds.reserveCapacity(expected)
+            formats.reserveCapacity(expected)
+            lengths.reserveCapacity(expected)
         }
-        totals = (artists.count, albums.count, seconds)
+
+        /// The song `record`, of row `id`, if it lies in the library folder `folder` (the first
+        /// that holds it, as its URI says).
+        mutating func add(_ record: LibrarySong, id: Int64, in folder: (path: Path, name: String)) {
+            let path = record.path.bytes
+            let inner = folder.path.bytes == [0x2F] ? [] : folder.path.bytes
+            guard path.count > inner.count + 1, path.starts(with: inner), path[inner.count] == 0x2F else { return }
+            if roots.folders.count > 1, roots.folders.first(where: { Self.holds($0.path, path) })?.path != folder.path { return }
+            let relative = path[(inner.count + 1)...]
+            let added = relative.count + (folder.name.isEmpty ? 0 : folder.name.utf8.count + 1)
+            guard uriBytes.count + added <= Int(UInt32.max) else { return }
+            if !folder.name.isEmpty { uriBytes += folder.name.utf8 + [0x2F] }
+            uriBytes += relative
+            uriEnds.append(UInt32(uriBytes.count))
+            ids.append(id)
+            times.append(record.modified / 1_000_000_000)
+            let bits = record.bits.map { min(UInt64(clamping: $0), 0xFFFE) } ?? 0xFFFF
+            formats.append(record.rate > 0
+                           ? UInt64(UInt32(clamping: record.rate)) << 32 | bits << 16 | UInt64(UInt16(clamping: record.channels)) : 0)
+            lengths.append(record.seconds ?? .nan)
+            columns.add { MpdSongText.visit(record, $0) }
+            artists.formUnion(record.artists)
+            if let album = record.album { albums.insert(album) }
+            seconds += max(record.seconds ?? 0, 0)
+        }
+
+        private static func holds(_ folder: Path, _ path: [UInt8]) -> Bool {
+            let inner = folder.bytes == [0x2F] ? [] : folder.bytes
+            return path.count > inner.count && path.starts(with: inner) && path[inner.count] == 0x2F
+        }
     }
 
-    /// The library read whole, as clients see it; `nil` when there is none or it cannot be read.
+    init(_ builder: consuming Builder, library: LibraryDatabase?) {
+        roots = builder.roots
+        self.library = library
+        (uriBytes, uriEnds, ids, times, formats, lengths) = (builder.uriBytes, builder.uriEnds, builder.ids, builder.times,
+                                                             builder.formats, builder.lengths)
+        totals = (builder.artists.count, builder.albums.count, builder.seconds)
+        columns = MpdTagColumns(builder.columns)
+        order = Self.order(uriBytes, uriEnds)
+    }
+
+    /// A catalog of `records` alone (no library to read their lines from: a `file:` line each).
+    convenience init(_ records: [LibrarySong], roots: MpdRoots) {
+        var builder = Builder(roots: roots, expected: records.count)
+        for (row, record) in records.enumerated() {
+            for folder in roots.folders { builder.add(record, id: Int64(row), in: folder) }
+        }
+        self.init(builder, library: nil)
+    }
+
+    /// The library read a song at a time, as clients see it; `nil` when there is none or it
+    /// cannot be read. Each library folder in the order of its name (its URIs'), its songs in
+    /// the library's order (within one folder, URI order but where a folder's songs sort after
+    /// a folder in it).
     public static func read(_ library: LibraryDatabase?, roots: MpdRoots) -> MpdCatalog? {
-        guard let library, case .success(let records) = library.allSongs() else { return nil }
-        return MpdCatalog(records, roots: roots)
+        guard let library else { return nil }
+        let expected = (try? library.counts().get())?.songs ?? 0
+        var builder = Builder(roots: roots, expected: min(max(expected, 0), 1 << 24))
+        let folders = roots.folders.sorted { ($0.name + "/").utf8.lexicographicallyPrecedes(($1.name + "/").utf8) }
+        for folder in folders {
+            guard case .success = library.eachSong(under: folder.path, { id, record in
+                builder.add(record, id: id, in: folder)
+                return true
+            }) else { return nil }
+        }
+        return MpdCatalog(builder, library: library)
     }
 
-    /// `song`'s lines, with the tags `wanted`.
-    func text(_ song: Song, _ wanted: Set<MpdTag>) -> String {
-        wanted == MpdTag.served ? song.text : MpdSongText(song.record, uri: song.uri).text(wanted)
+    /// The rows in URI order, `nil` when they are in it.
+    private static func order(_ bytes: [UInt8], _ ends: [UInt32]) -> [UInt32]? {
+        bytes.withUnsafeBufferPointer { bytes in
+            func uri(_ row: Int) -> UnsafeBufferPointer<UInt8> {
+                let start = row == 0 ? 0 : Int(ends[row - 1])
+                return UnsafeBufferPointer(rebasing: bytes[start..<Int(ends[row])])
+            }
+            let sorted = ends.indices.dropFirst().allSatisfy { !uri($0).lexicographicallyPrecedes(uri($0 - 1)) }
+            guard !sorted else { return nil }
+            return ends.indices.map(UInt32.init).sorted { uri(Int($0)).lexicographicallyPrecedes(uri(Int($1))) }
+        }
     }
 
-    /// The songs under the folder `uri` (`""`: all), whatever their depth: a range of `songs`.
-    func under(_ uri: String) -> ArraySlice<Song> {
-        guard !uri.isEmpty else { return songs[...] }
+    private func row(_ index: Int) -> Int { order.map { Int($0[index]) } ?? index }
+
+    /// Song `index`'s URI's bytes, handed to `body`.
+    private func withURI<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let row = row(index)
+        let start = row == 0 ? 0 : Int(uriEnds[row - 1])
+        return uriBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<Int(uriEnds[row])])) }
+    }
+
+    /// Song `index`'s file, as the library holds it (its very bytes).
+    func path(_ index: Int) -> Path {
+        withURI(index) { uri in
+            guard let first = roots.folders.first else { return Path(bytes: uri) }
+            guard roots.folders.count > 1 else { return first.path.appending(Path(bytes: uri)) }
+            let slash = uri.firstIndex(of: 0x2F) ?? uri.endIndex
+            let name = String(decoding: UnsafeBufferPointer(rebasing: uri[..<slash]), as: UTF8.self)
+            let folder = roots.folders.first { $0.name == name }?.path ?? first.path
+            return folder.appending(Path(bytes: uri[slash...]))
+        }
+    }
+
+    func seconds(_ index: Int) -> Double? {
+        let length = lengths[row(index)]
+        return length.isNaN ? nil : length
+    }
+
+    /// Song `index`'s values of `tag`, in their order.
+    func values(_ index: Int, of tag: MpdTag) -> [String] { columns.values(row(index), of: tag) }
+
+    /// The lines of the songs at `indices`, in their order, with the tags `wanted`, each made
+    /// from its row as the library holds it now (`MpdRowText`): one read for them all. A song
+    /// whose row is gone since the catalog was read, or now holds another file, is left out.
+    func texts(_ indices: some Collection<Int>, _ wanted: Set<MpdTag>) -> String {
+        guard let library else { return indices.map { "file: \(UntrustedText.shown(uri($0)))\n" }.joined() }
+        let asked = Array(indices)
+        // Each song's row id with its place among those asked, by id: the rows come by id
+        // (most often), and each is found at the next place, or else by a binary search.
+        let byID = asked.enumerated().map { (id: ids[row($0.element)], place: $0.offset) }.sorted { ($0.id, $0.place) < ($1.id, $1.place) }
+        let distinct = byID.map(\.id)
+        let writer = MpdRowText(wanted)
+        var made: [UInt8] = []
+        made.reserveCapacity(asked.count * 256)
+        var spans = [Range<Int>?](repeating: nil, count: asked.count)
+        var next = 0, last = -1, inOrder = true
+        _ = library.eachRow(ids: Self.withoutRepeats(distinct)) { song in
+            guard let id = song.integer(.id), let folder = song.bytes(.folder), let name = song.bytes(.name) else { return }
+            if next >= byID.count || byID[next].id != id {
+                var (low, high) = (0, byID.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if byID[middle].id < id { low = middle + 1 } else { high = middle }
+                }
+                next = low
+            }
+            // Each place the song was asked at (a song may be asked twice).
+            while next < byID.count, byID[next].id == id {
+                let place = byID[next].place
+                next += 1
+                guard spans[place] == nil, isPath(asked[place], folder, name) else { continue }
+                if place < last { inOrder = false }
+                last = place
+                let start = made.count
+                withURI(asked[place]) { writer.append(song, uri: $0, to: &made) }
+                spans[place] = start..<made.count
+            }
+        }
+        guard !inOrder else { return String(decoding: made, as: UTF8.self) }
+        var text: [UInt8] = []
+        text.reserveCapacity(made.count)
+        for span in spans { if let span { text += made[span] } }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `sorted` without its repeats.
+    private static func withoutRepeats(_ sorted: [Int64]) -> [Int64] {
+        var kept: [Int64] = []
+        kept.reserveCapacity(sorted.count)
+        for id in sorted where kept.last != id { kept.append(id) }
+        return kept
+    }
+
+    /// Whether song `index`'s file is `folder` then `name` (a row's).
+    private func isPath(_ index: Int, _ folder: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard roots.folders.count == 1, let root = roots.folders.first else {
+            let path = path(index).bytes
+            return path.count == folder.count + name.count && path.starts(with: folder) && path[folder.count...].elementsEqual(name)
+        }
+        // The library folder, "/", then the URI.
+        let top = root.path.bytes == [0x2F] ? [] : root.path.bytes
+        return withURI(index) { uri in
+            guard top.count + 1 + uri.count == folder.count + name.count, folder.count > top.count,
+                  folder.starts(with: top), folder[top.count] == 0x2F else { return false }
+            let inner = folder.count - top.count - 1
+            return uri.prefix(inner).elementsEqual(folder.suffix(inner)) && uri.dropFirst(inner).elementsEqual(name)
+        }
+    }
+
+    /// The songs under the folder `uri` (`""`: all), whatever their depth: a range of indices.
+    func under(_ uri: String) -> Range<Int> {
+        guard !uri.isEmpty else { return 0..<count }
         let prefix = Array((uri + "/").utf8)
-        let start = first { !$0.uri.utf8.lexicographicallyPrecedes(prefix) }
+        let start = first { withURI($0) { !$0.lexicographicallyPrecedes(prefix) } }
         var end = start
-        while end < songs.count, songs[end].uri.utf8.starts(with: prefix) { end += 1 }
-        return songs[start..<end]
+        while end < count, withURI(end, { $0.starts(with: prefix) }) { end += 1 }
+        return start..<end
     }
 
     /// The song at `uri`, if the library holds one there.
-    func song(_ uri: String) -> Song? {
-        let index = first { !$0.uri.utf8.lexicographicallyPrecedes(uri.utf8) }
-        return index < songs.count && songs[index].uri == uri ? songs[index] : nil
+    func song(_ uri: String) -> Int? {
+        let bytes = Array(uri.utf8)
+        let index = first { withURI($0) { !$0.lexicographicallyPrecedes(bytes) } }
+        return index < count && withURI(index, { $0.elementsEqual(bytes) }) ? index : nil
     }
 
     /// The first index whose song is not before where `isAtOrAfter` says (a binary search).
-    private func first(where isAtOrAfter: (Song) -> Bool) -> Int {
-        var (low, high) = (0, songs.count)
+    private func first(where isAtOrAfter: (Int) -> Bool) -> Int {
+        var (low, high) = (0, count)
         while low < high {
             let middle = (low + high) / 2
-            if isAtOrAfter(songs[middle]) { high = middle } else { low = middle + 1 }
+            if isAtOrAfter(middle) { high = middle } else { low = middle + 1 }
         }
         return low
     }
 
     /// What the folder `uri` holds directly: its folders' URIs (in order) and its songs.
-    func children(of uri: String) -> (folders: [String], songs: [Song]) {
+    func children(of uri: String) -> (folders: [String], songs: [Int]) {
         let depth = uri.isEmpty ? 0 : uri.utf8.count + 1
         var folders: [String] = []
-        var direct: [Song] = []
-        for song in under(uri) {
-            let rest = song.uri.utf8.dropFirst(depth)
-            if let slash = rest.firstIndex(of: 0x2F) {
-                let folder = String(decoding: song.uri.utf8[..<slash], as: UTF8.self)
-                if folders.last != folder { folders.append(folder) }
-            } else {
-                direct.append(song)
+        var direct: [Int] = []
+        let range = under(uri)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let folder: [UInt8]? = withURI(index) { whole in
+                let rest = whole.dropFirst(depth)
+                return rest.firstIndex(of: 0x2F).map { Array(whole[...$0]) }
             }
+            guard let folder else {
+                direct.append(index)
+                index += 1
+                continue
+            }
+            folders.append(String(decoding: folder.dropLast(), as: UTF8.self))
+            // Past what the folder holds, whatever its depth (a run of URIs: a binary search).
+            var (low, high) = (index + 1, range.upperBound)
+            while low < high {
+                let middle = (low + high) / 2
+                if withURI(middle, { $0.starts(with: folder) }) { low = middle + 1 } else { high = middle }
+            }
+            index = low
         }
         return (folders, direct)
     }
@@ -153,12 +289,18 @@ public final class MpdCatalog: Sendable {
 }
 
 extension MpdCatalog: MpdFilterableSongs {
-    public var count: Int { songs.count }
-    public func uri(_ index: Int) -> String { songs[index].uri }
-    public func modified(_ index: Int) -> Int64 { songs[index].modified }
-    public func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)? { songs[index].audioFormat }
+    public var count: Int { ids.count }
+    public func uri(_ index: Int) -> String { withURI(index) { String(decoding: $0, as: UTF8.self) } }
+    public func modified(_ index: Int) -> Int64 { times[row(index)] }
+
+    public func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)? {
+        let packed = formats[row(index)]
+        guard packed != 0 else { return nil }
+        let bits = Int(packed >> 16 & 0xFFFF)
+        return (Int(packed >> 32), bits == 0xFFFF ? nil : bits, Int(packed & 0xFFFF))
+    }
 
     public func anyBytes(_ index: Int, of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-        columns.anyValue(index, of: tag, test)
+        columns.anyValue(row(index), of: tag, test)
     }
 }

@@ -14,12 +14,12 @@ struct MpdDatabaseCommands: MpdCommandGroup {
         switch name {
         case "lsinfo":
             let uri = Self.folder(arguments.first ?? "")
-            if let song = catalog.song(uri) { return .success(catalog.text(song, client.tags)) }
+            if let song = catalog.song(uri) { return .success(catalog.texts([song], client.tags)) }
             let (folders, songs) = catalog.children(of: uri)
             guard uri.isEmpty || !folders.isEmpty || !songs.isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
             var text = ""
             for folder in folders { text += folderLines(folder, catalog, modified: true) }
-            for song in songs { text += catalog.text(song, client.tags) }
+            text += catalog.texts(songs, client.tags)
             // The root lists the stored playlists too, as MPD's does.
             if uri.isEmpty, let folder = link.playlists {
                 for playlist in MpdPlaylists(folder: folder).all() {
@@ -32,7 +32,7 @@ struct MpdDatabaseCommands: MpdCommandGroup {
             if let streamed = stream(name, arguments, client: client) { return streamed.map(\.rest) }
             // `listall` of one song.
             let song = catalog.song(Self.folder(arguments.first ?? ""))
-            return .success(song.map { name == "listall" ? "file: \(UntrustedText.shown($0.uri))\n" : catalog.text($0, client.tags) } ?? "")
+            return .success(song.map { name == "listall" ? "file: \(UntrustedText.shown(catalog.uri($0)))\n" : catalog.texts([$0], client.tags) } ?? "")
         case "findadd", "searchadd":
             var arguments = arguments[...]
             var at = session.entries.count
@@ -44,7 +44,7 @@ struct MpdDatabaseCommands: MpdCommandGroup {
                 arguments = arguments.dropLast(2)
             }
             return selection(Array(arguments), foldCase: name == "searchadd", catalog).map { found in
-                if !found.isEmpty { session.insert(EntryList(paths: found.map(\.record.path)), at: at) }
+                if !found.isEmpty { session.insert(EntryList(paths: found.map(catalog.path)), at: at) }
                 return ""
             }
         default:
@@ -67,7 +67,7 @@ struct MpdDatabaseCommands: MpdCommandGroup {
     }
 
     /// The songs a filter with `sort` and `window` selects, in order.
-    func selection(_ arguments: [String], foldCase: Bool, _ catalog: MpdCatalog) -> Result<[MpdCatalog.Song], MpdAck> {
+    func selection(_ arguments: [String], foldCase: Bool, _ catalog: MpdCatalog) -> Result<[Int], MpdAck> {
         var arguments = arguments[...]
         var window = MpdArguments.Range.all
         if arguments.count >= 2, arguments[arguments.endIndex - 2] == "window" {
@@ -100,9 +100,9 @@ struct MpdDatabaseCommands: MpdCommandGroup {
         for folder in filter.bases where !folder.isEmpty && catalog.under(folder).isEmpty && catalog.song(folder) == nil {
             return .failure(MpdAck(.noExist, "No such directory"))
         }
-        var found = filter.select(catalog, patterns).map { catalog.songs[$0] }
+        var found = filter.select(catalog, patterns)
         if let sort {
-            let keyed = found.map { song in (song, sort.tag.map { Self.sortValue(song, $0) } ?? "", song.modified) }
+            let keyed = found.map { song in (song, sort.tag.map { Self.sortValue(catalog, song, $0) } ?? "", catalog.modified(song)) }
             found = keyed.sorted { a, b in
                 let before = sort.tag == nil ? a.2 < b.2 : a.1.utf8.lexicographicallyPrecedes(b.1.utf8)
                 let after = sort.tag == nil ? b.2 < a.2 : b.1.utf8.lexicographicallyPrecedes(a.1.utf8)
@@ -113,9 +113,9 @@ struct MpdDatabaseCommands: MpdCommandGroup {
     }
 
     /// A song's value of `tag` to sort by: its first, or its fallback's.
-    static func sortValue(_ song: MpdCatalog.Song, _ tag: MpdTag) -> String {
+    static func sortValue(_ catalog: MpdCatalog, _ song: Int, _ tag: MpdTag) -> String {
         for candidate in [tag] + tag.fallbacks {
-            if let first = song.values(of: candidate).first { return first }
+            if let first = catalog.values(song, of: candidate).first { return first }
         }
         return ""
     }
@@ -178,7 +178,7 @@ struct MpdDatabaseCommands: MpdCommandGroup {
         case "find", "search":
             guard let catalog = catalog() else { return .failure(Self.noDatabase) }
             return selection(arguments, foldCase: name == "search", catalog).map { found in
-                MpdStream(count: found.count) { range in found[range].map { catalog.text($0, client.tags) }.joined() }
+                MpdStream(count: found.count) { range in catalog.texts(found[range], client.tags) }
             }
         case "listall", "listallinfo":
             guard let catalog = catalog() else { return .failure(Self.noDatabase) }
@@ -186,8 +186,8 @@ struct MpdDatabaseCommands: MpdCommandGroup {
             guard catalog.song(uri) == nil else { return nil }
             guard uri.isEmpty || !catalog.under(uri).isEmpty else { return .failure(MpdAck(.noExist, "No such directory")) }
             let info = name == "listallinfo"
-            return .success(MpdStream(next: catalog.walk(uri, folder: { [self] in folderLines($0, catalog, modified: info) }, song: { song in
-                info ? catalog.text(song, client.tags) : "file: \(UntrustedText.shown(song.uri))\n"
+            return .success(MpdStream(next: catalog.walk(uri, folder: { [self] in folderLines($0, catalog, modified: info) }, songs: { songs in
+                info ? catalog.texts(songs, client.tags) : songs.map { "file: \(UntrustedText.shown(catalog.uri($0)))\n" }.joined()
             })))
         default:
             return nil

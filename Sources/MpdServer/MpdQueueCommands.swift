@@ -225,7 +225,7 @@ struct MpdQueueCommands: MpdCommandGroup {
     /// How long entry `entry`'s whole song is, when the library or the decoder knows.
     private func length(of entry: Int) -> Double? {
         let path = session.entries[entry].path
-        if let song = cachedCatalog?.song(link.roots.uri(of: path)), let seconds = song.record.seconds { return seconds }
+        if let catalog = cachedCatalog, let song = catalog.song(link.roots.uri(of: path)), let seconds = catalog.seconds(song) { return seconds }
         let status = session.status
         guard entry == status.entry, let song = status.song, let frames = song.totalFrames, song.sampleRate > 0 else { return nil }
         return Double(frames) / Double(song.sampleRate)
@@ -247,7 +247,7 @@ struct MpdQueueCommands: MpdCommandGroup {
             let catalog = cachedCatalog
             let matching = entries.indices.filter { position in
                 let uri = link.roots.uri(of: entries[position].path)
-                if let song = catalog?.song(uri) { return filter.matches(song, patterns) }
+                if let catalog, let song = catalog.song(uri) { return !filter.select(catalog, among: [song], patterns).isEmpty }
                 return filter.matches(QueuedSong(uri: uri), patterns)
             }
             return songs(matching, client: client)

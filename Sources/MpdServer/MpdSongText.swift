@@ -68,7 +68,7 @@ struct MpdSongText {
             text += "\(tag.rawValue): \(UntrustedText.shown(value))\n"
         }
         if let seconds, seconds.isFinite, seconds >= 0 {
-            text += "Time: \(Int(seconds.rounded()))\nduration: \(MpdStatusCommands.decimal(seconds))\n"
+            text += "Time: \(MpdStatusCommands.whole(seconds))\nduration: \(MpdStatusCommands.decimal(seconds))\n"
         }
         return text
     }
@@ -87,6 +87,15 @@ struct MpdSongText {
 
     /// `2024-03-05T12:00:00Z` for `seconds` since 1970 (the civil calendar, UTC).
     static func utc(seconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        utc(seconds: seconds, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same, after `output`'s bytes.
+    static func utc(seconds: Int64, into output: inout [UInt8]) {
+        // Any time a file system can say (a year of up to 12 digits).
+        let seconds = min(max(seconds, -(1 << 50)), 1 << 50)
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let inDay = seconds - days * 86400
         // Howard Hinnant's days-to-civil.
@@ -99,8 +108,27 @@ struct MpdSongText {
         let day = dayOfYear - (153 * monthPart + 2) / 5 + 1
         let month = monthPart < 10 ? monthPart + 3 : monthPart - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(inDay / 3600)):\(two(inDay % 3600 / 60)):\(two(inDay % 60))Z"
+        func two(_ value: Int64) {
+            output.append(0x30 + UInt8(value / 10))
+            output.append(0x30 + UInt8(value % 10))
+        }
+        if (1000...9999).contains(year) {
+            two(year / 100)
+            two(year % 100)
+        } else {
+            output += String(year).utf8
+        }
+        output.append(0x2D)
+        two(month)
+        output.append(0x2D)
+        two(day)
+        output.append(0x54)
+        two(inDay / 3600)
+        output.append(0x3A)
+        two(inDay % 3600 / 60)
+        output.append(0x3A)
+        two(inDay % 60)
+        output.append(0x5A)
     }
 }
 
@@ -113,13 +141,10 @@ extension MpdResponder {
         let entries = entries ?? session.entries
         let marks = marks ?? session.marks
         let ids = marks.ids
-        // The songs' tags as the catalog holds them (in memory); the library is asked, once a
-        // song, only when there is no catalog yet.
+        // The songs' tags as the library holds them: one read for them all.
         var known: [Path: LibrarySong] = [:]
         let paths = Set(positions.compactMap { $0 < entries.count ? entries[$0].path : nil })
-        if let catalog = catalogs.cached {
-            for path in paths { if let song = catalog.song(link.roots.uri(of: path)) { known[path] = song.record } }
-        } else if let library = link.library(), case .success(let found) = library.songs(at: Array(paths)) {
+        if let library = link.library(), case .success(let found) = library.songs(at: Array(paths)) {
             for song in found { known[song.path] = song }
         }
         let status = session.status

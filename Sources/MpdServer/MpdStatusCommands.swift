@@ -43,7 +43,7 @@ struct MpdStatusCommands: MpdCommandGroup {
         if state != "stop", let song = status.song {
             let elapsed = Double(max(link.position(), 0)) / Double(max(song.sampleRate, 1))
             let total = song.totalFrames.map { Double($0) / Double(max(song.sampleRate, 1)) }
-            text += "time: \(Int(elapsed.rounded())):\(Int((total ?? 0).rounded()))\n"
+            text += "time: \(Self.whole(elapsed)):\(Self.whole(total ?? 0))\n"
             text += "elapsed: \(Self.decimal(elapsed))\nbitrate: \(Self.bitrate(song))\n"
             if let total { text += "duration: \(Self.decimal(total))\n" }
             text += "audio: \(Self.format(song))\n"
@@ -57,8 +57,15 @@ struct MpdStatusCommands: MpdCommandGroup {
     }
 
     /// Seconds with three decimals, as MPD writes them (`{:1.3f}`).
+    /// Seconds a file or a decoder says, as a number that can be printed: none below 0 or
+    /// past 10^12 (30,000 years; a header's frame count over a rate of 1 can say 10^18).
+    static func bounded(_ seconds: Double) -> Double { seconds.isFinite ? min(max(seconds, 0), 1e12) : 0 }
+
+    /// Whole seconds, rounded (MPD's `Time:` and `time:`).
+    static func whole(_ seconds: Double) -> Int { Int(bounded(seconds).rounded()) }
+
     static func decimal(_ seconds: Double) -> String {
-        let millis = Int((max(seconds, 0) * 1000).rounded())
+        let millis = Int((bounded(seconds) * 1000).rounded())
         let fraction = String(millis % 1000)
         return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
@@ -87,7 +94,7 @@ struct MpdStatusCommands: MpdCommandGroup {
         var text = "uptime: \(Int(responder.started.duration(to: .now).components.seconds))\nplaytime: \(responder.playedSeconds)\n"
         guard let catalog = catalog() else { return text + "artists: 0\nalbums: 0\nsongs: 0\n" }
         let totals = catalog.totals
-        text += "artists: \(totals.artists)\nalbums: \(totals.albums)\nsongs: \(catalog.songs.count)\n"
+        text += "artists: \(totals.artists)\nalbums: \(totals.albums)\nsongs: \(catalog.count)\n"
         text += "db_playtime: \(Int(totals.seconds))\n"
         if let path = link.library()?.path {
             let times = [path, Path(bytes: path.bytes + Array("-wal".utf8))].compactMap { file -> Int64? in

@@ -22,10 +22,12 @@ struct MpdStickerCommands: MpdCommandGroup {
         if action == "find" { return find(arguments, library, catalog) }
         let uri = arguments[2]
         guard let song = catalog.song(uri) else { return .failure(MpdAck(.noExist, "No such song")) }
-        // The statistics as the library holds them now (the catalog's are as it was read).
-        let record = (try? library.songs(at: [song.record.path]).get())?.first ?? song.record
-        var stickers = (try? library.stickers(of: song.record.path).get()) ?? [:]
-        for (name, value) in Self.own(record) { stickers[name] = value }
+        let path = catalog.path(song)
+        // The statistics as the library holds them now.
+        var stickers = (try? library.stickers(of: path).get()) ?? [:]
+        if let record = (try? library.songs(at: [path]).get())?.first {
+            for (name, value) in Self.own(record) { stickers[name] = value }
+        }
         switch action {
         case "get":
             guard let value = stickers[arguments[3]] else { return .failure(MpdAck(.noExist, "no such sticker")) }
@@ -33,11 +35,11 @@ struct MpdStickerCommands: MpdCommandGroup {
         case "list":
             return .success(stickers.keys.sorted().map { "sticker: \($0)=\(UntrustedText.shown(stickers[$0] ?? ""))\n" }.joined())
         case "set":
-            return set(arguments[3], to: arguments[4], of: song.record.path, library)
+            return set(arguments[3], to: arguments[4], of: path, library)
         default:  // delete
             let names = count == 4 ? [arguments[3]] : Array(stickers.keys)
             guard names.contains(where: { stickers[$0] != nil }) else { return .failure(MpdAck(.noExist, "no such sticker")) }
-            for name in names { _ = set(name, to: nil, of: song.record.path, library) }
+            for name in names { _ = set(name, to: nil, of: path, library) }
             return .success("")
         }
     }
@@ -91,7 +93,7 @@ struct MpdStickerCommands: MpdCommandGroup {
         let folder = Self.folder(arguments[2])
         var found: [(uri: String, value: String)] = []
         if Self.statistics.contains(name) {
-            let records = (try? library.songs(at: catalog.under(folder).map(\.record.path)).get()) ?? []
+            let records = (try? library.songs(at: catalog.under(folder).map(catalog.path)).get()) ?? []
             for record in records {
                 if let value = Self.own(record).first(where: { $0.0 == name })?.1 { found.append((link.roots.uri(of: record.path), value)) }
             }

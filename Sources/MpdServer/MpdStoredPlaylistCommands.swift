@@ -73,7 +73,7 @@ struct MpdStoredPlaylistCommands: MpdCommandGroup {
             guard let catalog = catalog() else { return .failure(Self.noDatabase) }
             result = MpdDatabaseCommands(responder: responder).selection(Array(arguments.dropFirst()), foldCase: true, catalog).flatMap { found in
                 store.change(arguments[0], creates: true) { songs in
-                    songs += found.map(\.record.path)
+                    songs += found.map(catalog.path)
                     return .success(())
                 }
             }.map { "" }
@@ -87,7 +87,7 @@ struct MpdStoredPlaylistCommands: MpdCommandGroup {
         let catalog = catalog()
         return { path in
             let uri = self.link.roots.uri(of: path)
-            if let catalog, let song = catalog.song(uri) { return catalog.text(song, client.tags) }
+            if let catalog, let song = catalog.song(uri) { return catalog.texts([song], client.tags) }
             return MpdSongText(uri: uri).text(client.tags)
         }
     }

@@ -64,25 +64,32 @@ extension MpdCatalog {
     /// Everything under `uri` in MPD's order (a folder as it is entered, then its songs, then
     /// each of its folders with what it holds), `batch` items a piece, as a reader takes them:
     /// what is held is the folders still to enter and one folder's songs, never the whole list.
-    func walk(_ uri: String, batch: Int = 256, folder: @escaping (String) -> String, song: @escaping (Song) -> String) -> () -> String? {
+    /// A piece's songs are made together (`songs`: one read of their rows).
+    func walk(_ uri: String, batch: Int = 256, folder: @escaping (String) -> String, songs: @escaping ([Int]) -> String) -> () -> String? {
         var folders = [uri]
-        var songs: ArraySlice<Song> = []
+        var direct: ArraySlice<Int> = []
         return { [self] in
             var text = ""
             var made = 0
+            var pending: [Int] = []
             while made < batch {
-                if let next = songs.popFirst() {
-                    text += song(next)
+                if let next = direct.popFirst() {
+                    pending.append(next)
                 } else if let next = folders.popLast() {
-                    if !next.isEmpty { text += folder(next) }
-                    let (inside, direct) = children(of: next)
-                    songs = direct[...]
+                    if !next.isEmpty {
+                        if !pending.isEmpty { text += songs(pending) }
+                        pending = []
+                        text += folder(next)
+                    }
+                    let (inside, held) = children(of: next)
+                    direct = held[...]
                     folders += inside.reversed()
                 } else {
                     break
                 }
                 made += 1
             }
+            if !pending.isEmpty { text += songs(pending) }
             return made == 0 ? nil : text
         }
     }

@@ -5,7 +5,7 @@ import PlayerCore
 /// 100,000 songs' objects scattered over the heap, and nothing in it is reference counted.
 final class MpdTagColumns: @unchecked Sendable {
     /// One tag's values: memory the columns own, never handed out beyond a test's call.
-    private struct Column {
+    fileprivate struct Column {
         /// The values' bytes, one after another.
         let bytes: UnsafeMutablePointer<UInt8>
         /// Where each value ends in `bytes` (the one before's end is its start).
@@ -18,33 +18,45 @@ final class MpdTagColumns: @unchecked Sendable {
     private let columns: UnsafeMutablePointer<Column?>
     private let songCount: Int
 
-    /// The columns of `count` songs: `visit` tells each of song `index`'s values with its tag
-    /// (each tag's in their order).
-    init(count: Int, visit: (_ index: Int, _ value: (MpdTag, String) -> Void) -> Void) {
-        songCount = count
-        let places = MpdTag.allCases.count
-        var bytes = [[UInt8]](repeating: [], count: places), ends = [[UInt32]](repeating: [], count: places)
+    /// Songs' values taken a song at a time, in the catalog's order, then laid out as columns
+    /// (`MpdTagColumns(builder)`): nothing else of a song is kept.
+    struct Builder {
+        private var bytes = [[UInt8]](repeating: [], count: MpdTag.allCases.count)
+        private var ends = [[UInt32]](repeating: [], count: MpdTag.allCases.count)
         // A tag's song index starts with its first value (the songs before it have none): a
         // tag no song has costs nothing.
-        var firsts = [[UInt32]](repeating: [], count: places)
-        for index in 0..<count {
-            visit(index) { tag, value in
+        private var firsts = [[UInt32]](repeating: [], count: MpdTag.allCases.count)
+        private(set) var count = 0
+
+        /// The next song: `visit` tells each of its values with its tag (each tag's in their order).
+        mutating func add(_ visit: (_ value: (MpdTag, String) -> Void) -> Void) {
+            let index = count
+            visit { tag, value in
                 let place = Int(tag.place)
                 guard bytes[place].count + value.utf8.count <= Int(UInt32.max) else { return }
                 if firsts[place].isEmpty { firsts[place] = [UInt32](repeating: 0, count: index + 1) }
                 bytes[place] += value.utf8
                 ends[place].append(UInt32(bytes[place].count))
             }
-            for place in 0..<places where !firsts[place].isEmpty { firsts[place].append(UInt32(ends[place].count)) }
+            for place in 0..<firsts.count where !firsts[place].isEmpty { firsts[place].append(UInt32(ends[place].count)) }
+            count += 1
         }
+
+        /// Each tag's column, in memory of its exact size; the arrays are let go a column at a
+        /// time as it is laid out.
+        fileprivate mutating func take(_ place: Int) -> Column? {
+            defer { (bytes[place], ends[place], firsts[place]) = ([], [], []) }
+            guard !ends[place].isEmpty else { return nil }
+            return Column(bytes: MpdTagColumns.copy(bytes[place]), ends: MpdTagColumns.copy(ends[place]),
+                          firsts: MpdTagColumns.copy(firsts[place]))
+        }
+    }
+
+    init(_ builder: consuming Builder) {
+        songCount = builder.count
+        let places = MpdTag.allCases.count
         columns = .allocate(capacity: places)
-        for place in 0..<places {
-            guard !ends[place].isEmpty else {
-                (columns + place).initialize(to: nil)
-                continue
-            }
-            (columns + place).initialize(to: Column(bytes: Self.copy(bytes[place]), ends: Self.copy(ends[place]), firsts: Self.copy(firsts[place])))
-        }
+        for place in 0..<places { (columns + place).initialize(to: builder.take(place)) }
     }
 
     deinit {
@@ -58,7 +70,7 @@ final class MpdTagColumns: @unchecked Sendable {
         columns.deallocate()
     }
 
-    private static func copy<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+    fileprivate static func copy<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
         let memory = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
         values.withUnsafeBufferPointer { if let base = $0.baseAddress { memory.initialize(from: base, count: $0.count) } }
         return memory
@@ -71,6 +83,16 @@ final class MpdTagColumns: @unchecked Sendable {
         if let tag { return Self.anyValue(columns[Int(tag.place)], index, test) }
         for place in 0..<MpdTag.allCases.count where Self.anyValue(columns[place], index, test) { return true }
         return false
+    }
+
+    /// Song `index`'s values of `tag`, in their order.
+    func values(_ index: Int, of tag: MpdTag) -> [String] {
+        var found: [String] = []
+        _ = anyValue(index, of: tag) { value in
+            found.append(String(decoding: value, as: UTF8.self))
+            return false
+        }
+        return found
     }
 
     private static func anyValue(_ column: Column?, _ index: Int, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {

@@ -10,12 +10,12 @@ struct MpdTagListCommands: MpdCommandGroup {
     /// What `list` answers: the songs' files, or the values the tags take together, each
     /// combination once, in order (`TAG: value` lines nested as MPD nests them).
     enum Listing {
-        case files([MpdCatalog.Song])
+        case files(MpdCatalog, [Int])
         case values(tags: [MpdTag], [[String]])
 
         var count: Int {
             switch self {
-            case .files(let songs): songs.count
+            case .files(_, let songs): songs.count
             case .values(_, let combinations): combinations.count
             }
         }
@@ -24,7 +24,7 @@ struct MpdTagListCommands: MpdCommandGroup {
         /// the one before it (what MPD's nested groups print).
         func lines(_ range: Range<Int>) -> String {
             switch self {
-            case .files(let songs): return songs[range].map { "file: \(UntrustedText.shown($0.uri))\n" }.joined()
+            case .files(let catalog, let songs): return songs[range].map { "file: \(UntrustedText.shown(catalog.uri($0)))\n" }.joined()
             case .values(let tags, let combinations):
                 var text = ""
                 for index in range {
@@ -56,7 +56,7 @@ struct MpdTagListCommands: MpdCommandGroup {
         let name = arguments.removeFirst()
         if ["file", "filename"].contains(name.lowercased()) {
             return filter(arguments, ifAny: true, patterns).map { filter in
-                .files(filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs)
+                .files(catalog, filter.map { $0.select(catalog, patterns) } ?? Array(0..<catalog.count))
             }
         }
         guard let listed = MpdTag(named: name) else { return .failure(MpdAck(.argument, "Unknown tag type: \(name)")) }
@@ -77,7 +77,7 @@ struct MpdTagListCommands: MpdCommandGroup {
         tags.append(listed)
         return filter(arguments, ifAny: legacy == nil, patterns).map { filter in
             let found = (legacy ?? filter).map { $0.select(catalog, patterns) }
-            return .values(tags: tags, Self.combinations(found.map { $0.lazy.map { catalog.songs[$0] } } ?? catalog.songs[...].lazy.map { $0 }, tags))
+            return .values(tags: tags, Self.combinations(catalog, found ?? Array(0..<catalog.count), tags))
         }
     }
 
@@ -89,12 +89,12 @@ struct MpdTagListCommands: MpdCommandGroup {
 
     /// Each combination of values of `tags` a song takes, once, in order (each tag's values
     /// compared as bytes): what is held is the combinations, however many songs take them.
-    private static func combinations(_ songs: some Sequence<MpdCatalog.Song>, _ tags: [MpdTag]) -> [[String]] {
+    private static func combinations(_ catalog: MpdCatalog, _ songs: some Sequence<Int>, _ tags: [MpdTag]) -> [[String]] {
         var seen = Set<[String]>()
         for song in songs {
             var made: [[String]] = [[]]
             for tag in tags {
-                let values = Set(groupValues(song, tag))
+                let values = Set(groupValues(catalog, song, tag))
                 made = made.flatMap { prefix in values.map { prefix + [$0] } }
             }
             seen.formUnion(made)
@@ -107,9 +107,9 @@ struct MpdTagListCommands: MpdCommandGroup {
 
     /// A song's values of `tag`, its fallback's when it has none, or the empty value (MPD's
     /// `VisitTagWithFallbackOrEmpty`).
-    static func groupValues(_ song: MpdCatalog.Song, _ tag: MpdTag) -> [String] {
+    static func groupValues(_ catalog: MpdCatalog, _ song: Int, _ tag: MpdTag) -> [String] {
         for candidate in [tag] + tag.fallbacks {
-            let values = song.values(of: candidate)
+            let values = catalog.values(song, of: candidate)
             if !values.isEmpty { return values }
         }
         return [""]
@@ -132,12 +132,12 @@ struct MpdTagListCommands: MpdCommandGroup {
             case .success(let parsed): filter = parsed
             }
         }
-        let found = filter.map { $0.select(catalog, patterns).map { catalog.songs[$0] } } ?? catalog.songs
-        func stats(_ songs: some Sequence<MpdCatalog.Song>) -> String {
+        let found = filter.map { $0.select(catalog, patterns) } ?? Array(0..<catalog.count)
+        func stats(_ songs: some Sequence<Int>) -> String {
             var count = 0, seconds = 0.0
             for song in songs {
                 count += 1
-                seconds += max(song.record.seconds ?? 0, 0)
+                seconds += max(catalog.seconds(song) ?? 0, 0)
             }
             return "songs: \(count)\nplaytime: \(Int(seconds))\n"
         }
@@ -145,9 +145,9 @@ struct MpdTagListCommands: MpdCommandGroup {
         // Each value's count and time, summed as the songs go (no song held by its value).
         var groups: [String: (count: Int, seconds: Double)] = [:]
         for song in found {
-            for value in Self.groupValues(song, group) {
+            for value in Self.groupValues(catalog, song, group) {
                 groups[value, default: (0, 0)].count += 1
-                groups[value, default: (0, 0)].seconds += max(song.record.seconds ?? 0, 0)
+                groups[value, default: (0, 0)].seconds += max(catalog.seconds(song) ?? 0, 0)
             }
         }
         return .success(groups.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in

@@ -23,7 +23,7 @@ struct MpdCatalogWalkTests {
         var lines = uri.isEmpty ? [] : ["directory: \(uri)"]
         func walk(_ folder: String) {
             let (folders, songs) = catalog.children(of: folder)
-            lines += songs.map { "file: \($0.uri)" }
+            lines += songs.map { "file: \(catalog.uri($0))" }
             for inner in folders {
                 lines.append("directory: \(inner)")
                 walk(inner)
@@ -33,11 +33,15 @@ struct MpdCatalogWalkTests {
         return lines
     }
 
+    private static func files(_ catalog: MpdCatalog, _ songs: [Int]) -> String {
+        songs.map { "file: \(catalog.uri($0))\n" }.joined()
+    }
+
     @Test(arguments: [1, 7, 256, 10_000])
     func theWalkGivesMPDsOrderAPieceAtATime(batch: Int) {
         let catalog = catalog()
         for uri in ["", "a", "a/deep"] {
-            let next = catalog.walk(uri, batch: batch, folder: { "directory: \($0)\n" }, song: { "file: \($0.uri)\n" })
+            let next = catalog.walk(uri, batch: batch, folder: { "directory: \($0)\n" }, songs: { Self.files(catalog, $0) })
             var pieces: [String] = []
             while let piece = next() { pieces.append(piece) }
             #expect(pieces.joined().split(separator: "\n").map(String.init) == expected(catalog, uri), "\(uri), \(batch) a piece")
@@ -53,8 +57,8 @@ struct MpdCatalogWalkTests {
     /// A reader taking a few bytes at a time, or all that is left, gets the same reply.
     @Test func aStreamFilledAFewBytesAtATimeIsTheWholeReply() {
         let catalog = catalog()
-        let whole = MpdStream(next: catalog.walk("", folder: { "directory: \($0)\n" }, song: { "file: \($0.uri)\n" })).rest
-        let stream = MpdStream(next: catalog.walk("", batch: 3, folder: { "directory: \($0)\n" }, song: { "file: \($0.uri)\n" }))
+        let whole = MpdStream(next: catalog.walk("", folder: { "directory: \($0)\n" }, songs: { Self.files(catalog, $0) })).rest
+        let stream = MpdStream(next: catalog.walk("", batch: 3, folder: { "directory: \($0)\n" }, songs: { Self.files(catalog, $0) }))
         var output: [UInt8] = []
         var fills = 0
         while !stream.isDone {

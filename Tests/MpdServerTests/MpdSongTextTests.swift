@@ -10,6 +10,19 @@ struct MpdSongTextTests {
         #expect(MpdSongText.utc(seconds: 951_782_400) == "2000-02-29T00:00:00Z")
         #expect(MpdSongText.utc(seconds: 1_798_761_599) == "2026-12-31T23:59:59Z")
         #expect(MpdSongText.utc(seconds: -1) == "1969-12-31T23:59:59Z")
+        #expect(MpdSongText.utc(seconds: -62_135_596_801) == "0-12-31T23:59:59Z")
+        // A time from a damaged file or library, at either end: said, never a crash.
+        #expect(MpdSongText.utc(seconds: .max).hasSuffix("Z") && MpdSongText.utc(seconds: .min).hasSuffix("Z"))
+    }
+
+    /// A length a file's header says, past what a number of milliseconds holds, or none.
+    @Test func anyLengthCanBePrinted() {
+        var song = LibrarySong(path: "/m/a.flac", size: 1, modified: 0, rate: 44100, channels: 2)
+        for seconds in [1e300, 9.3e18, -5, .nan, .infinity] {
+            song.seconds = seconds
+            _ = MpdSongText(song, uri: "a.flac").text(MpdTag.served)
+        }
+        #expect(MpdStatusCommands.decimal(1e300) == "1000000000000.000" && MpdStatusCommands.whole(.nan) == 0)
     }
 
     @Test func aTagCannotForgeALineOfTheReply() {

@@ -18,13 +18,6 @@ extension LibraryDatabase {
     /// index), each folder's songs by name (`song`'s), never all sorted first.
     static let songsAndFolders = "dir CROSS JOIN song ON song.dirid = dir.id"
 
-    /// Every song the library holds, in the library's order of paths (`SongPlace`).
-    public func allSongs() -> Result<[LibrarySong], LibraryError> {
-        read { db in
-            LibrarySong.songs(try Row.fetchAll(db, sql: "SELECT \(Self.songColumns) FROM \(Self.songsAndFolders) ORDER BY dir.path, song.name"))
-        }
-    }
-
     /// The files the library holds under `folder`, with their size and time as read, in the
     /// library's order of paths (`SongPlace`, a scan's): up to `limit` of them, from the one
     /// after `after` (a page: a rescan of a million files holds a page, not the million).

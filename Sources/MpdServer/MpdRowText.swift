@@ -1,0 +1,113 @@
+import Library
+import PlayerCore
+
+/// One song's lines made straight from its row's bytes (`SongRow`), as a large reply
+/// (`listallinfo`, a `find` of half the library) writes them: the same lines
+/// `MpdSongText(record, uri:).text(wanted)` makes from the record read from that row, without
+/// making the record. Every value passes the one sanitiser.
+struct MpdRowText {
+    /// Whether each tag is wanted, by its place in MPD's table.
+    private let wanted: [Bool]
+    /// Each tag's line's start (`Artist: `), by its place.
+    private static let starts: [[UInt8]] = {
+        var starts = [[UInt8]](repeating: [], count: MpdTag.allCases.count)
+        for tag in MpdTag.allCases { starts[Int(tag.place)] = Array("\(tag.rawValue): ".utf8) }
+        return starts
+    }()
+
+    private static let file = Array("file: ".utf8), lastModified = Array("Last-Modified: ".utf8), format = Array("Format: ".utf8)
+    private static let time = Array("Time: ".utf8), duration = Array("\nduration: ".utf8)
+
+    init(_ wanted: Set<MpdTag>) {
+        var places = [Bool](repeating: false, count: MpdTag.allCases.count)
+        for tag in wanted { places[Int(tag.place)] = true }
+        self.wanted = places
+    }
+
+    /// `row`'s lines, named `uri` (its bytes), after `output`'s.
+    func append(_ row: SongRow, uri: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        Self.line(Self.file, uri, &output)
+        if let modified = row.integer(.modified), modified >= 0 {
+            output += Self.lastModified
+            MpdSongText.utc(seconds: modified / 1_000_000_000, into: &output)
+            output.append(0x0A)
+        }
+        if let rate = row.integer(.rate).flatMap(Int.init(exactly:)), rate > 0,
+           let channels = row.integer(.channels).flatMap(Int.init(exactly:)), channels > 0 {
+            output += Self.format
+            Self.decimal(rate, &output)
+            output.append(0x3A)
+            if let bits = row.integer(.bits).flatMap(Int.init(exactly:)) { Self.decimal(bits, &output) } else { output.append(0x66) }
+            output.append(0x3A)
+            Self.decimal(channels, &output)
+            output.append(0x0A)
+        }
+        each(row, .artists, .artist, &output)
+        each(row, .albumArtists, .albumArtist, &output)
+        one(row, .title, .title, &output)
+        one(row, .album, .album, &output)
+        number(row, .track, .track, &output)
+        one(row, .date, .date, &output)
+        each(row, .genres, .genre, &output)
+        each(row, .composers, .composer, &output)
+        number(row, .disc, .disc, &output)
+        if let others = row.bytes(.others) {
+            for pair in others.split(separator: SongRow.separator) {
+                guard let mark = pair.firstIndex(of: SongRow.pairMark),
+                      let tag = MpdTag(rawValue: String(decoding: UnsafeBufferPointer(rebasing: pair[..<mark]), as: UTF8.self)),
+                      wanted[Int(tag.place)] else { continue }
+                Self.line(Self.starts[Int(tag.place)], UnsafeBufferPointer(rebasing: pair[(mark + 1)...]), &output)
+            }
+        }
+        if let seconds = row.real(.seconds), seconds.isFinite, seconds >= 0 {
+            output += Self.time
+            Self.decimal(MpdStatusCommands.whole(seconds), &output)
+            output += Self.duration
+            let millis = Int((MpdStatusCommands.bounded(seconds) * 1000).rounded())
+            Self.decimal(millis / 1000, &output)
+            output += [0x2E, 0x30 + UInt8(millis % 1000 / 100), 0x30 + UInt8(millis % 100 / 10), 0x30 + UInt8(millis % 10), 0x0A]
+        }
+    }
+
+    private func one(_ row: SongRow, _ field: SongRow.Field, _ tag: MpdTag, _ output: inout [UInt8]) {
+        guard wanted[Int(tag.place)], let value = row.bytes(field) else { return }
+        Self.line(Self.starts[Int(tag.place)], value, &output)
+    }
+
+    /// Each of a column's values (apart by the separator; an empty one is none).
+    private func each(_ row: SongRow, _ field: SongRow.Field, _ tag: MpdTag, _ output: inout [UInt8]) {
+        guard wanted[Int(tag.place)], let values = row.bytes(field) else { return }
+        for value in values.split(separator: SongRow.separator) { Self.line(Self.starts[Int(tag.place)], UnsafeBufferPointer(rebasing: value), &output) }
+    }
+
+    private func number(_ row: SongRow, _ field: SongRow.Field, _ tag: MpdTag, _ output: inout [UInt8]) {
+        guard wanted[Int(tag.place)], let value = row.integer(field).flatMap(Int.init(exactly:)) else { return }
+        output += Self.starts[Int(tag.place)]
+        Self.decimal(value, &output)
+        output.append(0x0A)
+    }
+
+    /// `value` in decimal digits.
+    private static func decimal(_ value: Int, _ output: inout [UInt8]) {
+        if value < 0 { output.append(0x2D) }
+        let start = output.count
+        var rest = value.magnitude
+        repeat {
+            output.append(0x30 + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        output[start...].reverse()
+    }
+
+    /// `name` and `value`, shown as the sanitiser shows it, and the line's end. Printable ASCII
+    /// is as it is; anything else is read as UTF-8 and passed through the sanitiser.
+    private static func line(_ start: [UInt8], _ value: UnsafeBufferPointer<UInt8>, _ output: inout [UInt8]) {
+        output += start
+        if value.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            output += value
+        } else {
+            output += UntrustedText.shown(String(decoding: value, as: UTF8.self)).utf8
+        }
+        output.append(0x0A)
+    }
+}

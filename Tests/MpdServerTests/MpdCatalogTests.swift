@@ -1,0 +1,102 @@
+import Foundation
+import Library
+@testable import MpdServer
+import PlayerCore
+import Testing
+
+/// The catalog as the server reads it from a real library: what it holds of each song in
+/// memory, and each song's lines made from its row as a reply is written.
+struct MpdCatalogTests {
+    /// A library of odd songs in a folder of its own (removed after).
+    private static func library(_ songs: [LibrarySong]) throws -> (LibraryDatabase, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-catalog-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let library = try LibraryDatabase.open(at: Path(folder + "/library.sqlite")).get().database
+        try library.put(songs).get()
+        return (library, folder)
+    }
+
+    private static var songs: [LibrarySong] {
+        var songs: [LibrarySong] = []
+        var plain = LibrarySong(path: "/m/a/01.flac", size: 10, modified: 1_700_000_000_123_456_789, rate: 96000, channels: 2)
+        plain.bits = 24
+        plain.title = "Plain"
+        plain.artists = ["One", "Two"]
+        plain.albumArtists = ["One"]
+        plain.album = "Album"
+        plain.track = 1
+        plain.disc = 2
+        plain.date = "1999-05"
+        plain.genres = ["Rock", "Jazz"]
+        plain.composers = ["Bach"]
+        plain.seconds = 61.2505
+        plain.otherTags = [LibrarySong.Tag(.musicBrainzTrack, "0b1e-…"), LibrarySong.Tag(.comment, "a\u{1B}[2Jb"), LibrarySong.Tag(.label, "")]
+        songs.append(plain)
+        // Control characters, a bidirectional override, accents, CJK, an empty title, a
+        // floating-point file, no tags at all, a length past what can be printed.
+        var odd = LibrarySong(path: "/m/a/ü 漢字\u{202E}.ogg", size: 10, modified: 0, rate: 44100, channels: 1)
+        odd.title = ""
+        odd.artists = ["Evil\nfile: /etc/passwd", "Ünï"]
+        odd.album = "\u{7F}\u{85}"
+        odd.seconds = 1e300
+        songs.append(odd)
+        songs.append(LibrarySong(path: "/m/b/bare.wav", size: 1, modified: -5, rate: 0, channels: 0))
+        var float = LibrarySong(path: "/m/b/c/float.wav", size: 1, modified: 5_000_000_000, rate: 48000, channels: 6)
+        float.seconds = .infinity
+        songs.append(float)
+        songs.append(LibrarySong(path: "/m/top.mp3", size: 1, modified: 1, rate: 44100, channels: 2))
+        return songs
+    }
+
+    @Test(arguments: [MpdTag.served, [MpdTag.artist, .title], []])
+    func eachSongsLinesAreThoseItsRecordMakes(wanted: Set<MpdTag>) throws {
+        let (library, folder) = try Self.library(Self.songs)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let roots = MpdRoots([Path("/m")])
+        let catalog = try #require(MpdCatalog.read(library, roots: roots))
+        #expect(catalog.count == Self.songs.count)
+        let records = try library.songs(at: Self.songs.map(\.path)).get()
+        for record in records {
+            let index = try #require(catalog.song(roots.uri(of: record.path)))
+            #expect(catalog.path(index) == record.path)
+            #expect(catalog.texts([index], wanted) == MpdSongText(record, uri: roots.uri(of: record.path)).text(wanted), "\(record.path)")
+        }
+        // Several at once, in the order asked (the rows are read in another).
+        let order = Array((0..<catalog.count).reversed()) + [0]
+        let expected = order.map { index in
+            MpdSongText(records.first { $0.path == catalog.path(index) }!, uri: catalog.uri(index)).text(wanted)
+        }.joined()
+        #expect(catalog.texts(order, wanted) == expected)
+        #expect(!catalog.texts([0], wanted).contains("\nfile: /etc"))
+    }
+
+    /// What a filter reads is held in memory: URIs in order, times, formats and tags.
+    @Test func theCatalogHoldsWhatFiltersRead() throws {
+        let (library, folder) = try Self.library(Self.songs)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let catalog = try #require(MpdCatalog.read(library, roots: MpdRoots([Path("/m")])))
+        let uris = (0..<catalog.count).map(catalog.uri)
+        #expect(uris == uris.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(uris.first == "a/01.flac" && uris.last == "top.mp3")
+        let plain = try #require(catalog.song("a/01.flac"))
+        #expect(catalog.modified(plain) == 1_700_000_000)
+        #expect(catalog.audioFormat(plain)! == (96000, 24, 2))
+        #expect(catalog.values(plain, of: .artist) == ["One", "Two"] && catalog.values(plain, of: .disc) == ["2"])
+        #expect(catalog.values(plain, of: .musicBrainzTrack) == ["0b1e-…"])
+        #expect(catalog.seconds(plain) == 61.2505)
+        let bare = try #require(catalog.song("b/bare.wav"))
+        #expect(catalog.audioFormat(bare) == nil && catalog.values(bare, of: .title).isEmpty && catalog.seconds(bare) == nil)
+        #expect(catalog.under("b") == 2..<4 && catalog.children(of: "b").folders == ["b/c"])
+        #expect(catalog.totals.artists == 4 && catalog.totals.albums == 2, "One, Two, Evil…, Ünï; Album and one odd")
+    }
+
+    /// A song taken out after the catalog was read is left out of its lines; the others stay.
+    @Test func aSongGoneSinceTheReadIsLeftOut() throws {
+        let (library, folder) = try Self.library(Self.songs)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let catalog = try #require(MpdCatalog.read(library, roots: MpdRoots([Path("/m")])))
+        try library.retire([Path("/m/a/01.flac")], carrying: []).get()
+        let text = catalog.texts(0..<catalog.count, MpdTag.served)
+        #expect(!text.contains("file: a/01.flac\n") && text.contains("file: top.mp3\n") && text.contains("file: b/bare.wav\n"))
+    }
+}
