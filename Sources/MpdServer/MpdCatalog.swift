@@ -81,8 +81,10 @@ public final class MpdCatalog: @unchecked Sendable {
     init(_ builder: consuming Builder, library: LibraryDatabase?) {
         roots = builder.roots
         self.library = library
-        (uriBytes, uriEnds, ids, times, formats, lengths) = (builder.uriBytes, builder.uriEnds, builder.ids, builder.times,
-                                                             builder.formats, builder.lengths)
+        // Each list in memory of its exact size (as it grew, it held up to twice what it needs).
+        func exact<T>(_ list: [T]) -> [T] { list.withUnsafeBufferPointer(Array.init) }
+        (uriBytes, uriEnds, ids, times) = (exact(builder.uriBytes), exact(builder.uriEnds), exact(builder.ids), exact(builder.times))
+        (formats, lengths) = (exact(builder.formats), exact(builder.lengths))
         totals = (builder.artists.count, builder.albums.count, builder.seconds)
         columns = MpdTagColumns(builder.columns)
         order = Self.order(uriBytes, uriEnds)
@@ -102,7 +104,14 @@ public final class MpdCatalog: @unchecked Sendable {
     /// the library's order (within one folder, URI order but where a folder's songs sort after
     /// a folder in it).
     public static func read(_ library: LibraryDatabase?, roots: MpdRoots) -> MpdCatalog? {
-        guard let library else { return nil }
+        guard let library, let catalog = read(library, roots: roots) else { return nil }
+        // What was held while it was read goes back to the system (glibc keeps what a thread
+        // frees for it: a million songs' lists, as they grew, left 100 MB).
+        MemoryLimit.returnFreeHeap()
+        return catalog
+    }
+
+    private static func read(_ library: LibraryDatabase, roots: MpdRoots) -> MpdCatalog? {
         let expected = (try? library.counts().get())?.songs ?? 0
         var builder = Builder(roots: roots, expected: min(max(expected, 0), 1 << 24))
         let folders = roots.folders.sorted { ($0.name + "/").utf8.lexicographicallyPrecedes(($1.name + "/").utf8) }
