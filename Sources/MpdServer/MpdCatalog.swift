@@ -1,4 +1,5 @@
 import Files
+import Glibc
 import Library
 import PlayerCore
 
@@ -14,15 +15,16 @@ public final class MpdCatalog: @unchecked Sendable {
     private let library: LibraryDatabase?
     /// The songs' URIs' bytes, by row (the order they were read in): row `r`'s are
     /// `uriEnds[r - 1] ..< uriEnds[r]`. Their bytes are their paths' (`path`).
-    private let uriBytes: [UInt8]
-    private let uriEnds: [UInt32]
-    private let ids: [Int64]
+    /// Each list is memory the catalog owns (`GrowingList.take`), freed with it.
+    private let uriBytes: UnsafeMutableBufferPointer<UInt8>
+    private let uriEnds: UnsafeMutableBufferPointer<UInt32>
+    private let ids: UnsafeMutableBufferPointer<Int64>
     /// Seconds since 1970.
-    private let times: [Int64]
+    private let times: UnsafeMutableBufferPointer<Int64>
     /// Rate, bits (`0xFFFF`: floating point) and channels, packed; 0: not known.
-    private let formats: [UInt64]
+    private let formats: UnsafeMutableBufferPointer<UInt64>
     /// The songs' lengths in seconds (NaN: not known).
-    private let lengths: [Double]
+    private let lengths: UnsafeMutableBufferPointer<Double>
     /// Index → row: the rows in URI order; `nil` when they were read in it.
     private let order: [UInt32]?
     /// The songs' tags laid out for filters (`select`), by row.
@@ -33,18 +35,16 @@ public final class MpdCatalog: @unchecked Sendable {
     /// Songs taken a row at a time, each keeping only what the catalog holds of it.
     struct Builder {
         let roots: MpdRoots
-        var uriBytes: [UInt8] = [], uriEnds: [UInt32] = [], ids: [Int64] = [], times: [Int64] = []
-        var formats: [UInt64] = [], lengths: [Double] = []
-        var columns = MpdTagColumns.Builder()
+        let uriBytes = GrowingList<UInt8>(), uriEnds: GrowingList<UInt32>, ids: GrowingList<Int64>, times: GrowingList<Int64>
+        let formats: GrowingList<UInt64>, lengths: GrowingList<Double>
+        var columns: MpdTagColumns.Builder
         var artists = Set<String>(), albums = Set<String>(), seconds = 0.0
 
         init(roots: MpdRoots, expected: Int) {
             self.roots = roots
-            ids.reserveCapacity(expected)
-            times.reserveCapacity(expected)
-            uriEnds.reserveCapacity(expected)
-            formats.reserveCapacity(expected)
-            lengths.reserveCapacity(expected)
+            (uriEnds, ids, times) = (GrowingList(expected: expected), GrowingList(expected: expected), GrowingList(expected: expected))
+            (formats, lengths) = (GrowingList(expected: expected), GrowingList(expected: expected))
+            columns = MpdTagColumns.Builder(expected: expected)
         }
 
         /// The song `record`, of row `id`, if it lies in the library folder `folder` (the first
@@ -57,8 +57,11 @@ public final class MpdCatalog: @unchecked Sendable {
             let relative = path[(inner.count + 1)...]
             let added = relative.count + (folder.name.isEmpty ? 0 : folder.name.utf8.count + 1)
             guard uriBytes.count + added <= Int(UInt32.max) else { return }
-            if !folder.name.isEmpty { uriBytes += folder.name.utf8 + [0x2F] }
-            uriBytes += relative
+            if !folder.name.isEmpty {
+                var name = folder.name + "/"
+                name.withUTF8(uriBytes.append)
+            }
+            relative.withUnsafeBufferPointer(uriBytes.append)
             uriEnds.append(UInt32(uriBytes.count))
             ids.append(id)
             times.append(record.modified / 1_000_000_000)
@@ -81,13 +84,17 @@ public final class MpdCatalog: @unchecked Sendable {
     init(_ builder: consuming Builder, library: LibraryDatabase?) {
         roots = builder.roots
         self.library = library
-        // Each list in memory of its exact size (as it grew, it held up to twice what it needs).
-        func exact<T>(_ list: [T]) -> [T] { list.withUnsafeBufferPointer(Array.init) }
-        (uriBytes, uriEnds, ids, times) = (exact(builder.uriBytes), exact(builder.uriEnds), exact(builder.ids), exact(builder.times))
-        (formats, lengths) = (exact(builder.formats), exact(builder.lengths))
+        (uriBytes, uriEnds, ids, times) = (builder.uriBytes.take(), builder.uriEnds.take(), builder.ids.take(), builder.times.take())
+        (formats, lengths) = (builder.formats.take(), builder.lengths.take())
         totals = (builder.artists.count, builder.albums.count, builder.seconds)
         columns = MpdTagColumns(builder.columns)
         order = Self.order(uriBytes, uriEnds)
+    }
+
+    deinit {
+        for list in [UnsafeMutableRawPointer(uriBytes.baseAddress), UnsafeMutableRawPointer(uriEnds.baseAddress),
+                     UnsafeMutableRawPointer(ids.baseAddress), UnsafeMutableRawPointer(times.baseAddress),
+                     UnsafeMutableRawPointer(formats.baseAddress), UnsafeMutableRawPointer(lengths.baseAddress)] { free(list) }
     }
 
     /// A catalog of `records` alone (no library to read their lines from: a `file:` line each).
@@ -125,16 +132,14 @@ public final class MpdCatalog: @unchecked Sendable {
     }
 
     /// The rows in URI order, `nil` when they are in it.
-    private static func order(_ bytes: [UInt8], _ ends: [UInt32]) -> [UInt32]? {
-        bytes.withUnsafeBufferPointer { bytes in
-            func uri(_ row: Int) -> UnsafeBufferPointer<UInt8> {
-                let start = row == 0 ? 0 : Int(ends[row - 1])
-                return UnsafeBufferPointer(rebasing: bytes[start..<Int(ends[row])])
-            }
-            let sorted = ends.indices.dropFirst().allSatisfy { !uri($0).lexicographicallyPrecedes(uri($0 - 1)) }
-            guard !sorted else { return nil }
-            return ends.indices.map(UInt32.init).sorted { uri(Int($0)).lexicographicallyPrecedes(uri(Int($1))) }
+    private static func order(_ bytes: UnsafeMutableBufferPointer<UInt8>, _ ends: UnsafeMutableBufferPointer<UInt32>) -> [UInt32]? {
+        func uri(_ row: Int) -> UnsafeBufferPointer<UInt8> {
+            let start = row == 0 ? 0 : Int(ends[row - 1])
+            return UnsafeBufferPointer(rebasing: bytes[start..<Int(ends[row])])
         }
+        let sorted = ends.indices.dropFirst().allSatisfy { !uri($0).lexicographicallyPrecedes(uri($0 - 1)) }
+        guard !sorted else { return nil }
+        return ends.indices.map(UInt32.init).sorted { uri(Int($0)).lexicographicallyPrecedes(uri(Int($1))) }
     }
 
     private func row(_ index: Int) -> Int { order.map { Int($0[index]) } ?? index }
@@ -143,7 +148,7 @@ public final class MpdCatalog: @unchecked Sendable {
     private func withURI<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
         let row = row(index)
         let start = row == 0 ? 0 : Int(uriEnds[row - 1])
-        return uriBytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<Int(uriEnds[row])])) }
+        return body(UnsafeBufferPointer(rebasing: uriBytes[start..<Int(uriEnds[row])]))
     }
 
     /// Song `index`'s file, as the library holds it (its very bytes).

@@ -1,3 +1,4 @@
+import Glibc
 import PlayerCore
 
 /// Every song's values of each tag, one run of bytes a tag, in the catalog's order: what a
@@ -19,36 +20,48 @@ final class MpdTagColumns: @unchecked Sendable {
     private let songCount: Int
 
     /// Songs' values taken a song at a time, in the catalog's order, then laid out as columns
-    /// (`MpdTagColumns(builder)`): nothing else of a song is kept.
+    /// (`MpdTagColumns(builder)`): nothing else of a song is kept, and each column grows in
+    /// memory of its own (`GrowingList`), handed over as it is.
     struct Builder {
-        private var bytes = [[UInt8]](repeating: [], count: MpdTag.allCases.count)
-        private var ends = [[UInt32]](repeating: [], count: MpdTag.allCases.count)
+        private var bytes = [GrowingList<UInt8>?](repeating: nil, count: MpdTag.allCases.count)
+        private var ends = [GrowingList<UInt32>?](repeating: nil, count: MpdTag.allCases.count)
         // A tag's song index starts with its first value (the songs before it have none): a
         // tag no song has costs nothing.
-        private var firsts = [[UInt32]](repeating: [], count: MpdTag.allCases.count)
+        private var firsts = [GrowingList<UInt32>?](repeating: nil, count: MpdTag.allCases.count)
         private(set) var count = 0
+        /// How many songs are coming (a guess: room for them is made at a tag's first value).
+        private let expected: Int
+
+        init(expected: Int = 0) {
+            self.expected = expected
+        }
 
         /// The next song: `visit` tells each of its values with its tag (each tag's in their order).
         mutating func add(_ visit: (_ value: (MpdTag, String) -> Void) -> Void) {
             let index = count
             visit { tag, value in
                 let place = Int(tag.place)
-                guard bytes[place].count + value.utf8.count <= Int(UInt32.max) else { return }
-                if firsts[place].isEmpty { firsts[place] = [UInt32](repeating: 0, count: index + 1) }
-                bytes[place] += value.utf8
-                ends[place].append(UInt32(bytes[place].count))
+                if bytes[place] == nil {
+                    let first = GrowingList<UInt32>(expected: max(expected, index) + 1)
+                    for _ in 0...index { first.append(0) }
+                    (bytes[place], ends[place], firsts[place]) = (GrowingList(), GrowingList(expected: expected), first)
+                }
+                guard let column = bytes[place], let valueEnds = ends[place], column.count + value.utf8.count <= Int(UInt32.max) else { return }
+                var value = value
+                value.withUTF8 { column.append(contentsOf: $0) }
+                valueEnds.append(UInt32(column.count))
             }
-            for place in 0..<firsts.count where !firsts[place].isEmpty { firsts[place].append(UInt32(ends[place].count)) }
+            for place in 0..<firsts.count {
+                if let first = firsts[place], let valueEnds = ends[place] { first.append(UInt32(valueEnds.count)) }
+            }
             count += 1
         }
 
-        /// Each tag's column, in memory of its exact size; the arrays are let go a column at a
-        /// time as it is laid out.
+        /// A tag's column, handed over as it is (each list at its exact size).
         fileprivate mutating func take(_ place: Int) -> Column? {
-            defer { (bytes[place], ends[place], firsts[place]) = ([], [], []) }
-            guard !ends[place].isEmpty else { return nil }
-            return Column(bytes: MpdTagColumns.copy(bytes[place]), ends: MpdTagColumns.copy(ends[place]),
-                          firsts: MpdTagColumns.copy(firsts[place]))
+            defer { (bytes[place], ends[place], firsts[place]) = (nil, nil, nil) }
+            guard let column = bytes[place], let valueEnds = ends[place], let first = firsts[place], valueEnds.count > 0 else { return nil }
+            return Column(bytes: column.take().baseAddress!, ends: valueEnds.take().baseAddress!, firsts: first.take().baseAddress!)
         }
     }
 
@@ -62,18 +75,12 @@ final class MpdTagColumns: @unchecked Sendable {
     deinit {
         for place in 0..<MpdTag.allCases.count {
             guard let column = columns[place] else { continue }
-            column.bytes.deallocate()
-            column.ends.deallocate()
-            column.firsts.deallocate()
+            free(column.bytes)
+            free(column.ends)
+            free(column.firsts)
         }
         columns.deinitialize(count: MpdTag.allCases.count)
         columns.deallocate()
-    }
-
-    fileprivate static func copy<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
-        let memory = UnsafeMutablePointer<T>.allocate(capacity: max(values.count, 1))
-        values.withUnsafeBufferPointer { if let base = $0.baseAddress { memory.initialize(from: base, count: $0.count) } }
-        return memory
     }
 
     /// Whether one of song `index`'s values of `tag` (`nil`: of any tag, in MPD's table's order)
