@@ -32,55 +32,6 @@ public final class MpdCatalog: @unchecked Sendable {
     /// What `stats` says of them: the artists and albums, each name once, and their length.
     let totals: (artists: Int, albums: Int, seconds: Double)
 
-    /// Songs taken a row at a time, each keeping only what the catalog holds of it.
-    struct Builder {
-        let roots: MpdRoots
-        let uriBytes = GrowingList<UInt8>(), uriEnds: GrowingList<UInt32>, ids: GrowingList<Int64>, times: GrowingList<Int64>
-        let formats: GrowingList<UInt64>, lengths: GrowingList<Double>
-        var columns: MpdTagColumns.Builder
-        var artists = Set<String>(), albums = Set<String>(), seconds = 0.0
-
-        init(roots: MpdRoots, expected: Int) {
-            self.roots = roots
-            (uriEnds, ids, times) = (GrowingList(expected: expected), GrowingList(expected: expected), GrowingList(expected: expected))
-            (formats, lengths) = (GrowingList(expected: expected), GrowingList(expected: expected))
-            columns = MpdTagColumns.Builder(expected: expected)
-        }
-
-        /// The song `record`, of row `id`, if it lies in the library folder `folder` (the first
-        /// that holds it, as its URI says).
-        mutating func add(_ record: LibrarySong, id: Int64, in folder: (path: Path, name: String)) {
-            let path = record.path.bytes
-            let inner = folder.path.bytes == [0x2F] ? [] : folder.path.bytes
-            guard path.count > inner.count + 1, path.starts(with: inner), path[inner.count] == 0x2F else { return }
-            if roots.folders.count > 1, roots.folders.first(where: { Self.holds($0.path, path) })?.path != folder.path { return }
-            let relative = path[(inner.count + 1)...]
-            let added = relative.count + (folder.name.isEmpty ? 0 : folder.name.utf8.count + 1)
-            guard uriBytes.count + added <= Int(UInt32.max) else { return }
-            if !folder.name.isEmpty {
-                var name = folder.name + "/"
-                name.withUTF8(uriBytes.append)
-            }
-            relative.withUnsafeBufferPointer(uriBytes.append)
-            uriEnds.append(UInt32(uriBytes.count))
-            ids.append(id)
-            times.append(record.modified / 1_000_000_000)
-            let bits = record.bits.map { min(UInt64(clamping: $0), 0xFFFE) } ?? 0xFFFF
-            formats.append(record.rate > 0
-                           ? UInt64(UInt32(clamping: record.rate)) << 32 | bits << 16 | UInt64(UInt16(clamping: record.channels)) : 0)
-            lengths.append(record.seconds ?? .nan)
-            columns.add { MpdSongText.visit(record, $0) }
-            artists.formUnion(record.artists)
-            if let album = record.album { albums.insert(album) }
-            seconds += max(record.seconds ?? 0, 0)
-        }
-
-        private static func holds(_ folder: Path, _ path: [UInt8]) -> Bool {
-            let inner = folder.bytes == [0x2F] ? [] : folder.bytes
-            return path.count > inner.count && path.starts(with: inner) && path[inner.count] == 0x2F
-        }
-    }
-
     init(_ builder: consuming Builder, library: LibraryDatabase?) {
         roots = builder.roots
         self.library = library
@@ -123,10 +74,7 @@ public final class MpdCatalog: @unchecked Sendable {
         var builder = Builder(roots: roots, expected: min(max(expected, 0), 1 << 24))
         let folders = roots.folders.sorted { ($0.name + "/").utf8.lexicographicallyPrecedes(($1.name + "/").utf8) }
         for folder in folders {
-            guard case .success = library.eachSong(under: folder.path, { id, record in
-                builder.add(record, id: id, in: folder)
-                return true
-            }) else { return nil }
+            guard case .success = library.eachRow(under: folder.path, { builder.add($0, in: folder) }) else { return nil }
         }
         return MpdCatalog(builder, library: library)
     }

@@ -42,22 +42,8 @@ struct MpdRowText {
             Self.decimal(channels, &output)
             output.append(0x0A)
         }
-        each(row, .artists, .artist, &output)
-        each(row, .albumArtists, .albumArtist, &output)
-        one(row, .title, .title, &output)
-        one(row, .album, .album, &output)
-        number(row, .track, .track, &output)
-        one(row, .date, .date, &output)
-        each(row, .genres, .genre, &output)
-        each(row, .composers, .composer, &output)
-        number(row, .disc, .disc, &output)
-        if let others = row.bytes(.others) {
-            for pair in others.split(separator: SongRow.separator) {
-                guard let mark = pair.firstIndex(of: SongRow.pairMark),
-                      let tag = MpdTag(rawValue: String(decoding: UnsafeBufferPointer(rebasing: pair[..<mark]), as: UTF8.self)),
-                      wanted[Int(tag.place)] else { continue }
-                Self.line(Self.starts[Int(tag.place)], UnsafeBufferPointer(rebasing: pair[(mark + 1)...]), &output)
-            }
+        Self.visit(row) { tag, value in
+            if wanted[Int(tag.place)] { Self.line(Self.starts[Int(tag.place)], value, &output) }
         }
         if let seconds = row.real(.seconds), seconds.isFinite, seconds >= 0 {
             output += Self.time
@@ -69,26 +55,42 @@ struct MpdRowText {
         }
     }
 
-    private func one(_ row: SongRow, _ field: SongRow.Field, _ tag: MpdTag, _ output: inout [UInt8]) {
-        guard wanted[Int(tag.place)], let value = row.bytes(field) else { return }
-        Self.line(Self.starts[Int(tag.place)], value, &output)
-    }
-
-    /// Each of a column's values (apart by the separator; an empty one is none).
-    private func each(_ row: SongRow, _ field: SongRow.Field, _ tag: MpdTag, _ output: inout [UInt8]) {
-        guard wanted[Int(tag.place)], let values = row.bytes(field) else { return }
-        for value in values.split(separator: SongRow.separator) { Self.line(Self.starts[Int(tag.place)], UnsafeBufferPointer(rebasing: value), &output) }
-    }
-
-    private func number(_ row: SongRow, _ field: SongRow.Field, _ tag: MpdTag, _ output: inout [UInt8]) {
-        guard wanted[Int(tag.place)], let value = row.integer(field).flatMap(Int.init(exactly:)) else { return }
-        output += Self.starts[Int(tag.place)]
-        Self.decimal(value, &output)
-        output.append(0x0A)
+    /// Each of `row`'s tags' values as its bytes, in the order MPD prints them (as
+    /// `MpdSongText.visit` gives a record's): several in a column apart by the separator (an
+    /// empty one is none), a number in decimal digits.
+    static func visit(_ row: SongRow, _ value: (MpdTag, UnsafeBufferPointer<UInt8>) -> Void) {
+        func each(_ field: SongRow.Field, _ tag: MpdTag) {
+            guard let values = row.bytes(field) else { return }
+            for one in values.split(separator: SongRow.separator) { value(tag, UnsafeBufferPointer(rebasing: one)) }
+        }
+        func one(_ field: SongRow.Field, _ tag: MpdTag) {
+            if let one = row.bytes(field) { value(tag, one) }
+        }
+        func number(_ field: SongRow.Field, _ tag: MpdTag) {
+            guard let number = row.integer(field).flatMap(Int.init(exactly:)) else { return }
+            var digits: [UInt8] = []
+            decimal(number, &digits)
+            digits.withUnsafeBufferPointer { value(tag, $0) }
+        }
+        each(.artists, .artist)
+        each(.albumArtists, .albumArtist)
+        one(.title, .title)
+        one(.album, .album)
+        number(.track, .track)
+        one(.date, .date)
+        each(.genres, .genre)
+        each(.composers, .composer)
+        number(.disc, .disc)
+        guard let others = row.bytes(.others) else { return }
+        for pair in others.split(separator: SongRow.separator) {
+            guard let mark = pair.firstIndex(of: SongRow.pairMark),
+                  let tag = MpdTag(rawValue: String(decoding: UnsafeBufferPointer(rebasing: pair[..<mark]), as: UTF8.self)) else { continue }
+            value(tag, UnsafeBufferPointer(rebasing: pair[(mark + 1)...]))
+        }
     }
 
     /// `value` in decimal digits.
-    private static func decimal(_ value: Int, _ output: inout [UInt8]) {
+    static func decimal(_ value: Int, _ output: inout [UInt8]) {
         if value < 0 { output.append(0x2D) }
         let start = output.count
         var rest = value.magnitude

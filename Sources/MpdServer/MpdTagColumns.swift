@@ -36,21 +36,21 @@ final class MpdTagColumns: @unchecked Sendable {
             self.expected = expected
         }
 
-        /// The next song: `visit` tells each of its values with its tag (each tag's in their order).
-        mutating func add(_ visit: (_ value: (MpdTag, String) -> Void) -> Void) {
-            let index = count
-            visit { tag, value in
-                let place = Int(tag.place)
-                if bytes[place] == nil {
-                    let first = GrowingList<UInt32>(expected: max(expected, index) + 1)
-                    for _ in 0...index { first.append(0) }
-                    (bytes[place], ends[place], firsts[place]) = (GrowingList(), GrowingList(expected: expected), first)
-                }
-                guard let column = bytes[place], let valueEnds = ends[place], column.count + value.utf8.count <= Int(UInt32.max) else { return }
-                var value = value
-                value.withUTF8 { column.append(contentsOf: $0) }
-                valueEnds.append(UInt32(column.count))
+        /// One of the next song's values, with its tag (each tag's in their order).
+        mutating func value(_ tag: MpdTag, _ value: UnsafeBufferPointer<UInt8>) {
+            let place = Int(tag.place)
+            if bytes[place] == nil {
+                let first = GrowingList<UInt32>(expected: max(expected, count) + 1)
+                for _ in 0...count { first.append(0) }
+                (bytes[place], ends[place], firsts[place]) = (GrowingList(), GrowingList(expected: expected), first)
             }
+            guard let column = bytes[place], let valueEnds = ends[place], column.count + value.count <= Int(UInt32.max) else { return }
+            column.append(contentsOf: value)
+            valueEnds.append(UInt32(column.count))
+        }
+
+        /// The song whose values were given is done: the next values are the next song's.
+        mutating func endSong() {
             for place in 0..<firsts.count {
                 if let first = firsts[place], let valueEnds = ends[place] { first.append(UInt32(valueEnds.count)) }
             }

@@ -6,21 +6,35 @@ import PlayerCore
 /// The library read a song at a time, for a reader that keeps only what it needs of each
 /// (MPD's catalog), and read back by the rows' ids.
 extension LibraryDatabase {
-    /// Each song under `folder` with its row's id, in the library's order of paths
-    /// (`SongPlace`), from one snapshot, as SQLite gives them: what is held is one row, however
-    /// many songs there are. `visit` returns `false` to stop.
-    public func eachSong(under folder: Path, _ visit: (_ id: Int64, _ song: LibrarySong) -> Bool) -> Result<Void, LibraryError> {
+    /// Each song under `folder`, in the library's order of paths (`SongPlace`), from one
+    /// snapshot, seen in place as SQLite holds it (`SongRow`): what is held is one row,
+    /// however many songs there are.
+    public func eachRow(under folder: Path, _ visit: (SongRow) -> Void) -> Result<Void, LibraryError> {
         read { db in
             let (low, high) = SongPlace.range(under: folder)
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(Self.songColumns) FROM \(Self.songsAndFolders) WHERE dir.path >= ? AND dir.path < ? ORDER BY dir.path, song.name
-                """, arguments: [low, high])
-            var layout: LibrarySong.RowLayout?
-            while let row = try rows.next() {
-                let read = layout ?? LibrarySong.RowLayout(row)
-                layout = read
-                guard let id = row[read.id ?? 0] as Int64?, visit(id, LibrarySong(row: row, layout: read)) else { break }
+            let statement = try db.cachedStatement(sql: """
+                SELECT \(SongRow.Field.allCases.map(\.column).joined(separator: ", ")) FROM \(Self.songsAndFolders)
+                WHERE dir.path >= ? AND dir.path < ? ORDER BY dir.path, song.name
+                """)
+            try statement.setArguments([low, high])
+            try Self.step(statement.sqliteStatement, db, visit)
+        }
+    }
+
+    /// Steps `statement` (bound) to its end, `visit` seeing each row; leaves it reset, as
+    /// GRDB leaves a statement it keeps.
+    private static func step(_ statement: SQLiteStatement, _ db: Database, _ visit: (SongRow) -> Void) throws {
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
+            visit(SongRow(statement: statement))
         }
     }
 
@@ -52,18 +66,7 @@ extension LibraryDatabase {
                 for place in 0..<size {
                     sqlite3_bind_int64(statement, Int32(place + 1), part[part.startIndex + min(place, part.count - 1)])
                 }
-                defer {
-                    sqlite3_reset(statement)
-                    sqlite3_clear_bindings(statement)
-                }
-                while true {
-                    let code = sqlite3_step(statement)
-                    if code == SQLITE_DONE { break }
-                    guard code == SQLITE_ROW else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                    }
-                    visit(SongRow(statement: statement))
-                }
+                try Self.step(statement, db, visit)
             }
         }
     }
