@@ -69,13 +69,13 @@ extension LibrarySong {
 
     /// Where each column a song is read from lies in a query's rows.
     struct RowLayout {
-        let id, folder, name, size, modified, rate, channels, title, artists, albumArtists, album, disc, track, date, genres, composers,
+        let folder, name, size, modified, rate, channels, title, artists, albumArtists, album, disc, track, date, genres, composers,
             compilation, seconds, format, bits, trackGain, albumGain, others, playCount, lastPlayed, skipCount, rating: Int?
 
         init(_ row: Row) {
             let names = Array(row.columnNames)
             func place(_ name: String) -> Int? { names.firstIndex(of: name) }
-            (id, folder, name) = (place("id"), place("dirpath"), place("name"))
+            (folder, name) = (place("dirpath"), place("name"))
             (size, modified, rate, channels, title) = (place("size"), place("modified"), place("rate"), place("channels"), place("title"))
             (artists, albumArtists, album, disc, track, date) = (place("artists"), place("albumartists"), place("album"), place("disc"),
                                                                  place("track"), place("date"))
