@@ -5,6 +5,9 @@ own, the replies read by the same client code (this script):
 - `listallinfo` of the 10,000 songs of library.py (5 formats): the time from the command sent to
   its `OK` read, the median of RUNS interleaved; the serving process's peak RSS (VmHWM) after;
 - `search` and `find` over the 100,000 MP3s of library.py: the same, 5 queries RUNS times each;
+- the 100,000 and a million (million.py's hard links to them): how long each server takes to
+  answer a first command (its database read), `list album group albumartist` and `find`,
+  tplayer's `listallinfo` of all (MPD cuts it off), and each serving process's peak RSS;
 - `idle`: one client waits in `idle options`, another sends `random 1` or `random 0`: the time
   from that command sent to the waiting client's `changed: options` read (20 times each);
 - 10 clients each asking `status` ten times a second for 10 s: the server's CPU over those
@@ -55,6 +58,7 @@ class Server:
     """A private MPD, or tplayer --mpd, on a Unix socket in bench/out/NAME/."""
 
     def __init__(self, name, command, env=None, socket_path=None):
+        self.started = time.monotonic()
         self.folder = os.path.join(out, name)
         self.socket = socket_path or os.path.join(self.folder, "socket")
         self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
@@ -188,11 +192,39 @@ def measure(binary, runs):
                 each[(query, name)].append(took)
     figures["search"] = (statistics.median(found["tplayer"]), statistics.median(found["mpd"]),
                          max(found["tplayer"]), max(found["mpd"]), len(found["tplayer"]))
+    figures["100k"] = library_served(ours, theirs, runs)
     # Each query's median past its first run (the first waits for the catalog's read).
     figures["queries"] = {query: (statistics.median(each[(query, "tplayer")][1:] or each[(query, "tplayer")]),
                                   statistics.median(each[(query, "mpd")][1:] or each[(query, "mpd")])) for query in queries}
     theirs.stop()
     ours.stop()
+
+    # A million songs (million.py's hard links): MPD's first scan of them takes about eight
+    # minutes, once; its database is kept in bench/out/mpdserver-mpd-1m/ as tplayer's is.
+    import million  # noqa: E402
+    huge = million.corpus()
+    theirs, ours = mpd(huge, "mpdserver-mpd-1m"), tplayer(binary, huge, "mpdserver-tplayer-1m")
+    figures["1m"] = library_served(ours, theirs, runs)
+    theirs.stop()
+    ours.stop()
+    return figures
+
+
+def library_served(ours, theirs, runs):
+    """Each server as it serves a large library: how long from its start until it answered a
+    first `count` (its database read), `list album group albumartist` and a `find` (the median
+    of RUNS), tplayer's `listallinfo` of the whole (MPD cuts that off at its 8 MiB output
+    buffer), and each one's peak RSS after all that."""
+    figures = {}
+    for name, server in (("mpd", theirs), ("tplayer", ours)):
+        ask(server.connection, "count")
+        figures[name] = {"ready": time.monotonic() - server.started}
+    for query in ("list album group albumartist", 'find artist "Artist 420"'):
+        for name, server in (("mpd", theirs), ("tplayer", ours)):
+            figures[name][query] = statistics.median(timed(server.connection, query)[0] for _ in range(runs))
+    figures["tplayer"]["listallinfo"] = timed(ours.connection, "listallinfo")
+    for name, server in (("mpd", theirs), ("tplayer", ours)):
+        figures[name]["rss"] = high_water(server.process.pid)
     return figures
 
 

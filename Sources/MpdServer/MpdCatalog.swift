@@ -119,6 +119,12 @@ public final class MpdCatalog: @unchecked Sendable {
     /// Song `index`'s values of `tag`, in their order.
     func values(_ index: Int, of tag: MpdTag) -> [String] { columns.values(row(index), of: tag) }
 
+    /// Whether song `index` has a value of `tag`.
+    func has(_ index: Int, _ tag: MpdTag) -> Bool { columns.has(row(index), tag) }
+
+    /// Whether songs `index` and `other` have the same values of `tag`.
+    func same(_ index: Int, _ other: Int, of tag: MpdTag) -> Bool { columns.same(row(index), row(other), of: tag) }
+
     /// The lines of the songs at `indices`, in their order, with the tags `wanted`, each made
     /// from its row as the library holds it now (`MpdRowText`): one read for them all. A song
     /// whose row is gone since the catalog was read, or now holds another file, is left out.

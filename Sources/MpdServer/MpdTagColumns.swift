@@ -102,6 +102,27 @@ final class MpdTagColumns: @unchecked Sendable {
         return found
     }
 
+    /// Whether song `index` and song `other` have the same values of `tag` (each value's
+    /// bytes, in order; none and none are the same), compared where they lie.
+    func same(_ index: Int, _ other: Int, of tag: MpdTag) -> Bool {
+        guard index >= 0, index < songCount, other >= 0, other < songCount, let column = columns[Int(tag.place)] else { return true }
+        let (first, last) = (Int(column.firsts[index]), Int(column.firsts[index + 1]))
+        let (otherFirst, otherLast) = (Int(column.firsts[other]), Int(column.firsts[other + 1]))
+        guard last - first == otherLast - otherFirst else { return false }
+        guard last > first else { return true }
+        let start = first == 0 ? 0 : Int(column.ends[first - 1]), otherStart = otherFirst == 0 ? 0 : Int(column.ends[otherFirst - 1])
+        for value in 0..<(last - first) where Int(column.ends[first + value]) - start != Int(column.ends[otherFirst + value]) - otherStart {
+            return false
+        }
+        return memcmp(column.bytes + start, column.bytes + otherStart, Int(column.ends[last - 1]) - start) == 0
+    }
+
+    /// Whether song `index` has a value of `tag`.
+    func has(_ index: Int, _ tag: MpdTag) -> Bool {
+        guard index >= 0, index < songCount, let column = columns[Int(tag.place)] else { return false }
+        return column.firsts[index + 1] > column.firsts[index]
+    }
+
     private static func anyValue(_ column: Column?, _ index: Int, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         guard let column else { return false }
         var value = Int(column.firsts[index])

@@ -90,29 +90,25 @@ struct MpdTagListCommands: MpdCommandGroup {
     /// Each combination of values of `tags` a song takes, once, in order (each tag's values
     /// compared as bytes): what is held is the combinations, however many songs take them.
     private static func combinations(_ catalog: MpdCatalog, _ songs: some Sequence<Int>, _ tags: [MpdTag]) -> [[String]] {
-        var seen = Set<[String]>()
+        // Each combination by its bytes in an order-keeping form (`MpdGroupValues.Bytes(sorting:)`).
+        var seen: [MpdGroupValues.Bytes: [String]] = [:]
+        var group = MpdGroupValues(catalog, tags, everySong: false)
         for song in songs {
-            var made: [[String]] = [[]]
-            for tag in tags {
-                let values = Set(groupValues(catalog, song, tag))
-                made = made.flatMap { prefix in values.map { prefix + [$0] } }
+            guard group.take(song) else { continue }
+            // One value each, most often: one combination.
+            if group.values.allSatisfy({ $0.count == 1 }) {
+                let combination = group.values.map { $0[0] }
+                seen[MpdGroupValues.Bytes(sorting: combination)] = combination
+                continue
             }
-            seen.formUnion(made)
+            var made: [[String]] = [[]]
+            for tagValues in group.values {
+                let distinct = Set(tagValues)
+                made = made.flatMap { prefix in distinct.map { prefix + [$0] } }
+            }
+            for combination in made { seen[MpdGroupValues.Bytes(sorting: combination)] = combination }
         }
-        return seen.sorted { one, other in
-            for (a, b) in zip(one, other) where a != b { return a.utf8.lexicographicallyPrecedes(b.utf8) }
-            return one.count < other.count
-        }
-    }
-
-    /// A song's values of `tag`, its fallback's when it has none, or the empty value (MPD's
-    /// `VisitTagWithFallbackOrEmpty`).
-    static func groupValues(_ catalog: MpdCatalog, _ song: Int, _ tag: MpdTag) -> [String] {
-        for candidate in [tag] + tag.fallbacks {
-            let values = catalog.values(song, of: candidate)
-            if !values.isEmpty { return values }
-        }
-        return [""]
+        return seen.sorted { $0.key.precedes($1.key) }.map(\.value)
     }
 
     func count(_ arguments: [String], _ catalog: MpdCatalog) -> Result<String, MpdAck> {
@@ -144,8 +140,10 @@ struct MpdTagListCommands: MpdCommandGroup {
         guard let group else { return .success(stats(found)) }
         // Each value's count and time, summed as the songs go (no song held by its value).
         var groups: [String: (count: Int, seconds: Double)] = [:]
+        var values = MpdGroupValues(catalog, [group], everySong: true)
         for song in found {
-            for value in Self.groupValues(catalog, song, group) {
+            _ = values.take(song)
+            for value in values.values[0] {
                 groups[value, default: (0, 0)].count += 1
                 groups[value, default: (0, 0)].seconds += max(catalog.seconds(song) ?? 0, 0)
             }

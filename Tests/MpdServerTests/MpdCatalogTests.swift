@@ -99,4 +99,56 @@ struct MpdCatalogTests {
         let text = catalog.texts(0..<catalog.count, MpdTag.served)
         #expect(!text.contains("file: a/01.flac\n") && text.contains("file: top.mp3\n") && text.contains("file: b/bare.wav\n"))
     }
+
+    /// A grouping's values are made once for each different set of them, and they are each
+    /// song's: its tag's, its fallback's, or the empty value.
+    @Test func groupValuesAreEachSongsMadeOnceARun() {
+        var records: [LibrarySong] = []
+        for index in 0..<40 {
+            var song = LibrarySong(path: Path("/m/\(index / 10)/\(index).flac"), size: 1, modified: 0, rate: 44100, channels: 2)
+            song.album = index % 10 < 5 ? "A\(index / 10)" : nil
+            song.artists = index % 7 == 0 ? [] : ["X", index % 3 == 0 ? "Y" : "X"]
+            song.albumArtists = index % 4 == 0 ? ["Z"] : []
+            if index == 33 { song.album = "" }
+            records.append(song)
+        }
+        let catalog = MpdCatalog(records, roots: MpdRoots([Path("/m")]))
+        let tags: [MpdTag] = [.albumArtist, .album]
+        var group = MpdGroupValues(catalog, tags, everySong: true), news = MpdGroupValues(catalog, tags, everySong: false)
+        var made = 0
+        var current: [[String]] = []
+        var seen: [[[String]]] = []
+        for song in 0..<catalog.count {
+            if group.take(song) { made += 1 }
+            current = group.values
+            if news.take(song) {
+                // (Two sets may make the same strings: an empty album, and none.)
+                #expect(news.values == current)
+                seen.append(news.values)
+            }
+            let expected = tags.map { tag in
+                ([tag] + tag.fallbacks).lazy.map { catalog.values(song, of: $0) }.first { !$0.isEmpty } ?? [""]
+            }
+            #expect(current == expected, "song \(song)")
+        }
+        #expect(made < 20 && made > 4, "\(made) made for \(catalog.count) songs")
+        #expect(seen.count == made, "each set once")
+    }
+
+    /// A grouping's lines are in the order of their values' bytes, the first tag's first.
+    @Test func combinationsAreOrderedByTheirValuesBytes() {
+        let values = ["", "a", "A", "ab", "a b", "é", "e\u{301}", "e", "z", "Z", "日本", "\u{1F}", "\u{0}", "a\u{0}", "a\u{0}b", "b", "aa"]
+        let pairs = values.flatMap { one in values.map { [one, $0] } }
+        func precedes(_ one: [String], _ other: [String]) -> Bool {
+            for (a, b) in zip(one, other) where !a.utf8.elementsEqual(b.utf8) { return a.utf8.lexicographicallyPrecedes(b.utf8) }
+            return false
+        }
+        for one in pairs {
+            for other in pairs {
+                let (a, b) = (MpdGroupValues.Bytes(sorting: one), MpdGroupValues.Bytes(sorting: other))
+                #expect(a.precedes(b) == precedes(one, other), "\(one) \(other)")
+                #expect((a == b) == (one.map { Array($0.utf8) } == other.map { Array($0.utf8) }))
+            }
+        }
+    }
 }
