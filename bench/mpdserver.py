@@ -92,6 +92,11 @@ def mpd(music, name):
         while b"updating_db" in status(server.connection):
             time.sleep(0.5)
         open(os.path.join(folder, "database.done"), "w").close()
+        # Started again, to read its database as it does at every start.
+        server.stop()
+        if os.path.exists(os.path.join(folder, "socket")):
+            os.unlink(os.path.join(folder, "socket"))
+        server = Server(name, ["mpd", "--no-daemon", conf])
     return server
 
 

@@ -120,7 +120,7 @@ public final class MpdCatalog: @unchecked Sendable {
     func values(_ index: Int, of tag: MpdTag) -> [String] { columns.values(row(index), of: tag) }
 
     /// Whether song `index` has a value of `tag`.
-    func has(_ index: Int, _ tag: MpdTag) -> Bool { columns.has(row(index), tag) }
+    public func has(_ index: Int, _ tag: MpdTag) -> Bool { columns.has(row(index), tag) }
 
     /// Whether songs `index` and `other` have the same values of `tag`.
     func same(_ index: Int, _ other: Int, of tag: MpdTag) -> Bool { columns.same(row(index), row(other), of: tag) }

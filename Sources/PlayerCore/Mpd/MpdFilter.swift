@@ -24,6 +24,12 @@ public protocol MpdFilterableSongs {
     func audioFormat(_ index: Int) -> (rate: Int, bits: Int?, channels: Int)?
     /// Whether one of song `index`'s values of `tag` (`nil`: any tag's) passes `test`, as UTF-8.
     func anyBytes(_ index: Int, of tag: MpdTag?, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool
+    /// Whether song `index` has a value of `tag`.
+    func has(_ index: Int, _ tag: MpdTag) -> Bool
+}
+
+extension MpdFilterableSongs {
+    public func has(_ index: Int, _ tag: MpdTag) -> Bool { anyBytes(index, of: tag) { _ in true } }
 }
 
 /// One song as songs to pick from.
@@ -228,9 +234,9 @@ public indirect enum MpdFilter: Equatable, Sendable {
             return songs.anyBytes(index, of: nil) { match.matches(bytes: $0, patterns) } != match.negated
         case .tag(let tag?, let match):
             if songs.anyBytes(index, of: tag, { match.matches(bytes: $0, patterns) }) { return !match.negated }
-            guard !songs.anyBytes(index, of: tag, { _ in true }) else { return match.negated }
+            guard !songs.has(index, tag) else { return match.negated }
             // Absent: its fallbacks, as MPD's `ApplyTagFallback` (the first that is there).
-            for fallback in tag.fallbacks where songs.anyBytes(index, of: fallback, { _ in true }) {
+            for fallback in tag.fallbacks where songs.has(index, fallback) {
                 return songs.anyBytes(index, of: fallback) { match.matches(bytes: $0, patterns) } != match.negated
             }
             return match.value.isEmpty != match.negated
