@@ -151,4 +151,25 @@ struct MpdCatalogTests {
             }
         }
     }
+
+    /// Several library folders: each a top folder under its name, in URI order, each song's
+    /// path given back byte for byte, its lines made from its row.
+    @Test func severalLibraryFoldersAreTopFoldersOfTheirNames() throws {
+        var songs: [LibrarySong] = []
+        for path in ["/data/Music/b/1.flac", "/data/Music/a.flac", "/old/Archive/x/2.flac", "/data/Music-2/z.flac", "/elsewhere/y.flac"] {
+            var song = LibrarySong(path: Path(path), size: 1, modified: 0, rate: 44100, channels: 2)
+            song.title = "T \(path)"
+            songs.append(song)
+        }
+        let (library, folder) = try Self.library(songs)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let roots = MpdRoots([Path("/data/Music"), Path("/old/Archive"), Path("/data/Music-2")])
+        let catalog = try #require(MpdCatalog.read(library, roots: roots))
+        #expect((0..<catalog.count).map(catalog.uri) == ["Archive/x/2.flac", "Music-2/z.flac", "Music/a.flac", "Music/b/1.flac"])
+        for index in 0..<catalog.count {
+            #expect(roots.uri(of: catalog.path(index)) == catalog.uri(index))
+            #expect(catalog.texts([index], [.title]) == "file: \(catalog.uri(index))\nLast-Modified: 1970-01-01T00:00:00Z\nFormat: 44100:f:2\nTitle: T \(catalog.path(index))\n")
+        }
+        #expect(catalog.children(of: "").folders == ["Archive", "Music-2", "Music"] && catalog.under("Music") == 2..<4)
+    }
 }
