@@ -4,6 +4,7 @@ import Glibc
 import PlayerCore
 import Testing
 @testable import AudioEngine
+import TestSupport
 
 /// The Snapcast output's parts on their own, against real pipes and sockets: the format read
 /// from a control port (a hostile one too), the pipe written, taken out when nobody reads and
@@ -11,9 +12,7 @@ import Testing
 /// (`SnapcastLiveTests` plays to a real snapserver and its rooms.)
 struct SnapcastOutputTests {
     private func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapcast-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TestFolders.make("snapcast").path
     }
 
     @Test func formatsAndDestinationsAreCheckedAsSettings() throws {

@@ -4,6 +4,7 @@ import Glibc
 import PlayerCore
 import Testing
 @testable import Cover
+import TestSupport
 
 /// Covers found, decoded and drawn as the now-playing view asks for them: real files made by
 /// ffmpeg and flac, decoded by FFmpeg, drawn by libchafa.
@@ -11,8 +12,7 @@ import Testing
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-cover-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TestFolders.make("tplayer-cover")
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -3,6 +3,7 @@ import Glibc
 import PlayerCore
 import Testing
 @testable import Files
+import TestSupport
 
 /// What tplayer writes beside a user's files (the list view's `w`, the saved session): only
 /// what it made is ever removed, only a regular file is ever replaced, and any name the file
@@ -19,9 +20,7 @@ struct WritingTests {
     }
 
     static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-writing-\(getpid())-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TestFolders.make("tplayer-writing").path
     }
 
     static func contents(_ folder: String) throws -> [String: String] {

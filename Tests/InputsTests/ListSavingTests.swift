@@ -4,14 +4,13 @@ import Glibc
 import PlayerCore
 import Testing
 @testable import Inputs
+import TestSupport
 
 /// Saving the list (the list view's `w`): what is written, and that nothing there is ever
 /// written over.
 struct ListSavingTests {
     static func folder() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-save-\(getpid())-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try TestFolders.make("tplayer-save").path
     }
 
     @Test func theM3U8HoldsTitlesAndAbsolutePathsAndNothingThatCouldBreakALine() {

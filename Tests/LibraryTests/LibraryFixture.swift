@@ -3,15 +3,14 @@ import Foundation
 import Library
 import PlayerCore
 import Testing
+import TestSupport
 
 /// Temporary folders, songs made by the tools that judge them (sox, lame, flac, oggenc,
 /// opusenc, ffmpeg), and libraries on a real SQLite file.
 enum LibraryFixture {
     /// A new empty folder of its own.
     static func folder() throws -> Path {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-library-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return Path(url.path)
+        Path(try TestFolders.make("tplayer-library").path)
     }
 
     /// Runs `script` in `folder` (`sh -e`).

@@ -5,13 +5,13 @@ import Library
 import PlayerCore
 import Testing
 @testable import PlayerApp
+import TestSupport
 
 /// The library view's shelf and the listen recorder, on a real library in a folder of the test's
 /// own (they lived in the executable, out of the unit tests' reach).
 struct LibraryShelfTests {
     private static func library() throws -> (LibraryDatabase, folder: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tplayer-shelf-\(getpid())-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try TestFolders.make("tplayer-shelf").path
         let database = try LibraryDatabase.open(at: Path(folder + "/library.sqlite")).get().database
         var songs: [LibrarySong] = []
         for (path, title, artist, album, track) in [("/m/b/1.mp3", "Army of Me", "Björk", "Post", 1), ("/m/b/2.mp3", "Hyperballad", "Björk", "Post", 2),
