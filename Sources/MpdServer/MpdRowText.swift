@@ -35,11 +35,11 @@ struct MpdRowText {
         if let rate = row.integer(.rate).flatMap(Int.init(exactly:)), rate > 0,
            let channels = row.integer(.channels).flatMap(Int.init(exactly:)), channels > 0 {
             output += Self.format
-            Self.decimal(rate, &output)
+            output += String(rate).utf8
             output.append(0x3A)
-            if let bits = row.integer(.bits).flatMap(Int.init(exactly:)) { Self.decimal(bits, &output) } else { output.append(0x66) }
+            if let bits = row.integer(.bits).flatMap(Int.init(exactly:)) { output += String(bits).utf8 } else { output.append(0x66) }
             output.append(0x3A)
-            Self.decimal(channels, &output)
+            output += String(channels).utf8
             output.append(0x0A)
         }
         Self.visit(row) { tag, value in
@@ -47,11 +47,10 @@ struct MpdRowText {
         }
         if let seconds = row.real(.seconds), seconds.isFinite, seconds >= 0 {
             output += Self.time
-            Self.decimal(MpdStatusCommands.whole(seconds), &output)
+            output += String(MpdStatusCommands.whole(seconds)).utf8
             output += Self.duration
-            let millis = Int((MpdStatusCommands.bounded(seconds) * 1000).rounded())
-            Self.decimal(millis / 1000, &output)
-            output += [0x2E, 0x30 + UInt8(millis % 1000 / 100), 0x30 + UInt8(millis % 100 / 10), 0x30 + UInt8(millis % 10), 0x0A]
+            MpdStatusCommands.decimal(seconds, into: &output)
+            output.append(0x0A)
         }
     }
 
@@ -68,9 +67,8 @@ struct MpdRowText {
         }
         func number(_ field: SongRow.Field, _ tag: MpdTag) {
             guard let number = row.integer(field).flatMap(Int.init(exactly:)) else { return }
-            var digits: [UInt8] = []
-            decimal(number, &digits)
-            digits.withUnsafeBufferPointer { value(tag, $0) }
+            var digits = String(number)
+            digits.withUTF8 { value(tag, $0) }
         }
         each(.artists, .artist)
         each(.albumArtists, .albumArtist)
@@ -87,18 +85,6 @@ struct MpdRowText {
                   let tag = MpdTag(rawValue: String(decoding: UnsafeBufferPointer(rebasing: pair[..<mark]), as: UTF8.self)) else { continue }
             value(tag, UnsafeBufferPointer(rebasing: pair[(mark + 1)...]))
         }
-    }
-
-    /// `value` in decimal digits.
-    static func decimal(_ value: Int, _ output: inout [UInt8]) {
-        if value < 0 { output.append(0x2D) }
-        let start = output.count
-        var rest = value.magnitude
-        repeat {
-            output.append(0x30 + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        output[start...].reverse()
     }
 
     /// `name` and `value`, shown as the sanitiser shows it, and the line's end. Printable ASCII

@@ -65,9 +65,16 @@ struct MpdStatusCommands: MpdCommandGroup {
     static func whole(_ seconds: Double) -> Int { Int(bounded(seconds).rounded()) }
 
     static func decimal(_ seconds: Double) -> String {
+        var bytes: [UInt8] = []
+        decimal(seconds, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The same, after `output`'s bytes.
+    static func decimal(_ seconds: Double, into output: inout [UInt8]) {
         let millis = Int((bounded(seconds) * 1000).rounded())
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        output += String(millis / 1000).utf8
+        output += [0x2E, 0x30 + UInt8(millis % 1000 / 100), 0x30 + UInt8(millis % 100 / 10), 0x30 + UInt8(millis % 10)]
     }
 
     /// The song's bit rate in kbit/s, as MPD gives it (0 when not known).

@@ -13,7 +13,7 @@ extension LibraryDatabase {
         read { db in
             let (low, high) = SongPlace.range(under: folder)
             let statement = try db.cachedStatement(sql: """
-                SELECT \(SongRow.Field.allCases.map(\.column).joined(separator: ", ")) FROM \(Self.songsAndFolders)
+                SELECT \(SongRow.columns) FROM \(Self.songsAndFolders)
                 WHERE dir.path >= ? AND dir.path < ? ORDER BY dir.path, song.name
                 """)
             try statement.setArguments([low, high])
@@ -42,7 +42,7 @@ extension LibraryDatabase {
     private static let rowsByID: [Int: String] = Dictionary(uniqueKeysWithValues: (4...9).map { power in
         let size = 1 << power
         return (size, """
-            SELECT \(SongRow.Field.allCases.map(\.column).joined(separator: ", ")) FROM song CROSS JOIN dir ON dir.id = song.dirid
+            SELECT \(SongRow.columns) FROM song CROSS JOIN dir ON dir.id = song.dirid
             WHERE song.id IN (\(repeatElement("?", count: size).joined(separator: ",")))
             """)
     })
@@ -90,6 +90,9 @@ public struct SongRow {
             }
         }
     }
+
+    /// The fields' columns, in their order, as a query selects them.
+    static let columns = Field.allCases.map(\.column).joined(separator: ", ")
 
     public static let separator: UInt8 = 0x1F
     public static let pairMark: UInt8 = 0x1E
