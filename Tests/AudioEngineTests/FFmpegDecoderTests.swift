@@ -17,7 +17,9 @@ struct FFmpegDecoderTests {
         return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
     }
 
-    static let sweep = "sox -q -n -r 44100 -c 2 -b 16 -t wav - synth 3 sine 100:5000 gain -3"
+    /// `-R`: the same dither on every run, so a test's file (and a lossy codec's choices in it)
+    /// is the same each time.
+    static let sweep = "sox -R -q -n -r 44100 -c 2 -b 16 -t wav - synth 3 sine 100:5000 gain -3"
     /// 3 s of the sweep: 132,300 frames.
     static let sweepFrames = 132_300
 
@@ -62,11 +64,12 @@ struct FFmpegDecoderTests {
     /// after it exactly those of a straight decode. With PNS (ffmpeg's encoder uses it by
     /// default), the noise filling a band comes from the decoder's random generator, which a
     /// seek does not put back where a straight decode has it: the samples land on the very
-    /// position, but differ by the noise's difference: measured from 2 to 90 (of 32,768) over
-    /// runs, as sox dithers the sweep anew each time and so the bands the encoder fills with noise
-    /// change; the bound is 256 (-42 dBFS), well below a one-frame shift of the sweep.
+    /// position, but differ by the noise's difference. With the sweep dithered the same on every
+    /// run (`sox -R`) that is 2 (of 32,768) on every run; dithered anew each run, as it was, it
+    /// measured from 2 to 477, as the bands the encoder fills with noise changed. The bound is
+    /// 1024 (-30 dBFS), far below what a seek one sample off makes of the sweep (about 16,000).
     @Test(arguments: [("wav", " > \"$0\"", 0), ("m4a", " | ffmpeg -v quiet -f wav -i - -c:a aac -aac_pns 0 \"$0.m4a\" && mv \"$0.m4a\" \"$0\"", 0),
-                      ("m4a with PNS", " | ffmpeg -v quiet -f wav -i - -c:a aac \"$0.m4a\" && mv \"$0.m4a\" \"$0\"", 256)])
+                      ("m4a with PNS", " | ffmpeg -v quiet -f wav -i - -c:a aac \"$0.m4a\" && mv \"$0.m4a\" \"$0\"", 1024)])
     func aSeekLandsOnTheVerySample(format: String, encode: String, bound: Int) throws {
         let song = try Flac.make("song", Self.sweep + encode)
         let whole = try Flac.decode(song).samples
@@ -115,8 +118,8 @@ struct FFmpegDecoderTests {
         #expect(opened.info.codec == "ALAC (CAF)")
         #expect(samples == (try Self.reference(caf)))
         let ac3 = try Flac.make("song.ac3", "\(Self.sweep) trim 0 1 | ffmpeg -v quiet -f wav -i - -c:a ac3 -f ac3 \"$0\"")
-        // Told by its sync word: libmpg123 once found MPEG frames by chance in one (the sweep is
-        // dithered anew each run) and played it as noise.
+        // Told by its sync word: libmpg123 once found MPEG frames by chance in one (when the
+        // sweep was dithered anew each run) and played it as noise.
         #expect(FileContent.sniff(try [UInt8](Data(contentsOf: URL(fileURLWithPath: ac3)))) == .ac3)
         let (decoded, pcm) = try Flac.decode(ac3)
         #expect(decoded.info.codec == "AC-3")
