@@ -106,4 +106,50 @@ struct EntryListTests {
         joined.replaceSubrange(0..<2, with: Array(joined))
         #expect(joined.map(\.path.bytes) == [first.path.bytes, second.path.bytes])
     }
+
+    /// An entry shares its first bytes with one written whole before it: what it shares comes
+    /// back whole, also when the bytes shared end inside a character, after the entry shared
+    /// with is gone, and through the compaction that writes every entry again.
+    @Test func sharedBytesComeBackWholeThroughEdits() {
+        let origin = SourceLocation(file: "/lists/big.m3u", line: 1)
+        var model = (0..<3000).map { index in
+            Entry(path: Path(bytes: Array("/lists/songs/Artist \(index / 100)/Album/\(index % 100) – 日\(index % 2 == 0 ? "本" : "月").mp3".utf8)),
+                  title: "Artist \(index / 100) – 日\(index % 3 == 0 ? "本" : "月")\(index)",
+                  origin: SourceLocation(file: origin.file, line: index + 2))
+        }
+        model.append(Entry(path: "/lists/songs/Artist 1/Album/x.mp3", title: "", origin: origin))  // an empty title
+        model.append(Entry(path: "/lists/songs/Artist 1/Album/y.mp3", origin: origin))  // none
+        var list = EntryList(model)
+        #expect(Array(list) == model)
+        // Written whole, each path after the playlist's folder and each title: 58 bytes an entry.
+        let whole = model.reduce(0) { $0 + $1.path.bytes.count - "/lists/".utf8.count + ($1.title?.utf8.count ?? 0) }
+        #expect(list.bytesHeld * 10 < whole * 6, "the songs of a folder share their paths' first bytes: \(list.bytesHeld) of \(whole)")
+        // The first of each run goes (the entries sharing its bytes stay), then most of the rest.
+        for index in stride(from: 2900, through: 0, by: -100) {
+            model.remove(at: index)
+            list.remove(at: index)
+        }
+        #expect(Array(list) == model)
+        for index in stride(from: model.count - 1, through: 0, by: -1) where index % 4 != 1 {
+            model.remove(at: index)
+            list.remove(at: index)
+        }
+        #expect(Array(list) == model, "written again by the compaction")
+        #expect(list.bytesHeld < model.count * 40)
+        #expect((0..<list.count).map { list.path(at: $0) } == model.map(\.path))
+    }
+
+    /// An entry longer than a chunk has a chunk of its own; every number is written whole,
+    /// however large.
+    @Test func longEntriesAndLargeNumbersComeBackWhole() {
+        let long = String(repeating: "ü", count: EntryList.chunkSize)
+        var entries = (0..<40).map { Entry(path: Path("/m/\($0).mp3"), title: "T\($0)", origin: SourceLocation(file: "/l.m3u", line: $0)) }
+        entries[10].title = long
+        entries[11].path = Path("/m/" + long)
+        entries[12].origin = SourceLocation(file: "/l.m3u", line: Int.max)
+        entries[13].origin = SourceLocation(file: "/l.m3u", line: -1)
+        entries[14].origin = SourceLocation(file: "/l.m3u", line: 0)
+        let list = EntryList(entries)
+        #expect(Array(list) == entries)
+    }
 }
