@@ -32,9 +32,9 @@ struct AlbumShuffleTests {
     }
 
     /// The albums in the order `order` plays them, checking that each is whole and in order.
-    static func albumOrder(_ order: [Int]) -> [Int] {
+    static func albumOrder(_ order: some Collection<Int>) -> [Int] {
         var played: [Int] = []
-        var rest = order[...]
+        var rest = Array(order)[...]
         while let first = rest.first {
             guard let album = albums.firstIndex(where: { $0.first == first }) else {
                 Issue.record("entry \(first) starts no album: \(order)")

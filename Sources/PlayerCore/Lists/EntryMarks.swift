@@ -4,12 +4,13 @@
 /// of its edits, as MPD's queue keeps its items (`queue/Queue.cxx`): an entry that moves, and
 /// each one shifted by an insertion or a removal, is marked with the version of that edit.
 public struct EntryMarks: Equatable, Sendable {
-    /// Each entry's id, in list order: from 1, never 0, never two the same.
-    public private(set) var ids: [UInt32] = []
+    /// Each entry's id, in list order: from 1, never 0, never two the same. Held as runs (a list
+    /// read at once has ids 1, 2, 3…: one run), as are the versions and priorities.
+    public private(set) var ids = RunArray<UInt32>(step: 1)
     /// The version at which each entry last changed.
-    public private(set) var versions: [UInt32] = []
+    public private(set) var versions = RunArray<UInt32>(step: 0)
     /// Each entry's priority (MPD's `prio`, 0–255): with shuffle on, the higher play first.
-    public private(set) var priorities: [UInt8] = []
+    public private(set) var priorities = RunArray<UInt8>(step: 0)
     /// How many entries have a priority above 0 (none: the order needs no sorting by them).
     public private(set) var prioritized = 0
     /// Tags a client gave an entry (MPD's `addtagid`, for streams), by id, in the order given.
@@ -33,7 +34,12 @@ public struct EntryMarks: Equatable, Sendable {
     /// `count` new entries at `at`; they and every entry after them are marked.
     public mutating func insert(_ count: Int, at: Int, version: UInt32) {
         guard count > 0, (0...ids.count).contains(at) else { return }
-        ids.insert(contentsOf: newIDs(count), at: at)
+        if !wrapped, count < Int(Self.idLimit), nextID <= Self.idLimit - UInt32(count) {
+            ids.insert(contentsOf: nextID..<(nextID + UInt32(count)), at: at)  // never held as an array
+            nextID += UInt32(count)
+        } else {
+            ids.insert(contentsOf: newIDs(count), at: at)
+        }
         versions.insert(contentsOf: repeatElement(version, count: count), at: at)
         priorities.insert(contentsOf: repeatElement(0, count: count), at: at)
         mark(at..<versions.count, version)
@@ -59,9 +65,9 @@ public struct EntryMarks: Equatable, Sendable {
 
     /// A new list of `count` entries, each new.
     public mutating func replaceAll(count: Int, version: UInt32) {
-        ids = []
-        versions = []
-        priorities = []
+        ids = RunArray(step: 1)
+        versions = RunArray(step: 0)
+        priorities = RunArray(step: 0)
         prioritized = 0
         addedTags = [:]
         insert(count, at: 0, version: version)
@@ -73,10 +79,8 @@ public struct EntryMarks: Equatable, Sendable {
         guard range.lowerBound >= 0, range.upperBound <= ids.count, order.count == range.count,
               Set(order) == Set(range) else { return }
         let (oldIDs, oldPriorities) = (ids, priorities)
-        for (offset, from) in order.enumerated() {
-            ids[range.lowerBound + offset] = oldIDs[from]
-            priorities[range.lowerBound + offset] = oldPriorities[from]
-        }
+        ids.replaceSubrange(range, with: order.map { oldIDs[$0] })
+        priorities.replaceSubrange(range, with: order.map { oldPriorities[$0] })
         mark(range, version)
     }
 
@@ -121,11 +125,11 @@ public struct EntryMarks: Equatable, Sendable {
 
     /// The entries changed after `version`, in list order.
     public func changed(since version: UInt32) -> [Int] {
-        versions.indices.filter { versions[$0] > version }
+        versions.enumerated().filter { $0.element > version }.map(\.offset)
     }
 
     private mutating func mark(_ range: Range<Int>, _ version: UInt32) {
-        for index in range { versions[index] = version }
+        versions.replaceSubrange(range, with: repeatElement(version, count: range.count))
     }
 
     private mutating func newIDs(_ count: Int) -> [UInt32] {

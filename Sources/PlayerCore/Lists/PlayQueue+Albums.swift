@@ -88,7 +88,7 @@ extension PlayQueue {
             if let playing { cursor = order.firstIndex(of: playing) }
         }
         guard let anchor = playsQueued ? listEntry : playing, let at = order.firstIndex(of: anchor) else {
-            order = albumsSettled ? albumsAsTheyStand(order) : albumOrder(order)
+            order = RunArray(albumsSettled ? albumsAsTheyStand(order.array) : albumOrder(order.array), step: 1)
             return
         }
         let rest = Array(order[(at + 1)...])
@@ -106,13 +106,13 @@ extension PlayQueue {
     mutating func arrangeAlbums(around playing: Int?) {
         albumsSettled = knowsEveryAlbum
         guard let playing else {
-            order = albumOrder(Array(0..<count))
+            order = RunArray(albumOrder(Array(0..<count)), step: 1)
             cursor = nil
             return
         }
         let own = slot(of: playing) == nil ? [playing] : inPlaceOrder((0..<count).filter { sameAlbum($0, playing) })
         let ownSet = Set(own)
-        order = own + albumOrder((0..<count).filter { !ownSet.contains($0) })
+        order = RunArray(own + albumOrder((0..<count).filter { !ownSet.contains($0) }), step: 1)
         cursor = own.firstIndex(of: playing)
     }
 

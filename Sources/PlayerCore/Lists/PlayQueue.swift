@@ -10,7 +10,7 @@
 public struct PlayQueue: Sendable {
     public private(set) var count = 0
     /// Entry indices in play order.
-    public internal(set) var order: [Int] = []
+    public internal(set) var order = RunArray<Int>(step: 1)
     /// Where in `order` the current entry is; `nil` before the first.
     public internal(set) var cursor: Int?
     public var repeats = false
@@ -49,7 +49,7 @@ public struct PlayQueue: Sendable {
         random = SplitMix64(seed: seed)
         self.repeats = repeats
         count = order.count
-        self.order = order
+        self.order = RunArray(order, step: 1)
         shuffles = shuffle
         self.byAlbum = shuffle && byAlbum
         albumsSettled = self.byAlbum  // the saved order: albums learnt again keep it
@@ -85,7 +85,7 @@ public struct PlayQueue: Sendable {
     public mutating func insert(_ added: Int, at entry: Int, playNext: Bool = false) {
         precondition(entry >= 0 && entry <= count && added >= 0)
         guard added > 0 else { return }
-        for index in order.indices where order[index] >= entry { order[index] += added }
+        order.shift(valuesFrom: entry, by: added)
         for index in upNext.indices where upNext[index] >= entry { upNext[index] += added }
         if let held = listEntry, held >= entry { listEntry = held + added }
         count += added
@@ -118,7 +118,7 @@ public struct PlayQueue: Sendable {
         guard let at = order.firstIndex(of: entry) else { return }
         if listEntry == entry { listEntry = at > 0 ? order[at - 1] : nil }  // the list goes on after it all the same
         order.remove(at: at)
-        for index in order.indices where order[index] > entry { order[index] -= 1 }
+        order.shift(valuesFrom: entry + 1, by: -1)
         upNext.removeAll { $0 == entry }
         for index in upNext.indices where upNext[index] > entry { upNext[index] -= 1 }
         if let held = listEntry, held > entry { listEntry = held - 1 }
@@ -165,7 +165,7 @@ public struct PlayQueue: Sendable {
         if next < order.count {
             cursor = next
         } else if repeats, count > 0 {
-            if shuffles { order = byAlbum ? albumOrder(Array(0..<count)) : shuffled(Array(0..<count)) }
+            if shuffles { order = RunArray(byAlbum ? albumOrder(Array(0..<count)) : shuffled(Array(0..<count)), step: 1) }
             cursor = 0
         } else {
             return nil
@@ -203,7 +203,7 @@ public struct PlayQueue: Sendable {
         self.count = count
         albumSlots = []
         albumsSettled = false
-        order = shuffles ? shuffled(Array(0..<count)) : Array(0..<count)
+        order = shuffles ? RunArray(shuffled(Array(0..<count)), step: 1) : RunArray(counting: count)
         cursor = nil
         upNext = []
         playsQueued = false
@@ -252,12 +252,12 @@ public struct PlayQueue: Sendable {
         switch mode {
         case .songs:
             let rest = (0..<count).filter { $0 != playing }
-            order = (playing.map { [$0] } ?? []) + shuffled(rest)
+            order = RunArray((playing.map { [$0] } ?? []) + shuffled(rest), step: 1)
             cursor = playing == nil ? nil : 0
         case .albums:
             arrangeAlbums(around: playing)
         case .off:
-            order = Array(0..<count)
+            order = RunArray(counting: count)
             cursor = playing
         }
     }
@@ -281,7 +281,7 @@ public struct PlayQueue: Sendable {
             albumSlots = slots
         }
         if shuffles {
-            order = order.map(moved)
+            order = RunArray(order.map(moved), step: 1)
         } else if let playing {
             cursor = order.firstIndex(of: moved(playing)) ?? cursor
         }
@@ -297,7 +297,7 @@ public struct PlayQueue: Sendable {
             let again = Set(raised.filter { $0 != playing && priority($0) > priority(playing) })
             let played = order[..<cursor].filter { again.contains($0) }
             if !played.isEmpty {
-                order = order[..<cursor].filter { !again.contains($0) } + [playing] + played + order[(cursor + 1)...]
+                order = RunArray(order[..<cursor].filter { !again.contains($0) } + [playing] + played + order[(cursor + 1)...], step: 1)
                 self.cursor = cursor - played.count
             }
         }

@@ -7,7 +7,7 @@ extension PlayerModel {
         let position = status.song.map { AudioTime(frames: frame, rate: $0.sampleRate) } ?? .zero
         // A song still loading when the run ends is the one to pick up, from its start.
         let current = status.song != nil || status.state == .loading ? status.entry : nil
-        var saved = SavedSession(status, current: current, entries: entries, order: queue.order == Array(0..<queue.count) ? nil : queue.order,
+        var saved = SavedSession(status, current: current, entries: entries, order: queue.order.elementsEqual(0..<queue.count) ? nil : queue.order.array,
                                  position: position)
         for (entry, priority) in marks.priorities.enumerated() where priority != 0 { saved.priorities[entry] = priority }
         return saved
