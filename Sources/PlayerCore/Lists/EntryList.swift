@@ -5,7 +5,7 @@
 /// written as the part after the folder (the folder is held once), and an entry shares its
 /// path's and title's first bytes with one written whole before it, so the songs of one folder
 /// hold only what differs: a 100,000-entry playlist of `songs/track0042.mp3` and
-/// `Bench Band - Song 42` takes about 20 bytes an entry. The rarer fields (CUE tracks, URLs)
+/// `Bench Band - Song 42` takes about 20 bytes an entry besides its place. The rarer fields (CUE tracks, URLs)
 /// are held beside the bytes. An entry is made whole when it is read (`subscript`), so the
 /// list is used as an array of `Entry` is.
 ///
