@@ -119,6 +119,11 @@ struct EntryListTests {
         }
         model.append(Entry(path: "/lists/songs/Artist 1/Album/x.mp3", title: "", origin: origin))  // an empty title
         model.append(Entry(path: "/lists/songs/Artist 1/Album/y.mp3", origin: origin))  // none
+        // An entry from no playlist written whole, then playlist entries sharing its bytes: their
+        // lines are written as distances from its line, 0.
+        model.append(Entry(path: "/elsewhere/Artist 9/Album/00 intro.mp3", title: "Artist 9 – intro"))
+        model += (1...3).map { Entry(path: Path("/elsewhere/Artist 9/Album/0\($0) song.mp3"), title: "Artist 9 – song \($0)",
+                                     origin: SourceLocation(file: "/lists/other.m3u", line: $0 == 2 ? Int.max : $0 * 1000)) }
         var list = EntryList(model)
         #expect(Array(list) == model)
         // Written whole, each path after the playlist's folder and each title: 58 bytes an entry.
@@ -130,11 +135,14 @@ struct EntryListTests {
             list.remove(at: index)
         }
         #expect(Array(list) == model)
+        let written = list.bytesWritten
+        #expect(written > list.bytesHeld, "the bytes of the entries removed are left behind")
         for index in stride(from: model.count - 1, through: 0, by: -1) where index % 4 != 1 {
             model.remove(at: index)
             list.remove(at: index)
         }
         #expect(Array(list) == model, "written again by the compaction")
+        #expect(list.bytesWritten < written / 2, "the compaction took back what was left: \(list.bytesWritten) of \(written)")
         #expect(list.bytesHeld < model.count * 40)
         #expect((0..<list.count).map { list.path(at: $0) } == model.map(\.path))
     }
@@ -143,13 +151,20 @@ struct EntryListTests {
     /// however large.
     @Test func longEntriesAndLargeNumbersComeBackWhole() {
         let long = String(repeating: "ü", count: EntryList.chunkSize)
-        var entries = (0..<40).map { Entry(path: Path("/m/\($0).mp3"), title: "T\($0)", origin: SourceLocation(file: "/l.m3u", line: $0)) }
+        var entries = (0..<40).map {
+            Entry(path: Path("/music/album/\($0).mp3"), title: "Title \($0)", origin: SourceLocation(file: "/l.m3u", line: $0 * 7))
+        }
         entries[10].title = long
         entries[11].path = Path("/m/" + long)
         entries[12].origin = SourceLocation(file: "/l.m3u", line: Int.max)
         entries[13].origin = SourceLocation(file: "/l.m3u", line: -1)
         entries[14].origin = SourceLocation(file: "/l.m3u", line: 0)
+        entries[15].origin = SourceLocation(file: "/l.m3u", line: Int.max - 1)
+        entries[16].origin = SourceLocation(file: "/l.m3u", line: 1)
         let list = EntryList(entries)
         #expect(Array(list) == entries)
+        // The entries after the long ones share their first bytes (written shorter than whole).
+        let whole = entries[17...].reduce(0) { $0 + $1.path.bytes.count + ($1.title?.utf8.count ?? 0) }
+        #expect(EntryList(Array(entries[17...])).bytesHeld < whole)
     }
 }

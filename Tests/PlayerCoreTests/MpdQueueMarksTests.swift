@@ -125,4 +125,21 @@ struct MpdTagPlaceTests {
     @Test func eachTagsPlaceIsItsIndexInTheTable() {
         #expect(MpdTag.allCases.map { Int($0.place) } == Array(0..<MpdTag.allCases.count))
     }
+
+    /// A priority given to a range of entries at once: only those whose priority changes are
+    /// marked, and the count of entries with a priority follows, as one at a time.
+    @Test func aPriorityGivenToARangeMarksOnlyThoseItChanges() {
+        var marks = EntryMarks(count: 100_000, version: 1)
+        marks.setPriority(5, at: 10, version: 2)
+        marks.setPriority(9, in: 5..<20, version: 3)
+        #expect(marks.prioritized == 15 && marks.priorities[4] == 0 && marks.priorities[5] == 9 && marks.priorities[19] == 9)
+        #expect(marks.changed(since: 2) == Array(5..<20))
+        marks.setPriority(9, in: 0..<100_000, version: 4)
+        #expect(marks.prioritized == 100_000 && marks.changed(since: 3) == Array(0..<5) + Array(20..<100_000))
+        marks.setPriority(0, in: 0..<50_000, version: 5)
+        #expect(marks.prioritized == 50_000 && marks.priorities[49_999] == 0 && marks.priorities[50_000] == 9)
+        #expect(marks.versions.runCount <= 4, "runs, not an entry at a time")
+        marks.setPriority(0, in: 0..<50_000, version: 6)
+        #expect(marks.changed(since: 5).isEmpty, "nothing changed, nothing marked")
+    }
 }

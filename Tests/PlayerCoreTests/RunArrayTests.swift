@@ -6,11 +6,13 @@ import Testing
 struct RunArrayTests {
     /// Random edits of every kind, each checked against an array's, over types, steps and the
     /// ends of each type (a run never passes them).
-    @Test(arguments: [0, 1, 2, 3])
-    func everyEditGivesAnArraysValues(seed: UInt64) {
+    /// The run limit is 1,024, and also 8, to go over to values held plainly midway.
+    @Test(arguments: [(0, 1024), (1, 1024), (2, 8), (3, 8)])
+    func everyEditGivesAnArraysValues(seed: UInt64, runLimit: Int) {
         var random = SplitMix64(seed: seed)
         func check<T: FixedWidthInteger & Sendable>(_ type: T.Type, step: T, edge: T) {
             var runs = RunArray<T>(step: step)
+            runs.runLimit = runLimit
             var model: [T] = []
             func value() -> T {
                 switch random.next(below: 4) {
@@ -69,6 +71,15 @@ struct RunArrayTests {
         check(UInt32.self, step: 0, edge: UInt32.max - 2)
         check(Int.self, step: 1, edge: Int.min)
         check(Int8.self, step: 1, edge: Int8.min)
+    }
+
+    /// A run of a signed type longer than half the type: each value is found where it is.
+    @Test func aValueIsFoundInARunWiderThanHalfItsType() {
+        var runs = RunArray<Int8>(step: 1)
+        runs.append(contentsOf: -100...100)
+        #expect(runs.runCount == 1)
+        #expect(runs.firstIndex(of: 100) == 200 && runs.firstIndex(of: -100) == 0 && runs.firstIndex(of: 0) == 100)
+        #expect(runs.firstIndex(of: 101) == nil && runs.firstIndex(of: -101) == nil)
     }
 
     /// A list's order and ids read at once are one run, a version marked on the tail adds one;

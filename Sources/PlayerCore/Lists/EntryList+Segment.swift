@@ -17,8 +17,10 @@ extension EntryList {
         private var unusedExtras = 0
 
         var count: Int { places.count }
-        /// The bytes its entries are written in (what `places` and the rarer fields take aside).
+        /// The bytes its entries are written in (what `places` and the rarer fields take aside),
+        /// and the bytes its chunks hold, those left behind by edits included.
         var bytesHeld: Int { heldBytes }
+        var bytesWritten: Int { chunks.reduce(0) { $0 + $1.bytes.count } }
 
         private func written(_ position: Int) -> (chunk: Chunk, entry: Chunk.Written) {
             let place = places[position]

@@ -5,9 +5,9 @@
 /// written as the part after the folder (the folder is held once), and an entry shares its
 /// path's and title's first bytes with one written whole before it, so the songs of one folder
 /// hold only what differs: a 100,000-entry playlist of `songs/track0042.mp3` and
-/// `Bench Band - Song 42` takes about 20 bytes an entry besides its place. The rarer fields (CUE tracks, URLs)
-/// are held beside the bytes. An entry is made whole when it is read (`subscript`), so the
-/// list is used as an array of `Entry` is.
+/// `Bench Band - Song 42` takes about 20 bytes an entry besides its place. The rarer fields
+/// (CUE tracks, URLs) are held beside the bytes. An entry is made whole when it is read
+/// (`subscript`), so the list is used as an array of `Entry` is.
 ///
 /// The list is a run of segments (`Segment`), each with its chunks of bytes (`Chunk`, up to
 /// `chunkSize`). Nothing held is ever copied to grow: bytes go into a new chunk when the last is
@@ -134,8 +134,9 @@ public struct EntryList: RandomAccessCollection, MutableCollection, RangeReplace
         starts.removeSubrange((range.lowerBound + 1)..<range.upperBound)
     }
 
-    /// The bytes its entries are written in, over all segments.
+    /// The bytes its entries are written in, over all segments; and those its chunks hold.
     var bytesHeld: Int { segments.reduce(0) { $0 + $1.bytesHeld } }
+    var bytesWritten: Int { segments.reduce(0) { $0 + $1.bytesWritten } }
 
     public static func == (a: EntryList, b: EntryList) -> Bool {
         a.elementsEqual(b)

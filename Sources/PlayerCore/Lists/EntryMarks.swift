@@ -54,6 +54,17 @@ public struct EntryMarks: Equatable, Sendable {
         mark(position..<versions.count, version)
     }
 
+    /// The entries of `range` have priority `priority` from now on, each marked when it changes:
+    /// one edit of the runs, not one an entry (MPD's `prio 1 0:1000000`).
+    public mutating func setPriority(_ priority: UInt8, in range: Range<Int>, version: UInt32) {
+        guard range.lowerBound >= 0, range.upperBound <= priorities.count, !range.isEmpty else { return }
+        let old = Array(priorities[range])
+        guard old.contains(where: { $0 != priority }) else { return }
+        versions.replaceSubrange(range, with: zip(old, versions[range]).map { $0.0 != priority ? version : $0.1 })
+        for value in old where (value == 0) != (priority == 0) { prioritized += priority == 0 ? -1 : 1 }
+        priorities.replaceSubrange(range, with: repeatElement(priority, count: range.count))
+    }
+
     /// Entries `a` and `b` change places, both marked.
     public mutating func swapAt(_ a: Int, _ b: Int, version: UInt32) {
         guard ids.indices.contains(a), ids.indices.contains(b) else { return }

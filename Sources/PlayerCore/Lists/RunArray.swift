@@ -9,8 +9,8 @@
 public struct RunArray<Element: FixedWidthInteger & Sendable>: RandomAccessCollection, MutableCollection,
     RangeReplaceableCollection, ExpressibleByArrayLiteral, Equatable, Sendable
 {
-    /// Past this many runs, the values are held plainly.
-    static var runLimit: Int { 1024 }
+    /// Past this many runs, the values are held plainly (fewer in tests, to reach it).
+    var runLimit = 1024
 
     /// How values go up in a run.
     public private(set) var step: Element = 0
@@ -67,7 +67,7 @@ public struct RunArray<Element: FixedWidthInteger & Sendable>: RandomAccessColle
             precondition(position >= 0 && position < endIndex, "RunArray index out of range")
             if isPlain {
                 values[position] = newValue
-            } else {
+            } else if self[position] != newValue {
                 replaceSubrange(position..<(position + 1), with: CollectionOfOne(newValue))
             }
         }
@@ -106,7 +106,7 @@ public struct RunArray<Element: FixedWidthInteger & Sendable>: RandomAccessColle
         // Runs that now go on from the one before them are one.
         joinIfContinued(after)
         joinIfContinued(low)
-        if starts.count > Self.runLimit { holdPlainly() }
+        if starts.count > runLimit { holdPlainly() }
     }
 
     public mutating func append(_ value: Element) {
@@ -119,7 +119,7 @@ public struct RunArray<Element: FixedWidthInteger & Sendable>: RandomAccessColle
             firsts.append(value)
         }
         endIndex += 1
-        if starts.count > Self.runLimit { holdPlainly() }
+        if starts.count > runLimit { holdPlainly() }
     }
 
     public mutating func append<S: Sequence<Element>>(contentsOf values: S) {
@@ -135,11 +135,14 @@ public struct RunArray<Element: FixedWidthInteger & Sendable>: RandomAccessColle
                 if firsts[run] == value { return starts[run] }
                 continue
             }
-            // value = first + k × step, for a k in the run.
-            guard value >= firsts[run] || Element.isSigned else { continue }
-            let (difference, overflow) = value.subtractingReportingOverflow(firsts[run])
-            guard !overflow, difference.signum() == step.signum() || difference == 0,
-                  difference % step == 0, let k = Int(exactly: difference / step), k >= 0, k < length else { continue }
+            // value = first + k × step, for a k in the run: the distance taken as a magnitude, which
+            // a signed type's difference may not fit (-100 to 100 in Int8).
+            let ascending = step > 0
+            guard ascending ? value >= firsts[run] : value <= firsts[run] else { continue }
+            let distance = ascending ? Element.Magnitude(truncatingIfNeeded: value &- firsts[run])
+                : Element.Magnitude(truncatingIfNeeded: firsts[run] &- value)
+            let stride = step.magnitude
+            guard distance % stride == 0, let k = Int(exactly: distance / stride), k < length else { continue }
             return starts[run] + k
         }
         return nil

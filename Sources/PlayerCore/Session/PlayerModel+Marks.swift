@@ -29,7 +29,7 @@ extension PlayerModel {
     mutating func setPriority(_ priority: UInt8, of range: Range<Int>) {
         guard range.lowerBound >= 0, range.upperBound <= entries.count, !range.isEmpty else { return }
         let before = marks.priorities
-        for entry in range { marks.setPriority(priority, at: entry, version: editedListVersion) }
+        marks.setPriority(priority, in: range, version: editedListVersion)
         guard marks.priorities != before else { return }
         edits = turn.editsBefore + 1
         // Only those raised may play again this round (MPD's `Queue::SetPriority`).
