@@ -49,16 +49,18 @@ enum Harness {
         // Past `timeout` the child is killed (`waitUntilExit(within:)` names it): a hang fails
         // the test instead of holding the run.
         let deadline = Date().addingTimeInterval(timeout)
+        var ended = false
         let (outData, errData) = drain(out.fileHandleForReading.fileDescriptor, err.fileHandleForReading.fileDescriptor) {
-            !process.isRunning || Date() >= deadline
+            ended = process.hasEnded
+            return ended || Date() >= deadline
         }
-        if process.isRunning, Date() >= deadline {
+        if !ended, !process.hasEnded, Date() >= deadline {
             kill(process.processIdentifier, SIGKILL)
             Issue.record("\(([executable] + arguments.prefix(6)).joined(separator: " ")) did not end within \(Int(timeout)) s: killed")
         }
         // Both pipes may end before the child does (it closed them, or passed them on).
         process.waitUntilExit(within: max(deadline.timeIntervalSinceNow, 0) + 10)
-        return Result(status: process.terminationStatus,
+        return Result(status: process.exitStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }

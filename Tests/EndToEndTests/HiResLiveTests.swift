@@ -27,7 +27,7 @@ struct HiResLiveTests {
             if spec.isEmpty { usleep(30_000) }
         }
         player.waitUntilExit(within: BoundedWait.defaultSeconds)
-        #expect(player.terminationStatus == 0)
+        #expect(player.exitStatus == 0)
         #expect(spec.contains("s24le 2ch 48000Hz"), "the stream: \(spec)")
         let recorded = recording.stopRaw()
         let heard = recorded.withUnsafeBytes { Array($0.bindMemory(to: Int32.self)) }

@@ -48,10 +48,10 @@ struct IcecastOutputTests {
         /// Waits for it to end (`timeout` seconds at most); its status and how long it ran.
         func end(timeout: Double) -> (status: Int32, seconds: Double) {
             let deadline = Date(timeIntervalSinceNow: timeout)
-            while process.isRunning, Date() < deadline { usleep(50_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            while !process.hasEnded, Date() < deadline { usleep(50_000) }
+            if !process.hasEnded { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit(within: BoundedWait.defaultSeconds)
-            return (process.terminationStatus, Date().timeIntervalSince(started))
+            return (process.exitStatus, Date().timeIntervalSince(started))
         }
 
         var lines: [String] {

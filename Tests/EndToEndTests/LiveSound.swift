@@ -257,7 +257,7 @@ final class RemotePlayer: @unchecked Sendable {
     func quit() -> Int32 {
         send("QUIT")
         process.waitUntilExit(within: BoundedWait.defaultSeconds)
-        return process.terminationStatus
+        return process.exitStatus
     }
 
     struct Failure: Error, CustomStringConvertible {

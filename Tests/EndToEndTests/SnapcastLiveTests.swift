@@ -136,7 +136,7 @@ struct SnapcastLiveTests {
         player.waitUntilExit(within: BoundedWait.defaultSeconds)
         finish([room], after: 2.5)
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        #expect(player.terminationStatus == 0, "\(stderr)")
+        #expect(player.exitStatus == 0, "\(stderr)")
         #expect(played < 12.5, "the song took \(played) s: it waited for the server")
         let said = stderr.split(separator: "\n").map(String.init)
         #expect(said.count == 2 && said[0].contains("stopped reading") && said[1].contains("reads \(server.pipe) again"), "\(said)")
