@@ -103,10 +103,8 @@ public struct EntryMarks: Equatable, Sendable {
 
     /// Entry `at` has priority `priority` from now on (marked when it changes).
     public mutating func setPriority(_ priority: UInt8, at position: Int, version: UInt32) {
-        guard priorities.indices.contains(position), priorities[position] != priority else { return }
-        if priorities[position] == 0 { prioritized += 1 } else if priority == 0 { prioritized -= 1 }
-        priorities[position] = priority
-        versions[position] = version
+        guard position >= 0, position < Int.max else { return }
+        setPriority(priority, in: position..<(position + 1), version: version)
     }
 
     /// Entry `at` is tagged `name: value` besides its own tags (`value` nil: every tag `name`
