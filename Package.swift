@@ -157,3 +157,12 @@ if Context.environment["TPLAYER_FUZZ"] == "1" {
         package.targets.append(.executableTarget(name: name, dependencies: ["ParserChecks"] + engine, path: "Fuzz/\(name)"))
     }
 }
+
+// Every module of tplayer's own reaches a concrete generic type's metadata through an accessor
+// that passes the type's conformances, not through its mangled name: the runtime would demangle
+// the name at first use and look each conformance up by scanning the binary's 6,600 conformance
+// records (about 50 µs a type), and a -w run's start met about twenty such types.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
+}

@@ -21,13 +21,14 @@ public enum WriteGuard {
     }()
 
     /// Why writing to `output` must be refused, as one line (without the `tplayer: ` prefix);
-    /// `nil` when it may be written. `inputs` are the paths as typed; `reads` is everything
-    /// the run reads: the inputs, the playlists and script read, the songs they lead to.
+    /// `nil` when it may be written. `inputs` are the paths as typed; `reads` and `songs` are
+    /// everything the run reads: the inputs, the playlists and script read, and the songs they
+    /// lead to.
     ///
     /// This is the early check, with the friendliest messages; the file is checked again by
     /// identity when it is opened (`FileSystem.openOutput`), since what a path leads to can
     /// change in between.
-    public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: some Sequence<Path>,
+    public static func refusal(output: Path, overwrite: Bool, inputs: [Path], reads: [Path], songs: EntryList = EntryList(),
                                files: any FileAccess = SystemFiles()) -> Refusal? {
         if let ext = output.lowercasedExtension, let kind = inputExtensions[ext] {
             guard files.exists(output) else {
@@ -43,7 +44,17 @@ public enum WriteGuard {
         if target.kind == .directory {
             return .usage("-w \(output): is a folder; name a file in it, e.g. -w \(output.appending("out.wav"))")
         }
-        if let read = reads.first(where: { (try? files.status(of: $0).get().id) == target.id }) {
+        // Plain loops over an array and the list: a sequence joined from type-erased parts cost
+        // the runtime about a millisecond of type lookups at every -w start.
+        func isTarget(_ path: Path) -> Bool { (try? files.status(of: path).get().id) == target.id }
+        var same = reads.first(where: isTarget)
+        var index = 0
+        while same == nil, index < songs.count {
+            let path = songs.path(at: index)
+            if isTarget(path) { same = path }
+            index += 1
+        }
+        if let read = same {
             let what = output == Path("-") ? "standard output is" : "that is"
             return .usage("-w \(output): \(what) the same file as the input \(read); writing would destroy it: "
                 + "name a new file, e.g. tplayer -w out.wav" + (inputs.isEmpty ? "" : " " + preview(inputs)))

@@ -58,9 +58,8 @@ public struct Launch {
             first = list.takeRest()
         }
         if let output {
-            let songs = first.entries
-            let reads = [AnySequence(inputs + first.playlists + scriptReads), AnySequence(songs.indices.lazy.map { songs.path(at: $0) })].joined()
-            if let refusal = WriteGuard.refusal(output: output.path, overwrite: output.overwrite, inputs: inputs, reads: reads, files: files) {
+            if let refusal = WriteGuard.refusal(output: output.path, overwrite: output.overwrite, inputs: inputs,
+                                                reads: inputs + first.playlists + scriptReads, songs: first.entries, files: files) {
                 rest?.stop()
                 return .failure(Refusal(lines: ["tplayer: " + refusal.message], status: refusal.status))
             }
