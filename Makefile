@@ -28,7 +28,7 @@ TEST_DEPS    := $(BUILD_DEPS) python3-mutagen mpg123 tmux pulseaudio pulseaudio-
                 snapserver snapclient mpv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build run test test-live-formats bench fuzz test-sanitize deps-build deps-test deps-bench clean \
+.PHONY: all build run test test-live-formats bench start-order fuzz test-sanitize deps-build deps-test deps-bench clean \
         install install-files uninstall
 
 all: build
@@ -100,6 +100,15 @@ test-live-formats: deps-test
 
 bench: deps-test deps-bench build
 	python3 bench/run.py $(BIN)
+
+# The order the release link lays out what a start touches (Resources/start-order.txt), traced by
+# valgrind from the release binary; the binary is linked again with it. Run it after a change to
+# what a start runs: an older list only orders less.
+start-order: deps-test build
+	$(call install_missing,valgrind)
+	python3 bench/start_order.py $(BIN) Resources/start-order.txt
+	rm -f $(BIN)
+	$(MAKE) build
 
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := FuzzM3U FuzzPLS FuzzScript FuzzDuration FuzzSeekTarget FuzzRemote FuzzSavedSession FuzzQuery \

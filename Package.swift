@@ -116,9 +116,13 @@ let package = Package(
                 // (RELR: 2 MB of tables every start reads, and keeps resident, down to 35 KB),
                 // and none of tplayer's own 10,000 symbols exported (the static runtime's link
                 // asks for --export-dynamic; nothing loads against them). 3 MB less resident
-                // in a scan, 0.2 ms less a start.
+                // in a scan, 0.2 ms less a start. The code and zeroed data a start touches are
+                // laid out first, together (Resources/start-order.txt, made by `make
+                // start-order`): 100 fewer page faults a start.
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                              "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+                              "-Xlinker", "--no-export-dynamic",
+                              "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Resources/start-order.txt",
+                              "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
             ]
         ),
 
