@@ -176,15 +176,42 @@ struct SnapcastLiveTests {
     /// mpd and snapserver: every request and control, covers, garbage and an absent MPD.
     @Test(.enabled(if: BareSinkLiveTests.unsanitized))
     func theStreamPluginPassesItsOwnCheck() throws {
-        // The check's ports (BASE … BASE+3 and BASE+9) all unanswered, as the check itself asks:
-        // one free port alone left the others to chance (another server listened on BASE+3).
-        var base = try MpdWire.freePort()
-        for _ in 0..<50 where ([0, 1, 2, 3, 9].map { Int(base) + $0 }).contains(where: { $0 > 65535 || Self.answers(port: $0) }) {
-            base = try MpdWire.freePort()
+        // The check's ports (BASE … BASE+3 and BASE+9) all unanswered and free to listen on, as
+        // the check itself asks: one free port alone left the others to chance (another server
+        // listened on BASE+3). And all below the kernel's range for outgoing connections' own
+        // ports (32768 on): the check connects to MPD again and again, and snapserver, started
+        // last, once found BASE+1 taken by such a connection (the kernel's free port, odd, left
+        // its even neighbours to connect's choice).
+        let low = Self.outgoingPorts.lowerBound
+        var base = Int.random(in: 10_000..<(low - 10))
+        for _ in 0..<50 where [0, 1, 2, 3, 9].contains(where: { Self.answers(port: base + $0) || !Self.bindable(port: base + $0) }) {
+            base = Int.random(in: 10_000..<(low - 10))
         }
         let check = try Harness.run("/usr/bin/python3", [Harness.root.appendingPathComponent("Tests/Scripts/snapcast_plugin_check.py").path],
                                     environment: ["SNAPCHECK_BASE_PORT": "\(base)"])
         #expect(check.status == 0 && check.stdout.contains(" passed, 0 failed"), "\(check.stdout.suffix(3000))\n\(check.stderr.suffix(2000))")
+    }
+
+    /// The ports the kernel gives outgoing connections (`ip_local_port_range`).
+    static var outgoingPorts: ClosedRange<Int> {
+        let read = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let bounds = read.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard bounds.count == 2, bounds[0] > 10_100, bounds[0] <= bounds[1] else { return 32768...60999 }
+        return bounds[0]...bounds[1]
+    }
+
+    /// Whether a server could listen on `port` of 127.0.0.1 now (nothing bound to it).
+    static func bindable(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     /// Whether something on 127.0.0.1 takes a connection on `port`.

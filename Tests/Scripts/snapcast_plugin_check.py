@@ -455,7 +455,12 @@ def run_checks(tmp, env):
     # snapserver 0.26 has no controlscriptparams: the plugin finds MPD through the environment.
     start(["snapserver", "-c", snap_conf], open(snap_log_path, "wb"),
           dict(env, MPD_HOST="%s@127.0.0.1" % PASSWORD, MPD_PORT=str(MPD_PORT)))
-    snap = wait_for("snapserver's TCP control port is up", lambda: SnapClient(SNAP_TCP))
+    try:
+        snap = wait_for("snapserver's TCP control port is up", lambda: SnapClient(SNAP_TCP))
+    except SystemExit:
+        with open(snap_log_path, "rb") as f:
+            print("snapserver's log, its end:\n" + f.read().decode("utf-8", "replace")[-2000:], flush=True)
+        raise
     check("snapserver is up, source = " + source.replace(tmp, "$TMP"), True)
 
     def snap_props(predicate):
