@@ -179,9 +179,9 @@ struct SnapcastLiveTests {
         // The check's ports (BASE … BASE+3 and BASE+9) all unanswered and free to listen on, as
         // the check itself asks: one free port alone left the others to chance (another server
         // listened on BASE+3). And all below the kernel's range for outgoing connections' own
-        // ports (32768 on): the check connects to MPD again and again, and snapserver, started
-        // last, once found BASE+1 taken by such a connection (the kernel's free port, odd, left
-        // its even neighbours to connect's choice).
+        // ports (32768 on): the check connects to MPD again and again, the kernel's free port is
+        // odd and connect() takes even ones, so BASE+1 and BASE+3 were each connection's to take;
+        // once snapserver, started last, did not come up on BASE+1 (its log was not kept then).
         let low = Self.outgoingPorts.lowerBound
         var base = Int.random(in: 10_000..<(low - 10))
         for _ in 0..<50 where [0, 1, 2, 3, 9].contains(where: { Self.answers(port: base + $0) || !Self.bindable(port: base + $0) }) {
