@@ -11,8 +11,9 @@ The symbols are found by running the release binary under valgrind's lackey, whi
 instruction's and every load's and store's address, for a few usual starts: a song to WAV, a
 playlist to WAV, a FLAC song checked, and `--version`. Each address is named by the binary's
 symbol table; the list is the code in the order first run, then the .bss symbols in the order
-first touched. A symbol the binary no longer has is passed over by the link, so a list from an
-older build only orders less.
+first touched (the play thread runs beside the main one, so that order differs a little from one
+making to the next). A symbol the binary no longer has is passed over by the link, so a list
+from an older build only orders less.
 
 Usage: start_order.py TPLAYER OUTPUT
 """
