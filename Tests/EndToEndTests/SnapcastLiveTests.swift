@@ -112,11 +112,11 @@ struct SnapcastLiveTests {
         let room = try SnapServer.Room(server, name: "porch")
         let folder = try Harness.temporaryFolder()
         let song = folder.appendingPathComponent("long.flac").path
-        try Setup.tone(song, rate: 48000, seconds: 10, frequency: 440, title: "Long tone")
+        try Setup.tone(song, rate: 48000, seconds: 16, frequency: 440, title: "Long tone")
         let setup = try Setup(server)
         usleep(500_000)
         let errors = folder.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
         let player = Process()
         player.executableURL = URL(fileURLWithPath: Harness.binary)
         player.arguments = ["--config", setup.config, "--no-mpris", "-q", "-o", "snapcast", "-a", server.pipe, song]
@@ -137,14 +137,16 @@ struct SnapcastLiveTests {
         finish([room], after: 2.5)
         let stderr = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         #expect(player.exitStatus == 0, "\(stderr)")
-        #expect(played < 12.5, "the song took \(played) s: it waited for the server")
+        #expect(played < 18.5, "the song took \(played) s: it waited for the server")
         let said = stderr.split(separator: "\n").map(String.init)
         #expect(said.count == 2 && said[0].contains("stopped reading") && said[1].contains("reads \(server.pipe) again"), "\(said)")
-        // The room heard the song before the server went (3 s) and after it came back, to its
-        // end; what played while no server read it is not heard (snapclient records nothing
-        // while it has no server).
+        // The room heard the song go on after the server came back, to its end. snapclient
+        // 0.26's file player opens its file anew (emptied) each time the room joins a server, so
+        // the recording holds only what was heard since the room last joined: the song's last
+        // 11.5 s less the room's time to join again (with a 10 s song, one run heard only
+        // 1.5 s); none if tplayer had not fed the new server.
         let sound = try RoomSound(path: room.recording)
-        #expect(sound.seconds > 4.5 && sound.seconds < 9.5, "the room heard \(sound.seconds) s")
+        #expect(sound.seconds > 2 && sound.seconds < 12, "the room heard \(sound.seconds) s")
         #expect(abs(sound.pitch() - 440) < 2, "\(sound.pitch()) Hz")
     }
 
