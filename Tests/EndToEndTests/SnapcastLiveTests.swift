@@ -203,30 +203,23 @@ struct SnapcastLiveTests {
     }
 
     /// Whether a server could listen on `port` of 127.0.0.1 now (nothing bound to it).
-    static func bindable(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
+    static func bindable(port: Int) -> Bool { loopback(port: port) { bind($0, $1, $2) } ?? false }
 
     /// Whether something on 127.0.0.1 takes a connection on `port`.
-    static func answers(port: Int) -> Bool {
+    static func answers(port: Int) -> Bool { loopback(port: port) { connect($0, $1, $2) } ?? true }
+
+    /// Whether `call` (bind or connect) of a new TCP socket to `port` of 127.0.0.1 succeeds;
+    /// `nil` when no socket could be made.
+    private static func loopback(port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return true }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
     }
 }
